@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/**
+ * The runtime configuration the web app reads at start from `/config.json`.
+ * In AWS the CDK web construct writes it next to the build; locally the web server answers it.
+ */
+export const webConfigSchema = z.object({
+  apiUrl: z.string().url(),
+  region: z.string().min(1),
+  userPoolId: z.string().min(1),
+  userPoolClientId: z.string().min(1),
+  /** Only where Cognito is not at its AWS address (the local stack's cognito-local). */
+  cognitoEndpoint: z.string().url().optional(),
+});
+export type WebConfig = z.infer<typeof webConfigSchema>;
