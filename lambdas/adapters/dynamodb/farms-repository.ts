@@ -1,0 +1,192 @@
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { GSI1 } from '../../../shared/data/tables';
+import { deviceSchema, type Device } from '../../../shared/entities/device';
+import { farmSchema, knodeAssetSchema, type Farm, type KnodeAsset } from '../../../shared/entities/farm';
+import { userSchema, type User } from '../../../shared/entities/user';
+import { farmsKeys as k } from './keys';
+
+/** Users, farms, links and devices: the port the API and the seed use. */
+export interface FarmRepository {
+  getUser(userId: string): Promise<User | undefined>;
+  findUserByEmail(email: string): Promise<User | undefined>;
+  /** Writes the profile; with `onlyIfNew` it never overwrites (sign-up retried, seed re-run). */
+  putUser(user: User, options?: { onlyIfNew?: boolean }): Promise<void>;
+  listUsers(): Promise<User[]>;
+  linkUserToFarm(userId: string, farmId: string): Promise<void>;
+  listFarmIdsOfUser(userId: string): Promise<string[]>;
+  isLinked(userId: string, farmId: string): Promise<boolean>;
+  getFarm(farmId: string): Promise<Farm | undefined>;
+  getFarms(farmIds: readonly string[]): Promise<Farm[]>;
+  findFarmBySupplyNumber(fonterraId: string): Promise<Farm | undefined>;
+  putFarm(farm: Farm): Promise<void>;
+  listFarms(): Promise<Farm[]>;
+  getDevice(deviceId: string): Promise<Device | undefined>;
+  putDevice(device: Device): Promise<void>;
+  /** A farm's devices ordered by vat number. */
+  listDevicesOfFarm(farmId: string): Promise<Device[]>;
+  listDevices(): Promise<Device[]>;
+  /** Knode assets (water, effluent, land, weather) of a farm, keyed by asset name. */
+  putKnodeAsset(farmId: string, asset: KnodeAsset): Promise<void>;
+  listKnodeAssets(farmId: string): Promise<KnodeAsset[]>;
+}
+
+const strip = <T extends Record<string, unknown>>(item: T): Record<string, unknown> => {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, kind: _k, ...rest } = item;
+  return rest;
+};
+
+export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string): FarmRepository => {
+  const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>) => {
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(new QueryCommand({ TableName: table, ...input, ExclusiveStartKey }));
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  };
+  const get = async (key: { pk: string; sk: string }) =>
+    (await doc.send(new GetCommand({ TableName: table, Key: key }))).Item as Record<string, unknown> | undefined;
+  const byGsi1 = (gsi1pk: string, prefix?: string) =>
+    queryAll({
+      IndexName: GSI1,
+      KeyConditionExpression: prefix ? 'gsi1pk = :p AND begins_with(gsi1sk, :s)' : 'gsi1pk = :p',
+      ExpressionAttributeValues: prefix ? { ':p': gsi1pk, ':s': prefix } : { ':p': gsi1pk },
+    });
+  // Fleet listings use a second sparse index key on the same GSI: gsi1pk ALL#<kind>.
+  const all = async (kind: 'USER' | 'FARM' | 'DEVICE') => byGsi1(k.allOf(kind));
+
+  const parseUser = (i: Record<string, unknown> | undefined) => (i ? userSchema.parse(strip(i)) : undefined);
+  const parseFarm = (i: Record<string, unknown> | undefined) => (i ? farmSchema.parse(strip(i)) : undefined);
+  const parseDevice = (i: Record<string, unknown> | undefined) => (i ? deviceSchema.parse(strip(i)) : undefined);
+
+  return {
+    getUser: async (userId) => parseUser(await get(k.userProfile(userId))),
+    async findUserByEmail(email) {
+      const [item] = await byGsi1(k.userByEmail(email).gsi1pk);
+      return item ? parseUser(await get({ pk: String(item.pk), sk: 'PROFILE' })) : undefined;
+    },
+    async putUser(user, options) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...k.userProfile(user._id), ...k.userByEmail(user.email), kind: 'USER', ...user },
+            ...(options?.onlyIfNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+          }),
+        );
+        // The listing entry is its own item: one GSI key per item, and the profile keeps the email index.
+        await doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { pk: `USER#${user._id}`, sk: 'LISTING', gsi1pk: k.allOf('USER'), gsi1sk: user.email },
+          }),
+        );
+      } catch (err) {
+        if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return;
+        throw err;
+      }
+    },
+    async listUsers() {
+      const entries = await all('USER');
+      const users = await Promise.all(entries.map((e) => get({ pk: String(e.pk), sk: 'PROFILE' })));
+      return users.flatMap((u) => (u ? [userSchema.parse(strip(u))] : []));
+    },
+    async linkUserToFarm(userId, farmId) {
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: { ...k.farmLink(userId, farmId), ...k.farmLinkIndex(userId, farmId), kind: 'LINK', farm_id: farmId, user_id: userId },
+        }),
+      );
+    },
+    async listFarmIdsOfUser(userId) {
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': `USER#${userId}`, ':s': 'FARM#' },
+      });
+      return items.map((i) => String(i.farm_id));
+    },
+    isLinked: async (userId, farmId) => (await get(k.farmLink(userId, farmId))) !== undefined,
+    getFarm: async (farmId) => parseFarm(await get(k.farm(farmId))),
+    async getFarms(farmIds) {
+      const ids = [...new Set(farmIds)];
+      const farms: Farm[] = [];
+      for (let i = 0; i < ids.length; i += 100) {
+        let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => k.farm(id));
+        while (keys && keys.length > 0) {
+          const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
+          for (const item of res.Responses?.[table] ?? []) farms.push(farmSchema.parse(strip(item)));
+          keys = res.UnprocessedKeys?.[table]?.Keys;
+        }
+      }
+      const order = new Map(ids.map((id, n) => [id, n]));
+      return farms.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
+    },
+    async findFarmBySupplyNumber(fonterraId) {
+      const [item] = await byGsi1(k.farmBySupplyNumber(fonterraId).gsi1pk);
+      return parseFarm(item);
+    },
+    async putFarm(farm) {
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: { ...k.farm(farm._id), ...k.farmBySupplyNumber(farm.fonterra_id), kind: 'FARM', ...farm },
+        }),
+      );
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: { pk: `FARM#${farm._id}`, sk: 'LISTING', gsi1pk: k.allOf('FARM'), gsi1sk: farm.fonterra_id },
+        }),
+      );
+    },
+    async listFarms() {
+      const entries = await all('FARM');
+      return this.getFarms(entries.map((e) => String(e.pk).slice('FARM#'.length)));
+    },
+    getDevice: async (deviceId) => parseDevice(await get(k.device(deviceId))),
+    async putDevice(device) {
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: { ...k.device(device._id), ...k.deviceByFarm(device.farm_id, device.vat_number, device._id), kind: 'DEVICE', ...device },
+        }),
+      );
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: { pk: `DEVICE#${device._id}`, sk: 'LISTING', gsi1pk: k.allOf('DEVICE'), gsi1sk: device.name },
+        }),
+      );
+    },
+    async listDevicesOfFarm(farmId) {
+      const items = await byGsi1(`FARM#${farmId}`, 'VAT#');
+      return items.map((i) => deviceSchema.parse(strip(i)));
+    },
+    async listDevices() {
+      const entries = await all('DEVICE');
+      const devices = await Promise.all(entries.map((e) => get({ pk: String(e.pk), sk: 'DEVICE' })));
+      return devices.flatMap((d) => (d ? [deviceSchema.parse(strip(d))] : []));
+    },
+    async putKnodeAsset(farmId, asset) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.knodeAsset(farmId, asset.asset_name), kind: 'KNODE', ...asset } }));
+    },
+    async listKnodeAssets(farmId) {
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': 'KNODE#' },
+      });
+      return items.map((i) => knodeAssetSchema.parse(strip(i)));
+    },
+  };
+};

@@ -1,0 +1,5 @@
+import { adminDeviceActions } from '../actions/operator';
+import { apiHandler } from '../lib/api-handler';
+
+/** /api/admin/device (spec §7): dispatches on `type`. */
+export const handler = apiHandler('/api/admin/device', adminDeviceActions);

@@ -1,0 +1,5 @@
+import { adminUserActions } from '../actions/operator';
+import { apiHandler } from '../lib/api-handler';
+
+/** /api/admin/user (spec §7): dispatches on `type`. */
+export const handler = apiHandler('/api/admin/user', adminUserActions);

@@ -1,0 +1,5 @@
+import { milkQualityActions } from '../actions/operator';
+import { apiHandler } from '../lib/api-handler';
+
+/** /api/milkquality (spec §7): dispatches on `type`. */
+export const handler = apiHandler('/api/milkquality', milkQualityActions);

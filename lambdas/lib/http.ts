@@ -1,0 +1,56 @@
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { AppError } from './errors';
+import type { Logger } from './logger';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+const respond = (statusCode: number, body: unknown): APIGatewayProxyResultV2 => ({
+  statusCode,
+  headers: JSON_HEADERS,
+  body: JSON.stringify(body),
+});
+
+const statusOf = (err: unknown): number | undefined => {
+  const s = (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof s === 'number' ? s : undefined;
+};
+
+/**
+ * The one place errors become HTTP (spec §8). Domain errors keep their status and message;
+ * a body the parsers cannot read is a 422; anything else is a 500 with a generic body and the
+ * details in the log only.
+ */
+export const toHttpError = (err: unknown, log: Logger): APIGatewayProxyResultV2 => {
+  if (err instanceof AppError) {
+    if (err.status >= 500) log.error('request failed', { err });
+    return respond(err.status, { message: err.messages });
+  }
+  // @middy/http-*-body-parser answer 415 for a malformed body: the spec's status for bad input is 422.
+  if (statusOf(err) === 415) return respond(422, { message: 'The request body could not be read.' });
+  log.error('unexpected error', { err });
+  return respond(500, { message: 'Server Error!' });
+};
+
+/**
+ * The middy stack every API Lambda shares: header normalising, JSON and form bodies (both
+ * accepted, spec §7), and error mapping. `handle` returns the action's answer; it is sent as
+ * JSON with status 200.
+ */
+export const http = (
+  handle: (event: APIGatewayProxyEventV2) => Promise<unknown>,
+  log: Logger,
+) =>
+  middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>()
+    .use(httpHeaderNormalizer())
+    .use(httpJsonBodyParser({ disableContentTypeError: true }))
+    .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
+    .use({
+      onError: (request) => {
+        request.response = toHttpError(request.error, log);
+      },
+    })
+    .handler(async (event) => respond(200, await handle(event)));

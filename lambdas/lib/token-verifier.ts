@@ -1,0 +1,72 @@
+import { JwtVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import type { Fetcher } from 'aws-jwt-verify/https';
+import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { UnauthorizedError } from './errors';
+import { optionalEnv, requireEnv } from './env';
+
+/**
+ * Verifies a Cognito bearer token exactly as API Gateway's HTTP API JWT authorizer does:
+ * signature against the pool's JWKS, issuer, expiry (and nbf/iat), and the audience list
+ * matched against `aud` or, for access tokens that have no `aud`, against `client_id`.
+ * The /api/user Lambda uses it for its signed-in types (its route is public) and the local
+ * gateway uses it to stand in for the authorizer, so both judge a token the same way.
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<JwtPayload>;
+}
+
+export interface TokenVerifierConfig {
+  readonly issuer: string;
+  readonly jwksUri: string;
+  /** The HTTP API authorizer's audience: the app client id(s). */
+  readonly audience: readonly string[];
+}
+
+/** Node's fetch speaks http and https; the library's own fetcher is https-only. */
+const fetchFetcher: Fetcher = {
+  async fetch(uri) {
+    const res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
+    if (!res.ok) throw new Error(`JWKS fetch ${uri} answered ${res.status}`);
+    return res.arrayBuffer();
+  },
+};
+
+export const createTokenVerifier = (config: TokenVerifierConfig): TokenVerifier => {
+  const verifier = JwtVerifier.create(
+    {
+      issuer: config.issuer,
+      jwksUri: config.jwksUri,
+      // Checked below against aud or client_id, as the HTTP API authorizer does.
+      audience: null,
+      customJwtCheck: ({ payload }) => {
+        const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+        const clientId = typeof payload.client_id === 'string' ? [payload.client_id] : [];
+        if (![...aud, ...clientId].some((a) => config.audience.includes(a))) {
+          throw new Error('Token audience / client is not allowed');
+        }
+      },
+    },
+    { jwksCache: new SimpleJwksCache({ fetcher: fetchFetcher }) },
+  );
+  return {
+    async verify(token) {
+      try {
+        return await verifier.verify(token);
+      } catch {
+        // Why a token failed stays on the server; the client learns only that it is not valid.
+        throw new UnauthorizedError();
+      }
+    },
+  };
+};
+
+/** Reads JWT_ISSUER, JWKS_URI and USER_POOL_CLIENT_ID (set by CDK and by the local stack). */
+export const tokenVerifierFromEnv = (env: NodeJS.ProcessEnv = process.env): TokenVerifier => {
+  const issuer = requireEnv('JWT_ISSUER', env);
+  return createTokenVerifier({
+    issuer,
+    jwksUri: optionalEnv('JWKS_URI', env) ?? `${issuer}/.well-known/jwks.json`,
+    audience: [requireEnv('USER_POOL_CLIENT_ID', env)],
+  });
+};

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** The latest values a device reported (operator spec §3 Device.last_updated). */
+export const lastUpdatedSchema = z.object({
+  published_at: z.string(),
+  milk_level: z.number().nullable().optional(),
+  milk_volume: z.number().nullable().optional(),
+  temp1: z.number().nullable().optional(),
+  temp2: z.number().nullable().optional(),
+  temp5: z.number().nullable().optional(),
+  shaft_rpm: z.number().nullable().optional(),
+  agitator_status: z.number().nullable().optional(),
+  state_machine: z.string().nullable().optional(),
+  alert_status: z.number().nullable().optional(),
+});
+
+/** A vat's monitoring device with the vat's configuration (one device per vat). */
+export const deviceSchema = z.object({
+  _id: z.string(),
+  /** The IoT thing name; the device publishes to dts/<name>/telemetry. */
+  name: z.string(),
+  farm_id: z.string(),
+  vat_number: z.number().int().min(1).max(4),
+  /** 1 active, 2 retired. */
+  status: z.union([z.literal(1), z.literal(2)]),
+  system_version: z.string().optional(),
+  firmware_version: z.string().optional(),
+  vat_size: z.number(),
+  vat_max_height: z.number(),
+  vat_diameter: z.number(),
+  wedgeHeight: z.number(),
+  vat_volume_offset: z.number(),
+  vat_auto: z.boolean(),
+  last_updated: lastUpdatedSchema.optional(),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+export const telemetryTopic = (thingName: string): string => `dts/${thingName}/telemetry`;
