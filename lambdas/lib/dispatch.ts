@@ -87,17 +87,14 @@ export interface EndpointOptions<D> {
  */
 export const dispatch = <D>(options: EndpointOptions<D>) =>
   async (event: APIGatewayProxyEventV2): Promise<unknown> => {
-    const body: unknown = event.body ?? {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      const caller = await resolveCaller(event, options.auth, options.verifier);
-      if (!caller && options.auth === 'jwt') throw new UnauthorizedError();
-      throw new ValidationError('Send the fields as application/x-www-form-urlencoded or application/json.');
-    }
-    const fields = body as Record<string, unknown>;
-    const type = fields.type;
+    // No body at all is an empty form; a body the parsers could not read stays a string.
+    const body: unknown = event.body === undefined || event.body === '' ? {} : event.body;
+    const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    const type = fields?.type;
     const def = typeof type === 'string' && Object.hasOwn(options.actions, type) ? options.actions[type] : undefined;
     const caller = await resolveCaller(event, options.auth, options.verifier);
     if (!caller && def?.access !== 'public') throw new UnauthorizedError();
+    if (!fields) throw new ValidationError('Send the fields as application/x-www-form-urlencoded or application/json.');
     if (!def) throw new ValidationError(`Unknown type: ${typeof type === 'string' ? type : '(none)'}`);
 
     const parsed = def.schema.safeParse(fields);

@@ -1,0 +1,40 @@
+import { createServer } from 'node:net';
+
+/** Local ports, each from an environment variable with a default. */
+export const PORTS = {
+  web: { env: 'WEB_PORT', fallback: 3000 },
+  api: { env: 'API_PORT', fallback: 3001 },
+  cognito: { env: 'COGNITO_PORT', fallback: 9229 },
+  dynamodb: { env: 'DYNAMODB_PORT', fallback: 8000 },
+  mqtt: { env: 'MQTT_PORT', fallback: 1883 },
+  sns: { env: 'SNS_PORT', fallback: 3002 },
+} as const;
+export type PortName = keyof typeof PORTS;
+
+export const portOf = (name: PortName, env: NodeJS.ProcessEnv = process.env): number => {
+  const { env: key, fallback } = PORTS[name];
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new PortError(`${key}=${raw} is not a port number (1-65535).`);
+  return port;
+};
+
+export class PortError extends Error {}
+
+/** A clear message instead of EADDRINUSE's stack trace. */
+export const assertPortFree = (name: PortName, port: number, host = '127.0.0.1'): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      const { env } = PORTS[name];
+      reject(
+        new PortError(
+          err.code === 'EADDRINUSE'
+            ? `Port ${port} (${name}) is already in use. Stop whatever is using it, or choose another port: ${env}=<port> npm start`
+            : `Port ${port} (${name}) cannot be used: ${err.message}`,
+        ),
+      );
+    });
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });

@@ -1,0 +1,79 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+  type CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { normaliseEmail } from '../../shared/entities/user';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, type DemoAccount } from './demo-data';
+
+const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
+  try {
+    const user = await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
+    return user.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'UserNotFoundException') return undefined;
+    throw err;
+  }
+};
+
+const ensureCognitoUser = async (cognito: CognitoIdentityProviderClient, userPoolId: string, a: DemoAccount): Promise<string> => {
+  const existing = await subOf(cognito, userPoolId, a.email);
+  if (existing) return existing;
+  await cognito.send(
+    new AdminCreateUserCommand({
+      UserPoolId: userPoolId,
+      Username: a.email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: a.email },
+        { Name: 'email_verified', Value: 'true' },
+        { Name: 'given_name', Value: a.firstName },
+        { Name: 'family_name', Value: a.lastName },
+        { Name: 'phone_number', Value: a.phone },
+      ],
+    }),
+  );
+  await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: a.email, Password: DEMO_PASSWORD, Permanent: true }));
+  if (a.group) await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: a.email, GroupName: a.group }));
+  const sub = await subOf(cognito, userPoolId, a.email);
+  if (!sub) throw new Error(`Seed: Cognito did not keep ${a.email}`);
+  return sub;
+};
+
+/**
+ * Seeds the demo farms, devices, knode assets and accounts. Idempotent: an account that exists
+ * keeps its id and password, and nothing a person changed in a profile is overwritten.
+ */
+export const seedDemo = async (farms: FarmRepository, cognito: CognitoIdentityProviderClient, userPoolId: string, now = new Date()) => {
+  for (const f of DEMO_FARMS) if (!(await farms.getFarm(f._id))) await farms.putFarm(f);
+  for (const d of DEMO_DEVICES) if (!(await farms.getDevice(d._id))) await farms.putDevice(d);
+  for (const [farmId, assets] of Object.entries(DEMO_KNODE)) {
+    if ((await farms.listKnodeAssets(farmId)).length === 0) for (const a of assets) await farms.putKnodeAsset(farmId, a);
+  }
+  const ids: Record<string, string> = {};
+  for (const a of DEMO_ACCOUNTS) {
+    const sub = await ensureCognitoUser(cognito, userPoolId, a);
+    ids[a.email] = sub;
+    await farms.putUser(
+      {
+        _id: sub,
+        firstName: a.firstName,
+        lastName: a.lastName,
+        email: normaliseEmail(a.email),
+        phone: a.phone,
+        role: a.group === 'MilkQuality' ? 'Milk Quality' : (a.group ?? 'User'),
+        is_herd_enabled: 0,
+        subscribed: true,
+        email_verify: 2,
+        phone_verify: 2,
+        created_at: now.toISOString(),
+      },
+      { onlyIfNew: true },
+    );
+    for (const farmId of a.farms) await farms.linkUserToFarm(sub, farmId);
+  }
+  return ids;
+};

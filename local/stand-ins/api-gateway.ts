@@ -1,0 +1,166 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ENDPOINTS, type Endpoint } from '../../shared/api/endpoints';
+import { API_THROTTLE } from '../../shared/api/throttle';
+import { flattenClaimsLikeHttpApi } from '../../lambdas/lib/caller';
+import type { TokenVerifier } from '../../lambdas/lib/token-verifier';
+
+export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
+
+export interface GatewayOptions {
+  readonly port: number;
+  /** The route's Lambda, loaded on first use (a cold start reads its configuration then). */
+  readonly loadHandler: (endpoint: Endpoint) => Promise<ApiLambda>;
+  /** Stands in for the HTTP API JWT authorizer: the same verification the Lambdas use. */
+  readonly verifier: TokenVerifier;
+  readonly allowOrigins: readonly string[];
+  readonly throttle?: { rateLimit: number; burstLimit: number };
+  readonly onError?: (err: unknown) => void;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+};
+
+/** Token bucket like API Gateway's stage throttling: burst capacity refilled at rate per second. */
+export const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burstLimit: number }, now = () => Date.now()) => {
+  let tokens = burstLimit;
+  let last = now();
+  return () => {
+    const t = now();
+    tokens = Math.min(burstLimit, tokens + ((t - last) / 1000) * rateLimit);
+    last = t;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+};
+
+const readBody = (req: IncomingMessage, limit = 10 * 1024 * 1024) =>
+  new Promise<string>((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) reject(new Error('Request body too large'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+
+const lambdaContext = (name: string, requestId: string): Context => {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+/**
+ * API Gateway (HTTP API) stand-in: POST routes of shared/api/endpoints.ts, CORS, stage
+ * throttling, the JWT authorizer on 'jwt' routes, and the payload-2.0 event the Lambdas get
+ * in AWS. Answers without a route or token mirror HTTP API's own bodies.
+ */
+export const startApiGateway = async (options: GatewayOptions): Promise<{ server: Server; url: string }> => {
+  const routes = new Map(ENDPOINTS.map((e) => [e.path, e]));
+  const handlers = new Map<string, Promise<ApiLambda>>();
+  const allow = tokenBucket(options.throttle ?? API_THROTTLE);
+
+  const cors = (req: IncomingMessage): Record<string, string> => {
+    const origin = req.headers.origin;
+    if (!origin || !options.allowOrigins.includes(origin)) return {};
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': 'POST,OPTIONS',
+      'access-control-allow-headers': 'authorization,content-type',
+      'access-control-max-age': '600',
+      vary: 'origin',
+    };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const corsHeaders = cors(req);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, corsHeaders).end();
+      return;
+    }
+    const endpoint = routes.get(url.pathname.replace(/\/+$/, ''));
+    if (!endpoint || req.method !== 'POST') return json(res, 404, { message: 'Not Found' }, corsHeaders);
+    if (!allow()) return json(res, 429, { message: 'Too Many Requests' }, corsHeaders);
+
+    const requestId = randomUUID();
+    let authorizer: { jwt: { claims: Record<string, string>; scopes: null } } | undefined;
+    if (endpoint.auth === 'jwt') {
+      const token = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+      if (!token) return json(res, 401, { message: 'Unauthorized' }, corsHeaders);
+      try {
+        authorizer = { jwt: { claims: flattenClaimsLikeHttpApi(await options.verifier.verify(token)), scopes: null } };
+      } catch {
+        return json(res, 401, { message: 'Unauthorized' }, corsHeaders);
+      }
+    }
+    const body = await readBody(req);
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
+    );
+    const now = new Date();
+    const event: APIGatewayProxyEventV2 = {
+      version: '2.0',
+      routeKey: `POST ${endpoint.path}`,
+      rawPath: url.pathname,
+      rawQueryString: url.search.replace(/^\?/, ''),
+      headers,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        domainName: headers.host ?? 'localhost',
+        domainPrefix: 'local',
+        http: { method: 'POST', path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+        requestId,
+        routeKey: `POST ${endpoint.path}`,
+        stage: '$default',
+        time: now.toISOString(),
+        timeEpoch: now.getTime(),
+        ...(authorizer ? { authorizer } : {}),
+      } as APIGatewayProxyEventV2['requestContext'],
+      body,
+      isBase64Encoded: false,
+    };
+    let lambda = handlers.get(endpoint.handler);
+    if (!lambda) {
+      lambda = options.loadHandler(endpoint);
+      handlers.set(endpoint.handler, lambda);
+    }
+    const result = (await (await lambda)(event, lambdaContext(endpoint.handler, requestId))) as APIGatewayProxyStructuredResultV2 | string;
+    const structured: APIGatewayProxyStructuredResultV2 = typeof result === 'string' ? { statusCode: 200, body: result } : result;
+    res
+      .writeHead(structured.statusCode ?? 200, { ...(structured.headers as Record<string, string> | undefined), ...corsHeaders })
+      .end(structured.body ?? '');
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      options.onError?.(err);
+      // What API Gateway answers when the integration fails.
+      if (!res.headersSent) json(res, 500, { message: 'Internal Server Error' }, cors(req));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  return { server, url: `http://127.0.0.1:${options.port}` };
+};

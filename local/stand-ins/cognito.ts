@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import {
+  CognitoIdentityProviderClient,
+  CreateGroupCommand,
+  CreateUserPoolClientCommand,
+  ListGroupsCommand,
+  ListUserPoolClientsCommand,
+  ListUserPoolsCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { OPERATOR_GROUPS } from '../../shared/roles';
+
+export const LOCAL_REGION = 'us-east-1';
+/** AWS-shaped, so Amplify and the SDK read a region from it as they do in AWS. */
+export const LOCAL_POOL_ID = `${LOCAL_REGION}_VatManLcl`;
+const CLIENT_NAME = 'vat-man-web';
+
+export interface CognitoStandIn {
+  readonly endpoint: string;
+  readonly userPoolId: string;
+  readonly clientId: string;
+  readonly region: string;
+  readonly issuer: string;
+  readonly client: CognitoIdentityProviderClient;
+  stop(): Promise<void>;
+}
+
+export interface DeliveredCode {
+  readonly destination: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** cognito-local prints each code in a box; pick out destination and code. */
+export const parseCodeDelivery = (chunk: string): DeliveredCode | undefined => {
+  const text = chunk.replace(ANSI, '');
+  if (!text.includes('Confirmation Code Delivery')) return undefined;
+  const field = (name: string) => text.match(new RegExp(`${name}:\\s+([^│\\n]+?)\\s*(?:│|\\n|$)`))?.[1]?.trim();
+  const code = field('Code');
+  const destination = field('Destination');
+  if (!code || !destination) return undefined;
+  return { code, destination, message: field('Email Message') ?? field('SMS Message') ?? `Your code is ${code}` };
+};
+
+const waitUntilUp = async (client: CognitoIdentityProviderClient, child: ChildProcess, ms: number) => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`cognito-local exited with code ${child.exitCode}; see .data/cognito/cognito-local.log`);
+    try {
+      await client.send(new ListUserPoolsCommand({ MaxResults: 1 }));
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`cognito-local did not answer within ${ms} ms: ${String(err)}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+};
+
+/**
+ * Cognito stand-in: cognito-local as a child process, its state in `<dir>/.cognito`. The user
+ * pool, the web app client and the operator groups are created on first start and reused after.
+ */
+export const startCognito = async (port: number, dir: string, onCode: (c: DeliveredCode) => void): Promise<CognitoStandIn> => {
+  const endpoint = `http://127.0.0.1:${port}`;
+  const dbDir = join(dir, '.cognito', 'db');
+  mkdirSync(dbDir, { recursive: true });
+  // The issuer in tokens is <IssuerDomain>/<poolId>; pin it to where the stand-in listens.
+  writeFileSync(join(dir, '.cognito', 'config.json'), JSON.stringify({ TokenConfig: { IssuerDomain: endpoint } }, null, 2));
+  const poolFile = join(dbDir, `${LOCAL_POOL_ID}.json`);
+  if (!existsSync(poolFile)) {
+    const now = new Date().toISOString();
+    writeFileSync(
+      poolFile,
+      JSON.stringify({
+        Options: {
+          Id: LOCAL_POOL_ID,
+          Name: 'vat-man-local',
+          Arn: `arn:aws:cognito-idp:${LOCAL_REGION}:000000000000:userpool/${LOCAL_POOL_ID}`,
+          UsernameAttributes: ['email'],
+          AutoVerifiedAttributes: ['email'],
+          MfaConfiguration: 'OFF',
+          CreationDate: now,
+          LastModifiedDate: now,
+        },
+        Users: {},
+        Groups: {},
+      }),
+    );
+  }
+  const require = createRequire(import.meta.url);
+  const bin = require.resolve('cognito-local/lib/bin/start.js');
+  const log = createWriteStream(join(dir, 'cognito-local.log'), { flags: 'a' });
+  const child = spawn(process.execPath, [bin], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    log.write(chunk);
+    const delivered = parseCodeDelivery(chunk);
+    if (delivered) onCode(delivered);
+  });
+  child.stderr?.pipe(log);
+
+  const client = new CognitoIdentityProviderClient({
+    endpoint,
+    region: LOCAL_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  try {
+    await waitUntilUp(client, child, 20_000);
+    const clients = await client.send(new ListUserPoolClientsCommand({ UserPoolId: LOCAL_POOL_ID, MaxResults: 60 }));
+    let clientId = clients.UserPoolClients?.find((c) => c.ClientName === CLIENT_NAME)?.ClientId;
+    if (!clientId) {
+      const created = await client.send(
+        new CreateUserPoolClientCommand({
+          UserPoolId: LOCAL_POOL_ID,
+          ClientName: CLIENT_NAME,
+          ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+        }),
+      );
+      clientId = created.UserPoolClient?.ClientId;
+    }
+    if (!clientId) throw new Error('cognito-local did not create the app client');
+    const groups = await client.send(new ListGroupsCommand({ UserPoolId: LOCAL_POOL_ID }));
+    const have = new Set((groups.Groups ?? []).map((g) => g.GroupName));
+    for (const g of OPERATOR_GROUPS) {
+      if (!have.has(g)) await client.send(new CreateGroupCommand({ UserPoolId: LOCAL_POOL_ID, GroupName: g }));
+    }
+    return { endpoint, userPoolId: LOCAL_POOL_ID, clientId, region: LOCAL_REGION, issuer: `${endpoint}/${LOCAL_POOL_ID}`, client, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+};

@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import dynalite from 'dynalite';
+import {
+  CreateTableCommand,
+  DeleteItemCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ScanCommand,
+  type CreateTableCommandInput,
+} from '@aws-sdk/client-dynamodb';
+import { TABLES, type TableDefinition } from '../../shared/data/tables';
+
+/**
+ * DynamoDB stand-in: dynalite (the DynamoDB API on LevelDB) kept on disk so data survives a
+ * restart. Tables come from shared/data/tables.ts, the same list CDK deploys.
+ */
+export const startDynamo = async (port: number, path?: string): Promise<{ server: Server; endpoint: string }> => {
+  if (path) mkdirSync(path, { recursive: true });
+  const server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { server, endpoint: `http://127.0.0.1:${port}` };
+};
+
+export const localTableName = (def: TableDefinition, prefix: string) => `${prefix}-${def.id}`;
+
+export const createTableInput = (def: TableDefinition, name: string): CreateTableCommandInput => {
+  const keyAttrs = [def.partitionKey, def.sortKey, ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, ...(g.sortKey ? [g.sortKey] : [])])];
+  const unique = [...new Map(keyAttrs.map((a) => [a.name, a])).values()];
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: unique.map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
+    KeySchema: [
+      { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
+    ],
+    ...(def.globalSecondaryIndexes.length
+      ? {
+          GlobalSecondaryIndexes: def.globalSecondaryIndexes.map((g) => ({
+            IndexName: g.indexName,
+            KeySchema: [
+              { AttributeName: g.partitionKey.name, KeyType: 'HASH' as const },
+              ...(g.sortKey ? [{ AttributeName: g.sortKey.name, KeyType: 'RANGE' as const }] : []),
+            ],
+            Projection: { ProjectionType: 'ALL' as const },
+          })),
+        }
+      : {}),
+  };
+};
+
+/** Creates the tables that are missing; safe to run on every start. Returns env var -> name. */
+export const ensureTables = async (client: DynamoDBClient, prefix: string): Promise<Record<string, string>> => {
+  const existing = new Set<string>();
+  let start: string | undefined;
+  do {
+    const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
+    for (const n of page.TableNames ?? []) existing.add(n);
+    start = page.LastEvaluatedTableName;
+  } while (start);
+  const names: Record<string, string> = {};
+  for (const def of TABLES) {
+    const name = localTableName(def, prefix);
+    names[def.envVar] = name;
+    if (!existing.has(name)) await client.send(new CreateTableCommand(createTableInput(def, name)));
+  }
+  return names;
+};
+
+/**
+ * dynalite has no TTL: AWS deletes items whose TTL attribute has passed, so the local stack
+ * sweeps them itself. Returns how many it deleted.
+ */
+export const sweepExpired = async (client: DynamoDBClient, prefix: string, nowSeconds: number): Promise<number> => {
+  let deleted = 0;
+  for (const def of TABLES) {
+    if (!def.ttlAttribute) continue;
+    const TableName = localTableName(def, prefix);
+    let ExclusiveStartKey: Record<string, import('@aws-sdk/client-dynamodb').AttributeValue> | undefined;
+    do {
+      const page = await client.send(
+        new ScanCommand({
+          TableName,
+          ExclusiveStartKey,
+          FilterExpression: '#ttl < :now',
+          ExpressionAttributeNames: { '#ttl': def.ttlAttribute, '#pk': def.partitionKey.name, '#sk': def.sortKey.name },
+          ExpressionAttributeValues: { ':now': { N: String(nowSeconds) } },
+          ProjectionExpression: '#pk, #sk',
+        }),
+      );
+      for (const Key of page.Items ?? []) {
+        await client.send(new DeleteItemCommand({ TableName, Key }));
+        deleted += 1;
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+  return deleted;
+};

@@ -1,0 +1,50 @@
+import { createServer, type Server } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+import type { WebConfig } from '../../shared/config';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * S3 + CloudFront stand-in: the Vite build with SPA fallback (CloudFront answers index.html for
+ * unknown paths) and the runtime /config.json that the CDK web construct writes in AWS.
+ */
+export const startWebHosting = async (port: number, distDir: string, config: WebConfig): Promise<{ server: Server; url: string }> => {
+  const index = join(distDir, 'index.html');
+  if (!existsSync(index)) throw new Error(`No web build at ${distDir}: run 'npm run build:web' (npm start does it for you).`);
+  const root = normalize(distDir) + sep;
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    if (path === '/config.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(config));
+      return;
+    }
+    const file = normalize(join(distDir, path));
+    const inside = file.startsWith(root);
+    const target = inside && existsSync(file) && statSync(file).isFile() ? file : index;
+    const hashed = target.includes(`${sep}assets${sep}`);
+    res
+      .writeHead(200, {
+        'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
+        'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+      })
+      .end(readFileSync(target));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { server, url: `http://localhost:${port}` };
+};

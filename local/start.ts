@@ -1,0 +1,189 @@
+/**
+ * `npm start`: the whole product on embedded stand-ins for every AWS part (docs/architecture.md,
+ * "Local stack"). Data lives under .data/ and survives restarts.
+ */
+import './quiet-warnings';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createLogger } from '../lambdas/lib/logger';
+import { createTokenVerifier } from '../lambdas/lib/token-verifier';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
+import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
+import { telemetryTopic } from '../shared/entities/device';
+import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
+import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
+import { startCognito } from './stand-ins/cognito';
+import { startSnsOutbox } from './stand-ins/sns-outbox';
+import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
+import { startMqttBroker } from './stand-ins/mqtt-broker';
+import { startScheduler } from './stand-ins/scheduler';
+import { startWebHosting } from './stand-ins/web-hosting';
+import { seedDemo } from './seed/seed';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_PASSWORD } from './seed/demo-data';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const TABLE_PREFIX = 'vatman';
+const log = createLogger({ service: 'local-stack' });
+
+export interface LocalFacts {
+  web: string;
+  api: string;
+  mqtt: string;
+  sns: string;
+  cognito: { endpoint: string; userPoolId: string; clientId: string; region: string };
+  accounts: { role: string; email: string; password: string }[];
+  farms: { fonterra_id: string; package: string; vats: { vat_number: number; device_id: string; topic: string }[] }[];
+}
+
+export interface LocalStackOptions {
+  /** Where state is kept; default .data/ at the repository root. */
+  readonly dataDir?: string;
+  /** The web build to serve; default frontend/dist. */
+  readonly distDir?: string;
+}
+
+export const startLocalStack = async (options: LocalStackOptions = {}) => {
+  const DATA = resolve(options.dataDir ?? join(ROOT, '.data'));
+  const ports = Object.fromEntries((Object.keys(PORTS) as PortName[]).map((n) => [n, portOf(n)])) as Record<PortName, number>;
+  for (const name of Object.keys(ports) as PortName[]) await assertPortFree(name, ports[name]);
+  mkdirSync(DATA, { recursive: true });
+  const closers: (() => Promise<void> | void)[] = [];
+  const closeServer = (s: import('node:net').Server) => () => new Promise<void>((r) => s.close(() => r()));
+
+  try {
+    // Never reach for real AWS credentials or the instance metadata service from the local stack.
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1' });
+    delete process.env.AWS_PROFILE;
+    delete process.env.AWS_SESSION_TOKEN;
+
+    const dynamo = await startDynamo(ports.dynamodb, join(DATA, 'dynamodb'));
+    closers.push(closeServer(dynamo.server));
+    const ddb = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' });
+    const tableEnv = await ensureTables(ddb, TABLE_PREFIX);
+
+    const sns = await startSnsOutbox(ports.sns, join(DATA, 'outbox', 'messages.jsonl'));
+    closers.push(closeServer(sns.server));
+
+    const cognito = await startCognito(ports.cognito, join(DATA, 'cognito'), (c) => {
+      log.info('verification code delivered', { destination: c.destination, code: c.code });
+      console.log(`\n  ✉  Code for ${c.destination}: ${c.code}\n`);
+    });
+    closers.push(() => cognito.stop());
+
+    const web = `http://localhost:${ports.web}`;
+    // The same variables CDK sets on every Lambda; only the values differ.
+    Object.assign(process.env, {
+      ...tableEnv,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      COGNITO_ENDPOINT: cognito.endpoint,
+      USER_POOL_ID: cognito.userPoolId,
+      USER_POOL_CLIENT_ID: cognito.clientId,
+      JWT_ISSUER: cognito.issuer,
+      JWKS_URI: `${cognito.issuer}/.well-known/jwks.json`,
+      SNS_ENDPOINT: sns.endpoint,
+      ALERTS_TOPIC_ARN: 'arn:aws:sns:us-east-1:000000000000:vatman-alert-email',
+      WEB_URL: web,
+    });
+
+    const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
+    await seedDemo(farms, cognito.client, cognito.userPoolId);
+
+    const verifier = createTokenVerifier({ issuer: cognito.issuer, jwksUri: process.env.JWKS_URI as string, audience: [cognito.clientId] });
+    const api = await startApiGateway({
+      port: ports.api,
+      verifier,
+      allowOrigins: [web, `http://127.0.0.1:${ports.web}`],
+      loadHandler: async (endpoint) => {
+        const mod = (await import(`../lambdas/api/${endpoint.handler}.ts`)) as { handler: ApiLambda };
+        return mod.handler;
+      },
+      onError: (err) => log.error('gateway integration error', { err }),
+    });
+    closers.push(closeServer(api.server));
+
+    // IoT Core stand-in. The telemetry rule (dts/+/telemetry -> ingest) is added by the telemetry work.
+    const mqtt = await startMqttBroker(ports.mqtt, [], (rule, topic, err) => log.error('rule failed', { rule, topic, err }));
+    closers.push(() => mqtt.close());
+
+    // EventBridge stand-in. dynalite has no TTL, so expired items are swept like AWS would.
+    const scheduler = startScheduler(
+      [{ name: 'ttl-sweep', everyMs: 10 * 60_000, invoke: () => sweepExpired(ddb, TABLE_PREFIX, Math.floor(Date.now() / 1000)) }],
+      (name, err) => log.error('scheduled target failed', { name, err }),
+    );
+    closers.push(() => scheduler.stop());
+
+    const hosting = await startWebHosting(ports.web, options.distDir ?? join(ROOT, 'frontend', 'dist'), {
+      apiUrl: api.url,
+      region: cognito.region,
+      userPoolId: cognito.userPoolId,
+      userPoolClientId: cognito.clientId,
+      cognitoEndpoint: cognito.endpoint,
+    });
+    closers.push(closeServer(hosting.server));
+
+    const facts: LocalFacts = {
+      web,
+      api: api.url,
+      mqtt: mqtt.url,
+      sns: `${sns.endpoint}/messages`,
+      cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId, region: cognito.region },
+      accounts: DEMO_ACCOUNTS.map((a) => ({ role: a.role, email: a.email, password: DEMO_PASSWORD })),
+      farms: DEMO_FARMS.map((f) => ({
+        fonterra_id: f.fonterra_id,
+        package: f.package,
+        vats: DEMO_DEVICES.filter((d) => d.farm_id === f._id).map((d) => ({ vat_number: d.vat_number, device_id: d._id, topic: telemetryTopic(d.name) })),
+      })),
+    };
+    writeFileSync(join(DATA, 'local.json'), `${JSON.stringify(facts, null, 2)}\n`);
+
+    const stop = async () => {
+      for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
+    };
+    return { facts, stop };
+  } catch (err) {
+    for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
+    throw err;
+  }
+};
+
+const banner = (f: LocalFacts) =>
+  [
+    '',
+    '  Vat-Man is running locally.',
+    '',
+    `  Web app   ${f.web}`,
+    `  API       ${f.api}`,
+    `  MQTT      ${f.mqtt}   (devices publish to dts/<thing>/telemetry)`,
+    `  Outbox    ${f.sns}   (every SMS and email sent)`,
+    `  Cognito   ${f.cognito.endpoint}   pool ${f.cognito.userPoolId}`,
+    '',
+    '  Demo sign-ins (password for all: ' + DEMO_PASSWORD + ')',
+    ...f.accounts.map((a) => `    ${a.role.padEnd(18)} ${a.email}`),
+    '',
+    '  Facts as JSON: .data/local.json      Stop: Ctrl-C',
+    '',
+  ].join('\n');
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  startLocalStack()
+    .then(({ facts, stop }) => {
+      console.log(banner(facts));
+      let stopping = false;
+      const shutdown = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        console.log(`\n  ${signal}: stopping the local stack…`);
+        stop().then(() => process.exit(0), () => process.exit(1));
+      };
+      process.on('SIGINT', () => shutdown('SIGINT'));
+      process.on('SIGTERM', () => shutdown('SIGTERM'));
+    })
+    .catch((err: unknown) => {
+      if (err instanceof PortError) console.error(`\n  Cannot start: ${err.message}\n`);
+      else console.error('\n  The local stack failed to start:', err instanceof Error ? err.message : err, '\n');
+      process.exit(1);
+    });
+}
