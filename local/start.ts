@@ -44,7 +44,10 @@ export interface LocalStackOptions {
   readonly distDir?: string;
 }
 
+let stacksStarted = 0;
+
 export const startLocalStack = async (options: LocalStackOptions = {}) => {
+  const stackId = ++stacksStarted;
   const DATA = resolve(options.dataDir ?? join(ROOT, '.data'));
   const ports = Object.fromEntries((Object.keys(PORTS) as PortName[]).map((n) => [n, portOf(n)])) as Record<PortName, number>;
   for (const name of Object.keys(ports) as PortName[]) await assertPortFree(name, ports[name]);
@@ -96,7 +99,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       verifier,
       allowOrigins: [web, `http://127.0.0.1:${ports.web}`],
       loadHandler: async (endpoint) => {
-        const mod = (await import(`../lambdas/api/${endpoint.handler}.ts`)) as { handler: ApiLambda };
+        // One module instance per stack start, like a fresh Lambda container: its cold start
+        // reads this stack's configuration (tests start several stacks in one process).
+        const url = new URL(`../lambdas/api/${endpoint.handler}.ts?stack=${stackId}`, import.meta.url);
+        const mod = (await import(url.href)) as { handler: ApiLambda };
         return mod.handler;
       },
       onError: (err) => log.error('gateway integration error', { err }),

@@ -1,0 +1,37 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalStack } from '../../local/start';
+import { DEMO_PASSWORD } from '../../local/seed/demo-data';
+import { useFreePorts } from './free-port';
+
+/** A throwaway web build, so API tests need no Vite build. */
+export const fakeDist = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vatman-dist-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Vat-Man</title><div id="root"></div>');
+  writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+  return dir;
+};
+
+/** The local stack on free ports with its own data folder: the real stand-ins, the real SDK. */
+export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist()) => {
+  await useFreePorts();
+  const stack = await startLocalStack({ dataDir, distDir });
+  const { facts } = stack;
+  const post = async (path: string, fields: Record<string, string>, token?: string) => {
+    const res = await fetch(`${facts.api}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  };
+  const signIn = async (email: string, password = DEMO_PASSWORD) => {
+    const res = await post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password }) });
+    if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+    return (res.body as { token: string }).token;
+  };
+  return { ...stack, dataDir, distDir, post, signIn };
+};
