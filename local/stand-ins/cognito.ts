@@ -55,7 +55,7 @@ const waitUntilUp = async (client: CognitoIdentityProviderClient, child: ChildPr
       await client.send(new ListUserPoolsCommand({ MaxResults: 1 }));
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`cognito-local did not answer within ${ms} ms: ${String(err)}`);
+      if (Date.now() > deadline) throw new Error(`cognito-local did not answer within ${ms} ms`, { cause: err });
       await new Promise((r) => setTimeout(r, 150));
     }
   }

@@ -1,5 +1,10 @@
 /**
- * API throttling: the HTTP API default stage limits in AWS, and the local gateway's token
- * bucket. Over the limit is a 429 (spec §8).
+ * Stage-wide throttling of the HTTP API (CDK api construct) and of the local gateway's token
+ * bucket: one source for both. The account default (10,000 rps, burst 5,000) would let one
+ * runaway client or a scripted attack use up the account's Lambda concurrency (1,000 by
+ * default) and run up on-demand DynamoDB costs. Real load is small: a dashboard refreshes every
+ * two minutes per open tab, so even 2,000 farmers online at milking time stay near 35 rps.
+ * 100 rps steady with bursts of 200 leaves room for that peak plus operator bulk pages; excess
+ * requests get a 429, which the spec §8 error catalogue covers.
  */
-export const API_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+export const API_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;

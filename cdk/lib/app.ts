@@ -1,0 +1,40 @@
+import { App, Validations, type AppProps } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { FEATURE_FLAGS } from './feature-flags';
+import { stageFromContext } from './stage';
+import { VatManStack, type VatManStackProps } from './vat-man-stack';
+
+export const STACK_ID = 'VatManStack';
+
+export interface VatManAppProps {
+  /** Context values, e.g. `{ stage: 'dev' }`; the CLI's `-c` values and cdk.json are read as usual. */
+  readonly context?: AppProps['context'];
+  /** Where the cloud assembly is written. @default the CLI's choice, or a temporary directory */
+  readonly outdir?: string;
+  /** Overrides of the stack props (the infra tests fix `env`). */
+  readonly stackProps?: Partial<Omit<VatManStackProps, 'stage'>>;
+}
+
+/**
+ * The CDK app: the one stack, checked by cdk-nag's AwsSolutions pack at synth (cdk-nag 3 is a
+ * validation plugin: any unacknowledged finding fails the synth and is written to
+ * validation-report.json in the cloud assembly). bin/app.ts and the infra tests both build it here.
+ */
+export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: VatManStack } => {
+  const app = new App({ outdir: props.outdir, context: { ...FEATURE_FLAGS, ...props.context } });
+  const stage = stageFromContext(app.node);
+
+  const account = process.env.CDK_DEFAULT_ACCOUNT;
+  const region = process.env.CDK_DEFAULT_REGION;
+  const stack = new VatManStack(app, STACK_ID, {
+    // Environment-agnostic unless the CLI knows the account/region from the profile: synth
+    // works offline without credentials either way.
+    env: account || region ? { account, region } : undefined,
+    description: `Vat-Man milk-vat monitoring (${stage})`,
+    ...props.stackProps,
+    stage,
+  });
+
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack };
+};

@@ -1,0 +1,194 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  HttpStage,
+  LogGroupLogDestination,
+  type IHttpRouteAuthorizer,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ENDPOINTS, type Endpoint } from '../../../shared/api/endpoints';
+import { API_THROTTLE } from '../../../shared/api/throttle';
+import { apiHandlerEntry } from '../paths';
+import { acknowledge } from '../nag';
+import type { Alerts } from './alerts';
+import type { Auth } from './auth';
+import type { Data } from './data';
+import { VatManFunction } from './vat-man-function';
+
+
+/**
+ * Cognito actions each endpoint's Lambda calls with IAM credentials (handler name → actions).
+ * SignUp, ConfirmSignUp, InitiateAuth, ForgotPassword and ConfirmForgotPassword are
+ * unauthenticated Cognito calls and need no IAM permission.
+ */
+export const COGNITO_ACTIONS: Readonly<Partial<Record<string, readonly string[]>>> = {
+  user: [
+    'cognito-idp:AdminGetUser',
+    'cognito-idp:AdminAddUserToGroup',
+    'cognito-idp:AdminListGroupsForUser',
+    'cognito-idp:ListUsers',
+  ],
+};
+
+export interface ApiProps {
+  readonly auth: Auth;
+  readonly data: Data;
+  readonly alerts: Alerts;
+  /** The web app's origin (`https://<distribution domain>`), the only origin CORS allows. */
+  readonly webOrigin: string;
+  /**
+   * What happens to log groups when they leave the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+}
+
+/** `farmer-log-fonterra` → `FarmerLogFonterra`: readable construct ids. */
+const pascalCase = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * The HTTP API of spec §7: one POST route and one Lambda per entry of `ENDPOINTS`. Routes marked
+ * `jwt` sit behind API Gateway's JWT authorizer for the Cognito pool; the `public` route
+ * (/api/user: sign-in, sign-up, password reset happen before there is a token) has none and its
+ * Lambda verifies the bearer itself for the other types.
+ */
+export class Api extends Construct {
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogGroup: LogGroup;
+  readonly authorizer: HttpJwtAuthorizer;
+  /** The Lambda of each endpoint, keyed by its path. */
+  readonly functions: ReadonlyMap<string, VatManFunction>;
+  /** The API's base URL without a trailing slash, e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com`. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { auth } = props;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: `${Stack.of(this).stackName}-api`,
+      description: 'Vat-Man API (spec §7)',
+      corsPreflight: {
+        allowOrigins: [props.webOrigin],
+        allowMethods: [CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
+        allowHeaders: ['Authorization', 'Content-Type'],
+        maxAge: Duration.hours(1),
+      },
+      // The stage below is made explicitly so it can carry throttling and access logs.
+      createDefaultStage: false,
+    });
+
+    this.accessLogGroup = new LogGroup(this, 'AccessLogs', { retention: logRetention, removalPolicy });
+    this.stage = this.httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: API_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogGroup),
+        // One JSON object per request, so Logs Insights can filter on any field.
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            responseLatency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+    this.url = this.httpApi.apiEndpoint;
+
+    this.authorizer = new HttpJwtAuthorizer('CognitoJwt', auth.issuer, {
+      jwtAudience: [auth.webClient.userPoolClientId],
+    });
+
+    const functions = new Map<string, VatManFunction>();
+    for (const endpoint of ENDPOINTS) {
+      const fn = this.endpointFunction(endpoint, props, removalPolicy, logRetention);
+      functions.set(endpoint.path, fn);
+      this.httpApi.addRoutes({
+        path: endpoint.path,
+        methods: [HttpMethod.POST],
+        integration: new HttpLambdaIntegration(`${pascalCase(endpoint.handler)}Integration`, fn.function),
+        authorizer: this.routeAuthorizer(endpoint),
+      });
+    }
+    this.functions = functions;
+
+    if (ENDPOINTS.some((e) => e.auth === 'public')) {
+      acknowledge(
+        this.httpApi,
+        'APIG4',
+        'Only the public endpoints of shared/api/endpoints.ts (/api/user) have no authorizer: sign-in, sign-up and password reset are called before there is a token, and that Lambda verifies the Cognito JWT itself for every other type.',
+      );
+    }
+
+  }
+
+  private routeAuthorizer(endpoint: Endpoint): IHttpRouteAuthorizer {
+    switch (endpoint.auth) {
+      case 'jwt':
+        return this.authorizer;
+      case 'public':
+        return new HttpNoneAuthorizer();
+    }
+  }
+
+  private endpointFunction(
+    endpoint: Endpoint,
+    { auth, data, alerts }: ApiProps,
+    removalPolicy: RemovalPolicy,
+    logRetention: RetentionDays,
+  ): VatManFunction {
+    const fn = new VatManFunction(this, pascalCase(endpoint.handler), {
+      entry: apiHandlerEntry(endpoint.handler),
+      description: `Vat-Man POST ${endpoint.path}`,
+      removalPolicy,
+      logRetention,
+      environment: {
+        USER_POOL_ID: auth.userPool.userPoolId,
+        USER_POOL_CLIENT_ID: auth.webClient.userPoolClientId,
+        JWT_ISSUER: auth.issuer,
+        JWKS_URI: auth.jwksUri,
+      },
+    });
+    // Every endpoint reads and writes all tables for now; narrowing per endpoint comes with the
+    // handlers' repositories (read-only endpoints can switch to 'read' here).
+    for (const table of data.tables) fn.bindTable(table, 'readWrite');
+    alerts.grantPublish(fn);
+
+    const cognitoActions = COGNITO_ACTIONS[endpoint.handler];
+    if (cognitoActions) {
+      fn.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...cognitoActions], resources: [auth.userPool.userPoolArn] }),
+      );
+    }
+    return fn;
+  }
+}

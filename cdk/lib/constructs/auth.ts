@@ -1,0 +1,106 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  FeaturePlan,
+  Mfa,
+  UserPool,
+  UserPoolClient,
+  UserPoolEmail,
+  type UserPoolGroup,
+} from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import { OPERATOR_GROUPS, type OperatorGroup } from '../../../shared/roles';
+import { acknowledge } from '../nag';
+
+export interface AuthProps {
+  /**
+   * What happens to the user pool (every account) when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * Cognito: the user pool of farmers and operators, one group per operator role of spec §6
+ * (a user in no group is a plain farmer) and the web app's client.
+ */
+export class Auth extends Construct {
+  readonly userPool: UserPool;
+  readonly webClient: UserPoolClient;
+  readonly groups: Readonly<Record<OperatorGroup, UserPoolGroup>>;
+  /** The `iss` claim of the pool's tokens, as API Gateway's JWT authorizer and the Lambdas check it. */
+  readonly issuer: string;
+  /** Where the pool publishes the keys its tokens are signed with. */
+  readonly jwksUri: string;
+
+  constructor(scope: Construct, id: string, props: AuthProps = {}) {
+    super(scope, id);
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+
+    this.userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: true,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      keepOriginal: { email: true },
+      standardAttributes: {
+        email: { required: true, mutable: true },
+        // Not `required`: Cognito can never change that after the pool exists, and the API's
+        // sign-up schema already insists on them.
+        givenName: { required: false, mutable: true },
+        familyName: { required: false, mutable: true },
+        phoneNumber: { required: false, mutable: true },
+      },
+      passwordPolicy: {
+        minLength: 8,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      mfa: Mfa.OFF,
+      featurePlan: FeaturePlan.ESSENTIALS,
+      email: UserPoolEmail.withCognito(),
+      deletionProtection: removalPolicy !== RemovalPolicy.DESTROY,
+      removalPolicy,
+    });
+    acknowledge(
+      this.userPool,
+      'COG2',
+      'The spec has no MFA step for farmers (shared farm-office PCs and phones); accounts are protected by the strong password policy and email verification. Revisit with TOTP as an opt-in.',
+    );
+    acknowledge(
+      this.userPool,
+      'COG8',
+      "Sign-in runs server-side in the /api/user Lambda (spec §7 protocol), so Plus-tier threat protection would judge risk from the Lambda's addresses rather than the farmer's and bills every monthly user; Essentials until the Lambda forwards UserContextData.",
+    );
+
+    this.groups = Object.fromEntries(
+      OPERATOR_GROUPS.map((group) => [
+        group,
+        // The group name is the role the Lambdas read from the token's cognito:groups claim,
+        // so it is fixed rather than generated.
+        this.userPool.addGroup(group, { groupName: group, description: `Operator role ${group} (spec §6)` }),
+      ]),
+    ) as Record<OperatorGroup, UserPoolGroup>;
+
+    this.webClient = this.userPool.addClient('WebClient', {
+      // A browser cannot keep a secret.
+      generateSecret: false,
+      // SRP for Amplify in the browser; USER_PASSWORD for the /api/user Lambda's sign-in type.
+      authFlows: { userPassword: true, userSrp: true },
+      // No hosted UI: the app has its own sign-in pages.
+      disableOAuth: true,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+    });
+
+    this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;
+    this.jwksUri = `${this.issuer}/.well-known/jwks.json`;
+  }
+}

@@ -1,0 +1,63 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISource } from 'aws-cdk-lib/aws-s3-deployment';
+import type { Construct } from 'constructs';
+import { Alerts } from './constructs/alerts';
+import { Api } from './constructs/api';
+import { Auth } from './constructs/auth';
+import { Data } from './constructs/data';
+import { Web } from './constructs/web';
+import { frontendSource } from './frontend-asset';
+import { removalPolicyFor, type Stage } from './stage';
+
+export interface VatManStackProps extends StackProps {
+  /** dev stacks are disposable (everything is destroyed with the stack); prod keeps its data. */
+  readonly stage: Stage;
+  /**
+   * The built web app to upload.
+   * @default the Vite build of frontend/, made at synth (frontend-asset.ts)
+   */
+  readonly webBuild?: ISource;
+}
+
+/** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
+export class VatManStack extends Stack {
+  readonly auth: Auth;
+  readonly data: Data;
+  readonly alerts: Alerts;
+  readonly api: Api;
+  readonly web: Web;
+
+  constructor(scope: Construct, id: string, props: VatManStackProps) {
+    super(scope, id, props);
+    const removalPolicy = removalPolicyFor(props.stage);
+    // Prod keeps a quarter of logs for incident follow-up and farmer queries; dev a week.
+    const logRetention = props.stage === 'dev' ? RetentionDays.ONE_WEEK : RetentionDays.THREE_MONTHS;
+
+    this.auth = new Auth(this, 'Auth', { removalPolicy });
+    this.data = new Data(this, 'Data', { removalPolicy });
+    this.alerts = new Alerts(this, 'Alerts');
+    this.web = new Web(this, 'Web', { removalPolicy, logRetention });
+    this.api = new Api(this, 'Api', {
+      auth: this.auth,
+      data: this.data,
+      alerts: this.alerts,
+      webOrigin: this.web.url,
+      removalPolicy,
+      logRetention,
+    });
+
+    this.web.deploySite(props.webBuild ?? frontendSource(), {
+      apiUrl: this.api.url,
+      region: this.region,
+      userPoolId: this.auth.userPool.userPoolId,
+      userPoolClientId: this.auth.webClient.userPoolClientId,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'HTTP API base URL (no trailing slash)' });
+    new CfnOutput(this, 'WebUrl', { value: this.web.url, description: 'The web app (CloudFront)' });
+    new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.auth.webClient.userPoolClientId });
+    new CfnOutput(this, 'Region', { value: this.region });
+  }
+}

@@ -1,0 +1,50 @@
+import { act, screen } from '@testing-library/react';
+import { Amplify } from 'aws-amplify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startApp } from './bootstrap';
+
+vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
+  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
+  signIn: vi.fn(),
+  signOut: vi.fn(),
+}));
+
+const config = {
+  apiUrl: 'https://api.example.test',
+  region: 'ap-southeast-2',
+  userPoolId: 'ap-southeast-2_AbCdEf123',
+  userPoolClientId: 'client123',
+};
+
+let unmount: (() => void) | undefined;
+afterEach(() => {
+  act(() => unmount?.());
+  document.body.innerHTML = '';
+});
+
+const start = async (body: unknown, status = 200) => {
+  const container = document.body.appendChild(document.createElement('div'));
+  const fetchFn = vi.fn<typeof fetch>(() => Promise.resolve(new Response(JSON.stringify(body), { status })));
+  const root = await act(() => startApp(container, fetchFn));
+  unmount = () => root.unmount();
+};
+
+describe('startApp', () => {
+  it('renders a readable error page naming what config.json lacks', async () => {
+    const { userPoolClientId: _omit, ...partial } = config;
+    await start(partial);
+    expect(screen.getByRole('heading', { name: 'Vat-Man cannot start' })).toBeInTheDocument();
+    expect(screen.getByText('userPoolClientId is missing')).toBeInTheDocument();
+    expect(Amplify.configure).not.toHaveBeenCalled();
+  });
+
+  it('configures Amplify and renders the app from a good config', async () => {
+    await start(config);
+    expect(Amplify.configure).toHaveBeenCalledWith({
+      Auth: { Cognito: { userPoolId: config.userPoolId, userPoolClientId: config.userPoolClientId } },
+    });
+    expect(await screen.findByText('Home')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,33 @@
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { createApiClient } from '../lib/api-client';
+import { configureAuth, getAccessToken } from '../lib/auth-session';
+import { loadWebConfig, WebConfigError } from '../lib/web-config';
+import { App } from './app';
+import { ConfigErrorPage } from './config-error-page';
+
+/**
+ * Start order: the runtime config, then Amplify (Cognito pool and endpoint), then the API client
+ * that takes its bearer from Amplify's session, then the app. A bad config renders an error page.
+ */
+export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = fetch): Promise<Root> => {
+  const root = createRoot(container);
+  try {
+    const config = await loadWebConfig(fetchFn);
+    configureAuth(config);
+    const apiClient = createApiClient({ apiUrl: config.apiUrl, getAccessToken, fetch: fetchFn });
+    root.render(
+      <StrictMode>
+        <App apiClient={apiClient} />
+      </StrictMode>,
+    );
+  } catch (err) {
+    const problems = err instanceof WebConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
+    root.render(
+      <StrictMode>
+        <ConfigErrorPage problems={problems} />
+      </StrictMode>,
+    );
+  }
+  return root;
+};

@@ -1,0 +1,107 @@
+import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import './confirm-dialog.css';
+
+export const CONFIRM_DEFAULT_TITLE = 'Are you sure?';
+export const CONFIRM_DEFAULT_BODY = 'This operation requires your second confirmation.';
+
+export interface ConfirmOptions {
+  readonly title?: string;
+  readonly body?: ReactNode;
+  /** The OK button appears only when this exists. */
+  readonly onOk?: () => void;
+  /** The Cancel button appears only when this exists; dismissing (Escape, backdrop) also calls it. */
+  readonly onCancel?: () => void;
+  readonly okLabel?: string;
+  readonly cancelLabel?: string;
+}
+
+export type Confirm = (options?: ConfirmOptions) => void;
+
+const ConfirmContext = createContext<Confirm | null>(null);
+
+function ConfirmDialog({ options, onClose }: { readonly options: ConfirmOptions; readonly onClose: () => void }) {
+  const titleId = useId();
+  const bodyId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const { title = CONFIRM_DEFAULT_TITLE, body = CONFIRM_DEFAULT_BODY, onOk, onCancel, okLabel = 'OK', cancelLabel = 'Cancel' } = options;
+
+  const cancel = useCallback(() => {
+    onClose();
+    onCancel?.();
+  }, [onClose, onCancel]);
+  const ok = () => {
+    onClose();
+    onOk?.();
+  };
+
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const dialog = dialogRef.current;
+    (dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog)?.focus();
+    return () => previous?.focus();
+  }, []);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') cancel();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [cancel]);
+
+  return (
+    <div className="confirm-backdrop" onClick={cancel}>
+      <div
+        ref={dialogRef}
+        className="confirm-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        tabIndex={-1}
+        onClick={(event) => event.stopPropagation()}
+      >
+        <h2 id={titleId} className="confirm-dialog__title">
+          {title}
+        </h2>
+        <div id={bodyId} className="confirm-dialog__body">
+          {body}
+        </div>
+        {(onCancel || onOk) && (
+          <div className="confirm-dialog__actions">
+            {onCancel && (
+              <button type="button" className="button button--text" onClick={cancel}>
+                {cancelLabel}
+              </button>
+            )}
+            {onOk && (
+              <button type="button" className="button button--primary" onClick={ok} data-autofocus>
+                {okLabel}
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The global confirm dialog (farmer §8, operator §2 Global elements). */
+export function ConfirmDialogProvider({ children }: { readonly children: ReactNode }) {
+  const [open, setOpen] = useState<{ readonly id: number; readonly options: ConfirmOptions } | null>(null);
+  const confirm = useCallback<Confirm>((options = {}) => setOpen((prev) => ({ id: (prev?.id ?? 0) + 1, options })), []);
+  const close = useCallback(() => setOpen(null), []);
+
+  return (
+    <ConfirmContext.Provider value={confirm}>
+      {children}
+      {open && <ConfirmDialog key={open.id} options={open.options} onClose={close} />}
+    </ConfirmContext.Provider>
+  );
+}
+
+export const useConfirm = (): Confirm => {
+  const confirm = useContext(ConfirmContext);
+  if (!confirm) throw new Error('useConfirm must be used inside <ConfirmDialogProvider>');
+  return confirm;
+};

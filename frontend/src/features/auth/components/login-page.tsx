@@ -1,0 +1,151 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useSnackbar } from '../../../components/snackbar';
+import { paths } from '../../../config/paths';
+import { isSignedIn } from '../../../lib/auth-session';
+import { signInInputSchema, signInWithPassword, type SignInInput } from '../api/sign-in';
+import { AuthLayout } from './auth-layout';
+
+type Field = keyof SignInInput;
+
+const AFTER_SIGN_IN = paths.moduleDashboard.to();
+
+/**
+ * Where to go after sign-in: the decoded `reurl`, if it is a path on this site, else /dashboard.
+ * Only same-site paths: a crafted link must not hand a fresh session to another origin.
+ */
+export const returnPath = (reurl: string | undefined): string => {
+  if (!reurl) return AFTER_SIGN_IN;
+  let path = reurl;
+  try {
+    path = decodeURIComponent(reurl);
+  } catch {
+    // Not valid percent-encoding (React Router may already have decoded it): use it as it is.
+  }
+  const sameSite = path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
+  return sameSite ? path : AFTER_SIGN_IN;
+};
+
+/** /dts/login/{reurl?} (farmer §2.1, §5). */
+export function LoginPage() {
+  const { reurl } = useParams();
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<SignInInput>({ email: '', password: '' });
+  const [error, setError] = useState<{ readonly field: Field; readonly message: string } | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
+  const mounted = useRef(true);
+  const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
+  const ids = { email: useId(), password: useId(), error: useId() };
+
+  useEffect(() => {
+    mounted.current = true;
+    // Already signed in (a bookmarked login page): skip the form.
+    void isSignedIn().then((yes) => {
+      if (yes && mounted.current) navigate(AFTER_SIGN_IN, { replace: true });
+    });
+    return () => {
+      mounted.current = false;
+    };
+  }, [navigate]);
+
+  const change = (field: Field) => (event: { target: { value: string } }) => {
+    setValues((prev) => ({ ...prev, [field]: event.target.value }));
+    if (error?.field === field) setError(null);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    const parsed = signInInputSchema.safeParse(values);
+    if (!parsed.success) {
+      // Only the first error is shown (farmer §5).
+      const issue = parsed.error.issues[0];
+      const field: Field = issue?.path[0] === 'password' ? 'password' : 'email';
+      setError({ field, message: issue?.message ?? 'Please check the form' });
+      inputs[field].current?.focus();
+      return;
+    }
+    setError(null);
+    setSubmitting(true);
+    const result = await signInWithPassword(parsed.data);
+    if (!mounted.current) return;
+    setSubmitting(false);
+    if (!result.ok) {
+      snackbar.show(result.message, 'error');
+      return;
+    }
+    // Nothing cached for a previous user may leak into this session.
+    queryClient.clear();
+    navigate(returnPath(reurl), { replace: true });
+  };
+
+  const invalid = (field: Field) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});
+
+  return (
+    <AuthLayout
+      title="Sign in"
+      footer={
+        <>
+          <Link to={paths.forgotPassword.to()}>Forgot password?</Link>
+          <span>
+            New to Vat-Man? <Link to={paths.register.to()}>Sign up</Link>
+          </span>
+        </>
+      }
+    >
+      <form className="form" noValidate onSubmit={(event) => void submit(event)} aria-label="Sign in">
+        <div className="form__field">
+          <label htmlFor={ids.email}>Email</label>
+          <input
+            ref={inputs.email}
+            id={ids.email}
+            name="email"
+            type="email"
+            inputMode="email"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={values.email}
+            onChange={change('email')}
+            {...invalid('email')}
+          />
+        </div>
+        <div className="form__field">
+          <label htmlFor={ids.password}>Password</label>
+          <div className="form__password">
+            <input
+              ref={inputs.password}
+              id={ids.password}
+              name="password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              value={values.password}
+              onChange={change('password')}
+              {...invalid('password')}
+            />
+            <button
+              type="button"
+              className="form__reveal"
+              aria-pressed={showPassword}
+              onClick={() => setShowPassword((show) => !show)}
+            >
+              {showPassword ? 'Hide' : 'Show'}
+            </button>
+          </div>
+        </div>
+        {error && (
+          <p id={ids.error} className="form__error" role="alert">
+            {error.message}
+          </p>
+        )}
+        <button type="submit" className="button button--primary button--block" disabled={submitting}>
+          {submitting ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,152 @@
+import type { z } from 'zod';
+import { ApiError, type UserMessage } from './api-error';
+
+/**
+ * The one client for the spec §7 protocol: every call is a POST of a form-encoded body whose
+ * `type` field selects the action. Object-valued fields (user, item, alert_setting, equipment,
+ * products …) travel as JSON text, as shared/api/fields.ts `jsonField` expects on the server.
+ *
+ * It has no UI side effects: a failed call rejects with an ApiError and is announced on the
+ * client's events; the app shell subscribes (snackbar, redirect).
+ */
+
+export type FieldValue = string | number | boolean | object | null | undefined;
+/** Action fields besides `type`; `undefined` and `null` values are left out. */
+export type ApiFields = Readonly<Record<string, FieldValue>>;
+
+export interface RequestOptions<T> {
+  /** Parses the answer; a mismatch rejects with an ApiError of kind 'invalid-response'. */
+  readonly schema?: z.ZodType<T>;
+  /** An aborted request rejects with kind 'cancelled' and is never announced. */
+  readonly signal?: AbortSignal;
+  /**
+   * Replaces the default notice (the 'error' event, which the shell shows in the snackbar).
+   * A 401 still goes to the global 'unauthorized' event instead.
+   */
+  readonly onError?: (error: ApiError) => void;
+}
+
+export interface ApiClientEvents {
+  /** A 401: the shell routes by role (farmer §6, operator §4). */
+  readonly unauthorized: (error: ApiError) => void;
+  /** Any other failure the caller did not handle itself (cancelled requests excluded). */
+  readonly error: (error: ApiError) => void;
+}
+
+export interface ApiClient {
+  post<T = unknown>(path: string, type: string, fields?: ApiFields, options?: RequestOptions<T>): Promise<T>;
+  /** Subscribes; returns the unsubscribe function. */
+  on<E extends keyof ApiClientEvents>(event: E, listener: ApiClientEvents[E]): () => void;
+}
+
+export interface ApiClientDeps {
+  /** The API's base URL from config.json; paths such as '/api/user' are appended. */
+  readonly apiUrl: string;
+  /** The current access token, or undefined when signed out. */
+  readonly getAccessToken: () => Promise<string | undefined>;
+  readonly fetch?: typeof fetch;
+}
+
+export const encodeForm = (type: string, fields: ApiFields = {}): URLSearchParams => {
+  const body = new URLSearchParams({ type });
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === 'type' || value === undefined || value === null) continue;
+    body.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return body;
+};
+
+const readBody = async (response: Response): Promise<unknown> => {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Some actions answer plain text ('logged_in', 'success', 'YES').
+    return text;
+  }
+};
+
+/** Error bodies are `{ "message": string | string[] }` (API Gateway's own 401/5xx answers too). */
+const serverMessageOf = (body: unknown): UserMessage | undefined => {
+  if (body === null || typeof body !== 'object' || !('message' in body)) return undefined;
+  const { message } = body;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message) && message.every((m): m is string => typeof m === 'string')) return message;
+  return undefined;
+};
+
+const isAbort = (err: unknown, signal: AbortSignal | undefined): boolean =>
+  signal?.aborted === true || (err instanceof Error && err.name === 'AbortError');
+
+export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch }: ApiClientDeps): ApiClient => {
+  const base = apiUrl.replace(/\/+$/, '');
+  const listeners: { [E in keyof ApiClientEvents]: Set<ApiClientEvents[E]> } = {
+    unauthorized: new Set(),
+    error: new Set(),
+  };
+
+  const announce = (error: ApiError, onError: ((error: ApiError) => void) | undefined): void => {
+    if (error.isCancelled) return;
+    if (error.isUnauthorized) {
+      for (const listener of listeners.unauthorized) listener(error);
+      return;
+    }
+    if (onError) onError(error);
+    else for (const listener of listeners.error) listener(error);
+  };
+
+  const token = async (): Promise<string | undefined> => {
+    try {
+      return await getAccessToken();
+    } catch {
+      // No session (or it could not be refreshed): send the call without a bearer and let the
+      // server's 401 drive the unauthorized routing.
+      return undefined;
+    }
+  };
+
+  const send = async <T>(path: string, type: string, fields: ApiFields | undefined, options: RequestOptions<T>): Promise<T> => {
+    const { schema, signal } = options;
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8',
+      Accept: 'application/json, text/plain, */*',
+    };
+    const accessToken = await token();
+    if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+
+    let response: Response;
+    let body: unknown;
+    try {
+      response = await fetchFn(`${base}${path}`, { method: 'POST', headers, body: encodeForm(type, fields), signal, credentials: 'omit' });
+      body = await readBody(response);
+    } catch (err) {
+      throw new ApiError({ kind: isAbort(err, signal) ? 'cancelled' : 'network', cause: err });
+    }
+
+    if (!response.ok) throw new ApiError({ kind: 'http', status: response.status, serverMessage: serverMessageOf(body) });
+    if (!schema) return body as T;
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new ApiError({ kind: 'invalid-response', status: response.status, cause: parsed.error });
+    return parsed.data;
+  };
+
+  return {
+    async post<T = unknown>(path: string, type: string, fields?: ApiFields, options: RequestOptions<T> = {}): Promise<T> {
+      try {
+        return await send(path, type, fields, options);
+      } catch (err) {
+        const error = err instanceof ApiError ? err : new ApiError({ kind: 'network', cause: err });
+        announce(error, options.onError);
+        throw error;
+      }
+    },
+    on(event, listener) {
+      const set = listeners[event] as Set<typeof listener>;
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+      };
+    },
+  };
+};

@@ -1,0 +1,66 @@
+import { Amplify } from 'aws-amplify';
+import { fetchAuthSession } from 'aws-amplify/auth';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureAuth, getAccessToken, getSession } from './auth-session';
+
+vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(),
+  getCurrentUser: vi.fn(),
+  signOut: vi.fn(),
+}));
+
+const config = {
+  apiUrl: 'https://api.example.test',
+  region: 'ap-southeast-2',
+  userPoolId: 'ap-southeast-2_AbCdEf123',
+  userPoolClientId: 'client123',
+};
+
+const tokensWith = (payload: Record<string, unknown>) => ({
+  tokens: { accessToken: { payload, toString: () => 'header.payload.signature' } },
+});
+
+beforeEach(() => {
+  vi.mocked(Amplify.configure).mockReset();
+  vi.mocked(fetchAuthSession).mockReset();
+});
+
+describe('configureAuth', () => {
+  it('points Amplify at the pool, without an endpoint in AWS', () => {
+    configureAuth(config);
+    expect(Amplify.configure).toHaveBeenCalledWith({
+      Auth: { Cognito: { userPoolId: config.userPoolId, userPoolClientId: config.userPoolClientId } },
+    });
+  });
+
+  it('adds userPoolEndpoint when the config names one (cognito-local)', () => {
+    configureAuth({ ...config, cognitoEndpoint: 'http://127.0.0.1:9229' });
+    expect(Amplify.configure).toHaveBeenCalledWith({
+      Auth: { Cognito: { userPoolId: config.userPoolId, userPoolClientId: config.userPoolClientId, userPoolEndpoint: 'http://127.0.0.1:9229' } },
+    });
+  });
+});
+
+describe('getSession', () => {
+  it('reads the bearer and the role from cognito:groups', async () => {
+    vi.mocked(fetchAuthSession).mockResolvedValue(tokensWith({ 'cognito:groups': ['Installer', 'Admin'] }) as never);
+    await expect(getSession()).resolves.toEqual({
+      accessToken: 'header.payload.signature',
+      groups: ['Installer', 'Admin'],
+      role: 'Admin',
+    });
+  });
+
+  it('is a plain farmer without groups', async () => {
+    vi.mocked(fetchAuthSession).mockResolvedValue(tokensWith({}) as never);
+    expect((await getSession())?.role).toBe('User');
+  });
+
+  it('is null when signed out or the refresh fails', async () => {
+    vi.mocked(fetchAuthSession).mockResolvedValueOnce({ tokens: undefined } as never);
+    await expect(getSession()).resolves.toBeNull();
+    vi.mocked(fetchAuthSession).mockRejectedValueOnce(new Error('NotAuthorizedException'));
+    await expect(getAccessToken()).resolves.toBeUndefined();
+  });
+});

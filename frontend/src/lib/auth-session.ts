@@ -1,0 +1,62 @@
+import { Amplify } from 'aws-amplify';
+import { fetchAuthSession, getCurrentUser, signOut } from 'aws-amplify/auth';
+import type { WebConfig } from '../../../shared/config';
+import { roleFromGroups, type Role } from '../../../shared/roles';
+
+/**
+ * The signed-in session as the app needs it: the bearer for the API and the role for routing.
+ * Amplify keeps the tokens (and refreshes them); this module is the only one that reads them.
+ */
+export interface Session {
+  readonly accessToken: string;
+  readonly groups: readonly string[];
+  readonly role: Role;
+}
+
+export const configureAuth = ({ userPoolId, userPoolClientId, cognitoEndpoint }: WebConfig): void => {
+  Amplify.configure({
+    Auth: {
+      Cognito: {
+        userPoolId,
+        userPoolClientId,
+        // Only the local stack sets it (cognito-local); in AWS Amplify derives the endpoint from the pool id.
+        ...(cognitoEndpoint ? { userPoolEndpoint: cognitoEndpoint } : {}),
+      },
+    },
+  });
+};
+
+const groupsOf = (claim: unknown): string[] =>
+  Array.isArray(claim) ? claim.filter((g): g is string => typeof g === 'string') : [];
+
+/** The current session, or null when signed out or the refresh failed. */
+export const getSession = async (): Promise<Session | null> => {
+  try {
+    const { tokens } = await fetchAuthSession();
+    if (!tokens?.accessToken) return null;
+    const groups = groupsOf(tokens.accessToken.payload['cognito:groups']);
+    return { accessToken: tokens.accessToken.toString(), groups, role: roleFromGroups(groups) };
+  } catch {
+    return null;
+  }
+};
+
+export const getAccessToken = async (): Promise<string | undefined> => (await getSession())?.accessToken;
+
+export const isSignedIn = async (): Promise<boolean> => {
+  try {
+    await getCurrentUser();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Clears the stored tokens. A failed global sign-out still clears them locally. */
+export const signOutUser = async (): Promise<void> => {
+  try {
+    await signOut();
+  } catch {
+    // Amplify clears the local tokens even when revoking them remotely fails; nothing left to do.
+  }
+};

@@ -1,0 +1,49 @@
+import { describe, expect, it, vi } from 'vitest';
+import { loadWebConfig, WebConfigError } from './web-config';
+
+const good = {
+  apiUrl: 'https://api.example.test',
+  region: 'ap-southeast-2',
+  userPoolId: 'ap-southeast-2_AbCdEf123',
+  userPoolClientId: 'client123',
+};
+
+const answering = (body: string, status = 200) => vi.fn<typeof fetch>(() => Promise.resolve(new Response(body, { status })));
+
+const problemsOf = async (fetchFn: typeof fetch): Promise<readonly string[]> => {
+  const err: unknown = await loadWebConfig(fetchFn).catch((e: unknown) => e);
+  if (!(err instanceof WebConfigError)) throw new Error('expected a WebConfigError');
+  return err.problems;
+};
+
+describe('loadWebConfig', () => {
+  it('fetches /config.json and returns the parsed config', async () => {
+    const fetchFn = answering(JSON.stringify({ ...good, cognitoEndpoint: 'http://127.0.0.1:9229' }));
+    await expect(loadWebConfig(fetchFn)).resolves.toEqual({ ...good, cognitoEndpoint: 'http://127.0.0.1:9229' });
+    expect(fetchFn.mock.calls[0]?.[0]).toBe('/config.json');
+  });
+
+  it('names every missing value', async () => {
+    const { apiUrl: _a, userPoolId: _u, ...rest } = good;
+    expect(await problemsOf(answering(JSON.stringify(rest)))).toEqual(['apiUrl is missing', 'userPoolId is missing']);
+  });
+
+  it('names a value that is present but wrong', async () => {
+    const problems = await problemsOf(answering(JSON.stringify({ ...good, apiUrl: 'not a url' })));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^apiUrl: /);
+  });
+
+  it('reports an HTTP failure', async () => {
+    expect(await problemsOf(answering('Not Found', 404))).toEqual(['/config.json answered HTTP 404']);
+  });
+
+  it('reports a body that is not JSON (an SPA fallback answering index.html)', async () => {
+    expect(await problemsOf(answering('<!doctype html><html></html>'))).toEqual(['/config.json is not valid JSON']);
+  });
+
+  it('reports a network failure', async () => {
+    const problems = await problemsOf(vi.fn<typeof fetch>(() => Promise.reject(new TypeError('Failed to fetch'))));
+    expect(problems).toEqual(['/config.json could not be fetched (Failed to fetch)']);
+  });
+});
