@@ -11,5 +11,9 @@ export const webConfigSchema = z.object({
   userPoolClientId: z.string().min(1),
   /** Only where Cognito is not at its AWS address (the local stack's cognito-local). */
   cognitoEndpoint: z.string().url().optional(),
+  /** The herd-management site's token-login URL (farmer §2.2); the herd link is hidden without it. */
+  herdSiteUrl: z.string().url().optional(),
+  /** The provider's support page, linked from the No Permission page. */
+  supportUrl: z.string().url().optional(),
 });
 export type WebConfig = z.infer<typeof webConfigSchema>;

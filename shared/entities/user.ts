@@ -16,6 +16,10 @@ export const userSchema = z.object({
   email_verify: verifyFlag,
   phone_verify: verifyFlag,
   created_at: z.string(),
+  /** Opaque id for the herd site's token link (farmer §2.2); present when herd is enabled. */
+  token_id: z.string().optional(),
+  /** Demo-farm accounts show farm names instead of codes and no group link (farmer §6). */
+  is_demo: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -1,25 +1,84 @@
 import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MIN } from '../../constants';
 import { boolField, jsonField } from '../fields';
 
-/** Farmer spec §5 messages. */
+/** Farmer spec §5 messages: the client shows the first; the server answers the same words. */
 export const MSG_EMAIL = 'Please enter a correct email address';
 export const MSG_PASSWORD_REQUIRED = 'Please enter password';
+export const MSG_PASSWORD_LENGTH = 'Password must be 8-50';
+export const MSG_PHONE_REQUIRED = 'Please enter your phone number';
+export const MSG_PHONE_LENGTH = 'Phone number at least 9';
+/** The spec marks the names required without a message; these are ours. */
+export const MSG_FIRST_NAME = 'Please enter your first name';
+export const MSG_LAST_NAME = 'Please enter your last name';
+export const MSG_RESET_LINK = 'This reset link is not valid. Please request a new one.';
 
-const email = z.string({ error: MSG_EMAIL }).trim().pipe(z.email({ error: MSG_EMAIL }));
+export const emailField = z.string({ error: MSG_EMAIL }).trim().pipe(z.email({ error: MSG_EMAIL }));
+
+/** Sign-in needs a password, no length rule (existing passwords may predate it). */
+export const loginPasswordField = z.string({ error: MSG_PASSWORD_REQUIRED }).min(1, MSG_PASSWORD_REQUIRED);
+
+/** Sign-up and reset: required, 8 to 50 characters. */
+export const newPasswordField = z
+  .string({ error: MSG_PASSWORD_REQUIRED })
+  .min(1, MSG_PASSWORD_REQUIRED)
+  .min(PASSWORD_MIN, MSG_PASSWORD_LENGTH)
+  .max(PASSWORD_MAX, MSG_PASSWORD_LENGTH);
+
+export const phoneField = z
+  .string({ error: MSG_PHONE_REQUIRED })
+  .trim()
+  .min(1, MSG_PHONE_REQUIRED)
+  .min(PHONE_MIN, MSG_PHONE_LENGTH)
+  .regex(/^[+\d][\d\s()-]*$/, MSG_PHONE_REQUIRED);
+
+/** The sign-up form (farmer §2.1, §5), in the order the form checks it: first error wins. */
+export const signUpUserSchema = z.object({
+  firstName: z.string({ error: MSG_FIRST_NAME }).trim().min(1, MSG_FIRST_NAME).max(100, MSG_FIRST_NAME),
+  lastName: z.string({ error: MSG_LAST_NAME }).trim().min(1, MSG_LAST_NAME).max(100, MSG_LAST_NAME),
+  email: emailField,
+  phone: phoneField,
+  password: newPasswordField,
+});
+export type SignUpUser = z.infer<typeof signUpUserSchema>;
+
+export const signInUserSchema = z.object({ email: emailField, password: loginPasswordField, remember: boolField.optional() });
+export const forgotUserSchema = z.object({ email: emailField });
+export const resetUserSchema = z.object({
+  password: newPasswordField,
+  token: z.string({ error: MSG_RESET_LINK }).min(1, MSG_RESET_LINK),
+});
+
+/** The bot-check widget's answer (spec §7); may be empty where the check is off. */
+const botCheck = z.string().optional().default('');
 
 /** /api/user (farmer spec §7). */
 export const userActions = {
   USER_ONE_GET_BY_TOKEN: z.object({ type: z.literal('USER_ONE_GET_BY_TOKEN'), farm: z.string().optional() }),
   USER_CHECK_LOGIN_STATUS: z.object({ type: z.literal('USER_CHECK_LOGIN_STATUS') }),
-  USER_SIGN_IN: z.object({
-    type: z.literal('USER_SIGN_IN'),
-    user: jsonField(
-      z.object({
-        email,
-        password: z.string({ error: MSG_PASSWORD_REQUIRED }).min(1, MSG_PASSWORD_REQUIRED),
-        remember: boolField.optional(),
-      }),
-      'user',
-    ),
-  }),
+  USER_SIGN_IN: z.object({ type: z.literal('USER_SIGN_IN'), user: jsonField(signInUserSchema, 'user') }),
+  USER_SIGN_UP: z.object({ type: z.literal('USER_SIGN_UP'), gRecaptchaResponse: botCheck, user: jsonField(signUpUserSchema, 'user') }),
+  USER_FORGOT_PASSWORD: z.object({ type: z.literal('USER_FORGOT_PASSWORD'), user: jsonField(forgotUserSchema, 'user') }),
+  USER_RESET_PASSWORD: z.object({ type: z.literal('USER_RESET_PASSWORD'), gRecaptchaResponse: botCheck, user: jsonField(resetUserSchema, 'user') }),
 } as const;
+
+/**
+ * The token in a reset link (/dts/password/reset/{token}) carries the email and Cognito's
+ * code, so the page needs only the new password (spec §2.1).
+ */
+export const encodeResetToken = (email: string, code: string): string => {
+  const bytes = new TextEncoder().encode(JSON.stringify({ e: email, c: code }));
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+export const decodeResetToken = (token: string): { email: string; code: string } | undefined => {
+  try {
+    const bin = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
+    const parsed = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))) as { e?: unknown; c?: unknown };
+    return typeof parsed.e === 'string' && typeof parsed.c === 'string' ? { email: parsed.e, code: parsed.c } : undefined;
+  } catch {
+    return undefined;
+  }
+};
