@@ -8,6 +8,7 @@ export const PORTS = {
   dynamodb: { env: 'DYNAMODB_PORT', fallback: 8000 },
   mqtt: { env: 'MQTT_PORT', fallback: 1883 },
   sns: { env: 'SNS_PORT', fallback: 3002 },
+  lambda: { env: 'LAMBDA_PORT', fallback: 3003 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

@@ -20,11 +20,14 @@ import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
 import { startWebHosting } from './stand-ins/web-hosting';
+import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
+import { deliverCognitoEmail } from './stand-ins/cognito-email';
 import { seedDemo } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_PASSWORD } from './seed/demo-data';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TABLE_PREFIX = 'vatman';
+const CUSTOM_MESSAGE_FUNCTION = 'vatman-custom-message';
 const log = createLogger({ service: 'local-stack' });
 
 export interface LocalFacts {
@@ -69,13 +72,37 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const sns = await startSnsOutbox(ports.sns, join(DATA, 'outbox', 'messages.jsonl'));
     closers.push(closeServer(sns.server));
 
-    const cognito = await startCognito(ports.cognito, join(DATA, 'cognito'), (c) => {
-      log.info('verification code delivered', { destination: c.destination, code: c.code });
-      console.log(`\n  ✉  Code for ${c.destination}: ${c.code}\n`);
+    const web = `http://localhost:${ports.web}`;
+    process.env.WEB_URL = web;
+
+    // Lambda Invoke stand-in: cognito-local runs the product's CustomMessage trigger through it.
+    const lambdas = await startLambdaInvoke(
+      ports.lambda,
+      {
+        [CUSTOM_MESSAGE_FUNCTION]: async () => {
+          const url = new URL(`../lambdas/triggers/custom-message.ts?stack=${stackId}`, import.meta.url);
+          return ((await import(url.href)) as { handler: InvokeTarget }).handler;
+        },
+      },
+      (name, err) => log.error('trigger failed', { name, err }),
+    );
+    closers.push(closeServer(lambdas.server));
+
+    const cognito = await startCognito({
+      port: ports.cognito,
+      dir: join(DATA, 'cognito'),
+      lambdaEndpoint: lambdas.endpoint,
+      triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION },
+      onCode: (c) => {
+        // Cognito emails the code itself in AWS; here the email goes to the outbox and the console.
+        void deliverCognitoEmail(sns, web, c).then((mail) => {
+          log.info('cognito email delivered to the outbox', { to: c.destination });
+          console.log(`\n  ✉  ${mail.subject ?? 'Code'} for ${c.destination}: code ${c.code}\n`);
+        });
+      },
     });
     closers.push(() => cognito.stop());
 
-    const web = `http://localhost:${ports.web}`;
     // The same variables CDK sets on every Lambda; only the values differ.
     Object.assign(process.env, {
       ...tableEnv,
@@ -87,7 +114,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       JWKS_URI: `${cognito.issuer}/.well-known/jwks.json`,
       SNS_ENDPOINT: sns.endpoint,
       ALERTS_TOPIC_ARN: 'arn:aws:sns:us-east-1:000000000000:vatman-alert-email',
-      WEB_URL: web,
+      // The bot-check is off locally, explicitly (production sets recaptcha; see README).
+      BOT_CHECK: 'off',
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);

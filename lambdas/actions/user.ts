@@ -1,5 +1,6 @@
-import { userActions as schemas } from '../../shared/api/actions/user';
-import { ForbiddenError } from '../lib/errors';
+import { decodeResetToken, MSG_RESET_LINK, userActions as schemas } from '../../shared/api/actions/user';
+import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
+import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Actions } from '../lib/api-handler';
 import { action, publicAction } from '../lib/dispatch';
 
@@ -19,5 +20,43 @@ export const userActions: Actions = {
   USER_SIGN_IN: publicAction(schemas.USER_SIGN_IN, async ({ user }, { deps }) => {
     const tokens = await deps.identity.signIn(user.email.toLowerCase(), user.password);
     return { token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken };
+  }),
+  USER_SIGN_UP: publicAction(schemas.USER_SIGN_UP, async ({ gRecaptchaResponse, user }, { deps, log }) => {
+    await deps.botCheck.verify(gRecaptchaResponse);
+    const email = normaliseEmail(user.email);
+    const phone = normalisePhone(user.phone);
+    const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone });
+    await deps.farms.putUser(
+      {
+        _id: sub,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        email,
+        phone,
+        role: 'User',
+        is_herd_enabled: 0,
+        subscribed: false,
+        email_verify: 1,
+        phone_verify: 1,
+        created_at: deps.now().toISOString(),
+      },
+      { onlyIfNew: true },
+    );
+    log.info('user signed up', { user: sub });
+    // The spec signs a new user straight in (farmer §2.1: on success go to /dts/dashboard).
+    const tokens = await deps.identity.signIn(email, user.password);
+    return { token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken };
+  }),
+  USER_FORGOT_PASSWORD: publicAction(schemas.USER_FORGOT_PASSWORD, async ({ user }, { deps }) => {
+    // The same answer whether or not the email has an account: nothing is revealed.
+    await deps.identity.forgotPassword(normaliseEmail(user.email));
+    return 'success';
+  }),
+  USER_RESET_PASSWORD: publicAction(schemas.USER_RESET_PASSWORD, async ({ gRecaptchaResponse, user }, { deps }) => {
+    await deps.botCheck.verify(gRecaptchaResponse);
+    const link = decodeResetToken(user.token);
+    if (!link) throw new ValidationError(MSG_RESET_LINK);
+    await deps.identity.resetPassword(normaliseEmail(link.email), link.code, user.password);
+    return 'success';
   }),
 };

@@ -1,3 +1,4 @@
+import { botCheckFromEnv, type BotCheck } from '../adapters/bot-check/bot-check';
 import { identityProviderFromEnv, type IdentityProvider } from '../adapters/cognito/identity-provider';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
@@ -9,6 +10,7 @@ export interface Deps {
   readonly farms: FarmRepository;
   readonly identity: IdentityProvider;
   readonly verifier: TokenVerifier;
+  readonly botCheck: BotCheck;
   readonly now: () => Date;
 }
 
@@ -18,6 +20,7 @@ export const defaultDeps = (env: NodeJS.ProcessEnv = process.env): Deps => {
     farms: dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env)),
     identity: identityProviderFromEnv(env),
     verifier: tokenVerifierFromEnv(env),
+    botCheck: botCheckFromEnv(env),
     now: () => new Date(),
   };
 };

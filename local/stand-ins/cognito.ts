@@ -30,7 +30,8 @@ export interface CognitoStandIn {
 export interface DeliveredCode {
   readonly destination: string;
   readonly code: string;
-  readonly message: string;
+  /** Set when a CustomMessage trigger gave the email a subject. */
+  readonly subject?: string;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -44,7 +45,8 @@ export const parseCodeDelivery = (chunk: string): DeliveredCode | undefined => {
   const code = field('Code');
   const destination = field('Destination');
   if (!code || !destination) return undefined;
-  return { code, destination, message: field('Email Message') ?? field('SMS Message') ?? `Your code is ${code}` };
+  const subject = field('Email Subject');
+  return { code, destination, ...(subject ? { subject } : {}) };
 };
 
 const waitUntilUp = async (client: CognitoIdentityProviderClient, child: ChildProcess, ms: number) => {
@@ -65,12 +67,36 @@ const waitUntilUp = async (client: CognitoIdentityProviderClient, child: ChildPr
  * Cognito stand-in: cognito-local as a child process, its state in `<dir>/.cognito`. The user
  * pool, the web app client and the operator groups are created on first start and reused after.
  */
-export const startCognito = async (port: number, dir: string, onCode: (c: DeliveredCode) => void): Promise<CognitoStandIn> => {
+export interface CognitoOptions {
+  readonly port: number;
+  readonly dir: string;
+  readonly onCode: (c: DeliveredCode) => void;
+  /** Where the Lambda Invoke stand-in listens, and the trigger functions it serves. */
+  readonly lambdaEndpoint?: string;
+  readonly triggers?: Readonly<Record<string, string>>;
+}
+
+export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers }: CognitoOptions): Promise<CognitoStandIn> => {
   const endpoint = `http://127.0.0.1:${port}`;
   const dbDir = join(dir, '.cognito', 'db');
   mkdirSync(dbDir, { recursive: true });
   // The issuer in tokens is <IssuerDomain>/<poolId>; pin it to where the stand-in listens.
-  writeFileSync(join(dir, '.cognito', 'config.json'), JSON.stringify({ TokenConfig: { IssuerDomain: endpoint } }, null, 2));
+  writeFileSync(
+    join(dir, '.cognito', 'config.json'),
+    JSON.stringify(
+      {
+        TokenConfig: { IssuerDomain: endpoint },
+        ...(lambdaEndpoint && triggers
+          ? {
+              TriggerFunctions: triggers,
+              LambdaClient: { endpoint: lambdaEndpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } },
+            }
+          : {}),
+      },
+      null,
+      2,
+    ),
+  );
   const poolFile = join(dbDir, `${LOCAL_POOL_ID}.json`);
   if (!existsSync(poolFile)) {
     const now = new Date().toISOString();

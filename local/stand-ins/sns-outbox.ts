@@ -35,8 +35,21 @@ const attributesOf = (form: URLSearchParams): Record<string, string> => {
  * real @aws-sdk/client-sns with only SNS_ENDPOINT changed. Every message is appended to a
  * JSON-lines file (kept across restarts) and readable at GET /messages.
  */
-export const startSnsOutbox = async (port: number, file: string): Promise<{ server: Server; endpoint: string; read: () => OutboxMessage[] }> => {
+export interface SnsOutbox {
+  readonly server: Server;
+  readonly endpoint: string;
+  read(): OutboxMessage[];
+  /** For mail that does not go through SNS in AWS either (Cognito's own emails). */
+  append(entry: Omit<OutboxMessage, 'id' | 'at' | 'attributes'>): OutboxMessage;
+}
+
+export const startSnsOutbox = async (port: number, file: string): Promise<SnsOutbox> => {
   mkdirSync(dirname(file), { recursive: true });
+  const append = (entry: Omit<OutboxMessage, 'id' | 'at' | 'attributes'> & { attributes?: Record<string, string> }): OutboxMessage => {
+    const full: OutboxMessage = { id: randomUUID(), at: new Date().toISOString(), attributes: {}, ...entry };
+    appendFileSync(file, `${JSON.stringify(full)}\n`);
+    return full;
+  };
   const read = (): OutboxMessage[] =>
     existsSync(file)
       ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as OutboxMessage)
@@ -67,16 +80,13 @@ export const startSnsOutbox = async (port: number, file: string): Promise<{ serv
         res.writeHead(400, { 'content-type': 'text/xml' }).end(xmlError('InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${phone} is not E.164`));
         return;
       }
-      const entry: OutboxMessage = {
-        id: randomUUID(),
-        at: new Date().toISOString(),
+      const entry = append({
         channel: phone ? 'sms' : 'email',
         to: phone ?? topic ?? '',
         ...(form.get('Subject') ? { subject: form.get('Subject') ?? '' } : {}),
         message,
         attributes: attributesOf(form),
-      };
-      appendFileSync(file, `${JSON.stringify(entry)}\n`);
+      });
       res.writeHead(200, { 'content-type': 'text/xml' }).end(xml('Publish', `<MessageId>${entry.id}</MessageId>`, randomUUID()));
     });
   });
@@ -84,5 +94,5 @@ export const startSnsOutbox = async (port: number, file: string): Promise<{ serv
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  return { server, endpoint: `http://127.0.0.1:${port}`, read };
+  return { server, endpoint: `http://127.0.0.1:${port}`, read, append };
 };

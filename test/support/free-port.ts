@@ -13,7 +13,7 @@ export const freePort = (): Promise<number> =>
 
 /** Points every local-stack port variable at a free port, so tests never clash with `npm start`. */
 export const useFreePorts = async (env: NodeJS.ProcessEnv = process.env) => {
-  for (const name of ['WEB_PORT', 'API_PORT', 'COGNITO_PORT', 'DYNAMODB_PORT', 'MQTT_PORT', 'SNS_PORT']) {
+  for (const name of ['WEB_PORT', 'API_PORT', 'COGNITO_PORT', 'DYNAMODB_PORT', 'MQTT_PORT', 'SNS_PORT', 'LAMBDA_PORT']) {
     env[name] = String(await freePort());
   }
 };

@@ -1,8 +1,13 @@
 import {
+  AdminConfirmSignUpCommand,
   CognitoIdentityProviderClient,
+  ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand,
   InitiateAuthCommand,
+  SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { ValidationError } from '../../lib/errors';
+import { MSG_PHONE_REQUIRED, MSG_RESET_LINK } from '../../../shared/api/actions/user';
+import { ThrottledError, ValidationError } from '../../lib/errors';
 import { optionalEnv, requireEnv } from '../../lib/env';
 
 export interface Tokens {
@@ -12,9 +17,26 @@ export interface Tokens {
 }
 
 /** Cognito as the identity store: the port the user endpoint uses. */
+export interface NewAccount {
+  readonly email: string;
+  readonly password: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  /** E.164 */
+  readonly phone: string;
+}
+
 export interface IdentityProvider {
   signIn(email: string, password: string): Promise<Tokens>;
+  /** Creates and confirms the account (the spec signs a new user straight in); returns its sub. */
+  signUp(account: NewAccount): Promise<string>;
+  /** Sends the reset code by email. An unknown email is not an error (nothing is revealed). */
+  forgotPassword(email: string): Promise<void>;
+  resetPassword(email: string, code: string, newPassword: string): Promise<void>;
 }
+
+export const EMAIL_TAKEN = 'An account with this email already exists. Please sign in.';
+export const TOO_MANY_ATTEMPTS = 'Too many attempts, please try again later.';
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';
 
@@ -35,6 +57,7 @@ export const createCognitoClient = (env: NodeJS.ProcessEnv = process.env) => {
 
 export const cognitoIdentityProvider = (
   client: CognitoIdentityProviderClient,
+  userPoolId: string,
   clientId: string,
 ): IdentityProvider => ({
   async signIn(email, password) {
@@ -54,7 +77,54 @@ export const cognitoIdentityProvider = (
       throw err;
     }
   },
+  async signUp(account) {
+    try {
+      const res = await client.send(
+        new SignUpCommand({
+          ClientId: clientId,
+          Username: account.email,
+          Password: account.password,
+          UserAttributes: [
+            { Name: 'email', Value: account.email },
+            { Name: 'given_name', Value: account.firstName },
+            { Name: 'family_name', Value: account.lastName },
+            { Name: 'phone_number', Value: account.phone },
+          ],
+        }),
+      );
+      if (!res.UserSub) throw new Error('Cognito SignUp answered without a UserSub');
+      await client.send(new AdminConfirmSignUpCommand({ UserPoolId: userPoolId, Username: account.email }));
+      return res.UserSub;
+    } catch (err) {
+      if (nameOf(err) === 'UsernameExistsException') throw new ValidationError(EMAIL_TAKEN);
+      if (nameOf(err) === 'InvalidPasswordException') throw new ValidationError((err as Error).message);
+      if (nameOf(err) === 'InvalidParameterException' && /phone/i.test((err as Error).message)) throw new ValidationError(MSG_PHONE_REQUIRED);
+      if (nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      throw err;
+    }
+  },
+  async forgotPassword(email) {
+    try {
+      await client.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
+    } catch (err) {
+      if (nameOf(err) === 'UserNotFoundException') return;
+      if (nameOf(err) === 'LimitExceededException' || nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      throw err;
+    }
+  },
+  async resetPassword(email, code, newPassword) {
+    try {
+      await client.send(new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: email, ConfirmationCode: code, Password: newPassword }));
+    } catch (err) {
+      if (['CodeMismatchException', 'ExpiredCodeException', 'UserNotFoundException'].includes(nameOf(err))) throw new ValidationError(MSG_RESET_LINK);
+      if (nameOf(err) === 'InvalidPasswordException') throw new ValidationError((err as Error).message);
+      if (nameOf(err) === 'LimitExceededException' || nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      throw err;
+    }
+  },
 });
 
+const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
+
 export const identityProviderFromEnv = (env: NodeJS.ProcessEnv = process.env): IdentityProvider =>
-  cognitoIdentityProvider(createCognitoClient(env), requireEnv('USER_POOL_CLIENT_ID', env));
+  cognitoIdentityProvider(createCognitoClient(env), requireEnv('USER_POOL_ID', env), requireEnv('USER_POOL_CLIENT_ID', env));

@@ -63,21 +63,32 @@ export const userActions = {
 } as const;
 
 /**
- * The token in a reset link (/dts/password/reset/{token}) carries the email and Cognito's
- * code, so the page needs only the new password (spec §2.1).
+ * The token in a reset link (/dts/password/reset/{token}): the email (base64url) and Cognito's
+ * code, joined by a dot, so the page needs only the new password (spec §2.1). The code stands
+ * raw at the end because Cognito writes it into the message where `{####}` stands.
  */
-export const encodeResetToken = (email: string, code: string): string => {
-  const bytes = new TextEncoder().encode(JSON.stringify({ e: email, c: code }));
+export const RESET_CODE_PLACEHOLDER = '{####}';
+
+const toBase64Url = (text: string): string => {
   let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
+  for (const b of new TextEncoder().encode(text)) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 };
 
+export const encodeResetToken = (email: string, code: string): string => `${toBase64Url(email)}.${code}`;
+
+export const resetLink = (webUrl: string, email: string, code: string = RESET_CODE_PLACEHOLDER): string =>
+  `${webUrl.replace(/\/+$/, '')}/dts/password/reset/${encodeResetToken(email, code)}`;
+
 export const decodeResetToken = (token: string): { email: string; code: string } | undefined => {
+  const dot = token.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const code = token.slice(dot + 1);
+  if (!/^\d{6}$/.test(code)) return undefined;
   try {
-    const bin = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
-    const parsed = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))) as { e?: unknown; c?: unknown };
-    return typeof parsed.e === 'string' && typeof parsed.c === 'string' ? { email: parsed.e, code: parsed.c } : undefined;
+    const bin = atob(token.slice(0, dot).replace(/-/g, '+').replace(/_/g, '/'));
+    const email = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+    return email.includes('@') ? { email, code } : undefined;
   } catch {
     return undefined;
   }

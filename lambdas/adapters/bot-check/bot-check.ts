@@ -1,0 +1,41 @@
+import { ValidationError } from '../../lib/errors';
+import { requireEnv } from '../../lib/env';
+
+/**
+ * The bot-check of spec §7 (sign-up and password reset carry `gRecaptchaResponse`). The mode is
+ * always explicit configuration, never a default: BOT_CHECK=off (the local stack, tests) or
+ * BOT_CHECK=recaptcha with RECAPTCHA_SECRET (production). A Lambda without BOT_CHECK fails at
+ * cold start, so production can never run with the check silently skipped.
+ */
+export interface BotCheck {
+  readonly mode: 'off' | 'recaptcha';
+  verify(response: string, remoteIp?: string): Promise<void>;
+}
+
+/** The spec's client maps these two answers to a retry message (farmer §8). */
+export const BOT_CHECK_FAILED = 'invalid-input-response';
+export const BOT_CHECK_STALE = 'timeout-or-duplicate';
+
+export const botCheckOff: BotCheck = { mode: 'off', verify: async () => undefined };
+
+type Fetch = (url: string, init: { method: string; body: URLSearchParams; signal: AbortSignal }) => Promise<{ ok: boolean; json(): Promise<unknown> }>;
+
+export const recaptchaBotCheck = (secret: string, fetchFn: Fetch = fetch as unknown as Fetch): BotCheck => ({
+  mode: 'recaptcha',
+  async verify(response, remoteIp) {
+    if (!response) throw new ValidationError(BOT_CHECK_FAILED);
+    const body = new URLSearchParams({ secret, response, ...(remoteIp ? { remoteip: remoteIp } : {}) });
+    const res = await fetchFn('https://www.google.com/recaptcha/api/siteverify', { method: 'POST', body, signal: AbortSignal.timeout(5000) });
+    if (!res.ok) throw new Error('reCAPTCHA verification service unavailable');
+    const answer = (await res.json()) as { success?: boolean; 'error-codes'?: string[] };
+    if (answer.success) return;
+    throw new ValidationError((answer['error-codes'] ?? []).includes(BOT_CHECK_STALE) ? BOT_CHECK_STALE : BOT_CHECK_FAILED);
+  },
+});
+
+export const botCheckFromEnv = (env: NodeJS.ProcessEnv = process.env): BotCheck => {
+  const mode = requireEnv('BOT_CHECK', env);
+  if (mode === 'off') return botCheckOff;
+  if (mode === 'recaptcha') return recaptchaBotCheck(requireEnv('RECAPTCHA_SECRET', env));
+  throw new Error(`BOT_CHECK must be 'off' or 'recaptcha', not '${mode}'`);
+};

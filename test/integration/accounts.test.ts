@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeResetToken } from '../../shared/api/actions/user';
+import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
+import { startTestStack } from '../support/local-stack';
+
+/** Sign-up, password reset and the user record, through the API and the real cognito-local. */
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(async () => stack?.stop());
+
+const signUp = (user: Record<string, string>) =>
+  stack.post('/api/user', { type: 'USER_SIGN_UP', gRecaptchaResponse: '', user: JSON.stringify(user) });
+
+const outbox = async (): Promise<OutboxMessage[]> => (await fetch(stack.facts.sns)).json() as Promise<OutboxMessage[]>;
+
+const waitForMail = async (to: string, since: number): Promise<OutboxMessage> => {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const mail = (await outbox()).filter((m) => m.to === to && Date.parse(m.at) >= since).at(-1);
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no email to ${to} in the outbox`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const newUser = { firstName: 'Hana', lastName: 'Parata', email: '  Hana.Parata@Example.NZ ', phone: '021 555 0101', password: 'first-pass-1' };
+
+describe('sign-up', () => {
+  let token: string;
+
+  it('creates the Cognito user and the profile, normalised, and signs the user in', async () => {
+    const res = await signUp(newUser);
+    expect(res.status).toBe(200);
+    token = (res.body as { token: string }).token;
+    const me = await stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token);
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      user: { firstName: 'Hana', lastName: 'Parata', email: 'hana.parata@example.nz', phone: '+64215550101', role: 'User', email_verify: 1, phone_verify: 1 },
+      listFarm: [],
+      organization: null,
+    });
+  });
+
+  it('refuses the same email again, whatever its case', async () => {
+    const again = await signUp({ ...newUser, email: 'HANA.PARATA@example.nz' });
+    expect(again).toEqual({ status: 422, body: { message: 'An account with this email already exists. Please sign in.' } });
+  });
+
+  it.each([
+    [{ password: 'short' }, 'Password must be 8-50'],
+    [{ phone: '12345' }, 'Phone number at least 9'],
+    [{ email: 'nope' }, 'Please enter a correct email address'],
+    [{ firstName: '' }, 'Please enter your first name'],
+  ])('rejects %o with the spec message and creates nothing', async (change, message) => {
+    const email = `bad-${Math.random().toString(36).slice(2)}@example.nz`;
+    const res = await signUp({ ...newUser, email, ...change });
+    expect(res).toEqual({ status: 422, body: { message } });
+    if (!('email' in change)) {
+      const signIn = await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password: newUser.password }) });
+      expect(signIn.status).toBe(422);
+    }
+  });
+
+  it("never returns another user's data, whatever farm is asked for", async () => {
+    const me = await stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN', farm: 'farm-pro' }, token);
+    expect((me.body as { user: { email: string }; listFarm: unknown[] }).user.email).toBe('hana.parata@example.nz');
+    expect((me.body as { listFarm: unknown[] }).listFarm).toEqual([]);
+    expect((await stack.post('/api/farmer/dashboard', { type: 'FARMER_DASHBOARD_GET', farm: 'farm-pro' }, token)).status).toBe(403);
+  });
+});
+
+describe('password reset', () => {
+  it('emails a reset link (outbox), resets with it, and only the new password works after', async () => {
+    const since = Date.now() - 1000;
+    const asked = await stack.post('/api/user', { type: 'USER_FORGOT_PASSWORD', user: JSON.stringify({ email: 'hana.parata@example.nz' }) });
+    expect(asked).toEqual({ status: 200, body: 'success' });
+    const mail = await waitForMail('hana.parata@example.nz', since);
+    expect(mail.subject).toBe('Reset your Vat-Man password');
+    const link = mail.message.match(/(http\S+\/dts\/password\/reset\/(\S+))/);
+    expect(link?.[1]).toContain(`${stack.facts.web}/dts/password/reset/`);
+    const token = link?.[2] ?? '';
+    expect(decodeResetToken(token)?.email).toBe('hana.parata@example.nz');
+
+    const tampered = `${token.slice(0, token.lastIndexOf('.'))}.000000`;
+    const wrong = await stack.post('/api/user', { type: 'USER_RESET_PASSWORD', user: JSON.stringify({ password: 'second-pass-2', token: tampered }) });
+    if (tampered !== token) expect(wrong).toEqual({ status: 422, body: { message: 'This reset link is not valid. Please request a new one.' } });
+    expect((await stack.post('/api/user', { type: 'USER_RESET_PASSWORD', user: JSON.stringify({ password: 'second-pass-2', token: 'garbage' }) })).status).toBe(422);
+    expect((await stack.post('/api/user', { type: 'USER_RESET_PASSWORD', user: JSON.stringify({ password: 'short', token }) })).body).toEqual({ message: 'Password must be 8-50' });
+
+    const reset = await stack.post('/api/user', { type: 'USER_RESET_PASSWORD', gRecaptchaResponse: '', user: JSON.stringify({ password: 'second-pass-2', token }) });
+    expect(reset).toEqual({ status: 200, body: 'success' });
+    await expect(stack.signIn('hana.parata@example.nz', 'second-pass-2')).resolves.toBeTruthy();
+    await expect(stack.signIn('hana.parata@example.nz', 'first-pass-1')).rejects.toThrow(/422/);
+  });
+
+  it('answers the same for an unknown email and sends nothing', async () => {
+    const before = (await outbox()).length;
+    const res = await stack.post('/api/user', { type: 'USER_FORGOT_PASSWORD', user: JSON.stringify({ email: 'nobody@example.nz' }) });
+    expect(res).toEqual({ status: 200, body: 'success' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await outbox()).length).toBe(before);
+  });
+});
