@@ -24,6 +24,15 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
   const app = new App({ outdir: props.outdir, context: { ...FEATURE_FLAGS, ...props.context } });
   const stage = stageFromContext(app.node);
 
+  // -c botCheck=off turns the sign-up bot-check off by name; the default is reCAPTCHA with its
+  // secret in the SSM parameter named by -c recaptchaSecretParameter.
+  const botCheckMode = String(app.node.tryGetContext('botCheck') ?? 'recaptcha');
+  if (botCheckMode !== 'off' && botCheckMode !== 'recaptcha') throw new Error(`botCheck must be 'off' or 'recaptcha', not '${botCheckMode}'`);
+  const botCheck =
+    botCheckMode === 'off'
+      ? ({ mode: 'off' } as const)
+      : ({ mode: 'recaptcha', secretParameterName: String(app.node.tryGetContext('recaptchaSecretParameter') ?? '/vatman/recaptcha-secret') } as const);
+
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
   const stack = new VatManStack(app, STACK_ID, {
@@ -31,6 +40,7 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     // works offline without credentials either way.
     env: account || region ? { account, region } : undefined,
     description: `Vat-Man milk-vat monitoring (${stage})`,
+    botCheck,
     ...props.stackProps,
     stage,
   });

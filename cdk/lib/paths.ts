@@ -7,3 +7,6 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** The entry file of an API endpoint's Lambda: `lambdas/api/<handler>.ts`. */
 export const apiHandlerEntry = (handler: string): string =>
   path.join(REPO_ROOT, 'lambdas', 'api', `${handler}.ts`);
+
+/** The entry file of a Cognito trigger: `lambdas/triggers/<name>.ts`. */
+export const triggerEntry = (name: string): string => path.join(REPO_ROOT, 'lambdas', 'triggers', `${name}.ts`);

@@ -3,7 +3,10 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { Alerts } from './constructs/alerts';
-import { Api } from './constructs/api';
+import { Api, type BotCheckConfig } from './constructs/api';
+import { VatManFunction } from './constructs/vat-man-function';
+import { triggerEntry } from './paths';
+import { UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
 import { Web } from './constructs/web';
@@ -18,6 +21,11 @@ export interface VatManStackProps extends StackProps {
    * @default the Vite build of frontend/, made at synth (frontend-asset.ts)
    */
   readonly webBuild?: ISource;
+  /**
+   * The bot-check on sign-up and password reset (spec §7).
+   * @default recaptcha, secret in the SSM parameter /vatman/recaptcha-secret
+   */
+  readonly botCheck?: BotCheckConfig;
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -43,9 +51,20 @@ export class VatManStack extends Stack {
       data: this.data,
       alerts: this.alerts,
       webOrigin: this.web.url,
+      botCheck: props.botCheck ?? { mode: 'recaptcha', secretParameterName: '/vatman/recaptcha-secret' },
       removalPolicy,
       logRetention,
     });
+
+    // The forgot-password email carries a link to the web app's reset page (spec §2.1).
+    const customMessage = new VatManFunction(this, 'CustomMessageTrigger', {
+      entry: triggerEntry('custom-message'),
+      description: 'Vat-Man Cognito CustomMessage: reset link in the forgot-password email',
+      removalPolicy,
+      logRetention,
+      environment: { WEB_URL: this.web.url },
+    });
+    this.auth.userPool.addTrigger(UserPoolOperation.CUSTOM_MESSAGE, customMessage.function);
 
     this.web.deploySite(props.webBuild ?? frontendSource(), {
       apiUrl: this.api.url,

@@ -150,6 +150,27 @@ describe('API Lambdas', () => {
     }
   });
 
+  it('carry an explicit bot-check: reCAPTCHA with its secret from SSM by default, never unset', () => {
+    for (const endpoint of ENDPOINTS) {
+      const env = functionEnv(template, endpointFunctionId(template, endpoint.path));
+      expect(env.BOT_CHECK).toBe('recaptcha');
+      const secret = env.RECAPTCHA_SECRET as { Ref: string };
+      expect(template.toJSON().Parameters[secret.Ref]).toMatchObject({ Type: 'AWS::SSM::Parameter::Value<String>', Default: '/vatman/recaptcha-secret' });
+    }
+  });
+
+  it('emails a reset link: the user pool runs a CustomMessage trigger that knows the web address', () => {
+    const pool = resources[userPoolId]?.Properties as { LambdaConfig?: { CustomMessage?: { 'Fn::GetAtt': [string, string] } } };
+    const triggerId = pool.LambdaConfig?.CustomMessage?.['Fn::GetAtt'][0] ?? '';
+    expect(resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
+    expect(Object.keys(functionEnv(template, triggerId))).toContain('WEB_URL');
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'cognito-idp.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] },
+    });
+  });
+
   it('may read and write every table (and its indexes) through its role policy', () => {
     const env = functionEnv(template, endpointFunctionId(template, '/api/farmer/dashboard'));
     const fnId = endpointFunctionId(template, '/api/farmer/dashboard');
@@ -192,6 +213,7 @@ describe('API Lambdas', () => {
             Effect: 'Allow',
             Action: Match.arrayEquals([
               'cognito-idp:AdminAddUserToGroup',
+              'cognito-idp:AdminConfirmSignUp',
               'cognito-idp:AdminGetUser',
               'cognito-idp:AdminListGroupsForUser',
               'cognito-idp:ListUsers',

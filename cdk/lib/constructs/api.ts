@@ -12,6 +12,7 @@ import {
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENDPOINTS, type Endpoint } from '../../../shared/api/endpoints';
@@ -31,6 +32,8 @@ import { VatManFunction } from './vat-man-function';
  */
 export const COGNITO_ACTIONS: Readonly<Partial<Record<string, readonly string[]>>> = {
   user: [
+    // Sign-up confirms the new account at once: the spec signs a new user straight in.
+    'cognito-idp:AdminConfirmSignUp',
     'cognito-idp:AdminGetUser',
     'cognito-idp:AdminAddUserToGroup',
     'cognito-idp:AdminListGroupsForUser',
@@ -38,12 +41,21 @@ export const COGNITO_ACTIONS: Readonly<Partial<Record<string, readonly string[]>
   ],
 };
 
+/**
+ * The bot-check every API Lambda is configured with (lambdas/adapters/bot-check). Never implicit:
+ * 'recaptcha' reads its secret from an SSM parameter at deploy time (a missing parameter fails
+ * the deploy, not a sign-up); 'off' must be asked for by name.
+ */
+export type BotCheckConfig = { readonly mode: 'off' } | { readonly mode: 'recaptcha'; readonly secretParameterName: string };
+
 export interface ApiProps {
   readonly auth: Auth;
   readonly data: Data;
   readonly alerts: Alerts;
   /** The web app's origin (`https://<distribution domain>`), the only origin CORS allows. */
   readonly webOrigin: string;
+  /** The bot-check of spec §7 (sign-up, password reset); see BotCheckConfig. */
+  readonly botCheck: BotCheckConfig;
   /**
    * What happens to log groups when they leave the stack.
    * @default RemovalPolicy.RETAIN
@@ -162,7 +174,7 @@ export class Api extends Construct {
 
   private endpointFunction(
     endpoint: Endpoint,
-    { auth, data, alerts }: ApiProps,
+    { auth, data, alerts, botCheck }: ApiProps,
     removalPolicy: RemovalPolicy,
     logRetention: RetentionDays,
   ): VatManFunction {
@@ -176,6 +188,10 @@ export class Api extends Construct {
         USER_POOL_CLIENT_ID: auth.webClient.userPoolClientId,
         JWT_ISSUER: auth.issuer,
         JWKS_URI: auth.jwksUri,
+        BOT_CHECK: botCheck.mode,
+        ...(botCheck.mode === 'recaptcha'
+          ? { RECAPTCHA_SECRET: StringParameter.valueForStringParameter(this, botCheck.secretParameterName) }
+          : {}),
       },
     });
     // Every endpoint reads and writes all tables for now; narrowing per endpoint comes with the

@@ -1,0 +1,28 @@
+import type { CustomMessageTriggerEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { decodeResetToken } from '../../shared/api/actions/user';
+import { customMessage } from './reset-email';
+
+const event = (triggerSource: string): CustomMessageTriggerEvent =>
+  ({
+    triggerSource,
+    userName: 'u',
+    request: { userAttributes: { email: 'aroha@farm.nz', given_name: 'Aroha' }, codeParameter: '{####}' },
+    response: { emailMessage: null, emailSubject: null, smsMessage: null },
+  }) as unknown as CustomMessageTriggerEvent;
+
+describe('CustomMessage trigger', () => {
+  it('puts a reset link with the code placeholder in the forgot-password email', async () => {
+    const out = await customMessage('https://vatman.example')(event('CustomMessage_ForgotPassword'));
+    expect(out.response.emailSubject).toBe('Reset your Vat-Man password');
+    const link = out.response.emailMessage?.match(/https:\/\/vatman\.example\/dts\/password\/reset\/(\S+)/)?.[1] ?? '';
+    expect(link.endsWith('.{####}')).toBe(true);
+    expect(decodeResetToken(link.replace('{####}', '123456'))).toEqual({ email: 'aroha@farm.nz', code: '123456' });
+    expect(out.response.emailMessage).toContain('Kia ora Aroha,');
+  });
+
+  it("leaves Cognito's other messages alone", async () => {
+    const out = await customMessage('https://vatman.example')(event('CustomMessage_SignUp'));
+    expect(out.response.emailMessage).toBeNull();
+  });
+});
