@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 
 /**
- * `npm test` runs two projects: `node` (domain, handlers, the local stand-ins, CDK templates)
- * and `web` (React components in jsdom). Browser tests against `npm start` have their own
- * config in test/browser and run from .ci/run.
+ * `npm test` runs three projects: `node` (domain, handlers, the local stand-ins, CDK templates),
+ * `web` (React components in jsdom) and `browser` (headless Chromium against the local stack,
+ * serving the build that `npm test` makes first). Where no Chromium is installed the browser
+ * tests are skipped with a notice; CI sets REQUIRE_BROWSER=1 so there they must run.
  */
 export default defineConfig({
   test: {
@@ -33,6 +34,16 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['frontend/src/**/*.test.{ts,tsx}'],
           setupFiles: ['frontend/src/testing/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
     ],
