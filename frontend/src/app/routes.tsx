@@ -6,6 +6,7 @@ import { HomePage } from './routes/home-page';
 import { NotFoundPage } from './routes/not-found-page';
 import { RouteErrorPage } from './routes/route-error-page';
 import { RouteFallback } from './routes/route-fallback';
+import { toAdminUsers, toRoleLanding } from './routes/redirects';
 
 /** Loads a screen's code on first visit, so the sign-in page does not carry chart.js. */
 const screen =
@@ -22,6 +23,43 @@ export const screens: RouteObject[] = [
   { path: paths.home.pattern, Component: HomePage },
   { path: paths.logout.pattern, lazy: screen(() => import('../features/auth/components/logout-page'), (m) => m.LogoutPage) },
   { path: paths.login.pattern, lazy: screen(() => import('../features/auth/components/login-page'), (m) => m.LoginPage) },
+  { path: paths.test.pattern, lazy: screen(() => import('./routes/test-page'), (m) => m.TestPage) },
+  { path: paths.redirect.pattern, loader: toRoleLanding },
+  { path: paths.admin.pattern, loader: toAdminUsers },
+  { path: paths.adminHome.pattern, loader: toAdminUsers },
+  { path: paths.adminUsers.pattern, loader: toAdminUsers },
+  // Partner shells (operator §2): static /dts/westlands/… outranks /dts/:partner/…, so Westlands wins there.
+  { lazy: screen(() => import('../features/partner-shell/components/partner-shell'), (m) => m.MilkQualityShell), children: [
+    { path: paths.partnerMilkQuality.pattern, handle: { title: 'Milk Quality' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.MilkQualityComingSoon) },
+    { path: paths.partnerProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.PartnerProfileComingSoon) },
+  ] },
+  { lazy: screen(() => import('../features/partner-shell/components/partner-shell'), (m) => m.WestlandsShell), children: [
+    { path: paths.westlandsArea.pattern, handle: { title: 'Westlands Data' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.WestlandsDataComingSoon) },
+    { path: paths.westlandsProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.PartnerProfileComingSoon) },
+  ] },
+  { path: paths.register.pattern, lazy: screen(() => import('../features/auth/components/register-page'), (m) => m.RegisterPage) },
+  { path: paths.forgotPassword.pattern, lazy: screen(() => import('../features/auth/components/forgot-password-page'), (m) => m.ForgotPasswordPage) },
+  { path: paths.forgotPasswordFinished.pattern, lazy: screen(() => import('../features/auth/components/forgot-password-finished-page'), (m) => m.ForgotPasswordFinishedPage) },
+  { path: paths.resetPassword.pattern, lazy: screen(() => import('../features/auth/components/reset-password-page'), (m) => m.ResetPasswordPage) },
+  { path: paths.permission.pattern, lazy: screen(() => import('../features/auth/components/permission-page'), (m) => m.PermissionPage) },
+  // The signed-in farmer's shell (farmer §2.2): its screens get user and farm from useOutletContext().
+  {
+    lazy: screen(() => import('../features/shell/components/farmer-shell'), (m) => m.FarmerShell),
+    children: [
+      { path: paths.moduleDashboard.pattern, lazy: screen(() => import('../features/module-dashboard/components/module-dashboard-page'), (m) => m.ModuleDashboardPage) },
+      // The milk pages, under the farm tab bar. The coming-soon lines are replaced by the real screens.
+      {
+        lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),
+        children: [
+          { path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.MilkDashboardComingSoon) },
+          { path: paths.milking.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.MilkingComingSoon) },
+          { path: paths.equipment.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.EquipmentComingSoon) },
+          { path: paths.notifications.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.NotificationsComingSoon) },
+          { path: paths.alertSettings.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.AlertSettingsComingSoon) },
+        ],
+      },
+    ],
+  },
   { path: '*', Component: NotFoundPage },
 ];
 

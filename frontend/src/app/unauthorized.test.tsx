@@ -71,10 +71,10 @@ describe('a 401 from the API client routes the app', () => {
 
   it('no session goes to /dts/login/{reurl} and shows the sign-in page', async () => {
     sessionWithGroups(undefined);
-    const { router, apiClient } = renderApp('/dts/milking?farm=F1', { apiClient: rejectingClient() });
+    const { router, apiClient } = renderApp('/dts/no-such-screen?farm=F1', { apiClient: rejectingClient() });
     await screen.findByText('Promotion 404');
     await act(() => apiClient.post('/api/farmer/activity', 'FARMER_MILKING_LIST').catch(() => undefined));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dts/login/%2Fdts%2Fmilking%3Ffarm%3DF1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dts/login/%2Fdts%2Fno-such-screen%3Ffarm%3DF1'));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
   });
 });

@@ -9,6 +9,12 @@ export const paths = {
   // Top level (operator §2)
   home: { pattern: '/', to: () => '/' },
   logout: { pattern: '/logout', to: () => '/logout' },
+  test: { pattern: '/test', to: () => '/test' },
+  /** Sends the signed-in user to their role's landing page (app/unauthorized.ts `landingPath`). */
+  redirect: { pattern: '/redirect', to: () => '/redirect' },
+  admin: { pattern: '/admin', to: () => '/admin' },
+  adminHome: { pattern: '/admin/home', to: () => '/admin/home' },
+  adminUsers: { pattern: '/admin/users', to: () => '/admin/users' },
 
   // Public shell (farmer §2.1)
   login: {

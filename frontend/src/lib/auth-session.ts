@@ -52,6 +52,16 @@ export const isSignedIn = async (): Promise<boolean> => {
   }
 };
 
+/** The name the signed-in user signed in with (their email), or null when signed out. */
+export const signedInAs = async (): Promise<string | null> => {
+  try {
+    const { username, signInDetails } = await getCurrentUser();
+    return signInDetails?.loginId ?? username;
+  } catch {
+    return null;
+  }
+};
+
 /** Clears the stored tokens. A failed global sign-out still clears them locally. */
 export const signOutUser = async (): Promise<void> => {
   try {

@@ -1,0 +1,49 @@
+import { screen, waitFor } from '@testing-library/react';
+import { signOut } from 'aws-amplify/auth';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubWebConfig } from '../../../testing/fake-api';
+import { renderApp } from '../../../testing/render-app';
+
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
+  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
+  signIn: vi.fn(),
+  signOut: vi.fn(() => Promise.resolve()),
+}));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('/dts/permission', () => {
+  it('explains that no farm is linked yet and to contact the provider', async () => {
+    stubWebConfig();
+    renderApp('/dts/permission');
+    expect(await screen.findByRole('heading', { name: 'No Permission' })).toBeInTheDocument();
+    expect(screen.getByText(/not linked to a farm yet/)).toBeInTheDocument();
+    expect(screen.getByText(/contact your provider/)).toBeInTheDocument();
+  });
+
+  it("links to the configured support page", async () => {
+    stubWebConfig({ supportUrl: 'https://support.vatman.example/help' });
+    renderApp('/dts/permission');
+    await screen.findByRole('heading', { name: 'No Permission' });
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', 'https://support.vatman.example/help'));
+  });
+
+  it("links to '/' when no support page is configured", async () => {
+    const configFetch = stubWebConfig();
+    renderApp('/dts/permission');
+    await screen.findByRole('heading', { name: 'No Permission' });
+    await waitFor(() => expect(configFetch).toHaveBeenCalled());
+    expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/');
+  });
+
+  it('Logout signs out and opens the login page', async () => {
+    stubWebConfig();
+    const { user, router } = renderApp('/dts/permission');
+    await user.click(await screen.findByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dts/login'));
+    expect(signOut).toHaveBeenCalled();
+  });
+});

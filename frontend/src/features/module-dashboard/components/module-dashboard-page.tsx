@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { useOutletContext } from 'react-router-dom';
+import type { Farm } from '@shared/entities/farm';
+import type { User } from '@shared/entities/user';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { farmerDashboardQuery } from '../api/farmer-dashboard';
+import { EffluentCard, HerdCard, LandCard, WaterCard, WeatherCard } from './module-cards';
+import './module-dashboard.css';
+
+/**
+ * What this screen reads from the farmer shell's outlet context. Declared here rather than
+ * imported, so the feature depends only on the shell's contract, not on its code.
+ */
+export interface ModuleDashboardContext {
+  readonly user: Pick<User, 'firstName'>;
+  readonly farm: Pick<Farm, '_id'>;
+  readonly herdUrl: string | undefined;
+}
+
+/** /dashboard (farmer §2.4): greeting, herd card, and a card per module switched on for the farm. */
+export function ModuleDashboardPage() {
+  const { user, farm, herdUrl } = useOutletContext<ModuleDashboardContext>();
+  const client = useApiClient();
+  const { data } = useQuery(farmerDashboardQuery(client, farm._id));
+  // Only the answer for the farm now selected decides the cards.
+  const modules = data && data.farm._id === farm._id ? data : undefined;
+  const flags = modules?.farm.knode;
+  const assets = modules?.knode ?? [];
+
+  return (
+    <section className="modules">
+      <h1 className="page__title">Welcome, {user.firstName}</h1>
+      <div className="modules__grid">
+        {herdUrl && <HerdCard href={herdUrl} />}
+        {flags?.is_water_enabled && <WaterCard assets={assets} />}
+        {flags?.is_effluent_enabled && <EffluentCard assets={assets} />}
+        {flags?.is_land_enabled && <LandCard assets={assets} />}
+        {flags?.is_weather_enabled && <WeatherCard assets={assets} />}
+      </div>
+    </section>
+  );
+}

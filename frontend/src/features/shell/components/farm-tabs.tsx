@@ -1,0 +1,42 @@
+import { NavLink, Outlet, useOutletContext } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+
+const TABS = [
+  { label: 'Dashboard', to: paths.milkDashboard.to() },
+  { label: 'Milking', to: paths.milking.to() },
+  { label: 'Equipment', to: paths.equipment.to() },
+  { label: 'Notifications', to: paths.notifications.to() },
+  { label: 'Settings', to: paths.alertSettings.to() },
+] as const;
+
+/**
+ * The farm tab bar (farmer §2.2). `notificationsMarked` shows the marker on Notifications when
+ * the farmer notification status is YES (FARMER_NOTIFICATION_STATUS, wired by the alerts screen).
+ */
+export function FarmTabs({ notificationsMarked = false }: { readonly notificationsMarked?: boolean }) {
+  return (
+    <nav className="farm-tabs" aria-label="Farm sections">
+      {TABS.map((tab) => (
+        <NavLink key={tab.to} className="farm-tabs__tab" to={tab.to}>
+          {tab.label}
+          {tab.to === paths.notifications.to() && notificationsMarked && (
+            <span className="farm-tabs__marker">
+              <span className="visually-hidden">{' (new)'}</span>
+            </span>
+          )}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+/** Layout route of the milk pages: the tab bar above them, the shell's context passed through. */
+export function FarmTabsLayout() {
+  const context: unknown = useOutletContext();
+  return (
+    <>
+      <FarmTabs />
+      <Outlet context={context} />
+    </>
+  );
+}

@@ -1,0 +1,199 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import type { Farm } from '@shared/entities/farm';
+import type { User } from '@shared/entities/user';
+import { useConfirm } from '../../../components/confirm-dialog';
+import { useSnackbar } from '../../../components/snackbar';
+import { paths } from '../../../config/paths';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { ApiError } from '../../../lib/api-error';
+import { signOutUser } from '../../../lib/auth-session';
+import { currentUserQuery, type CurrentUserAnswer } from '../api/current-user';
+import { useWebConfig } from '../api/web-config';
+import { herdUrl as herdUrlOf, menuItems } from '../utils/menu';
+import { chooseFarm, readSelectedFarm, writeSelectedFarm } from '../utils/selected-farm';
+import { FarmSelector } from './farm-selector';
+import { Icon } from './icons';
+import { SIDE_MENU_ID, SideMenu } from './side-menu';
+import { UserMenu } from './user-menu';
+import './farmer-shell.css';
+
+export const LOGOUT_TITLE = 'Are you sure you want to logout?';
+export const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use the service.';
+
+/** What the shell hands its screens through `useOutletContext()`. */
+export interface FarmerShellContext {
+  readonly user: User;
+  readonly farms: readonly Farm[];
+  /** The selected farm (farmer §4): always one of `farms`. */
+  readonly farm: Farm;
+  readonly organization: NonNullable<CurrentUserAnswer['organization']> | null;
+  /** The herd site's token link, when the herd rule holds (farmer §2.2, §6). */
+  readonly herdUrl: string | undefined;
+  readonly selectFarm: (farmId: string) => void;
+}
+
+/** Phones get the menu as a drawer, closed at first; wider screens a column, open at first. */
+const WIDE_QUERY = '(min-width: 960px)';
+const isWide = (): boolean => (typeof window.matchMedia === 'function' ? window.matchMedia(WIDE_QUERY).matches : true);
+
+/** Where the shell must send the visitor instead of rendering, or null. */
+const redirectFor = (answer: CurrentUserAnswer | undefined, error: ApiError | null, here: string): string | null => {
+  if (error?.isUnauthorized) return paths.login.to(here);
+  // A signed-in account without a profile (403) has no farm to show either.
+  if (error?.status === 403) return paths.permission.to();
+  if (!answer) return null;
+  if (!answer.user) return paths.login.to(here);
+  if (answer.listFarm.length === 0) return paths.permission.to();
+  return null;
+};
+
+/** The signed-in farmer's shell (farmer §2.2): top bar, left menu, farm selector; screens render inside. */
+export function FarmerShell() {
+  const client = useApiClient();
+  const snackbar = useSnackbar();
+  const confirm = useConfirm();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const herdSiteUrl = useWebConfig()?.herdSiteUrl;
+  const [storedFarmId, setStoredFarmId] = useState(() => readSelectedFarm());
+  const [menuOpen, setMenuOpen] = useState(isWide);
+
+  // A 403 is routed below without a 'Server Error!' notice; anything else is shown as usual.
+  const onError = useCallback(
+    (error: ApiError) => {
+      if (error.status !== 403) snackbar.show(error.userMessage, 'error');
+    },
+    [snackbar],
+  );
+  const query = useQuery(currentUserQuery(client, storedFarmId, onError));
+  const answer = query.data;
+  const error = query.error instanceof ApiError ? query.error : null;
+  const here = `${location.pathname}${location.search}`;
+  const redirect = redirectFor(answer, error, here);
+  const farm = answer ? chooseFarm(answer.listFarm, storedFarmId) : undefined;
+
+  useEffect(() => {
+    if (redirect) navigate(redirect, { replace: true });
+  }, [redirect, navigate]);
+
+  // None stored, or not among the user's farms: store the first (farmer §4).
+  useEffect(() => {
+    if (!farm || farm._id === storedFarmId) return;
+    writeSelectedFarm(farm._id);
+    setStoredFarmId(farm._id);
+  }, [farm, storedFarmId]);
+
+  useEffect(() => {
+    if (!menuOpen || isWide()) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  /** Every loaded screen fetches again (the config is fixed for the session). */
+  const reload = useCallback(
+    () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'web-config' }),
+    [queryClient],
+  );
+
+  /** Stores the farm and reloads its data: the user call (keyed by farm) refetches on its own. */
+  const selectFarm = useCallback(
+    (farmId: string) => {
+      writeSelectedFarm(farmId);
+      setStoredFarmId(farmId);
+      void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'web-config' && q.queryKey[0] !== 'user' });
+    },
+    [queryClient],
+  );
+
+  const logout = () =>
+    confirm({
+      title: LOGOUT_TITLE,
+      body: LOGOUT_BODY,
+      onCancel: () => {},
+      onOk: () => {
+        // Leave the shell before clearing the cache: a mounted user query would refetch without a token.
+        void signOutUser()
+          .then(() => navigate(paths.login.to(), { replace: true }))
+          .then(() => queryClient.clear());
+      },
+    });
+
+  if (redirect) return null;
+  if (!answer?.user || !farm) {
+    if (query.isError) {
+      return (
+        <main className="page-message" role="alert">
+          <h1>Your account could not be loaded</h1>
+          <p className="page-message__detail">Check your connection and try again.</p>
+          <button type="button" className="button button--primary" onClick={() => void query.refetch()}>
+            Try again
+          </button>
+        </main>
+      );
+    }
+    return (
+      <main className="page-message" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+
+  const { user, listFarm, organization = null } = answer;
+  const herdUrl = herdUrlOf(user, herdSiteUrl);
+  const context: FarmerShellContext = { user, farms: listFarm, farm, organization, herdUrl, selectFarm };
+  // Demo accounts never see the group link (farmer §6).
+  const groupTo = organization && !user.is_demo ? paths.group.to(organization._id) : undefined;
+  const closeDrawer = () => {
+    if (!isWide()) setMenuOpen(false);
+  };
+
+  return (
+    <div className={`shell${menuOpen ? ' shell--menu-open' : ''}`}>
+      <header className="topbar">
+        <button
+          type="button"
+          className="topbar__icon"
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          aria-controls={SIDE_MENU_ID}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <Icon name="menu" />
+        </button>
+        <Link className="topbar__brand" to={paths.moduleDashboard.to()}>
+          Vat-Man
+        </Link>
+        <span className="topbar__spacer" />
+        {groupTo && (
+          <Link className="topbar__icon" to={groupTo} aria-label="Group" title="Group">
+            <Icon name="group" />
+          </Link>
+        )}
+        <button type="button" className="topbar__icon" aria-label="Refresh" title="Refresh" onClick={() => void reload()}>
+          <Icon name="refresh" />
+        </button>
+        <UserMenu user={user} onLogout={logout} />
+      </header>
+      <div className="shell__body">
+        {menuOpen && (
+          <>
+            <div className="shell__backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
+            <SideMenu items={menuItems(user.role, herdUrl)} onNavigate={closeDrawer} />
+          </>
+        )}
+        <main className="shell__main">
+          <div className="shell__toolbar">
+            <FarmSelector farms={listFarm} selected={farm} isDemo={user.is_demo} onSelect={selectFarm} />
+          </div>
+          <Outlet context={context} />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { User } from '@shared/entities/user';
+import { paths } from '../../../config/paths';
+
+/** The top bar's user menu (farmer §2.2): Profile, Notification Settings, Logout. */
+export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstName' | 'lastName'>; readonly onLogout: () => void }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const initials = `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase() || '?';
+
+  useEffect(() => {
+    if (!open) return;
+    rootRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const close = () => setOpen(false);
+
+  return (
+    <div className="user-menu" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="user-menu__button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        aria-label={`Account: ${user.firstName} ${user.lastName}`}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <span className="user-menu__avatar" aria-hidden="true">
+          {initials}
+        </span>
+        <span className="user-menu__name" aria-hidden="true">
+          {user.firstName}
+        </span>
+      </button>
+      {open && (
+        <ul id={menuId} className="user-menu__list" role="menu" aria-label="Account">
+          <li role="none">
+            <Link role="menuitem" className="user-menu__item" to={paths.profile.to()} onClick={close}>
+              Profile
+            </Link>
+          </li>
+          <li role="none">
+            <Link role="menuitem" className="user-menu__item" to={paths.userSettings.to()} onClick={close}>
+              Notification Settings
+            </Link>
+          </li>
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              className="user-menu__item"
+              onClick={() => {
+                close();
+                onLogout();
+              }}
+            >
+              Logout
+            </button>
+          </li>
+        </ul>
+      )}
+    </div>
+  );
+}
