@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { signOutUser } from '../../../lib/auth-session';
-import { useWebConfig } from '../api/web-config';
+import { useWebConfig } from '../../../lib/use-web-config';
 import { AuthLayout } from './auth-layout';
 
 /** /dts/permission (farmer §1, §2.1): a signed-in account that no farm is linked to yet. */

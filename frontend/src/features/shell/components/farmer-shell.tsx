@@ -10,7 +10,7 @@ import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
 import { signOutUser } from '../../../lib/auth-session';
 import { currentUserQuery, type CurrentUserAnswer } from '../api/current-user';
-import { useWebConfig } from '../api/web-config';
+import { useWebConfig } from '../../../lib/use-web-config';
 import { herdUrl as herdUrlOf, menuItems } from '../utils/menu';
 import { chooseFarm, readSelectedFarm, writeSelectedFarm } from '../utils/selected-farm';
 import { FarmSelector } from './farm-selector';
