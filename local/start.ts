@@ -11,7 +11,7 @@ import { createLogger } from '../lambdas/lib/logger';
 import { createTokenVerifier } from '../lambdas/lib/token-verifier';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
-import { telemetryTopic } from '../shared/entities/device';
+import { telemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
 import { startCognito } from './stand-ins/cognito';

@@ -35,4 +35,3 @@ export const deviceSchema = z.object({
 });
 export type Device = z.infer<typeof deviceSchema>;
 
-export const telemetryTopic = (thingName: string): string => `dts/${thingName}/telemetry`;

@@ -1,0 +1,91 @@
+import type { Device } from '../entities/device';
+import { isOnMains, type MessageType, type StateMachine, type TelemetryMessage } from './device-message';
+
+/** The vat's configuration the volume is computed with (operator §3 Vat config). */
+export type VatConfig = Pick<Device, 'vat_size' | 'vat_max_height' | 'vat_diameter' | 'wedgeHeight' | 'vat_volume_offset'>;
+
+/**
+ * Milk level from the radar (operator §4): the vat height minus the distance down to the milk,
+ * rounded; never negative.
+ */
+export const levelFromRadar = (vatMaxHeight: number, radarDistance: number): number => Math.max(0, Math.round(vatMaxHeight - radarDistance));
+
+/**
+ * Volume in litres from the milk level (operator §4 calibration calculation): (level − wedge
+ * height) × π × d² / 4,000,000 + volume offset, rounded to the litre. At or below the wedge
+ * height the vat counts as empty (0), and a volume is never negative.
+ */
+export const volumeFromLevel = (level: number, vat: Pick<VatConfig, 'vat_diameter' | 'wedgeHeight' | 'vat_volume_offset'>): number => {
+  if (level <= vat.wedgeHeight) return 0;
+  const litres = ((level - vat.wedgeHeight) * Math.PI * vat.vat_diameter ** 2) / 4_000_000 + vat.vat_volume_offset;
+  return Math.max(0, Math.round(litres));
+};
+
+/** Display rounding of farmer §9: volume to the nearest 10 L, temperature to 1 decimal. */
+export const displayVolume = (litres: number): number => Math.round(litres / 10) * 10;
+export const displayTemperature = (celsius: number): number => Math.round(celsius * 10) / 10;
+
+/**
+ * One stored reading of a vat (farmer §3 Storage reading, operator §3 Reading): the device's
+ * values plus what the platform derived (level and volume from the vat config). Precise values
+ * are stored; rounding is for display only, so alert thresholds compare the real figures.
+ */
+export interface Reading {
+  readonly published_at: string;
+  readonly message_type: MessageType;
+  readonly radar_distance: number | null;
+  readonly milk_level: number | null;
+  readonly milk_volume: number | null;
+  readonly temp1: number | null;
+  readonly temp2: number | null;
+  readonly temp3: number | null;
+  readonly temp4: number | null;
+  readonly temp5: number | null;
+  readonly temp6: number | null;
+  readonly pressure: number | null;
+  readonly shaft_rpm: number | null;
+  readonly agitator_status: 0 | 1 | null;
+  readonly state_machine: StateMachine | null;
+  /** Battery register as sent (hex); null when the message had none. */
+  readonly battery_status: string | null;
+  /** Derived from battery_status: true on mains, false on battery, null unknown. */
+  readonly on_mains: boolean | null;
+  readonly milk_in: number | null;
+  readonly water_in: number | null;
+  readonly quality: TelemetryMessage['quality'] | null;
+}
+
+/** Normalises an ISO date-time to UTC with milliseconds, so one instant has one key. */
+export const canonicalTime = (iso: string): string => new Date(iso).toISOString();
+
+/**
+ * A validated device message as a stored reading. The level is the device's own figure when it
+ * sends one, else the radar's; the volume always comes from the level and the vat config, so a
+ * recalibration applies the same formula everywhere.
+ */
+export const toReading = (m: TelemetryMessage, vat: VatConfig): Reading => {
+  const level =
+    m.milk_level ?? (m.radar_distance !== undefined && m.radar_distance !== null ? levelFromRadar(vat.vat_max_height, m.radar_distance) : null);
+  return {
+    published_at: canonicalTime(m.published_at),
+    message_type: m.message_type,
+    radar_distance: m.radar_distance ?? null,
+    milk_level: level,
+    milk_volume: level === null ? null : volumeFromLevel(level, vat),
+    temp1: m.temp1 ?? null,
+    temp2: m.temp2 ?? null,
+    temp3: m.temp3 ?? null,
+    temp4: m.temp4 ?? null,
+    temp5: m.temp5 ?? null,
+    temp6: m.temp6 ?? null,
+    pressure: m.pressure ?? null,
+    shaft_rpm: m.shaft_rpm ?? null,
+    agitator_status: m.agitator_status ?? null,
+    state_machine: m.state_machine ?? null,
+    battery_status: m.battery?.status ?? null,
+    on_mains: m.battery ? isOnMains(m.battery.status) : null,
+    milk_in: m.cooler?.milk_in ?? null,
+    water_in: m.cooler?.water_in ?? null,
+    quality: m.quality ?? null,
+  };
+};
