@@ -1,34 +1,78 @@
-import { useEffect, useRef } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useSnackbar } from '../components/snackbar';
+import { currentUserAnswerSchema } from '../features/shell/api/current-user';
+import { herdUrl } from '../features/shell/utils/menu';
 import { useApiClient } from '../lib/api-client-provider';
 import { getSession, type Session } from '../lib/auth-session';
+import type { NoAccess, NoAccessOutcome, RouteNoAccess } from '../lib/no-access';
+import { useWebConfig } from '../lib/use-web-config';
 import { unauthorizedRedirect } from './unauthorized';
 
 /** Time to read 'An error occurred, please try again!' before the page reloads for a fresh bot-check. */
 export const RELOAD_DELAY_MS = 1_500;
 
 const reloadPage = (): void => window.location.reload();
+const leaveForSite = (href: string): void => window.location.assign(href);
+
+/** The herd token link of the user the farmer shell last loaded, if any (for a 401 elsewhere). */
+const cachedHerdLink = (queryClient: QueryClient, herdSiteUrl: string | undefined): string | undefined => {
+  for (const [, data] of queryClient.getQueriesData({ queryKey: ['user', 'current'] })) {
+    const user = currentUserAnswerSchema.safeParse(data).data?.user;
+    if (user) return herdUrl(user, herdSiteUrl);
+  }
+  return undefined;
+};
+
+interface RoutingOptions {
+  readonly loadSession?: () => Promise<Pick<Session, 'role'> | null>;
+  readonly openSite?: (href: string) => void;
+}
+
+/**
+ * The unauthorized routing of farmer §6 as a function of the current location: used for every
+ * 401 and, through src/lib/no-access.ts, by screens that find a user they cannot serve.
+ */
+export function useUnauthorizedRouting({ loadSession = getSession, openSite = leaveForSite }: RoutingOptions = {}): RouteNoAccess {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const herdSiteUrl = useWebConfig()?.herdSiteUrl;
+  const here = useRef(`${location.pathname}${location.search}`);
+
+  useEffect(() => {
+    here.current = `${location.pathname}${location.search}`;
+  }, [location.pathname, location.search]);
+
+  return useCallback(
+    async (who?: NoAccess): Promise<NoAccessOutcome> => {
+      const session = await loadSession();
+      const herdLink = who ? who.herdLink : cachedHerdLink(queryClient, herdSiteUrl);
+      const target = unauthorizedRedirect(session, here.current, herdLink);
+      if (!target) return 'stay';
+      if (target.kind === 'site') openSite(target.href);
+      // Several calls failing at once each emit; replace keeps one history entry.
+      else navigate(target.to, { replace: true });
+      return 'left';
+    },
+    [loadSession, openSite, queryClient, herdSiteUrl, navigate],
+  );
+}
 
 interface ApiEventsProps {
   readonly reload?: () => void;
-  readonly loadSession?: () => Promise<Pick<Session, 'role'> | null>;
+  /** The routing of a 401 (useUnauthorizedRouting). */
+  readonly routeUnauthorized: RouteNoAccess;
 }
 
 /**
  * The app shell's side of the API client's events: failures the caller did not handle go to the
  * snackbar (farmer §8), a 401 routes by role (farmer §6). Renders nothing.
  */
-export function ApiEvents({ reload = reloadPage, loadSession = getSession }: ApiEventsProps) {
+export function ApiEvents({ reload = reloadPage, routeUnauthorized }: ApiEventsProps) {
   const client = useApiClient();
   const snackbar = useSnackbar();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const here = useRef(`${location.pathname}${location.search}`);
-
-  useEffect(() => {
-    here.current = `${location.pathname}${location.search}`;
-  }, [location.pathname, location.search]);
 
   useEffect(() => {
     const timers: ReturnType<typeof setTimeout>[] = [];
@@ -42,17 +86,7 @@ export function ApiEvents({ reload = reloadPage, loadSession = getSession }: Api
     };
   }, [client, snackbar, reload]);
 
-  useEffect(
-    () =>
-      client.on('unauthorized', () => {
-        void loadSession().then((session) => {
-          const target = unauthorizedRedirect(session, here.current);
-          // Several calls failing at once each emit; only the first one moves.
-          if (target && target !== here.current) navigate(target, { replace: true });
-        });
-      }),
-    [client, navigate, loadSession],
-  );
+  useEffect(() => client.on('unauthorized', () => void routeUnauthorized()), [client, routeUnauthorized]);
 
   return null;
 }

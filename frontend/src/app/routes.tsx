@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { paths } from '../config/paths';
+import { FARM_OPTIONAL } from '../features/shell/utils/farm-optional';
 import { RootLayout } from './root-layout';
 import { HomePage } from './routes/home-page';
 import { NotFoundPage } from './routes/not-found-page';
@@ -47,6 +48,11 @@ export const screens: RouteObject[] = [
     lazy: screen(() => import('../features/shell/components/farmer-shell'), (m) => m.FarmerShell),
     children: [
       { path: paths.moduleDashboard.pattern, lazy: screen(() => import('../features/module-dashboard/components/module-dashboard-page'), (m) => m.ModuleDashboardPage) },
+      // Screens that need no farm (FARM_OPTIONAL): the person's own pages and the operator pages.
+      { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.ProfileComingSoon) },
+      { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.NotificationSettingsComingSoon) },
+      { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.UsersComingSoon) },
+      { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.WestlandsDataComingSoon) },
       // The milk pages, under the farm tab bar. The coming-soon lines are replaced by the real screens.
       {
         lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),

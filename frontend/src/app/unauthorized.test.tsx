@@ -1,13 +1,16 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { fetchAuthSession } from 'aws-amplify/auth';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../../shared/roles';
 import { createApiClient, type ApiClient, type ApiClientEvents } from '../lib/api-client';
 import { ApiError } from '../lib/api-error';
+import type { RouteNoAccess } from '../lib/no-access';
+import { build } from '../testing/build';
+import { stubWebConfig } from '../testing/fake-api';
 import { renderApp } from '../testing/render-app';
-import { ApiEvents, RELOAD_DELAY_MS } from './api-events';
-import { AppProvider } from './provider';
+import { ApiEvents, RELOAD_DELAY_MS, useUnauthorizedRouting } from './api-events';
+import { AppProvider, createQueryClient } from './provider';
 import { unauthorizedRedirect } from './unauthorized';
 
 vi.mock('aws-amplify/auth', () => ({
@@ -25,15 +28,48 @@ describe('unauthorizedRedirect (farmer §6, operator §4)', () => {
     ['Westlands', '/dts/permission'],
     ['User', '/dts/permission'],
   ])('%s with a session goes to %s', (role, target) => {
-    expect(unauthorizedRedirect({ role }, '/dts/dashboard')).toBe(target);
+    expect(unauthorizedRedirect({ role }, '/dts/dashboard')).toEqual({ kind: 'route', to: target });
   });
 
   it('no session goes to the login page carrying the current path', () => {
-    expect(unauthorizedRedirect(null, '/dts/storage/a1/alert/b2?x=1')).toBe('/dts/login/%2Fdts%2Fstorage%2Fa1%2Falert%2Fb2%3Fx%3D1');
+    expect(unauthorizedRedirect(null, '/dts/storage/a1/alert/b2?x=1')).toEqual({
+      kind: 'route',
+      to: '/dts/login/%2Fdts%2Fstorage%2Fa1%2Falert%2Fb2%3Fx%3D1',
+    });
   });
 
   it('no session on the login page stays there', () => {
     expect(unauthorizedRedirect(null, '/dts/login/%2Fdts%2Fdashboard')).toBeNull();
+  });
+
+  it('stays when the target is the current page', () => {
+    expect(unauthorizedRedirect({ role: 'Admin' }, '/dts/users')).toBeNull();
+    expect(unauthorizedRedirect({ role: 'User' }, '/dts/permission?x=1')).toBeNull();
+  });
+
+  describe('herd-enabled users with a herd token', () => {
+    const herdLink = 'https://herd.example/login?token=t1';
+
+    it.each(['/dashboard', '/dts/user/profile', '/dts/user/profile/abc', '/dts/user/setting', '/dashboard?x=1'])('stay on %s', (path) => {
+      expect(unauthorizedRedirect({ role: 'User' }, path, herdLink)).toBeNull();
+    });
+
+    it.each(['/dts/dashboard', '/dts/milking', '/dts/notification', '/dts/dashboard/data', '/dts/users'])(
+      'go from %s to the herd site login',
+      (path) => {
+        expect(unauthorizedRedirect({ role: 'User' }, path, herdLink)).toEqual({ kind: 'site', href: herdLink });
+      },
+    );
+
+    it('the rule is for herd users of every role but Admin, who still goes to /dts/users', () => {
+      expect(unauthorizedRedirect({ role: 'Westlands' }, '/dts/milking', herdLink)).toEqual({ kind: 'site', href: herdLink });
+      expect(unauthorizedRedirect({ role: 'Milk Quality' }, '/dashboard', herdLink)).toBeNull();
+      expect(unauthorizedRedirect({ role: 'Admin' }, '/dashboard', herdLink)).toEqual({ kind: 'route', to: '/dts/users' });
+    });
+
+    it('needs a session: without one the herd link does not matter', () => {
+      expect(unauthorizedRedirect(null, '/dashboard', herdLink)).toEqual({ kind: 'route', to: '/dts/login/%2Fdashboard' });
+    });
   });
 });
 
@@ -95,7 +131,7 @@ describe('ApiEvents: failures the caller did not handle', () => {
 
   const mount = (reload: () => void) => {
     const { client, fire } = stubClient();
-    const router = createMemoryRouter([{ path: '*', element: <ApiEvents reload={reload} /> }]);
+    const router = createMemoryRouter([{ path: '*', element: <ApiEvents reload={reload} routeUnauthorized={() => Promise.resolve('stay')} /> }]);
     render(
       <AppProvider apiClient={client}>
         <RouterProvider router={router} />
@@ -142,5 +178,49 @@ describe('ApiEvents: failures the caller did not handle', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('useUnauthorizedRouting: the herd rule on a 401', () => {
+  const herdUser = build.user({ is_herd_enabled: 1, token_id: 'tok 1' });
+
+  const mountRouting = async (path: string, openSite: (href: string) => void) => {
+    stubWebConfig({ herdSiteUrl: 'https://herd.example/login' });
+    const queryClient = createQueryClient();
+    // What the farmer shell cached when it loaded the user.
+    queryClient.setQueryData(['user', 'current', 'farm-1'], { user: herdUser, listFarm: [], organization: null });
+    let route: RouteNoAccess | undefined;
+    function Probe() {
+      route = useUnauthorizedRouting({ loadSession: () => Promise.resolve({ role: 'User' }), openSite });
+      return null;
+    }
+    const router = createMemoryRouter([{ path: '*', element: <Probe /> }], { initialEntries: [path] });
+    render(
+      <AppProvider apiClient={stubApiClient()} queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProvider>,
+    );
+    // The herd site URL comes from the runtime config, read once.
+    await waitFor(() => expect(queryClient.getQueryData(['web-config'])).toBeDefined());
+    return { router, route: () => (route as RouteNoAccess)() };
+  };
+
+  const stubApiClient = (): ApiClient => ({ post: () => Promise.reject(new Error('not used')), on: () => () => undefined });
+
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends a herd user away from a farm page to the herd site login with their token', async () => {
+    const openSite = vi.fn();
+    const { route } = await mountRouting('/dts/milking', openSite);
+    await expect(act(route)).resolves.toBe('left');
+    expect(openSite).toHaveBeenCalledWith('https://herd.example/login?token=tok%201');
+  });
+
+  it('keeps a herd user on the module dashboard', async () => {
+    const openSite = vi.fn();
+    const { route, router } = await mountRouting('/dashboard', openSite);
+    await expect(act(route)).resolves.toBe('stay');
+    expect(openSite).not.toHaveBeenCalled();
+    expect(router.state.location.pathname).toBe('/dashboard');
   });
 });

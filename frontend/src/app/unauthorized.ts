@@ -1,3 +1,4 @@
+import { matchPath } from 'react-router-dom';
 import type { Role } from '@shared/roles';
 import { MILK_QUALITY_PARTNER, paths } from '../config/paths';
 import type { Session } from '../lib/auth-session';
@@ -23,25 +24,53 @@ export const roleLandingPath = (role: Role): string => {
 /** /redirect: the role's landing page, or the login page without a session. */
 export const landingPath = (session: Pick<Session, 'role'> | null): string => (session ? roleLandingPath(session.role) : paths.login.to());
 
+/** Where the unauthorized routing sends the user: a screen of this app, or another site. */
+export type Destination = { readonly kind: 'route'; readonly to: string } | { readonly kind: 'site'; readonly href: string };
+
 /**
- * Where a 401 sends the user (farmer §6, operator §4), or null to stay. The role comes from the
- * token's cognito:groups claim. (The herd-site rule of §6 waits for the herd integration.)
+ * The pages a herd-enabled user stays on when the app finds no access (farmer §6 "or stay on
+ * some pages"): the ones that work without a farm of theirs. The module dashboard carries the herd
+ * card, and profile and notification settings belong to the person, not to a farm. The spec does
+ * not list the pages; this is the choice, kept here in one place.
  */
-export const unauthorizedRedirect = (session: Pick<Session, 'role'> | null, currentPath: string): string | null => {
+export const HERD_STAY_PATTERNS: readonly string[] = [paths.moduleDashboard.pattern, paths.profile.pattern, paths.userSettings.pattern];
+
+const pathOnly = (path: string): string => path.split(/[?#]/, 1)[0] ?? path;
+
+const isHerdStayPage = (currentPath: string): boolean =>
+  HERD_STAY_PATTERNS.some((pattern) => matchPath({ path: pattern, end: true }, pathOnly(currentPath)) !== null);
+
+/**
+ * Where an unauthorized event sends the user (farmer §6, operator §4), or null to stay:
+ * - an Admin with a session goes to /dts/users;
+ * - a herd-enabled user with a herd token (`herdLink`, the herd site's token login from
+ *   features/shell/utils/menu.ts `herdUrl`) stays on the pages of HERD_STAY_PATTERNS and goes to
+ *   the herd site's login from anywhere else;
+ * - Milk Quality goes to its own area, /dts/fonterra/milkquality;
+ * - anyone else with a session (Installer, Westlands, farmers) to the No Permission page;
+ * - no session: the login page, carrying the current path as reurl.
+ * The role comes from the token's cognito:groups claim. A target equal to the current path is
+ * returned as null (nothing to do).
+ */
+export const unauthorizedRedirect = (
+  session: Pick<Session, 'role'> | null,
+  currentPath: string,
+  herdLink?: string,
+): Destination | null => {
+  const route = (to: string): Destination | null => (to === currentPath || to === pathOnly(currentPath) ? null : { kind: 'route', to });
   if (!session) {
     // Already on the login page: a 401 there (e.g. a stale bearer) must not nest reurls.
     if (currentPath.startsWith('/dts/login')) return null;
-    return paths.login.to(currentPath);
+    return route(paths.login.to(currentPath));
   }
+  if (session.role === 'Admin') return route(paths.users.to());
+  if (herdLink) return isHerdStayPage(currentPath) ? null : { kind: 'site', href: herdLink };
   switch (session.role) {
-    // An admin with a token, and Milk Quality, go to their own areas …
-    case 'Admin':
     case 'Milk Quality':
-      return roleLandingPath(session.role);
-    // … everyone else with a session (Westlands included, farmer §6) to the permission page.
+      return route(paths.partnerMilkQuality.to(MILK_QUALITY_PARTNER));
     case 'Installer':
     case 'Westlands':
     case 'User':
-      return paths.permission.to();
+      return route(paths.permission.to());
   }
 };

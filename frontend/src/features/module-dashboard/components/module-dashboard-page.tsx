@@ -13,7 +13,8 @@ import './module-dashboard.css';
  */
 export interface ModuleDashboardContext {
   readonly user: Pick<User, 'firstName'>;
-  readonly farm: Pick<Farm, '_id'>;
+  /** Absent only for a herd user without a farm, whom farmer §6 keeps here: greeting and herd card only. */
+  readonly farm: Pick<Farm, '_id'> | undefined;
   readonly herdUrl: string | undefined;
 }
 
@@ -21,9 +22,9 @@ export interface ModuleDashboardContext {
 export function ModuleDashboardPage() {
   const { user, farm, herdUrl } = useOutletContext<ModuleDashboardContext>();
   const client = useApiClient();
-  const { data } = useQuery(farmerDashboardQuery(client, farm._id));
+  const { data } = useQuery({ ...farmerDashboardQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
   // Only the answer for the farm now selected decides the cards.
-  const modules = data && data.farm._id === farm._id ? data : undefined;
+  const modules = data && farm && data.farm._id === farm._id ? data : undefined;
   const flags = modules?.farm.knode;
   const assets = modules?.knode ?? [];
 

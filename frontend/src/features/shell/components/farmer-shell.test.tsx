@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { render } from '@testing-library/react';
-import { signOut } from 'aws-amplify/auth';
+import { fetchAuthSession, signOut } from 'aws-amplify/auth';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Farm } from '@shared/entities/farm';
@@ -9,7 +9,10 @@ import { build } from '../../../testing/build';
 import { fakeApi, stubWebConfig, type FakeAnswer } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 import { readSelectedFarm, SELECTED_FARM_COOKIE, writeSelectedFarm } from '../utils/selected-farm';
+import { reloadPage } from '../../../lib/page-reload';
 import { FarmTabs } from './farm-tabs';
+
+vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
 
 vi.mock('aws-amplify/auth', () => ({
   fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
@@ -30,6 +33,8 @@ const clearCookie = () => {
 
 beforeEach(() => {
   clearCookie();
+  vi.mocked(reloadPage).mockClear();
+  vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: undefined } as never);
   stubWebConfig({ herdSiteUrl: 'https://herd.example/login' });
 });
 
@@ -54,6 +59,12 @@ const openShell = async (path = '/dts/milking', { user = {}, farms = FARMS, orga
   return { ...app, api };
 };
 
+/** The session Amplify holds: its access token's groups decide the role of the §6 routing. */
+const signedInAs = (groups: string[]) =>
+  vi.mocked(fetchAuthSession).mockResolvedValue({
+    tokens: { accessToken: { payload: { 'cognito:groups': groups }, toString: () => 'token' } },
+  } as never);
+
 const ready = () => screen.findByRole('navigation', { name: 'Main menu' });
 const menuLabels = () => within(screen.getByRole('navigation', { name: 'Main menu' })).getAllByRole('link').map((link) => link.textContent);
 
@@ -68,13 +79,45 @@ describe('shell redirects (farmer §2.2, §4)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dts/login/%2Fdashboard'));
   });
 
-  it('a user without farms goes to the permission page', async () => {
+  it('a farmer without farms goes to the permission page', async () => {
+    signedInAs([]);
     const { router } = await openShell('/dashboard', { farms: [] });
     await waitFor(() => expect(router.state.location.pathname).toBe('/dts/permission'));
     expect(await screen.findByRole('heading', { name: 'No Permission' })).toBeInTheDocument();
   });
 
+  it('an Admin without farms goes to /dts/users, inside the shell with the Admin menu (farmer §6)', async () => {
+    signedInAs(['Admin']);
+    const { router } = await openShell('/dashboard', { farms: [], user: { role: 'Admin' } });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dts/users'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Users' })).toBeInTheDocument();
+    expect(menuLabels()).toEqual(['Dashboard', 'Milk', 'Alerts', 'Users', 'Westlands Data']);
+    expect(screen.queryByRole('button', { name: /^Farm/ })).not.toBeInTheDocument();
+  });
+
+  it('Milk Quality without farms goes to its own area (farmer §6)', async () => {
+    signedInAs(['MilkQuality']);
+    const { router } = await openShell('/dts/dashboard', { farms: [], user: { role: 'Milk Quality' } });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dts/fonterra/milkquality'));
+  });
+
+  it('a herd user without farms stays on the module dashboard: greeting and herd card, no farm call', async () => {
+    signedInAs([]);
+    const { router, api } = await openShell('/dashboard', { farms: [], user: { is_herd_enabled: 1, token_id: 'tok' } });
+    expect(await screen.findByRole('heading', { name: /^Welcome/ })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(api.callsOf('FARMER_DASHBOARD_GET')).toHaveLength(0);
+  });
+
+  it('a user without farms may open the screens that need none', async () => {
+    signedInAs([]);
+    const { router } = await openShell('/dts/user/profile', { farms: [] });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dts/user/profile');
+  });
+
   it('a 403 (no profile) goes to the permission page without a server-error notice', async () => {
+    signedInAs([]);
     const { router } = await openShell('/dashboard', { userAnswer: { status: 403, body: { message: 'Forbidden' } } });
     await waitFor(() => expect(router.state.location.pathname).toBe('/dts/permission'));
     expect(screen.queryByText('Server Error!')).not.toBeInTheDocument();
@@ -180,6 +223,19 @@ describe('top bar (farmer §2.2)', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Logout' })).toBeInTheDocument();
   });
 
+  it.each([
+    ['/dts/user/profile', 'Profile'],
+    ['/dts/user/setting', 'Notification Settings'],
+    ['/dts/users', 'Users'],
+    ['/dts/westlandsdata', 'Westlands Data'],
+  ])('%s shows its heading and an honest coming-soon notice inside the shell, not a 404', async (path, heading) => {
+    await openShell(path, { user: { role: 'Admin' } });
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    expect(screen.getByText(/^Coming soon: /)).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    expect(screen.queryByText('Promotion 404')).not.toBeInTheDocument();
+  });
+
   it('Logout asks first; Cancel stays signed in', async () => {
     const { user, router } = await openShell();
     await ready();
@@ -256,16 +312,24 @@ describe('farm selector (farmer §2.2)', () => {
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Rimu Creek']);
   });
 
-  it('choosing a farm stores it and loads its data', async () => {
+  it('choosing a farm stores it and reloads the page (farmer §2.2)', async () => {
     writeSelectedFarm('farm-1');
-    const { user, api } = await openShell();
+    const { user } = await openShell();
     await ready();
     await user.click(screen.getByRole('button', { name: /^Farm/ }));
     await user.click(screen.getByRole('option', { name: 'FON88' }));
     expect(readSelectedFarm()).toBe('farm-2');
+    expect(reloadPage).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: /^Farm/ })).toHaveTextContent('FON88');
-    await waitFor(() => expect(api.callsOf('USER_ONE_GET_BY_TOKEN').at(-1)?.fields.get('farm')).toBe('farm-2'));
+  });
+
+  it('choosing the farm already selected changes nothing', async () => {
+    writeSelectedFarm('farm-1');
+    const { user } = await openShell();
+    await ready();
+    await user.click(screen.getByRole('button', { name: /^Farm/ }));
+    await user.click(screen.getByRole('option', { name: '31245' }));
+    expect(reloadPage).not.toHaveBeenCalled();
   });
 
   it('the keyboard picks the highlighted match with Enter', async () => {

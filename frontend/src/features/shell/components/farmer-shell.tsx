@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
 import { useConfirm } from '../../../components/confirm-dialog';
@@ -9,9 +9,12 @@ import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
 import { signOutUser } from '../../../lib/auth-session';
+import { useRouteNoAccess } from '../../../lib/no-access';
+import { reloadPage } from '../../../lib/page-reload';
 import { currentUserQuery, type CurrentUserAnswer } from '../api/current-user';
 import { useWebConfig } from '../../../lib/use-web-config';
 import { herdUrl as herdUrlOf, menuItems } from '../utils/menu';
+import { isFarmOptional } from '../utils/farm-optional';
 import { chooseFarm, readSelectedFarm, writeSelectedFarm } from '../utils/selected-farm';
 import { FarmSelector } from './farm-selector';
 import { Icon } from './icons';
@@ -26,8 +29,12 @@ export const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use
 export interface FarmerShellContext {
   readonly user: User;
   readonly farms: readonly Farm[];
-  /** The selected farm (farmer §4): always one of `farms`. */
-  readonly farm: Farm;
+  /**
+   * The selected farm (farmer §4): always one of `farms`. Undefined only on the screens that work
+   * without a farm (route handle FARM_OPTIONAL, utils/farm-optional.ts) and, for a herd user, on the pages the §6 rule
+   * keeps them on; every other screen is reached only with a farm.
+   */
+  readonly farm: Farm | undefined;
   readonly organization: NonNullable<CurrentUserAnswer['organization']> | null;
   /** The herd site's token link, when the herd rule holds (farmer §2.2, §6). */
   readonly herdUrl: string | undefined;
@@ -38,14 +45,10 @@ export interface FarmerShellContext {
 const WIDE_QUERY = '(min-width: 960px)';
 const isWide = (): boolean => (typeof window.matchMedia === 'function' ? window.matchMedia(WIDE_QUERY).matches : true);
 
-/** Where the shell must send the visitor instead of rendering, or null. */
-const redirectFor = (answer: CurrentUserAnswer | undefined, error: ApiError | null, here: string): string | null => {
+/** Where the shell must send a visitor who is not signed in, or null. */
+const loginRedirect = (answer: CurrentUserAnswer | undefined, error: ApiError | null, here: string): string | null => {
   if (error?.isUnauthorized) return paths.login.to(here);
-  // A signed-in account without a profile (403) has no farm to show either.
-  if (error?.status === 403) return paths.permission.to();
-  if (!answer) return null;
-  if (!answer.user) return paths.login.to(here);
-  if (answer.listFarm.length === 0) return paths.permission.to();
+  if (answer && !answer.user) return paths.login.to(here);
   return null;
 };
 
@@ -57,9 +60,13 @@ export function FarmerShell() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
+  const routeNoAccess = useRouteNoAccess();
+  const farmOptional = useMatches().some((match) => isFarmOptional(match.handle));
   const herdSiteUrl = useWebConfig()?.herdSiteUrl;
   const [storedFarmId, setStoredFarmId] = useState(() => readSelectedFarm());
   const [menuOpen, setMenuOpen] = useState(isWide);
+  /** The §6 rule keeps a user without farms on this page (a herd user on the module dashboard). */
+  const [stayWithoutFarm, setStayWithoutFarm] = useState<string | null>(null);
 
   // A 403 is routed below without a 'Server Error!' notice; anything else is shown as usual.
   const onError = useCallback(
@@ -72,12 +79,29 @@ export function FarmerShell() {
   const answer = query.data;
   const error = query.error instanceof ApiError ? query.error : null;
   const here = `${location.pathname}${location.search}`;
-  const redirect = redirectFor(answer, error, here);
+  const redirect = loginRedirect(answer, error, here);
   const farm = answer ? chooseFarm(answer.listFarm, storedFarmId) : undefined;
+  const herdUrl = answer?.user ? herdUrlOf(answer.user, herdSiteUrl) : undefined;
+  // A signed-in account the farmer screens cannot serve: no profile (403), or no farm linked on a
+  // screen that needs one. Routed as an unauthorized event (farmer §6): by role, herd rule included.
+  const noAccess = !redirect && (error?.status === 403 || (answer?.user && !farm && !farmOptional) === true);
+  const staying = stayWithoutFarm === location.pathname;
 
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
   }, [redirect, navigate]);
+
+  useEffect(() => {
+    if (!noAccess || staying) return;
+    let live = true;
+    const path = location.pathname;
+    void routeNoAccess(error ? {} : { herdLink: herdUrl }).then((outcome) => {
+      if (live && outcome === 'stay') setStayWithoutFarm(path);
+    });
+    return () => {
+      live = false;
+    };
+  }, [noAccess, staying, error, herdUrl, location.pathname, routeNoAccess]);
 
   // None stored, or not among the user's farms: store the first (farmer §4).
   useEffect(() => {
@@ -101,15 +125,11 @@ export function FarmerShell() {
     [queryClient],
   );
 
-  /** Stores the farm and reloads its data: the user call (keyed by farm) refetches on its own. */
-  const selectFarm = useCallback(
-    (farmId: string) => {
-      writeSelectedFarm(farmId);
-      setStoredFarmId(farmId);
-      void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'web-config' && q.queryKey[0] !== 'user' });
-    },
-    [queryClient],
-  );
+  /** Stores the farm and reloads the page (farmer §2.2): every screen starts afresh on the new farm. */
+  const selectFarm = useCallback((farmId: string) => {
+    writeSelectedFarm(farmId);
+    reloadPage();
+  }, []);
 
   const logout = () =>
     confirm({
@@ -124,8 +144,8 @@ export function FarmerShell() {
       },
     });
 
-  if (redirect) return null;
-  if (!answer?.user || !farm) {
+  if (redirect || (noAccess && !staying)) return null;
+  if (!answer?.user) {
     if (query.isError) {
       return (
         <main className="page-message" role="alert">
@@ -145,7 +165,6 @@ export function FarmerShell() {
   }
 
   const { user, listFarm, organization = null } = answer;
-  const herdUrl = herdUrlOf(user, herdSiteUrl);
   const context: FarmerShellContext = { user, farms: listFarm, farm, organization, herdUrl, selectFarm };
   // Demo accounts never see the group link (farmer §6).
   const groupTo = organization && !user.is_demo ? paths.group.to(organization._id) : undefined;
@@ -189,7 +208,7 @@ export function FarmerShell() {
         )}
         <main className="shell__main">
           <div className="shell__toolbar">
-            <FarmSelector farms={listFarm} selected={farm} isDemo={user.is_demo} onSelect={selectFarm} />
+            {farm && <FarmSelector farms={listFarm} selected={farm} isDemo={user.is_demo} onSelect={selectFarm} />}
           </div>
           <Outlet context={context} />
         </main>

@@ -1,0 +1,2 @@
+/** Reloads the page; a module of its own so tests can replace it (jsdom cannot navigate). */
+export const reloadPage = (): void => window.location.reload();
