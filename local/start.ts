@@ -11,7 +11,7 @@ import { createLogger } from '../lambdas/lib/logger';
 import { createTokenVerifier } from '../lambdas/lib/token-verifier';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
-import { telemetryTopic } from '../shared/telemetry/device-message';
+import { DEVICE_TOPIC_FILTER, telemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
 import { startCognito } from './stand-ins/cognito';
@@ -35,6 +35,7 @@ export interface LocalFacts {
   api: string;
   mqtt: string;
   sns: string;
+  dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
   cognito: { endpoint: string; userPoolId: string; clientId: string; region: string };
   accounts: { role: string; email: string; password: string }[];
   farms: { fonterra_id: string; package: string; vats: { vat_number: number; device_id: string; topic: string }[] }[];
@@ -137,8 +138,21 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     });
     closers.push(closeServer(api.server));
 
-    // IoT Core stand-in. The telemetry rule (dts/+/telemetry -> ingest) is added by the telemetry work.
-    const mqtt = await startMqttBroker(ports.mqtt, [], (rule, topic, err) => log.error('rule failed', { rule, topic, err }));
+    // IoT Core stand-in: the topic rule hands every device message to the ingest Lambda, in the
+    // event shape the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts).
+    const ingestUrl = new URL(`../lambdas/ingest/handler.ts?stack=${stackId}`, import.meta.url);
+    const ingest = ((await import(ingestUrl.href)) as { handler: (event: unknown) => Promise<unknown> }).handler;
+    const mqtt = await startMqttBroker(
+      ports.mqtt,
+      [
+        {
+          name: 'telemetry-ingest',
+          topicFilter: DEVICE_TOPIC_FILTER,
+          target: ({ topic, payload }) => ingest({ payload: payload.toString('base64'), topic, received_at: Date.now() }),
+        },
+      ],
+      (rule, topic, err) => log.error('rule failed', { rule, topic, err }),
+    );
     closers.push(() => mqtt.close());
 
     // EventBridge stand-in. dynalite has no TTL, so expired items are swept like AWS would.
@@ -162,6 +176,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       api: api.url,
       mqtt: mqtt.url,
       sns: `${sns.endpoint}/messages`,
+      dynamodb: {
+        endpoint: dynamo.endpoint,
+        farmsTable: tableEnv.FARMS_TABLE as string,
+        readingsTable: tableEnv.READINGS_TABLE as string,
+        alertsTable: tableEnv.ALERTS_TABLE as string,
+      },
       cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId, region: cognito.region },
       accounts: DEMO_ACCOUNTS.map((a) => ({ role: a.role, email: a.email, password: DEMO_PASSWORD })),
       farms: DEMO_FARMS.map((f) => ({

@@ -10,3 +10,6 @@ export const apiHandlerEntry = (handler: string): string =>
 
 /** The entry file of a Cognito trigger: `lambdas/triggers/<name>.ts`. */
 export const triggerEntry = (name: string): string => path.join(REPO_ROOT, 'lambdas', 'triggers', `${name}.ts`);
+
+/** The entry file of a non-API function: `lambdas/<folder>/handler.ts` (the ingest, …). */
+export const functionEntry = (folder: string): string => path.join(REPO_ROOT, 'lambdas', folder, 'handler.ts');

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { normaliseEmail } from '../../shared/entities/user';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, type DemoAccount } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, knodeThingOf, type DemoAccount } from './demo-data';
 
 const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
   try {
@@ -52,6 +52,8 @@ export const seedDemo = async (farms: FarmRepository, cognito: CognitoIdentityPr
   for (const d of DEMO_DEVICES) if (!(await farms.getDevice(d._id))) await farms.putDevice(d);
   for (const [farmId, assets] of Object.entries(DEMO_KNODE)) {
     if ((await farms.listKnodeAssets(farmId)).length === 0) for (const a of assets) await farms.putKnodeAsset(farmId, a);
+    const farm = DEMO_FARMS.find((f) => f._id === farmId);
+    if (farm) await farms.putKnodeGateway(knodeThingOf(farm.fonterra_id), farmId);
   }
   const ids: Record<string, string> = {};
   for (const a of DEMO_ACCOUNTS) {

@@ -14,6 +14,8 @@ export const lastUpdatedSchema = z.object({
   alert_status: z.number().nullable().optional(),
 });
 
+export type LastUpdated = z.infer<typeof lastUpdatedSchema>;
+
 /** A vat's monitoring device with the vat's configuration (one device per vat). */
 export const deviceSchema = z.object({
   _id: z.string(),

@@ -20,6 +20,8 @@ export const knodeAssetSchema = z.object({
   unit_1: z.string().optional(),
   url: z.string().optional(),
   alarm_active: z.boolean().optional(),
+  /** When the knode gateway read the asset (absent for assets entered by hand). */
+  published_at: z.string().optional(),
 });
 export type KnodeAsset = z.infer<typeof knodeAssetSchema>;
 

@@ -4,11 +4,12 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from '../../../shared/data/tables';
-import { deviceSchema, type Device } from '../../../shared/entities/device';
+import { deviceSchema, type Device, type LastUpdated } from '../../../shared/entities/device';
 import { farmSchema, knodeAssetSchema, type Farm, type KnodeAsset } from '../../../shared/entities/farm';
 import { userSchema, type User } from '../../../shared/entities/user';
 import { farmsKeys as k } from './keys';
@@ -35,11 +36,49 @@ export interface FarmRepository {
   listDevices(): Promise<Device[]>;
   /** Knode assets (water, effluent, land, weather) of a farm, keyed by asset name. */
   putKnodeAsset(farmId: string, asset: KnodeAsset): Promise<void>;
+  /** A knode gateway's reading of an asset; an older reading than the stored one changes nothing. */
+  updateKnodeAsset(farmId: string, asset: KnodeAsset & { published_at: string }): Promise<void>;
   listKnodeAssets(farmId: string): Promise<KnodeAsset[]>;
+  /** Registers a farm's knode gateway thing (its assets arrive on dts/<thing>/knode). */
+  putKnodeGateway(thingName: string, farmId: string): Promise<void>;
+  /** What publishes under an MQTT thing name. */
+  resolveThing(thingName: string): Promise<ThingOwner | undefined>;
+  /** The device with the ingest's state (undefined before its first reading). */
+  getDeviceForIngest(deviceId: string): Promise<{ device: Device; ingest: IngestRecord | undefined } | undefined>;
+  /**
+   * Commits the ingest's state if nobody else committed since `expectedN` was read (optimistic
+   * lock: n counts the readings the state has seen, so it grows with every commit). With
+   * `lastUpdated`, the device's live values change too. false: someone else committed first.
+   */
+  commitIngest(deviceId: string, ingest: IngestRecord, expectedN: number | undefined, lastUpdated?: LastUpdated): Promise<boolean>;
 }
 
+export type ThingOwner = { readonly kind: 'device'; readonly device_id: string } | { readonly kind: 'knode'; readonly farm_id: string };
+
+/** The ingest's per-device state, stored on the device item (JSON text; n beside it for the lock). */
+export interface IngestRecord {
+  readonly n: number;
+  readonly state: unknown;
+}
+
+/** Device fields an installer or calibration sets; live values (last_updated, ingest) are never in a config write. */
+const CONFIG_FIELDS = [
+  'name',
+  'farm_id',
+  'vat_number',
+  'status',
+  'system_version',
+  'firmware_version',
+  'vat_size',
+  'vat_max_height',
+  'vat_diameter',
+  'wedgeHeight',
+  'vat_volume_offset',
+  'vat_auto',
+] as const satisfies readonly (keyof Device)[];
+
 const strip = <T extends Record<string, unknown>>(item: T): Record<string, unknown> => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, kind: _k, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, kind: _k, ingest: _i, ingest_n: _in, ...rest } = item;
   return rest;
 };
 
@@ -156,12 +195,25 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     },
     getDevice: async (deviceId) => parseDevice(await get(k.device(deviceId))),
     async putDevice(device) {
+      // An update, not a put: the device's live values and the ingest's state stay as they are.
+      const fields = CONFIG_FIELDS.filter((f) => device[f] !== undefined);
+      const index = k.deviceByFarm(device.farm_id, device.vat_number, device._id);
       await doc.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: table,
-          Item: { ...k.device(device._id), ...k.deviceByFarm(device.farm_id, device.vat_number, device._id), kind: 'DEVICE', ...device },
+          Key: k.device(device._id),
+          UpdateExpression: `SET ${['_id', 'kind', 'gsi1pk', 'gsi1sk', ...fields].map((f) => `#${f} = :${f}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(['_id', 'kind', 'gsi1pk', 'gsi1sk', ...fields].map((f) => [`#${f}`, f])),
+          ExpressionAttributeValues: {
+            ':_id': device._id,
+            ':kind': 'DEVICE',
+            ':gsi1pk': index.gsi1pk,
+            ':gsi1sk': index.gsi1sk,
+            ...Object.fromEntries(fields.map((f) => [`:${f}`, device[f]])),
+          },
         }),
       );
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.thing(device.name), kind: 'THING', owner: 'device', device_id: device._id } }));
       await doc.send(
         new PutCommand({
           TableName: table,
@@ -180,6 +232,56 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     },
     async putKnodeAsset(farmId, asset) {
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.knodeAsset(farmId, asset.asset_name), kind: 'KNODE', ...asset } }));
+    },
+    async updateKnodeAsset(farmId, asset) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...k.knodeAsset(farmId, asset.asset_name), kind: 'KNODE', ...asset },
+            ConditionExpression: 'attribute_not_exists(published_at) OR published_at < :t',
+            ExpressionAttributeValues: { ':t': asset.published_at },
+          }),
+        );
+      } catch (err) {
+        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+      }
+    },
+    async putKnodeGateway(thingName, farmId) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.thing(thingName), kind: 'THING', owner: 'knode', farm_id: farmId } }));
+    },
+    async resolveThing(thingName) {
+      const item = await get(k.thing(thingName));
+      if (!item) return undefined;
+      return item.owner === 'knode' ? { kind: 'knode', farm_id: String(item.farm_id) } : { kind: 'device', device_id: String(item.device_id) };
+    },
+    async getDeviceForIngest(deviceId) {
+      const item = await get(k.device(deviceId));
+      if (!item) return undefined;
+      const ingest = typeof item.ingest === 'string' ? { n: Number(item.ingest_n), state: JSON.parse(item.ingest) as unknown } : undefined;
+      return { device: deviceSchema.parse(strip(item)), ingest };
+    },
+    async commitIngest(deviceId, ingest, expectedN, lastUpdated) {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: k.device(deviceId),
+            UpdateExpression: `SET ingest = :s, ingest_n = :n${lastUpdated ? ', last_updated = :lu' : ''}`,
+            ConditionExpression: expectedN === undefined ? 'attribute_exists(pk) AND attribute_not_exists(ingest_n)' : 'ingest_n = :expected',
+            ExpressionAttributeValues: {
+              ':s': JSON.stringify(ingest.state),
+              ':n': ingest.n,
+              ...(expectedN === undefined ? {} : { ':expected': expectedN }),
+              ...(lastUpdated ? { ':lu': lastUpdated } : {}),
+            },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+        throw err;
+      }
     },
     async listKnodeAssets(farmId) {
       const items = await queryAll({

@@ -19,6 +19,38 @@ export const farmsKeys = {
     gsi1pk: `FARM#${farmId}`,
     gsi1sk: `VAT#${vatNumber}#${deviceId}`,
   }),
+  /**
+   * An MQTT thing name → what publishes under it: a vat device (device_id) or a farm's knode
+   * gateway (farm_id). The ingest resolves every message's topic through this item.
+   */
+  thing: (thingName: string) => ({ pk: `THING#${thingName}`, sk: 'THING' }),
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */
   allOf: (kind: 'USER' | 'FARM' | 'DEVICE') => `ALL#${kind}`,
 } as const;
+
+/**
+ * Key design of the Readings table (docs/architecture.md, "Readings table"). Day and hour are
+ * UTC, taken from the reading's own published_at, so the same reading always lands on the same
+ * key however late or often it arrives.
+ */
+export const readingsKeys = {
+  /** One message: the stored reading and its raw payload (the 30-day raw archive). */
+  reading: (deviceId: string, publishedAt: string) => ({ pk: readingsKeys.dayPartition(deviceId, dayOf(publishedAt)), sk: publishedAt }),
+  dayPartition: (deviceId: string, day: string) => `R#${deviceId}#${day}`,
+  /** A closed UTC day of a device's readings, compacted into one item (kept for good). */
+  dayBucket: (deviceId: string, day: string) => ({ pk: `B#${deviceId}`, sk: day }),
+  bucketPartition: (deviceId: string) => `B#${deviceId}`,
+  /** The detector state as it was just before the first reading of an hour (for replays). */
+  snapshot: (deviceId: string, hour: string) => ({ pk: `S#${deviceId}`, sk: hour }),
+  snapshotPartition: (deviceId: string) => `S#${deviceId}`,
+  /** A derived activity; sk sorts a device's activities by kind, then start. */
+  activity: (deviceId: string, kind: string, start: string) => ({ pk: `A#${deviceId}`, sk: `${kind}#${start}` }),
+  activityPartition: (deviceId: string) => `A#${deviceId}`,
+  /** A rejected message; the sk is a digest of topic and payload, so a redelivery overwrites itself. */
+  rejected: (day: string, digest: string) => ({ pk: `X#${day}`, sk: digest }),
+  rejectedPartition: (day: string) => `X#${day}`,
+} as const;
+
+/** UTC day (YYYY-MM-DD) and hour (YYYY-MM-DDTHH) of an ISO date-time. */
+export const dayOf = (iso: string): string => iso.slice(0, 10);
+export const hourOf = (iso: string): string => iso.slice(0, 13);

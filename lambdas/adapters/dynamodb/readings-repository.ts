@@ -1,0 +1,322 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { RAW_ARCHIVE_DAYS } from '../../../shared/constants';
+import { ACTIVITY_KINDS, type Activity, type ActivityKind } from '../../../shared/telemetry/activities';
+import { fromDayColumns, toDayColumns, type DayColumns } from '../../../shared/telemetry/day-bucket';
+import type { Reading } from '../../../shared/telemetry/reading';
+import { dayOf, readingsKeys as k } from './keys';
+
+/** A message the ingest could not accept, kept with the reason (30 days). */
+export interface RejectedMessage {
+  readonly received_at: string;
+  readonly topic: string;
+  readonly reason: string;
+  /** The payload as received (text; cut at 8 KB). */
+  readonly payload: string;
+}
+
+/** A stored activity with the device and farm it belongs to. */
+export interface StoredActivity extends Activity {
+  readonly device_id: string;
+  readonly farm_id: string;
+}
+
+export type PutReadingResult = 'created' | 'duplicate' | 'conflict';
+
+/** Readings, the raw archive, day buckets, replay snapshots, activities and rejected messages. */
+export interface ReadingsRepository {
+  /**
+   * Stores a reading with its raw payload unless that instant is already stored. 'duplicate':
+   * the same message again (nothing changes); 'conflict': a different message with the same
+   * published_at (nothing changes either; the caller rejects it).
+   */
+  putReading(deviceId: string, reading: Reading, raw: string): Promise<PutReadingResult>;
+  /** Readings from the day partitions (not the buckets), from ≤ t ≤ to, in time order. */
+  readPartitions(deviceId: string, from: string, to: string): Promise<Reading[]>;
+  /**
+   * Readings from ≤ t ≤ to in time order: compacted days from their buckets (one Query for the
+   * whole range), the rest from their day partitions, queried in parallel.
+   */
+  readRange(deviceId: string, from: string, to: string): Promise<Reading[]>;
+  /** The raw archive of one UTC day (operator §2 'Device raw dumps'). */
+  listRaw(deviceId: string, day: string): Promise<{ published_at: string; raw: string }[]>;
+  /** Compacts one UTC day's readings into its bucket; an older compaction never overwrites a newer one. */
+  compactDay(deviceId: string, day: string): Promise<void>;
+  getSnapshotAtOrBefore(deviceId: string, iso: string): Promise<{ hour: string; state: unknown } | undefined>;
+  /** Written only if no snapshot there has seen more readings (n). */
+  putSnapshot(deviceId: string, hour: string, state: unknown, n: number): Promise<void>;
+  /** Written only if the stored version was produced by a state that had seen no more readings. */
+  putActivity(activity: StoredActivity, n: number): Promise<void>;
+  deleteActivity(deviceId: string, kind: ActivityKind, start: string, n: number): Promise<void>;
+  /** A device's activities whose start lies in [from, to], every kind, by kind then start. */
+  listActivities(deviceId: string, from: string, to: string, kinds?: readonly ActivityKind[]): Promise<StoredActivity[]>;
+  getActivity(deviceId: string, kind: ActivityKind, start: string): Promise<StoredActivity | undefined>;
+  putRejected(message: RejectedMessage, digest: string): Promise<void>;
+  listRejected(day: string): Promise<RejectedMessage[]>;
+}
+
+const DAY_MS = 86_400_000;
+/** Readings (and their raw payload) outlive the 30-day raw window a little, so a device that was
+ * offline over a day boundary still gets that day compacted when it returns. */
+const READING_TTL_DAYS = RAW_ARCHIVE_DAYS + 5;
+const epochSeconds = (iso: string, plusDays: number) => Math.floor(Date.parse(iso) / 1000) + plusDays * 86_400;
+const PAYLOAD_LIMIT = 8_192;
+
+const READING_FIELDS = [
+  'published_at',
+  'message_type',
+  'radar_distance',
+  'milk_level',
+  'milk_volume',
+  'temp1',
+  'temp2',
+  'temp3',
+  'temp4',
+  'temp5',
+  'temp6',
+  'pressure',
+  'shaft_rpm',
+  'agitator_status',
+  'state_machine',
+  'battery_status',
+  'on_mains',
+  'milk_in',
+  'water_in',
+  'quality',
+] as const satisfies readonly (keyof Reading)[];
+
+const toReading = (item: Record<string, unknown>): Reading =>
+  Object.fromEntries(READING_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Reading;
+
+/** UTC days from `from` to `to` inclusive, as YYYY-MM-DD. */
+export const daysBetween = (from: string, to: string): string[] => {
+  const days: string[] = [];
+  for (let t = Date.parse(`${dayOf(from)}T00:00:00.000Z`); t <= Date.parse(to); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
+};
+
+const sameReading = (a: Reading, b: Reading) => JSON.stringify(a) === JSON.stringify(b);
+
+export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: string): ReadingsRepository => {
+  const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>) => {
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(new QueryCommand({ TableName: table, ...input, ExclusiveStartKey }));
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  };
+  const isConditionFailure = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
+  const guarded = async (write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (err) {
+      // A newer write is already there: this one is stale and must not land.
+      if (!isConditionFailure(err)) throw err;
+    }
+  };
+
+  const readDay = (deviceId: string, day: string, from: string, to: string) =>
+    queryAll({
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+      ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day), ':a': from, ':b': to },
+      // The raw payload stays behind: charts and detectors need the parsed values only.
+      ProjectionExpression: READING_FIELDS.map((_, i) => `#f${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(READING_FIELDS.map((f, i) => [`#f${i}`, f])),
+    }).then((items) => items.map(toReading));
+
+  const readPartitions = async (deviceId: string, from: string, to: string) => {
+    const days = daysBetween(from, to);
+    const parts = await Promise.all(days.map((d) => readDay(deviceId, d, from, to)));
+    return parts.flat();
+  };
+
+  const activityItem = (a: StoredActivity, n: number) => ({
+    ...k.activity(a.device_id, a.kind, a.start.published_at),
+    kind: a.kind,
+    device_id: a.device_id,
+    farm_id: a.farm_id,
+    start: a.start,
+    end: a.end,
+    _n: n,
+  });
+  const toActivity = (i: Record<string, unknown>): StoredActivity => ({
+    kind: i.kind as ActivityKind,
+    device_id: String(i.device_id),
+    farm_id: String(i.farm_id),
+    start: i.start as Activity['start'],
+    end: (i.end ?? null) as Activity['end'],
+  });
+
+  return {
+    async putReading(deviceId, reading, raw) {
+      const key = k.reading(deviceId, reading.published_at);
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...key, ...reading, device_id: deviceId, raw, expires_at: epochSeconds(reading.published_at, READING_TTL_DAYS) },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        );
+        return 'created';
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+        const existing = (await doc.send(new GetCommand({ TableName: table, Key: key }))).Item;
+        return existing && sameReading(toReading(existing), reading) ? 'duplicate' : 'conflict';
+      }
+    },
+
+    readPartitions,
+
+    async readRange(deviceId, from, to) {
+      const [buckets, days] = [
+        await queryAll({
+          KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+          ExpressionAttributeValues: { ':p': k.bucketPartition(deviceId), ':a': dayOf(from), ':b': dayOf(to) },
+        }),
+        daysBetween(from, to),
+      ];
+      const byDay = new Map(buckets.map((b) => [String(b.sk), b]));
+      const parts = await Promise.all(
+        days.map(async (day) => {
+          const bucket = byDay.get(day);
+          if (!bucket) return readDay(deviceId, day, from, to);
+          const columns = JSON.parse(inflateRawSync(bucket.data as Uint8Array).toString('utf8')) as DayColumns;
+          return fromDayColumns(columns).filter((r) => r.published_at >= from && r.published_at <= to);
+        }),
+      );
+      return parts.flat();
+    },
+
+    async listRaw(deviceId, day) {
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day) },
+        ProjectionExpression: 'published_at, #raw',
+        ExpressionAttributeNames: { '#raw': 'raw' },
+      });
+      return items.map((i) => ({ published_at: String(i.published_at), raw: String(i.raw) }));
+    },
+
+    async compactDay(deviceId, day) {
+      const readings = await readDay(deviceId, day, `${day}T00:00:00.000Z`, `${day}T23:59:59.999Z`);
+      if (readings.length === 0) return;
+      const data = deflateRawSync(Buffer.from(JSON.stringify(toDayColumns(readings)), 'utf8'));
+      await guarded(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...k.dayBucket(deviceId, day), device_id: deviceId, count: readings.length, data },
+            // Readings are never removed, so a bucket holding more of them is the newer one.
+            ConditionExpression: 'attribute_not_exists(#c) OR #c <= :c',
+            ExpressionAttributeNames: { '#c': 'count' },
+            ExpressionAttributeValues: { ':c': readings.length },
+          }),
+        ),
+      );
+    },
+
+    async getSnapshotAtOrBefore(deviceId, iso) {
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :p AND sk <= :t',
+          ExpressionAttributeValues: { ':p': k.snapshotPartition(deviceId), ':t': iso },
+          ScanIndexForward: false,
+          Limit: 1,
+        }),
+      );
+      const item = page.Items?.[0];
+      return item ? { hour: String(item.sk), state: JSON.parse(String(item.state)) as unknown } : undefined;
+    },
+
+    async putSnapshot(deviceId, hour, state, n) {
+      await guarded(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...k.snapshot(deviceId, hour), state: JSON.stringify(state), _n: n, expires_at: epochSeconds(`${hour}:00:00.000Z`, READING_TTL_DAYS) },
+            ConditionExpression: 'attribute_not_exists(#n) OR #n <= :n',
+            ExpressionAttributeNames: { '#n': '_n' },
+            ExpressionAttributeValues: { ':n': n },
+          }),
+        ),
+      );
+    },
+
+    async putActivity(activity, n) {
+      await guarded(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: activityItem(activity, n),
+            ConditionExpression: 'attribute_not_exists(#n) OR #n <= :n',
+            ExpressionAttributeNames: { '#n': '_n' },
+            ExpressionAttributeValues: { ':n': n },
+          }),
+        ),
+      );
+    },
+
+    async deleteActivity(deviceId, kind, start, n) {
+      await guarded(() =>
+        doc.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: k.activity(deviceId, kind, start),
+            ConditionExpression: 'attribute_not_exists(#n) OR #n <= :n',
+            ExpressionAttributeNames: { '#n': '_n' },
+            ExpressionAttributeValues: { ':n': n },
+          }),
+        ),
+      );
+    },
+
+    async listActivities(deviceId, from, to, kinds = ACTIVITY_KINDS) {
+      const lists = await Promise.all(
+        kinds.map((kind) =>
+          queryAll({
+            KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+            ExpressionAttributeValues: { ':p': k.activityPartition(deviceId), ':a': `${kind}#${from}`, ':b': `${kind}#${to}` },
+          }),
+        ),
+      );
+      return lists.flat().map(toActivity);
+    },
+
+    async getActivity(deviceId, kind, start) {
+      const item = (await doc.send(new GetCommand({ TableName: table, Key: k.activity(deviceId, kind, start) }))).Item;
+      return item ? toActivity(item) : undefined;
+    },
+
+    async putRejected(message, digest) {
+      const day = dayOf(message.received_at);
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: {
+            ...k.rejected(day, digest),
+            ...message,
+            payload: message.payload.slice(0, PAYLOAD_LIMIT),
+            expires_at: epochSeconds(message.received_at, RAW_ARCHIVE_DAYS),
+          },
+        }),
+      );
+    },
+
+    async listRejected(day) {
+      const items = await queryAll({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': k.rejectedPartition(day) } });
+      return items.map((i) => ({ received_at: String(i.received_at), topic: String(i.topic), reason: String(i.reason), payload: String(i.payload) }));
+    },
+  };
+};

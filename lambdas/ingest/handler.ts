@@ -1,0 +1,24 @@
+import { createDocumentClient } from '../adapters/dynamodb/client';
+import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import { requireEnv } from '../lib/env';
+import { createLogger } from '../lib/logger';
+import { makeIngest, type IngestDeps } from './ingest';
+
+/** The ingest's ports from the environment (the same variables in AWS and the local stack). */
+export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestDeps => {
+  const doc = createDocumentClient(env);
+  return {
+    farms: dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env)),
+    readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
+    now: () => new Date(),
+    log: createLogger({ function: 'ingest' }),
+  };
+};
+
+/**
+ * The IoT topic rule's Lambda target (invoked asynchronously: a thrown error is retried twice,
+ * then the event goes to the on-failure destination, so a reading is never silently lost).
+ * A bad message is not an error: it is kept in the rejected store and the invocation succeeds.
+ */
+export const handler = makeIngest(defaultIngestDeps());

@@ -1,0 +1,190 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { dayOf } from '../../lambdas/adapters/dynamodb/keys';
+import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { knodeTopic, telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
+import { startTestStack } from '../support/local-stack';
+
+/**
+ * Telemetry through the local stack: a real MQTT client publishes to the aedes broker, the rule
+ * runner hands each message to the ingest handler, which writes to dynalite with the real SDK.
+ */
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let client: MqttClient;
+let farms: FarmRepository;
+let readings: ReadingsRepository;
+let token: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  client = await mqtt.connectAsync(stack.facts.mqtt, { clientId: 'telemetry-test' });
+  const doc = createDocumentClient();
+  farms = dynamoFarmRepository(doc, stack.facts.dynamodb.farmsTable);
+  readings = dynamoReadingsRepository(doc, stack.facts.dynamodb.readingsTable);
+  token = await stack.signIn('farmer@vatman.local');
+});
+afterAll(async () => {
+  await client?.endAsync();
+  await stack?.stop();
+});
+
+const publish = (topic: string, payload: string | object) =>
+  client.publishAsync(topic, typeof payload === 'string' ? payload : JSON.stringify(payload), { qos: 1 });
+
+const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+const minutesAgo = (m: number, base = Date.now()) => new Date(Math.floor(base / 60_000) * 60_000 - m * 60_000).toISOString();
+
+describe('a device message published over MQTT', () => {
+  it("appears in the API's view of the vat within 2 seconds", async () => {
+    const publishedAt = minutesAgo(1);
+    const sent = Date.now();
+    await publish(telemetryTopic('vm-31245-1'), {
+      published_at: publishedAt,
+      radar_distance: 1438,
+      temp1: 4.27,
+      temp2: 12.1,
+      agitator_status: 1,
+      state_machine: 'storage',
+      battery: { status: '0x0B' },
+    });
+    const vat = await until(async () => {
+      const res = await stack.post('/api/farmer/dashboard', { type: 'FARMER_DASHBOARD_GET', farm: 'farm-pro' }, token);
+      const vats = (res.body as { vats: { vat_number: number; last_updated: { published_at: string; milk_level: number; milk_volume: number; temp1: number } | null }[] }).vats;
+      const v = vats.find((x) => x.vat_number === 1);
+      return v?.last_updated?.published_at === publishedAt ? v : undefined;
+    }, 2_000);
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    // Vat 1 of 31245: height 2438, diameter 2875, wedge 60: level 1000 mm → (940 × π × 2875² / 4e6) ≈ 6102 L → 6100 shown.
+    expect(vat.last_updated).toMatchObject({ milk_level: 1000, milk_volume: 6100, temp1: 4.3 });
+  });
+
+  it('updates a knode asset from its gateway', async () => {
+    const publishedAt = minutesAgo(2);
+    await publish(knodeTopic('kn-31245'), { published_at: publishedAt, type: 'Tank', asset_name: 'House tank', metric_value_1: 42, unit_1: '%' });
+    const asset = await until(async () => (await farms.listKnodeAssets('farm-pro')).find((a) => a.asset_name === 'House tank' && a.published_at === publishedAt));
+    expect(asset.metric_value_1).toBe(42);
+  });
+});
+
+describe('bad messages', () => {
+  const rejectedReasons = async (day: string) => (await readings.listRejected(day)).map((r) => `${r.topic} ${r.reason}`);
+
+  it('keeps malformed JSON, wrong types, unknown devices and absurd values in the rejected store with a reason', async () => {
+    const t = minutesAgo(3);
+    const topic = telemetryTopic('vm-ocd40721-1');
+    await publish(topic, '{"published_at": "2026-');
+    await publish(topic, { published_at: t, temp1: 'warm' });
+    await publish(telemetryTopic('vm-nobody-9'), { published_at: t, temp1: 4 });
+    await publish(topic, { published_at: t, temp1: 500 });
+    await publish(topic, { published_at: new Date(Date.now() + 3_600_000).toISOString(), temp1: 4 });
+    await publish(topic, { published_at: t, agitator_status: 7 });
+    await publish('dts/vm-ocd40721-1/other', { published_at: t });
+    const today = dayOf(new Date().toISOString());
+    const reasons = await until(async () => {
+      const all = await rejectedReasons(today);
+      return all.length >= 6 ? all : undefined;
+    });
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        `${topic} payload is not valid JSON`,
+        expect.stringMatching(/^dts\/vm-ocd40721-1\/telemetry temp1: /),
+        'dts/vm-nobody-9/telemetry unknown device vm-nobody-9',
+        expect.stringMatching(/temp1: Too big/),
+        expect.stringMatching(/is in the future$/),
+        expect.stringMatching(/agitator_status: /),
+      ]),
+    );
+    // Nothing of them was stored, and the stack still takes good messages.
+    expect(await readings.readPartitions('dev-ocd40721-1', t, t)).toEqual([]);
+    await publish(topic, { published_at: t, temp1: 3.9 });
+    await until(async () => ((await readings.readPartitions('dev-ocd40721-1', t, t)).length === 1 ? true : undefined));
+  });
+});
+
+/** A scripted stretch of one-minute readings across a UTC midnight with every kind of activity. */
+const trace = (start: number, minutes: number): TelemetryMessageInput[] => {
+  const out: TelemetryMessageInput[] = [];
+  for (let i = 0; i < minutes; i += 1) {
+    if (i >= 100 && i < 120) continue; // a 20-minute gap: an outage
+    const milking = i >= 30 && i < 90;
+    const level = milking ? 200 + (i - 30) * 15 : i < 30 ? 200 : i < 150 ? 1100 : Math.max(0, 1100 - (i - 150) * 120);
+    out.push({
+      published_at: new Date(start + i * 60_000).toISOString(),
+      radar_distance: 3500 - level,
+      temp1: milking ? 12 - (i - 30) * 0.1 : 4.5,
+      temp2: milking ? 18 : null,
+      temp5: i >= 170 && i < 190 ? 72 : 15,
+      agitator_status: i >= 60 && i < 70 ? 0 : 1,
+      state_machine: level < 100 ? 'empty' : i === 30 ? 'som' : i === 89 ? 'eom' : milking ? 'milking' : 'storage',
+      battery: { status: i >= 130 && i < 140 ? '0x0A' : '0x0B' },
+    });
+  }
+  return out;
+};
+
+const shuffled = <T>(items: readonly T[], seed: number): T[] => {
+  const a = [...items];
+  let s = seed;
+  for (let i = a.length - 1; i > 0; i -= 1) {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = s % (i + 1);
+    [a[i], a[j]] = [a[j] as T, a[i] as T];
+  }
+  return a;
+};
+
+/** Everything the ingest stored for a device, with the device id taken out so two vats compare. */
+const storedState = async (deviceId: string, from: string, to: string) => {
+  const ingest = await farms.getDeviceForIngest(deviceId);
+  const raws = (await Promise.all([dayOf(from), dayOf(to)].map((d) => readings.listRaw(deviceId, d)))).flat();
+  const activities = await readings.listActivities(deviceId, '0', '9999');
+  return {
+    last_updated: ingest?.device.last_updated,
+    ingest: ingest?.ingest,
+    readings: await readings.readPartitions(deviceId, from, to),
+    range: await readings.readRange(deviceId, from, to),
+    raws,
+    activities: activities.map(({ device_id: _d, ...a }) => a).sort((a, b) => `${a.kind}${a.start.published_at}`.localeCompare(`${b.kind}${b.start.published_at}`)),
+  };
+};
+
+describe('idempotent and order-independent ingest', () => {
+  it('ends in the same stored state whether each message is published once in order or three times shuffled', async () => {
+    // Two identical vats of the Auto farm (21,500 L, 2875 mm, 3500 mm high): one gets the trace once
+    // in order, the other three copies of it shuffled. The trace crosses a UTC midnight.
+    const midnight = Date.parse(`${dayOf(new Date(Date.now() - 2 * 86_400_000).toISOString())}T00:00:00.000Z`);
+    const messages = trace(midnight - 95 * 60_000, 200);
+    const from = messages[0]!.published_at;
+    const to = messages.at(-1)!.published_at;
+    for (const m of messages) await publish(telemetryTopic('vm-fon50412-1'), m);
+    for (const m of shuffled([...messages, ...messages, ...messages], 7)) await publish(telemetryTopic('vm-fon50412-2'), m);
+
+    const settled = (deviceId: string) =>
+      until(async () => {
+        const s = await farms.getDeviceForIngest(deviceId);
+        const pending = (s?.ingest?.state as { pending?: { activities: unknown[]; snapshots: unknown[]; compact: unknown[] } } | undefined)?.pending;
+        return s?.ingest?.n === messages.length && pending && pending.activities.length + pending.snapshots.length + pending.compact.length === 0 ? true : undefined;
+      }, 60_000);
+    await settled('dev-fon50412-1');
+    await settled('dev-fon50412-2');
+
+    const once = await storedState('dev-fon50412-1', from, to);
+    const thrice = await storedState('dev-fon50412-2', from, to);
+    expect(once.readings).toHaveLength(messages.length);
+    expect(once.activities.map((a) => a.kind)).toEqual(expect.arrayContaining(['milking', 'agitator_stop', 'outage', 'battery_off', 'cip', 'collection']));
+    // The day before the last reading was compacted into its bucket; the range reads it back whole.
+    expect(once.range).toEqual(once.readings);
+    expect(thrice).toEqual(once);
+  });
+});
