@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
@@ -103,9 +103,13 @@ export function FarmerShell() {
     };
   }, [noAccess, staying, error, herdUrl, location.pathname, routeNoAccess]);
 
-  // None stored, or not among the user's farms: store the first (farmer §4).
+  // None stored, or not among the user's farms: store the first (farmer §4). A valid one is
+  // written again once per visit: browsers cap cookie lifetimes (Chromium at 400 days) below
+  // the spec's 100 years, so each visit restarts the clock.
+  const cookieRenewed = useRef(false);
   useEffect(() => {
-    if (!farm || farm._id === storedFarmId) return;
+    if (!farm || (farm._id === storedFarmId && cookieRenewed.current)) return;
+    cookieRenewed.current = true;
     writeSelectedFarm(farm._id);
     setStoredFarmId(farm._id);
   }, [farm, storedFarmId]);
