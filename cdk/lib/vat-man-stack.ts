@@ -9,6 +9,7 @@ import { triggerEntry } from './paths';
 import { UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
+import { Telemetry } from './constructs/telemetry';
 import { Web } from './constructs/web';
 import { frontendSource } from './frontend-asset';
 import { removalPolicyFor, type Stage } from './stage';
@@ -35,6 +36,7 @@ export class VatManStack extends Stack {
   readonly alerts: Alerts;
   readonly api: Api;
   readonly web: Web;
+  readonly telemetry: Telemetry;
 
   constructor(scope: Construct, id: string, props: VatManStackProps) {
     super(scope, id, props);
@@ -46,6 +48,7 @@ export class VatManStack extends Stack {
     this.data = new Data(this, 'Data', { removalPolicy });
     this.alerts = new Alerts(this, 'Alerts');
     this.web = new Web(this, 'Web', { removalPolicy, logRetention });
+    this.telemetry = new Telemetry(this, 'Telemetry', { data: this.data, removalPolicy, logRetention });
     this.api = new Api(this, 'Api', {
       auth: this.auth,
       data: this.data,

@@ -1,0 +1,98 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INGEST_RETRY_ATTEMPTS, INGEST_RULE_SQL } from '../../cdk/lib/constructs/telemetry';
+import { functionEnv, lambdaFunctions, nagViolations, onlyResourceId, synthVatMan, type Synthesized } from './synth';
+
+let synth: Synthesized;
+let template: Template;
+let ingestId: string;
+let queueId: string;
+let ruleId: string;
+
+beforeAll(() => {
+  synth = synthVatMan({ stage: 'prod' });
+  template = synth.template;
+  const ingest = Object.entries(lambdaFunctions(template)).filter(([, fn]) => String(fn.Properties?.Description).includes('telemetry ingest'));
+  expect(ingest).toHaveLength(1);
+  ingestId = (ingest[0] as [string, unknown])[0];
+  queueId = onlyResourceId(template, 'AWS::SQS::Queue');
+  ruleId = onlyResourceId(template, 'AWS::IoT::TopicRule');
+});
+afterAll(() => synth.cleanup());
+
+const json = (value: unknown) => JSON.stringify(value);
+
+describe('IoT topic rule', () => {
+  it('sends every dts/+/+ message, base64-encoded with its topic and arrival time, to the ingest Lambda', () => {
+    expect(INGEST_RULE_SQL).toBe("SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM 'dts/+/+'");
+    template.hasResourceProperties('AWS::IoT::TopicRule', {
+      TopicRulePayload: {
+        Sql: INGEST_RULE_SQL,
+        AwsIotSqlVersion: '2016-03-23',
+        RuleDisabled: false,
+        Actions: [{ Lambda: { FunctionArn: { 'Fn::GetAtt': [ingestId, 'Arn'] } } }],
+      },
+    });
+  });
+
+  it('has an error action that puts undeliverable messages into the dead-letter queue', () => {
+    const rule = template.findResources('AWS::IoT::TopicRule')[ruleId] as { Properties: { TopicRulePayload: { ErrorAction: { Sqs: { QueueUrl: unknown; RoleArn: { 'Fn::GetAtt': [string, string] } } } } } };
+    const errorAction = rule.Properties.TopicRulePayload.ErrorAction.Sqs;
+    expect(errorAction.QueueUrl).toEqual({ Ref: queueId });
+    const roleId = errorAction.RoleArn['Fn::GetAtt'][0];
+    template.hasResourceProperties('AWS::IAM::Role', { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'iot.amazonaws.com' } })] }) });
+    const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
+    expect(json(policies)).toContain('sqs:SendMessage');
+    expect(json(policies)).toContain(queueId);
+  });
+
+  it('lets only this rule invoke the ingest', () => {
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [ingestId, 'Arn'] },
+      Principal: 'iot.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+    });
+  });
+});
+
+describe('ingest Lambda', () => {
+  it('retries a failed asynchronous invocation, then sends it to the dead-letter queue so no reading is lost', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: ingestId },
+      MaximumRetryAttempts: INGEST_RETRY_ATTEMPTS,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+  });
+
+  it('reads and writes the Farms and Readings tables, named in its environment', () => {
+    const env = functionEnv(template, ingestId);
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['FARMS_TABLE', 'READINGS_TABLE']));
+    expect(env.ALERTS_TABLE).toBeUndefined();
+    expect(lambdaFunctions(template)[ingestId]?.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 30 });
+  });
+});
+
+describe('device IoT policy', () => {
+  const statements = () =>
+    (Object.values(template.findResources('AWS::IoT::Policy'))[0] as { Properties: { PolicyDocument: { Statement: { Action: string; Resource: unknown; Condition?: unknown }[] } } }).Properties.PolicyDocument.Statement;
+
+  it('confines each device to its own thing name: client id, telemetry and knode topics, its command topics', () => {
+    template.resourceCountIs('AWS::IoT::Policy', 1);
+    const byAction = Object.fromEntries(statements().map((s) => [s.Action, json(s.Resource)]));
+    expect(Object.keys(byAction).sort()).toEqual(['iot:Connect', 'iot:Publish', 'iot:Receive', 'iot:Subscribe']);
+    expect(byAction['iot:Connect']).toContain(':client/${iot:Connection.Thing.ThingName}');
+    expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/telemetry');
+    expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/knode');
+    expect(byAction['iot:Subscribe']).toContain(':topicfilter/dts/${iot:Connection.Thing.ThingName}/cmd/*');
+    expect(byAction['iot:Receive']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/cmd/*');
+    // No statement reaches another thing's topics through a wildcard on the thing level.
+    for (const s of statements()) expect(json(s.Resource)).not.toMatch(/dts\/(\*|\+|#)/);
+    expect(statements().find((s) => s.Action === 'iot:Connect')?.Condition).toEqual({ Bool: { 'iot:Connection.Thing.IsAttached': 'true' } });
+  });
+
+  it('leaves no unacknowledged cdk-nag finding', () => {
+    expect(nagViolations(synth.assembly)).toEqual([]);
+  });
+});
