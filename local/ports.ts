@@ -9,6 +9,8 @@ export const PORTS = {
   mqtt: { env: 'MQTT_PORT', fallback: 1883 },
   sns: { env: 'SNS_PORT', fallback: 3002 },
   lambda: { env: 'LAMBDA_PORT', fallback: 3003 },
+  /** The device simulator's control server (POST/GET /faults). */
+  simulator: { env: 'SIMULATOR_PORT', fallback: 3004 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * Faults the simulator can inject into one vat for a number of simulated minutes. Each maps to
+ * an alert the platform raises (farmer §2.9 alert settings): power_outage, agitator_stopped,
+ * milk_warm (chiller off), milk_warm_plate, milk_online_offline.
+ */
+export const FAULT_KINDS = ['power_cut', 'agitator_stop', 'chiller_off', 'warm_plate', 'offline'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** A week: longer faults are a typo rather than a demo. */
+export const MAX_FAULT_MINUTES = 7 * 24 * 60;
+
+export const faultRequestSchema = z
+  .object({
+    device: z.string({ message: 'device is required: the device (MQTT thing) name, e.g. vm-ocd40721-1' }).min(1, 'device is required'),
+    kind: z.enum(FAULT_KINDS, { message: `kind must be one of ${FAULT_KINDS.join(', ')}` }),
+    minutes: z
+      .number({ message: 'minutes is required: a whole number of simulated minutes' })
+      .int('minutes must be a whole number')
+      .min(1, 'minutes must be at least 1')
+      .max(MAX_FAULT_MINUTES, `minutes must be at most ${MAX_FAULT_MINUTES} (a week)`),
+  })
+  .strict();
+export type FaultRequest = z.infer<typeof faultRequestSchema>;
+
+/** A fault on a vat's simulated timeline: [from, until) in epoch ms. */
+export interface ActiveFault {
+  readonly kind: FaultKind;
+  readonly from: number;
+  readonly until: number;
+}
+
+export const isActive = (f: ActiveFault, t: number): boolean => t >= f.from && t < f.until;
+
+/** What the vat's hardware does at time t given its faults. */
+export interface FaultEffects {
+  /** Mains off: battery register even, refrigeration and agitator stop. */
+  readonly powerCut: boolean;
+  readonly agitatorStopped: boolean;
+  readonly chillerOff: boolean;
+  readonly warmPlate: boolean;
+  readonly offline: boolean;
+}
+
+export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffects => {
+  const on = (k: FaultKind) => faults.some((f) => f.kind === k && isActive(f, t));
+  return {
+    powerCut: on('power_cut'),
+    agitatorStopped: on('agitator_stop'),
+    chillerOff: on('chiller_off'),
+    warmPlate: on('warm_plate'),
+    offline: on('offline'),
+  };
+};
+
+/** A fault that starts at t (the device sends an alarm message, AM, on that minute). */
+export const startsAt = (faults: readonly ActiveFault[], t: number, minuteMs = 60_000): boolean =>
+  faults.some((f) => f.kind !== 'offline' && f.from <= t && t < f.from + minuteMs && t < f.until);
+
+/** Durations (simulated minutes) of the random demo faults: short enough to read on a 2-day chart. */
+export const RANDOM_FAULT_MINUTES: Readonly<Record<FaultKind, readonly [number, number]>> = {
+  power_cut: [10, 60],
+  agitator_stop: [20, 90],
+  chiller_off: [180, 360],
+  warm_plate: [60, 120],
+  offline: [20, 90],
+};
