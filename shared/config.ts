@@ -15,5 +15,11 @@ export const webConfigSchema = z.object({
   herdSiteUrl: z.string().url().optional(),
   /** The provider's support page, linked from the No Permission page. */
   supportUrl: z.string().url().optional(),
+  /**
+   * The reCAPTCHA v2 site key (public) of the bot-check on sign-up and password reset (spec §7).
+   * Set where the API checks answers (BOT_CHECK=recaptcha); absent locally, where the check is
+   * off and no widget renders.
+   */
+  recaptchaSiteKey: z.string().min(1).optional(),
 });
 export type WebConfig = z.infer<typeof webConfigSchema>;

@@ -6,6 +6,7 @@ import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { signUp } from '../api/account';
 import { signInWithPassword } from '../api/sign-in';
+import { useBotCheck } from '../hooks/use-bot-check';
 import { useFirstErrorForm } from '../hooks/use-first-error-form';
 import { AuthLayout } from './auth-layout';
 import { FormError, PasswordField, TextField } from './form-fields';
@@ -17,11 +18,13 @@ export function RegisterPage() {
   const snackbar = useSnackbar();
   const queryClient = useQueryClient();
   const form = useFirstErrorForm(signUpUserSchema, { firstName: '', lastName: '', email: '', phone: '', password: '' });
+  const botCheck = useBotCheck();
 
   const send = form.onSubmit(async (user) => {
     try {
-      await signUp(client, user);
+      await signUp(client, user, botCheck.response);
     } catch {
+      botCheck.renew();
       return; // The API client has announced it (snackbar).
     }
     const signedIn = await signInWithPassword({ email: user.email, password: user.password });
@@ -33,7 +36,7 @@ export function RegisterPage() {
     }
     queryClient.clear();
     navigate(paths.milkDashboard.to(), { replace: true });
-  });
+  }, botCheck.check);
 
   return (
     <AuthLayout
@@ -60,6 +63,7 @@ export function RegisterPage() {
         />
         <TextField label="Phone" type="tel" inputMode="tel" autoComplete="tel" {...form.field('phone')} />
         <PasswordField label="Password" autoComplete="new-password" {...form.field('password')} />
+        {botCheck.widget}
         <FormError id={form.errorId} message={form.error?.message} />
         <button type="submit" className="button button--primary button--block" disabled={form.submitting}>
           {form.submitting ? 'Signing up…' : 'Sign up'}

@@ -5,6 +5,7 @@ import { useConfirm } from '../../../components/confirm-dialog';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { resetPassword } from '../api/account';
+import { useBotCheck } from '../hooks/use-bot-check';
 import { useFirstErrorForm } from '../hooks/use-first-error-form';
 import { AuthLayout } from './auth-layout';
 import { FormError, PasswordField } from './form-fields';
@@ -20,16 +21,18 @@ export function ResetPasswordPage() {
   const confirm = useConfirm();
   const [done, setDone] = useState(false);
   const form = useFirstErrorForm(resetUserSchema, { password: '' }, ({ password }) => ({ password, token }));
+  const botCheck = useBotCheck();
 
   const send = form.onSubmit(async (user) => {
     try {
-      await resetPassword(client, user);
+      await resetPassword(client, user, botCheck.response);
     } catch {
+      botCheck.renew();
       return; // A bad or expired link is a 422 whose message the snackbar shows.
     }
     setDone(true);
     confirm({ title: RESET_DONE_TITLE, body: RESET_DONE_BODY, onOk: () => navigate(paths.login.to(), { replace: true }) });
-  });
+  }, botCheck.check);
 
   return (
     <AuthLayout title="Reset password" footer={<Link to={paths.login.to()}>Back to sign in</Link>}>
@@ -40,6 +43,7 @@ export function ResetPasswordPage() {
       ) : (
         <form className="form" noValidate onSubmit={send} aria-label="Reset password">
           <PasswordField label="New password" autoComplete="new-password" {...form.field('password')} />
+          {botCheck.widget}
           <FormError id={form.errorId} message={form.error?.message} />
           <button type="submit" className="button button--primary button--block" disabled={form.submitting}>
             {form.submitting ? 'Saving…' : 'Reset password'}

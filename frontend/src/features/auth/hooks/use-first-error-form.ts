@@ -2,7 +2,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 
 export interface FieldError<F extends string> {
-  readonly field: F;
+  /** The field in error, or null for a check of the whole form (the bot-check). */
+  readonly field: F | null;
   readonly message: string;
 }
 
@@ -10,7 +11,7 @@ export interface FieldError<F extends string> {
  * The first problem of a form (farmer §5: only the first error per form is shown). Zod reports
  * issues in the order of the schema's keys, which is the order the form shows its fields.
  */
-export const firstError = <F extends string>(error: z.ZodError, fields: readonly F[]): FieldError<F> => {
+export const firstError = <F extends string>(error: z.ZodError, fields: readonly F[]): FieldError<F> & { readonly field: F } => {
   const issue = error.issues[0];
   const key = issue?.path[0];
   const field = fields.find((f) => f === key) ?? fields[0];
@@ -53,8 +54,12 @@ export function useFirstErrorForm<F extends string, Out>(
     ...(error?.field === name ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {}),
   });
 
-  /** Wraps the send: validation first; the send runs only with parsed data, once at a time. */
-  const onSubmit = (send: (data: Out) => Promise<void>) => (event: FormEvent<HTMLFormElement>) => {
+  /**
+   * Wraps the send: validation first; the send runs only with parsed data, once at a time.
+   * `check` runs after the fields pass (their errors come first) and may name a problem of the
+   * whole form, which is then the one error shown.
+   */
+  const onSubmit = (send: (data: Out) => Promise<void>, check?: () => string | undefined) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
     const parsed = schema.safeParse(toInput(values));
@@ -62,6 +67,11 @@ export function useFirstErrorForm<F extends string, Out>(
       const first = firstError(parsed.error, fields);
       setError(first);
       refs.current.get(first.field)?.focus();
+      return;
+    }
+    const problem = check?.();
+    if (problem) {
+      setError({ field: null, message: problem });
       return;
     }
     setError(null);
