@@ -166,5 +166,5 @@ export const detectorStateSchema = z
  */
 export const parseDetectorState = (stored: unknown): DetectorState | undefined => {
   const parsed = detectorStateSchema.safeParse(stored);
-  return parsed.success ? (parsed.data as DetectorState) : undefined;
+  return parsed.success ? parsed.data : undefined;
 };
