@@ -275,9 +275,9 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
       expect(await page.getByRole('option').allTextContents()).toEqual(['31245']);
       expect(first).not.toContain('31245');
       // A mark on the window that only a page reload removes.
-      await page.evaluate(() => Object.assign(window, { beforeReload: true }));
+      await page.evaluate(() => Object.assign(globalThis, { beforeReload: true }));
       await page.getByRole('option', { name: '31245' }).click();
-      await expect.poll(() => page.evaluate(() => 'beforeReload' in window)).toBe(false);
+      await expect.poll(() => page.evaluate(() => 'beforeReload' in globalThis)).toBe(false);
       await expect.poll(async () => (await page.getByRole('button', { name: /^Farm/ }).textContent()) ?? '').toContain('31245');
       const cookie = (await context.cookies()).find((c) => c.name === 'vatman_farm');
       expect(JSON.parse(decodeURIComponent(cookie?.value ?? '{}'))).toEqual({ _id: 'farm-pro' });

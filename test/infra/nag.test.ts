@@ -1,11 +1,11 @@
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
 import { createVatManApp } from '../../cdk/lib/app';
-import { nagViolations, synthVatMan } from './synth';
+import { nagViolations, synthVatMan, TEST_RECAPTCHA_SITE_KEY } from './synth';
 
 describe('cdk-nag AwsSolutions checks', () => {
   it('fail the synth on an unacknowledged finding (the plugin is active in the app)', () => {
-    const { app, stack } = createVatManApp({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const { app, stack } = createVatManApp({ context: { 'aws:cdk:bundling-stacks': [], recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY } });
     // A bucket without server access logs, TLS enforcement or public access block.
     new Bucket(stack, 'UncheckedBucket');
     expect(() => app.synth()).toThrow(/AwsSolutions-S1[\s\S]*UncheckedBucket|UncheckedBucket[\s\S]*AwsSolutions-S1/);

@@ -13,7 +13,16 @@ export interface SynthOptions {
   readonly stage?: Stage;
   /** @default environment-agnostic, whatever CDK_DEFAULT_* say */
   readonly env?: Environment;
+  /**
+   * More context, e.g. `{ botCheck: 'off' }`. The tests' synth passes TEST_RECAPTCHA_SITE_KEY as
+   * recaptchaSiteKey (the app refuses a reCAPTCHA bot-check without one); `recaptchaSiteKey:
+   * undefined` here leaves it out.
+   */
+  readonly context?: Readonly<Record<string, unknown>>;
 }
+
+/** A stand-in site key: public in real life too, so nothing secret is needed to synthesize. */
+export const TEST_RECAPTCHA_SITE_KEY = 'test-recaptcha-site-key';
 
 export interface Synthesized {
   readonly stack: VatManStack;
@@ -34,7 +43,9 @@ export const synthVatMan = (options: SynthOptions = {}): Synthesized => {
     context: {
       // An empty list of stacks to bundle: `aws:cdk:bundling-stacks` is how the CLI narrows bundling.
       'aws:cdk:bundling-stacks': [],
+      recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY,
       ...(options.stage ? { stage: options.stage } : {}),
+      ...options.context,
     },
     stackProps: { env: options.env },
   });

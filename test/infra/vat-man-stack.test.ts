@@ -14,6 +14,7 @@ import {
   nagViolations,
   onlyResourceId,
   synthVatMan,
+  TEST_RECAPTCHA_SITE_KEY,
   type Synthesized,
 } from './synth';
 
@@ -377,12 +378,14 @@ describe('web', () => {
     // markers that the deployment replaces by the values below.
     const configAsset = path.join(synth.assembly.directory, `asset.${(keys[1] as string).replace(/\.zip$/, '')}`, 'config.json');
     const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, string>;
-    const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, markers[1]?.[marker]]));
+    // Values known at synth (the reCAPTCHA site key from context) stand as they are.
+    const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, markers[1]?.[marker] ?? marker]));
     expect(resolved).toEqual({
       apiUrl: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
       userPoolClientId: { Ref: clientId },
+      recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY,
     });
     // Same keys the web app parses at start; with sample values it is a valid web config.
     const sample = {
@@ -390,6 +393,7 @@ describe('web', () => {
       region: 'ap-southeast-2',
       userPoolId: 'ap-southeast-2_abc',
       userPoolClientId: 'client',
+      recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY,
     };
     expect(Object.keys(raw).sort()).toEqual(Object.keys(sample).sort());
     expect(webConfigSchema.safeParse(sample).success).toBe(true);
