@@ -110,6 +110,9 @@ const MINUTE = 60_000;
 const TICK_MS = 100;
 const SAVE_EVERY_MS = 30_000;
 
+const describeFaults = (faults: readonly ActiveFault[]) =>
+  faults.map((f) => `${f.kind} until ${new Date(f.until).toISOString()}`).join(', ');
+
 const readState = (file: string | undefined): SavedState | undefined => {
   if (!file) return undefined;
   try {
@@ -214,6 +217,7 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
       const messages = e.kind === 'vat' ? [e.model.step(t)].filter((m) => m !== undefined) : e.model.step(t);
       e.next = e.model.nextTime();
       for (const m of messages) publishes.push(client.publishAsync(e.topic, JSON.stringify(m), { qos: 1 }));
+      for (const m of messages) if ('message_type' in m && m.message_type === 'AM') log(`simulator: alarm on ${e.key} at ${m.published_at} (${e.kind === 'vat' ? describeFaults(e.model.activeFaults(t)) : ''})`);
       if (e.kind === 'vat' && messages.length === 0) publishes.push(Promise.resolve()); // offline minutes count towards the budget too
     }
     const results = await Promise.allSettled(publishes);

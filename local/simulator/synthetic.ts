@@ -1,0 +1,81 @@
+import type { Device } from '../../shared/entities/device';
+import { PACKAGES, type Farm } from '../../shared/entities/farm';
+import { createRng, intBetween } from './random';
+
+/**
+ * Synthetic farms for `npm run simulate -- --farms N`: supply numbers SIM0001…, a mix of the
+ * Lite, Pro and Auto packages, 1-4 vats with configurations from the installer table (operator
+ * §9). Deterministic from the seed, so a re-run provisions the same farms.
+ */
+
+/** Installer table (operator §9): diameter (mm), capacity (L), height (mm). */
+export const INSTALLER_VATS: readonly { readonly diameter: number; readonly size: number; readonly height: number }[] = [
+  { diameter: 2337, size: 4500, height: 1219 },
+  { diameter: 2337, size: 5700, height: 1500 },
+  { diameter: 2337, size: 6800, height: 1750 },
+  { diameter: 2337, size: 7800, height: 2000 },
+  { diameter: 2337, size: 9100, height: 2438 },
+  { diameter: 2337, size: 11000, height: 2719 },
+  { diameter: 2337, size: 12000, height: 3000 },
+  { diameter: 2337, size: 14000, height: 3500 },
+  { diameter: 2337, size: 16000, height: 4000 },
+  { diameter: 2337, size: 18000, height: 4438 },
+  { diameter: 2875, size: 11500, height: 2000 },
+  { diameter: 2875, size: 14000, height: 2438 },
+  { diameter: 2875, size: 16000, height: 2719 },
+  { diameter: 2875, size: 18000, height: 3000 },
+  { diameter: 2875, size: 18000, height: 2750 },
+  { diameter: 2875, size: 21500, height: 3500 },
+  { diameter: 2875, size: 24000, height: 4000 },
+  { diameter: 2875, size: 26000, height: 4438 },
+  { diameter: 2875, size: 30000, height: 4719 },
+];
+
+export const syntheticSupplyNumber = (n: number): string => `SIM${String(n).padStart(4, '0')}`;
+
+export const syntheticFarms = (count: number, seed: number, today = new Date()): { farms: Farm[]; devices: Device[] } => {
+  const farms: Farm[] = [];
+  const devices: Device[] = [];
+  for (let n = 1; n <= count; n += 1) {
+    const rng = createRng(seed * 7919 + n);
+    const fonterraId = syntheticSupplyNumber(n);
+    const id = fonterraId.toLowerCase();
+    const pkg = PACKAGES[(n - 1) % PACKAGES.length] as Farm['package'];
+    const vats = intBetween(rng, 1, 4);
+    farms.push({
+      _id: `farm-${id}`,
+      fonterra_id: fonterraId,
+      name: `Simulated farm ${n}`,
+      package: pkg,
+      is_milk_enabled: true,
+      power: true,
+      knode: { is_water_enabled: false, is_effluent_enabled: false, is_land_enabled: false, is_weather_enabled: false },
+      timezone: 'Pacific/Auckland',
+      auto_check: true,
+      fonterra_api_status: false,
+      harvest: false,
+      install_numVats: vats,
+      install_date: today.toISOString().slice(0, 10),
+    });
+    for (let v = 1; v <= vats; v += 1) {
+      const cfg = INSTALLER_VATS[Math.floor(rng.next() * INSTALLER_VATS.length)] ?? INSTALLER_VATS[4];
+      if (!cfg) continue;
+      devices.push({
+        _id: `dev-${id}-${v}`,
+        name: `vm-${id}-${v}`,
+        farm_id: `farm-${id}`,
+        vat_number: v,
+        status: 1,
+        system_version: '3.2.1',
+        firmware_version: '41',
+        vat_size: cfg.size,
+        vat_max_height: cfg.height,
+        vat_diameter: cfg.diameter,
+        wedgeHeight: 60,
+        vat_volume_offset: 0,
+        vat_auto: pkg === 'Vat-Man Auto',
+      });
+    }
+  }
+  return { farms, devices };
+};
