@@ -11,7 +11,9 @@ export const userActions: Actions = {
     // A Cognito account without a profile is not a user of this product (yet): no permission.
     if (!user) throw new ForbiddenError('No user profile for this account');
     const listFarm = await deps.farms.getFarms(await deps.farms.listFarmIdsOfUser(caller.userId));
-    // The role shown is the one the verified token carries, never a stored copy.
+    // The role shown is the one the verified token carries, never a stored copy. Organizations
+    // (farmer §2.12) do not exist yet: null says "none", which also hides the group link, until
+    // the organization issue stores them and answers the user's own here.
     return { user: { ...user, role: caller.role }, listFarm, organization: null };
   }),
   USER_CHECK_LOGIN_STATUS: publicAction(schemas.USER_CHECK_LOGIN_STATUS, async (_input, { caller }) =>

@@ -190,6 +190,70 @@ describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
   });
 });
 
+describe.runIf(run)('the bot-check widget (spec §7) where config.json carries a site key', () => {
+  it('renders the checkbox on sign-up, sends nothing until it is ticked, then sends its answer', async () => {
+    const { context, page, sent } = await visit('/dts/login');
+    await withShot(page, 'bot-check', async () => {
+      // The deployed config.json of a stack with botCheck=recaptcha, and a stand-in for Google's
+      // script (the machine is offline): it renders a box whose click is the tick.
+      await page.route('**/config.json', async (route) => {
+        const config = (await (await route.fetch()).json()) as Record<string, string>;
+        await route.fulfill({ json: { ...config, recaptchaSiteKey: 'site-key-1' } });
+      });
+      await page.route('https://www.google.com/recaptcha/**', (route) =>
+        route.fulfill({
+          contentType: 'text/javascript',
+          body: `window.grecaptcha = {
+            render(el, p) {
+              const box = document.createElement('button');
+              box.type = 'button';
+              box.textContent = 'I am not a robot (' + p.sitekey + ')';
+              box.onclick = () => p.callback('answer-for-' + p.sitekey);
+              el.appendChild(box);
+              return 1;
+            },
+            reset() {},
+          };
+          window.vatmanRecaptchaLoaded();`,
+        }),
+      );
+      await page.goto(`${web}/dts/register`);
+      await page.getByLabel('First name').fill('Kiri');
+      await page.getByLabel('Last name').fill('Moana');
+      await page.getByLabel('Email').fill(`kiri.${Date.now()}@example.nz`);
+      await page.getByLabel('Phone').fill('021 555 0103');
+      await page.getByLabel('Password', { exact: true }).fill('first-pass-1');
+      sent.length = 0;
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.getByText('Please tick the box to show you are not a robot').waitFor();
+      expect(sent).toEqual([]);
+
+      await page.getByRole('button', { name: 'I am not a robot (site-key-1)' }).click();
+      const signUp = page.waitForRequest((r) => r.url() === `${stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      expect(new URLSearchParams((await signUp).postData() ?? '').get('gRecaptchaResponse')).toBe('answer-for-site-key-1');
+      await page.waitForURL(`${web}/dts/permission`);
+    });
+    await context.close();
+  });
+
+  it('renders no widget without a site key (the local stack) and sends an empty answer', async () => {
+    const { context, page } = await visit('/dts/register');
+    await page.getByRole('form', { name: 'Sign up' }).waitFor();
+    await page.getByLabel('First name').fill('Tama');
+    await page.getByLabel('Last name').fill('Rewi');
+    await page.getByLabel('Email').fill(`tama.${Date.now()}@example.nz`);
+    await page.getByLabel('Phone').fill('021 555 0104');
+    await page.getByLabel('Password', { exact: true }).fill('first-pass-1');
+    const signUp = page.waitForRequest((r) => r.url() === `${stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    expect(new URLSearchParams((await signUp).postData() ?? '').get('gRecaptchaResponse')).toBe('');
+    expect(await page.getByTestId('bot-check').count()).toBe(0);
+    await page.waitForURL(`${web}/dts/permission`);
+    await context.close();
+  });
+});
+
 describe.runIf(run)('validation messages of farmer §5 in Chromium: the first error shows and nothing is sent', () => {
   type Fill = Readonly<Record<string, string>>;
 
