@@ -1,6 +1,5 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { RECAPTCHA_SITE_KEY_CONTEXT, recaptchaSiteKeyOf } from './constructs/web';
 import { FEATURE_FLAGS } from './feature-flags';
 import { stageFromContext } from './stage';
 import { VatManStack, type VatManStackProps } from './vat-man-stack';
@@ -27,23 +26,23 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
 
   // -c botCheck=off turns the sign-up bot-check off by name; the default is reCAPTCHA with its
   // secret in the SSM parameter named by -c recaptchaSecretParameter and its public site key
-  // (-c recaptchaSiteKey) in the web app's config.json, where the checkbox needs it.
+  // either given as -c recaptchaSiteKey or read at deploy time from the SSM parameter named by
+  // -c recaptchaSiteKeyParameter (default /vatman/recaptcha-site-key).
   const botCheckMode = String(app.node.tryGetContext('botCheck') ?? 'recaptcha');
   if (botCheckMode !== 'off' && botCheckMode !== 'recaptcha') throw new Error(`botCheck must be 'off' or 'recaptcha', not '${botCheckMode}'`);
-  const siteKey = recaptchaSiteKeyOf(app.node);
-  if (botCheckMode === 'recaptcha' && !siteKey) {
-    throw new Error(
-      `botCheck is 'recaptcha' (the default) but no reCAPTCHA site key was given: without it the web app shows no checkbox and every sign-up and password reset is refused. ` +
-        `Pass -c ${RECAPTCHA_SITE_KEY_CONTEXT}=<your reCAPTCHA v2 site key> (its secret goes in the SSM parameter ${String(app.node.tryGetContext('recaptchaSecretParameter') ?? '/vatman/recaptcha-secret')}), or -c botCheck=off to deploy without a bot-check.`,
-    );
-  }
+  const siteKey = contextString(app, 'recaptchaSiteKey');
   if (botCheckMode === 'off' && siteKey) {
-    throw new Error(`-c ${RECAPTCHA_SITE_KEY_CONTEXT} is set but botCheck is 'off': the web app would show a checkbox the API never checks. Drop one of the two.`);
+    throw new Error(`-c recaptchaSiteKey is set but botCheck is 'off': the web app would show a checkbox the API never checks. Drop one of the two.`);
   }
   const botCheck =
     botCheckMode === 'off'
       ? ({ mode: 'off' } as const)
-      : ({ mode: 'recaptcha', secretParameterName: String(app.node.tryGetContext('recaptchaSecretParameter') ?? '/vatman/recaptcha-secret') } as const);
+      : ({
+          mode: 'recaptcha',
+          secretParameterName: contextString(app, 'recaptchaSecretParameter') ?? '/vatman/recaptcha-secret',
+          siteKey,
+          siteKeyParameterName: contextString(app, 'recaptchaSiteKeyParameter') ?? '/vatman/recaptcha-site-key',
+        } as const);
 
   const account = process.env.CDK_DEFAULT_ACCOUNT;
   const region = process.env.CDK_DEFAULT_REGION;
@@ -59,4 +58,10 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack };
+};
+
+/** A context value as a trimmed string, or undefined when absent or blank. */
+const contextString = (app: App, key: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 };

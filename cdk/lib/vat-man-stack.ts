@@ -7,6 +7,7 @@ import { Api, type BotCheckConfig } from './constructs/api';
 import { VatManFunction } from './constructs/vat-man-function';
 import { triggerEntry } from './paths';
 import { UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
 import { Telemetry } from './constructs/telemetry';
@@ -44,6 +45,11 @@ export class VatManStack extends Stack {
     // Prod keeps a quarter of logs for incident follow-up and farmer queries; dev a week.
     const logRetention = props.stage === 'dev' ? RetentionDays.ONE_WEEK : RetentionDays.THREE_MONTHS;
 
+    const botCheck: BotCheckConfig = props.botCheck ?? {
+      mode: 'recaptcha',
+      secretParameterName: '/vatman/recaptcha-secret',
+      siteKeyParameterName: '/vatman/recaptcha-site-key',
+    };
     this.auth = new Auth(this, 'Auth', { removalPolicy });
     this.data = new Data(this, 'Data', { removalPolicy });
     this.alerts = new Alerts(this, 'Alerts');
@@ -54,7 +60,7 @@ export class VatManStack extends Stack {
       data: this.data,
       alerts: this.alerts,
       webOrigin: this.web.url,
-      botCheck: props.botCheck ?? { mode: 'recaptcha', secretParameterName: '/vatman/recaptcha-secret' },
+      botCheck,
       removalPolicy,
       logRetention,
     });
@@ -74,6 +80,11 @@ export class VatManStack extends Stack {
       region: this.region,
       userPoolId: this.auth.userPool.userPoolId,
       userPoolClientId: this.auth.webClient.userPoolClientId,
+      // The checkbox's public site key: from -c recaptchaSiteKey, else SSM at deploy time (like the
+      // secret), so `cdk synth` needs no flag and a deploy without the parameter fails loudly.
+      ...(botCheck.mode === 'recaptcha'
+        ? { recaptchaSiteKey: botCheck.siteKey ?? StringParameter.valueForStringParameter(this, botCheck.siteKeyParameterName) }
+        : {}),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'HTTP API base URL (no trailing slash)' });

@@ -46,7 +46,20 @@ export const COGNITO_ACTIONS: Readonly<Partial<Record<string, readonly string[]>
  * 'recaptcha' reads its secret from an SSM parameter at deploy time (a missing parameter fails
  * the deploy, not a sign-up); 'off' must be asked for by name.
  */
-export type BotCheckConfig = { readonly mode: 'off' } | { readonly mode: 'recaptcha'; readonly secretParameterName: string };
+export type BotCheckConfig =
+  | { readonly mode: 'off' }
+  | {
+      readonly mode: 'recaptcha';
+      /** SSM parameter holding the reCAPTCHA secret (read at deploy time). */
+      readonly secretParameterName: string;
+      /**
+       * The public site key for the web app's checkbox, when given on the command line.
+       * @default read at deploy time from the SSM parameter `siteKeyParameterName`
+       */
+      readonly siteKey?: string;
+      /** SSM parameter holding the site key, used when `siteKey` is not given. */
+      readonly siteKeyParameterName: string;
+    };
 
 export interface ApiProps {
   readonly auth: Auth;

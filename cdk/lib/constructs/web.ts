@@ -13,7 +13,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
-import { Construct, type Node } from 'constructs';
+import { Construct } from 'constructs';
 import type { WebConfig } from '../../../shared/config';
 import { acknowledge, nagAssetBucketObjects, nagGetAtt } from '../nag';
 
@@ -35,20 +35,6 @@ export interface WebProps {
 
 /** The file the web app reads at start (shared/config.ts webConfigSchema). */
 export const WEB_CONFIG_FILE = 'config.json';
-
-/**
- * The context key of the reCAPTCHA v2 site key (`-c recaptchaSiteKey=…`): public, so context
- * rather than a secret. app.ts requires it exactly when the API checks answers (botCheck
- * 'recaptcha'); deploySite writes it into config.json, where the register and reset pages
- * look for it.
- */
-export const RECAPTCHA_SITE_KEY_CONTEXT = 'recaptchaSiteKey';
-
-/** The site key from context, or undefined when none (or an empty one) was given. */
-export const recaptchaSiteKeyOf = (node: Node): string | undefined => {
-  const value: unknown = node.tryGetContext(RECAPTCHA_SITE_KEY_CONTEXT);
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-};
 
 /**
  * The web app: a private S3 bucket served only through CloudFront (origin access control), with
@@ -144,8 +130,7 @@ export class Web extends Construct {
 
   /**
    * Uploads the web build and the runtime `config.json` beside it, then invalidates the
-   * distribution so browsers get the new version. The reCAPTCHA site key from context is added
-   * to `config` when given.
+   * distribution so browsers get the new version.
    */
   deploySite(build: ISource, config: WebConfig): BucketDeployment {
     const removalPolicy = this.props.removalPolicy ?? RemovalPolicy.RETAIN;
@@ -161,11 +146,8 @@ export class Web extends Construct {
     });
     logGroup.grantWrite(role);
 
-    // The bot-check's site key is deployment context, not stack wiring (see RECAPTCHA_SITE_KEY_CONTEXT).
-    const siteKey = recaptchaSiteKeyOf(this.node);
-    const fullConfig: WebConfig = { ...config, ...(siteKey && !config.recaptchaSiteKey ? { recaptchaSiteKey: siteKey } : {}) };
     const deployment = new BucketDeployment(this, 'Deployment', {
-      sources: [build, Source.jsonData(WEB_CONFIG_FILE, fullConfig)],
+      sources: [build, Source.jsonData(WEB_CONFIG_FILE, config)],
       destinationBucket: this.bucket,
       distribution: this.distribution,
       distributionPaths: ['/*'],
