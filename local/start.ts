@@ -23,7 +23,8 @@ import { startWebHosting } from './stand-ins/web-hosting';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
 import { deliverCognitoEmail } from './stand-ins/cognito-email';
 import { seedDemo } from './seed/seed';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_PASSWORD } from './seed/demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD } from './seed/demo-data';
+import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TABLE_PREFIX = 'vatman';
@@ -36,6 +37,8 @@ export interface LocalFacts {
   mqtt: string;
   sns: string;
   dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
+  /** The simulator's fault control (POST/GET /faults), when it runs. */
+  simulator?: { control: string };
   cognito: { endpoint: string; userPoolId: string; clientId: string; region: string };
   accounts: { role: string; email: string; password: string }[];
   farms: { fonterra_id: string; package: string; vats: { vat_number: number; device_id: string; topic: string }[] }[];
@@ -46,6 +49,11 @@ export interface LocalStackOptions {
   readonly dataDir?: string;
   /** The web build to serve; default frontend/dist. */
   readonly distDir?: string;
+  /**
+   * Run the device simulator for the demo farms (npm start does; tests drive devices themselves).
+   * @default false
+   */
+  readonly simulator?: boolean;
 }
 
 let stacksStarted = 0;
@@ -66,7 +74,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     delete process.env.AWS_SESSION_TOKEN;
 
     const dynamo = await startDynamo(ports.dynamodb, join(DATA, 'dynamodb'));
-    closers.push(closeServer(dynamo.server));
+    closers.push(() => dynamo.stop());
     const ddb = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' });
     const tableEnv = await ensureTables(ddb, TABLE_PREFIX);
 
@@ -155,6 +163,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     );
     closers.push(() => mqtt.close());
 
+    // The demo farms' devices: 48 hours of history on the first start, then live, one reading a
+    // minute per vat; the state file makes a restart continue each series where it stopped.
+    let simulator: SimulatorHandle | undefined;
+    if (options.simulator) {
+      simulator = await startSimulator({
+        mqttUrl: mqtt.url,
+        farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE),
+        stateFile: join(DATA, 'simulator', 'state.json'),
+        backfillHours: 48,
+        randomFaults: true,
+        controlPort: ports.simulator,
+        log: (line) => log.info(line, { component: 'simulator' }),
+      });
+      closers.push(() => simulator?.stop());
+    }
+
     // EventBridge stand-in. dynalite has no TTL, so expired items are swept like AWS would.
     const scheduler = startScheduler(
       [{ name: 'ttl-sweep', everyMs: 10 * 60_000, invoke: () => sweepExpired(ddb, TABLE_PREFIX, Math.floor(Date.now() / 1000)) }],
@@ -176,6 +200,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       api: api.url,
       mqtt: mqtt.url,
       sns: `${sns.endpoint}/messages`,
+      ...(simulator?.controlUrl ? { simulator: { control: simulator.controlUrl } } : {}),
       dynamodb: {
         endpoint: dynamo.endpoint,
         farmsTable: tableEnv.FARMS_TABLE as string,
@@ -212,6 +237,9 @@ const banner = (f: LocalFacts) =>
     `  MQTT      ${f.mqtt}   (devices publish to dts/<thing>/telemetry)`,
     `  Outbox    ${f.sns}   (every SMS and email sent)`,
     `  Cognito   ${f.cognito.endpoint}   pool ${f.cognito.userPoolId}`,
+    ...(f.simulator
+      ? [`  Devices   simulated for the demo farms; faults: curl -X POST ${f.simulator.control}/faults -d '{"device":"vm-31245-1","kind":"chiller_off","minutes":240}'`]
+      : ['  Devices   simulator off (SIMULATOR=off)']),
     '',
     '  Demo sign-ins (password for all: ' + DEMO_PASSWORD + ')',
     ...f.accounts.map((a) => `    ${a.role.padEnd(18)} ${a.email}`),
@@ -222,7 +250,7 @@ const banner = (f: LocalFacts) =>
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  startLocalStack()
+  startLocalStack({ simulator: process.env.SIMULATOR !== 'off' })
     .then(({ facts, stop }) => {
       console.log(banner(facts));
       let stopping = false;

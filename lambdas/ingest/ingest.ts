@@ -6,7 +6,7 @@ import { activityId, type Activity, type ActivityKind } from '../../shared/telem
 import { detect, initialDetectorState, type DetectorState } from '../../shared/telemetry/detect';
 import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema } from '../../shared/telemetry/device-message';
 import { canonicalTime, displayTemperature, displayVolume, toReading, type Reading } from '../../shared/telemetry/reading';
-import type { FarmRepository, IngestRecord } from '../adapters/dynamodb/farms-repository';
+import type { FarmRepository, IngestRecord, ThingOwner } from '../adapters/dynamodb/farms-repository';
 import { dayOf, hourOf } from '../adapters/dynamodb/keys';
 import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import type { Logger } from '../lib/logger';
@@ -41,6 +41,14 @@ const MAX_FUTURE_MS = 5 * 60_000;
 const MAX_AGE_MS = RAW_ARCHIVE_DAYS * 86_400_000;
 /** Optimistic-lock attempts before the invocation fails (and IoT retries it, then the DLQ keeps it). */
 const MAX_ATTEMPTS = 12;
+/**
+ * A warm container remembers what it read: thing → owner, and each device with its ingest
+ * state. The state is safe to reuse because every commit is conditional on n: if another
+ * container committed meanwhile, the commit fails and the device is read again. The vat config
+ * (calibration) is re-read at least this often.
+ */
+const DEVICE_CACHE_MS = 60_000;
+const THING_CACHE_MS = 5 * 60_000;
 
 /** Side effects of a committed state, written after the commit (an outbox on the device item). */
 interface Pending {
@@ -109,6 +117,33 @@ const firstIssue = (error: z.ZodError): string => {
 export const makeIngest = (deps: IngestDeps) => {
   const { farms, readings, log } = deps;
   const queue = keyedQueue();
+  type Loaded = NonNullable<Awaited<ReturnType<FarmRepository['getDeviceForIngest']>>>;
+  const things = new Map<string, { owner: ThingOwner; at: number }>();
+  const devices = new Map<string, { loaded: Loaded; at: number }>();
+  const clock = () => deps.now().getTime();
+
+  const resolveThing = async (name: string): Promise<ThingOwner | undefined> => {
+    const hit = things.get(name);
+    if (hit && clock() - hit.at < THING_CACHE_MS) return hit.owner;
+    const owner = await farms.resolveThing(name);
+    if (owner) things.set(name, { owner, at: clock() });
+    else things.delete(name);
+    return owner;
+  };
+  const loadDevice = async (deviceId: string, fresh = false): Promise<Loaded | undefined> => {
+    const hit = devices.get(deviceId);
+    if (!fresh && hit && clock() - hit.at < DEVICE_CACHE_MS) return hit.loaded;
+    const loaded = await farms.getDeviceForIngest(deviceId);
+    if (loaded) devices.set(deviceId, { loaded, at: clock() });
+    else devices.delete(deviceId);
+    return loaded;
+  };
+  /** After a commit this container's copy is the stored one. */
+  const remember = (loaded: Loaded, ingest: IngestRecord, lastUpdated: LastUpdated | undefined) => {
+    const hit = devices.get(loaded.device._id);
+    const device = lastUpdated ? { ...loaded.device, last_updated: lastUpdated } : loaded.device;
+    devices.set(loaded.device._id, { loaded: { device, ingest }, at: hit?.at ?? clock() });
+  };
 
   const reject = async (event: { topic: string; payloadText: string; receivedAt: string }, reason: string): Promise<IngestOutcome> => {
     const digest = createHash('sha256').update(`${event.topic}\n${event.payloadText}`).digest('hex').slice(0, 32);
@@ -136,12 +171,11 @@ export const makeIngest = (deps: IngestDeps) => {
   };
 
   /** One reading of one device, under the optimistic lock on the device item. */
-  type Loaded = NonNullable<Awaited<ReturnType<FarmRepository['getDeviceForIngest']>>>;
   const processReading = async (first: Loaded, reading: Reading, put: 'created' | 'duplicate'): Promise<IngestOutcome> => {
     const deviceId = first.device._id;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200, 5 * 2 ** attempt) * Math.random()));
-      const loaded = attempt === 0 ? first : await farms.getDeviceForIngest(deviceId);
+      const loaded = attempt === 0 ? first : await loadDevice(deviceId, true);
       if (!loaded) throw new Error(`device ${deviceId} vanished during ingest`);
       const vat = loaded.device;
       let record: IngestRecord | undefined = loaded.ingest;
@@ -154,6 +188,7 @@ export const makeIngest = (deps: IngestDeps) => {
         if (!(await farms.commitIngest(vat._id, { n: record.n, state: cleared }, record.n))) continue;
         current = cleared;
         record = { n: record.n, state: cleared };
+        remember(loaded, record, undefined);
       }
 
       const n = record?.n ?? 0;
@@ -187,10 +222,12 @@ export const makeIngest = (deps: IngestDeps) => {
       }
 
       if (!(await farms.commitIngest(vat._id, { n: nextN, state: next }, record?.n, lastUpdated))) continue;
+      remember(loaded, { n: nextN, state: next }, lastUpdated);
       if (hasPending(next.pending)) {
         await flush(vat._id, vat.farm_id, next.pending, nextN);
-        // Best effort: if someone committed meanwhile, they flushed this outbox too.
-        await farms.commitIngest(vat._id, { n: nextN, state: { ...next, pending: NO_PENDING } }, nextN);
+        // If someone committed meanwhile, they flushed this outbox too and the clear fails harmlessly.
+        const cleared = { n: nextN, state: { ...next, pending: NO_PENDING } };
+        if (await farms.commitIngest(vat._id, cleared, nextN)) remember(loaded, cleared, lastUpdated);
       }
       return { status: lastUpdated ? 'stored' : 'late' };
     }
@@ -243,7 +280,7 @@ export const makeIngest = (deps: IngestDeps) => {
     } catch {
       return reject(ev, 'payload is not valid JSON');
     }
-    const owner = await farms.resolveThing(route.thing);
+    const owner = await resolveThing(route.thing);
     if (!owner) return reject(ev, `unknown device ${route.thing}`);
 
     if (route.channel === 'knode') {
@@ -263,7 +300,7 @@ export const makeIngest = (deps: IngestDeps) => {
     if (bad) return reject(ev, bad);
 
     return queue(owner.device_id, async () => {
-      const found = await farms.getDeviceForIngest(owner.device_id);
+      const found = await loadDevice(owner.device_id);
       if (!found) return reject(ev, `unknown device ${route.thing}`);
       if (found.device.status !== 1) return reject(ev, `device ${route.thing} is retired`);
       const reading = toReading(msg.data, found.device);

@@ -106,6 +106,3 @@ export const DEMO_KNODE: Readonly<Record<string, readonly KnodeAsset[]>> = {
     { type: 'WeatherStation', asset_name: 'Ridge weather', metric_value_1: 0.6, metric_value_2: 12.9, metric_value_3: 82, metric_value_4: 17, metric_value_5: 292, metric_value_6: 365, unit_1: 'mm', url: 'https://app.vatman.example/knode/ridge-weather' },
   ],
 };
-
-/** The MQTT thing name of a farm's knode gateway (its assets arrive on dts/<thing>/knode). */
-export const knodeThingOf = (fonterraId: string): string => `kn-${fonterraId.toLowerCase()}`;

@@ -7,7 +7,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { normaliseEmail } from '../../shared/entities/user';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, knodeThingOf, type DemoAccount } from './demo-data';
+import { knodeThingOf } from '../simulator/knode-model';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, type DemoAccount } from './demo-data';
 
 const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
   try {

@@ -89,7 +89,7 @@ describe('simulate CLI against a local stack', () => {
   afterAll(async () => {
     vi.restoreAllMocks();
     await broker.close();
-    await new Promise<void>((r) => dynamo.server.close(() => r()));
+    await dynamo.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,6 +1,6 @@
-import type { Server } from 'node:http';
+import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import dynalite from 'dynalite';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DeleteItemCommand,
@@ -11,18 +11,32 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { TABLES, type TableDefinition } from '../../shared/data/tables';
 
+export interface DynamoStandIn {
+  readonly endpoint: string;
+  readonly stop: () => Promise<void>;
+}
+
 /**
- * DynamoDB stand-in: dynalite (the DynamoDB API on LevelDB) kept on disk so data survives a
- * restart. Tables come from shared/data/tables.ts, the same list CDK deploys.
+ * DynamoDB stand-in: dynalite (the DynamoDB API on LevelDB) in a child process, kept on disk so
+ * data survives a restart (in memory without a path). Tables come from shared/data/tables.ts,
+ * the same list CDK deploys.
  */
-export const startDynamo = async (port: number, path?: string): Promise<{ server: Server; endpoint: string }> => {
+export const startDynamo = async (port: number, path?: string): Promise<DynamoStandIn> => {
   if (path) mkdirSync(path, { recursive: true });
-  const server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const entry = fileURLToPath(new URL('./dynalite-process.ts', import.meta.url));
+  const child = fork(entry, [String(port), ...(path ? [path] : [])], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(`dynalite: ${JSON.stringify(m)}`))));
+    child.once('exit', (code) => reject(new Error(`dynalite exited with code ${code}`)));
   });
-  return { server, endpoint: `http://127.0.0.1:${port}` };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null) child.disconnect();
+      await exited;
+    },
+  };
 };
 
 export const localTableName = (def: TableDefinition, prefix: string) => `${prefix}-${def.id}`;

@@ -139,7 +139,7 @@ describe('IoT Core stand-in', () => {
 
 describe('DynamoDB stand-in', () => {
   it('creates the tables once and sweeps items whose TTL has passed, as AWS would', async () => {
-    const { server, endpoint } = await startDynamo(await freePort());
+    const { stop, endpoint } = await startDynamo(await freePort());
     const client = new DynamoDBClient({ endpoint, region: 'us-east-1' });
     const names = await ensureTables(client, 't');
     expect(await ensureTables(client, 't')).toEqual(names);
@@ -150,6 +150,6 @@ describe('DynamoDB stand-in', () => {
     expect(await sweepExpired(client, 't', now)).toBe(1);
     expect((await doc.send(new GetCommand({ TableName: names.READINGS_TABLE, Key: { pk: 'a', sk: 'new' } }))).Item).toBeDefined();
     expect((await doc.send(new GetCommand({ TableName: names.READINGS_TABLE, Key: { pk: 'a', sk: 'old' } }))).Item).toBeUndefined();
-    await new Promise<void>((r) => server.close(() => r()));
+    await stop();
   });
 });

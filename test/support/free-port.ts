@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { PORTS } from '../../local/ports';
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -13,7 +14,5 @@ export const freePort = (): Promise<number> =>
 
 /** Points every local-stack port variable at a free port, so tests never clash with `npm start`. */
 export const useFreePorts = async (env: NodeJS.ProcessEnv = process.env) => {
-  for (const name of ['WEB_PORT', 'API_PORT', 'COGNITO_PORT', 'DYNAMODB_PORT', 'MQTT_PORT', 'SNS_PORT', 'LAMBDA_PORT']) {
-    env[name] = String(await freePort());
-  }
+  for (const { env: name } of Object.values(PORTS)) env[name] = String(await freePort());
 };

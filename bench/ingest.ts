@@ -1,0 +1,102 @@
+/**
+ * Ingest throughput: device messages through MQTT (aedes), the rule runner, the ingest handler and
+ * dynalite, beside dynalite's own raw write rate measured in the same run on the same table.
+ */
+import { performance } from 'node:perf_hooks';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import mqtt from 'mqtt';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
+import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
+import { DEMO_FARMS } from '../local/seed/demo-data';
+import { telemetryTopic } from '../shared/telemetry/device-message';
+import type { LocalFacts } from '../local/start';
+
+const BENCH_DEVICES = 40;
+const MESSAGES_PER_DEVICE = 250;
+const RAW_ITEMS = 10_000;
+const RAW_CONCURRENCY = 32;
+
+/** A device message like the simulator's, one minute apart per device. */
+const message = (t: number, i: number) =>
+  JSON.stringify({
+    published_at: new Date(t).toISOString(),
+    message_type: 'DATA',
+    radar_distance: 2000 - (i % 600),
+    temp1: 4 + (i % 30) / 10,
+    temp2: 15.2,
+    temp3: 17.8,
+    temp4: 14.1,
+    temp5: 12.3,
+    shaft_rpm: i % 30 < 5 ? 96 : 0,
+    agitator_status: i % 30 < 5 ? 1 : 0,
+    state_machine: 'storage',
+    battery: { status: '0x0B' },
+    cooler: { milk_in: 34.8, water_in: 14.2 },
+    signal: { strength: 62, quality: 71, disconnects: 3 },
+    firmware_version: '41',
+    system_version: '3.2.1',
+  });
+
+export const benchIngest = async (facts: LocalFacts): Promise<void> => {
+  const doc = createDocumentClient();
+  const farms = dynamoFarmRepository(doc, facts.dynamodb.farmsTable);
+  const base = DEMO_FARMS[1];
+  if (!base) throw new Error('no demo farm');
+  const devices = Array.from({ length: BENCH_DEVICES }, (_, i) => ({
+    _id: `bench-dev-${i}`,
+    name: `vm-bench-${i}`,
+    farm_id: 'farm-bench',
+    vat_number: (i % 4) + 1,
+    status: 1 as const,
+    vat_size: 14_000,
+    vat_max_height: 2438,
+    vat_diameter: 2875,
+    wedgeHeight: 60,
+    vat_volume_offset: 0,
+    vat_auto: false,
+  }));
+  await farms.putFarm({ ...base, _id: 'farm-bench', fonterra_id: 'BENCH1' });
+  for (const d of devices) await farms.putDevice(d);
+
+  // dynalite's raw rate: reading-sized single-item PutItems on the same table, same SDK, same process.
+  const sample = JSON.parse(message(Date.now(), 7)) as Record<string, unknown>;
+  let next = 0;
+  const rawStart = performance.now();
+  await Promise.all(
+    Array.from({ length: RAW_CONCURRENCY }, async () => {
+      while (next < RAW_ITEMS) {
+        const i = next++;
+        await doc.send(
+          new PutCommand({ TableName: facts.dynamodb.readingsTable, Item: { pk: `RAWBENCH#${i % 64}`, sk: String(i).padStart(8, '0'), ...sample, raw: message(Date.now(), i) } }),
+        );
+      }
+    }),
+  );
+  const rawRate = RAW_ITEMS / ((performance.now() - rawStart) / 1000);
+
+  // The ingest: every device sends its messages in order, all devices at once, QoS 1.
+  const total = BENCH_DEVICES * MESSAGES_PER_DEVICE;
+  const start = Date.now() - (MESSAGES_PER_DEVICE + 60) * 60_000;
+  const client = await mqtt.connectAsync(facts.mqtt, { clientId: 'bench-ingest' });
+  const t0 = performance.now();
+  await Promise.all(
+    devices.map(async (d) => {
+      for (let i = 0; i < MESSAGES_PER_DEVICE; i += 1) await client.publishAsync(telemetryTopic(d.name), message(start + i * 60_000, i), { qos: 1 });
+    }),
+  );
+  const published = performance.now() - t0;
+  // Done when every device's ingest state has seen all its readings.
+  for (;;) {
+    const states = await Promise.all(devices.map((d) => farms.getDeviceForIngest(d._id)));
+    if (states.every((s) => s?.ingest?.n === MESSAGES_PER_DEVICE)) break;
+    if (performance.now() - t0 > 120_000) throw new Error('ingest bench: not all messages were processed within 120 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const elapsed = performance.now() - t0;
+  await client.endAsync();
+  const rate = total / (elapsed / 1000);
+  console.log(`dynalite raw write rate (PutItem, ~700 B, c=${RAW_CONCURRENCY})          ${rawRate.toFixed(0)} items/s`);
+  console.log(
+    `ingest: ${total} messages, ${BENCH_DEVICES} devices, MQTT QoS1 → rule → handler → dynalite   ${rate.toFixed(0)} messages/s sustained (published in ${(published / 1000).toFixed(1)} s, all processed in ${(elapsed / 1000).toFixed(1)} s), ${((rate / rawRate) * 100).toFixed(0)} % of the raw rate`,
+  );
+};
