@@ -92,5 +92,10 @@ export class VatManStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.webClient.userPoolClientId });
     new CfnOutput(this, 'Region', { value: this.region });
+    new CfnOutput(this, 'DevicePolicyName', {
+      value: this.telemetry.devicePolicy.ref,
+      description: 'IoT policy to attach to each vat device certificate (confined to its thing name)',
+    });
+    new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.telemetry.deadLetters.queueUrl, description: 'Device messages the ingest could not process (14 days)' });
   }
 }

@@ -92,6 +92,11 @@ describe('device IoT policy', () => {
     expect(statements().find((s) => s.Action === 'iot:Connect')?.Condition).toEqual({ Bool: { 'iot:Connection.Thing.IsAttached': 'true' } });
   });
 
+  it('is named in the stack outputs, beside the dead-letter queue', () => {
+    template.hasOutput('DevicePolicyName', { Value: { Ref: onlyResourceId(template, 'AWS::IoT::Policy') } });
+    template.hasOutput('IngestDeadLetterQueueUrl', { Value: { Ref: queueId } });
+  });
+
   it('leaves no unacknowledged cdk-nag finding', () => {
     expect(nagViolations(synth.assembly)).toEqual([]);
   });
