@@ -1,0 +1,89 @@
+import type { AlertData, NotificationType } from './types';
+
+/**
+ * The texts of alert messages. SMS: one GSM-7 segment (160 characters) where possible, so no
+ * degree sign (it is not in the GSM-7 alphabet and would halve the segment to 70): "8.5C".
+ */
+export const SMS_SEGMENT = 160;
+
+/** What happened, in words a farmer reads at a glance (GSM-7 only). */
+export const ALERT_WORDS: Readonly<Record<NotificationType, string>> = {
+  101: 'Milk over 10C',
+  102: 'Milk over 6C',
+  103: 'Plate cooler outlet too warm',
+  104: 'Milk too cold',
+  110: 'Milk slow to cool',
+  111: 'Milk picked up',
+  112: 'Vat control status unknown',
+  113: 'Vat control on manual override',
+  114: 'Vat control switched off',
+  201: 'Vat volume over threshold',
+  301: 'Power outage (mains off 5 min)',
+  401: 'Agitator stopped',
+  501: 'Monitor back online',
+  502: 'Monitor offline (no data 15 min)',
+  601: 'Milking duration unusual',
+  701: 'Collection not finished in estimated time',
+  1001: 'Milk quality: APC low risk',
+  1002: 'Milk quality: APC moderate risk',
+  1003: 'Milk quality: APC high risk',
+  1004: 'Milk quality: acceptance risk exceeded',
+  1102: 'Milk quality: agitator outage',
+  1201: 'Late milking',
+};
+
+export interface MessageFacts {
+  readonly type: NotificationType;
+  readonly farmName: string;
+  readonly vatNumber: number;
+  readonly data: AlertData;
+  /** IANA zone of the farm: times are shown in local time (farmer §9). */
+  readonly timezone: string;
+  readonly detail?: string;
+}
+
+/** "14:05 Sun 22 Nov" in the farm's zone. */
+export const localTime = (iso: string, timezone: string): string => {
+  const parts = new Intl.DateTimeFormat('en-NZ', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', weekday: 'short', day: 'numeric', month: 'short' }).formatToParts(new Date(iso));
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('hour')}:${get('minute')} ${get('weekday')} ${get('day')} ${get('month')}`;
+};
+
+const figures = (d: AlertData): string => {
+  const out: string[] = [];
+  if (d.temp1 !== null) out.push(`${(Math.round(d.temp1 * 10) / 10).toFixed(1)}C`);
+  if (d.milk_volume !== null) out.push(`${Math.round(d.milk_volume / 10) * 10} L`);
+  return out.join(', ');
+};
+
+/** One SMS: farm, vat, what happened, figures and when (local time). */
+export const smsText = (f: MessageFacts): string => {
+  const what = ALERT_WORDS[f.type];
+  const fig = figures(f.data);
+  const when = localTime(f.data.published_at, f.timezone);
+  const full = `Vat-Man ${f.farmName} Vat ${f.vatNumber}: ${what}${fig ? ` (${fig})` : ''} at ${when}.`;
+  if (full.length <= SMS_SEGMENT) return full;
+  // A long farm name is the only part that can grow: shorten it rather than split the text.
+  const room = SMS_SEGMENT - (full.length - f.farmName.length) - 1;
+  return `Vat-Man ${f.farmName.slice(0, Math.max(8, room))}~ Vat ${f.vatNumber}: ${what}${fig ? ` (${fig})` : ''} at ${when}.`;
+};
+
+export const emailSubject = (f: MessageFacts): string => `Vat-Man alert: ${f.farmName} Vat ${f.vatNumber} - ${ALERT_WORDS[f.type]}`;
+
+export const emailBody = (f: MessageFacts, note?: string): string =>
+  [
+    `${ALERT_WORDS[f.type]} on ${f.farmName}, Vat ${f.vatNumber}.`,
+    '',
+    `When: ${localTime(f.data.published_at, f.timezone)} (farm local time)`,
+    ...(f.data.temp1 !== null ? [`Vat temperature: ${(Math.round(f.data.temp1 * 10) / 10).toFixed(1)} °C`] : []),
+    ...(f.data.milk_volume !== null ? [`Milk volume: ${Math.round(f.data.milk_volume / 10) * 10} L`] : []),
+    ...(f.data.agitator_status !== null ? [`Agitator: ${f.data.agitator_status === 1 ? 'Running' : 'Stopped'}`] : []),
+    ...(f.detail ? [`Detail: ${f.detail}`] : []),
+    ...(note ? ['', note] : []),
+    '',
+    'Open Vat-Man and go to Notifications for the details. You can choose which alerts you receive by email or text under Notification Settings.',
+  ].join('\n');
+
+/** The note in an email sent instead of a text because the farm's monthly allowance is used up. */
+export const allowanceNote = (total: number): string =>
+  `This alert came by email instead of text: your farm has used all ${total} texts of its monthly text allowance.`;
