@@ -6,7 +6,7 @@ import type { Deps } from '../lib/deps';
 import { action, type ActionContext } from '../lib/dispatch';
 
 /** A vat as the dashboard shows it (farmer spec §3 Vat). */
-const toVat = (d: Device) => ({
+export const toVat = (d: Device) => ({
   _id: d._id,
   name: d.name,
   vat_number: d.vat_number,

@@ -1,7 +1,5 @@
+import { farmerActivityActions } from '../actions/farmer-activity';
 import { apiHandler } from '../lib/api-handler';
 
-/**
- * /api/farmer/activity (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
- */
-export const handler = apiHandler('/api/farmer/activity', {});
+/** /api/farmer/activity (spec §7): milk dashboard ranges, milkings, storage, collections, agitator stops. */
+export const handler = apiHandler('/api/farmer/activity', farmerActivityActions);

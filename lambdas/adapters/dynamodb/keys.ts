@@ -46,6 +46,8 @@ export const readingsKeys = {
   /** A derived activity; sk sorts a device's activities by kind, then start. */
   activity: (deviceId: string, kind: string, start: string) => ({ pk: `A#${deviceId}`, sk: `${kind}#${start}` }),
   activityPartition: (deviceId: string) => `A#${deviceId}`,
+  /** The farmer's herd note on a milking: beside the activity, never overwritten by the ingest's activity writes. */
+  herdNote: (deviceId: string, start: string) => ({ pk: `H#${deviceId}`, sk: start }),
   /** A rejected message; the sk is a digest of topic and payload, so a redelivery overwrites itself. */
   rejected: (day: string, digest: string) => ({ pk: `X#${day}`, sk: digest }),
   rejectedPartition: (day: string) => `X#${day}`,

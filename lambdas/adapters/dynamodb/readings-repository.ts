@@ -58,6 +58,11 @@ export interface ReadingsRepository {
   /** A device's activities whose start lies in [from, to], every kind, by kind then start. */
   listActivities(deviceId: string, from: string, to: string, kinds?: readonly ActivityKind[]): Promise<StoredActivity[]>;
   getActivity(deviceId: string, kind: ActivityKind, start: string): Promise<StoredActivity | undefined>;
+  /** A device's latest activity of one kind (by start), however long ago. */
+  latestActivity(deviceId: string, kind: ActivityKind): Promise<StoredActivity | undefined>;
+  /** The farmer's herd note on a milking (FARMER_MILKING_ONE_HEAD), kept apart from the activity item. */
+  putHerdNote(deviceId: string, start: string, herd: unknown): Promise<void>;
+  getHerdNote(deviceId: string, start: string): Promise<unknown>;
   putRejected(message: RejectedMessage, digest: string): Promise<void>;
   listRejected(day: string): Promise<RejectedMessage[]>;
 }
@@ -297,6 +302,29 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     async getActivity(deviceId, kind, start) {
       const item = (await doc.send(new GetCommand({ TableName: table, Key: k.activity(deviceId, kind, start) }))).Item;
       return item ? toActivity(item) : undefined;
+    },
+
+    async latestActivity(deviceId, kind) {
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :p AND begins_with(sk, :k)',
+          ExpressionAttributeValues: { ':p': k.activityPartition(deviceId), ':k': `${kind}#` },
+          ScanIndexForward: false,
+          Limit: 1,
+        }),
+      );
+      const item = page.Items?.[0];
+      return item ? toActivity(item) : undefined;
+    },
+
+    async putHerdNote(deviceId, start, herd) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.herdNote(deviceId, start), herd: JSON.stringify(herd) } }));
+    },
+
+    async getHerdNote(deviceId, start) {
+      const item = (await doc.send(new GetCommand({ TableName: table, Key: k.herdNote(deviceId, start) }))).Item;
+      return item ? (JSON.parse(String(item.herd)) as unknown) : undefined;
     },
 
     async putRejected(message, digest) {

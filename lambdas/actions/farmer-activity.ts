@@ -1,0 +1,279 @@
+import { farmerActivityActions as schemas, parseActivityId, type Herd } from '../../shared/api/actions/farmer-activity';
+import { resolveRange, type ResolvedRange } from '../../shared/api/range';
+import { evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
+import { CHART_POINT_CAP, MAX_RANGE_DAYS } from '../../shared/constants';
+import type { Device } from '../../shared/entities/device';
+import type { Farm } from '../../shared/entities/farm';
+import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
+import { agitatorStops, batteryChanges, coolerPoints, detailPoint, outages, phyStates } from '../../shared/telemetry/chart-series';
+import { downsample } from '../../shared/telemetry/downsample';
+import type { Reading } from '../../shared/telemetry/reading';
+import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
+import { requireFarmMember } from '../lib/access';
+import type { Actions } from '../lib/api-handler';
+import type { Caller } from '../lib/caller';
+import type { Deps } from '../lib/deps';
+import { action } from '../lib/dispatch';
+import { ForbiddenError, ValidationError } from '../lib/errors';
+import { toVat } from './farmer-dashboard';
+
+type ActivityDeps = Pick<Deps, 'farms' | 'readings' | 'now'>;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The dashboard's history card: the last week, thin enough for a small card. */
+const HISTORY_DAYS = 7;
+const HISTORY_POINTS = 1_000;
+/** The milking comparison scatter: the vat's milkings this many days either side. */
+const BRIEF_DAYS = 15;
+/** Collection and the next milkings are looked for this far after a milking (pickups are 1–3 days apart). */
+const HOLD_LOOKAHEAD_DAYS = 4;
+
+const iso = (t: number) => new Date(t).toISOString();
+const minutesBetween = (a: string, b: string | null | undefined) => (b ? Math.round((Date.parse(b) - Date.parse(a)) / 60_000) : null);
+
+const toWire = (a: StoredActivity) => ({
+  _id: activityId(a.device_id, a),
+  kind: a.kind,
+  device_id: a.device_id,
+  activity: { start: a.start, end: a.end },
+});
+
+const activeVats = async (deps: ActivityDeps, farmId: string) =>
+  (await deps.farms.listDevicesOfFarm(farmId)).filter((d) => d.status === 1).sort((a, b) => a.vat_number - b.vat_number);
+
+const rangeOf = (input: { startDate?: string | undefined; endDate?: string | undefined; page_index?: number | undefined }, farm: Farm, now: Date, pageDays?: number, datesForAll = false): ResolvedRange => {
+  const r = resolveRange(input, { now, timeZone: farm.timezone, datesAllowed: datesForAll || farm.package !== 'Vat-Man Lite', ...(pageDays ? { pageDays } : {}) });
+  if (!r.ok) throw new ValidationError(r.message);
+  return r.range;
+};
+
+/**
+ * An activity by id, only for a caller linked to its device's farm. An unknown device, an unknown
+ * activity and another kind all answer 403 like a foreign farm, so ids cannot be probed.
+ */
+const resolveActivity = async (deps: ActivityDeps, caller: Caller, id: string, kind: ActivityKind) => {
+  const parsed = parseActivityId(id);
+  if (!parsed || parsed.kind !== kind) throw new ForbiddenError();
+  const device = await deps.farms.getDevice(parsed.deviceId);
+  if (!device) throw new ForbiddenError();
+  const farm = await requireFarmMember(deps.farms, caller, device.farm_id);
+  const activity = await deps.readings.getActivity(parsed.deviceId, kind, parsed.start);
+  if (!activity) throw new ForbiddenError();
+  return { farm, device, activity };
+};
+
+const milkingSummary = (a: StoredActivity) => {
+  const duration = minutesBetween(a.start.published_at, a.end?.published_at);
+  const productivity = a.end?.milk_volume !== null && a.end?.milk_volume !== undefined && a.start.milk_volume !== null ? a.end.milk_volume - a.start.milk_volume : null;
+  return {
+    duration_min: duration,
+    productivity_l: productivity,
+    speed_l_min: productivity !== null && duration ? Math.round((productivity / duration) * 10) / 10 : null,
+  };
+};
+
+const milkingItem = (a: StoredActivity, d: Device) => ({
+  ...toWire(a),
+  config: { vat_size: d.vat_size, vat_number: d.vat_number },
+  summary: milkingSummary(a),
+});
+
+const card = (p: StoredActivity['start']) => ({ published_at: p.published_at, plate: p.temp3, inlet: p.temp2, vat: p.temp1, volume: p.milk_volume });
+
+const byStartDesc = (a: { activity: { start: { published_at: string } } }, b: { activity: { start: { published_at: string } } }) =>
+  b.activity.start.published_at.localeCompare(a.activity.start.published_at);
+
+/** Thins a chart range to the spec's cap, keeping the extremes of the vat and cooler series. */
+const chartReadings = (readings: readonly Reading[]) => downsample(readings, CHART_POINT_CAP, { series: ['temp1', 'milk_volume', 'milk_in', 'water_in'] });
+
+/** The farm's activities of one kind over a range, newest first, with the vat they belong to. */
+const farmActivities = async (deps: ActivityDeps, farmId: string, range: ResolvedRange, kind: ActivityKind) => {
+  const vats = await activeVats(deps, farmId);
+  const lists = await Promise.all(vats.map(async (d) => (await deps.readings.listActivities(d._id, range.from, range.to, [kind])).map((a) => ({ a, d }))));
+  return lists.flat().sort((x, y) => y.a.start.published_at.localeCompare(x.a.start.published_at));
+};
+
+export const makeFarmerActivityActions = (): Actions => ({
+  FARMER_DASHBOARD_LAST: action(schemas.FARMER_DASHBOARD_LAST, async ({ farm: farmId }, { caller, deps }) => {
+    await requireFarmMember(deps.farms, caller, farmId);
+    const vats = await activeVats(deps, farmId);
+    return Promise.all(
+      vats.map(async (d) => {
+        const [storage, collection, milking, cip] = await Promise.all(
+          (['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k)),
+        );
+        const wire = (a: StoredActivity | undefined) => (a ? toWire(a) : null);
+        return {
+          device: toVat(d),
+          last: d.last_updated ?? null,
+          lastStorage: wire(storage),
+          lastCollection: wire(collection),
+          lastMilking: wire(milking),
+          lastCIP: wire(cip),
+        };
+      }),
+    );
+  }),
+
+  FARMER_DASHBOARD_LAST_ALL: action(schemas.FARMER_DASHBOARD_LAST_ALL, async (input, { caller, deps }) => {
+    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+    const range = rangeOf(input, farm, deps.now());
+    const vats = await activeVats(deps, farm._id);
+    return Promise.all(
+      vats.map(async (d) => {
+        const readings = await deps.readings.readRange(d._id, range.from, range.to);
+        const shown = chartReadings(readings);
+        return {
+          device: toVat(d),
+          package: farm.package,
+          range,
+          points: readings.length,
+          detailData: shown.map(detailPoint),
+          coolerData: coolerPoints(shown),
+          phyStateData: phyStates(readings),
+          batteryData: batteryChanges(readings),
+          agitatorData: { listStop: agitatorStops(readings) },
+          outageData: outages(readings),
+        };
+      }),
+    );
+  }),
+
+  FARMER_STORAGE_HISTORY: action(schemas.FARMER_STORAGE_HISTORY, async ({ farm: farmId }, { caller, deps }) => {
+    await requireFarmMember(deps.farms, caller, farmId);
+    const to = deps.now().getTime();
+    const from = iso(to - HISTORY_DAYS * DAY);
+    const vats = await activeVats(deps, farmId);
+    return Promise.all(
+      vats.map(async (d) => {
+        const [storages, readings] = await Promise.all([deps.readings.listActivities(d._id, from, iso(to), ['storage']), deps.readings.readRange(d._id, from, iso(to))]);
+        return {
+          device: toVat(d),
+          from,
+          to: iso(to),
+          storages: storages.map(toWire).sort(byStartDesc),
+          detailData: downsample(readings, HISTORY_POINTS).map((r) => ({ published_at: r.published_at, milk_level: r.milk_level, milk_volume: r.milk_volume, temp1: r.temp1 })),
+        };
+      }),
+    );
+  }),
+
+  FARMER_MILKING_LIST: action(schemas.FARMER_MILKING_LIST, async (input, { caller, deps }) => {
+    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+    // The milking tab compares a month of milkings; any package may pick the range here.
+    const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
+    const found = await farmActivities(deps, farm._id, range, 'milking');
+    return { range, list: found.map(({ a, d }) => milkingItem(a, d)) };
+  }),
+
+  FARMER_MILKING_ONE: action(schemas.FARMER_MILKING_ONE, async ({ activity_id }, { caller, deps }) => {
+    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'milking');
+    const now = deps.now().getTime();
+    const start = Date.parse(activity.start.published_at);
+    const end = activity.end ? Date.parse(activity.end.published_at) : null;
+    const lookahead = iso(start + HOLD_LOOKAHEAD_DAYS * DAY);
+    const [after, herd] = await Promise.all([
+      deps.readings.listActivities(device._id, iso(start + 1), lookahead, ['milking', 'collection']),
+      deps.readings.getHerdNote(device._id, activity.start.published_at),
+    ]);
+    const collection = after.filter((a) => a.kind === 'collection').sort((a, b) => a.start.published_at.localeCompare(b.start.published_at))[0];
+    const collectionStart = collection?.start.published_at ?? null;
+    const laterMilkings = after
+      .filter((a) => a.kind === 'milking' && (collectionStart === null || a.start.published_at < collectionStart))
+      .sort((a, b) => a.start.published_at.localeCompare(b.start.published_at))
+      .map((a) => ({ start: a.start.published_at, end: a.end?.published_at ?? null }));
+    // Readings for the rules run to the collection (or the lookahead); the chart shows 6 h after the
+    // start or 2 h after the end, whichever is later (its 4 h and 6 h markers and the cooling).
+    const chartEnd = Math.max(start + 6 * HOUR, (end ?? start) + 2 * HOUR);
+    const evalEnd = Math.min(now, collectionStart ? Date.parse(collectionStart) : Infinity, Date.parse(lookahead));
+    const readings = await deps.readings.readRange(device._id, activity.start.published_at, iso(Math.max(evalEnd, Math.min(chartEnd, now))));
+    const compliance = evaluateCoolingRules({
+      milking: { start: activity.start.published_at, end: activity.end?.published_at ?? null },
+      readings,
+      laterMilkings,
+      collectionStart,
+      now: iso(now),
+    });
+    const chart = readings.filter((r) => Date.parse(r.published_at) <= chartEnd);
+    return {
+      ...milkingItem(activity, device),
+      device: toVat(device),
+      herd: (herd ?? null) as Herd | null,
+      startCard: card(activity.start),
+      stopCard: activity.end ? card(activity.end) : null,
+      markers: { start: activity.start.published_at, end: activity.end?.published_at ?? null, h4: iso(start + 4 * HOUR), h6: iso(start + 6 * HOUR) },
+      detailData: downsample(chart, CHART_POINT_CAP).map(detailPoint),
+      compliance,
+    };
+  }),
+
+  FARMER_MILKING_LIST_BRIEF: action(schemas.FARMER_MILKING_LIST_BRIEF, async ({ activity_id }, { caller, deps }) => {
+    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'milking');
+    const t = Date.parse(activity.start.published_at);
+    const list = await deps.readings.listActivities(device._id, iso(t - BRIEF_DAYS * DAY), iso(t + BRIEF_DAYS * DAY), ['milking']);
+    return {
+      device: toVat(device),
+      list: list
+        .sort((a, b) => a.start.published_at.localeCompare(b.start.published_at))
+        .map((a) => ({
+          _id: activityId(a.device_id, a),
+          start: a.start.published_at,
+          end: a.end?.published_at ?? null,
+          volume: a.end?.milk_volume ?? null,
+          productivity_l: milkingSummary(a).productivity_l,
+          duration_min: minutesBetween(a.start.published_at, a.end?.published_at),
+        })),
+    };
+  }),
+
+  FARMER_MILKING_ONE_HEAD: action(schemas.FARMER_MILKING_ONE_HEAD, async ({ activity_id, herd }, { caller, deps }) => {
+    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'milking');
+    await deps.readings.putHerdNote(device._id, activity.start.published_at, herd);
+    return { _id: activity_id, herd };
+  }),
+
+  FARMER_STORAGE_ONE: action(schemas.FARMER_STORAGE_ONE, async ({ activity_id }, { caller, deps }) => {
+    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'storage');
+    const now = deps.now().getTime();
+    const start = Date.parse(activity.start.published_at);
+    // A storage is a day or three; an uncollected vat is shown for at most the dashboard's maximum range.
+    const to = Math.min(activity.end ? Date.parse(activity.end.published_at) : now, start + MAX_RANGE_DAYS * DAY);
+    const readings = await deps.readings.readRange(device._id, activity.start.published_at, iso(to));
+    return {
+      activity: toWire(activity),
+      device: toVat(device),
+      detailData: downsample(readings, CHART_POINT_CAP).map(detailPoint),
+      agitatorData: { listStop: agitatorStops(readings) },
+      // The Alerts table and its repository are issue 6's; until then there is no alert to show.
+      alert: null,
+    };
+  }),
+
+  FARMER_COLLECTION_LIST: action(schemas.FARMER_COLLECTION_LIST, async (input, { caller, deps }) => {
+    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+    const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
+    const found = await farmActivities(deps, farm._id, range, 'collection');
+    return {
+      range,
+      list: found.map(({ a, d }) => ({
+        ...toWire(a),
+        vat_number: d.vat_number,
+        volume_collected: a.end?.milk_volume !== null && a.end?.milk_volume !== undefined && a.start.milk_volume !== null ? a.start.milk_volume - a.end.milk_volume : null,
+        duration_min: minutesBetween(a.start.published_at, a.end?.published_at),
+      })),
+    };
+  }),
+
+  FARMER_AGITATOR_LIST: action(schemas.FARMER_AGITATOR_LIST, async (input, { caller, deps }) => {
+    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+    const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
+    const found = await farmActivities(deps, farm._id, range, 'agitator_stop');
+    return {
+      range,
+      list: found.map(({ a, d }) => ({ ...toWire(a), vat_number: d.vat_number, duration_min: minutesBetween(a.start.published_at, a.end?.published_at) })),
+    };
+  }),
+});
+
+export const farmerActivityActions: Actions = makeFarmerActivityActions();

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { lastUpdatedSchema } from '../../entities/device';
+import { packageSchema } from '../../entities/farm';
+import { COOLING_RULES } from '../../compliance/cooling-rules';
+import { ACTIVITY_KINDS, type ActivityKind } from '../../telemetry/activities';
+import { isCalendarDay } from '../../time/local-day';
+import { farmField, intField, jsonField } from '../fields';
+import { MAX_PAGE_INDEX } from '../range';
+
+/*
+ * /api/farmer/activity (farmer spec §7 "farmer activity", operator spec §7 "dashboard range").
+ * Request schemas first (one per type), then the answers the frontend parses.
+ * Instants on the wire are UTC ISO 8601 (…Z); ranges are farm-local days as YYYY-MM-DD.
+ */
+
+/** A form sends an empty field for "not given". */
+const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+
+const dayField = (name: string) =>
+  optionalText(z.string({ error: `${name} must be a date as YYYY-MM-DD` }).refine(isCalendarDay, `${name} must be a date as YYYY-MM-DD`));
+
+const rangeFields = {
+  page_index: optionalText(intField('page_index').max(MAX_PAGE_INDEX, `page_index may be at most ${MAX_PAGE_INDEX}.`)),
+  startDate: dayField('startDate'),
+  endDate: dayField('endDate'),
+};
+
+/** An activity as `${deviceId}~${kind}~${start}` (shared/telemetry/activities.ts activityId). */
+export const parseActivityId = (id: string): { deviceId: string; kind: ActivityKind; start: string } | undefined => {
+  const parts = id.split('~');
+  if (parts.length !== 3) return undefined;
+  const [deviceId, kind, start] = parts as [string, string, string];
+  if (!deviceId || !(ACTIVITY_KINDS as readonly string[]).includes(kind) || Number.isNaN(Date.parse(start))) return undefined;
+  return { deviceId, kind: kind as ActivityKind, start };
+};
+
+export const activityIdField = z
+  .string({ error: 'activity_id is required' })
+  .trim()
+  .min(1, 'activity_id is required')
+  .refine((s) => parseActivityId(s) !== undefined, 'activity_id is not valid');
+
+/** The herd note a farmer keeps on a milking (FARMER_MILKING_ONE_HEAD). */
+export const herdSchema = z.strictObject(
+  {
+    cows: z.number({ error: 'herd.cows must be a number' }).int('herd.cows must be a whole number').min(0, 'herd.cows must be 0 or more').max(5000, 'herd.cows must be at most 5000').optional(),
+    note: z.string({ error: 'herd.note must be text' }).trim().max(500, 'herd.note must be at most 500 characters').optional(),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? 'herd has only cows and note' : 'herd must be an object') },
+);
+export type Herd = z.infer<typeof herdSchema>;
+
+const farmOnly = <T extends string>(type: T) => z.object({ type: z.literal(type), farm: farmField });
+const farmRange = <T extends string>(type: T) => z.object({ type: z.literal(type), farm: farmField, ...rangeFields });
+const byActivity = <T extends string>(type: T) => z.object({ type: z.literal(type), activity_id: activityIdField });
+
+export const farmerActivityActions = {
+  FARMER_DASHBOARD_LAST: farmOnly('FARMER_DASHBOARD_LAST'),
+  FARMER_DASHBOARD_LAST_ALL: farmRange('FARMER_DASHBOARD_LAST_ALL'),
+  FARMER_STORAGE_HISTORY: farmOnly('FARMER_STORAGE_HISTORY'),
+  FARMER_MILKING_LIST: farmRange('FARMER_MILKING_LIST'),
+  FARMER_MILKING_ONE: byActivity('FARMER_MILKING_ONE'),
+  FARMER_MILKING_LIST_BRIEF: byActivity('FARMER_MILKING_LIST_BRIEF'),
+  FARMER_MILKING_ONE_HEAD: z.object({
+    type: z.literal('FARMER_MILKING_ONE_HEAD'),
+    activity_id: activityIdField,
+    herd: jsonField(herdSchema, 'herd'),
+  }),
+  FARMER_STORAGE_ONE: z.object({
+    type: z.literal('FARMER_STORAGE_ONE'),
+    activity_id: activityIdField,
+    alert_id: optionalText(z.string().trim().max(200, 'alert_id is not valid')),
+  }),
+  /** Not in the spec's table: the data of /dts/collection (farmer §2.6). */
+  FARMER_COLLECTION_LIST: farmRange('FARMER_COLLECTION_LIST'),
+  /** Not in the spec's table: the data of /dts/agitator (farmer §2.3, §4 agitator stop periods). */
+  FARMER_AGITATOR_LIST: farmRange('FARMER_AGITATOR_LIST'),
+} as const;
+
+// ---- Answers -------------------------------------------------------------------------------
+
+const num = z.number().nullable().optional();
+
+/** A vat as the farmer's screens show it (farmer §3 Vat). */
+export const vatSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  vat_number: z.number().int(),
+  vat_size: z.number(),
+  vat_auto: z.boolean(),
+  last_updated: lastUpdatedSchema.nullable(),
+});
+
+/** farmer §3 Milking activity start/end. */
+export const activityPointSchema = z.object({
+  published_at: z.string(),
+  milk_volume: z.number().nullable(),
+  temp1: z.number().nullable(),
+  temp2: z.number().nullable(),
+  temp3: z.number().nullable(),
+});
+
+export const activitySchema = z.object({
+  /** activityId(): deviceId~kind~start */
+  _id: z.string(),
+  kind: z.enum(ACTIVITY_KINDS),
+  device_id: z.string(),
+  activity: z.object({ start: activityPointSchema, end: activityPointSchema.nullable() }),
+});
+export type ActivityWire = z.infer<typeof activitySchema>;
+
+/**
+ * A chart point (operator §3 Reading): the stored reading's values; a field the device did not
+ * report is left out rather than sent as null (a 30-day answer is large enough).
+ */
+export const detailPointSchema = z.object({
+  published_at: z.string(),
+  message_type: z.string().optional(),
+  milk_level: num,
+  milk_volume: num,
+  temp1: num,
+  temp2: num,
+  temp3: num,
+  temp4: num,
+  temp5: num,
+  temp6: num,
+  shaft_rpm: num,
+  agitator_status: num,
+  state_machine: z.string().nullable().optional(),
+  quality: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type DetailPoint = z.infer<typeof detailPointSchema>;
+
+/** operator §3 Cooler reading. */
+export const coolerPointSchema = z.object({ published_at: z.string(), milk_in: z.number().nullable(), water_in: z.number().nullable() });
+/** operator §3 Battery record: raw.status hex, odd = on mains/charging, even = off. */
+export const batteryRecordSchema = z.object({ published_at: z.string(), raw: z.object({ status: z.string() }) });
+export const phyStateSchema = z.object({ start: z.string(), end: z.string(), phystate: z.string() });
+export const periodSchema = z.object({ start: z.object({ published_at: z.string() }), end: z.object({ published_at: z.string() }).nullable() });
+
+export const rangeSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  page_index: z.number().int().nullable(),
+});
+
+export const lastResponseSchema = z.array(
+  z.object({
+    device: vatSchema,
+    last: lastUpdatedSchema.nullable(),
+    lastStorage: activitySchema.nullable(),
+    lastCollection: activitySchema.nullable(),
+    lastMilking: activitySchema.nullable(),
+    lastCIP: activitySchema.nullable(),
+  }),
+);
+
+export const lastAllItemSchema = z.object({
+  device: vatSchema,
+  package: packageSchema,
+  range: rangeSchema,
+  /** Readings in the range before thinning. */
+  points: z.number().int(),
+  detailData: z.array(detailPointSchema),
+  coolerData: z.array(coolerPointSchema),
+  phyStateData: z.array(phyStateSchema),
+  /** The first record and every change between on and off: shade from an off to the next on. */
+  batteryData: z.array(batteryRecordSchema),
+  /** operator §3 Agitator data. */
+  agitatorData: z.object({ listStop: z.array(periodSchema) }),
+  /** Gaps between readings over 15 minutes (farmer §2.17). */
+  outageData: z.array(periodSchema),
+});
+export const lastAllResponseSchema = z.array(lastAllItemSchema);
+
+export const storageHistoryResponseSchema = z.array(
+  z.object({
+    device: vatSchema,
+    from: z.string(),
+    to: z.string(),
+    storages: z.array(activitySchema),
+    detailData: z.array(z.object({ published_at: z.string(), milk_level: num, milk_volume: num, temp1: num })),
+  }),
+);
+
+export const milkingSummarySchema = z.object({
+  duration_min: z.number().nullable(),
+  /** Litres added: end volume minus start volume (the start already 0 under 5% of the vat, farmer §4). */
+  productivity_l: z.number().nullable(),
+  speed_l_min: z.number().nullable(),
+});
+
+export const milkingItemSchema = activitySchema.extend({
+  config: z.object({ vat_size: z.number(), vat_number: z.number().int() }),
+  summary: milkingSummarySchema,
+});
+
+export const milkingListResponseSchema = z.object({ range: rangeSchema, list: z.array(milkingItemSchema) });
+
+export const cardSchema = z.object({ published_at: z.string(), plate: z.number().nullable(), inlet: z.number().nullable(), vat: z.number().nullable(), volume: z.number().nullable() });
+
+export const ruleResultSchema = z.object({
+  rule: z.enum(COOLING_RULES),
+  text: z.string(),
+  status: z.enum(['passed', 'failed', 'pending', 'no_data', 'not_applicable']),
+  passed: z.boolean().nullable(),
+  met_at: z.string().nullable(),
+  failed_at: z.string().nullable(),
+  deadline: z.string().nullable(),
+  detail: z.string(),
+});
+
+export const milkingOneResponseSchema = milkingItemSchema.extend({
+  device: vatSchema,
+  herd: herdSchema.nullable(),
+  startCard: cardSchema,
+  stopCard: cardSchema.nullable(),
+  /** Chart markers (farmer §2.6): start, end, 4 h and 6 h after the start. */
+  markers: z.object({ start: z.string(), end: z.string().nullable(), h4: z.string(), h6: z.string() }),
+  detailData: z.array(detailPointSchema),
+  compliance: z.array(ruleResultSchema),
+});
+
+export const milkingBriefResponseSchema = z.object({
+  device: vatSchema,
+  list: z.array(
+    z.object({ _id: z.string(), start: z.string(), end: z.string().nullable(), volume: z.number().nullable(), productivity_l: z.number().nullable(), duration_min: z.number().nullable() }),
+  ),
+});
+
+export const milkingHeadResponseSchema = z.object({ _id: z.string(), herd: herdSchema });
+
+export const storageOneResponseSchema = z.object({
+  activity: activitySchema,
+  device: vatSchema,
+  detailData: z.array(detailPointSchema),
+  agitatorData: z.object({ listStop: z.array(periodSchema) }),
+  /** The alert of alert_id; null until the alerts repository exists (issue 6). */
+  alert: z.unknown().nullable(),
+});
+
+export const collectionListResponseSchema = z.object({
+  range: rangeSchema,
+  list: z.array(activitySchema.extend({ vat_number: z.number().int(), volume_collected: z.number().nullable(), duration_min: z.number().nullable() })),
+});
+
+export const agitatorListResponseSchema = z.object({
+  range: rangeSchema,
+  list: z.array(activitySchema.extend({ vat_number: z.number().int(), duration_min: z.number().nullable() })),
+});
