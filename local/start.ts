@@ -21,6 +21,7 @@ import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
 import { startWebHosting } from './stand-ins/web-hosting';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
+import { startLambdaPool } from './stand-ins/lambda-pool';
 import { deliverCognitoEmail } from './stand-ins/cognito-email';
 import { seedDemo } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD } from './seed/demo-data';
@@ -147,16 +148,17 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     closers.push(closeServer(api.server));
 
     // IoT Core stand-in: the topic rule hands every device message to the ingest Lambda, in the
-    // event shape the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts).
-    const ingestUrl = new URL(`../lambdas/ingest/handler.ts?stack=${stackId}`, import.meta.url);
-    const ingest = ((await import(ingestUrl.href)) as { handler: (event: unknown) => Promise<unknown> }).handler;
+    // event shape the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts). The ingest runs in
+    // its own "container" (a worker thread), apart from the broker and the API gateway.
+    const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env });
+    closers.push(() => ingest.stop());
     const mqtt = await startMqttBroker(
       ports.mqtt,
       [
         {
           name: 'telemetry-ingest',
           topicFilter: DEVICE_TOPIC_FILTER,
-          target: ({ topic, payload }) => ingest({ payload: payload.toString('base64'), topic, received_at: Date.now() }),
+          target: ({ topic, payload }) => ingest.invoke({ payload: payload.toString('base64'), topic, received_at: Date.now() }, topic),
         },
       ],
       (rule, topic, err) => log.error('rule failed', { rule, topic, err }),

@@ -118,16 +118,18 @@ export const makeIngest = (deps: IngestDeps) => {
   const { farms, readings, log } = deps;
   const queue = keyedQueue();
   type Loaded = NonNullable<Awaited<ReturnType<FarmRepository['getDeviceForIngest']>>>;
-  const things = new Map<string, { owner: ThingOwner; at: number }>();
+  const things = new Map<string, { owner: Promise<ThingOwner | undefined>; at: number }>();
   const devices = new Map<string, { loaded: Loaded; at: number }>();
   const clock = () => deps.now().getTime();
 
+  /** One lookup per thing at a time: a burst of its messages waits for the same answer. */
   const resolveThing = async (name: string): Promise<ThingOwner | undefined> => {
     const hit = things.get(name);
     if (hit && clock() - hit.at < THING_CACHE_MS) return hit.owner;
-    const owner = await farms.resolveThing(name);
-    if (owner) things.set(name, { owner, at: clock() });
-    else things.delete(name);
+    const owner = farms.resolveThing(name);
+    things.set(name, { owner, at: clock() });
+    // An unknown thing is not remembered (it may be provisioned a moment later), nor a failed lookup.
+    owner.then((o) => (o ? undefined : things.delete(name)), () => things.delete(name));
     return owner;
   };
   const loadDevice = async (deviceId: string, fresh = false): Promise<Loaded | undefined> => {
