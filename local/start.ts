@@ -149,8 +149,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     // IoT Core stand-in: the topic rule hands every device message to the ingest Lambda, in the
     // event shape the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts). The ingest runs in
-    // its own "container" (a worker thread), apart from the broker and the API gateway.
-    const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env });
+    // "containers" (worker threads), apart from the broker and the API gateway: two, like a Lambda
+    // at concurrency 2; a device's messages always go to the same one.
+    const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: 2 });
     closers.push(() => ingest.stop());
     const mqtt = await startMqttBroker(
       ports.mqtt,

@@ -1,0 +1,229 @@
+/**
+ * Dashboard range: FARMER_DASHBOARD_LAST_ALL for farm-auto's 4 vats over 30 days of one-minute
+ * readings, timed through the local API, beside a naive layout (one item per reading, one
+ * partition per device, queried page by page) read in the same run from the same dynalite.
+ *
+ * DynamoDB requests and bytes are counted with a middleware on a document client of this process:
+ * the action runs in-process on it with the same input (the Lambda behind the gateway has its own
+ * client, which the bench cannot reach); the naive reads go through it directly. Bytes are the
+ * response bodies DynamoDB sent, and capacity is the read units it reported (ReturnConsumedCapacity),
+ * which bill items at their full size, attributes left out by a projection included.
+ */
+import { performance } from 'node:perf_hooks';
+import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { makeFarmerActivityActions } from '../lambdas/actions/farmer-activity';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
+import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
+import { dayOf } from '../lambdas/adapters/dynamodb/keys';
+import { dynamoReadingsRepository } from '../lambdas/adapters/dynamodb/readings-repository';
+import type { Caller } from '../lambdas/lib/caller';
+import type { Deps } from '../lambdas/lib/deps';
+import { createLogger } from '../lambdas/lib/logger';
+import { lastAllResponseSchema } from '../shared/api/actions/farmer-activity';
+import { MAX_RANGE_DAYS } from '../shared/constants';
+import type { Reading } from '../shared/telemetry/reading';
+import { addDays, localDayOf } from '../shared/time/local-day';
+import { DEMO_DEVICES } from '../local/seed/demo-data';
+import type { LocalFacts } from '../local/start';
+import { syntheticReading } from '../test/support/reading-series';
+
+const DAYS = 30;
+const MINUTES = DAYS * 24 * 60;
+const CALLS = 20;
+const WRITE_CONCURRENCY = 48;
+const FARM = 'farm-auto';
+
+/** The device's message as it arrives (about 480 bytes): the raw payload kept beside each reading. */
+const rawOf = (r: Reading) =>
+  JSON.stringify({
+    published_at: r.published_at,
+    message_type: r.message_type,
+    radar_distance: r.radar_distance,
+    temp1: r.temp1,
+    temp2: r.temp2,
+    temp3: r.temp3,
+    temp4: r.temp4,
+    temp5: r.temp5,
+    shaft_rpm: r.shaft_rpm,
+    agitator_status: r.agitator_status,
+    state_machine: r.state_machine,
+    battery: { status: r.battery_status },
+    cooler: { milk_in: r.milk_in, water_in: r.water_in },
+    signal: { strength: 62, quality: 71, disconnects: 3 },
+    firmware_version: '41',
+    system_version: '3.2.1',
+  });
+
+interface Counter {
+  requests: number;
+  bytes: number;
+  capacity: number;
+}
+
+/** Counts every request this client sends, the bytes DynamoDB answered and the read units it reported. */
+const countingClient = (): { doc: DynamoDBDocumentClient; counter: Counter } => {
+  const doc = createDocumentClient();
+  const counter: Counter = { requests: 0, bytes: 0, capacity: 0 };
+  doc.middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      counter.requests += 1;
+      const out = await next(args);
+      const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+      for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) counter.capacity += c.CapacityUnits ?? 0;
+      return out;
+    },
+    { step: 'initialize', name: 'benchCountRequests' },
+  );
+  doc.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      const headers = (out.response as { headers?: Record<string, string> }).headers ?? {};
+      counter.bytes += Number(headers['content-length'] ?? 0);
+      return out;
+    },
+    { step: 'deserialize', name: 'benchCountBytes' },
+  );
+  return { doc, counter };
+};
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const mb = (b: number) => `${(b / 2 ** 20).toFixed(2)} MiB`;
+
+export const benchDashboardRange = async (
+  facts: LocalFacts,
+  post: (path: string, fields: Record<string, string>, token?: string) => Promise<{ status: number; body: unknown }>,
+  token: string,
+): Promise<void> => {
+  const plain = createDocumentClient();
+  const readings = dynamoReadingsRepository(plain, facts.dynamodb.readingsTable);
+  const devices = DEMO_DEVICES.filter((d) => d.farm_id === FARM);
+  const start = Math.floor(Date.now() / 60_000) * 60_000 - (MINUTES - 1) * 60_000;
+  const today = dayOf(new Date().toISOString());
+
+  // 1. The ingest's layout: putReading for each (reading + raw, one item each, day partitions),
+  //    then compactDay for each closed day, as the ingest does when a day closes.
+  let t = performance.now();
+  const jobs = devices.flatMap((d) => Array.from({ length: MINUTES }, (_, i) => ({ d: d._id, i })));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: WRITE_CONCURRENCY }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++] as { d: string; i: number };
+        const r = syntheticReading(start + job.i * 60_000, job.i);
+        await readings.putReading(job.d, r, rawOf(r));
+      }
+    }),
+  );
+  const days = [...new Set(Array.from({ length: DAYS + 1 }, (_, k) => dayOf(new Date(start + k * 86_400_000).toISOString())))].filter((d) => d < today);
+  await Promise.all(devices.flatMap((d) => days.map((day) => readings.compactDay(d._id, day))));
+  console.log(
+    `dashboard range: wrote ${jobs.length.toLocaleString('en')} readings (4 vats × ${DAYS} days × 1/min) with putReading and compacted ${days.length * devices.length} day buckets in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+
+  // 2. The naive layout: the same items (reading + raw) in one partition per device.
+  t = performance.now();
+  const naiveItems = jobs.map(({ d, i }) => {
+    const r = syntheticReading(start + i * 60_000, i);
+    return { pk: `NAIVE#${d}`, sk: r.published_at, ...r, device_id: d, raw: rawOf(r) };
+  });
+  let batch = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (batch * 25 < naiveItems.length) {
+        const chunk = naiveItems.slice(batch * 25, ++batch * 25);
+        let items = chunk.map((Item) => ({ PutRequest: { Item } }));
+        while (items.length) {
+          const res = await plain.send(new BatchWriteCommand({ RequestItems: { [facts.dynamodb.readingsTable]: items } }));
+          items = (res.UnprocessedItems?.[facts.dynamodb.readingsTable] ?? []) as typeof items;
+        }
+      }
+    }),
+  );
+  console.log(`dashboard range: wrote the naive layout (${naiveItems.length.toLocaleString('en')} items, one partition per device) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  // 3. FARMER_DASHBOARD_LAST_ALL for the last 30 farm-local days through the API.
+  const endDate = localDayOf(Date.now(), 'Pacific/Auckland');
+  const fields = { type: 'FARMER_DASHBOARD_LAST_ALL', farm: FARM, startDate: addDays(endDate, -(DAYS - 1)), endDate };
+  if (DAYS - 1 > MAX_RANGE_DAYS) throw new Error('range over the maximum');
+  const times: number[] = [];
+  let body: unknown;
+  let bodyBytes = 0;
+  for (let k = 0; k < CALLS + 1; k++) {
+    const t0 = performance.now();
+    const res = await post('/api/farmer/activity', fields, token);
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`LAST_ALL answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (k > 0) times.push(ms); // the first call is the Lambda's cold start
+    body = res.body;
+    bodyBytes = JSON.stringify(res.body).length;
+  }
+  times.sort((a, b) => a - b);
+  const vats = lastAllResponseSchema.parse(body);
+  const points = vats.reduce((s, v) => s + v.points, 0);
+  const shown = vats.reduce((s, v) => s + v.detailData.length, 0);
+  const cooler = vats.reduce((s, v) => s + v.coolerData.length, 0);
+
+  // 4. The same action in-process on a counting client: its DynamoDB requests per call.
+  const { doc, counter } = countingClient();
+  const farms = dynamoFarmRepository(doc, facts.dynamodb.farmsTable);
+  const user = await dynamoFarmRepository(plain, facts.dynamodb.farmsTable).findUserByEmail('farmer@vatman.local');
+  if (!user) throw new Error('no demo farmer');
+  const caller: Caller = { userId: user._id, username: user.email, groups: [], role: 'Farmer' } as Caller;
+  const deps = { farms, readings: dynamoReadingsRepository(doc, facts.dynamodb.readingsTable), now: () => new Date() } as unknown as Deps;
+  const def = makeFarmerActivityActions().FARMER_DASHBOARD_LAST_ALL;
+  if (!def || def.access !== 'signedIn') throw new Error('no action');
+  const input = def.schema.parse(fields);
+  const t1 = performance.now();
+  await def.run(input, { caller, deps, log: createLogger({ bench: 'dashboard-range' }) });
+  const inProcessMs = performance.now() - t1;
+  const ours = { ...counter };
+
+  // 5. Naive: page by page over each device's partition, the 4 vats in parallel as the action does.
+  counter.requests = 0;
+  counter.bytes = 0;
+  counter.capacity = 0;
+  const range = vats[0]?.range;
+  if (!range) throw new Error('no range');
+  const naiveTimes: number[] = [];
+  let naivePoints = 0;
+  for (let k = 0; k < 3; k++) {
+    if (k === 1) Object.assign(counter, { requests: 0, bytes: 0, capacity: 0 });
+    const t2 = performance.now();
+    naivePoints = 0;
+    await Promise.all(
+      devices.map(async (d) => {
+        let ExclusiveStartKey: Record<string, unknown> | undefined;
+        do {
+          const page = await doc.send(
+            new QueryCommand({
+              TableName: facts.dynamodb.readingsTable,
+              KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+              ExpressionAttributeValues: { ':p': `NAIVE#${d._id}`, ':a': range.from, ':b': range.to },
+              ExclusiveStartKey,
+            }),
+          );
+          naivePoints += page.Items?.length ?? 0;
+          ExclusiveStartKey = page.LastEvaluatedKey;
+        } while (ExclusiveStartKey);
+      }),
+    );
+    naiveTimes.push(performance.now() - t2);
+  }
+  const naive = { requests: counter.requests / 2, bytes: counter.bytes / 2, capacity: counter.capacity / 2 };
+  naiveTimes.sort((a, b) => a - b);
+
+  console.log(`dashboard range: FARMER_DASHBOARD_LAST_ALL, ${FARM}, 4 vats, ${fields.startDate}..${fields.endDate} (${range.from} to ${range.to})`);
+  console.log(`  through the local API  n=${CALLS} p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  max ${times.at(-1)?.toFixed(1)} ms  answer ${mb(bodyBytes)}`);
+  console.log(`  readings in range ${points.toLocaleString('en')}, returned ${shown.toLocaleString('en')} detail points (${vats.map((v) => v.detailData.length).join(' + ')}), ${cooler.toLocaleString('en')} cooler points; cap 10,000 per series`);
+  console.log(
+    `  DynamoDB per call      ${ours.requests} requests, ${mb(ours.bytes)} received, ${ours.capacity.toFixed(1)} read units (in-process run of the same action: ${inProcessMs.toFixed(0)} ms)`,
+  );
+  console.log(
+    `  naive, item per reading ${naive.requests} requests, ${mb(naive.bytes)} received, ${naive.capacity.toFixed(1)} read units, ${naivePoints.toLocaleString('en')} items, query time ${naiveTimes[0]?.toFixed(0)}–${naiveTimes.at(-1)?.toFixed(0)} ms (reads only, no thinning)`,
+  );
+  console.log(
+    `  ratio                  ${(naive.requests / ours.requests).toFixed(1)}× fewer requests, ${(naive.bytes / Math.max(1, ours.bytes)).toFixed(1)}× fewer bytes, ${(naive.capacity / Math.max(0.001, ours.capacity)).toFixed(1)}× fewer read units`,
+  );
+};
