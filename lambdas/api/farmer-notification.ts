@@ -1,7 +1,5 @@
-import { apiHandler } from '../lib/api-handler';
+import { farmerNotificationActions } from '../actions/farmer-notification';
+import { alertApiHandler } from '../alerts/api-handler';
 
-/**
- * /api/farmer/notification (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
- */
-export const handler = apiHandler('/api/farmer/notification', {});
+/** /api/farmer/notification (spec §7): dispatches on `type`. */
+export const handler = alertApiHandler('/api/farmer/notification', farmerNotificationActions);

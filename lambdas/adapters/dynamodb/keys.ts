@@ -56,3 +56,26 @@ export const readingsKeys = {
 /** UTC day (YYYY-MM-DD) and hour (YYYY-MM-DDTHH) of an ISO date-time. */
 export const dayOf = (iso: string): string => iso.slice(0, 10);
 export const hourOf = (iso: string): string => iso.slice(0, 13);
+
+/**
+ * Key design of the Alerts table (docs/architecture.md, "Alerts"). A notification's id starts
+ * with the trigger reading's time, so a farm's partition sorts newest last and the same trigger
+ * always writes the same key (a redelivered reading cannot raise twice).
+ */
+export const alertsKeys = {
+  notification: (farmId: string, alertId: string) => ({ pk: `FARM#${farmId}`, sk: `N#${alertId}` }),
+  notificationPrefix: 'N#',
+  /** The "open condition" item: at most one per farm, device and type while the condition persists. */
+  open: (farmId: string, deviceId: string, type: number) => ({ pk: `FARM#${farmId}`, sk: `OPEN#${deviceId}#${type}` }),
+  /** The engine's state per device (optimistic lock on n); gsi1 lists every device for the sweep. */
+  engine: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'ENGINE' }),
+  engineIndex: (deviceId: string) => ({ gsi1pk: 'ENGINE', gsi1sk: deviceId }),
+  /** Sparse gsi1 entry of a notification whose delivery is not finished (the sweep retries it). */
+  pendingIndex: (createdAt: string, alertId: string) => ({ gsi1pk: 'DELIVERY#PENDING', gsi1sk: `${createdAt}#${alertId}` }),
+  /** A farm's texts sent in a month (farm-local YYYY-MM). */
+  smsCount: (farmId: string, month: string) => ({ pk: `FARM#${farmId}`, sk: `SMS#${month}` }),
+  /** Farms table items: a farm's thresholds, a vat's controller settings, a user's alert preferences. */
+  farmAlertSetting: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'ALERT_SETTING' }),
+  vatAutoSetting: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'AUTO_SETTING' }),
+  userAlertPreferences: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_PREF' }),
+} as const;

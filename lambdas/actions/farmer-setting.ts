@@ -1,0 +1,69 @@
+import { AUTO_ONLY_MESSAGE, farmerSettingActions as schemas } from '../../shared/api/actions/farmer-setting';
+import { mergePreferences } from '../../shared/alerts/preferences';
+import { AUTO_SETTING_FIELDS, validateAlertSettings, validateAutoSettings } from '../../shared/alerts/settings';
+import { smsTotalFor } from '../../shared/constants';
+import type { AlertDeps } from '../alerts/deps';
+import { localMonth } from '../alerts/notifier';
+import { requireFarmMember } from '../lib/access';
+import { action, type ActionDef } from '../lib/dispatch';
+import { ForbiddenError, ValidationError } from '../lib/errors';
+
+/** What a vat's controller answers when it did not reply in time (the settings are saved). */
+export const NO_DEVICE_ANSWER = 'no answer from the vat within 5 seconds; the settings are saved, please check the controller';
+
+/** /api/farmer/setting (farmer §2.9, §2.11, §5, §7). */
+export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>> = {
+  /** farm.alert_setting, farm.package, and the vats with their controller settings (farmer §7). */
+  USER_SETTING_ALERT_GET: action(schemas.USER_SETTING_ALERT_GET, async ({ farm: farmId }, { caller, deps }) => {
+    const farm = await requireFarmMember(deps.farms, caller, farmId);
+    const [alertSetting, devices] = await Promise.all([deps.alertSettings.getFarmSettings(farmId), deps.farms.listDevicesOfFarm(farmId)]);
+    const vats = await Promise.all(
+      devices
+        .filter((d) => d.status === 1)
+        .map(async (d) => ({ _id: d._id, vat_number: d.vat_number, vat_auto: d.vat_auto, auto_settings: await deps.alertSettings.getAutoSettings(d._id) })),
+    );
+    return { farm: { _id: farm._id, package: farm.package, alert_setting: alertSetting }, vats };
+  }),
+
+  /** Farmer §5: every check and clamp on the server; the first failure is a 422 and nothing is stored. */
+  USER_SETTING_ALERT_SET: action(schemas.USER_SETTING_ALERT_SET, async ({ farm: farmId, alert_setting }, { caller, deps }) => {
+    await requireFarmMember(deps.farms, caller, farmId);
+    const current = await deps.alertSettings.getFarmSettings(farmId);
+    const result = validateAlertSettings(alert_setting, current);
+    if (!result.ok) throw new ValidationError(result.message);
+    await deps.alertSettings.putFarmSettings(farmId, result.value);
+    return { alert_setting: result.value };
+  }),
+
+  /**
+   * A vat's controller settings (Vat-Man Auto only, farmer §6): checked and clamped as §5, saved,
+   * then sent to the vat over MQTT; the answer is the device's (shown as 'Success: {return_value}').
+   */
+  USER_SETTING_ALERT_SET_AUTO: action(schemas.USER_SETTING_ALERT_SET_AUTO, async ({ farm: farmId, vat }, { caller, deps, log }) => {
+    const farm = await requireFarmMember(deps.farms, caller, farmId);
+    if (farm.package !== 'Vat-Man Auto') throw new ForbiddenError(AUTO_ONLY_MESSAGE);
+    const device = await deps.farms.getDevice(vat._id);
+    if (!device || device.farm_id !== farmId || device.status !== 1) throw new ForbiddenError();
+    const input = Object.fromEntries(AUTO_SETTING_FIELDS.filter((f) => Object.hasOwn(vat, f)).map((f) => [f, vat[f]]));
+    const result = validateAutoSettings(input, await deps.alertSettings.getAutoSettings(device._id));
+    if (!result.ok) throw new ValidationError(result.message);
+    await deps.alertSettings.putAutoSettings(device._id, result.value);
+    const answer = await deps.devices.sendSettings(device.name, result.value);
+    if (!answer.answered) log.warn('vat did not answer its settings', { device: device._id });
+    return { return_value: answer.answered ? answer.return_value : NO_DEVICE_ANSWER, auto_settings: result.value };
+  }),
+
+  /** The caller's alert preferences (farmer §2.11) and the farm's texts this month beside its allowance. */
+  USER_SETTING_ALERT_GET_USER: action(schemas.USER_SETTING_ALERT_GET_USER, async ({ farm: farmId }, { caller, deps }) => {
+    const farm = await requireFarmMember(deps.farms, caller, farmId);
+    const [prefs, sent] = await Promise.all([deps.alertSettings.getPreferences(caller.userId), deps.alerts.smsCount(farmId, localMonth(deps.now(), farm.timezone))]);
+    return { alert_setting: prefs, sms: { sent, total: smsTotalFor(farm.package) } };
+  }),
+
+  USER_SETTING_ALERT_SET_USER: action(schemas.USER_SETTING_ALERT_SET_USER, async ({ farm: farmId, alert_setting }, { caller, deps }) => {
+    await requireFarmMember(deps.farms, caller, farmId);
+    const merged = mergePreferences(await deps.alertSettings.getPreferences(caller.userId), alert_setting);
+    await deps.alertSettings.putPreferences(caller.userId, merged);
+    return { alert_setting: merged };
+  }),
+};

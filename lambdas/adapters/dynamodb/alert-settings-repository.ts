@@ -1,0 +1,88 @@
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GSI1 } from '../../../shared/data/tables';
+import { defaultPreferences, PREFERENCE_KEYS, type Preferences } from '../../../shared/alerts/preferences';
+import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS, type AlertSettings, type AutoSettings } from '../../../shared/alerts/settings';
+import { alertsKeys as k } from './keys';
+
+/**
+ * A farm's thresholds, a vat's controller settings and a user's alert preferences, in the Farms
+ * table beside what they belong to (DESIGN: thresholds and auto settings are farm-owned). Until
+ * something is saved the §9 defaults apply, so a read never fails for want of an item.
+ */
+export interface AlertSettingsRepository {
+  getFarmSettings(farmId: string): Promise<AlertSettings>;
+  putFarmSettings(farmId: string, settings: AlertSettings): Promise<void>;
+  getAutoSettings(deviceId: string): Promise<AutoSettings>;
+  putAutoSettings(deviceId: string, settings: AutoSettings): Promise<void>;
+  getPreferences(userId: string): Promise<Preferences>;
+  /** Many users' preferences at once (the notifier reads every user of a farm). */
+  getPreferencesOf(userIds: readonly string[]): Promise<Map<string, Preferences>>;
+  putPreferences(userId: string, prefs: Preferences): Promise<void>;
+  /** The users linked to a farm (farm links' gsi1, farmer §1), whom its alerts go to. */
+  listUserIdsOfFarm(farmId: string): Promise<string[]>;
+}
+
+const pick = <F extends string>(fields: readonly F[], item: Record<string, unknown> | undefined, defaults: Record<F, number>): Record<F, number> => {
+  const out = { ...defaults };
+  for (const f of fields) if (typeof item?.[f] === 'number') out[f] = item[f] as number;
+  return out;
+};
+
+const toPreferences = (item: Record<string, unknown> | undefined): Preferences => {
+  const out = defaultPreferences();
+  const stored = (item?.preferences ?? {}) as Record<string, { email?: unknown; text?: unknown }>;
+  for (const key of PREFERENCE_KEYS) {
+    const row = stored[key];
+    if (row && typeof row.email === 'boolean' && typeof row.text === 'boolean') out[key] = { email: row.email, text: row.text };
+  }
+  return out;
+};
+
+export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table: string): AlertSettingsRepository => {
+  const get = async (key: { pk: string; sk: string }) => (await doc.send(new GetCommand({ TableName: table, Key: key }))).Item as Record<string, unknown> | undefined;
+  return {
+    getFarmSettings: async (farmId) => pick(ALERT_SETTING_FIELDS, await get(k.farmAlertSetting(farmId)), DEFAULT_ALERT_SETTINGS),
+    async putFarmSettings(farmId, settings) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.farmAlertSetting(farmId), kind: 'ALERT_SETTING', ...settings } }));
+    },
+    getAutoSettings: async (deviceId) => pick(AUTO_SETTING_FIELDS, await get(k.vatAutoSetting(deviceId)), DEFAULT_AUTO_SETTINGS),
+    async putAutoSettings(deviceId, settings) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.vatAutoSetting(deviceId), kind: 'AUTO_SETTING', ...settings } }));
+    },
+    getPreferences: async (userId) => toPreferences(await get(k.userAlertPreferences(userId))),
+    async getPreferencesOf(userIds) {
+      const out = new Map<string, Preferences>(userIds.map((id) => [id, defaultPreferences()]));
+      const ids = [...new Set(userIds)];
+      for (let i = 0; i < ids.length; i += 100) {
+        let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => k.userAlertPreferences(id));
+        while (keys && keys.length > 0) {
+          const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
+          for (const item of res.Responses?.[table] ?? []) out.set(String(item.pk).slice('USER#'.length), toPreferences(item));
+          keys = res.UnprocessedKeys?.[table]?.Keys;
+        }
+      }
+      return out;
+    },
+    async listUserIdsOfFarm(farmId) {
+      const ids: string[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table,
+            IndexName: GSI1,
+            KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :s)',
+            ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': 'USER#' },
+            ExclusiveStartKey,
+          }),
+        );
+        for (const item of page.Items ?? []) ids.push(String(item.gsi1sk).slice('USER#'.length));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return ids;
+    },
+    async putPreferences(userId, prefs) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.userAlertPreferences(userId), kind: 'ALERT_PREF', preferences: prefs } }));
+    },
+  };
+};

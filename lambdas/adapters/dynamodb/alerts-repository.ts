@@ -1,0 +1,223 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AlertEngineState } from '../../../shared/alerts/engine';
+import type { Notification, NotificationStatus, RaisedAlert } from '../../../shared/alerts/types';
+import { GSI1 } from '../../../shared/data/tables';
+import { alertsKeys as k } from './keys';
+
+/** The engine's stored state of one device, with its outbox of alerts not yet written. */
+export interface EngineRecord {
+  readonly n: number;
+  readonly farm_id: string;
+  readonly state: AlertEngineState;
+  /** Raised alerts committed with the state but not yet written as notifications (crash-safe outbox). */
+  readonly outbox: readonly OutboxAlert[];
+}
+export interface OutboxAlert {
+  readonly alert: RaisedAlert;
+  /** The type stays open until its condition clears (not a one-shot event). */
+  readonly open: boolean;
+}
+
+/** A notification with its delivery bookkeeping (never shown to clients). */
+export interface StoredNotification extends Notification {
+  readonly delivery_state: 'pending' | 'done';
+  /** Channels already sent, as `<userId>:<sms|email>`: a retry never sends them again. */
+  readonly delivered: readonly string[];
+}
+
+export interface AlertsRepository {
+  getEngine(deviceId: string): Promise<EngineRecord | undefined>;
+  /** Commits the engine's state if nobody else did since `expectedN` (undefined: first commit). */
+  putEngine(deviceId: string, record: EngineRecord, expectedN: number | undefined): Promise<boolean>;
+  /** Every device the engine has seen, for the sweep. */
+  listEngineDevices(): Promise<{ device_id: string; farm_id: string }[]>;
+  /**
+   * Writes a raised alert: the open-condition item (for types that stay open) and the
+   * notification, each conditionally. false: this condition is already open under another
+   * alert, so nothing was written. Writing the same alert again is harmless (true, no change).
+   */
+  raise(notification: Notification, open: boolean): Promise<boolean>;
+  /** The condition cleared: the type may be raised again. */
+  clearOpen(farmId: string, deviceId: string, type: number): Promise<void>;
+  list(farmId: string): Promise<StoredNotification[]>;
+  get(farmId: string, alertId: string): Promise<StoredNotification | undefined>;
+  /** Sets the status; `unlessArchived` leaves an archived one as it is (farmer §2.8). */
+  setStatus(farmId: string, alertId: string, status: NotificationStatus, unlessArchived: boolean): Promise<StoredNotification | undefined>;
+  listPendingDelivery(): Promise<StoredNotification[]>;
+  markSent(farmId: string, alertId: string, channelKey: string): Promise<void>;
+  finishDelivery(farmId: string, alertId: string): Promise<void>;
+  /** Takes one text from the farm's monthly allowance; false when it is used up. */
+  reserveSms(farmId: string, month: string, total: number): Promise<boolean>;
+  releaseSms(farmId: string, month: string): Promise<void>;
+  smsCount(farmId: string, month: string): Promise<number>;
+}
+
+const NOTIFICATION_FIELDS = ['_id', 'farm_id', 'type', 'status', 'data', 'quality', 'lateMilking', 'device', 'created_at', 'detail', 'message_type', 'delivery_state', 'delivered'] as const;
+
+const toNotification = (item: Record<string, unknown>): StoredNotification => {
+  const out: Record<string, unknown> = {};
+  for (const f of NOTIFICATION_FIELDS) if (item[f] !== undefined) out[f] = item[f];
+  const delivered = item.delivered instanceof Set ? [...(item.delivered as Set<string>)] : [];
+  return { ...(out as unknown as StoredNotification), delivered, delivery_state: item.delivery_state === 'done' ? 'done' : 'pending' };
+};
+
+const isConditionFailure = (err: unknown) => (err as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+
+export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: string): AlertsRepository => {
+  const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>) => {
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(new QueryCommand({ TableName: table, ...input, ExclusiveStartKey }));
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  };
+  const conditional = async (work: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  };
+
+  return {
+    async getEngine(deviceId) {
+      const item = (await doc.send(new GetCommand({ TableName: table, Key: k.engine(deviceId) }))).Item;
+      if (!item) return undefined;
+      return { n: Number(item.n), farm_id: String(item.farm_id), state: JSON.parse(String(item.state)) as AlertEngineState, outbox: JSON.parse(String(item.outbox ?? '[]')) as OutboxAlert[] };
+    },
+    putEngine: (deviceId, record, expectedN) =>
+      conditional(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: {
+              ...k.engine(deviceId),
+              ...k.engineIndex(deviceId),
+              kind: 'ENGINE',
+              device_id: deviceId,
+              farm_id: record.farm_id,
+              n: record.n,
+              state: JSON.stringify(record.state),
+              outbox: JSON.stringify(record.outbox),
+            },
+            ConditionExpression: expectedN === undefined ? 'attribute_not_exists(pk)' : 'n = :expected',
+            ...(expectedN === undefined ? {} : { ExpressionAttributeValues: { ':expected': expectedN } }),
+          }),
+        ),
+      ),
+    async listEngineDevices() {
+      const items = await queryAll({ IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'ENGINE' } });
+      return items.map((i) => ({ device_id: String(i.device_id), farm_id: String(i.farm_id) }));
+    },
+    async raise(n, open) {
+      if (open) {
+        const ok = await conditional(() =>
+          doc.send(
+            new PutCommand({
+              TableName: table,
+              Item: { ...k.open(n.farm_id, n.device._id, n.type), kind: 'OPEN', alert_id: n._id, opened_at: n.data.published_at },
+              ConditionExpression: 'attribute_not_exists(pk) OR alert_id = :id',
+              ExpressionAttributeValues: { ':id': n._id },
+            }),
+          ),
+        );
+        if (!ok) return false;
+      }
+      await conditional(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...k.notification(n.farm_id, n._id), ...k.pendingIndex(n.created_at, n._id), kind: 'NOTIFICATION', ...n, delivery_state: 'pending' },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      );
+      return true;
+    },
+    async clearOpen(farmId, deviceId, type) {
+      await doc.send(new DeleteCommand({ TableName: table, Key: k.open(farmId, deviceId, type) }));
+    },
+    async list(farmId) {
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': k.notificationPrefix },
+        ScanIndexForward: false,
+      });
+      return items.map(toNotification);
+    },
+    async get(farmId, alertId) {
+      const item = (await doc.send(new GetCommand({ TableName: table, Key: k.notification(farmId, alertId) }))).Item;
+      return item ? toNotification(item) : undefined;
+    },
+    async setStatus(farmId, alertId, status, unlessArchived) {
+      try {
+        const res = await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: k.notification(farmId, alertId),
+            UpdateExpression: 'SET #s = :s',
+            ConditionExpression: unlessArchived ? 'attribute_exists(pk) AND #s <> :archived' : 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':s': status, ...(unlessArchived ? { ':archived': 3 } : {}) },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return res.Attributes ? toNotification(res.Attributes) : undefined;
+      } catch (err) {
+        if (isConditionFailure(err)) return this.get(farmId, alertId);
+        throw err;
+      }
+    },
+    async listPendingDelivery() {
+      const keys = await queryAll({ IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERY#PENDING' } });
+      const items = await Promise.all(keys.map((i) => doc.send(new GetCommand({ TableName: table, Key: { pk: i.pk, sk: i.sk } }))));
+      return items.flatMap((r) => (r.Item && r.Item.delivery_state !== 'done' ? [toNotification(r.Item)] : []));
+    },
+    async markSent(farmId, alertId, channelKey) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: k.notification(farmId, alertId),
+          UpdateExpression: 'ADD delivered :k',
+          ExpressionAttributeValues: { ':k': new Set([channelKey]) },
+        }),
+      );
+    },
+    async finishDelivery(farmId, alertId) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: k.notification(farmId, alertId),
+          UpdateExpression: 'SET delivery_state = :d REMOVE gsi1pk, gsi1sk',
+          ExpressionAttributeValues: { ':d': 'done' },
+        }),
+      );
+    },
+    reserveSms: (farmId, month, total) =>
+      conditional(() =>
+        doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: k.smsCount(farmId, month),
+            UpdateExpression: 'ADD sent :one',
+            ConditionExpression: 'attribute_not_exists(sent) OR sent < :total',
+            ExpressionAttributeValues: { ':one': 1, ':total': total },
+          }),
+        ),
+      ),
+    async releaseSms(farmId, month) {
+      await doc.send(
+        new UpdateCommand({ TableName: table, Key: k.smsCount(farmId, month), UpdateExpression: 'ADD sent :minus', ExpressionAttributeValues: { ':minus': -1 } }),
+      );
+    },
+    async smsCount(farmId, month) {
+      const item = (await doc.send(new GetCommand({ TableName: table, Key: k.smsCount(farmId, month) }))).Item;
+      return item ? Number(item.sent ?? 0) : 0;
+    },
+  };
+};

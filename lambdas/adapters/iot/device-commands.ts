@@ -1,0 +1,95 @@
+import { IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import mqtt from 'mqtt';
+import { randomUUID } from 'node:crypto';
+import { createDocumentClient } from '../dynamodb/client';
+import { optionalEnv, requireEnv } from '../../lib/env';
+
+/**
+ * Commands to a vat device (issue 6, controller settings). The protocol:
+ *  - the platform publishes `{ request_id, settings }` to `dts/<thing>/cmd/settings` (QoS 1; the
+ *    device policy lets a device subscribe to its own dts/<thing>/cmd/*);
+ *  - the device applies them and publishes `{ request_id, return_value }` to
+ *    `dts/<thing>/cmd/reply` (the policy lets it publish there and nowhere else under cmd/);
+ *  - a topic rule on `dts/+/cmd/reply` hands the reply to the device-reply function, which stores
+ *    it under the request id; the API call waits for that item for a few seconds.
+ * Three topic levels below dts/<thing> keep replies out of the telemetry rule (`dts/+/+`).
+ */
+export const settingsCommandTopic = (thing: string) => `dts/${thing}/cmd/settings`;
+export const replyTopic = (thing: string) => `dts/${thing}/cmd/reply`;
+export const REPLY_TOPIC_FILTER = 'dts/+/cmd/reply';
+
+export type DeviceAnswer = { readonly answered: true; readonly return_value: string } | { readonly answered: false };
+
+export interface DeviceCommands {
+  sendSettings(thing: string, settings: Record<string, number>): Promise<DeviceAnswer>;
+}
+
+/** How the platform publishes to a device: IoT Core's data plane in AWS, MQTT to the local broker. */
+export interface CommandPublisher {
+  publish(topic: string, payload: string): Promise<void>;
+}
+
+/** Replies are kept under their request id (Alerts table, one-day expiry). */
+export const replyKey = (requestId: string) => ({ pk: `CMD#${requestId}`, sk: 'REPLY' });
+
+export const storeDeviceReply = async (doc: DynamoDBDocumentClient, table: string, thing: string, payload: unknown): Promise<boolean> => {
+  const p = payload as { request_id?: unknown; return_value?: unknown } | null;
+  if (!p || typeof p.request_id !== 'string' || p.request_id.length > 100) return false;
+  const answer = typeof p.return_value === 'string' ? p.return_value : JSON.stringify(p.return_value ?? null);
+  await doc.send(
+    new PutCommand({
+      TableName: table,
+      Item: { ...replyKey(p.request_id), kind: 'CMD_REPLY', thing, return_value: answer.slice(0, 500), expires_at: Math.floor(Date.now() / 1000) + 86_400 },
+    }),
+  );
+  return true;
+};
+
+export const makeDeviceCommands = (o: {
+  publisher: CommandPublisher;
+  doc: DynamoDBDocumentClient;
+  table: string;
+  timeoutMs?: number;
+  pollMs?: number;
+}): DeviceCommands => ({
+  async sendSettings(thing, settings) {
+    const requestId = randomUUID();
+    await o.publisher.publish(settingsCommandTopic(thing), JSON.stringify({ request_id: requestId, settings }));
+    const deadline = Date.now() + (o.timeoutMs ?? 5_000);
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
+      const item = (await o.doc.send(new GetCommand({ TableName: o.table, Key: replyKey(requestId), ConsistentRead: true }))).Item;
+      if (item) return { answered: true, return_value: String(item.return_value) };
+    }
+    return { answered: false };
+  },
+});
+
+const iotPublisher = (client: IoTDataPlaneClient): CommandPublisher => ({
+  async publish(topic, payload) {
+    await client.send(new PublishCommand({ topic, qos: 1, payload: new TextEncoder().encode(payload) }));
+  },
+});
+
+/** Locally there is no IoT data plane: the same message goes to the aedes broker over MQTT. */
+const mqttPublisher = (url: string): CommandPublisher => ({
+  async publish(topic, payload) {
+    const client = await mqtt.connectAsync(url, { clientId: `vatman-cmd-${randomUUID().slice(0, 8)}`, reconnectPeriod: 0 });
+    try {
+      await client.publishAsync(topic, payload, { qos: 1 });
+    } finally {
+      await client.endAsync();
+    }
+  },
+});
+
+/** IOT_DATA_ENDPOINT in AWS (the account's ATS data endpoint); MQTT_URL where the broker is aedes. */
+export const deviceCommandsFromEnv = (env: NodeJS.ProcessEnv = process.env): DeviceCommands => {
+  const mqttUrl = optionalEnv('MQTT_URL', env);
+  const iotEndpoint = optionalEnv('IOT_DATA_ENDPOINT', env);
+  const publisher: CommandPublisher = mqttUrl
+    ? mqttPublisher(mqttUrl)
+    : iotPublisher(new IoTDataPlaneClient({ ...(iotEndpoint ? { endpoint: iotEndpoint } : {}), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));
+  return makeDeviceCommands({ publisher, doc: createDocumentClient(env), table: requireEnv('ALERTS_TABLE', env) });
+};

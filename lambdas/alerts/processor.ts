@@ -1,0 +1,139 @@
+import { evaluate, initialAlertState, sweep, type AlertContext, type EngineStep } from '../../shared/alerts/engine';
+import type { Notification, NotificationType } from '../../shared/alerts/types';
+import type { Device } from '../../shared/entities/device';
+import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
+import type { Reading } from '../../shared/telemetry/reading';
+import type { AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
+import type { AlertsRepository, EngineRecord, OutboxAlert, StoredNotification } from '../adapters/dynamodb/alerts-repository';
+import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { assertIsError } from '../lib/errors';
+import type { Logger } from '../lib/logger';
+import type { Notifier } from './notifier';
+
+export interface AlertProcessorDeps {
+  readonly farms: Pick<FarmRepository, 'getFarm' | 'getDevice'>;
+  readonly settings: Pick<AlertSettingsRepository, 'getFarmSettings'>;
+  readonly alerts: AlertsRepository;
+  readonly notifier: Notifier;
+  readonly now: () => Date;
+  readonly log: Logger;
+}
+
+/** Types raised as one-off events: they never hold an open-condition item. */
+const ONE_SHOT: ReadonlySet<NotificationType> = new Set<NotificationType>([501, 111, 601]);
+const MAX_ATTEMPTS = 8;
+/** Thresholds and packages change rarely: a warm container re-reads them at least this often. */
+const CONTEXT_CACHE_MS = 60_000;
+
+/** The deterministic id of an alert: the trigger reading's time, the device and the type. */
+export const alertId = (deviceId: string, type: number, publishedAt: string): string => `${publishedAt}~${deviceId}~${type}`;
+
+/**
+ * Runs the alert engine for the ingest (one reading, in order) and for the sweep (time-based
+ * types), persists its state under an optimistic lock, writes raised alerts through a crash-safe
+ * outbox on the state item, clears open conditions, and hands new alerts to the notifier.
+ */
+export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
+  const { alerts, log } = deps;
+  const contexts = new Map<string, { at: number; farm: Farm; ctx: AlertContext }>();
+
+  const contextOf = async (device: Device): Promise<{ farm: Farm; ctx: AlertContext } | undefined> => {
+    const key = device._id;
+    const hit = contexts.get(key);
+    if (hit && deps.now().getTime() - hit.at < CONTEXT_CACHE_MS) return hit;
+    const [farm, settings] = await Promise.all([deps.farms.getFarm(device.farm_id), deps.settings.getFarmSettings(device.farm_id)]);
+    if (!farm) return undefined;
+    const ctx: AlertContext = {
+      vat: { vat_size: device.vat_size },
+      settings,
+      pro: farm.package === 'Vat-Man Pro' || farm.package === 'Vat-Man Auto',
+      dairyCompany: isDairyCompanyFarm(farm.fonterra_id),
+    };
+    const entry = { at: deps.now().getTime(), farm, ctx };
+    contexts.set(key, entry);
+    return entry;
+  };
+
+  const toNotification = (device: Device, o: OutboxAlert): Notification => ({
+    _id: alertId(device._id, o.alert.type, o.alert.data.published_at),
+    farm_id: device.farm_id,
+    type: o.alert.type,
+    status: 1,
+    data: o.alert.data,
+    ...(o.alert.quality ? { quality: o.alert.quality } : {}),
+    ...(o.alert.detail ? { detail: o.alert.detail } : {}),
+    device: { _id: device._id, name: device.name, vat_number: device.vat_number },
+    created_at: deps.now().toISOString(),
+  });
+
+  /** Writes the outbox's alerts (idempotent: deterministic ids, conditional puts); returns those to deliver. */
+  const flush = async (device: Device, outbox: readonly OutboxAlert[], cleared: readonly NotificationType[]) => {
+    const fresh: StoredNotification[] = [];
+    for (const type of cleared) await alerts.clearOpen(device.farm_id, device._id, type);
+    for (const o of outbox) {
+      const n = toNotification(device, o);
+      if (await alerts.raise(n, o.open)) fresh.push({ ...n, delivery_state: 'pending', delivered: [] });
+      else log.info('alert already open, not raised again', { device: device._id, type: o.alert.type });
+    }
+    return fresh;
+  };
+
+  /** One engine step under the lock: load, (flush a leftover outbox), step, commit, flush, deliver. */
+  const run = async (device: Device, step: (record: EngineRecord, ctx: AlertContext) => EngineStep) => {
+    const c = await contextOf(device);
+    if (!c) return;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 10 * 2 ** attempt * Math.random()));
+      const stored = await alerts.getEngine(device._id);
+      const record: EngineRecord = stored ?? { n: 0, farm_id: device.farm_id, state: initialAlertState(), outbox: [] };
+      const leftover = record.outbox;
+      const result = step(record, c.ctx);
+      if (result.raised.length === 0 && result.cleared.length === 0 && leftover.length === 0 && JSON.stringify(result.state) === JSON.stringify(record.state)) return;
+      const outbox: OutboxAlert[] = [...leftover, ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) }))];
+      const next: EngineRecord = { n: record.n + 1, farm_id: device.farm_id, state: result.state, outbox };
+      if (!(await alerts.putEngine(device._id, next, stored ? stored.n : undefined))) continue;
+      const fresh = await flush(device, outbox, result.cleared);
+      if (outbox.length > 0) await alerts.putEngine(device._id, { ...next, n: next.n + 1, outbox: [] }, next.n);
+      for (const n of fresh) {
+        log.info('alert raised', { farm: device.farm_id, device: device._id, type: n.type, at: n.data.published_at });
+        try {
+          await deps.notifier.deliver(n, c.farm);
+        } catch (err) {
+          assertIsError(err);
+          // The notification stays pending: the sweep delivers it.
+          log.error('alert delivery failed; the sweep will retry', { alert: n._id, err });
+        }
+      }
+      return;
+    }
+    throw new Error(`alert engine of ${device._id}: still contended after ${MAX_ATTEMPTS} attempts`);
+  };
+
+  /** The ingest's hook: a device's newest reading, after the ingest committed it. */
+  const onReading = async ({ device, reading }: { device: Device; reading: Reading }) => {
+    await run(device, (record, ctx) => evaluate(record.state, reading, ctx));
+  };
+
+  /** The periodic sweep: time-based types for every device, then deliveries still pending. */
+  const sweepAll = async () => {
+    const now = deps.now();
+    const devices = await alerts.listEngineDevices();
+    let failed = 0;
+    for (const { device_id } of devices) {
+      try {
+        const device = await deps.farms.getDevice(device_id);
+        if (!device || device.status !== 1) continue;
+        await run(device, (record, ctx) => sweep(record.state, now, ctx));
+      } catch (err) {
+        assertIsError(err);
+        failed += 1;
+        log.error('sweep of a device failed', { device: device_id, err });
+      }
+    }
+    const delivered = await deps.notifier.retryPending();
+    return { devices: devices.length, failed, delivered };
+  };
+
+  return { onReading, sweepAll };
+};
+export type AlertProcessor = ReturnType<typeof makeAlertProcessor>;
