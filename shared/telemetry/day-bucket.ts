@@ -1,4 +1,4 @@
-import type { Reading } from './reading';
+import { READING_FIELDS, type Reading } from './reading';
 
 /**
  * A closed day of one vat's readings in columns (docs/architecture.md, "Readings table"): one
@@ -15,27 +15,8 @@ export interface DayColumns {
   readonly cols: { readonly [K in Exclude<keyof Reading, 'published_at'>]: readonly Reading[K][] };
 }
 
-const FIELDS = [
-  'message_type',
-  'radar_distance',
-  'milk_level',
-  'milk_volume',
-  'temp1',
-  'temp2',
-  'temp3',
-  'temp4',
-  'temp5',
-  'temp6',
-  'pressure',
-  'shaft_rpm',
-  'agitator_status',
-  'state_machine',
-  'battery_status',
-  'on_mains',
-  'milk_in',
-  'water_in',
-  'quality',
-] as const satisfies readonly Exclude<keyof Reading, 'published_at'>[];
+/** The columns: every field but the time, which is `t0` + `dt`. */
+const FIELDS = READING_FIELDS.filter((f): f is Exclude<keyof Reading, 'published_at'> => f !== 'published_at');
 
 /** Readings (sorted by published_at) → columns. */
 export const toDayColumns = (readings: readonly Reading[]): DayColumns => {

@@ -55,6 +55,30 @@ export interface Reading {
   readonly quality: TelemetryMessage['quality'] | null;
 }
 
+/** Every field of a Reading, in a fixed order (stored items, day-bucket columns). */
+export const READING_FIELDS = [
+  'published_at',
+  'message_type',
+  'radar_distance',
+  'milk_level',
+  'milk_volume',
+  'temp1',
+  'temp2',
+  'temp3',
+  'temp4',
+  'temp5',
+  'temp6',
+  'pressure',
+  'shaft_rpm',
+  'agitator_status',
+  'state_machine',
+  'battery_status',
+  'on_mains',
+  'milk_in',
+  'water_in',
+  'quality',
+] as const satisfies readonly (keyof Reading)[];
+
 /** Normalises an ISO date-time to UTC with milliseconds, so one instant has one key. */
 export const canonicalTime = (iso: string): string => new Date(iso).toISOString();
 

@@ -13,6 +13,7 @@ import { deviceSchema, type Device, type LastUpdated } from '../../../shared/ent
 import { farmSchema, knodeAssetSchema, type Farm, type KnodeAsset } from '../../../shared/entities/farm';
 import { userSchema, type User } from '../../../shared/entities/user';
 import { farmsKeys as k } from './keys';
+import { isConditionFailure, queryAll as queryItems } from './query';
 
 /** Users, farms, links and devices: the port the API and the seed use. */
 export interface FarmRepository {
@@ -83,16 +84,7 @@ const strip = <T extends Record<string, unknown>>(item: T): Record<string, unkno
 };
 
 export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string): FarmRepository => {
-  const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>) => {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(new QueryCommand({ TableName: table, ...input, ExclusiveStartKey }));
-      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  };
+  const queryAll = (input: Omit<QueryCommandInput, 'TableName'>) => queryItems(doc, table, input);
   const get = async (key: { pk: string; sk: string }) =>
     (await doc.send(new GetCommand({ TableName: table, Key: key }))).Item as Record<string, unknown> | undefined;
   const byGsi1 = (gsi1pk: string, prefix?: string) =>
@@ -131,7 +123,7 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
           }),
         );
       } catch (err) {
-        if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return;
+        if (isConditionFailure(err)) return;
         throw err;
       }
     },
@@ -244,7 +236,7 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
           }),
         );
       } catch (err) {
-        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+        if (!isConditionFailure(err)) throw err;
       }
     },
     async putKnodeGateway(thingName, farmId) {
@@ -279,7 +271,7 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
         );
         return true;
       } catch (err) {
-        if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+        if (isConditionFailure(err)) return false;
         throw err;
       }
     },

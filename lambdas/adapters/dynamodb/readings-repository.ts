@@ -10,8 +10,9 @@ import {
 import { RAW_ARCHIVE_DAYS } from '../../../shared/constants';
 import { ACTIVITY_KINDS, type Activity, type ActivityKind } from '../../../shared/telemetry/activities';
 import { fromDayColumns, toDayColumns, type DayColumns } from '../../../shared/telemetry/day-bucket';
-import type { Reading } from '../../../shared/telemetry/reading';
+import { READING_FIELDS, type Reading } from '../../../shared/telemetry/reading';
 import { dayOf, readingsKeys as k } from './keys';
+import { isConditionFailure, queryAll as queryItems } from './query';
 
 /** A message the ingest could not accept, kept with the reason (30 days). */
 export interface RejectedMessage {
@@ -74,28 +75,6 @@ const READING_TTL_DAYS = RAW_ARCHIVE_DAYS + 5;
 const epochSeconds = (iso: string, plusDays: number) => Math.floor(Date.parse(iso) / 1000) + plusDays * 86_400;
 const PAYLOAD_LIMIT = 8_192;
 
-const READING_FIELDS = [
-  'published_at',
-  'message_type',
-  'radar_distance',
-  'milk_level',
-  'milk_volume',
-  'temp1',
-  'temp2',
-  'temp3',
-  'temp4',
-  'temp5',
-  'temp6',
-  'pressure',
-  'shaft_rpm',
-  'agitator_status',
-  'state_machine',
-  'battery_status',
-  'on_mains',
-  'milk_in',
-  'water_in',
-  'quality',
-] as const satisfies readonly (keyof Reading)[];
 
 const toReading = (item: Record<string, unknown>): Reading =>
   Object.fromEntries(READING_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Reading;
@@ -110,17 +89,7 @@ export const daysBetween = (from: string, to: string): string[] => {
 const sameReading = (a: Reading, b: Reading) => JSON.stringify(a) === JSON.stringify(b);
 
 export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: string): ReadingsRepository => {
-  const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>) => {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(new QueryCommand({ TableName: table, ...input, ExclusiveStartKey }));
-      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  };
-  const isConditionFailure = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
+  const queryAll = (input: Omit<QueryCommandInput, 'TableName'>) => queryItems(doc, table, input);
   const guarded = async (write: () => Promise<unknown>) => {
     try {
       await write();
