@@ -3,7 +3,6 @@ import {
   type BatchGetCommandOutput,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
