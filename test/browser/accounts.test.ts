@@ -1,18 +1,17 @@
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
-import { browserAvailable, launchChromium } from '../support/browser';
-import { startTestStack } from '../support/local-stack';
+import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
 
 /**
  * Issue 3's acceptance in Chromium against the local stack: sign-up, sign-in, sign-out, password
  * reset through the outbox, the validation messages of farmer §5, and where each role lands.
  * One stack for the whole file; each scenario in its own browser context (own Amplify storage).
  */
-let stack: Awaited<ReturnType<typeof startTestStack>>;
+let env: BrowserStack | undefined;
+let stack: BrowserStack['stack'];
 let browser: Browser;
 let web: string;
 
@@ -20,14 +19,10 @@ const run = browserAvailable();
 
 beforeAll(async () => {
   if (!run) return;
-  stack = await startTestStack(mkdtempSync(join(tmpdir(), 'vatman-accounts-')), join(process.cwd(), 'frontend', 'dist'));
-  web = stack.facts.web;
-  browser = await launchChromium();
+  env = await startBrowserStack('accounts');
+  ({ stack, browser, web } = env);
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+afterAll(async () => env?.stop());
 
 interface Visit {
   readonly context: BrowserContext;

@@ -1,13 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium } from '../support/browser';
-import { startTestStack } from '../support/local-stack';
+import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
 
 /** The built app in Chromium against the local stack (run by `npm run test:browser`). */
-let stack: Awaited<ReturnType<typeof startTestStack>>;
+let env: BrowserStack | undefined;
+let stack: BrowserStack['stack'];
 let browser: Browser;
 let web: string;
 
@@ -15,14 +12,10 @@ const run = browserAvailable();
 
 beforeAll(async () => {
   if (!run) return;
-  stack = await startTestStack(mkdtempSync(join(tmpdir(), 'vatman-browser-')), join(process.cwd(), 'frontend', 'dist'));
-  web = stack.facts.web;
-  browser = await launchChromium();
+  env = await startBrowserStack('browser');
+  ({ stack, browser, web } = env);
 });
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+afterAll(async () => env?.stop());
 
 const open = async (path: string, width = 1280): Promise<Page> => {
   const page = await browser.newPage({ viewport: { width, height: 900 } });

@@ -1,5 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { startTestStack } from './local-stack';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -30,3 +33,22 @@ export const launchChromium = (): Promise<Browser> =>
       '--disable-dev-shm-usage',
     ],
   });
+
+/**
+ * The local stack serving the real web build (frontend/dist, made by `npm test` first) and a
+ * Chromium beside it: what every browser test file starts once in its beforeAll.
+ */
+export const startBrowserStack = async (name: string) => {
+  const stack = await startTestStack(mkdtempSync(join(tmpdir(), `vatman-${name}-`)), join(process.cwd(), 'frontend', 'dist'));
+  const browser = await launchChromium();
+  return {
+    stack,
+    browser,
+    web: stack.facts.web,
+    stop: async () => {
+      await browser.close();
+      await stack.stop();
+    },
+  };
+};
+export type BrowserStack = Awaited<ReturnType<typeof startBrowserStack>>;
