@@ -5,7 +5,7 @@ import type { Device, LastUpdated } from '../../shared/entities/device';
 import { activityId, type Activity, type ActivityKind } from '../../shared/telemetry/activities';
 import { detect, initialDetectorState, type DetectorState } from '../../shared/telemetry/detect';
 import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema } from '../../shared/telemetry/device-message';
-import { canonicalTime, displayTemperature, displayVolume, toReading, type Reading } from '../../shared/telemetry/reading';
+import { canonicalTime, displayTemperature, displayVolume, implausibleForVat, toReading, type Reading } from '../../shared/telemetry/reading';
 import type { FarmRepository, IngestRecord, ThingOwner } from '../adapters/dynamodb/farms-repository';
 import { dayOf, hourOf } from '../adapters/dynamodb/keys';
 import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
@@ -33,6 +33,11 @@ export interface IngestDeps {
   readonly readings: ReadingsRepository;
   readonly now: () => Date;
   readonly log: Logger;
+  /**
+   * Called with each in-order reading (the device's newest) after its commit: the alert engine's
+   * hook (issue 6). Late readings are old news and do not call it.
+   */
+  readonly onReading?: (ctx: { readonly device: Device; readonly reading: Reading }) => Promise<void>;
 }
 
 /** A device clock may run a little fast; anything further in the future is a broken clock. */
@@ -231,6 +236,7 @@ export const makeIngest = (deps: IngestDeps) => {
         const cleared = { n: nextN, state: { ...next, pending: NO_PENDING } };
         if (await farms.commitIngest(vat._id, cleared, nextN)) remember(loaded, cleared, lastUpdated);
       }
+      if (lastUpdated && deps.onReading) await deps.onReading({ device: vat, reading });
       return { status: lastUpdated ? 'stored' : 'late' };
     }
     throw new Error(`ingest of ${deviceId} ${reading.published_at}: still contended after ${MAX_ATTEMPTS} attempts`);
@@ -305,6 +311,8 @@ export const makeIngest = (deps: IngestDeps) => {
       const found = await loadDevice(owner.device_id);
       if (!found) return reject(ev, `unknown device ${route.thing}`);
       if (found.device.status !== 1) return reject(ev, `device ${route.thing} is retired`);
+      const absurd = implausibleForVat(msg.data, found.device);
+      if (absurd) return reject(ev, absurd);
       const reading = toReading(msg.data, found.device);
       const put = await readings.putReading(found.device._id, reading, payloadText);
       if (put === 'conflict') return reject(ev, `another message of ${route.thing} has published_at ${reading.published_at}`);

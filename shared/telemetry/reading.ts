@@ -21,6 +21,22 @@ export const volumeFromLevel = (level: number, vat: Pick<VatConfig, 'vat_diamete
   return Math.max(0, Math.round(litres));
 };
 
+/** Radar and level readings may overshoot the vat's height by this much (foam, mounting) before they are absurd. */
+export const LEVEL_TOLERANCE_MM = 100;
+
+/**
+ * What no sensor on this vat can read: a milk level or a radar distance beyond the vat's height.
+ * The schema's bounds know nothing of the vat; this does. Returns the reason, or undefined.
+ */
+export const implausibleForVat = (m: Pick<TelemetryMessage, 'milk_level' | 'radar_distance'>, vat: Pick<VatConfig, 'vat_max_height'>): string | undefined => {
+  const limit = vat.vat_max_height + LEVEL_TOLERANCE_MM;
+  if (m.milk_level !== undefined && m.milk_level !== null && m.milk_level > limit)
+    return `milk_level ${m.milk_level} mm is above the vat's height of ${vat.vat_max_height} mm`;
+  if (m.radar_distance !== undefined && m.radar_distance !== null && m.radar_distance > limit)
+    return `radar_distance ${m.radar_distance} mm is beyond the vat's height of ${vat.vat_max_height} mm`;
+  return undefined;
+};
+
 /** Display rounding of farmer §9: volume to the nearest 10 L, temperature to 1 decimal. */
 export const displayVolume = (litres: number): number => Math.round(litres / 10) * 10;
 export const displayTemperature = (celsius: number): number => Math.round(celsius * 10) / 10;

@@ -90,10 +90,12 @@ describe('bad messages', () => {
     await publish(topic, { published_at: new Date(Date.now() + 3_600_000).toISOString(), temp1: 4 });
     await publish(topic, { published_at: t, agitator_status: 7 });
     await publish('dts/vm-ocd40721-1/other', { published_at: t });
+    // The Lite vat is 2,438 mm high: a level of 5,000 mm is no reading of that vat.
+    await publish(topic, { published_at: t, milk_level: 5000 });
     const today = dayOf(new Date().toISOString());
     const reasons = await until(async () => {
       const all = await rejectedReasons(today);
-      return all.length >= 6 ? all : undefined;
+      return all.length >= 8 ? all : undefined;
     });
     expect(reasons).toEqual(
       expect.arrayContaining([
@@ -103,6 +105,7 @@ describe('bad messages', () => {
         expect.stringMatching(/temp1: Too big/),
         expect.stringMatching(/is in the future$/),
         expect.stringMatching(/agitator_status: /),
+        `${topic} milk_level 5000 mm is above the vat's height of 2438 mm`,
       ]),
     );
     // Nothing of them was stored, and the stack still takes good messages.
