@@ -189,6 +189,17 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     );
     closers.push(() => scheduler.stop());
 
+    // Alerts (issue 6): the sweep for time-based alert types and pending deliveries, every minute
+    // like its EventBridge schedule in AWS; and where controller settings are published (IoT's
+    // data plane in AWS, this broker here).
+    process.env.MQTT_URL = mqtt.url;
+    const alertSweepUrl = new URL(`../lambdas/alerts/sweep-handler.ts?stack=${stackId}`, import.meta.url);
+    const alertSweep = ((await import(alertSweepUrl.href)) as { handler: () => Promise<unknown> }).handler;
+    const alertScheduler = startScheduler([{ name: 'alert-sweep', everyMs: 60_000, invoke: () => alertSweep() }], (name, err) =>
+      log.error('scheduled target failed', { name, err }),
+    );
+    closers.push(() => alertScheduler.stop());
+
     const hosting = await startWebHosting(ports.web, options.distDir ?? join(ROOT, 'frontend', 'dist'), {
       apiUrl: api.url,
       region: cognito.region,
