@@ -1,0 +1,83 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { dayOf } from '../../lambdas/adapters/dynamodb/keys';
+import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { makeIngest } from '../../lambdas/ingest/ingest';
+import { createLogger } from '../../lambdas/lib/logger';
+import { telemetryTopic } from '../../shared/telemetry/device-message';
+import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
+import { freePort } from '../support/free-port';
+import { shuffled, storedState, trace } from '../support/telemetry';
+
+/**
+ * In AWS one device's messages can run in two warm Lambda containers at once, each with its own
+ * cached copy of the device's state. The optimistic lock must make them end where a single
+ * in-order run ends. Here two ingest instances (two "containers", separate caches) share dynalite.
+ */
+let dynamo: DynamoStandIn;
+let farms: FarmRepository;
+let readings: ReadingsRepository;
+
+const vat = (id: string) => ({
+  _id: id,
+  name: `vm-${id}`,
+  farm_id: 'farm-x',
+  vat_number: 1,
+  status: 1 as const,
+  vat_size: 21_500,
+  vat_max_height: 3500,
+  vat_diameter: 2875,
+  wedgeHeight: 60,
+  vat_volume_offset: 0,
+  vat_auto: false,
+});
+
+const event = (thing: string, message: object) => ({
+  topic: telemetryTopic(thing),
+  received_at: Date.now(),
+  payload: Buffer.from(JSON.stringify(message)).toString('base64'),
+});
+
+beforeAll(async () => {
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  dynamo = await startDynamo(await freePort());
+  const tables = await ensureTables(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' }), 'conc');
+  const doc = createDocumentClient({ DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
+  farms = dynamoFarmRepository(doc, tables.FARMS_TABLE as string);
+  readings = dynamoReadingsRepository(doc, tables.READINGS_TABLE as string);
+  for (const id of ['solo', 'pair']) await farms.putDevice(vat(id));
+});
+afterAll(async () => dynamo?.stop());
+
+describe('two containers ingesting one device at once', () => {
+  it('end in the state of one container taking the messages in order', async () => {
+    const log = createLogger({}, 'error');
+    const container = () => makeIngest({ farms, readings, now: () => new Date(), log });
+    const midnight = Date.parse(`${dayOf(new Date(Date.now() - 86_400_000).toISOString())}T00:00:00.000Z`);
+    const messages = trace(midnight - 95 * 60_000, 200);
+
+    const solo = container();
+    for (const m of messages) await solo(event('vm-solo', m));
+
+    // Each message twice, shuffled, dealt alternately to two containers that run side by side.
+    const [a, b] = [container(), container()];
+    const deck = shuffled([...messages, ...messages], 11);
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < deck.length; i += 2) await a(event('vm-pair', deck[i] as object));
+      })(),
+      (async () => {
+        for (let i = 1; i < deck.length; i += 2) await b(event('vm-pair', deck[i] as object));
+      })(),
+    ]);
+
+    const from = messages[0]!.published_at;
+    const to = messages.at(-1)!.published_at;
+    const once = await storedState(farms, readings, 'solo', from, to);
+    const pair = await storedState(farms, readings, 'pair', from, to);
+    expect(once.ingest?.n).toBe(messages.length);
+    expect(pair).toEqual(once);
+  });
+});
