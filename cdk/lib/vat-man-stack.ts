@@ -3,6 +3,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { Alerts } from './constructs/alerts';
+import { AlertEngine } from './constructs/alert-engine';
 import { Api, type BotCheckConfig } from './constructs/api';
 import { VatManFunction } from './constructs/vat-man-function';
 import { triggerEntry } from './paths';
@@ -38,6 +39,7 @@ export class VatManStack extends Stack {
   readonly api: Api;
   readonly web: Web;
   readonly telemetry: Telemetry;
+  readonly alertEngine: AlertEngine;
 
   constructor(scope: Construct, id: string, props: VatManStackProps) {
     super(scope, id, props);
@@ -61,6 +63,17 @@ export class VatManStack extends Stack {
       alerts: this.alerts,
       webOrigin: this.web.url,
       botCheck,
+      removalPolicy,
+      logRetention,
+    });
+
+    // Alerts (issue 6): the engine in the ingest, the scheduled sweep, controller-settings replies.
+    this.alertEngine = new AlertEngine(this, 'AlertEngine', {
+      data: this.data,
+      alerts: this.alerts,
+      ingest: this.telemetry.ingest,
+      commandSenders: [this.api.functions.get('/api/farmer/setting')].filter((f): f is VatManFunction => f !== undefined),
+      iotDataEndpoint: this.node.tryGetContext('iotDataEndpoint') as string | undefined,
       removalPolicy,
       logRetention,
     });

@@ -16,7 +16,10 @@ beforeAll(() => {
   expect(ingest).toHaveLength(1);
   ingestId = (ingest[0] as [string, unknown])[0];
   queueId = onlyResourceId(template, 'AWS::SQS::Queue');
-  ruleId = onlyResourceId(template, 'AWS::IoT::TopicRule');
+  // The ingest's rule (the alert engine adds a device-reply rule beside it).
+  const rules = Object.entries(template.findResources('AWS::IoT::TopicRule', { Properties: { TopicRulePayload: { Sql: INGEST_RULE_SQL } } }));
+  expect(rules).toHaveLength(1);
+  ruleId = (rules[0] as [string, unknown])[0];
 });
 afterAll(() => synth.cleanup());
 
@@ -66,10 +69,9 @@ describe('ingest Lambda', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
   });
 
-  it('reads and writes the Farms and Readings tables, named in its environment', () => {
+  it('reads and writes the Farms and Readings tables (and Alerts, for the alert engine), named in its environment', () => {
     const env = functionEnv(template, ingestId);
-    expect(Object.keys(env)).toEqual(expect.arrayContaining(['FARMS_TABLE', 'READINGS_TABLE']));
-    expect(env.ALERTS_TABLE).toBeUndefined();
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['FARMS_TABLE', 'READINGS_TABLE', 'ALERTS_TABLE']));
     expect(lambdaFunctions(template)[ingestId]?.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 30 });
   });
 });
@@ -85,6 +87,7 @@ describe('device IoT policy', () => {
     expect(byAction['iot:Connect']).toContain(':client/${iot:Connection.Thing.ThingName}');
     expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/telemetry');
     expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/knode');
+    expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/cmd/reply');
     expect(byAction['iot:Subscribe']).toContain(':topicfilter/dts/${iot:Connection.Thing.ThingName}/cmd/*');
     expect(byAction['iot:Receive']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/cmd/*');
     // No statement reaches another thing's topics through a wildcard on the thing level.

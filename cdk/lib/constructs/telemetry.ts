@@ -109,7 +109,12 @@ export class Telemetry extends Construct {
             Resource: arn('client', thing),
             Condition: { Bool: { 'iot:Connection.Thing.IsAttached': 'true' } },
           },
-          { Effect: 'Allow', Action: 'iot:Publish', Resource: [arn('topic', `dts/${thing}/telemetry`), arn('topic', `dts/${thing}/knode`)] },
+          // Readings, knode assets, and answers to commands (lambdas/adapters/iot/device-commands.ts).
+          {
+            Effect: 'Allow',
+            Action: 'iot:Publish',
+            Resource: [arn('topic', `dts/${thing}/telemetry`), arn('topic', `dts/${thing}/knode`), arn('topic', `dts/${thing}/cmd/reply`)],
+          },
           // Commands to the device (controller settings) arrive on its own topics only.
           { Effect: 'Allow', Action: 'iot:Subscribe', Resource: arn('topicfilter', `dts/${thing}/cmd/*`) },
           { Effect: 'Allow', Action: 'iot:Receive', Resource: arn('topic', `dts/${thing}/cmd/*`) },

@@ -1,0 +1,116 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import * as path from 'node:path';
+import { Construct } from 'constructs';
+import { acknowledge } from '../nag';
+import { REPO_ROOT } from '../paths';
+import type { Alerts } from './alerts';
+import type { Data } from './data';
+import { VatManFunction } from './vat-man-function';
+
+/** The device-reply rule (lambdas/adapters/iot/device-commands.ts): a device's answer to a command. */
+export const DEVICE_REPLY_RULE_SQL = "SELECT *, topic(2) AS thing FROM 'dts/+/cmd/reply'";
+/** How often the alert sweep runs (OFFLINE is due 15 minutes after the last reading). */
+export const ALERT_SWEEP_RATE = Duration.minutes(1);
+
+export interface AlertEngineProps {
+  readonly data: Data;
+  readonly alerts: Alerts;
+  /** The ingest runs the engine on each reading. */
+  readonly ingest: VatManFunction;
+  /** The functions that send controller settings to devices (/api/farmer/setting; they already bind every table). */
+  readonly commandSenders: readonly VatManFunction[];
+  /**
+   * The account's IoT data endpoint (`aws iot describe-endpoint --endpoint-type iot:Data-ATS`),
+   * where settings commands are published.
+   * @default the SDK's default endpoint for the region
+   */
+  readonly iotDataEndpoint?: string;
+  readonly removalPolicy: RemovalPolicy;
+  readonly logRetention: RetentionDays;
+}
+
+/**
+ * The alert engine's infrastructure (issue 6): the ingest's access to the Alerts table and the
+ * alert topic, the scheduled sweep (EventBridge, every minute) for time-based alerts and pending
+ * deliveries, and the device-reply rule and function for controller settings.
+ */
+export class AlertEngine extends Construct {
+  readonly sweep: VatManFunction;
+  readonly deviceReply: VatManFunction;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: AlertEngineProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const alertsTable = props.data.table('Alerts');
+
+    props.ingest.bindTable(alertsTable, 'readWrite');
+    props.alerts.grantPublish(props.ingest);
+
+    this.sweep = new VatManFunction(this, 'Sweep', {
+      entry: path.join(REPO_ROOT, 'lambdas', 'alerts', 'sweep-handler.ts'),
+      description: 'Vat-Man alert sweep: offline, power cut, collection and pick-up alerts; pending deliveries',
+      // One pass over every device plus retries of pending sends; well inside the one-minute rate.
+      timeout: Duration.seconds(50),
+      removalPolicy: props.removalPolicy,
+      logRetention: props.logRetention,
+    });
+    this.sweep.bindTable(props.data.table('Farms'), 'read');
+    this.sweep.bindTable(alertsTable, 'readWrite');
+    props.alerts.grantPublish(this.sweep);
+    this.schedule = new Rule(this, 'SweepSchedule', {
+      description: 'Runs the Vat-Man alert sweep every minute',
+      schedule: Schedule.rate(ALERT_SWEEP_RATE),
+      targets: [new LambdaFunction(this.sweep.function, { retryAttempts: 0 })],
+    });
+
+    this.deviceReply = new VatManFunction(this, 'DeviceReply', {
+      entry: path.join(REPO_ROOT, 'lambdas', 'alerts', 'device-reply-handler.ts'),
+      description: 'Vat-Man device replies to commands (IoT rule dts/+/cmd/reply)',
+      removalPolicy: props.removalPolicy,
+      logRetention: props.logRetention,
+    });
+    this.deviceReply.bindTable(alertsTable, 'readWrite');
+    const rule = new CfnTopicRule(this, 'DeviceReplyRule', {
+      topicRulePayload: {
+        sql: DEVICE_REPLY_RULE_SQL,
+        awsIotSqlVersion: '2016-03-23',
+        ruleDisabled: false,
+        actions: [{ lambda: { functionArn: this.deviceReply.function.functionArn } }],
+      },
+    });
+    this.deviceReply.function.addPermission('InvokedByDeviceReplyRule', {
+      principal: new ServicePrincipal('iot.amazonaws.com'),
+      sourceArn: rule.attrArn,
+      sourceAccount: stack.account,
+    });
+
+    // Settings go out on dts/<thing>/cmd/settings only.
+    // A pseudo parameter as cdk-nag prints it: literal when the stack knows it, else <AWS::Name>.
+    const nagValue = (value: string): string => {
+      const resolved: unknown = stack.resolve(value);
+      if (typeof resolved === 'string') return resolved;
+      return `<${String((resolved as { Ref?: unknown }).Ref)}>`;
+    };
+    for (const fn of props.commandSenders) {
+      fn.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'PublishDeviceSettingsCommands',
+          actions: ['iot:Publish'],
+          resources: [stack.formatArn({ service: 'iot', resource: 'topic', resourceName: 'dts/*/cmd/settings' })],
+        }),
+      );
+      acknowledge(
+        fn.role,
+        `IAM5[Resource::arn:${nagValue(stack.partition)}:iot:${nagValue(stack.region)}:${nagValue(stack.account)}:topic/dts/*/cmd/settings]`,
+        'The farmer picks the vat at run time: the wildcard is the thing name only, and the topic is confined to settings commands (the device policy lets each device read only its own).',
+      );
+      if (props.iotDataEndpoint) fn.addEnvironment('IOT_DATA_ENDPOINT', props.iotDataEndpoint);
+    }
+  }
+}
