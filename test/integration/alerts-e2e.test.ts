@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/alerts/types';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
+import { alertProcessorFromEnv } from '../../lambdas/alerts/deps';
+import { createLogger } from '../../lambdas/lib/logger';
 import { startTestStack } from '../support/local-stack';
 
 /**
@@ -145,6 +147,23 @@ describe('a power cut', () => {
       return vats[0]?.last_updated?.published_at === last ? true : undefined;
     });
     expect(await outages('farm-lite')).toEqual([]);
+  });
+});
+
+describe('the sweep', () => {
+  it('raises OFFLINE (502) for a device silent over 15 minutes, once, and delivers it', async () => {
+    // vm-31245-1's last reading (above) was about two hours ago.
+    const sweep = alertProcessorFromEnv(createLogger({}, 'error'));
+    await sweep.sweepAll();
+    await sweep.sweepAll();
+    const offline = (await list()).filter((n) => n.type === 502 && n.device.vat_number === 1);
+    expect(offline).toHaveLength(1);
+    expect(offline[0]?.data.published_at).toBe(minute(170));
+    const mail = await until(async () => {
+      const m = (await outbox()).filter((x) => x.channel === 'email' && x.attributes.email === EMAIL && /offline/i.test(x.subject ?? ''));
+      return m.length > 0 ? m : undefined;
+    });
+    expect(mail.length).toBeGreaterThan(0);
   });
 });
 
