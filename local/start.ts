@@ -153,6 +153,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // at concurrency 2; a device's messages always go to the same one.
     const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: 2 });
     closers.push(() => ingest.stop());
+    // Devices' answers to commands (controller settings, issue 6): the device-reply rule of
+    // cdk/lib/constructs/alert-engine.ts, `SELECT *, topic(2) AS thing FROM 'dts/+/cmd/reply'`.
+    const deviceReplyUrl = new URL(`../lambdas/alerts/device-reply-handler.ts?stack=${stackId}`, import.meta.url);
+    const deviceReply = ((await import(deviceReplyUrl.href)) as { handler: (event: unknown) => Promise<void> }).handler;
     const mqtt = await startMqttBroker(
       ports.mqtt,
       [
@@ -160,6 +164,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
           name: 'telemetry-ingest',
           topicFilter: DEVICE_TOPIC_FILTER,
           target: ({ topic, payload }) => ingest.invoke({ payload: payload.toString('base64'), topic, received_at: Date.now() }, topic),
+        },
+        {
+          name: 'device-reply',
+          topicFilter: 'dts/+/cmd/reply',
+          target: ({ topic, payload }) => deviceReply({ ...(JSON.parse(payload.toString('utf8')) as object), thing: topic.split('/')[1] }),
         },
       ],
       (rule, topic, err) => log.error('rule failed', { rule, topic, err }),
