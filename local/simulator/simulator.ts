@@ -172,6 +172,21 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
     lastError = err.message;
   });
 
+  // Controller settings (issue 6): a simulated vat applies what arrives on dts/<thing>/cmd/settings
+  // and answers on dts/<thing>/cmd/reply, as the real controller does.
+  client.on('message', (topic, payload) => {
+    const [, thing, , command] = topic.split('/');
+    if (command !== 'settings' || !thing || !vats.has(thing)) return;
+    try {
+      const { request_id } = JSON.parse(payload.toString('utf8')) as { request_id?: unknown };
+      if (typeof request_id !== 'string') return;
+      void client.publishAsync(`dts/${thing}/cmd/reply`, JSON.stringify({ request_id, return_value: 'Settings applied' }), { qos: 1 }).catch(() => undefined);
+    } catch {
+      log(`simulator: unreadable command on ${topic}`);
+    }
+  });
+  await client.subscribeAsync('dts/+/cmd/settings', { qos: 1 });
+
   const simStart = Math.min(...entries.map((e) => e.next), now());
   const realStart = now();
   // Never past the wall clock; with speed > 1 the simulated clock runs that much faster until then.
