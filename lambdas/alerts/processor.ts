@@ -20,7 +20,7 @@ export interface AlertProcessorDeps {
 }
 
 /** Types raised as one-off events: they never hold an open-condition item. */
-const ONE_SHOT: ReadonlySet<NotificationType> = new Set<NotificationType>([501, 111, 601]);
+const ONE_SHOT: ReadonlySet<NotificationType> = new Set<NotificationType>([501, 111, 601, 1201]);
 const MAX_ATTEMPTS = 8;
 /** Thresholds and packages change rarely: a warm container re-reads them at least this often. */
 const CONTEXT_CACHE_MS = 60_000;
@@ -62,6 +62,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     data: o.alert.data,
     ...(o.alert.quality ? { quality: o.alert.quality } : {}),
     ...(o.alert.detail ? { detail: o.alert.detail } : {}),
+    ...(o.alert.lateMilking ? { lateMilking: o.alert.lateMilking } : {}),
     device: { _id: device._id, name: device.name, vat_number: device.vat_number },
     created_at: deps.now().toISOString(),
   });

@@ -228,6 +228,23 @@ describe('other system alerts', () => {
     expect(ag.raised[0]).toMatchObject({ type: 1102, quality: { agitator_outage_percent: 5 } });
   });
 
+  it('1201 late milking on dairy-company farms: a milking ending over an hour later than the session usually does', () => {
+    // Three mornings ending at 07:00 UTC, then one ending at 08:30.
+    const day = 1440;
+    const milking = (d: number, endMinute: number) =>
+      Array.from({ length: 120 }, (_, i) => r(d * day + endMinute - 90 + i, { state_machine: i < 90 ? 'milking' : 'storage' }));
+    const readings = [...milking(0, 420), ...milking(1, 420), ...milking(2, 420), ...milking(3, 510)];
+    const state = { value: initialAlertState() };
+    const raised = readings.flatMap((x) => {
+      const step = evaluate(state.value, x, ctx({ dairyCompany: true }));
+      state.value = step.state;
+      return step.raised.filter((a) => a.type === 1201);
+    });
+    expect(raised).toHaveLength(1);
+    expect(raised[0]?.lateMilking).toEqual({ end_time_current: at(3 * day + 510), end_time_schedule: at(3 * day + 420) });
+    expect(typesOf(run(readings, ctx({ dairyCompany: false }))).filter((t) => t === 1201)).toEqual([]);
+  });
+
   it('a reading older than the last one evaluated changes nothing (late readings are old news)', () => {
     const x = run([r(10, { temp1: 8 }), r(11, { temp1: 8 }), r(12, { temp1: 8 })]);
     const late = evaluate(x.state, r(5, { temp1: 20 }), ctx());

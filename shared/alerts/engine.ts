@@ -49,6 +49,10 @@ export const ALERT_TUNING = {
   /** Below 5 % of the vat counts as empty (farmer §4). */
   emptyPercent: 5,
   qualityClearMargin: 0.1,
+  /** A milking ending this much later than the same session usually ends is late (1201). */
+  lateMilkingMinutes: 60,
+  /** Ends within this of each other (minutes of day) are the same session (morning, afternoon). */
+  sessionWindowMinutes: 180,
 } as const;
 
 /** Farmer §9 quality bands → dairy-company alert types. */
@@ -85,6 +89,8 @@ export interface AlertEngineState {
   conds: Partial<Record<string, Cond>>;
   milking: Milking | null;
   durations: number[];
+  /** UTC minute of day of recent milking ends (late milking, 1201). */
+  ends: number[];
   collectingSince: string | null;
   pickupDue: { at: string; data: AlertData } | null;
 }
@@ -117,6 +123,7 @@ export const initialAlertState = (): AlertEngineState => ({
   conds: {},
   milking: null,
   durations: [],
+  ends: [],
   collectingSince: null,
   pickupDue: null,
 });
@@ -224,6 +231,21 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
       }
     }
     st.durations = [...st.durations, minutes].slice(-T.milkingHistory);
+    const endMinute = Math.floor((now % 86_400_000) / MIN);
+    if (ctx.dairyCompany) {
+      // Signed difference to each earlier end of the same session, wrapping at midnight.
+      const diffs = (st.ends ?? []).map((e) => ((((endMinute - e) % 1440) + 2160) % 1440) - 720).filter((d) => Math.abs(d) <= T.sessionWindowMinutes);
+      if (diffs.length >= 2) {
+        const late = diffs.reduce((a, b) => a + b, 0) / diffs.length;
+        if (late > T.lateMilkingMinutes) {
+          s.once(1201, data, {
+            lateMilking: { end_time_current: t, end_time_schedule: new Date(now - Math.round(late) * MIN).toISOString() },
+            detail: `milking ended ${Math.round(late)} min later than usual`,
+          });
+        }
+      }
+    }
+    st.ends = [...(st.ends ?? []), endMinute].slice(-2 * T.milkingHistory);
   }
 
   // Collection: a tanker pumping shows as a fast fall outside milking; it ends when the vat is empty.

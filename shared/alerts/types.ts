@@ -59,6 +59,8 @@ export interface RaisedAlert {
   readonly data: AlertData;
   /** Dairy-company quality figures (1001-1004: the estimate; 1102: agitator outage percent). */
   readonly quality?: { readonly value?: number; readonly agitator_outage_percent?: number };
+  /** Late milking (1201): when this milking ended and when the session usually ends. */
+  readonly lateMilking?: { readonly end_time_current: string; readonly end_time_schedule: string };
   /** A short description of what happened, for the messages ("10.4C at 4 h after milking start"). */
   readonly detail?: string;
 }

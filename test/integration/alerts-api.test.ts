@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { DEFAULT_ALERT_SETTINGS } from '../../shared/alerts/settings';
 import type { Notification } from '../../shared/alerts/types';
 import { startTestStack } from '../support/local-stack';
@@ -63,6 +64,15 @@ describe('notifications (farmer §2.8)', () => {
   it('detail without a storage record answers the spec’s message', async () => {
     const res = await notif('FARMER_NOTIFICATION_DETAIL', { item: JSON.stringify({ _id: 'a-102' }) });
     expect(res).toMatchObject({ status: 200, body: { _id: null, message: 'No detail, please contact customer support!' } });
+  });
+
+  it('detail answers the storage activity that held the milk when the alert was raised', async () => {
+    const readings = dynamoReadingsRepository(createDocumentClient(), stack.facts.dynamodb.readingsTable);
+    const point = (published_at: string) => ({ published_at, milk_volume: 3000, temp1: 9, temp2: 12, temp3: 14 });
+    await readings.putActivity({ kind: 'storage', start: point('2026-11-19T20:00:00.000Z'), end: point('2026-11-20T05:00:00.000Z'), device_id: 'dev-31245-1', farm_id: 'farm-pro' }, 1);
+    const res = await notif('FARMER_NOTIFICATION_DETAIL', { item: JSON.stringify({ _id: 'a-301' }) });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ _id: 'dev-31245-1~storage~2026-11-19T20:00:00.000Z', alert_id: 'a-301', activity: { kind: 'storage' }, device: { vat_number: 1 } });
   });
 
   it('another farm’s farmer can neither read nor change them (403)', async () => {
