@@ -3,7 +3,8 @@ import '../local/quiet-warnings';
 import { startTestStack } from '../test/support/local-stack';
 import { benchDashboardRange } from './dashboard-range';
 
-const stack = await startTestStack();
+// BENCH_DATA_DIR keeps dynalite's data between runs (the readings are written once).
+const stack = await startTestStack(process.env.BENCH_DATA_DIR);
 try {
   await benchDashboardRange(stack.facts, stack.post, await stack.signIn('farmer@vatman.local'));
 } finally {

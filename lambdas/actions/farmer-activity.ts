@@ -5,9 +5,9 @@ import { CHART_POINT_CAP, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
-import { agitatorStops, batteryChanges, coolerPoints, detailPoint, outages, phyStates } from '../../shared/telemetry/chart-series';
-import { downsample } from '../../shared/telemetry/downsample';
-import type { Reading } from '../../shared/telemetry/reading';
+import { agitatorStops, batteryChanges, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
+import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
+import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
 import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
 import { requireFarmMember } from '../lib/access';
 import type { Actions } from '../lib/api-handler';
@@ -84,8 +84,14 @@ const card = (p: StoredActivity['start']) => ({ published_at: p.published_at, pl
 const byStartDesc = (a: { activity: { start: { published_at: string } } }, b: { activity: { start: { published_at: string } } }) =>
   b.activity.start.published_at.localeCompare(a.activity.start.published_at);
 
-/** Thins a chart range to the spec's cap, keeping the extremes of the vat and cooler series. */
-const chartReadings = (readings: readonly Reading[]) => downsample(readings, CHART_POINT_CAP, { series: ['temp1', 'milk_volume', 'milk_in', 'water_in'] });
+/** A chart range is thinned to the spec's cap keeping the extremes of the vat and cooler series. */
+const CHART_SERIES = ['temp1', 'milk_volume', 'milk_in', 'water_in'] as const;
+/**
+ * Points a dashboard range answer holds over all its vats: each vat gets the spec's cap (10,000)
+ * or its share of this, whichever is smaller. A Lambda answer is at most 6 MB; 4 vats at the full
+ * cap could be 9 MB, and a 300 px chart cannot draw more than a few thousand min/max points anyway.
+ */
+const RANGE_ANSWER_POINTS = 16_000;
 
 /** The farm's activities of one kind over a range, newest first, with the vat they belong to. */
 const farmActivities = async (deps: ActivityDeps, farmId: string, range: ResolvedRange, kind: ActivityKind) => {
@@ -120,24 +126,28 @@ export const makeFarmerActivityActions = (): Actions => ({
     const farm = await requireFarmMember(deps.farms, caller, input.farm);
     const range = rangeOf(input, farm, deps.now());
     const vats = await activeVats(deps, farm._id);
-    return Promise.all(
-      vats.map(async (d) => {
-        const readings = await deps.readings.readRange(d._id, range.from, range.to);
-        const shown = chartReadings(readings);
-        return {
-          device: toVat(d),
-          package: farm.package,
-          range,
-          points: readings.length,
-          detailData: shown.map(detailPoint),
-          coolerData: coolerPoints(shown),
-          phyStateData: phyStates(readings),
-          batteryData: batteryChanges(readings),
-          agitatorData: { listStop: agitatorStops(readings) },
-          outageData: outages(readings),
-        };
-      }),
+    const ranges = await deps.readings.readRangeColumns(
+      vats.map((d) => d._id),
+      range.from,
+      range.to,
     );
+    const perVat = Math.min(CHART_POINT_CAP, Math.floor(RANGE_ANSWER_POINTS / Math.max(1, vats.length)));
+    return vats.map((d, i) => {
+      const columns = ranges[i] ?? EMPTY_COLUMNS;
+      const shown = rowsOf(columns, downsampleIndices(seriesSource(columns), perVat, { series: CHART_SERIES }));
+      return {
+        device: toVat(d),
+        package: farm.package,
+        range,
+        points: columns.t.length,
+        detailData: shown.map(rangePoint),
+        coolerData: coolerPoints(shown),
+        phyStateData: phyStates(columns),
+        batteryData: batteryChanges(columns),
+        agitatorData: { listStop: agitatorStops(columns) },
+        outageData: outages(columns),
+      };
+    });
   }),
 
   FARMER_STORAGE_HISTORY: action(schemas.FARMER_STORAGE_HISTORY, async ({ farm: farmId }, { caller, deps }) => {
@@ -244,7 +254,7 @@ export const makeFarmerActivityActions = (): Actions => ({
       activity: toWire(activity),
       device: toVat(device),
       detailData: downsample(readings, CHART_POINT_CAP).map(detailPoint),
-      agitatorData: { listStop: agitatorStops(readings) },
+      agitatorData: { listStop: agitatorStops(columnsFromReadings(readings)) },
       // The Alerts table and its repository are issue 6's; until then there is no alert to show.
       alert: null,
     };

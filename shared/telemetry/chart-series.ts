@@ -1,6 +1,7 @@
 import { OUTAGE_GAP_MINUTES } from '../constants';
 import { isOnMains } from './device-message';
 import type { Reading } from './reading';
+import type { ReadingColumns } from './reading-columns';
 
 /**
  * The milk charts' series and shadings (farmer §2.17, operator §2 "Charts used by these views")
@@ -35,23 +36,51 @@ export const detailPoint = (r: Reading): Record<string, unknown> => {
   return out;
 };
 
+/**
+ * A dashboard range point: the charts' series (volume, level, vat, inlet, plate, ambient and CIP
+ * temperatures, stirrer), nulls left out. The state machine and the message type are not repeated
+ * on every point: phyStateData carries the state runs, and a 30-day answer is large enough.
+ */
+export const rangePoint = (r: Reading): Record<string, unknown> => {
+  const out: Record<string, unknown> = { published_at: r.published_at };
+  if (r.milk_level !== null) out.milk_level = r.milk_level;
+  if (r.milk_volume !== null) out.milk_volume = r.milk_volume;
+  if (r.temp1 !== null) out.temp1 = r.temp1;
+  if (r.temp2 !== null) out.temp2 = r.temp2;
+  if (r.temp3 !== null) out.temp3 = r.temp3;
+  if (r.temp4 !== null) out.temp4 = r.temp4;
+  if (r.temp5 !== null) out.temp5 = r.temp5;
+  if (r.agitator_status !== null) out.agitator_status = r.agitator_status;
+  return out;
+};
+
 /** operator §3 Cooler reading, for readings that carry one. */
 export const coolerPoints = (readings: readonly Reading[]) =>
   readings.filter((r) => r.milk_in !== null || r.water_in !== null).map((r) => ({ published_at: r.published_at, milk_in: r.milk_in, water_in: r.water_in }));
 
+const isoAt = (c: ReadingColumns, i: number) => new Date(c.t[i] as number).toISOString();
+
 /** Runs of one state machine value: {start, end, phystate}; a run ends where the next begins. */
-export const phyStates = (readings: readonly Reading[]) => {
-  const out: { start: string; end: string; phystate: string }[] = [];
-  for (const r of readings) {
-    if (r.state_machine === null) continue;
-    const last = out[out.length - 1];
-    if (last && last.phystate === r.state_machine) last.end = r.published_at;
+export const phyStates = (c: ReadingColumns) => {
+  interface Run {
+    start: number;
+    end: number;
+    phystate: string;
+  }
+  let run: Run | null = null;
+  const runs: Run[] = [];
+  const states = c.cols.state_machine;
+  for (let i = 0; i < c.t.length; i++) {
+    const s = states[i];
+    if (s === null || s === undefined) continue;
+    if (run && run.phystate === s) run.end = i;
     else {
-      if (last) last.end = r.published_at;
-      out.push({ start: r.published_at, end: r.published_at, phystate: r.state_machine });
+      if (run) run.end = i;
+      run = { start: i, end: i, phystate: s };
+      runs.push(run);
     }
   }
-  return out;
+  return runs.map((r) => ({ start: isoAt(c, r.start), end: isoAt(c, r.end), phystate: r.phystate }));
 };
 
 /**
@@ -59,28 +88,35 @@ export const phyStates = (readings: readonly Reading[]) => {
  * at every change between on and off: the chart shades "from the first 'off' reading to the next
  * 'on'", and every record between two changes would shade nothing new.
  */
-export const batteryChanges = (readings: readonly Reading[]) => {
+export const batteryChanges = (c: ReadingColumns) => {
   const out: { published_at: string; raw: { status: string } }[] = [];
   let on: boolean | null = null;
-  for (const r of readings) {
-    if (r.battery_status === null) continue;
-    const now = isOnMains(r.battery_status);
-    if (now !== on) out.push({ published_at: r.published_at, raw: { status: r.battery_status } });
+  let last: string | null = null;
+  for (let i = 0; i < c.t.length; i++) {
+    const status = c.cols.battery_status[i];
+    if (status === null || status === undefined) continue;
+    // The register repeats itself: parse only when it differs from the last one seen.
+    if (status === last) continue;
+    last = status;
+    const now = isOnMains(status);
+    if (now !== on) out.push({ published_at: isoAt(c, i), raw: { status } });
     on = now;
   }
   return out;
 };
 
 /** Agitator stop periods (farmer §4): from a status 0 to the next status 1; null end: still stopped. */
-export const agitatorStops = (readings: readonly Reading[]): Period[] => {
+export const agitatorStops = (c: ReadingColumns): Period[] => {
   const out: { start: { published_at: string }; end: { published_at: string } | null }[] = [];
   let open: (typeof out)[number] | null = null;
-  for (const r of readings) {
-    if (r.agitator_status === 0 && open === null) {
-      open = { start: { published_at: r.published_at }, end: null };
+  const status = c.cols.agitator_status;
+  for (let i = 0; i < c.t.length; i++) {
+    const a = status[i];
+    if (a === 0 && open === null) {
+      open = { start: { published_at: isoAt(c, i) }, end: null };
       out.push(open);
-    } else if (r.agitator_status === 1 && open !== null) {
-      open.end = { published_at: r.published_at };
+    } else if (a === 1 && open !== null) {
+      open.end = { published_at: isoAt(c, i) };
       open = null;
     }
   }
@@ -88,13 +124,11 @@ export const agitatorStops = (readings: readonly Reading[]): Period[] => {
 };
 
 /** Outages (farmer §2.17): gaps between consecutive readings over 15 minutes. */
-export const outages = (readings: readonly Reading[]): Period[] => {
+export const outages = (c: ReadingColumns): Period[] => {
   const out: Period[] = [];
   const gap = OUTAGE_GAP_MINUTES * 60_000;
-  for (let i = 1; i < readings.length; i++) {
-    const a = (readings[i - 1] as Reading).published_at;
-    const b = (readings[i] as Reading).published_at;
-    if (Date.parse(b) - Date.parse(a) > gap) out.push({ start: { published_at: a }, end: { published_at: b } });
+  for (let i = 1; i < c.t.length; i++) {
+    if ((c.t[i] as number) - (c.t[i - 1] as number) > gap) out.push({ start: { published_at: isoAt(c, i - 1) }, end: { published_at: isoAt(c, i) } });
   }
   return out;
 };

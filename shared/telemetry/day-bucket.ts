@@ -25,10 +25,38 @@ export const toDayColumns = (readings: readonly Reading[]): DayColumns => {
   return { v: 1, t0, dt: readings.map((r) => Date.parse(r.published_at) - t0), cols };
 };
 
-/** Columns → readings, in time order. */
-export const fromDayColumns = (day: DayColumns): Reading[] =>
-  day.dt.map((dt, i) => {
-    const reading: Record<string, unknown> = { published_at: new Date(day.t0 + dt).toISOString() };
-    for (const f of FIELDS) reading[f] = day.cols[f][i] ?? null;
-    return reading as unknown as Reading;
-  });
+/**
+ * Columns → readings, in time order. Every reading is built as one object literal, so all share
+ * one shape: a 30-day range is 43,200 readings per vat, and objects grown field by field in a loop
+ * were most of a dashboard call's time (about 4 times slower, and heavy on the collector).
+ */
+export const fromDayColumns = (day: DayColumns): Reading[] => {
+  const c = day.cols;
+  const n = day.dt.length;
+  const out = new Array<Reading>(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = {
+      published_at: new Date(day.t0 + (day.dt[i] as number)).toISOString(),
+      message_type: (c.message_type[i] ?? null) as Reading['message_type'],
+      radar_distance: c.radar_distance[i] ?? null,
+      milk_level: c.milk_level[i] ?? null,
+      milk_volume: c.milk_volume[i] ?? null,
+      temp1: c.temp1[i] ?? null,
+      temp2: c.temp2[i] ?? null,
+      temp3: c.temp3[i] ?? null,
+      temp4: c.temp4[i] ?? null,
+      temp5: c.temp5[i] ?? null,
+      temp6: c.temp6[i] ?? null,
+      pressure: c.pressure[i] ?? null,
+      shaft_rpm: c.shaft_rpm[i] ?? null,
+      agitator_status: c.agitator_status[i] ?? null,
+      state_machine: c.state_machine[i] ?? null,
+      battery_status: c.battery_status[i] ?? null,
+      on_mains: c.on_mains[i] ?? null,
+      milk_in: c.milk_in[i] ?? null,
+      water_in: c.water_in[i] ?? null,
+      quality: c.quality[i] ?? null,
+    };
+  }
+  return out;
+};

@@ -53,25 +53,27 @@ const makeTimeOf = (): ((iso: string) => number) => {
  * (agitator stops, battery off, milking markers) and the alerts start and end there. A null value
  * is "not reported", not a change: each is compared with the last reported value.
  */
-const transitions = (readings: readonly Reading[]): number[] => {
+const transitions = (src: SeriesSource): number[] => {
   const out: number[] = [];
   let agitator: Reading['agitator_status'] = null;
   let state: Reading['state_machine'] = null;
   let mains: Reading['on_mains'] = null;
-  for (let i = 0; i < readings.length; i++) {
-    const r = readings[i] as Reading;
+  for (let i = 0; i < src.length; i++) {
+    const a = src.agitator(i);
+    const st = src.state(i);
+    const m = src.mains(i);
     let changed = false;
-    if (r.agitator_status !== null) {
-      changed ||= agitator !== null && r.agitator_status !== agitator;
-      agitator = r.agitator_status;
+    if (a !== null) {
+      changed ||= agitator !== null && a !== agitator;
+      agitator = a;
     }
-    if (r.state_machine !== null) {
-      changed ||= state !== null && r.state_machine !== state;
-      state = r.state_machine;
+    if (st !== null) {
+      changed ||= state !== null && st !== state;
+      state = st;
     }
-    if (r.on_mains !== null) {
-      changed ||= mains !== null && r.on_mains !== mains;
-      mains = r.on_mains;
+    if (m !== null) {
+      changed ||= mains !== null && m !== mains;
+      mains = m;
     }
     if (changed) out.push(i);
   }
@@ -98,14 +100,43 @@ const spread = (indices: readonly number[], count: number): number[] => {
  * O(n): 43,200 readings (30 days a minute apart) take a few milliseconds.
  */
 export const downsample = (readings: readonly Reading[], maxPoints: number, options: DownsampleOptions = {}): Reading[] => {
-  const n = readings.length;
+  const timeOf = makeTimeOf();
+  const src: SeriesSource = {
+    length: readings.length,
+    time: (i) => timeOf((readings[i] as Reading).published_at),
+    value: (field, i) => (readings[i] as Reading)[field],
+    agitator: (i) => (readings[i] as Reading).agitator_status,
+    state: (i) => (readings[i] as Reading).state_machine,
+    mains: (i) => (readings[i] as Reading).on_mains,
+  };
+  return downsampleIndices(src, maxPoints, options).map((i) => readings[i] as Reading);
+};
+
+/**
+ * A range of readings as downsampleIndices reads it: by index, so the same thinning runs over
+ * reading objects (downsample) and over a day bucket's columns without building an object per
+ * reading (the dashboard's 30-day ranges: 43,200 readings a vat, of which a few thousand are sent).
+ */
+export interface SeriesSource {
+  readonly length: number;
+  /** Epoch milliseconds of reading i. */
+  time(i: number): number;
+  value(field: SeriesField, i: number): number | null;
+  agitator(i: number): Reading['agitator_status'];
+  state(i: number): Reading['state_machine'];
+  mains(i: number): Reading['on_mains'];
+}
+
+/** downsample() as ascending indices into the source. */
+export const downsampleIndices = (src: SeriesSource, maxPoints: number, options: DownsampleOptions = {}): number[] => {
+  const n = src.length;
   const max = Math.max(0, Math.floor(maxPoints));
-  if (n <= max) return readings.slice();
+  if (n <= max) return Array.from({ length: n }, (_, i) => i);
   if (max === 0) return [];
 
-  const changes = transitions(readings);
+  const changes = transitions(src);
   const must = [0, ...changes.filter((i) => i !== 0 && i !== n - 1), n - 1];
-  if (must.length >= max) return spread(must, max).map((i) => readings[i] as Reading);
+  if (must.length >= max) return spread(must, max);
 
   const keep = new Uint8Array(n);
   for (const i of must) keep[i] = 1;
@@ -114,9 +145,8 @@ export const downsample = (readings: readonly Reading[], maxPoints: number, opti
   const perBucket = 2 * series.length;
   const buckets = perBucket === 0 ? 0 : Math.floor((max - must.length) / perBucket);
   if (buckets > 0) {
-    const timeOf = makeTimeOf();
-    const t0 = timeOf((readings[0] as Reading).published_at);
-    const span = timeOf((readings[n - 1] as Reading).published_at) - t0;
+    const t0 = src.time(0);
+    const span = src.time(n - 1) - t0;
     // Per series, the index and value of this bucket's minimum and maximum (-1: none reported yet).
     const lo = new Int32Array(series.length).fill(-1);
     const hi = new Int32Array(series.length).fill(-1);
@@ -132,16 +162,15 @@ export const downsample = (readings: readonly Reading[], maxPoints: number, opti
     };
     let bucket = 0;
     for (let i = 0; i < n; i++) {
-      const r = readings[i] as Reading;
-      const b = span > 0 ? Math.min(buckets - 1, Math.floor(((timeOf(r.published_at) - t0) * buckets) / span)) : Math.floor((i * buckets) / n);
+      const b = span > 0 ? Math.min(buckets - 1, Math.floor(((src.time(i) - t0) * buckets) / span)) : Math.floor((i * buckets) / n);
       // Buckets only move forward, so even unsorted or unparsable times cannot exceed the cap.
       if (b > bucket) {
         flush();
         bucket = b;
       }
       for (let s = 0; s < series.length; s++) {
-        const v = r[series[s] as SeriesField];
-        if (v === null) continue;
+        const v = src.value(series[s] as SeriesField, i);
+        if (v === null || v === undefined) continue;
         if (lo[s] === -1 || v < (loV[s] as number)) {
           lo[s] = i;
           loV[s] = v;
@@ -155,7 +184,7 @@ export const downsample = (readings: readonly Reading[], maxPoints: number, opti
     flush();
   }
 
-  const out: Reading[] = [];
-  for (let i = 0; i < n; i++) if (keep[i] === 1) out.push(readings[i] as Reading);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (keep[i] === 1) out.push(i);
   return out;
 };

@@ -115,10 +115,20 @@ describe('every type answers for the farmer’s own farm', () => {
     expect(vat1?.range.page_index).toBe(1);
   });
 
+  it('FARMER_DASHBOARD_LAST_ALL: a reading stored after the open day was compacted for reading shows at once', async () => {
+    const fields = { type: 'FARMER_DASHBOARD_LAST_ALL', farm: 'farm-pro' };
+    await ok(lastAllResponseSchema, fields);
+    const fresh = new Date(now).toISOString();
+    await readings.putReading(PRO_1, reading(fresh, { temp1: 3.3 }), '{}');
+    const body = await ok(lastAllResponseSchema, fields);
+    expect(body[0]?.detailData.at(-1)).toMatchObject({ published_at: fresh, temp1: 3.3 });
+    expect(body[0]?.points).toBe(601);
+  });
+
   it('FARMER_STORAGE_HISTORY', async () => {
     const body = await ok(storageHistoryResponseSchema, { type: 'FARMER_STORAGE_HISTORY', farm: 'farm-pro' });
     expect(body[0]?.storages.map((s) => s._id)).toEqual([ids.pro1Storage]);
-    expect(body[0]?.detailData.length).toBe(600);
+    expect(body[0]?.detailData.length).toBe(601);
   });
 
   it('FARMER_MILKING_LIST: newest first with duration, productivity and speed', async () => {
@@ -163,7 +173,7 @@ describe('every type answers for the farmer’s own farm', () => {
     const body = await ok(storageOneResponseSchema, { type: 'FARMER_STORAGE_ONE', activity_id: ids.pro1Storage as string, alert_id: '' });
     expect(body.activity._id).toBe(ids.pro1Storage);
     expect(body.device.vat_number).toBe(1);
-    expect(body.detailData.length).toBe(600);
+    expect(body.detailData.length).toBe(601);
     expect(body.alert).toBeNull();
   });
 

@@ -40,6 +40,12 @@ export const readingsKeys = {
   /** A closed UTC day of a device's readings, compacted into one item (kept for good). */
   dayBucket: (deviceId: string, day: string) => ({ pk: `B#${deviceId}`, sk: day }),
   bucketPartition: (deviceId: string) => `B#${deviceId}`,
+  /**
+   * An open day's readings up to some instant, compacted by the read path (readRangeColumns) so a
+   * dashboard range reads the day's tail, not the whole day partition; replaced by the day bucket
+   * once the day closes.
+   */
+  partialBucket: (deviceId: string, day: string) => ({ pk: `P#${deviceId}`, sk: day }),
   /** The detector state as it was just before the first reading of an hour (for replays). */
   snapshot: (deviceId: string, hour: string) => ({ pk: `S#${deviceId}`, sk: hour }),
   snapshotPartition: (deviceId: string) => `S#${deviceId}`,

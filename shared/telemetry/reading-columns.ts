@@ -1,0 +1,112 @@
+import type { DayColumns } from './day-bucket';
+import type { SeriesSource } from './downsample';
+import type { Reading } from './reading';
+
+/**
+ * A range of readings in columns: times as epoch milliseconds, one array per field. Day buckets are
+ * stored this way (day-bucket.ts), so a 30-day range is read by joining 30 days of arrays; only the
+ * readings a chart keeps become objects. Building 43,200 reading objects per vat (and parsing their
+ * times back) was most of a dashboard range call.
+ */
+export interface ReadingColumns {
+  readonly t: readonly number[];
+  readonly cols: DayColumns['cols'];
+}
+
+type Field = keyof DayColumns['cols'];
+const FIELDS: readonly Field[] = [
+  'message_type',
+  'radar_distance',
+  'milk_level',
+  'milk_volume',
+  'temp1',
+  'temp2',
+  'temp3',
+  'temp4',
+  'temp5',
+  'temp6',
+  'pressure',
+  'shaft_rpm',
+  'agitator_status',
+  'state_machine',
+  'battery_status',
+  'on_mains',
+  'milk_in',
+  'water_in',
+  'quality',
+];
+
+const emptyCols = (): Record<Field, unknown[]> => Object.fromEntries(FIELDS.map((f) => [f, []])) as unknown as Record<Field, unknown[]>;
+
+export const EMPTY_COLUMNS: ReadingColumns = { t: [], cols: emptyCols() as unknown as DayColumns['cols'] };
+
+export const columnsFromDay = (day: DayColumns): ReadingColumns => ({ t: day.dt.map((dt) => day.t0 + dt), cols: day.cols });
+
+export const columnsFromReadings = (readings: readonly Reading[]): ReadingColumns => {
+  const cols = emptyCols();
+  for (const f of FIELDS) {
+    const col = cols[f];
+    for (const r of readings) col.push(r[f]);
+  }
+  return { t: readings.map((r) => Date.parse(r.published_at)), cols: cols as unknown as DayColumns['cols'] };
+};
+
+/** The part of a time-ordered range with from ≤ t ≤ to (epoch ms). */
+export const sliceColumns = (c: ReadingColumns, from: number, to: number): ReadingColumns => {
+  let a = 0;
+  while (a < c.t.length && (c.t[a] as number) < from) a++;
+  let b = c.t.length;
+  while (b > a && (c.t[b - 1] as number) > to) b--;
+  if (a === 0 && b === c.t.length) return c;
+  const cols = Object.fromEntries(FIELDS.map((f) => [f, c.cols[f].slice(a, b)])) as unknown as DayColumns['cols'];
+  return { t: c.t.slice(a, b), cols };
+};
+
+/** Time-ordered parts (days) joined into one range. */
+export const concatColumns = (parts: readonly ReadingColumns[]): ReadingColumns => {
+  const nonEmpty = parts.filter((p) => p.t.length > 0);
+  if (nonEmpty.length === 0) return EMPTY_COLUMNS;
+  if (nonEmpty.length === 1) return nonEmpty[0] as ReadingColumns;
+  const cols = Object.fromEntries(FIELDS.map((f) => [f, ([] as unknown[]).concat(...nonEmpty.map((p) => p.cols[f]))])) as unknown as DayColumns['cols'];
+  return { t: ([] as number[]).concat(...nonEmpty.map((p) => p.t)), cols };
+};
+
+/** Reading i as an object (one literal, one shape). */
+export const rowAt = (c: ReadingColumns, i: number): Reading => {
+  const k = c.cols;
+  return {
+    published_at: new Date(c.t[i] as number).toISOString(),
+    message_type: (k.message_type[i] ?? null) as Reading['message_type'],
+    radar_distance: k.radar_distance[i] ?? null,
+    milk_level: k.milk_level[i] ?? null,
+    milk_volume: k.milk_volume[i] ?? null,
+    temp1: k.temp1[i] ?? null,
+    temp2: k.temp2[i] ?? null,
+    temp3: k.temp3[i] ?? null,
+    temp4: k.temp4[i] ?? null,
+    temp5: k.temp5[i] ?? null,
+    temp6: k.temp6[i] ?? null,
+    pressure: k.pressure[i] ?? null,
+    shaft_rpm: k.shaft_rpm[i] ?? null,
+    agitator_status: k.agitator_status[i] ?? null,
+    state_machine: k.state_machine[i] ?? null,
+    battery_status: k.battery_status[i] ?? null,
+    on_mains: k.on_mains[i] ?? null,
+    milk_in: k.milk_in[i] ?? null,
+    water_in: k.water_in[i] ?? null,
+    quality: k.quality[i] ?? null,
+  };
+};
+
+export const rowsOf = (c: ReadingColumns, indices?: readonly number[]): Reading[] =>
+  indices ? indices.map((i) => rowAt(c, i)) : c.t.map((_, i) => rowAt(c, i));
+
+/** The columns as downsampleIndices reads them. */
+export const seriesSource = (c: ReadingColumns): SeriesSource => ({
+  length: c.t.length,
+  time: (i) => c.t[i] as number,
+  value: (field, i) => c.cols[field][i] ?? null,
+  agitator: (i) => c.cols.agitator_status[i] ?? null,
+  state: (i) => c.cols.state_machine[i] ?? null,
+  mains: (i) => c.cols.on_mains[i] ?? null,
+});
