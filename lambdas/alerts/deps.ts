@@ -40,12 +40,16 @@ export const alertDepsFromEnv = (env: NodeJS.ProcessEnv = process.env): AlertDep
 };
 
 /** The engine runner and notifier over real adapters (ingest hook and sweep Lambda). */
-export const alertProcessorFromEnv = (log: Logger, env: NodeJS.ProcessEnv = process.env, sender: AlertSender = alertSenderFromEnv(env)): AlertProcessor => {
+export const alertProcessorFromEnv = (
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+  sender: AlertSender = alertSenderFromEnv(env),
+  now: () => Date = () => new Date(),
+): AlertProcessor => {
   const doc = createDocumentClient(env);
   const farms = dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env));
   const alerts = dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env));
   const settings = dynamoAlertSettingsRepository(doc, requireEnv('FARMS_TABLE', env));
-  const now = () => new Date();
   const notifier = makeNotifier({ farms, settings, alerts, sender, now, log });
   return makeAlertProcessor({ farms, settings, alerts, notifier, now, log });
 };

@@ -112,7 +112,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
 
   /** The ingest's hook: a device's newest reading, after the ingest committed it. */
   const onReading = async ({ device, reading }: { device: Device; reading: Reading }) => {
-    await run(device, (record, ctx) => evaluate(record.state, reading, ctx));
+    await run(device, (record, ctx) => evaluate(record.state, reading, ctx, { now: deps.now }));
   };
 
   /** The periodic sweep: time-based types for every device, then deliveries still pending. */

@@ -7,7 +7,7 @@ import type { AlertData, NotificationType, RaisedAlert } from './types';
 /**
  * The alert engine (issue 6): pure and incremental, like the activity detectors. Each reading
  * steps a small JSON state (`evaluate`); a periodic `sweep` raises the conditions that need no
- * reading to become true (offline, a collection overrunning, a pick-up alert coming due, a power
+ * reading to become true (offline — measured from when the last reading arrived —, a collection overrunning, a pick-up alert coming due, a power
  * cut when the device then falls silent). Time for reading-driven rules is the reading's own
  * published_at, so a replayed trace gives the same alerts; the sweep is given `now` by its clock.
  *
@@ -33,7 +33,11 @@ export const ALERT_TUNING = {
   /** …and back to normal only when 0.3 °C under the limit for 10 minutes. */
   tempClearMargin: 0.3,
   tempClearMs: 10 * MIN,
-  plateRaiseMs: 5 * MIN,
+  /**
+   * The plate outlet runs a few degrees over the water feeding it, so on a warm day it can sit
+   * near the setting for a whole milking: it must be over it for 10 unbroken minutes.
+   */
+  plateRaiseMs: 10 * MIN,
   coldRaiseMs: 10 * MIN,
   volumeRaiseMs: 2 * MIN,
   /** Volume clears 2 points of the vat under its threshold. */
@@ -84,6 +88,11 @@ export interface AlertEngineState {
   version: typeof ENGINE_VERSION;
   /** The newest reading evaluated (older ones are ignored: late readings are old news). */
   cursor: string | null;
+  /**
+   * When that reading arrived (the clock's time). OFFLINE is about the device going silent, not
+   * about old data: a device catching up on buffered readings is online.
+   */
+  seenAt: string | null;
   last: AlertData | null;
   lastOnMains: boolean | null;
   conds: Partial<Record<string, Cond>>;
@@ -118,6 +127,7 @@ export interface Clock {
 export const initialAlertState = (): AlertEngineState => ({
   version: ENGINE_VERSION,
   cursor: null,
+  seenAt: null,
   last: null,
   lastOnMains: null,
   conds: {},
@@ -150,13 +160,17 @@ class Step {
    * One tracker step. `over`: the raise condition holds now; `gate`: it may be raised now (a
    * cooling deadline passed, say); `normal`: the stricter return-to-normal test holds.
    */
-  track(type: NotificationType, t: string, o: { over: boolean; gate?: boolean; normal: boolean; raiseMs: number; clearMs: number; data: AlertData; alert?: Partial<RaisedAlert> }) {
+  track(
+    type: NotificationType,
+    t: string,
+    o: { over: boolean; gate?: boolean; normal: boolean; raiseMs: number; clearMs: number; data: AlertData; alert?: Partial<RaisedAlert>; unbroken?: boolean },
+  ) {
     const c = this.cond(type);
     if (!c.open) {
       // The run resets only on a real return to normal, so a value hovering about the limit
       // (6.1, 5.9, 6.1 …) counts as continuous and is raised once rather than never.
       if (o.over) c.since = c.since ?? t;
-      else if (o.normal) c.since = null;
+      else if (o.normal || o.unbroken) c.since = null;
       if (o.over && (o.gate ?? true) && c.since !== null && ms(t) - ms(c.since) >= o.raiseMs) {
         c.open = true;
         c.clearSince = null;
@@ -194,7 +208,7 @@ export const coolingDeadlines = (m: Milking | null): { to10: number; to6: number
 const TEMP_TYPES: readonly NotificationType[] = [101, 102, 104, 110];
 
 /** Steps the engine with one reading (in order; an older reading changes nothing). */
-export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertContext, _clock?: Clock): EngineStep => {
+export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertContext, clock?: Clock): EngineStep => {
   if (previous.cursor !== null && r.published_at <= previous.cursor) return { state: previous, raised: [], cleared: [] };
   const s = new Step(clone(previous));
   const st = s.state;
@@ -283,7 +297,7 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
   // Plate cooler: the milk leaving the plate (temp3) too warm while milk flows.
   if (milkingNow && r.temp3 !== null) {
     const limit = ctx.settings.milk_warm_plate;
-    s.track(103, t, { over: r.temp3 > limit, normal: r.temp3 <= limit - 1, raiseMs: T.plateRaiseMs, clearMs: T.plateRaiseMs, data });
+    s.track(103, t, { over: r.temp3 > limit, normal: r.temp3 <= limit - 1, raiseMs: T.plateRaiseMs, clearMs: T.plateRaiseMs, data, unbroken: true });
   }
 
   if (volume !== null && size > 0) {
@@ -316,6 +330,8 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
 
   timeRules(s, now, ctx);
   st.cursor = t;
+  // Without a clock (replays, tests) a reading arrives at its own time.
+  st.seenAt = clock ? clock.now().toISOString() : t;
   st.last = data;
   return { state: st, raised: s.raised, cleared: s.cleared };
 };
@@ -346,12 +362,13 @@ export const sweep = (previous: AlertEngineState, now: Date, ctx: AlertContext):
   const s = new Step(clone(previous));
   const st = s.state;
   const t = now.getTime();
-  if (st.last && st.cursor) {
+  const seen = st.seenAt ?? st.cursor;
+  if (st.last && seen) {
     const c502 = s.cond(502);
-    if (!c502.open && t - ms(st.cursor) > ALERT_TUNING.offlineMs) {
+    if (!c502.open && t - ms(seen) > ALERT_TUNING.offlineMs) {
       c502.open = true;
-      c502.since = st.cursor;
-      s.once(502, st.last, { detail: `no data since ${st.cursor}` });
+      c502.since = seen;
+      s.once(502, st.last, { detail: `no data since ${seen}` });
     } else if (!c502.open) {
       delete st.conds['502'];
     }

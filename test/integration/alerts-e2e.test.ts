@@ -152,8 +152,9 @@ describe('a power cut', () => {
 
 describe('the sweep', () => {
   it('raises OFFLINE (502) for a device silent over 15 minutes, once, and delivers it', async () => {
-    // vm-31245-1's last reading (above) was about two hours ago.
-    const sweep = alertProcessorFromEnv(createLogger({}, 'error'));
+    // vm-31245-1's last reading (above) arrived a few seconds ago: the sweep runs 16 minutes later.
+    const later = () => new Date(Date.now() + 16 * 60_000);
+    const sweep = alertProcessorFromEnv(createLogger({}, 'error'), process.env, undefined, later);
     await sweep.sweepAll();
     await sweep.sweepAll();
     const offline = (await list()).filter((n) => n.type === 502 && n.device.vat_number === 1);
