@@ -164,6 +164,14 @@ describe('the notifier', () => {
     expect(published()).toHaveLength(4);
   });
 
+  it('an alert from readings over 12 hours old is listed but not sent', async () => {
+    const w = world([user({ _id: 'u1', email: 'a@b.nz' })]);
+    const old = alert({ data: { published_at: '2026-11-21T15:00:00.000Z', temp1: 8, milk_volume: 4000, agitator_status: 1 } });
+    expect(await w.notifier.deliver(old)).toBe('done');
+    expect(published()).toEqual([]);
+    expect(w.finished.has(old._id)).toBe(true);
+  });
+
   it('counts texts in the farm’s local month', () => {
     // 11:30 UTC on 30 Nov is 00:30 on 1 Dec in Auckland.
     expect(localMonth(new Date('2026-11-30T11:30:00.000Z'), 'Pacific/Auckland')).toBe('2026-12');

@@ -23,6 +23,12 @@ export interface NotifierDeps {
 /** Attempts per message within one delivery run; after that the sweep tries again (the alert stays pending). */
 export const SEND_ATTEMPTS = 3;
 const BACKOFF_MS = [250, 1_000];
+/**
+ * An alert raised from readings older than this (a device uploading a long backlog, the demo's
+ * 48-hour backfill) is listed but not sent: by then the milk has been collected or dealt with,
+ * and a burst of old texts would only use up the farm's allowance.
+ */
+export const SEND_WITHIN_MS = 12 * 60 * 60_000;
 /** The sweep retries a delivery only once the run that raised it is surely over. */
 export const RETRY_AFTER_MS = 2 * 60_000;
 
@@ -61,6 +67,11 @@ export const makeNotifier = (deps: NotifierDeps) => {
   };
 
   const deliver = async (n: StoredNotification, knownFarm?: Farm): Promise<DeliveryResult> => {
+    if (deps.now().getTime() - Date.parse(n.data.published_at) > SEND_WITHIN_MS) {
+      deps.log.info('alert from old readings listed, not sent', { alert: n._id });
+      await deps.alerts.finishDelivery(n.farm_id, n._id);
+      return 'done';
+    }
     const farm = knownFarm ?? (await deps.farms.getFarm(n.farm_id));
     if (!farm) {
       deps.log.error('alert of an unknown farm', { farm: n.farm_id, alert: n._id });
