@@ -54,7 +54,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     return entry;
   };
 
-  const toNotification = (device: Device, o: OutboxAlert): Notification => ({
+  const toNotification = (device: Device, o: Extract<OutboxAlert, { alert: unknown }>): Notification => ({
     _id: alertId(device._id, o.alert.type, o.alert.data.published_at),
     farm_id: device.farm_id,
     type: o.alert.type,
@@ -67,14 +67,18 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     created_at: deps.now().toISOString(),
   });
 
-  /** Writes the outbox's alerts (idempotent: deterministic ids, conditional puts); returns those to deliver. */
-  const flush = async (device: Device, outbox: readonly OutboxAlert[], cleared: readonly NotificationType[]) => {
+  /** Applies the outbox in order (idempotent: deterministic ids, conditional puts); returns the alerts to deliver. */
+  const flush = async (device: Device, outbox: readonly OutboxAlert[]) => {
     const fresh: StoredNotification[] = [];
-    for (const type of cleared) await alerts.clearOpen(device.farm_id, device._id, type);
-    for (const o of outbox) {
-      const n = toNotification(device, o);
-      if (await alerts.raise(n, o.open)) fresh.push({ ...n, delivery_state: 'pending', delivered: [] });
-      else log.info('alert already open, not raised again', { device: device._id, type: o.alert.type });
+    for (const op of outbox) {
+      if ('clear' in op) {
+        await alerts.clearOpen(device.farm_id, device._id, op.clear);
+        continue;
+      }
+      const n = toNotification(device, op);
+      const result = await alerts.raise(n, op.open);
+      if (result === 'created') fresh.push({ ...n, delivery_state: 'pending', delivered: [] });
+      else if (result === 'blocked') log.warn('alert already open under another id, not raised again', { device: device._id, type: op.alert.type });
     }
     return fresh;
   };
@@ -90,10 +94,15 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
       const leftover = record.outbox;
       const result = step(record, c.ctx);
       if (result.raised.length === 0 && result.cleared.length === 0 && leftover.length === 0 && JSON.stringify(result.state) === JSON.stringify(record.state)) return;
-      const outbox: OutboxAlert[] = [...leftover, ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) }))];
+      // Clears first: the engine never raises a type in the step that clears it.
+      const outbox: OutboxAlert[] = [
+        ...leftover,
+        ...result.cleared.map((clear) => ({ clear })),
+        ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) })),
+      ];
       const next: EngineRecord = { n: record.n + 1, farm_id: device.farm_id, state: result.state, outbox };
       if (!(await alerts.putEngine(device._id, next, stored ? stored.n : undefined))) continue;
-      const fresh = await flush(device, outbox, result.cleared);
+      const fresh = await flush(device, outbox);
       if (outbox.length > 0) await alerts.putEngine(device._id, { ...next, n: next.n + 1, outbox: [] }, next.n);
       for (const n of fresh) {
         log.info('alert raised', { farm: device.farm_id, device: device._id, type: n.type, at: n.data.published_at });

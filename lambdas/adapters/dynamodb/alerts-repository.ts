@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AlertEngineState } from '../../../shared/alerts/engine';
-import type { Notification, NotificationStatus, RaisedAlert } from '../../../shared/alerts/types';
+import type { Notification, NotificationStatus, NotificationType, RaisedAlert } from '../../../shared/alerts/types';
 import { GSI1 } from '../../../shared/data/tables';
 import { alertsKeys as k } from './keys';
 
@@ -12,11 +12,17 @@ export interface EngineRecord {
   /** Raised alerts committed with the state but not yet written as notifications (crash-safe outbox). */
   readonly outbox: readonly OutboxAlert[];
 }
-export interface OutboxAlert {
-  readonly alert: RaisedAlert;
-  /** The type stays open until its condition clears (not a one-shot event). */
-  readonly open: boolean;
-}
+/**
+ * One write the engine committed but has not yet applied, in order: raise an alert, or clear an
+ * open condition (so a clear is never lost either: a stale open item would block the type).
+ */
+export type OutboxAlert =
+  | {
+      readonly alert: RaisedAlert;
+      /** The type stays open until its condition clears (not a one-shot event). */
+      readonly open: boolean;
+    }
+  | { readonly clear: NotificationType };
 
 /** A notification with its delivery bookkeeping (never shown to clients). */
 export interface StoredNotification extends Notification {
@@ -33,10 +39,11 @@ export interface AlertsRepository {
   listEngineDevices(): Promise<{ device_id: string; farm_id: string }[]>;
   /**
    * Writes a raised alert: the open-condition item (for types that stay open) and the
-   * notification, each conditionally. false: this condition is already open under another
-   * alert, so nothing was written. Writing the same alert again is harmless (true, no change).
+   * notification, each conditionally. 'created': written now (deliver it); 'exists': written
+   * before (its delivery is the pending index's business); 'blocked': this condition is already
+   * open under another alert, nothing was written.
    */
-  raise(notification: Notification, open: boolean): Promise<boolean>;
+  raise(notification: Notification, open: boolean): Promise<'created' | 'exists' | 'blocked'>;
   /** The condition cleared: the type may be raised again. */
   clearOpen(farmId: string, deviceId: string, type: number): Promise<void>;
   list(farmId: string): Promise<StoredNotification[]>;
@@ -126,9 +133,9 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
             }),
           ),
         );
-        if (!ok) return false;
+        if (!ok) return 'blocked';
       }
-      await conditional(() =>
+      const created = await conditional(() =>
         doc.send(
           new PutCommand({
             TableName: table,
@@ -137,7 +144,7 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
           }),
         ),
       );
-      return true;
+      return created ? 'created' : 'exists';
     },
     async clearOpen(farmId, deviceId, type) {
       await doc.send(new DeleteCommand({ TableName: table, Key: k.open(farmId, deviceId, type) }));

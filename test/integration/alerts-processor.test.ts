@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoAlertSettingsRepository } from '../../lambdas/adapters/dynamodb/alert-settings-repository';
+import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { makeAlertProcessor } from '../../lambdas/alerts/processor';
+import type { Notifier } from '../../lambdas/alerts/notifier';
+import { createLogger } from '../../lambdas/lib/logger';
+import type { Device } from '../../shared/entities/device';
+import { reading } from '../../shared/telemetry/testing/trace';
+import { startTestStack } from '../support/local-stack';
+
+/** The engine runner over dynalite: crash safety of its outbox and dedupe of its writes. */
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let farms: FarmRepository;
+let alerts: AlertsRepository;
+let device: Device;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const doc = createDocumentClient();
+  farms = dynamoFarmRepository(doc, stack.facts.dynamodb.farmsTable);
+  alerts = dynamoAlertsRepository(doc, stack.facts.dynamodb.alertsTable);
+  device = (await farms.getDevice('dev-ocd40721-1')) as Device;
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const T0 = Date.now() - 60 * 60_000;
+const warm = (m: number, temp1 = 8) =>
+  reading({ published_at: new Date(T0 + m * 60_000).toISOString(), milk_volume: 4_000, temp1, agitator_status: 1, state_machine: 'storage', battery: '0x0B' });
+
+const processorWith = (repo: AlertsRepository, delivered: string[]) => {
+  const notifier = { deliver: async (n: { _id: string }) => (delivered.push(n._id), 'done' as const), retryPending: async () => 0 } as unknown as Notifier;
+  const settings = dynamoAlertSettingsRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable);
+  return makeAlertProcessor({ farms, settings, alerts: repo, notifier, now: () => new Date(), log: createLogger({}, 'error') });
+};
+
+describe('alert processor', () => {
+  it('a crash after committing the state but before writing the alert: the next reading writes it, delivered once', async () => {
+    const delivered: string[] = [];
+    let failOnce = true;
+    const flaky: AlertsRepository = {
+      ...alerts,
+      raise: async (n, open) => {
+        if (failOnce) {
+          failOnce = false;
+          throw new Error('DynamoDB went away');
+        }
+        return alerts.raise(n, open);
+      },
+    };
+    const p = processorWith(flaky, delivered);
+    await p.onReading({ device, reading: warm(0) });
+    await p.onReading({ device, reading: warm(1) });
+    await expect(p.onReading({ device, reading: warm(2) })).rejects.toThrow('DynamoDB went away');
+    expect(await alerts.list('farm-lite')).toEqual([]);
+    await p.onReading({ device, reading: warm(3) });
+    const list = await alerts.list('farm-lite');
+    expect(list.map((n) => n.type)).toEqual([102]);
+    expect(list[0]?.data.published_at).toBe(warm(2).published_at);
+    expect(delivered).toEqual([list[0]?._id]);
+    expect((await alerts.getEngine(device._id))?.outbox).toEqual([]);
+  });
+
+  it('a crash after writing the alert but before clearing the outbox: not written or delivered twice', async () => {
+    const delivered: string[] = [];
+    let raised = false;
+    let failed = false;
+    const flaky: AlertsRepository = {
+      ...alerts,
+      raise: async (n, open) => {
+        raised = true;
+        return alerts.raise(n, open);
+      },
+      putEngine: async (id, record, expected) => {
+        if (raised && !failed && record.outbox.length === 0) {
+          failed = true;
+          throw new Error('timeout');
+        }
+        return alerts.putEngine(id, record, expected);
+      },
+    };
+    const other = (await farms.getDevice('dev-ocd40721-1')) as Device;
+    const vat = { ...other, _id: 'dev-wes118-3', farm_id: 'farm-wes', name: 'vm-wes118-3', vat_number: 3 };
+    const p = processorWith(flaky, delivered);
+    await p.onReading({ device: vat, reading: warm(0) });
+    await p.onReading({ device: vat, reading: warm(1) });
+    await expect(p.onReading({ device: vat, reading: warm(2) })).rejects.toThrow('timeout');
+    await p.onReading({ device: vat, reading: warm(3) });
+    expect((await alerts.list('farm-wes')).map((n) => n.type)).toEqual([102]);
+    // The crashed run never reached delivery and the next one finds it written: the sweep
+    // delivers it from the pending index (no second notification, no second send).
+    expect(delivered).toHaveLength(0);
+    expect((await alerts.listPendingDelivery()).map((n) => n.farm_id)).toContain('farm-wes');
+  });
+
+  it('the same reading again (a redelivery) changes nothing', async () => {
+    const delivered: string[] = [];
+    const p = processorWith(alerts, delivered);
+    await p.onReading({ device, reading: warm(2) });
+    await p.onReading({ device, reading: warm(3) });
+    expect((await alerts.list('farm-lite')).length).toBe(1);
+    expect(delivered).toEqual([]);
+  });
+
+  it('clears, then may raise again after a real return to normal', async () => {
+    const delivered: string[] = [];
+    const p = processorWith(alerts, delivered);
+    for (let m = 4; m < 20; m++) await p.onReading({ device, reading: warm(m, 4) });
+    for (let m = 20; m < 24; m++) await p.onReading({ device, reading: warm(m, 9) });
+    expect((await alerts.list('farm-lite')).map((n) => n.type)).toEqual([102, 102]);
+    expect(delivered).toHaveLength(1);
+  });
+});
