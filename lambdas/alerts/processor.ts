@@ -36,6 +36,12 @@ export const alertId = (deviceId: string, type: number, publishedAt: string): st
 export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
   const { alerts, log } = deps;
   const contexts = new Map<string, { at: number; farm: Farm; ctx: AlertContext }>();
+  /**
+   * A warm container remembers each device's engine record as it last committed it, saving a read
+   * per reading. Safe because every commit is conditional on n: if another container (or the
+   * sweep) committed meanwhile, the commit fails and the record is read again.
+   */
+  const engines = new Map<string, EngineRecord>();
 
   const contextOf = async (device: Device): Promise<{ farm: Farm; ctx: AlertContext } | undefined> => {
     const key = device._id;
@@ -89,7 +95,8 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     if (!c) return;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 10 * 2 ** attempt * Math.random()));
-      const stored = await alerts.getEngine(device._id);
+      const cached = attempt === 0 ? engines.get(device._id) : undefined;
+      const stored = cached ?? (await alerts.getEngine(device._id));
       const record: EngineRecord = stored ?? { n: 0, farm_id: device.farm_id, state: initialAlertState(), outbox: [] };
       const leftover = record.outbox;
       const result = step(record, c.ctx);
@@ -101,9 +108,17 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
         ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) })),
       ];
       const next: EngineRecord = { n: record.n + 1, farm_id: device.farm_id, state: result.state, outbox };
-      if (!(await alerts.putEngine(device._id, next, stored ? stored.n : undefined))) continue;
+      if (!(await alerts.putEngine(device._id, next, stored ? stored.n : undefined))) {
+        engines.delete(device._id);
+        continue;
+      }
+      engines.set(device._id, next);
       const fresh = await flush(device, outbox);
-      if (outbox.length > 0) await alerts.putEngine(device._id, { ...next, n: next.n + 1, outbox: [] }, next.n);
+      if (outbox.length > 0) {
+        const cleared: EngineRecord = { ...next, n: next.n + 1, outbox: [] };
+        if (await alerts.putEngine(device._id, cleared, next.n)) engines.set(device._id, cleared);
+        else engines.delete(device._id);
+      }
       for (const n of fresh) {
         log.info('alert raised', { farm: device.farm_id, device: device._id, type: n.type, at: n.data.published_at });
         try {
