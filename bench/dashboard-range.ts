@@ -11,13 +11,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { makeFarmerActivityActions } from '../lambdas/actions/farmer-activity';
+import { makeFarmerActivityActions, type ActivityDeps } from '../lambdas/actions/farmer-activity';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dayOf, readingsKeys } from '../lambdas/adapters/dynamodb/keys';
 import { dynamoReadingsRepository } from '../lambdas/adapters/dynamodb/readings-repository';
 import { callerFromClaims, type Caller } from '../lambdas/lib/caller';
-import type { Deps } from '../lambdas/lib/deps';
 import { createLogger } from '../lambdas/lib/logger';
 import { lastAllResponseSchema } from '../shared/api/actions/farmer-activity';
 import { MAX_RANGE_DAYS } from '../shared/constants';
@@ -180,7 +179,7 @@ export const benchDashboardRange = async (
   const user = await dynamoFarmRepository(plain, facts.dynamodb.farmsTable).findUserByEmail('farmer@vatman.local');
   if (!user) throw new Error('no demo farmer');
   const caller: Caller = callerFromClaims({ sub: user._id, username: user.email });
-  const deps = { farms, readings: dynamoReadingsRepository(doc, facts.dynamodb.readingsTable), now: () => new Date() } as unknown as Deps;
+  const deps: ActivityDeps = { farms, readings: dynamoReadingsRepository(doc, facts.dynamodb.readingsTable), now: () => new Date(), alerts: { get: () => Promise.resolve(undefined) } };
   const def = makeFarmerActivityActions().FARMER_DASHBOARD_LAST_ALL;
   if (!def || def.access !== 'signedIn') throw new Error('no action');
   const input = def.schema.parse(fields);

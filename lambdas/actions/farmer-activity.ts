@@ -8,16 +8,17 @@ import { activityId, type ActivityKind } from '../../shared/telemetry/activities
 import { agitatorStops, batteryChanges, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
 import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
+import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
 import { requireFarmMember } from '../lib/access';
-import type { Actions } from '../lib/api-handler';
 import type { Caller } from '../lib/caller';
 import type { Deps } from '../lib/deps';
-import { action } from '../lib/dispatch';
+import { action, type ActionDef } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { toVat } from './farmer-dashboard';
 
-type ActivityDeps = Pick<Deps, 'farms' | 'readings' | 'now'>;
+/** The activity endpoint's ports; `alerts` (issue 6's repository) answers FARMER_STORAGE_ONE's alert_id. */
+export type ActivityDeps = Pick<Deps, 'farms' | 'readings' | 'now'> & { readonly alerts: Pick<AlertsRepository, 'get'> };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -100,7 +101,7 @@ const farmActivities = async (deps: ActivityDeps, farmId: string, range: Resolve
   return lists.flat().sort((x, y) => y.a.start.published_at.localeCompare(x.a.start.published_at));
 };
 
-export const makeFarmerActivityActions = (): Actions => ({
+export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<ActivityDeps>>> => ({
   FARMER_DASHBOARD_LAST: action(schemas.FARMER_DASHBOARD_LAST, async ({ farm: farmId }, { caller, deps }) => {
     await requireFarmMember(deps.farms, caller, farmId);
     const vats = await activeVats(deps, farmId);
@@ -155,18 +156,29 @@ export const makeFarmerActivityActions = (): Actions => ({
     const to = deps.now().getTime();
     const from = iso(to - HISTORY_DAYS * DAY);
     const vats = await activeVats(deps, farmId);
-    return Promise.all(
-      vats.map(async (d) => {
-        const [storages, readings] = await Promise.all([deps.readings.listActivities(d._id, from, iso(to), ['storage']), deps.readings.readRange(d._id, from, iso(to))]);
-        return {
-          device: toVat(d),
-          from,
-          to: iso(to),
-          storages: storages.map(toWire).sort(byStartDesc),
-          detailData: downsample(readings, HISTORY_POINTS).map((r) => ({ published_at: r.published_at, milk_level: r.milk_level, milk_volume: r.milk_volume, temp1: r.temp1 })),
-        };
-      }),
-    );
+    const [columns, storages] = await Promise.all([
+      deps.readings.readRangeColumns(
+        vats.map((d) => d._id),
+        from,
+        iso(to),
+      ),
+      Promise.all(vats.map((d) => deps.readings.listActivities(d._id, from, iso(to), ['storage']))),
+    ]);
+    return vats.map((d, i) => {
+      const c = columns[i] ?? EMPTY_COLUMNS;
+      return {
+        device: toVat(d),
+        from,
+        to: iso(to),
+        storages: (storages[i] ?? []).map(toWire).sort(byStartDesc),
+        detailData: rowsOf(c, downsampleIndices(seriesSource(c), HISTORY_POINTS)).map((r) => ({
+          published_at: r.published_at,
+          milk_level: r.milk_level,
+          milk_volume: r.milk_volume,
+          temp1: r.temp1,
+        })),
+      };
+    });
   }),
 
   FARMER_MILKING_LIST: action(schemas.FARMER_MILKING_LIST, async (input, { caller, deps }) => {
@@ -243,20 +255,23 @@ export const makeFarmerActivityActions = (): Actions => ({
     return { _id: activity_id, herd };
   }),
 
-  FARMER_STORAGE_ONE: action(schemas.FARMER_STORAGE_ONE, async ({ activity_id }, { caller, deps }) => {
+  FARMER_STORAGE_ONE: action(schemas.FARMER_STORAGE_ONE, async ({ activity_id, alert_id }, { caller, deps }) => {
     const { device, activity } = await resolveActivity(deps, caller, activity_id, 'storage');
     const now = deps.now().getTime();
     const start = Date.parse(activity.start.published_at);
     // A storage is a day or three; an uncollected vat is shown for at most the dashboard's maximum range.
     const to = Math.min(activity.end ? Date.parse(activity.end.published_at) : now, start + MAX_RANGE_DAYS * DAY);
-    const readings = await deps.readings.readRange(device._id, activity.start.published_at, iso(to));
+    const [readings, alert] = await Promise.all([
+      deps.readings.readRange(device._id, activity.start.published_at, iso(to)),
+      // Only an alert of the storage's own farm: another farm's id answers no alert, as a missing one does.
+      alert_id ? deps.alerts.get(device.farm_id, alert_id) : Promise.resolve(undefined),
+    ]);
     return {
       activity: toWire(activity),
       device: toVat(device),
       detailData: downsample(readings, CHART_POINT_CAP).map(detailPoint),
       agitatorData: { listStop: agitatorStops(columnsFromReadings(readings)) },
-      // The Alerts table and its repository are issue 6's; until then there is no alert to show.
-      alert: null,
+      alert: alert ? { _id: alert._id, type: alert.type, status: alert.status, data: alert.data, created_at: alert.created_at, device: alert.device } : null,
     };
   }),
 
@@ -286,4 +301,4 @@ export const makeFarmerActivityActions = (): Actions => ({
   }),
 });
 
-export const farmerActivityActions: Actions = makeFarmerActivityActions();
+export const farmerActivityActions = makeFarmerActivityActions();

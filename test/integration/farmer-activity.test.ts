@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoReadingsRepository, type ReadingsRepository, type StoredActivity } from '../../lambdas/adapters/dynamodb/readings-repository';
 import {
   agitatorListResponseSchema,
@@ -175,6 +176,25 @@ describe('every type answers for the farmer’s own farm', () => {
     expect(body.device.vat_number).toBe(1);
     expect(body.detailData.length).toBe(601);
     expect(body.alert).toBeNull();
+  });
+
+  it('FARMER_STORAGE_ONE with alert_id: the farm’s alert, and none for another farm’s alert id', async () => {
+    const alerts = dynamoAlertsRepository(createDocumentClient(), stack.facts.dynamodb.alertsTable);
+    const alert = (farm: string, deviceId: string, id: string) => ({
+      _id: id,
+      farm_id: farm,
+      type: 102 as const,
+      status: 1 as const,
+      data: { published_at: at(300), temp1: 7.2, milk_volume: 6000, agitator_status: 1 as const },
+      device: { _id: deviceId, name: deviceId, vat_number: 1 },
+      created_at: at(300),
+    });
+    await alerts.raise(alert('farm-pro', PRO_1, `${at(300)}~pro`), false);
+    await alerts.raise(alert('farm-wes', WES_1, `${at(300)}~wes`), false);
+    const mine = await ok(storageOneResponseSchema, { type: 'FARMER_STORAGE_ONE', activity_id: ids.pro1Storage as string, alert_id: `${at(300)}~pro` });
+    expect(mine.alert).toMatchObject({ _id: `${at(300)}~pro`, type: 102, data: { temp1: 7.2 } });
+    const theirs = await ok(storageOneResponseSchema, { type: 'FARMER_STORAGE_ONE', activity_id: ids.pro1Storage as string, alert_id: `${at(300)}~wes` });
+    expect(theirs.alert).toBeNull();
   });
 
   it('FARMER_COLLECTION_LIST and FARMER_AGITATOR_LIST', async () => {

@@ -237,8 +237,17 @@ export const storageOneResponseSchema = z.object({
   device: vatSchema,
   detailData: z.array(detailPointSchema),
   agitatorData: z.object({ listStop: z.array(periodSchema) }),
-  /** The alert of alert_id; null until the alerts repository exists (issue 6). */
-  alert: z.unknown().nullable(),
+  /** The farm's alert of alert_id (farmer §2.7 red box); null when none was asked for or it is not this farm's. */
+  alert: z
+    .object({
+      _id: z.string(),
+      type: z.number().int(),
+      status: z.number().int(),
+      data: z.record(z.string(), z.unknown()),
+      created_at: z.string(),
+      device: z.object({ _id: z.string(), name: z.string(), vat_number: z.number().int() }),
+    })
+    .nullable(),
 });
 
 export const collectionListResponseSchema = z.object({
