@@ -410,7 +410,7 @@ describe('web', () => {
 describe('stack outputs and checks', () => {
   it('exports the addresses and ids a client or operator needs', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DevicePolicyName', 'IngestDeadLetterQueueUrl', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
     expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     expect(outputs.UserPoolId?.Value).toEqual({ Ref: userPoolId });
     expect(outputs.UserPoolClientId?.Value).toEqual({ Ref: clientId });
