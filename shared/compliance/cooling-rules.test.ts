@@ -87,6 +87,14 @@ describe('evaluateCoolingRules', () => {
     expect(r.R4?.status).toBe('pending');
   });
 
+  it('judges milk collected before the deadline as it was when the tanker began', () => {
+    // Collected at 170 min: 9 °C then (R1 met), above 6 °C (R2 not applicable); readings after are an empty vat.
+    const r = byRule(evaluateCoolingRules(input({ readings: trace(400, (m) => (m <= 170 ? goodCooling(m) : 12)), laterMilkings: [], collectionStart: at(170) })));
+    expect(r.R1).toMatchObject({ status: 'passed', met_at: at(160) });
+    expect(r.R2).toMatchObject({ status: 'not_applicable', passed: null });
+    expect(r.R2?.detail).toContain('before the deadline');
+  });
+
   it('ignores readings without a vat temperature', () => {
     const r = byRule(evaluateCoolingRules(input({ readings: trace(14 * 60, (m) => (m % 2 === 1 ? null : goodCooling(m))) })));
     expect(r.R1).toMatchObject({ status: 'passed', met_at: at(160) });

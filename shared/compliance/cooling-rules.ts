@@ -14,7 +14,8 @@ import { OUTAGE_GAP_MINUTES } from '../constants';
  * - R1/R2 look at the vat at the deadline: the last reading at or before it (no older than the
  *   outage gap, 15 minutes) must be at or below the limit. met_at is when the run of readings at or
  *   below the limit that reaches the deadline began; failed_at is the deadline. "Within" includes
- *   the deadline itself, and "to 10 °C" includes 10.0.
+ *   the deadline itself, and "to 10 °C" includes 10.0. Milk collected before the deadline is judged
+ *   when the collection began: passed if it was at or below the limit, else not applicable.
  * - R3/R4 must hold at every reading of their window; a reading above the limit fails the rule at
  *   that reading's time. Without a breach, a gap over 15 minutes in the window (an outage) or no
  *   readings near its ends is 'no_data': not knowing is not a pass.
@@ -97,14 +98,32 @@ const result = (rule: CoolingRule, r: Omit<RuleResult, 'rule' | 'text' | 'passed
 });
 
 /** "Cooled to `limit` by `deadline`": R1 and R2. */
-const cooledBy = (rule: CoolingRule, samples: readonly Sample[], start: number, deadline: number, limit: number, now: number): RuleResult => {
+const cooledBy = (
+  rule: CoolingRule,
+  samples: readonly Sample[],
+  start: number,
+  deadline: number,
+  limit: number,
+  now: number,
+  collection: number | null,
+): RuleResult => {
   const base = { met_at: null, failed_at: null, deadline: iso(deadline) };
-  if (now < deadline) return result(rule, { ...base, status: 'pending', detail: `Deadline ${fmtTime(deadline)} UTC not reached yet.` });
+  // Milk collected before the deadline left the farm then: it is judged as it was when the tanker began.
+  const collectedFirst = collection !== null && collection < deadline;
+  const judgeAt = collectedFirst ? collection : deadline;
+  if (now < judgeAt) return result(rule, { ...base, status: 'pending', detail: `Deadline ${fmtTime(deadline)} UTC not reached yet.` });
   let i = -1;
-  for (let k = 0; k < samples.length && (samples[k] as Sample).t <= deadline; k++) if ((samples[k] as Sample).t >= start) i = k;
+  for (let k = 0; k < samples.length && (samples[k] as Sample).t <= judgeAt; k++) if ((samples[k] as Sample).t >= start) i = k;
   const atDeadline = samples[i];
-  if (!atDeadline || deadline - atDeadline.t > GAP_MS) {
+  if (!atDeadline || judgeAt - atDeadline.t > GAP_MS) {
     return result(rule, { ...base, status: 'no_data', detail: `No vat temperature within ${OUTAGE_GAP_MINUTES} minutes before the deadline.` });
+  }
+  if (atDeadline.v > limit && collectedFirst) {
+    return result(rule, {
+      ...base,
+      status: 'not_applicable',
+      detail: `Collected at ${fmtTime(judgeAt)} UTC, before the deadline, at ${atDeadline.v.toFixed(1)}°C.`,
+    });
   }
   if (atDeadline.v > limit) {
     return result(rule, {
@@ -148,7 +167,8 @@ export const evaluateCoolingRules = (input: CoolingInput): RuleResult[] => {
     .filter((s) => s.t >= start)
     .sort((a, b) => a.t - b.t);
 
-  const r1 = cooledBy('R1', samples, start, start + COOL_FIRST_HOURS * HOUR, COOL_FIRST_LIMIT_C, now);
+  const collection = input.collectionStart === null ? null : ms(input.collectionStart);
+  const r1 = cooledBy('R1', samples, start, start + COOL_FIRST_HOURS * HOUR, COOL_FIRST_LIMIT_C, now, collection);
 
   // The sooner of start + 6 h and end + 2 h. While the milking is still on, its end + 2 h can only
   // come after start + 6 h once 4 h have passed; before then the deadline is not known yet.
@@ -157,7 +177,7 @@ export const evaluateCoolingRules = (input: CoolingInput): RuleResult[] => {
   const r2 =
     end === null && now < start + (COOL_SECOND_HOURS_FROM_START - COOL_SECOND_HOURS_FROM_END) * HOUR
       ? result('R2', { status: 'pending', met_at: null, failed_at: null, deadline: null, detail: 'The milking has not ended yet.' })
-      : cooledBy('R2', samples, start, deadline2, COOL_SECOND_LIMIT_C, now);
+      : cooledBy('R2', samples, start, deadline2, COOL_SECOND_LIMIT_C, now, collection);
 
   // R3: from the 6 °C deadline until the next milking or the collection, whichever comes first.
   const holdEnds = [input.laterMilkings[0]?.start, input.collectionStart].filter((x): x is string => x !== null && x !== undefined).map(ms);
