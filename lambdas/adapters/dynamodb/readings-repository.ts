@@ -243,7 +243,8 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
           if (tail.length <= PARTIAL_REFRESH_READINGS) return concatColumns([sliceColumns(decode(partial), fromMs, toMs), columnsFromReadings(tail)]);
         }
         const readings = await readDay(deviceId, day, from, to);
-        if (from <= dayStart) await putPartial(deviceId, day, readings);
+        // Only the days whose partial is looked up (the last two) are worth compacting here.
+        if (from <= dayStart && openDays.includes(day)) await putPartial(deviceId, day, readings);
         return columnsFromReadings(readings);
       };
 
