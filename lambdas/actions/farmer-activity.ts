@@ -107,13 +107,15 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     const vats = await activeVats(deps, farmId);
     return Promise.all(
       vats.map(async (d) => {
-        const [storage, collection, milking, cip] = await Promise.all(
-          (['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k)),
-        );
+        const [latest, [storage, collection, milking, cip]] = await Promise.all([
+          deps.readings.latestReading(d._id, deps.now().toISOString()),
+          Promise.all((['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k))),
+        ]);
         const wire = (a: StoredActivity | undefined) => (a ? toWire(a) : null);
         return {
           device: toVat(d),
-          last: d.last_updated ?? null,
+          // The newest reading (with quality for the gauge); the device's live values if none is recent.
+          last: latest ? detailPoint(latest) : (d.last_updated ?? null),
           lastStorage: wire(storage),
           lastCollection: wire(collection),
           lastMilking: wire(milking),

@@ -99,6 +99,7 @@ describe('every type answers for the farmer’s own farm', () => {
     expect(body[0]?.lastMilking?._id).toBe(ids.pro1);
     expect(body[0]?.lastCollection?.kind).toBe('collection');
     expect(body[0]?.lastCIP).toBeNull();
+    expect(body[0]?.last).toMatchObject({ published_at: at(599), temp1: 4 });
   });
 
   it('FARMER_DASHBOARD_LAST_ALL: per vat in vat order, the groups of §3, for the default 2 days', async () => {

@@ -67,6 +67,8 @@ export interface ReadingsRepository {
   /** A device's activities whose start lies in [from, to], every kind, by kind then start. */
   listActivities(deviceId: string, from: string, to: string, kinds?: readonly ActivityKind[]): Promise<StoredActivity[]>;
   getActivity(deviceId: string, kind: ActivityKind, start: string): Promise<StoredActivity | undefined>;
+  /** A device's newest reading of the last two UTC days (today's partition, then yesterday's). */
+  latestReading(deviceId: string, now: string): Promise<Reading | undefined>;
   /** A device's latest activity of one kind (by start), however long ago. */
   latestActivity(deviceId: string, kind: ActivityKind): Promise<StoredActivity | undefined>;
   /** The farmer's herd note on a milking (FARMER_MILKING_ONE_HEAD), kept apart from the activity item. */
@@ -360,6 +362,27 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     async getActivity(deviceId, kind, start) {
       const item = (await doc.send(new GetCommand({ TableName: table, Key: k.activity(deviceId, kind, start) }))).Item;
       return item ? toActivity(item) : undefined;
+    },
+
+    async latestReading(deviceId, now) {
+      const today = dayOf(now);
+      const yesterday = dayOf(new Date(Date.parse(`${today}T00:00:00.000Z`) - DAY_MS).toISOString());
+      for (const day of [today, yesterday]) {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :p AND sk <= :t',
+            ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day), ':t': now },
+            ProjectionExpression: READING_FIELDS.map((_, i) => `#f${i}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(READING_FIELDS.map((f, i) => [`#f${i}`, f])),
+            ScanIndexForward: false,
+            Limit: 1,
+          }),
+        );
+        const item = page.Items?.[0];
+        if (item) return toReading(item);
+      }
+      return undefined;
     },
 
     async latestActivity(deviceId, kind) {

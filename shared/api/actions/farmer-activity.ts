@@ -149,7 +149,8 @@ export const rangeSchema = z.object({
 export const lastResponseSchema = z.array(
   z.object({
     device: vatSchema,
-    last: lastUpdatedSchema.nullable(),
+    /** The newest reading of the last two days (quality included), else the device's last_updated. */
+    last: detailPointSchema.nullable(),
     lastStorage: activitySchema.nullable(),
     lastCollection: activitySchema.nullable(),
     lastMilking: activitySchema.nullable(),
