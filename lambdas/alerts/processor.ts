@@ -1,4 +1,4 @@
-import { evaluate, initialAlertState, sweep, type AlertContext, type EngineStep } from '../../shared/alerts/engine';
+import { evaluate, initialAlertState, sweep, type AlertContext, type AlertEngineState, type EngineStep } from '../../shared/alerts/engine';
 import type { Notification, NotificationType } from '../../shared/alerts/types';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
@@ -22,6 +22,33 @@ export interface AlertProcessorDeps {
 /** Types raised as one-off events: they never hold an open-condition item. */
 const ONE_SHOT: ReadonlySet<NotificationType> = new Set<NotificationType>([501, 111, 601, 1201]);
 const MAX_ATTEMPTS = 8;
+/** A warm container writes a record whose only change is the newest reading at most this often. */
+const VOLATILE_PERSIST_MS = 2 * 60_000;
+/** The state without what every reading changes (cursor, the last reading, its arrival). */
+const sameMaterial = (a: AlertEngineState, b: AlertEngineState) => {
+  const strip = ({ cursor: _c, seenAt: _s, last: _l, ...rest }: AlertEngineState) => rest;
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+};
+/**
+ * The engine state with the device's newest reading and its arrival as the ingest committed them
+ * (the device item is written with every reading; the engine's own copy may lag, see
+ * VOLATILE_PERSIST_MS). Its values are the display-rounded ones, fine for what a sweep reports.
+ */
+const withDeviceLive = (state: AlertEngineState, device: Device): AlertEngineState => {
+  const lu = device.last_updated;
+  const fresher = lu && (state.cursor === null || lu.published_at > state.cursor);
+  const seenAt = device.seen_at && (state.seenAt === null || device.seen_at > state.seenAt) ? device.seen_at : state.seenAt;
+  return {
+    ...state,
+    seenAt,
+    ...(fresher
+      ? {
+          cursor: lu.published_at,
+          last: { published_at: lu.published_at, temp1: lu.temp1 ?? null, milk_volume: lu.milk_volume ?? null, agitator_status: (lu.agitator_status ?? null) as 0 | 1 | null },
+        }
+      : {}),
+  };
+};
 /** Thresholds and packages change rarely: a warm container re-reads them at least this often. */
 const CONTEXT_CACHE_MS = 60_000;
 
@@ -42,6 +69,8 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
    * sweep) committed meanwhile, the commit fails and the record is read again.
    */
   const engines = new Map<string, EngineRecord>();
+  /** When this container last wrote each device's record (its clock). */
+  const persistedAt = new Map<string, number>();
 
   const contextOf = async (device: Device): Promise<{ farm: Farm; ctx: AlertContext } | undefined> => {
     const key = device._id;
@@ -90,7 +119,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
   };
 
   /** One engine step under the lock: load, (flush a leftover outbox), step, commit, flush, deliver. */
-  const run = async (device: Device, step: (record: EngineRecord, ctx: AlertContext) => EngineStep) => {
+  const run = async (device: Device, step: (record: EngineRecord, ctx: AlertContext) => EngineStep, caller: 'ingest' | 'sweep' = 'ingest') => {
     const c = await contextOf(device);
     if (!c) return;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
@@ -100,7 +129,20 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
       const record: EngineRecord = stored ?? { n: 0, farm_id: device.farm_id, state: initialAlertState(), outbox: [] };
       const leftover = record.outbox;
       const result = step(record, c.ctx);
-      if (result.raised.length === 0 && result.cleared.length === 0 && leftover.length === 0 && JSON.stringify(result.state) === JSON.stringify(record.state)) return;
+      const quiet = result.raised.length === 0 && result.cleared.length === 0 && leftover.length === 0;
+      if (quiet && JSON.stringify(result.state) === JSON.stringify(record.state)) return;
+      // Every reading moves the cursor, the last reading and its arrival time. Writing only those
+      // can wait a little in a warm container (the ingest keeps the arrival time on the device
+      // item too, for the sweep's OFFLINE); any other change is written at once.
+      const nowMs = deps.now().getTime();
+      if (quiet && sameMaterial(result.state, record.state)) {
+        // The sweep only took the volatile fields from the device item: nothing of its own to write.
+        if (caller === 'sweep') return;
+        if (cached && nowMs - (persistedAt.get(device._id) ?? 0) < VOLATILE_PERSIST_MS) {
+          engines.set(device._id, { ...record, state: result.state });
+          return;
+        }
+      }
       // Clears first: the engine never raises a type in the step that clears it.
       const outbox: OutboxAlert[] = [
         ...leftover,
@@ -113,6 +155,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
         continue;
       }
       engines.set(device._id, next);
+      persistedAt.set(device._id, nowMs);
       const fresh = await flush(device, outbox);
       if (outbox.length > 0) {
         const cleared: EngineRecord = { ...next, n: next.n + 1, outbox: [] };
@@ -148,7 +191,9 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
       try {
         const device = await deps.farms.getDevice(device_id);
         if (!device || device.status !== 1) continue;
-        await run(device, (record, ctx) => sweep(record.state, now, ctx));
+        // The ingest records each reading's arrival on the device item at once; the engine's own
+        // copy may be a little behind (see VOLATILE_PERSIST_MS): the later of the two counts.
+        await run(device, (record, ctx) => sweep(withDeviceLive(record.state, device), now, ctx), 'sweep');
       } catch (err) {
         assertIsError(err);
         failed += 1;

@@ -44,8 +44,12 @@ export interface IngestDeps {
 const MAX_FUTURE_MS = 5 * 60_000;
 /** Older than the raw archive window is no longer a late message but a broken clock or replay. */
 const MAX_AGE_MS = RAW_ARCHIVE_DAYS * 86_400_000;
-/** Optimistic-lock attempts before the invocation fails (and IoT retries it, then the DLQ keeps it). */
-const MAX_ATTEMPTS = 12;
+/**
+ * Optimistic-lock attempts before the invocation fails (and IoT retries it, then the DLQ keeps
+ * it). Two containers on one device is rare, but a backlog upload makes it likely, and a late
+ * message's retry is a whole replay: allow many attempts with a jittered, capped backoff.
+ */
+const MAX_ATTEMPTS = 40;
 /**
  * A warm container remembers what it read: thing → owner, and each device with its ingest
  * state. The state is safe to reuse because every commit is conditional on n: if another
@@ -146,9 +150,9 @@ export const makeIngest = (deps: IngestDeps) => {
     return loaded;
   };
   /** After a commit this container's copy is the stored one. */
-  const remember = (loaded: Loaded, ingest: IngestRecord, lastUpdated: LastUpdated | undefined) => {
+  const remember = (loaded: Loaded, ingest: IngestRecord, live: { lastUpdated: LastUpdated; seenAt: string } | undefined) => {
     const hit = devices.get(loaded.device._id);
-    const device = lastUpdated ? { ...loaded.device, last_updated: lastUpdated } : loaded.device;
+    const device = live ? { ...loaded.device, last_updated: live.lastUpdated, seen_at: live.seenAt } : loaded.device;
     devices.set(loaded.device._id, { loaded: { device, ingest }, at: hit?.at ?? clock() });
   };
 
@@ -181,7 +185,7 @@ export const makeIngest = (deps: IngestDeps) => {
   const processReading = async (first: Loaded, reading: Reading, put: 'created' | 'duplicate'): Promise<IngestOutcome> => {
     const deviceId = first.device._id;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200, 5 * 2 ** attempt) * Math.random()));
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(250, 5 * 2 ** attempt) * (0.5 + Math.random())));
       const loaded = attempt === 0 ? first : await loadDevice(deviceId, true);
       if (!loaded) throw new Error(`device ${deviceId} vanished during ingest`);
       const vat = loaded.device;
@@ -228,13 +232,15 @@ export const makeIngest = (deps: IngestDeps) => {
         nextN = replay.n;
       }
 
-      if (!(await farms.commitIngest(vat._id, { n: nextN, state: next }, record?.n, lastUpdated))) continue;
-      remember(loaded, { n: nextN, state: next }, lastUpdated);
+      const seenAt = deps.now().toISOString();
+      if (!(await farms.commitIngest(vat._id, { n: nextN, state: next }, record?.n, lastUpdated && { lastUpdated, seenAt }))) continue;
+      const live = lastUpdated && { lastUpdated, seenAt };
+      remember(loaded, { n: nextN, state: next }, live);
       if (hasPending(next.pending)) {
         await flush(vat._id, vat.farm_id, next.pending, nextN);
         // If someone committed meanwhile, they flushed this outbox too and the clear fails harmlessly.
         const cleared = { n: nextN, state: { ...next, pending: NO_PENDING } };
-        if (await farms.commitIngest(vat._id, cleared, nextN)) remember(loaded, cleared, lastUpdated);
+        if (await farms.commitIngest(vat._id, cleared, nextN)) remember(loaded, cleared, live);
       }
       if (lastUpdated && deps.onReading) await deps.onReading({ device: vat, reading });
       return { status: lastUpdated ? 'stored' : 'late' };

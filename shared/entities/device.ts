@@ -34,6 +34,8 @@ export const deviceSchema = z.object({
   vat_volume_offset: z.number(),
   vat_auto: z.boolean(),
   last_updated: lastUpdatedSchema.optional(),
+  /** When the platform last received a reading of this device (arrival, not device time). */
+  seen_at: z.string().optional(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

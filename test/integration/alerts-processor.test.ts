@@ -113,4 +113,23 @@ describe('alert processor', () => {
     expect((await alerts.list('farm-lite')).map((n) => n.type)).toEqual([102, 102]);
     expect(delivered).toHaveLength(1);
   });
+
+  it('a warm container defers writing only the newest-reading fields; a cold one carries on from what was written and raises on time', async () => {
+    const vat = (await farms.getDevice('dev-31245-2')) as Device;
+    const at = (m: number, temp1: number) =>
+      reading({ published_at: new Date(T0 + m * 60_000).toISOString(), milk_volume: 3_000, temp1, agitator_status: 1, state_machine: 'storage', battery: '0x0B' });
+    const warmContainer = processorWith(alerts, []);
+    for (let m = 0; m < 6; m++) await warmContainer.onReading({ device: vat, reading: at(m, 4) });
+    // Quiet readings: the written record still points at the first of them.
+    expect((await alerts.getEngine(vat._id))?.state.cursor).toBe(at(0, 4).published_at);
+    // The vat warms: that changes a condition, which is written at once, with the newest reading.
+    await warmContainer.onReading({ device: vat, reading: at(6, 9) });
+    expect((await alerts.getEngine(vat._id))?.state.cursor).toBe(at(6, 9).published_at);
+    // The warm container is gone; a cold one takes the next reading and raises 102 (2 minutes over 6 °C).
+    const delivered: string[] = [];
+    await processorWith(alerts, delivered).onReading({ device: vat, reading: at(8, 9) });
+    const list = (await alerts.list('farm-pro')).filter((n) => n.device._id === vat._id);
+    expect(list.map((n) => n.type)).toEqual([102]);
+    expect(delivered).toHaveLength(1);
+  });
 });

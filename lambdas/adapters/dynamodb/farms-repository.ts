@@ -50,7 +50,7 @@ export interface FarmRepository {
    * lock: n counts the readings the state has seen, so it grows with every commit). With
    * `lastUpdated`, the device's live values change too. false: someone else committed first.
    */
-  commitIngest(deviceId: string, ingest: IngestRecord, expectedN: number | undefined, lastUpdated?: LastUpdated): Promise<boolean>;
+  commitIngest(deviceId: string, ingest: IngestRecord, expectedN: number | undefined, live?: { lastUpdated: LastUpdated; seenAt: string }): Promise<boolean>;
 }
 
 export type ThingOwner = { readonly kind: 'device'; readonly device_id: string } | { readonly kind: 'knode'; readonly farm_id: string };
@@ -252,19 +252,19 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
       const ingest = typeof item.ingest === 'string' ? { n: Number(item.ingest_n), state: JSON.parse(item.ingest) as unknown } : undefined;
       return { device: deviceSchema.parse(strip(item)), ingest };
     },
-    async commitIngest(deviceId, ingest, expectedN, lastUpdated) {
+    async commitIngest(deviceId, ingest, expectedN, live) {
       try {
         await doc.send(
           new UpdateCommand({
             TableName: table,
             Key: k.device(deviceId),
-            UpdateExpression: `SET ingest = :s, ingest_n = :n${lastUpdated ? ', last_updated = :lu' : ''}`,
+            UpdateExpression: `SET ingest = :s, ingest_n = :n${live ? ', last_updated = :lu, seen_at = :seen' : ''}`,
             ConditionExpression: expectedN === undefined ? 'attribute_exists(pk) AND attribute_not_exists(ingest_n)' : 'ingest_n = :expected',
             ExpressionAttributeValues: {
               ':s': JSON.stringify(ingest.state),
               ':n': ingest.n,
               ...(expectedN === undefined ? {} : { ':expected': expectedN }),
-              ...(lastUpdated ? { ':lu': lastUpdated } : {}),
+              ...(live ? { ':lu': live.lastUpdated, ':seen': live.seenAt } : {}),
             },
           }),
         );
