@@ -86,6 +86,8 @@ const epochSeconds = (iso: string, plusDays: number) => Math.floor(Date.parse(is
 const PAYLOAD_LIMIT = 8_192;
 /** Readings this close to the newest are left out of a partial bucket (they may still arrive out of order). */
 const PARTIAL_SAFETY_MS = 15 * 60_000;
+/** Decoded buckets kept per repository: 4 vats × 30 days, about 40 MB. */
+const DECODED_BUCKETS = 120;
 /** A partial bucket is rewritten once its tail holds more readings than this (an hour at one a minute). */
 const PARTIAL_REFRESH_READINGS = 60;
 
@@ -127,6 +129,13 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     const parts = await Promise.all(days.map((d) => readDay(deviceId, d, from, to)));
     return parts.flat();
   };
+
+  /**
+   * Decoded buckets, most recently used last: the dashboard asks for the same days every 120 s,
+   * and decoding (inflate and JSON.parse) was the larger part of a warm 30-day call. Lives as long
+   * as the repository (a Lambda container); bounded by DECODED_BUCKETS (about 300 KB each).
+   */
+  const decoded = new Map<string, ReadingColumns>();
 
   /**
    * Compacts an open day's readings from its start up to 15 minutes before the last one (a reading
@@ -232,7 +241,20 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         }),
       );
       const get = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
-      const decode = (item: Record<string, unknown>) => columnsFromDay(JSON.parse(inflateRawSync(item.data as Uint8Array).toString('utf8')) as DayColumns);
+      const decode = (item: Record<string, unknown>) => {
+        // A bucket never changes without its count growing, so pk, sk and count name its content.
+        const key = `${String(item.pk)}|${String(item.sk)}|${String(item.count)}`;
+        const hit = decoded.get(key);
+        if (hit) {
+          decoded.delete(key);
+          decoded.set(key, hit);
+          return hit;
+        }
+        const columns = columnsFromDay(JSON.parse(inflateRawSync(item.data as Uint8Array).toString('utf8')) as DayColumns);
+        decoded.set(key, columns);
+        if (decoded.size > DECODED_BUCKETS) decoded.delete(decoded.keys().next().value as string);
+        return columns;
+      };
       const fromMs = Date.parse(from);
       const toMs = Date.parse(to);
 
