@@ -16,13 +16,17 @@ const MESSAGES_PER_DEVICE = 250;
 const RAW_ITEMS = 10_000;
 const RAW_CONCURRENCY = 32;
 
-/** A device message like the simulator's, one minute apart per device. */
+/**
+ * A device message like the simulator's, one minute apart per device: milk in storage, the
+ * thermostat holding 3.8-4.5 °C, the agitator running 5 minutes in 30. No alert condition: this
+ * measures the steady state every reading goes through (alerts are rare events).
+ */
 const message = (t: number, i: number) =>
   JSON.stringify({
     published_at: new Date(t).toISOString(),
     message_type: 'DATA',
     radar_distance: 2000 - (i % 600),
-    temp1: 4 + (i % 30) / 10,
+    temp1: 3.8 + (i % 8) / 10,
     temp2: 15.2,
     temp3: 17.8,
     temp4: 14.1,
