@@ -90,7 +90,7 @@ const CHART_SERIES = ['temp1', 'milk_volume', 'milk_in', 'water_in'] as const;
 /**
  * Points a dashboard range answer holds over all its vats: each vat gets the spec's cap (10,000)
  * or its share of this, whichever is smaller. A Lambda answer is at most 6 MB; 4 vats at the full
- * cap could be 9 MB, and a 300 px chart cannot draw more than a few thousand min/max points anyway.
+ * cap could be about 7 MB, and a 300 px chart cannot draw more than a few thousand min/max points anyway.
  */
 const RANGE_ANSWER_POINTS = 16_000;
 
