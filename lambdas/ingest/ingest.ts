@@ -65,6 +65,7 @@ interface Pending {
   readonly deletions: readonly { readonly kind: ActivityKind; readonly start: string }[];
   readonly snapshots: readonly { readonly hour: string; readonly state: Snapshot }[];
   readonly compact: readonly string[];
+  readonly stalePartials?: readonly string[];
 }
 /** The detector state after `n` readings, the newest of them at `cursor`. */
 interface Snapshot {
@@ -80,7 +81,7 @@ interface IngestState {
 }
 
 const NO_PENDING: Pending = { activities: [], deletions: [], snapshots: [], compact: [] };
-const hasPending = (p: Pending) => p.activities.length + p.deletions.length + p.snapshots.length + p.compact.length > 0;
+const hasPending = (p: Pending) => p.activities.length + p.deletions.length + p.snapshots.length + p.compact.length + (p.stalePartials?.length ?? 0) > 0;
 
 /** The device's live values as the dashboard shows them (farmer §9 display rounding). */
 export const lastUpdatedOf = (r: Reading): LastUpdated => ({
@@ -179,6 +180,8 @@ export const makeIngest = (deps: IngestDeps) => {
     ]);
     // Compaction reads the day's readings: after the rest, and one day at a time.
     for (const day of pending.compact) await readings.compactDay(deviceId, day);
+    // A late reading's day may have a partial bucket the range reads trust up to its end: drop it.
+    for (const day of pending.stalePartials ?? []) await readings.dropPartial(deviceId, day);
   };
 
   /** One reading of one device, under the optimistic lock on the device item. */
@@ -274,6 +277,7 @@ export const makeIngest = (deps: IngestDeps) => {
         deletions,
         snapshots,
         compact: lateDay < dayOf(cursor) ? [lateDay] : [],
+        stalePartials: [lateDay],
       } satisfies Pending,
     };
   };

@@ -58,6 +58,8 @@ export interface ReadingsRepository {
   listRaw(deviceId: string, day: string): Promise<{ published_at: string; raw: string }[]>;
   /** Compacts one UTC day's readings into its bucket; an older compaction never overwrites a newer one. */
   compactDay(deviceId: string, day: string): Promise<void>;
+  /** Drops the read path's partial bucket of a day (a late reading arrived for it). */
+  dropPartial(deviceId: string, day: string): Promise<void>;
   getSnapshotAtOrBefore(deviceId: string, iso: string): Promise<{ hour: string; state: unknown } | undefined>;
   /** Written only if no snapshot there has seen more readings (n). */
   putSnapshot(deviceId: string, hour: string, state: unknown, n: number): Promise<void>;
@@ -293,6 +295,10 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         ExpressionAttributeNames: { '#raw': 'raw' },
       });
       return items.map((i) => ({ published_at: String(i.published_at), raw: String(i.raw) }));
+    },
+
+    async dropPartial(deviceId, day) {
+      await doc.send(new DeleteCommand({ TableName: table, Key: k.partialBucket(deviceId, day) }));
     },
 
     async compactDay(deviceId, day) {
