@@ -1,5 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useOutletContext } from 'react-router-dom';
 import { paths } from '../../../config/paths';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { notificationStatusQuery } from '../api/notification-status';
+import type { FarmerShellContext } from './farmer-shell';
 
 const TABS = [
   { label: 'Dashboard', to: paths.milkDashboard.to() },
@@ -11,7 +15,7 @@ const TABS = [
 
 /**
  * The farm tab bar (farmer §2.2). `notificationsMarked` shows the marker on Notifications when
- * the farmer notification status is YES (FARMER_NOTIFICATION_STATUS, wired by the alerts screen).
+ * the farmer notification status is YES (FARMER_NOTIFICATION_STATUS).
  */
 export function FarmTabs({ notificationsMarked = false }: { readonly notificationsMarked?: boolean }) {
   return (
@@ -32,10 +36,13 @@ export function FarmTabs({ notificationsMarked = false }: { readonly notificatio
 
 /** Layout route of the milk pages: the tab bar above them, the shell's context passed through. */
 export function FarmTabsLayout() {
-  const context: unknown = useOutletContext();
+  const context = useOutletContext<FarmerShellContext>();
+  const client = useApiClient();
+  const farmId = context.farm?._id;
+  const status = useQuery({ ...notificationStatusQuery(client, farmId ?? ''), enabled: farmId !== undefined });
   return (
     <>
-      <FarmTabs />
+      <FarmTabs notificationsMarked={status.data === 'YES'} />
       <Outlet context={context} />
     </>
   );

@@ -48,11 +48,14 @@ interface Setup {
   readonly farms?: Farm[];
   readonly organization?: { _id: string; name: string } | null;
   readonly userAnswer?: FakeAnswer;
+  /** FARMER_NOTIFICATION_STATUS's answer per farm id; 'NO' for any other. */
+  readonly unread?: Readonly<Record<string, 'YES' | 'NO'>>;
 }
 
-const openShell = async (path = '/dts/milking', { user = {}, farms = FARMS, organization = null, userAnswer }: Setup = {}) => {
+const openShell = async (path = '/dts/milking', { user = {}, farms = FARMS, organization = null, userAnswer, unread = {} }: Setup = {}) => {
   const api = fakeApi({
     USER_ONE_GET_BY_TOKEN: () => userAnswer ?? { user: build.user(user), listFarm: farms, organization },
+    FARMER_NOTIFICATION_STATUS: (fields) => unread[fields.get('farm') ?? ''] ?? 'NO',
     FARMER_DASHBOARD_GET: (fields) => ({ farm: farms.find((f) => f._id === fields.get('farm')) ?? build.farm(), vats: [], knode: [] }),
   });
   const app = renderApp(path, { apiClient: testApiClient(api.fetch) });
@@ -380,6 +383,19 @@ describe('farm tab bar (farmer §2.2)', () => {
     await openShell('/dashboard');
     await screen.findByRole('heading', { name: /^Welcome/ });
     expect(screen.queryByRole('navigation', { name: 'Farm sections' })).not.toBeInTheDocument();
+  });
+
+  it("marks Notifications when the selected farm's notification status is YES, and not otherwise", async () => {
+    const first = FARMS[0] as Farm;
+    const { api } = await openShell('/dts/milking', { unread: { [first._id]: 'YES' } });
+    expect(await screen.findByRole('link', { name: /^Notifications\s*\(new\)$/ })).toBeInTheDocument();
+    expect(api.callsOf('FARMER_NOTIFICATION_STATUS').map((c) => c.fields.get('farm'))).toContain(first._id);
+  });
+
+  it('shows no marker when the status is NO', async () => {
+    const { api } = await openShell('/dts/milking');
+    await waitFor(() => expect(api.callsOf('FARMER_NOTIFICATION_STATUS')).not.toHaveLength(0));
+    expect(screen.getByRole('link', { name: 'Notifications' })).toHaveTextContent(/^Notifications$/);
   });
 
   it('marks Notifications only when told to', () => {
