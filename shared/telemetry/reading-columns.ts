@@ -1,6 +1,6 @@
 import type { DayColumns } from './day-bucket';
 import type { SeriesSource } from './downsample';
-import type { Reading } from './reading';
+import { READING_FIELDS, type Reading } from './reading';
 
 /**
  * A range of readings in columns: times as epoch milliseconds, one array per field. Day buckets are
@@ -14,27 +14,8 @@ export interface ReadingColumns {
 }
 
 type Field = keyof DayColumns['cols'];
-const FIELDS: readonly Field[] = [
-  'message_type',
-  'radar_distance',
-  'milk_level',
-  'milk_volume',
-  'temp1',
-  'temp2',
-  'temp3',
-  'temp4',
-  'temp5',
-  'temp6',
-  'pressure',
-  'shaft_rpm',
-  'agitator_status',
-  'state_machine',
-  'battery_status',
-  'on_mains',
-  'milk_in',
-  'water_in',
-  'quality',
-];
+/** The column fields: every field of a reading but its time (`t`). */
+const FIELDS = READING_FIELDS.filter((f): f is Field => f !== 'published_at');
 
 const emptyCols = (): Record<Field, unknown[]> => Object.fromEntries(FIELDS.map((f) => [f, []])) as unknown as Record<Field, unknown[]>;
 

@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AlertEngineState } from '../../../shared/alerts/engine';
 import type { Notification, NotificationStatus, NotificationType, RaisedAlert } from '../../../shared/alerts/types';
 import { GSI1 } from '../../../shared/data/tables';
 import { alertsKeys as k } from './keys';
+import { isConditionFailure, queryAll as queryItems } from './query';
 
 /** The engine's stored state of one device, with its outbox of alerts not yet written. */
 export interface EngineRecord {
@@ -68,19 +69,9 @@ const toNotification = (item: Record<string, unknown>): StoredNotification => {
   return { ...(out as unknown as StoredNotification), delivered, delivery_state: item.delivery_state === 'done' ? 'done' : 'pending' };
 };
 
-const isConditionFailure = (err: unknown) => (err as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
 export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: string): AlertsRepository => {
-  const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>) => {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(new QueryCommand({ TableName: table, ...input, ExclusiveStartKey }));
-      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  };
+  const queryAll = (input: Omit<QueryCommandInput, 'TableName'>) => queryItems(doc, table, input);
   const conditional = async (work: () => Promise<unknown>): Promise<boolean> => {
     try {
       await work();
