@@ -57,7 +57,7 @@ export const screens: RouteObject[] = [
       {
         lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),
         children: [
-          { path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.MilkDashboardComingSoon) },
+          { path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/milk-dashboard/components/milk-dashboard-page'), (m) => m.MilkDashboardPage) },
           { path: paths.milking.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.MilkingComingSoon) },
           { path: paths.equipment.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.EquipmentComingSoon) },
           { path: paths.notifications.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.NotificationsComingSoon) },

@@ -1,0 +1,16 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { lastResponseSchema } from '@shared/api/actions/farmer-activity';
+import { DASHBOARD_REFRESH_MS } from '@shared/constants';
+import type { ApiClient } from '../../../lib/api-client';
+
+export type VatLast = z.infer<typeof lastResponseSchema>[number];
+
+/** FARMER_DASHBOARD_LAST (farmer §2.5): per vat the newest reading and the last activities; refreshed every 120 s. */
+export const dashboardLastQuery = (client: ApiClient, farmId: string) =>
+  queryOptions({
+    queryKey: ['farmer-dashboard-last', farmId],
+    queryFn: ({ signal }) =>
+      client.post('/api/farmer/activity', 'FARMER_DASHBOARD_LAST', { farm: farmId }, { schema: lastResponseSchema, signal }),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });

@@ -1,0 +1,115 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { VatLast } from '../api/dashboard-last';
+import { build } from '../../../testing/build';
+import { fakeApi, stubWebConfig } from '../../../testing/fake-api';
+import { renderApp, testApiClient } from '../../../testing/render-app';
+
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
+  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
+  signIn: vi.fn(),
+  signOut: vi.fn(() => Promise.resolve()),
+}));
+
+const SELECTED_FARM_COOKIE = 'vatman_farm';
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString();
+
+const activity = (kind: 'milking' | 'collection' | 'cip' | 'storage', start: string) => ({
+  _id: `dev-1~${kind}~${start}`,
+  kind,
+  device_id: 'dev-1',
+  activity: { start: { published_at: start, milk_volume: null, temp1: null, temp2: null, temp3: null }, end: null },
+});
+
+const vatLast = (n: number, over: Partial<VatLast> = {}, last: Partial<NonNullable<VatLast['last']>> = {}): VatLast => ({
+  device: { _id: `dev-${n}`, name: `thing-${n}`, vat_number: n, vat_size: 10_000, vat_auto: false, last_updated: null },
+  last: { published_at: hoursAgo(0.1), milk_level: 900, milk_volume: 4_326, temp1: 4.26, agitator_status: 1, ...last },
+  lastStorage: null,
+  lastCollection: activity('collection', hoursAgo(26)),
+  lastMilking: activity('milking', hoursAgo(3.5)),
+  lastCIP: activity('cip', hoursAgo(0.5)),
+  ...over,
+});
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+  document.cookie = `${SELECTED_FARM_COOKIE}=${encodeURIComponent('{"_id":"farm-1"}')}; path=/`;
+  stubWebConfig();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  document.cookie = `${SELECTED_FARM_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  vi.unstubAllGlobals();
+});
+
+const openDashboard = async (vats: VatLast[]) => {
+  const farm = build.farm({ _id: 'farm-1' });
+  const api = fakeApi({
+    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [farm], organization: null }),
+    FARMER_NOTIFICATION_STATUS: () => 'NO',
+    FARMER_DASHBOARD_LAST: () => vats,
+  });
+  const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
+  await screen.findByRole('heading', { level: 1, name: 'Vatman' });
+  return { ...app, api };
+};
+
+const fact = (card: HTMLElement, label: string) => within(card).getByText(label).nextElementSibling?.textContent;
+
+describe('/dts/dashboard vat cards (farmer §2.5)', () => {
+  it('asks FARMER_DASHBOARD_LAST for the selected farm', async () => {
+    const { api } = await openDashboard([vatLast(1)]);
+    await screen.findByRole('region', { name: 'Vat 1' });
+    const call = api.callsOf('FARMER_DASHBOARD_LAST')[0];
+    expect(call?.path).toBe('/api/farmer/activity');
+    expect(call?.fields.get('farm')).toBe('farm-1');
+  });
+
+  it('shows a card per vat with volume to 10 L and percent, temperature to 1 decimal, agitator and relative times', async () => {
+    await openDashboard([vatLast(1), vatLast(2, {}, { milk_volume: 12_004, temp1: 11.04, agitator_status: 0, milk_level: 100 })]);
+    const one = await screen.findByRole('region', { name: 'Vat 1' });
+    expect(fact(one, 'Volume')).toBe('4,330 L (43%)');
+    expect(fact(one, 'Temperature')).toBe('4.3 °C');
+    expect(within(one).getByText('4.3 °C')).toHaveAttribute('data-band', 'good');
+    expect(fact(one, 'Agitator')).toBe('Running');
+    expect(fact(one, 'Last Collection')).toBe('1 day ago');
+    expect(fact(one, 'Last Milking Start')).toBe('3 hours ago');
+    expect(fact(one, 'Last CIP')).toBe('30 minutes ago');
+    expect(within(one).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuetext', '900 mm');
+
+    const two = screen.getByRole('region', { name: 'Vat 2' });
+    expect(fact(two, 'Volume')).toBe('12,000 L (120%)');
+    expect(within(two).getByText('11.0 °C')).toHaveAttribute('data-band', 'hot');
+    expect(fact(two, 'Agitator')).toBe('Stopped');
+  });
+
+  it('a vat without a reading or activities shows dashes and an unknown agitator', async () => {
+    await openDashboard([vatLast(3, { last: null, lastCollection: null, lastMilking: null, lastCIP: null })]);
+    const card = await screen.findByRole('region', { name: 'Vat 3' });
+    expect(fact(card, 'Volume')).toBe('—');
+    expect(fact(card, 'Temperature')).toBe('—');
+    expect(fact(card, 'Agitator')).toBe('Unknown');
+    expect(fact(card, 'Last Milking Start')).toBe('—');
+    expect(within(card).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuetext', 'No level');
+  });
+
+  it('refetches every 120 s', async () => {
+    vi.useRealTimers();
+    vi.useFakeTimers({ now: NOW, toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const { api } = await openDashboard([vatLast(1)]);
+    await screen.findByRole('region', { name: 'Vat 1' });
+    expect(api.callsOf('FARMER_DASHBOARD_LAST')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(119_000);
+    expect(api.callsOf('FARMER_DASHBOARD_LAST')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await waitFor(() => expect(api.callsOf('FARMER_DASHBOARD_LAST')).toHaveLength(2));
+  });
+
+  it('a farm without vats says so', async () => {
+    await openDashboard([]);
+    expect(await screen.findByText('This farm has no vats yet.')).toBeInTheDocument();
+  });
+});

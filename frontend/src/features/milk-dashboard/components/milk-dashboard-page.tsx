@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useOutletContext } from 'react-router-dom';
+import type { Farm } from '@shared/entities/farm';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { dashboardLastQuery } from '../api/dashboard-last';
+import { VatCard } from './vat-card';
+import './milk-dashboard.css';
+
+/** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
+export interface MilkDashboardContext {
+  readonly farm: Pick<Farm, '_id'> | undefined;
+}
+
+/** Relative times ('3 hours ago') move on between the 120 s refreshes. */
+const CLOCK_TICK_MS = 30_000;
+
+const useNow = () => {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+};
+
+/** /dts/dashboard (farmer §2.5, tab 0 'Vatman'): a card per vat, refreshed every 120 s. */
+export function MilkDashboardPage() {
+  const { farm } = useOutletContext<MilkDashboardContext>();
+  const client = useApiClient();
+  const now = useNow();
+  const { data, isPending, isError } = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
+
+  return (
+    <section className="page milk-dashboard">
+      <h1 className="page__title">Vatman</h1>
+      {farm && isPending && <p className="page__note">Loading your vats…</p>}
+      {isError && !data && <p className="page__note">Your vats could not be loaded. It will try again shortly.</p>}
+      {data && data.length === 0 && <p className="page__note">This farm has no vats yet.</p>}
+      {data && data.length > 0 && (
+        <div className="milk-dashboard__cards">
+          {data.map((vat) => (
+            <VatCard key={vat.device._id} vat={vat} now={now} />
+          ))}
+        </div>
+      )}
+      <p className="page__note">Coming soon: the charts per vat, the milk storage history, and the quality gauge.</p>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
+import type { VatLast } from '../api/dashboard-last';
+import { agitatorLabel, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
+
+const present = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
+
+function LastTime({ label, at, now }: { readonly label: string; readonly at: string | undefined; readonly now: number }) {
+  const text = at === undefined ? undefined : relativeTime(at, now);
+  return (
+    <div className="vat-card__fact">
+      <dt>{label}</dt>
+      <dd>{text && at ? <time dateTime={at} title={new Date(at).toLocaleString()}>{text}</time> : '—'}</dd>
+    </div>
+  );
+}
+
+/** One vat on the milk dashboard (farmer §2.5): volume, level graphic, temperature, agitator and the last activities. */
+export function VatCard({ vat, now }: { readonly vat: VatLast; readonly now: number }) {
+  const { device, last } = vat;
+  const title = `Vat ${device.vat_number}`;
+  const volume = present(last?.milk_volume) ? last.milk_volume : undefined;
+  const percent = volume === undefined ? undefined : volumePercent(volume, device.vat_size);
+  const level = levelGraphic(last?.milk_level);
+  const temperature = present(last?.temp1) ? last.temp1 : undefined;
+  const agitator = agitatorLabel(last?.agitator_status);
+  const headingId = `vat-card-${device._id}`;
+
+  return (
+    <section className="vat-card" aria-labelledby={headingId}>
+      <h2 className="vat-card__title" id={headingId}>
+        {title}
+      </h2>
+      <div className="vat-card__body">
+        <div
+          className="vat-level"
+          role="meter"
+          aria-label="Milk level"
+          aria-valuemin={0}
+          aria-valuemax={2000}
+          aria-valuenow={level ? Math.round(last?.milk_level ?? 0) : undefined}
+          aria-valuetext={level ? `${Math.round(last?.milk_level ?? 0)} mm` : 'No level'}
+        >
+          {level && <div className={`vat-level__fill vat-level__fill--${level.band}`} style={{ height: `${level.fillPercent}%` }} />}
+        </div>
+        <dl className="vat-card__facts">
+          <div className="vat-card__fact vat-card__fact--volume">
+            <dt>Volume</dt>
+            <dd>
+              {volume === undefined ? '—' : `${displayVolume(volume).toLocaleString('en')} L`}
+              {percent !== undefined && <span className="vat-card__percent"> ({percent}%)</span>}
+            </dd>
+          </div>
+          <div className="vat-card__fact">
+            <dt>Temperature</dt>
+            <dd>
+              {temperature === undefined ? (
+                '—'
+              ) : (
+                <span className={`vat-temp vat-temp--${temperatureBand(temperature)}`} data-band={temperatureBand(temperature)}>
+                  {displayTemperature(temperature).toFixed(1)} °C
+                </span>
+              )}
+            </dd>
+          </div>
+          <div className="vat-card__fact">
+            <dt>Agitator</dt>
+            <dd>{agitator ?? 'Unknown'}</dd>
+          </div>
+          <LastTime label="Last Collection" at={vat.lastCollection?.activity.start.published_at} now={now} />
+          <LastTime label="Last Milking Start" at={vat.lastMilking?.activity.start.published_at} now={now} />
+          <LastTime label="Last CIP" at={vat.lastCIP?.activity.start.published_at} now={now} />
+        </dl>
+      </div>
+    </section>
+  );
+}

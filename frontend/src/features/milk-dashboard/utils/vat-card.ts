@@ -1,0 +1,52 @@
+/**
+ * Display rules of a vat card (farmer §2.5, §9). Pure, so the thresholds are tested without a DOM.
+ */
+
+/** §9 "Milk level bar: thresholds 150 and 180 mm, max scale 2000": the graphic is of the level in mm, not of the volume's percent. */
+export const LEVEL_SCALE_MM = 2000;
+export const LEVEL_LOW_MM = 150;
+export const LEVEL_MID_MM = 180;
+
+export type LevelBand = 'low' | 'mid' | 'high';
+
+/** The fill (0–100 % of the 2000 mm scale) and the band that colours it; undefined without a level. */
+export const levelGraphic = (levelMm: number | null | undefined): { readonly fillPercent: number; readonly band: LevelBand } | undefined => {
+  if (levelMm === null || levelMm === undefined || !Number.isFinite(levelMm)) return undefined;
+  const fillPercent = Math.min(100, Math.max(0, (levelMm / LEVEL_SCALE_MM) * 100));
+  const band: LevelBand = levelMm < LEVEL_LOW_MM ? 'low' : levelMm < LEVEL_MID_MM ? 'mid' : 'high';
+  return { fillPercent, band };
+};
+
+/** §9 "Vat temperature bar thresholds -10, 0, 6, 10 over the range -10 to 20". */
+export type TemperatureBand = 'freezing' | 'good' | 'warm' | 'hot';
+
+export const temperatureBand = (celsius: number): TemperatureBand => (celsius < 0 ? 'freezing' : celsius <= 6 ? 'good' : celsius <= 10 ? 'warm' : 'hot');
+
+/** Operator §3 Reading: agitator_status 1 on, 0 off, otherwise none. */
+export const agitatorLabel = (status: number | null | undefined): 'Running' | 'Stopped' | undefined =>
+  status === 1 ? 'Running' : status === 0 ? 'Stopped' : undefined;
+
+const UNITS: readonly (readonly [Intl.RelativeTimeFormatUnit, number])[] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+
+/** '3 hours ago' (whole units, the largest that fits); a time at or after now reads 'now'. */
+export const relativeTime = (iso: string, now: number): string | undefined => {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return undefined;
+  const ago = now - at;
+  for (const [unit, ms] of UNITS) {
+    if (ago >= ms) return relative.format(-Math.floor(ago / ms), unit);
+  }
+  return ago >= 1000 ? relative.format(-Math.floor(ago / 1000), 'second') : 'now';
+};
+
+/** Volume as a percent of the vat's size, whole; undefined for a vat without a size. */
+export const volumePercent = (litres: number, vatSize: number): number | undefined =>
+  vatSize > 0 ? Math.round((litres / vatSize) * 100) : undefined;
