@@ -60,7 +60,7 @@ export const screens: RouteObject[] = [
           { path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/milk-dashboard/components/milk-dashboard-page'), (m) => m.MilkDashboardPage) },
           { path: paths.milking.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.MilkingComingSoon) },
           { path: paths.equipment.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.EquipmentComingSoon) },
-          { path: paths.notifications.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.NotificationsComingSoon) },
+          { path: paths.notifications.pattern, lazy: screen(() => import('../features/alerts/components/alerts-page'), (m) => m.AlertsPage) },
           { path: paths.alertSettings.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.AlertSettingsComingSoon) },
         ],
       },
