@@ -51,6 +51,7 @@ const openDashboard = async (vats: VatLast[]) => {
     USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [farm], organization: null }),
     FARMER_NOTIFICATION_STATUS: () => 'NO',
     FARMER_DASHBOARD_LAST: () => vats,
+    FARMER_DASHBOARD_LAST_ALL: () => [],
   });
   const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
   await screen.findByRole('heading', { level: 1, name: 'Vatman' });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
@@ -7,9 +7,12 @@ import { dashboardLastQuery } from '../api/dashboard-last';
 import { VatCard } from './vat-card';
 import './milk-dashboard.css';
 
+// chart.js and its React wrapper are most of this screen's weight: the cards come first.
+const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: m.VatChartsSection })));
+
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface MilkDashboardContext {
-  readonly farm: Pick<Farm, '_id'> | undefined;
+  readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'> | undefined;
 }
 
 /** Relative times ('3 hours ago') move on between the 120 s refreshes. */
@@ -44,7 +47,12 @@ export function MilkDashboardPage() {
           ))}
         </div>
       )}
-      <p className="page__note">Coming soon: the charts per vat, the milk storage history, and the quality gauge.</p>
+      {farm && (
+        <Suspense fallback={<p className="page__note">Loading charts…</p>}>
+          <VatChartsSection key={farm._id} farm={farm} />
+        </Suspense>
+      )}
+      <p className="page__note">Coming soon: the milk storage history, the quality gauge, and Submit Pickup.</p>
     </section>
   );
 }

@@ -1,0 +1,31 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { lastAllResponseSchema } from '@shared/api/actions/farmer-activity';
+import { DASHBOARD_REFRESH_MS } from '@shared/constants';
+import type { ApiClient } from '../../../lib/api-client';
+
+export type VatLastAll = z.infer<typeof lastAllResponseSchema>[number];
+
+/** Which range the charts show: a page of 2 days (page 1 = the last 2 days) or the Pro/Auto picker's days. */
+export type ChartRange = { readonly kind: 'page'; readonly page: number } | { readonly kind: 'dates'; readonly startDate: string; readonly endDate: string };
+
+const rangeFields = (range: ChartRange) =>
+  range.kind === 'page' ? { page_index: range.page } : { startDate: range.startDate, endDate: range.endDate };
+
+/**
+ * FARMER_DASHBOARD_LAST_ALL (farmer §2.5, §2.17). Errors ('No more data!', a range the server refuses)
+ * are shown beside the range controls, so the call takes its own onError instead of the snackbar.
+ * Only the live range (page 1) refreshes every 120 s; an older page does not change.
+ */
+export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: ChartRange) =>
+  queryOptions({
+    queryKey: ['farmer-dashboard-last-all', farmId, range],
+    queryFn: ({ signal }) =>
+      client.post('/api/farmer/activity', 'FARMER_DASHBOARD_LAST_ALL', { farm: farmId, ...rangeFields(range) }, {
+        schema: lastAllResponseSchema,
+        signal,
+        onError: () => undefined,
+      }),
+    refetchInterval: range.kind === 'page' && range.page === 1 ? DASHBOARD_REFRESH_MS : false,
+    retry: false,
+  });

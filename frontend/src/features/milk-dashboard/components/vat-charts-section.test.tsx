@@ -1,0 +1,132 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Farm } from '@shared/entities/farm';
+import type { VatLastAll } from '../api/dashboard-last-all';
+import { build } from '../../../testing/build';
+import { fakeApi, stubWebConfig, type FakeHandler } from '../../../testing/fake-api';
+import { renderApp, testApiClient } from '../../../testing/render-app';
+import { lineChartOptions } from './vat-line-chart';
+
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
+  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
+  signIn: vi.fn(),
+  signOut: vi.fn(() => Promise.resolve()),
+}));
+
+const SELECTED_FARM_COOKIE = 'vatman_farm';
+// 12:00 UTC is 01:00 on 11 March in Auckland (NZDT): the farm's today is 2026-03-11.
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+
+const item = (n: number, pkg: Farm['package']): VatLastAll => ({
+  device: { _id: `dev-${n}`, name: `thing-${n}`, vat_number: n, vat_size: 10_000, vat_auto: false, last_updated: null },
+  package: pkg,
+  range: { from: '2026-03-08T12:00:00.000Z', to: '2026-03-10T12:00:00.000Z', startDate: '2026-03-09', endDate: '2026-03-11', page_index: 1 },
+  points: 2,
+  detailData: [
+    { published_at: '2026-03-10T10:00:00Z', milk_volume: 1000, temp1: 4 },
+    { published_at: '2026-03-10T11:00:00Z', milk_volume: 1500, temp1: 3.5 },
+  ],
+  coolerData: [],
+  phyStateData: [],
+  batteryData: [],
+  agitatorData: { listStop: [{ start: { published_at: '2026-03-10T10:10:00Z' }, end: { published_at: '2026-03-10T10:40:00Z' } }] },
+  outageData: [],
+});
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+  document.cookie = `${SELECTED_FARM_COOKIE}=${encodeURIComponent('{"_id":"farm-1"}')}; path=/`;
+  stubWebConfig();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  document.cookie = `${SELECTED_FARM_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  vi.unstubAllGlobals();
+});
+
+const openDashboard = async (pkg: Farm['package'], lastAll?: FakeHandler) => {
+  const farm = build.farm({ _id: 'farm-1', package: pkg });
+  const api = fakeApi({
+    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [farm], organization: null }),
+    FARMER_NOTIFICATION_STATUS: () => 'NO',
+    FARMER_DASHBOARD_LAST: () => [],
+    FARMER_DASHBOARD_LAST_ALL: lastAll ?? (() => [item(1, pkg), item(2, pkg)]),
+  });
+  const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
+  await screen.findByRole('heading', { level: 1, name: 'Vatman' });
+  return { ...app, api };
+};
+
+describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
+  it('draws a temperature and a volume chart per vat, titled Vat {n}, for the last 2 days (page 1)', async () => {
+    const { api } = await openDashboard('Vat-Man Lite');
+    const vat1 = await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(within(vat1).getByRole('heading', { level: 2, name: 'Vat 1' })).toBeInTheDocument();
+    expect(within(vat1).getByRole('img', { name: 'Vat 1 temperatures' }).tagName).toBe('CANVAS');
+    expect(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }).tagName).toBe('CANVAS');
+    expect(screen.getByRole('region', { name: 'Vat 2 charts' })).toBeInTheDocument();
+    const call = api.callsOf('FARMER_DASHBOARD_LAST_ALL')[0];
+    expect(call?.fields.get('farm')).toBe('farm-1');
+    expect(call?.fields.get('page_index')).toBe('1');
+    expect(call?.fields.has('startDate')).toBe(false);
+  });
+
+  it('other packages page back by 2 days: Next is disabled on page 1', async () => {
+    const { api, user } = await openDashboard('Vat-Man Lite');
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(screen.queryByLabelText('From')).not.toBeInTheDocument();
+    const next = screen.getByRole('button', { name: 'Next' });
+    expect(next).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await waitFor(() => expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL').map((c) => c.fields.get('page_index'))).toEqual(['1', '2']));
+    expect(next).toBeEnabled();
+    await user.click(next);
+    expect(next).toBeDisabled();
+  });
+
+  it("shows the server's 'No more data!'", async () => {
+    await openDashboard('Vat-Man Lite', () => ({ status: 422, body: { message: 'No more data!' } }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('No more data!');
+    expect(screen.queryByRole('region', { name: 'Vat 1 charts' })).not.toBeInTheDocument();
+  });
+
+  it.each(['Vat-Man Pro', 'Vat-Man Auto'] as const)('%s picks From and To as DD/MM/YYYY and sends them on View', async (pkg) => {
+    const { api, user } = await openDashboard(pkg);
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(screen.queryByRole('button', { name: 'Previous' })).not.toBeInTheDocument();
+    const from = screen.getByLabelText('From');
+    const to = screen.getByLabelText('To');
+    expect(from).toHaveValue('10/03/2026');
+    expect(to).toHaveValue('11/03/2026');
+    await user.clear(from);
+    await user.type(from, '01/03/2026');
+    await user.click(screen.getByRole('button', { name: 'View' }));
+    await waitFor(() => expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL')).toHaveLength(2));
+    const call = api.callsOf('FARMER_DASHBOARD_LAST_ALL')[1];
+    expect(call?.fields.get('startDate')).toBe('2026-03-01');
+    expect(call?.fields.get('endDate')).toBe('2026-03-11');
+    expect(call?.fields.has('page_index')).toBe(false);
+  });
+
+  it('a range the picker refuses is not sent', async () => {
+    const { api, user } = await openDashboard('Vat-Man Pro');
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    await user.clear(screen.getByLabelText('To'));
+    await user.type(screen.getByLabelText('To'), '12/03/2026');
+    await user.click(screen.getByRole('button', { name: 'View' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('No more data!');
+    expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL')).toHaveLength(1);
+  });
+});
+
+describe('lineChartOptions', () => {
+  it('starts the y axis at 0 with its title, fixes x to the range and passes the bands to the shading', () => {
+    const shaded = [{ bands: [{ from: 5, to: 6 }], colour: 'red' }];
+    const options = lineChartOptions({ unit: 'L', yTitle: 'Litres', from: 1, to: 9, shaded });
+    expect(options.scales?.['y']).toMatchObject({ min: 0, beginAtZero: true, title: { display: true, text: 'Litres' } });
+    expect(options.scales?.['x']).toMatchObject({ min: 1, max: 9 });
+    expect(options.plugins?.bands).toEqual({ shaded });
+  });
+});

@@ -1,0 +1,89 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { Farm } from '@shared/entities/farm';
+import { localDayOf } from '@shared/time/local-day';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { ApiError } from '../../../lib/api-error';
+import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
+import { checkDays, dayText, defaultDays } from '../utils/date-range';
+import { VatCharts } from './vat-charts';
+
+/** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
+export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
+
+const errorText = (error: unknown): string =>
+  error instanceof ApiError && error.userMessage !== undefined
+    ? typeof error.userMessage === 'string'
+      ? error.userMessage
+      : error.userMessage.join(' ')
+    : 'The charts could not be loaded.';
+
+function DatePicker({ today, onView }: { readonly today: string; readonly onView: (range: ChartRange) => void }) {
+  const initial = defaultDays(today);
+  const [fromText, setFromText] = useState(dayText(initial.startDate));
+  const [toText, setToText] = useState(dayText(initial.endDate));
+  const [problem, setProblem] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkDays(fromText, toText, today);
+    if (!checked.ok) {
+      setProblem(checked.message);
+      return;
+    }
+    setProblem(undefined);
+    onView({ kind: 'dates', startDate: checked.startDate, endDate: checked.endDate });
+  };
+  return (
+    <form className="chart-range" onSubmit={submit} noValidate>
+      <label className="chart-range__field">
+        From
+        <input value={fromText} onChange={(e) => setFromText(e.target.value)} placeholder="DD/MM/YYYY" inputMode="numeric" />
+      </label>
+      <label className="chart-range__field">
+        To
+        <input value={toText} onChange={(e) => setToText(e.target.value)} placeholder="DD/MM/YYYY" inputMode="numeric" />
+      </label>
+      <button type="submit" className="button">
+        View
+      </button>
+      {problem && (
+        <p className="chart-range__problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The per-vat charts of the milk dashboard with their range controls (farmer §2.5, §2.17). Loaded lazily: chart.js is large. */
+export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'> }) {
+  const client = useApiClient();
+  const [range, setRange] = useState<ChartRange>({ kind: 'page', page: 1 });
+  const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range), placeholderData: (previous) => previous });
+  const [today] = useState(() => localDayOf(Date.now(), farm.timezone));
+  const page = range.kind === 'page' ? range.page : 1;
+
+  return (
+    <div className="milk-charts">
+      {hasDatePicker(farm.package) ? (
+        <DatePicker today={today} onView={setRange} />
+      ) : (
+        <div className="chart-range">
+          <button type="button" className="button" onClick={() => setRange({ kind: 'page', page: page + 1 })}>
+            Previous
+          </button>
+          <button type="button" className="button" disabled={page <= 1} onClick={() => setRange({ kind: 'page', page: page - 1 })}>
+            Next
+          </button>
+        </div>
+      )}
+      {error && (
+        <p className="chart-range__problem" role="alert">
+          {errorText(error)}
+        </p>
+      )}
+      {isFetching && !data && <p className="page__note">Loading charts…</p>}
+      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} />)}
+    </div>
+  );
+}

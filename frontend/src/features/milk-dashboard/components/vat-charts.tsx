@@ -1,0 +1,49 @@
+import type { VatLastAll } from '../api/dashboard-last-all';
+import { bandsOf, referenceLine, seriesOf } from '../utils/chart-data';
+import { VatLineChart, type ShadedBands } from './vat-line-chart';
+
+const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
+const OUTAGE = 'rgb(198 40 40 / 18%)';
+
+/** The charts of one vat (farmer §2.5, §2.17): temperature with the 6 and 10 °C lines, volume with agitator stops. */
+export function VatCharts({ item }: { readonly item: VatLastAll }) {
+  const n = item.device.vat_number;
+  const from = Date.parse(item.range.from);
+  const to = Date.parse(item.range.to);
+  const outages: ShadedBands = { bands: bandsOf(item.outageData, to), colour: OUTAGE };
+  const stops: ShadedBands = { bands: bandsOf(item.agitatorData.listStop, to), colour: AGITATOR_STOP };
+  const headingId = `vat-charts-${item.device._id}`;
+  return (
+    <section className="vat-charts" aria-label={`Vat ${n} charts`}>
+      <h2 className="vat-charts__title" id={headingId}>
+        Vat {n}
+      </h2>
+      {item.detailData.length === 0 && <p className="page__note">No readings in this range.</p>}
+      <VatLineChart
+        label={`Vat ${n} temperatures`}
+        unit="°C"
+        yTitle="Temperatures"
+        from={from}
+        to={to}
+        shaded={[outages]}
+        series={[
+          { label: 'Vat', data: seriesOf(item.detailData, 'temp1'), colour: '#1d4f91' },
+          { label: '10 °C', data: referenceLine(10, from, to), colour: '#c62828', reference: true },
+          { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
+        ]}
+      />
+      <VatLineChart
+        label={`Vat ${n} milk volume`}
+        unit="L"
+        yTitle="Litres"
+        from={from}
+        to={to}
+        shaded={[stops, outages]}
+        series={[{ label: 'Milk Volume', data: seriesOf(item.detailData, 'milk_volume'), colour: '#1d4f91' }]}
+      />
+      <p className="vat-charts__legend">
+        <span className="vat-charts__swatch vat-charts__swatch--stop" /> Agitator Stopped <span className="vat-charts__swatch vat-charts__swatch--outage" /> Outage
+      </p>
+    </section>
+  );
+}

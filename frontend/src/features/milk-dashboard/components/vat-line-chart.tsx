@@ -1,0 +1,103 @@
+import { Chart as ChartJS, type ChartType, Legend, LinearScale, LineElement, PointElement, Tooltip, type ChartOptions, type Plugin } from 'chart.js';
+import { Line } from 'react-chartjs-2';
+import { CHART_HEIGHT } from '@shared/constants';
+import { type Band, type XY, tickLabel, tooltipLines } from '../utils/chart-data';
+
+ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend);
+
+export interface ShadedBands {
+  readonly bands: readonly Band[];
+  readonly colour: string;
+}
+
+export interface LineSeries {
+  readonly label: string;
+  readonly data: readonly XY[];
+  readonly colour: string;
+  /** A reference line (§9 6 and 10 °C): dashed, no tooltip. */
+  readonly reference?: boolean;
+}
+
+declare module 'chart.js' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parameter must match chart.js's declaration
+  interface PluginOptionsByType<TType extends ChartType> {
+    /** Our band shading (agitator stops, outages): per chart, so it is typed here. */
+    bands?: { readonly shaded: readonly ShadedBands[] };
+  }
+}
+
+/** Shades periods behind the lines (farmer §2.17): agitator stops, outages. */
+const bandsPlugin: Plugin<'line'> = {
+  id: 'bands',
+  beforeDatasetsDraw(chart, _args, options: { shaded?: readonly ShadedBands[] }) {
+    const { ctx, chartArea, scales } = chart;
+    const x = scales['x'];
+    if (!x || !options.shaded) return;
+    ctx.save();
+    for (const { bands, colour } of options.shaded) {
+      ctx.fillStyle = colour;
+      for (const b of bands) {
+        const left = Math.max(chartArea.left, x.getPixelForValue(b.from));
+        const right = Math.min(chartArea.right, x.getPixelForValue(b.to));
+        if (right > left) ctx.fillRect(left, chartArea.top, right - left, chartArea.bottom - chartArea.top);
+      }
+    }
+    ctx.restore();
+  },
+};
+
+export interface VatLineChartProps {
+  readonly label: string;
+  readonly series: readonly LineSeries[];
+  readonly unit: 'L' | '°C';
+  readonly yTitle: 'Litres' | 'Temperatures';
+  readonly from: number;
+  readonly to: number;
+  readonly shaded: readonly ShadedBands[];
+}
+
+/** The options of a vat chart, apart from the component so a test can read them. */
+export const lineChartOptions = ({ unit, yTitle, from, to, shaded }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => ({
+  responsive: true,
+  maintainAspectRatio: false,
+  animation: false,
+  parsing: false,
+  normalized: true,
+  interaction: { mode: 'nearest', axis: 'x', intersect: false },
+  scales: {
+    x: { type: 'linear', min: from, max: to, ticks: { callback: (v) => tickLabel(Number(v)), maxTicksLimit: 6 } },
+    y: { type: 'linear', beginAtZero: true, min: 0, title: { display: true, text: yTitle } },
+  },
+  plugins: {
+    legend: { position: 'bottom' },
+    tooltip: {
+      filter: (item) => !(item.dataset as { reference?: boolean }).reference,
+      callbacks: {
+        title: (items) => (items[0] ? tooltipLines(items[0].parsed.x ?? 0, items[0].parsed.y ?? 0, unit)[0] : ''),
+        label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, unit)[1]}`,
+      },
+    },
+    bands: { shaded },
+  },
+});
+
+/** A line chart 300 px high (§9) on a time axis, with shaded periods. */
+export function VatLineChart(props: VatLineChartProps) {
+  const data = {
+    datasets: props.series.map((s) => ({
+      label: s.label,
+      data: s.data as XY[],
+      borderColor: s.colour,
+      backgroundColor: s.colour,
+      borderWidth: s.reference ? 1 : 2,
+      borderDash: s.reference ? [6, 4] : [],
+      pointRadius: 0,
+      reference: s.reference ?? false,
+    })),
+  };
+  return (
+    <div className="vat-chart" style={{ height: CHART_HEIGHT }}>
+      <Line aria-label={props.label} role="img" data={data} options={lineChartOptions(props)} plugins={[bandsPlugin]} />
+    </div>
+  );
+}

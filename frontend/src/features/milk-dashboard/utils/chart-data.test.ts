@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { CHART_POINT_CAP } from '@shared/constants';
+import { bandsOf, referenceLine, seriesOf, tooltipLines } from './chart-data';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('seriesOf', () => {
+  it('keeps readings that carry the field, in time order', () => {
+    const points = [
+      { published_at: '2026-03-10T02:00:00Z', milk_volume: 200, temp1: null },
+      { published_at: '2026-03-10T01:00:00Z', milk_volume: 100, temp1: 4 },
+      { published_at: '2026-03-10T03:00:00Z', temp1: 5 },
+    ];
+    expect(seriesOf(points, 'milk_volume')).toEqual([
+      { x: at('2026-03-10T01:00:00Z'), y: 100 },
+      { x: at('2026-03-10T02:00:00Z'), y: 200 },
+    ]);
+    expect(seriesOf(points, 'temp1').map((p) => p.y)).toEqual([4, 5]);
+  });
+
+  it('caps a series at CHART_POINT_CAP, keeping the newest', () => {
+    const points = Array.from({ length: CHART_POINT_CAP + 5 }, (_, i) => ({ published_at: new Date(i * 60_000).toISOString(), temp1: i }));
+    const series = seriesOf(points, 'temp1');
+    expect(series).toHaveLength(CHART_POINT_CAP);
+    expect(series.at(-1)?.y).toBe(CHART_POINT_CAP + 4);
+  });
+});
+
+describe('bandsOf', () => {
+  it('turns periods into bands; an open one runs to the range end; a reversed one is dropped', () => {
+    const end = at('2026-03-10T12:00:00Z');
+    expect(
+      bandsOf(
+        [
+          { start: { published_at: '2026-03-10T01:00:00Z' }, end: { published_at: '2026-03-10T01:30:00Z' } },
+          { start: { published_at: '2026-03-10T11:00:00Z' }, end: null },
+          { start: { published_at: '2026-03-10T05:00:00Z' }, end: { published_at: '2026-03-10T04:00:00Z' } },
+        ],
+        end,
+      ),
+    ).toEqual([
+      { from: at('2026-03-10T01:00:00Z'), to: at('2026-03-10T01:30:00Z') },
+      { from: at('2026-03-10T11:00:00Z'), to: end },
+    ]);
+  });
+});
+
+describe('referenceLine and tooltipLines', () => {
+  it('a reference line spans the range at its value', () => {
+    expect(referenceLine(6, 1, 2)).toEqual([
+      { x: 1, y: 6 },
+      { x: 2, y: 6 },
+    ]);
+  });
+
+  it('the tooltip gives local date/time, then value and unit', () => {
+    const x = at('2026-03-10T01:05:00Z');
+    const [when, value] = tooltipLines(x, 4.26, '°C');
+    expect(when).toBe(new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }));
+    expect(value).toBe('4.3 °C');
+    expect(tooltipLines(x, 1234.4, 'L')[1]).toBe('1234 L');
+  });
+});

@@ -1,0 +1,53 @@
+import type { DetailPoint } from '@shared/api/actions/farmer-activity';
+import { CHART_POINT_CAP } from '@shared/constants';
+
+/** A point of a line chart on a time (epoch ms) x axis. */
+export interface XY {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** A shaded band on a chart's x axis (epoch ms). */
+export interface Band {
+  readonly from: number;
+  readonly to: number;
+}
+
+type NumericField = 'milk_volume' | 'milk_level' | 'temp1' | 'temp2' | 'temp3' | 'temp4' | 'temp5';
+
+/** The readings that carry `field`, as chart points in time order, at most CHART_POINT_CAP (§9). */
+export const seriesOf = (points: readonly DetailPoint[], field: NumericField): XY[] => {
+  const out: XY[] = [];
+  for (const p of points) {
+    const y = p[field];
+    const x = Date.parse(p.published_at);
+    if (y === null || y === undefined || !Number.isFinite(y) || Number.isNaN(x)) continue;
+    out.push({ x, y });
+  }
+  out.sort((a, b) => a.x - b.x);
+  return out.length > CHART_POINT_CAP ? out.slice(out.length - CHART_POINT_CAP) : out;
+};
+
+/** Periods (agitator stops, outages) as bands; one still open runs to the end of the range. */
+export const bandsOf = (periods: readonly { start: { published_at: string }; end: { published_at: string } | null }[], rangeEnd: number): Band[] =>
+  periods.flatMap((p) => {
+    const from = Date.parse(p.start.published_at);
+    const to = p.end ? Date.parse(p.end.published_at) : rangeEnd;
+    return Number.isNaN(from) || Number.isNaN(to) || to < from ? [] : [{ from, to }];
+  });
+
+/** A horizontal reference line across the range (§9: 6 and 10 °C). */
+export const referenceLine = (y: number, from: number, to: number): XY[] => [
+  { x: from, y },
+  { x: to, y },
+];
+
+/** §2.17 tooltip: the local date and time, then the value with its unit. */
+export const tooltipLines = (x: number, value: number, unit: 'L' | '°C'): [string, string] => [
+  new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }),
+  `${unit === 'L' ? Math.round(value) : value.toFixed(1)} ${unit}`,
+];
+
+/** An axis tick: the local weekday and time. */
+export const tickLabel = (x: number): string =>
+  new Date(x).toLocaleString('en-NZ', { weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
