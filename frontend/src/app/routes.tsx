@@ -61,7 +61,7 @@ export const screens: RouteObject[] = [
           { path: paths.milking.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.MilkingComingSoon) },
           { path: paths.equipment.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.EquipmentComingSoon) },
           { path: paths.notifications.pattern, lazy: screen(() => import('../features/alerts/components/alerts-page'), (m) => m.AlertsPage) },
-          { path: paths.alertSettings.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.AlertSettingsComingSoon) },
+          { path: paths.alertSettings.pattern, lazy: screen(() => import('../features/alert-settings/components/alert-settings-page'), (m) => m.AlertSettingsPage) },
         ],
       },
     ],
