@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Farm } from '@shared/entities/farm';
 import type { VatLastAll } from '../api/dashboard-last-all';
 import { build } from '../../../testing/build';
@@ -108,6 +108,35 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     expect(call?.fields.get('startDate')).toBe('2026-03-01');
     expect(call?.fields.get('endDate')).toBe('2026-03-11');
     expect(call?.fields.has('page_index')).toBe(false);
+  });
+
+  it('Pro downloads data.csv of the vat; other packages have no Download', async () => {
+    // jsdom has no object URLs: lend them for this test only.
+    const { createObjectURL: ownCreate, revokeObjectURL: ownRevoke } = URL;
+    const createObjectURL = vi.fn((_blob: Blob) => 'blob:data');
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = vi.fn();
+    onTestFinished(() => {
+      URL.createObjectURL = ownCreate;
+      URL.revokeObjectURL = ownRevoke;
+    });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.download).toBe('data.csv');
+    });
+    const { user } = await openDashboard('Vat-Man Pro');
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    await user.click(screen.getByRole('button', { name: 'Download Vat 1 data' }));
+    expect(click).toHaveBeenCalledTimes(1);
+    const text = await createObjectURL.mock.calls[0]![0].text();
+    expect(text.split('\r\n')[0]).toBe('DateTime,Volume,Vat Temperature,Stirrer,milk_in,water_in');
+    expect(text.split('\r\n').filter(Boolean)).toHaveLength(3);
+    click.mockRestore();
+  });
+
+  it('Lite has no Download', async () => {
+    await openDashboard('Vat-Man Lite');
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(screen.queryByRole('button', { name: /^Download/ })).not.toBeInTheDocument();
   });
 
   it('a range the picker refuses is not sent', async () => {

@@ -83,7 +83,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
         </p>
       )}
       {isFetching && !data && <p className="page__note">Loading charts…</p>}
-      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} />)}
+      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} />)}
     </div>
   );
 }

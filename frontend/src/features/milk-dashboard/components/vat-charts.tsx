@@ -1,12 +1,26 @@
 import type { VatLastAll } from '../api/dashboard-last-all';
 import { bandsOf, referenceLine, seriesOf } from '../utils/chart-data';
+import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
 import { VatLineChart, type ShadedBands } from './vat-line-chart';
 
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
 const OUTAGE = 'rgb(198 40 40 / 18%)';
 
+/** Saves the vat's readings of the range as data.csv (farmer §2.5, Pro and Auto). */
+const downloadCsv = (item: VatLastAll) => {
+  const blob = new Blob([buildDataCsv(item.detailData, item.coolerData)], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = DATA_CSV_NAME;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+};
+
 /** The charts of one vat (farmer §2.5, §2.17): temperature with the 6 and 10 °C lines, volume with agitator stops. */
-export function VatCharts({ item }: { readonly item: VatLastAll }) {
+export function VatCharts({ item, download }: { readonly item: VatLastAll; readonly download: boolean }) {
   const n = item.device.vat_number;
   const from = Date.parse(item.range.from);
   const to = Date.parse(item.range.to);
@@ -15,9 +29,16 @@ export function VatCharts({ item }: { readonly item: VatLastAll }) {
   const headingId = `vat-charts-${item.device._id}`;
   return (
     <section className="vat-charts" aria-label={`Vat ${n} charts`}>
-      <h2 className="vat-charts__title" id={headingId}>
-        Vat {n}
-      </h2>
+      <div className="vat-charts__header">
+        <h2 className="vat-charts__title" id={headingId}>
+          Vat {n}
+        </h2>
+        {download && (
+          <button type="button" className="button" onClick={() => downloadCsv(item)} aria-label={`Download Vat ${n} data`}>
+            Download
+          </button>
+        )}
+      </div>
       {item.detailData.length === 0 && <p className="page__note">No readings in this range.</p>}
       <VatLineChart
         label={`Vat ${n} temperatures`}
