@@ -50,7 +50,7 @@ export const screens: RouteObject[] = [
       { path: paths.moduleDashboard.pattern, lazy: screen(() => import('../features/module-dashboard/components/module-dashboard-page'), (m) => m.ModuleDashboardPage) },
       // Screens that need no farm (FARM_OPTIONAL): the person's own pages and the operator pages.
       { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.ProfileComingSoon) },
-      { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.NotificationSettingsComingSoon) },
+      { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
       { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.UsersComingSoon) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.WestlandsDataComingSoon) },
       // The milk pages, under the farm tab bar. The coming-soon lines are replaced by the real screens.

@@ -1,0 +1,154 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useOutletContext } from 'react-router-dom';
+import type { PreferenceKey, Preferences } from '@shared/alerts/preferences';
+import type { Farm } from '@shared/entities/farm';
+import { useSnackbar } from '../../../components/snackbar';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { preferencesQuery, savePreferences } from '../api/preferences';
+import { PREFERENCE_GROUPS, PREFERENCE_TEXT, typesOf } from '../utils/preference-rows';
+import './alert-settings.css';
+
+/** What this screen reads from the farmer shell's outlet context (its contract, not its code). */
+export interface PreferencesContext {
+  /** The route needs no farm (FARM_OPTIONAL); the preferences call is made for the selected one. */
+  readonly farm: Pick<Farm, '_id'> | undefined;
+}
+
+type Channel = 'email' | 'text';
+
+/** /dts/user/setting (farmer §2.11): email and text per alert row, four groups, one Save. */
+export function NotificationPreferencesPage() {
+  const { farm } = useOutletContext<PreferencesContext>();
+  const client = useApiClient();
+  const query = useQuery({ ...preferencesQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
+
+  return (
+    <section className="settings">
+      <h1 className="page__title">Notification Settings</h1>
+      {!farm ? (
+        <p className="page__note">No farm is linked to your account yet, so there are no alerts to choose.</p>
+      ) : !query.data ? (
+        <p className="page__note">{query.isError ? 'The notification settings could not be loaded.' : 'Loading…'}</p>
+      ) : (
+        <>
+          {query.data.sms && (
+            <p className="prefs__sms">
+              Texts sent this month: {query.data.sms.sent} of {query.data.sms.total}
+            </p>
+          )}
+          <PreferencesForm key={farm._id} farmId={farm._id} initial={query.data.alert_setting} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function PreferencesForm({ farmId, initial }: { readonly farmId: string; readonly initial: Preferences }) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  const snackbar = useSnackbar();
+  const [prefs, setPrefs] = useState<Preferences>(initial);
+  const save = useMutation({
+    mutationFn: (value: Preferences) => savePreferences(client, farmId, value),
+    onSuccess: () => {
+      snackbar.show('Success!', 'success');
+      void queryClient.invalidateQueries({ queryKey: preferencesQuery(client, farmId).queryKey });
+    },
+  });
+
+  const flip = (key: PreferenceKey, channel: Channel) => setPrefs((p) => ({ ...p, [key]: { ...p[key], [channel]: !p[key][channel] } }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(prefs);
+  };
+
+  return (
+    <form aria-label="Notification settings" onSubmit={submit}>
+      {PREFERENCE_GROUPS.map((group) => (
+        <section key={group.title} className="settings__card" aria-label={group.title}>
+          <h2>{group.title}</h2>
+          <table className="prefs__table">
+            <thead>
+              <tr>
+                <th scope="col">Alert</th>
+                <th scope="col" className="prefs__check">
+                  Email
+                </th>
+                <th scope="col" className="prefs__check">
+                  Text
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {group.rows.map((key) => (
+                <tr key={key}>
+                  <th scope="row">
+                    <span className="prefs__label">
+                      {PREFERENCE_TEXT[key].label}
+                      <InfoPopover rowKey={key} />
+                    </span>
+                  </th>
+                  {(['email', 'text'] as const).map((channel) => (
+                    <td key={channel} className="prefs__check">
+                      <input
+                        type="checkbox"
+                        aria-label={`${channel === 'email' ? 'Email' : 'Text'}: ${PREFERENCE_TEXT[key].label}`}
+                        checked={prefs[key][channel]}
+                        onChange={() => flip(key, channel)}
+                      />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+      <div className="settings__actions">
+        <button type="submit" className="button button--primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The row's info popover: what raises it and which alert types it covers. Escape or a click elsewhere closes it. */
+function InfoPopover({ rowKey }: { readonly rowKey: PreferenceKey }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const wrapper = useRef<HTMLSpanElement>(null);
+  const { label, info } = PREFERENCE_TEXT[rowKey];
+  const types = typesOf(rowKey);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    const onPointer = (event: PointerEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  return (
+    <span ref={wrapper}>
+      <button type="button" className="prefs__info" aria-label={`About ${label}`} aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+        i
+      </button>
+      {open && (
+        <span id={id} role="note" aria-label={label} className="prefs__popover">
+          {info}
+          {types.length > 0 && ` Alert types: ${types.join(', ')}.`}
+        </span>
+      )}
+    </span>
+  );
+}
