@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { Chart as ChartJS } from 'chart.js';
 import type { Farm } from '@shared/entities/farm';
 import type { VatLastAll } from '../api/dashboard-last-all';
 import { build } from '../../../testing/build';
@@ -71,6 +72,25 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     expect(call?.fields.get('farm')).toBe('farm-1');
     expect(call?.fields.get('page_index')).toBe('1');
     expect(call?.fields.has('startDate')).toBe(false);
+  });
+
+  it('shades agitator stops on the volume chart and battery-off on both; temperature has the 6 and 10 °C lines and a hidden CIP', async () => {
+    await openDashboard('Vat-Man Lite', () => [
+      { ...item(1, 'Vat-Man Lite'), batteryData: [{ published_at: '2026-03-10T09:00:00Z', raw: { status: '2' } }, { published_at: '2026-03-10T09:30:00Z', raw: { status: '3' } }] },
+    ]);
+    const vat1 = await screen.findByRole('region', { name: 'Vat 1 charts' });
+    const volume = ChartJS.getChart(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }) as HTMLCanvasElement);
+    const temperature = ChartJS.getChart(within(vat1).getByRole('img', { name: 'Vat 1 temperatures' }) as HTMLCanvasElement);
+    const bandCounts = (chart: typeof volume) => chart?.options.plugins?.bands?.shaded.map((s) => s.bands.length);
+    expect(bandCounts(volume)).toEqual([1, 0, 1]);
+    expect(bandCounts(temperature)).toEqual([0, 1]);
+    expect(volume?.data.datasets.map((d) => d.label)).toEqual(['Milk Volume']);
+    expect(temperature?.data.datasets.map((d) => [d.label, d.hidden])).toEqual([
+      ['Vat', false],
+      ['CIP', true],
+      ['10 °C', false],
+      ['6 °C', false],
+    ]);
   });
 
   it('other packages page back by 2 days: Next is disabled on page 1', async () => {

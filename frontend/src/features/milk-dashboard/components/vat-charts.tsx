@@ -1,10 +1,11 @@
 import type { VatLastAll } from '../api/dashboard-last-all';
-import { bandsOf, referenceLine, seriesOf } from '../utils/chart-data';
+import { bandsOf, batteryOffBands, referenceLine, seriesOf } from '../utils/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
 import { VatLineChart, type ShadedBands } from './vat-line-chart';
 
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
 const OUTAGE = 'rgb(198 40 40 / 18%)';
+const BATTERY_OFF = 'rgb(91 103 117 / 18%)';
 
 /** Saves the vat's readings of the range as data.csv (farmer §2.5, Pro and Auto). */
 const downloadCsv = (item: VatLastAll) => {
@@ -26,6 +27,7 @@ export function VatCharts({ item, download }: { readonly item: VatLastAll; reado
   const to = Date.parse(item.range.to);
   const outages: ShadedBands = { bands: bandsOf(item.outageData, to), colour: OUTAGE };
   const stops: ShadedBands = { bands: bandsOf(item.agitatorData.listStop, to), colour: AGITATOR_STOP };
+  const batteryOff: ShadedBands = { bands: batteryOffBands(item.batteryData, to), colour: BATTERY_OFF };
   const headingId = `vat-charts-${item.device._id}`;
   return (
     <section className="vat-charts" aria-label={`Vat ${n} charts`}>
@@ -46,9 +48,11 @@ export function VatCharts({ item, download }: { readonly item: VatLastAll; reado
         yTitle="Temperatures"
         from={from}
         to={to}
-        shaded={[outages]}
+        shaded={[outages, batteryOff]}
         series={[
           { label: 'Vat', data: seriesOf(item.detailData, 'temp1'), colour: '#1d4f91' },
+          // The CIP overlay (§2.17): wash water runs far hotter than milk, so it starts hidden and the legend shows it.
+          { label: 'CIP', data: seriesOf(item.detailData, 'temp5'), colour: '#8e44ad', hidden: true },
           { label: '10 °C', data: referenceLine(10, from, to), colour: '#c62828', reference: true },
           { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
         ]}
@@ -59,11 +63,12 @@ export function VatCharts({ item, download }: { readonly item: VatLastAll; reado
         yTitle="Litres"
         from={from}
         to={to}
-        shaded={[stops, outages]}
+        shaded={[stops, outages, batteryOff]}
         series={[{ label: 'Milk Volume', data: seriesOf(item.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
       <p className="vat-charts__legend">
-        <span className="vat-charts__swatch vat-charts__swatch--stop" /> Agitator Stopped <span className="vat-charts__swatch vat-charts__swatch--outage" /> Outage
+        <span className="vat-charts__swatch vat-charts__swatch--stop" /> Agitator Stopped <span className="vat-charts__swatch vat-charts__swatch--outage" /> Outage{' '}
+        <span className="vat-charts__swatch vat-charts__swatch--battery" /> Battery off
       </p>
     </section>
   );

@@ -16,6 +16,8 @@ export interface LineSeries {
   readonly colour: string;
   /** A reference line (§9 6 and 10 °C): dashed, no tooltip. */
   readonly reference?: boolean;
+  /** Drawn only once the legend switches it on. */
+  readonly hidden?: boolean;
 }
 
 declare module 'chart.js' {
@@ -93,6 +95,7 @@ export function VatLineChart(props: VatLineChartProps) {
       borderDash: s.reference ? [6, 4] : [],
       pointRadius: 0,
       reference: s.reference ?? false,
+      hidden: s.hidden ?? false,
     })),
   };
   return (

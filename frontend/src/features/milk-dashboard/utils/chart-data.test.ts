@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHART_POINT_CAP } from '@shared/constants';
-import { bandsOf, referenceLine, seriesOf, tooltipLines } from './chart-data';
+import { bandsOf, batteryOffBands, referenceLine, seriesOf, tooltipLines } from './chart-data';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -59,5 +59,30 @@ describe('referenceLine and tooltipLines', () => {
     expect(when).toBe(new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }));
     expect(value).toBe('4.3 °C');
     expect(tooltipLines(x, 1234.4, 'L')[1]).toBe('1234 L');
+  });
+});
+
+describe('batteryOffBands (odd hex status on, even off)', () => {
+  const end = at('2026-03-10T12:00:00Z');
+  const rec = (iso: string, status: string) => ({ published_at: iso, raw: { status } });
+  it('shades from the first off to the next on, and an off still running to the range end', () => {
+    expect(
+      batteryOffBands(
+        [
+          rec('2026-03-10T01:00:00Z', '0x1'),
+          rec('2026-03-10T02:00:00Z', 'A'),
+          rec('2026-03-10T02:30:00Z', '0C'),
+          rec('2026-03-10T03:00:00Z', '0B'),
+          rec('2026-03-10T10:00:00Z', '2'),
+        ],
+        end,
+      ),
+    ).toEqual([
+      { from: at('2026-03-10T02:00:00Z'), to: at('2026-03-10T03:00:00Z') },
+      { from: at('2026-03-10T10:00:00Z'), to: end },
+    ]);
+  });
+  it('no off, no band', () => {
+    expect(batteryOffBands([rec('2026-03-10T01:00:00Z', '1')], end)).toEqual([]);
   });
 });

@@ -51,3 +51,26 @@ export const tooltipLines = (x: number, value: number, unit: 'L' | '°C'): [stri
 /** An axis tick: the local weekday and time. */
 export const tickLabel = (x: number): string =>
   new Date(x).toLocaleString('en-NZ', { weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
+
+/**
+ * Battery-off periods (farmer §2.17, operator §3 Battery record): raw.status is hex, odd = on
+ * mains/charging, even = off. A band runs from an 'off' record to the next 'on' (or the range end).
+ */
+export const batteryOffBands = (records: readonly { published_at: string; raw: { status: string } }[], rangeEnd: number): Band[] => {
+  const sorted = records
+    .map((r) => ({ t: Date.parse(r.published_at), status: Number.parseInt(r.raw.status, 16) }))
+    .filter((r) => !Number.isNaN(r.t) && !Number.isNaN(r.status))
+    .sort((a, b) => a.t - b.t);
+  const bands: Band[] = [];
+  let offSince: number | undefined;
+  for (const r of sorted) {
+    const on = r.status % 2 === 1;
+    if (!on && offSince === undefined) offSince = r.t;
+    if (on && offSince !== undefined) {
+      bands.push({ from: offSince, to: r.t });
+      offSince = undefined;
+    }
+  }
+  if (offSince !== undefined && rangeEnd > offSince) bands.push({ from: offSince, to: rangeEnd });
+  return bands;
+};
