@@ -119,7 +119,7 @@ describe('/dts/notification (farmer §2.8)', () => {
     const unreadOne = alertOf({ status: 1 });
     const { user, api } = await openAlerts([unreadOne, alertOf({ status: 2, type: 301 })]);
     expect(await screen.findByRole('link', { name: /^Notifications\s*\(new\)$/ })).toBeInTheDocument();
-    expect(screen.getByLabelText('1 unread')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /^Alerts\s*\(1 unread\)$/ })).toBeInTheDocument();
     const statusCalls = api.callsOf('FARMER_NOTIFICATION_STATUS').length;
     await user.click(screen.getByRole('button', { name: /^Temperature over 6°C/ }));
     await waitFor(() => expect(api.callsOf('FARMER_NOTIFICATION_ONE_EDIT')).toHaveLength(1));
@@ -129,7 +129,7 @@ describe('/dts/notification (farmer §2.8)', () => {
     await waitFor(() => expect(api.callsOf('FARMER_NOTIFICATION_LIST')).toHaveLength(2));
     await waitFor(() => expect(api.callsOf('FARMER_NOTIFICATION_STATUS').length).toBeGreaterThan(statusCalls));
     await waitFor(() => expect(screen.getByRole('link', { name: 'Notifications' })).toHaveTextContent(/^Notifications$/));
-    expect(screen.queryByLabelText(/unread$/)).not.toBeInTheDocument();
+    expect(await screen.findByRole('tab', { name: 'Alerts' })).toBeInTheDocument();
   });
 
   it('opening a read alert or an archived one changes nothing', async () => {

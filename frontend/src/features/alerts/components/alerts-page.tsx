@@ -74,6 +74,12 @@ export function AlertsPage() {
     if (opening && alert.status === NOTIFICATION_STATUS.unread) edit.mutate({ id: alert._id, status: 2 });
   };
 
+  const archive = (alert: AlertItem) => {
+    // It leaves this list; it is shown closed in the Archive.
+    setOpen((prev) => new Set([...prev].filter((id) => id !== alert._id)));
+    edit.mutate({ id: alert._id, status: 3 });
+  };
+
   const all = list.data ?? [];
   const shown = alertsOf(all, tab);
   const unread = alertsOf(all, 'alerts').filter((n) => n.status === NOTIFICATION_STATUS.unread).length;
@@ -95,9 +101,12 @@ export function AlertsPage() {
           >
             {t === 'alerts' ? 'Alerts' : 'Archive'}
             {t === 'alerts' && unread > 0 && (
-              <span className="alerts__count" aria-label={`${unread} unread`}>
-                {unread}
-              </span>
+              <>
+                <span className="alerts__count" aria-hidden="true">
+                  {unread}
+                </span>
+                <span className="visually-hidden">{` (${unread} unread)`}</span>
+              </>
             )}
           </button>
         ))}
@@ -123,7 +132,7 @@ export function AlertsPage() {
                     timeZone={farm?.timezone}
                     expanded={open.has(alert._id)}
                     onToggle={() => toggle(alert)}
-                    onArchive={() => edit.mutate({ id: alert._id, status: 3 })}
+                    onArchive={() => archive(alert)}
                     onDetail={() => detail.mutate(alert)}
                     busy={edit.isPending || detail.isPending}
                   />
