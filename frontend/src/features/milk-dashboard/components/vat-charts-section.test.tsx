@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Chart as ChartJS } from 'chart.js';
 import type { Farm } from '@shared/entities/farm';
@@ -91,6 +91,23 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
       ['10 °C', false],
       ['6 °C', false],
     ]);
+  });
+
+  it('zooming one chart applies its x range to every chart; Reset zoom zooms every chart out', async () => {
+    const { user } = await openDashboard('Vat-Man Lite');
+    await screen.findByRole('region', { name: 'Vat 2 charts' });
+    const chartOf = (name: string) => ChartJS.getChart(screen.getByRole('img', { name }) as HTMLCanvasElement);
+    const zoomed = chartOf('Vat 1 temperatures');
+    const min = Date.parse('2026-03-10T09:00:00Z');
+    const max = Date.parse('2026-03-10T11:00:00Z');
+    const onZoomComplete = zoomed?.options.plugins?.zoom?.zoom?.onZoomComplete;
+    expect(onZoomComplete).toBeTypeOf('function');
+    act(() => onZoomComplete?.({ chart: { scales: { x: { min, max } } } as never }));
+    await waitFor(() => expect(chartOf('Vat 2 milk volume')?.options.scales?.['x']).toMatchObject({ min, max }));
+    expect(chartOf('Vat 1 milk volume')?.options.scales?.['x']).toMatchObject({ min, max });
+    await user.click(screen.getByRole('button', { name: 'Reset zoom' }));
+    await waitFor(() => expect(chartOf('Vat 2 milk volume')?.options.scales?.['x']).toMatchObject({ min: Date.parse('2026-03-08T12:00:00.000Z') }));
+    expect(screen.queryByRole('button', { name: 'Reset zoom' })).not.toBeInTheDocument();
   });
 
   it('other packages page back by 2 days: Next is disabled on page 1', async () => {

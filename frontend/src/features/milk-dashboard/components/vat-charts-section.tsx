@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-error';
 import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
 import { checkDays, dayText, defaultDays } from '../utils/date-range';
 import { VatCharts } from './vat-charts';
+import type { XView } from './vat-line-chart';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
@@ -58,7 +59,13 @@ function DatePicker({ today, onView }: { readonly today: string; readonly onView
 /** The per-vat charts of the milk dashboard with their range controls (farmer §2.5, §2.17). Loaded lazily: chart.js is large. */
 export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'> }) {
   const client = useApiClient();
-  const [range, setRange] = useState<ChartRange>({ kind: 'page', page: 1 });
+  const [range, setRangeOnly] = useState<ChartRange>({ kind: 'page', page: 1 });
+  // One zoom for every chart on the screen; a new range starts zoomed out.
+  const [view, setView] = useState<XView>();
+  const setRange = (next: ChartRange) => {
+    setView(undefined);
+    setRangeOnly(next);
+  };
   const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range), placeholderData: (previous) => previous });
   const [today] = useState(() => localDayOf(Date.now(), farm.timezone));
   const page = range.kind === 'page' ? range.page : 1;
@@ -77,13 +84,18 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
           </button>
         </div>
       )}
+      {view && (
+        <button type="button" className="button chart-range__reset" onClick={() => setView(undefined)}>
+          Reset zoom
+        </button>
+      )}
       {error && (
         <p className="chart-range__problem" role="alert">
           {errorText(error)}
         </p>
       )}
       {isFetching && !data && <p className="page__note">Loading charts…</p>}
-      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} />)}
+      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} />)}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { VatLastAll } from '../api/dashboard-last-all';
 import { bandsOf, batteryOffBands, referenceLine, seriesOf } from '../utils/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
-import { VatLineChart, type ShadedBands } from './vat-line-chart';
+import { VatLineChart, type ShadedBands, type XView } from './vat-line-chart';
 
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
 const OUTAGE = 'rgb(198 40 40 / 18%)';
@@ -21,7 +21,14 @@ const downloadCsv = (item: VatLastAll) => {
 };
 
 /** The charts of one vat (farmer §2.5, §2.17): temperature with the 6 and 10 °C lines, volume with agitator stops. */
-export function VatCharts({ item, download }: { readonly item: VatLastAll; readonly download: boolean }) {
+export interface VatChartsProps {
+  readonly item: VatLastAll;
+  readonly download: boolean;
+  readonly view: XView | undefined;
+  readonly onView: (view: XView) => void;
+}
+
+export function VatCharts({ item, download, view, onView }: VatChartsProps) {
   const n = item.device.vat_number;
   const from = Date.parse(item.range.from);
   const to = Date.parse(item.range.to);
@@ -48,6 +55,8 @@ export function VatCharts({ item, download }: { readonly item: VatLastAll; reado
         yTitle="Temperatures"
         from={from}
         to={to}
+        view={view}
+        onView={onView}
         shaded={[outages, batteryOff]}
         series={[
           { label: 'Vat', data: seriesOf(item.detailData, 'temp1'), colour: '#1d4f91' },
@@ -63,6 +72,8 @@ export function VatCharts({ item, download }: { readonly item: VatLastAll; reado
         yTitle="Litres"
         from={from}
         to={to}
+        view={view}
+        onView={onView}
         shaded={[stops, outages, batteryOff]}
         series={[{ label: 'Milk Volume', data: seriesOf(item.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />

@@ -1,9 +1,10 @@
 import { Chart as ChartJS, type ChartType, Legend, LinearScale, LineElement, PointElement, Tooltip, type ChartOptions, type Plugin } from 'chart.js';
+import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
 import { type Band, type XY, tickLabel, tooltipLines } from '../utils/chart-data';
 
-ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend);
+ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
 
 export interface ShadedBands {
   readonly bands: readonly Band[];
@@ -48,6 +49,12 @@ const bandsPlugin: Plugin<'line'> = {
   },
 };
 
+/** The x range every chart of the dashboard shows after a zoom or pan (§2.17: zooming one applies to the others). */
+export interface XView {
+  readonly min: number;
+  readonly max: number;
+}
+
 export interface VatLineChartProps {
   readonly label: string;
   readonly series: readonly LineSeries[];
@@ -56,32 +63,46 @@ export interface VatLineChartProps {
   readonly from: number;
   readonly to: number;
   readonly shaded: readonly ShadedBands[];
+  /** The shared zoomed range; undefined shows the whole range. */
+  readonly view?: XView | undefined;
+  readonly onView?: ((view: XView) => void) | undefined;
 }
 
 /** The options of a vat chart, apart from the component so a test can read them. */
-export const lineChartOptions = ({ unit, yTitle, from, to, shaded }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => ({
-  responsive: true,
-  maintainAspectRatio: false,
-  animation: false,
-  parsing: false,
-  normalized: true,
-  interaction: { mode: 'nearest', axis: 'x', intersect: false },
-  scales: {
-    x: { type: 'linear', min: from, max: to, ticks: { callback: (v) => tickLabel(Number(v)), maxTicksLimit: 6 } },
-    y: { type: 'linear', beginAtZero: true, min: 0, title: { display: true, text: yTitle } },
-  },
-  plugins: {
-    legend: { position: 'bottom' },
-    tooltip: {
-      filter: (item) => !(item.dataset as { reference?: boolean }).reference,
-      callbacks: {
-        title: (items) => (items[0] ? tooltipLines(items[0].parsed.x ?? 0, items[0].parsed.y ?? 0, unit)[0] : ''),
-        label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, unit)[1]}`,
+export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
+  const report = ({ chart }: { chart: ChartJS }) => {
+    const x = chart.scales['x'];
+    if (x && onView) onView({ min: x.min, max: x.max });
+  };
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    parsing: false,
+    normalized: true,
+    interaction: { mode: 'nearest', axis: 'x', intersect: false },
+    scales: {
+      x: { type: 'linear', min: view?.min ?? from, max: view?.max ?? to, ticks: { callback: (v) => tickLabel(Number(v)), maxTicksLimit: 6 } },
+      y: { type: 'linear', beginAtZero: true, min: 0, title: { display: true, text: yTitle } },
+    },
+    plugins: {
+      legend: { position: 'bottom' },
+      tooltip: {
+        filter: (item) => !(item.dataset as { reference?: boolean }).reference,
+        callbacks: {
+          title: (items) => (items[0] ? tooltipLines(items[0].parsed.x ?? 0, items[0].parsed.y ?? 0, unit)[0] : ''),
+          label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, unit)[1]}`,
+        },
+      },
+      bands: { shaded },
+      zoom: {
+        limits: { x: { min: from, max: to } },
+        zoom: { wheel: { enabled: true }, pinch: { enabled: true }, mode: 'x', onZoomComplete: report },
+        pan: { enabled: true, mode: 'x', onPanComplete: report },
       },
     },
-    bands: { shaded },
-  },
-});
+  };
+};
 
 /** A line chart 300 px high (§9) on a time axis, with shaded periods. */
 export function VatLineChart(props: VatLineChartProps) {
