@@ -11,21 +11,13 @@ function ComingSoon({ title, what }: { readonly title: string; readonly what: st
   );
 }
 
-export const MilkDashboardComingSoon = () => (
-  <ComingSoon title="Vatman" what="a card per vat with volume, temperature, agitator, last collection, milking and CIP, and the milk storage history." />
-);
 export const MilkingComingSoon = () => <ComingSoon title="Milking" what="milking volume and temperature charts per vat, and each milking's detail." />;
 export const EquipmentComingSoon = () => <ComingSoon title="Equipment" what="the diagram of your farm's cooling equipment and its builder." />;
-export const NotificationsComingSoon = () => <ComingSoon title="Alerts" what="your farm's alerts and the archive, grouped by vat." />;
-export const AlertSettingsComingSoon = () => <ComingSoon title="Settings" what="alert thresholds and, for Vat-Man Auto, the controller settings." />;
 
 // The person's own pages and the operator pages of the main shell (farmer §2.2, operator §2):
 // the user menu and the left menu link here; their issues fill them.
 export const ProfileComingSoon = () => (
   <ComingSoon title="Profile" what="your name, email and phone with their verification, the subscription setting, and password change." />
-);
-export const NotificationSettingsComingSoon = () => (
-  <ComingSoon title="Notification Settings" what="email and text choices for each type of alert." />
 );
 export const UsersComingSoon = () => (
   <ComingSoon title="Users" what="the admins, installers and users, with their roles and the herdsman setting." />

@@ -228,7 +228,6 @@ describe('top bar (farmer §2.2)', () => {
 
   it.each([
     ['/dts/user/profile', 'Profile'],
-    ['/dts/user/setting', 'Notification Settings'],
     ['/dts/users', 'Users'],
     ['/dts/westlandsdata', 'Westlands Data'],
   ])('%s shows its heading and an honest coming-soon notice inside the shell, not a 404', async (path, heading) => {
@@ -361,11 +360,8 @@ describe('farm tab bar (farmer §2.2)', () => {
   });
 
   it.each([
-    ['/dts/dashboard', 'Vatman'],
     ['/dts/milking', 'Milking'],
     ['/dts/equipment', 'Equipment'],
-    ['/dts/notification', 'Alerts'],
-    ['/dts/setting/alert', 'Settings'],
   ])('%s shows its heading and an honest coming-soon line', async (path, heading) => {
     await openShell(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
