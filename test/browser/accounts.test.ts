@@ -354,11 +354,11 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
         'Settings',
       ]);
 
-      // Profile and Notification Settings are honest pages inside the shell, not 'Promotion 404'.
+      // Notification Settings is a page inside the shell (its preferences form), not 'Promotion 404'.
       await page.getByRole('button', { name: /^Account/ }).click();
       await page.getByRole('menuitem', { name: 'Notification Settings' }).click();
       await page.getByRole('heading', { level: 1, name: 'Notification Settings' }).waitFor();
-      await page.getByText(/^Coming soon: /).waitFor();
+      await page.getByRole('button', { name: 'Save' }).waitFor();
 
       await page.getByRole('button', { name: /^Account/ }).click();
       await page.getByRole('menuitem', { name: 'Logout' }).click();
