@@ -78,8 +78,15 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
         series={[{ label: 'Milk Volume', data: seriesOf(item.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
       <p className="vat-charts__legend">
-        <span className="vat-charts__swatch vat-charts__swatch--stop" /> Agitator Stopped <span className="vat-charts__swatch vat-charts__swatch--outage" /> Outage{' '}
-        <span className="vat-charts__swatch vat-charts__swatch--battery" /> Battery off
+        <span className="vat-charts__key">
+          <span className="vat-charts__swatch vat-charts__swatch--stop" /> Agitator Stopped
+        </span>{' '}
+        <span className="vat-charts__key">
+          <span className="vat-charts__swatch vat-charts__swatch--outage" /> Outage
+        </span>{' '}
+        <span className="vat-charts__key">
+          <span className="vat-charts__swatch vat-charts__swatch--battery" /> Battery off
+        </span>
       </p>
     </section>
   );
