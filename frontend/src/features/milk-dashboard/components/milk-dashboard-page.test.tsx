@@ -52,6 +52,7 @@ const openDashboard = async (vats: VatLast[]) => {
     FARMER_NOTIFICATION_STATUS: () => 'NO',
     FARMER_DASHBOARD_LAST: () => vats,
     FARMER_DASHBOARD_LAST_ALL: () => [],
+    FARMER_STORAGE_HISTORY: () => [],
   });
   const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
   await screen.findByRole('heading', { level: 1, name: 'Vatman' });

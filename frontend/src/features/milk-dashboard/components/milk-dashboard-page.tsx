@@ -52,7 +52,7 @@ export function MilkDashboardPage() {
           <VatChartsSection key={farm._id} farm={farm} />
         </Suspense>
       )}
-      <p className="page__note">Coming soon: the milk storage history, the quality gauge, and Submit Pickup.</p>
+      <p className="page__note">Coming soon: the milk storage data page, the quality gauge, and Submit Pickup.</p>
     </section>
   );
 }

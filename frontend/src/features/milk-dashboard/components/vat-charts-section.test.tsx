@@ -47,13 +47,29 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const openDashboard = async (pkg: Farm['package'], lastAll?: FakeHandler) => {
+const history = (n: number) => ({
+  device: item(n, 'Vat-Man Lite').device,
+  from: '2026-03-03T12:00:00.000Z',
+  to: '2026-03-10T12:00:00.000Z',
+  storages: [
+    {
+      _id: `dev-${n}~storage~2026-03-09T10:00:00.000Z`,
+      kind: 'storage',
+      device_id: `dev-${n}`,
+      activity: { start: { published_at: '2026-03-09T10:00:00.000Z', milk_volume: 900, temp1: 4, temp2: null, temp3: null }, end: null },
+    },
+  ],
+  detailData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_level: 300, milk_volume: 900, temp1: 4 }],
+});
+
+const openDashboard = async (pkg: Farm['package'], lastAll?: FakeHandler, storageHistory: FakeHandler = () => []) => {
   const farm = build.farm({ _id: 'farm-1', package: pkg });
   const api = fakeApi({
     USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [farm], organization: null }),
     FARMER_NOTIFICATION_STATUS: () => 'NO',
     FARMER_DASHBOARD_LAST: () => [],
     FARMER_DASHBOARD_LAST_ALL: lastAll ?? (() => [item(1, pkg), item(2, pkg)]),
+    FARMER_STORAGE_HISTORY: storageHistory,
   });
   const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
   await screen.findByRole('heading', { level: 1, name: 'Vatman' });
@@ -184,6 +200,27 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     await user.click(screen.getByRole('button', { name: 'View' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('No more data!');
     expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL')).toHaveLength(1);
+  });
+});
+
+describe('Milk storage history (farmer §2.5)', () => {
+  it('draws a volume and a temperature chart per vat for the last 7 days, storages shaded', async () => {
+    const { api } = await openDashboard('Vat-Man Lite', undefined, () => [history(1)]);
+    const card = await screen.findByRole('region', { name: 'Milk storage history' });
+    expect(api.callsOf('FARMER_STORAGE_HISTORY')[0]?.fields.get('farm')).toBe('farm-1');
+    const volume = ChartJS.getChart(within(card).getByRole('img', { name: 'Vat 1 storage volume' }) as HTMLCanvasElement);
+    expect(within(card).getByRole('img', { name: 'Vat 1 storage temperatures' })).toBeInTheDocument();
+    // chart.js hands its options back as proxies: read them into plain values before comparing.
+    const bands = volume?.options.plugins?.bands?.shaded?.map((s) => s?.bands?.map((b) => [b?.from, b?.to]));
+    expect(bands).toEqual([[[Date.parse('2026-03-09T10:00:00.000Z'), Date.parse('2026-03-10T12:00:00.000Z')]]]);
+  });
+
+  it('a phone skips the history call', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(max-width: 719px)', media: query, addEventListener: vi.fn(), removeEventListener: vi.fn() }));
+    const { api } = await openDashboard('Vat-Man Lite', undefined, () => [history(1)]);
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(api.callsOf('FARMER_STORAGE_HISTORY')).toHaveLength(0);
+    expect(screen.queryByRole('region', { name: 'Milk storage history' })).not.toBeInTheDocument();
   });
 });
 

@@ -6,6 +6,7 @@ import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
 import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
 import { checkDays, dayText, defaultDays } from '../utils/date-range';
+import { StorageHistory } from './storage-history';
 import { VatCharts } from './vat-charts';
 import type { XView } from './vat-line-chart';
 
@@ -96,6 +97,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
       )}
       {isFetching && !data && <p className="page__note">Loading charts…</p>}
       {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} />)}
+      <StorageHistory farm={farm} />
     </div>
   );
 }
