@@ -45,8 +45,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const openDashboard = async (vats: VatLast[]) => {
-  const farm = build.farm({ _id: 'farm-1' });
+const openDashboard = async (vats: VatLast[], { fonterra_id = '31245' }: { fonterra_id?: string } = {}) => {
+  const farm = build.farm({ _id: 'farm-1', fonterra_id });
   const api = fakeApi({
     USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [farm], organization: null }),
     FARMER_NOTIFICATION_STATUS: () => 'NO',
@@ -108,6 +108,19 @@ describe('/dts/dashboard vat cards (farmer §2.5)', () => {
     expect(api.callsOf('FARMER_DASHBOARD_LAST')).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(2_000);
     await waitFor(() => expect(api.callsOf('FARMER_DASHBOARD_LAST')).toHaveLength(2));
+  });
+
+  it('a dairy-company farm sees the quality gauge of each vat (§9 bands)', async () => {
+    await openDashboard([vatLast(1, {}, { quality: { currentEstCFU: 4.9 } }), vatLast(2, {}, { quality: null })], { fonterra_id: 'FON88' });
+    const one = await screen.findByRole('region', { name: 'Vat 1' });
+    expect(within(one).getByRole('meter', { name: 'Milk quality' })).toHaveAttribute('aria-valuetext', 'Medium risk (4.90)');
+    expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByRole('meter', { name: 'Milk quality' })).toHaveAttribute('aria-valuetext', 'Excellent (3.00)');
+  });
+
+  it('other farms have no quality gauge', async () => {
+    await openDashboard([vatLast(1, {}, { quality: { currentEstCFU: 4.9 } })], { fonterra_id: 'OCD40721' });
+    const one = await screen.findByRole('region', { name: 'Vat 1' });
+    expect(within(one).queryByRole('meter', { name: 'Milk quality' })).not.toBeInTheDocument();
   });
 
   it('a farm without vats says so', async () => {

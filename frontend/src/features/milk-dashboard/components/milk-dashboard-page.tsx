@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router-dom';
-import type { Farm } from '@shared/entities/farm';
+import { isDairyCompanyFarm, type Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { dashboardLastQuery } from '../api/dashboard-last';
 import { VatCard } from './vat-card';
@@ -12,7 +12,7 @@ const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => (
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface MilkDashboardContext {
-  readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'> | undefined;
+  readonly farm: Pick<Farm, '_id' | 'package' | 'timezone' | 'fonterra_id'> | undefined;
 }
 
 /** Relative times ('3 hours ago') move on between the 120 s refreshes. */
@@ -43,7 +43,7 @@ export function MilkDashboardPage() {
       {data && data.length > 0 && (
         <div className="milk-dashboard__cards">
           {data.map((vat) => (
-            <VatCard key={vat.device._id} vat={vat} now={now} />
+            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={isDairyCompanyFarm(farm?.fonterra_id ?? '')} />
           ))}
         </div>
       )}
@@ -52,7 +52,7 @@ export function MilkDashboardPage() {
           <VatChartsSection key={farm._id} farm={farm} />
         </Suspense>
       )}
-      <p className="page__note">Coming soon: the milk storage data page, the quality gauge, and Submit Pickup.</p>
+      <p className="page__note">Coming soon: the milk storage data page and Submit Pickup.</p>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../api/dashboard-last';
+import { qualityGauge } from '../utils/quality-gauge';
 import { agitatorLabel, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
 
 const present = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
@@ -14,8 +15,30 @@ function LastTime({ label, at, now }: { readonly label: string; readonly at: str
   );
 }
 
+/** §2.5 quality indicator for dairy-company farms: the colony estimate on its 3 to 6.2 gauge. */
+function QualityIndicator({ quality }: { readonly quality: unknown }) {
+  const gauge = qualityGauge(quality);
+  return (
+    <div className="quality-gauge">
+      <span className="quality-gauge__label">Milk quality</span>
+      <div
+        className="quality-gauge__track"
+        role="meter"
+        aria-label="Milk quality"
+        aria-valuemin={3}
+        aria-valuemax={6.2}
+        aria-valuenow={gauge.value}
+        aria-valuetext={`${gauge.label} (${gauge.value.toFixed(2)})`}
+      >
+        <span className="quality-gauge__needle" style={{ left: `${gauge.percent}%` }} />
+      </div>
+      <span className={`quality-gauge__risk quality-gauge__risk--${gauge.risk.toLowerCase()}`}>{gauge.label}</span>
+    </div>
+  );
+}
+
 /** One vat on the milk dashboard (farmer §2.5): volume, level graphic, temperature, agitator and the last activities. */
-export function VatCard({ vat, now }: { readonly vat: VatLast; readonly now: number }) {
+export function VatCard({ vat, now, dairyCompany }: { readonly vat: VatLast; readonly now: number; readonly dairyCompany: boolean }) {
   const { device, last } = vat;
   const title = `Vat ${device.vat_number}`;
   const volume = present(last?.milk_volume) ? last.milk_volume : undefined;
@@ -71,6 +94,7 @@ export function VatCard({ vat, now }: { readonly vat: VatLast; readonly now: num
           <LastTime label="Last CIP" at={vat.lastCIP?.activity.start.published_at} now={now} />
         </dl>
       </div>
+      {dairyCompany && <QualityIndicator quality={last?.quality} />}
     </section>
   );
 }
