@@ -83,6 +83,7 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     expect(within(vat1).getByRole('heading', { level: 2, name: 'Vat 1' })).toBeInTheDocument();
     expect(within(vat1).getByRole('img', { name: 'Vat 1 temperatures' }).tagName).toBe('CANVAS');
     expect(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }).tagName).toBe('CANVAS');
+    expect(within(vat1).getByRole('img', { name: 'Vat 1 stirrer' }).tagName).toBe('CANVAS');
     expect(screen.getByRole('region', { name: 'Vat 2 charts' })).toBeInTheDocument();
     const call = api.callsOf('FARMER_DASHBOARD_LAST_ALL')[0];
     expect(call?.fields.get('farm')).toBe('farm-1');
@@ -225,6 +226,13 @@ describe('Milk storage history (farmer §2.5)', () => {
 });
 
 describe('lineChartOptions', () => {
+  it('the stirrer chart runs 0 to 1 and reads Stopped and Running', () => {
+    const options = lineChartOptions({ unit: 'stirrer', yTitle: 'Stirrer', from: 1, to: 9, shaded: [] });
+    const y = options.scales?.['y'] as { min: number; max: number; ticks: { callback: (v: number) => string } };
+    expect([y.min, y.max]).toEqual([0, 1]);
+    expect([y.ticks.callback(0), y.ticks.callback(1)]).toEqual(['Stopped', 'Running']);
+  });
+
   it('starts the y axis at 0 with its title, fixes x to the range and passes the bands to the shading', () => {
     const shaded = [{ bands: [{ from: 5, to: 6 }], colour: 'red' }];
     const options = lineChartOptions({ unit: 'L', yTitle: 'Litres', from: 1, to: 9, shaded });

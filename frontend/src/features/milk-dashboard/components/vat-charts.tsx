@@ -77,6 +77,17 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
         shaded={[stops, outages, batteryOff]}
         series={[{ label: 'Milk Volume', data: seriesOf(item.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
+      <VatLineChart
+        label={`Vat ${n} stirrer`}
+        unit="stirrer"
+        yTitle="Stirrer"
+        from={from}
+        to={to}
+        view={view}
+        onView={onView}
+        shaded={[stops, outages, batteryOff]}
+        series={[{ label: 'Stirrer', data: seriesOf(item.detailData, 'agitator_status').filter((p) => p.y === 0 || p.y === 1), colour: '#5b6775', stepped: true }]}
+      />
       <p className="vat-charts__legend">
         <span className="vat-charts__key">
           <span className="vat-charts__swatch vat-charts__swatch--stop" /> Agitator Stopped

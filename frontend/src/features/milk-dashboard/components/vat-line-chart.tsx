@@ -2,7 +2,7 @@ import { Chart as ChartJS, type ChartType, Legend, LinearScale, LineElement, Poi
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
-import { type Band, type XY, tickLabel, tooltipLines } from '../utils/chart-data';
+import { type Band, type ChartUnit, stirrerText, type XY, tickLabel, tooltipLines } from '../utils/chart-data';
 
 ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
 
@@ -19,6 +19,8 @@ export interface LineSeries {
   readonly reference?: boolean;
   /** Drawn only once the legend switches it on. */
   readonly hidden?: boolean;
+  /** A state (the stirrer) holds until the next reading. */
+  readonly stepped?: boolean;
 }
 
 declare module 'chart.js' {
@@ -58,8 +60,8 @@ export interface XView {
 export interface VatLineChartProps {
   readonly label: string;
   readonly series: readonly LineSeries[];
-  readonly unit: 'L' | '°C';
-  readonly yTitle: 'Litres' | 'Temperatures';
+  readonly unit: ChartUnit;
+  readonly yTitle: 'Litres' | 'Temperatures' | 'Stirrer';
   readonly from: number;
   readonly to: number;
   readonly shaded: readonly ShadedBands[];
@@ -83,7 +85,10 @@ export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView 
     interaction: { mode: 'nearest', axis: 'x', intersect: false },
     scales: {
       x: { type: 'linear', min: view?.min ?? from, max: view?.max ?? to, ticks: { callback: (v) => tickLabel(Number(v)), maxTicksLimit: 6 } },
-      y: { type: 'linear', beginAtZero: true, min: 0, title: { display: true, text: yTitle } },
+      y:
+        unit === 'stirrer'
+          ? { type: 'linear', min: 0, max: 1, title: { display: true, text: yTitle }, ticks: { stepSize: 1, callback: (v) => stirrerText(Number(v)) } }
+          : { type: 'linear', beginAtZero: true, min: 0, title: { display: true, text: yTitle } },
     },
     plugins: {
       legend: { position: 'bottom' },
@@ -117,6 +122,7 @@ export function VatLineChart(props: VatLineChartProps) {
       pointRadius: 0,
       reference: s.reference ?? false,
       hidden: s.hidden ?? false,
+      stepped: s.stepped ?? false,
     })),
   };
   return (

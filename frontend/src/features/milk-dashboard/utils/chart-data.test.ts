@@ -59,6 +59,8 @@ describe('referenceLine and tooltipLines', () => {
     expect(when).toBe(new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }));
     expect(value).toBe('4.3 °C');
     expect(tooltipLines(x, 1234.4, 'L')[1]).toBe('1234 L');
+    expect(tooltipLines(x, 1, 'stirrer')[1]).toBe('Running');
+    expect(tooltipLines(x, 0, 'stirrer')[1]).toBe('Stopped');
   });
 });
 

@@ -13,7 +13,7 @@ export interface Band {
   readonly to: number;
 }
 
-type NumericField = 'milk_volume' | 'milk_level' | 'temp1' | 'temp2' | 'temp3' | 'temp4' | 'temp5';
+type NumericField = 'milk_volume' | 'milk_level' | 'temp1' | 'temp2' | 'temp3' | 'temp4' | 'temp5' | 'agitator_status';
 
 /** The readings that carry `field`, as chart points in time order, at most CHART_POINT_CAP (§9). */
 export const seriesOf = (points: readonly DetailPoint[], field: NumericField): XY[] => {
@@ -42,10 +42,16 @@ export const referenceLine = (y: number, from: number, to: number): XY[] => [
   { x: to, y },
 ];
 
+/** What a chart's values are: litres, degrees, or the stirrer's state (agitator_status 1 on, 0 off). */
+export type ChartUnit = 'L' | '°C' | 'stirrer';
+
+/** The stirrer chart's value as words. */
+export const stirrerText = (value: number): string => (value >= 1 ? 'Running' : 'Stopped');
+
 /** §2.17 tooltip: the local date and time, then the value with its unit. */
-export const tooltipLines = (x: number, value: number, unit: 'L' | '°C'): [string, string] => [
+export const tooltipLines = (x: number, value: number, unit: ChartUnit): [string, string] => [
   new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }),
-  `${unit === 'L' ? Math.round(value) : value.toFixed(1)} ${unit}`,
+  unit === 'stirrer' ? stirrerText(value) : `${unit === 'L' ? Math.round(value) : value.toFixed(1)} ${unit}`,
 ];
 
 /** An axis tick: the local weekday and time. */
