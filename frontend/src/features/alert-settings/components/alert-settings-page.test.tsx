@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ALERT_SETTING_FIELDS,
   ALERT_SETTING_RULES,
@@ -13,8 +13,9 @@ import {
 } from '@shared/alerts/settings';
 import type { Package } from '@shared/entities/farm';
 import { build } from '../../../testing/build';
-import { fakeApi, stubWebConfig, type FakeHandler } from '../../../testing/fake-api';
+import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
 import { ALERT_SETTING_LABELS, AUTO_SETTING_LABELS } from '../utils/labels';
 
 vi.mock('aws-amplify/auth', () => ({
@@ -24,17 +25,7 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: vi.fn(() => Promise.resolve()),
 }));
 
-const SELECTED_FARM_COOKIE = 'vatman_farm';
-
-beforeEach(() => {
-  document.cookie = `${SELECTED_FARM_COOKIE}=${encodeURIComponent('{"_id":"farm-1"}')}; path=/`;
-  stubWebConfig();
-});
-
-afterEach(() => {
-  document.cookie = `${SELECTED_FARM_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-  vi.unstubAllGlobals();
-});
+withSelectedFarm();
 
 interface Setup {
   readonly pkg?: Package;

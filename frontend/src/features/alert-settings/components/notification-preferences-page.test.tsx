@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultPreferences, PREFERENCE_KEYS, type Preferences } from '@shared/alerts/preferences';
 import type { Farm } from '@shared/entities/farm';
 import { build } from '../../../testing/build';
-import { fakeApi, stubWebConfig, type FakeHandler } from '../../../testing/fake-api';
+import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
 import { PREFERENCE_GROUPS, PREFERENCE_TEXT } from '../utils/preference-rows';
 
 vi.mock('aws-amplify/auth', () => ({
@@ -14,17 +15,7 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: vi.fn(() => Promise.resolve()),
 }));
 
-const SELECTED_FARM_COOKIE = 'vatman_farm';
-
-beforeEach(() => {
-  document.cookie = `${SELECTED_FARM_COOKIE}=${encodeURIComponent('{"_id":"farm-1"}')}; path=/`;
-  stubWebConfig();
-});
-
-afterEach(() => {
-  document.cookie = `${SELECTED_FARM_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-  vi.unstubAllGlobals();
-});
+withSelectedFarm();
 
 const openPreferences = async ({ stored = defaultPreferences(), farms = [build.farm({ _id: 'farm-1' })], set }: { stored?: Preferences; farms?: Farm[]; set?: FakeHandler } = {}) => {
   const api = fakeApi({

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NO_DETAIL_MESSAGE } from '@shared/api/actions/farmer-notification';
 import { build } from '../../../testing/build';
-import { fakeApi, stubWebConfig, type FakeHandler } from '../../../testing/fake-api';
+import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
 import type { AlertItem } from '../api/notifications';
 import { formatWhen } from '../utils/format';
 
@@ -14,17 +15,7 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: vi.fn(() => Promise.resolve()),
 }));
 
-const SELECTED_FARM_COOKIE = 'vatman_farm';
-
-beforeEach(() => {
-  document.cookie = `${SELECTED_FARM_COOKIE}=${encodeURIComponent('{"_id":"farm-1"}')}; path=/`;
-  stubWebConfig();
-});
-
-afterEach(() => {
-  document.cookie = `${SELECTED_FARM_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-  vi.unstubAllGlobals();
-});
+withSelectedFarm();
 
 let seq = 0;
 /** A notification as the list answers it; vat 1, unread, a 102 at 22 Nov 2026 01:05 UTC (14:05 in Auckland). */

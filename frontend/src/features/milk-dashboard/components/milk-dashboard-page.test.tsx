@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VatLast } from '../api/dashboard-last';
 import { build } from '../../../testing/build';
-import { fakeApi, stubWebConfig } from '../../../testing/fake-api';
+import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
 
 vi.mock('aws-amplify/auth', () => ({
   fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
@@ -12,7 +13,6 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: vi.fn(() => Promise.resolve()),
 }));
 
-const SELECTED_FARM_COOKIE = 'vatman_farm';
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString();
 
@@ -33,17 +33,9 @@ const vatLast = (n: number, over: Partial<VatLast> = {}, last: Partial<NonNullab
   ...over,
 });
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
-  document.cookie = `${SELECTED_FARM_COOKIE}=${encodeURIComponent('{"_id":"farm-1"}')}; path=/`;
-  stubWebConfig();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  document.cookie = `${SELECTED_FARM_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-  vi.unstubAllGlobals();
-});
+withSelectedFarm();
+beforeEach(() => vi.useFakeTimers({ now: NOW, toFake: ['Date'] }));
+afterEach(() => vi.useRealTimers());
 
 const openDashboard = async (vats: VatLast[], { fonterra_id = '31245' }: { fonterra_id?: string } = {}) => {
   const farm = build.farm({ _id: 'farm-1', fonterra_id });

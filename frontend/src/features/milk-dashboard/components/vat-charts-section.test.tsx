@@ -4,8 +4,9 @@ import { Chart as ChartJS } from 'chart.js';
 import type { Farm } from '@shared/entities/farm';
 import type { VatLastAll } from '../api/dashboard-last-all';
 import { build } from '../../../testing/build';
-import { fakeApi, stubWebConfig, type FakeHandler } from '../../../testing/fake-api';
+import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
 import { lineChartOptions } from './vat-line-chart';
 
 vi.mock('aws-amplify/auth', () => ({
@@ -15,7 +16,6 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: vi.fn(() => Promise.resolve()),
 }));
 
-const SELECTED_FARM_COOKIE = 'vatman_farm';
 // 12:00 UTC is 01:00 on 11 March in Auckland (NZDT): the farm's today is 2026-03-11.
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 
@@ -35,17 +35,9 @@ const item = (n: number, pkg: Farm['package']): VatLastAll => ({
   outageData: [],
 });
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
-  document.cookie = `${SELECTED_FARM_COOKIE}=${encodeURIComponent('{"_id":"farm-1"}')}; path=/`;
-  stubWebConfig();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  document.cookie = `${SELECTED_FARM_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
-  vi.unstubAllGlobals();
-});
+withSelectedFarm();
+beforeEach(() => vi.useFakeTimers({ now: NOW, toFake: ['Date'] }));
+afterEach(() => vi.useRealTimers());
 
 const history = (n: number) => ({
   device: item(n, 'Vat-Man Lite').device,
