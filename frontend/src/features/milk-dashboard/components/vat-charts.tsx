@@ -36,6 +36,8 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
   const stops: ShadedBands = { bands: bandsOf(item.agitatorData.listStop, to), colour: AGITATOR_STOP };
   const batteryOff: ShadedBands = { bands: batteryOffBands(item.batteryData, to), colour: BATTERY_OFF };
   const headingId = `vat-charts-${item.device._id}`;
+  // Every chart of the vat shows the same time window and zooms together.
+  const span = { from, to, view, onView };
   return (
     <section className="vat-charts" aria-label={`Vat ${n} charts`}>
       <div className="vat-charts__header">
@@ -53,10 +55,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
         label={`Vat ${n} temperatures`}
         unit="°C"
         yTitle="Temperatures"
-        from={from}
-        to={to}
-        view={view}
-        onView={onView}
+        {...span}
         shaded={[outages, batteryOff]}
         series={[
           { label: 'Vat', data: seriesOf(item.detailData, 'temp1'), colour: '#1d4f91' },
@@ -70,10 +69,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
         label={`Vat ${n} milk volume`}
         unit="L"
         yTitle="Litres"
-        from={from}
-        to={to}
-        view={view}
-        onView={onView}
+        {...span}
         shaded={[stops, outages, batteryOff]}
         series={[{ label: 'Milk Volume', data: seriesOf(item.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
@@ -81,10 +77,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
         label={`Vat ${n} stirrer`}
         unit="stirrer"
         yTitle="Stirrer"
-        from={from}
-        to={to}
-        view={view}
-        onView={onView}
+        {...span}
         shaded={[stops, outages, batteryOff]}
         series={[{ label: 'Stirrer', data: seriesOf(item.detailData, 'agitator_status').filter((p) => p.y === 0 || p.y === 1), colour: '#5b6775', stepped: true }]}
       />
