@@ -39,7 +39,9 @@ export const launchChromium = (): Promise<Browser> =>
  * Chromium beside it: what every browser test file starts once in its beforeAll.
  */
 export const startBrowserStack = async (name: string) => {
-  const stack = await startTestStack(mkdtempSync(join(tmpdir(), `vatman-${name}-`)), join(process.cwd(), 'frontend', 'dist'));
+  // WEB_DIST lets parallel work test its own build (vite build --outDir …) without racing frontend/dist.
+  const dist = process.env.WEB_DIST ?? join(process.cwd(), 'frontend', 'dist');
+  const stack = await startTestStack(mkdtempSync(join(tmpdir(), `vatman-${name}-`)), dist);
   const browser = await launchChromium();
   return {
     stack,
