@@ -43,7 +43,8 @@ export function VatCard({ vat, now, dairyCompany }: { readonly vat: VatLast; rea
   const title = `Vat ${device.vat_number}`;
   const volume = present(last?.milk_volume) ? last.milk_volume : undefined;
   const percent = volume === undefined ? undefined : volumePercent(volume, device.vat_size);
-  const level = levelGraphic(last?.milk_level);
+  const level = levelGraphic(percent, last?.milk_level);
+  const levelMm = present(last?.milk_level) ? Math.round(last.milk_level) : undefined;
   const temperature = present(last?.temp1) ? last.temp1 : undefined;
   const agitator = agitatorLabel(last?.agitator_status);
   const headingId = `vat-card-${device._id}`;
@@ -59,11 +60,17 @@ export function VatCard({ vat, now, dairyCompany }: { readonly vat: VatLast; rea
           role="meter"
           aria-label="Milk level"
           aria-valuemin={0}
-          aria-valuemax={2000}
-          aria-valuenow={level ? Math.round(last?.milk_level ?? 0) : undefined}
-          aria-valuetext={level ? `${Math.round(last?.milk_level ?? 0)} mm` : 'No level'}
+          aria-valuemax={100}
+          aria-valuenow={level?.fillPercent}
+          aria-valuetext={level ? `${percent}%${levelMm === undefined ? '' : ` (${levelMm} mm)`}` : 'No level'}
         >
-          {level && <div className={`vat-level__fill vat-level__fill--${level.band}`} style={{ height: `${level.fillPercent}%` }} />}
+          {level && (
+            <div
+              className={level.band ? `vat-level__fill vat-level__fill--${level.band}` : 'vat-level__fill'}
+              data-band={level.band}
+              style={{ height: `${level.fillPercent}%` }}
+            />
+          )}
         </div>
         <dl className="vat-card__facts">
           <div className="vat-card__fact vat-card__fact--volume">

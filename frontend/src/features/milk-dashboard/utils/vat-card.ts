@@ -2,19 +2,33 @@
  * Display rules of a vat card (farmer §2.5, §9). Pure, so the thresholds are tested without a DOM.
  */
 
-/** §9 "Milk level bar: thresholds 150 and 180 mm, max scale 2000": the graphic is of the level in mm, not of the volume's percent. */
-export const LEVEL_SCALE_MM = 2000;
+/**
+ * §9 "Milk level bar colours: thresholds 150 and 180 mm, max scale 2000". The 150/180 mm thresholds
+ * colour the bar by the milk's height (a nearly empty vat); the bar's fill is the vat's volume
+ * percent, as the card's text says, so 44 % reads as 44 % whatever the vat's height. A fill of mm
+ * on the 2000 mm scale meant something different on every vat and pinned at full in the 3 to 3.5 m
+ * vats well before they were (reported full at 44 %).
+ */
 export const LEVEL_LOW_MM = 150;
 export const LEVEL_MID_MM = 180;
 
 export type LevelBand = 'low' | 'mid' | 'high';
 
-/** The fill (0–100 % of the 2000 mm scale) and the band that colours it; undefined without a level. */
-export const levelGraphic = (levelMm: number | null | undefined): { readonly fillPercent: number; readonly band: LevelBand } | undefined => {
-  if (levelMm === null || levelMm === undefined || !Number.isFinite(levelMm)) return undefined;
-  const fillPercent = Math.min(100, Math.max(0, (levelMm / LEVEL_SCALE_MM) * 100));
-  const band: LevelBand = levelMm < LEVEL_LOW_MM ? 'low' : levelMm < LEVEL_MID_MM ? 'mid' : 'high';
-  return { fillPercent, band };
+const finite = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
+
+/** The band of a milk height: under 150 mm low, under 180 mm mid, then high (§9). */
+export const levelBand = (levelMm: number): LevelBand => (levelMm < LEVEL_LOW_MM ? 'low' : levelMm < LEVEL_MID_MM ? 'mid' : 'high');
+
+/**
+ * The fill (0–100: the volume percent of the vat's size, clamped) and the band that colours it (by
+ * the level in mm; none without a level). Undefined without a volume percent.
+ */
+export const levelGraphic = (
+  volumePct: number | null | undefined,
+  levelMm: number | null | undefined,
+): { readonly fillPercent: number; readonly band: LevelBand | undefined } | undefined => {
+  if (!finite(volumePct)) return undefined;
+  return { fillPercent: Math.min(100, Math.max(0, volumePct)), band: finite(levelMm) ? levelBand(levelMm) : undefined };
 };
 
 /** §9 "Vat temperature bar thresholds -10, 0, 6, 10 over the range -10 to 20". */
