@@ -270,6 +270,7 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     ]);
     return {
       activity: toWire(activity),
+      farm_id: device.farm_id,
       device: toVat(device),
       detailData: downsample(readings, CHART_POINT_CAP).map(detailPoint),
       agitatorData: { listStop: agitatorStops(columnsFromReadings(readings)) },

@@ -174,6 +174,7 @@ describe('every type answers for the farmer’s own farm', () => {
   it('FARMER_STORAGE_ONE: the storage, its vat, readings and agitator stops; no alert yet', async () => {
     const body = await ok(storageOneResponseSchema, { type: 'FARMER_STORAGE_ONE', activity_id: ids.pro1Storage as string, alert_id: '' });
     expect(body.activity._id).toBe(ids.pro1Storage);
+    expect(body.farm_id).toBe('farm-pro');
     expect(body.device.vat_number).toBe(1);
     expect(body.detailData.length).toBe(601);
     expect(body.alert).toBeNull();

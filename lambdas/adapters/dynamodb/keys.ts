@@ -24,6 +24,9 @@ export const farmsKeys = {
    * gateway (farm_id). The ingest resolves every message's topic through this item.
    */
   thing: (thingName: string) => ({ pk: `THING#${thingName}`, sk: 'THING' }),
+  /** A pickup the farmer entered (ADD_PICKUP): one per vat and time, so resubmitting corrects it. */
+  pickup: (farmId: string, datetime: string, vat: number) => ({ pk: `FARM#${farmId}`, sk: `PICKUP#${datetime}#${vat}` }),
+  pickupPrefix: 'PICKUP#',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */
   allOf: (kind: 'USER' | 'FARM' | 'DEVICE') => `ALL#${kind}`,
 } as const;

@@ -235,6 +235,8 @@ export const milkingHeadResponseSchema = z.object({ _id: z.string(), herd: herdS
 
 export const storageOneResponseSchema = z.object({
   activity: activitySchema,
+  /** The storage's farm: the page switches the selected farm to it when another is selected (farmer §2.7). */
+  farm_id: z.string(),
   device: vatSchema,
   detailData: z.array(detailPointSchema),
   agitatorData: z.object({ listStop: z.array(periodSchema) }),

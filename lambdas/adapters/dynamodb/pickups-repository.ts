@@ -1,0 +1,28 @@
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { pickupSchema, type Pickup } from '../../../shared/api/actions/farmer-pickup';
+import { farmsKeys as k } from './keys';
+import { queryAll } from './query';
+
+/**
+ * Pickups a farmer entered by hand (farmer §2.14, §3 Pickup), in the Farms table under the farm
+ * (`FARM#<id>` / `PICKUP#<UTC datetime>#<vat>`): farm-owned data beside the farm, listed in time order.
+ */
+export interface PickupRepository {
+  /** Stores the pickup; the same vat and time again replaces it (a corrected entry, not a second pickup). */
+  putPickup(pickup: Pickup): Promise<void>;
+  /** The farm's pickups, oldest first. */
+  listPickups(farmId: string): Promise<Pickup[]>;
+}
+
+export const dynamoPickupRepository = (doc: DynamoDBDocumentClient, table: string): PickupRepository => ({
+  async putPickup(pickup) {
+    await doc.send(new PutCommand({ TableName: table, Item: { ...k.pickup(pickup.farm_id, pickup.datetime, pickup.vat), kind: 'PICKUP', ...pickup } }));
+  },
+  async listPickups(farmId) {
+    const items = await queryAll(doc, table, {
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': k.farm(farmId).pk, ':s': k.pickupPrefix },
+    });
+    return items.map((item) => pickupSchema.parse(item));
+  },
+});
