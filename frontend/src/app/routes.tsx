@@ -58,7 +58,8 @@ export const screens: RouteObject[] = [
         lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),
         children: [
           { path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/milk-dashboard/components/milk-dashboard-page'), (m) => m.MilkDashboardPage) },
-          { path: paths.milking.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.MilkingComingSoon) },
+          { path: paths.milking.pattern, lazy: screen(() => import('../features/milking/components/milking-page'), (m) => m.MilkingPage) },
+          { path: paths.milkingDetail.pattern, lazy: screen(() => import('../features/milking/components/milking-detail-page'), (m) => m.MilkingDetailPage) },
           { path: paths.equipment.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.EquipmentComingSoon) },
           { path: paths.notifications.pattern, lazy: screen(() => import('../features/alerts/components/alerts-page'), (m) => m.AlertsPage) },
           { path: paths.alertSettings.pattern, lazy: screen(() => import('../features/alert-settings/components/alert-settings-page'), (m) => m.AlertSettingsPage) },

@@ -11,7 +11,6 @@ function ComingSoon({ title, what }: { readonly title: string; readonly what: st
   );
 }
 
-export const MilkingComingSoon = () => <ComingSoon title="Milking" what="milking volume and temperature charts per vat, and each milking's detail." />;
 export const EquipmentComingSoon = () => <ComingSoon title="Equipment" what="the diagram of your farm's cooling equipment and its builder." />;
 
 // The person's own pages and the operator pages of the main shell (farmer §2.2, operator §2):

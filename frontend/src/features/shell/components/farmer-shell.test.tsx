@@ -57,6 +57,7 @@ const openShell = async (path = '/dts/milking', { user = {}, farms = FARMS, orga
     USER_ONE_GET_BY_TOKEN: () => userAnswer ?? { user: build.user(user), listFarm: farms, organization },
     FARMER_NOTIFICATION_STATUS: (fields) => unread[fields.get('farm') ?? ''] ?? 'NO',
     FARMER_DASHBOARD_GET: (fields) => ({ farm: farms.find((f) => f._id === fields.get('farm')) ?? build.farm(), vats: [], knode: [] }),
+    FARMER_MILKING_LIST: () => ({ range: { from: '2026-01-01T00:00:00.000Z', to: '2026-01-31T00:00:00.000Z', startDate: '2026-01-01', endDate: '2026-01-31', page_index: 1 }, list: [] }),
   });
   const app = renderApp(path, { apiClient: testApiClient(api.fetch) });
   return { ...app, api };
@@ -359,13 +360,18 @@ describe('farm tab bar (farmer §2.2)', () => {
     expect(within(tabs).getByRole('link', { name: 'Equipment' })).toHaveAttribute('aria-current', 'page');
   });
 
-  it.each([
-    ['/dts/milking', 'Milking'],
-    ['/dts/equipment', 'Equipment'],
-  ])('%s shows its heading and an honest coming-soon line', async (path, heading) => {
-    await openShell(path);
-    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  it('/dts/equipment shows its heading and an honest coming-soon line', async () => {
+    await openShell('/dts/equipment');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Equipment' })).toBeInTheDocument();
     expect(screen.getByText(/^Coming soon: /)).toBeInTheDocument();
+  });
+
+  it('/dts/milking is the Milking tab itself, asking for the farm’s milkings, with no coming-soon line', async () => {
+    const { api } = await openShell('/dts/milking');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Milking' })).toBeInTheDocument();
+    expect(await screen.findByText('No milkings in these 30 days.')).toBeInTheDocument();
+    expect(api.callsOf('FARMER_MILKING_LIST')[0]?.fields.get('farm')).toBe((FARMS[0] as Farm)._id);
+    expect(screen.queryByText(/^Coming soon: /)).not.toBeInTheDocument();
   });
 
   it('moves between tabs', async () => {

@@ -1,0 +1,108 @@
+import type { ChartType, Plugin } from 'chart.js';
+import { Line } from 'react-chartjs-2';
+import type { DetailPoint } from '@shared/api/actions/farmer-activity';
+import { CHART_HEIGHT } from '@shared/constants';
+import { referenceLine, seriesOf } from '../../milk-dashboard/utils/chart-data';
+import { lineChartOptions } from '../../milk-dashboard/components/vat-line-chart';
+
+/** The cooling chart's y axis (farmer §2.6): 0 to 15 °C, where the 6 and 10 °C rules are read. */
+export const COOLING_Y_MAX = 15;
+
+export interface ChartMarker {
+  readonly label: string;
+  readonly at: number;
+}
+
+declare module 'chart.js' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parameter must match chart.js's declaration
+  interface PluginOptionsByType<TType extends ChartType> {
+    /** Vertical time markers (milking start, end, +4 h, +6 h): per chart, so typed here. */
+    markers?: { readonly lines: readonly ChartMarker[] };
+  }
+}
+
+const MARKER_COLOUR = '#5b6775';
+
+/** Draws each marker as a dashed vertical line labelled at the top of the chart area. */
+const markersPlugin: Plugin<'line'> = {
+  id: 'markers',
+  afterDatasetsDraw(chart, _args, options: { lines?: readonly ChartMarker[] }) {
+    const { ctx, chartArea, scales } = chart;
+    const x = scales['x'];
+    if (!x || !options.lines) return;
+    ctx.save();
+    ctx.strokeStyle = MARKER_COLOUR;
+    ctx.fillStyle = MARKER_COLOUR;
+    ctx.setLineDash([4, 4]);
+    ctx.lineWidth = 1;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'top';
+    for (const m of options.lines) {
+      const px = x.getPixelForValue(m.at);
+      if (px < chartArea.left || px > chartArea.right) continue;
+      ctx.beginPath();
+      ctx.moveTo(px, chartArea.top);
+      ctx.lineTo(px, chartArea.bottom);
+      ctx.stroke();
+      // Labels near the right edge go on the line's left so they stay inside the chart.
+      const width = ctx.measureText(m.label).width;
+      ctx.fillText(m.label, px + 3 + width > chartArea.right ? px - 3 - width : px + 3, chartArea.top + 2);
+    }
+    ctx.restore();
+  },
+};
+
+export interface CoolingChartProps {
+  readonly label: string;
+  /** The readings to draw, already cut at state 'empty'. */
+  readonly points: readonly DetailPoint[];
+  readonly from: number;
+  readonly to: number;
+  readonly markers: readonly ChartMarker[];
+}
+
+/** The options of the cooling chart, apart from the component so a test can read them. */
+export const coolingChartOptions = ({ from, to, markers }: Pick<CoolingChartProps, 'from' | 'to' | 'markers'>) => {
+  const base = lineChartOptions({ unit: '°C', yTitle: 'Temperatures', from, to, shaded: [] });
+  return {
+    ...base,
+    scales: {
+      ...base.scales,
+      y: { type: 'linear' as const, min: 0, max: COOLING_Y_MAX, title: { display: true, text: 'Temperatures' } },
+    },
+    plugins: { ...base.plugins, markers: { lines: markers } },
+  };
+};
+
+/**
+ * The milking's cooling trend (farmer §2.6): the vat temperature from the start until the vat is
+ * empty, inlet and plate behind the legend, the §9 lines at 6 and 10 °C, and the markers.
+ */
+export function CoolingChart({ label, points, from, to, markers }: CoolingChartProps) {
+  const line = (name: string, data: { x: number; y: number }[], colour: string, extra: { hidden?: boolean; reference?: boolean } = {}) => ({
+    label: name,
+    data,
+    borderColor: colour,
+    backgroundColor: colour,
+    borderWidth: extra.reference ? 1 : 2,
+    borderDash: extra.reference ? [6, 4] : [],
+    pointRadius: 0,
+    reference: extra.reference ?? false,
+    hidden: extra.hidden ?? false,
+  });
+  const data = {
+    datasets: [
+      line('Vat', seriesOf(points, 'temp1'), '#1d4f91'),
+      // Milk at the inlet and after the plate cooler is warmer than the 0-15 °C axis shows: the legend brings them in.
+      line('Inlet', seriesOf(points, 'temp2'), '#b26a00', { hidden: true }),
+      line('Plate', seriesOf(points, 'temp3'), '#00838f', { hidden: true }),
+      line('10 °C', referenceLine(10, from, to), '#c62828', { reference: true }),
+      line('6 °C', referenceLine(6, from, to), '#2e6b31', { reference: true }),
+    ],
+  };
+  return (
+    <div className="milking-chart" style={{ height: CHART_HEIGHT }}>
+      <Line aria-label={label} role="img" data={data} options={coolingChartOptions({ from, to, markers })} plugins={[markersPlugin]} />
+    </div>
+  );
+}
