@@ -1,0 +1,396 @@
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
+import type { Device } from '../../shared/entities/device';
+import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
+import { displayVolume, volumeFromLevel } from '../../shared/telemetry/reading';
+import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
+
+/**
+ * Issue 5's acceptance in Chromium against the local stack: the milk dashboard (/dts/dashboard,
+ * farmer §2.5, §2.17, §9) of every demo farm on readings published over MQTT, its 120 s refresh
+ * (on the page's fake clock), data.csv for Pro, paging for Lite, the shared zoom, and the phone
+ * layout at 375 px. The stack the tests start has no simulator, so beforeAll publishes a scripted
+ * 6-hour trace for every demo vat and waits until the API answers with its newest reading.
+ */
+let env: BrowserStack | undefined;
+let stack: BrowserStack['stack'];
+let browser: Browser;
+let web: string;
+let client: MqttClient;
+
+const run = browserAvailable();
+
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+/** One reading every 10 minutes for 6 hours, the newest a few minutes ago. */
+const STEP = 10 * MIN;
+const POINTS = 36;
+const traceEnd = Math.floor(Date.now() / MIN) * MIN - 5 * MIN;
+
+const farmOf = (id: string) => {
+  const farm = DEMO_FARMS.find((f) => f._id === id);
+  if (!farm) throw new Error(`no demo farm ${id}`);
+  return farm;
+};
+const devicesOf = (farmId: string): Device[] => DEMO_DEVICES.filter((d) => d.farm_id === farmId).sort((a, b) => a.vat_number - b.vat_number);
+const PRO = 'farm-pro';
+const TIME_ZONE = 'Pacific/Auckland';
+const LITE = 'farm-lite';
+
+/** The level of vat `v`'s k-th reading: rising through the trace, a different height per vat, under every demo vat's height. */
+const levelAt = (d: Device, k: number) => 400 + k * 25 + d.vat_number * 40;
+
+/** What every vat was sent: the trace, and for Pro the cooler data and the temperature-only messages (no volume). */
+const sent = new Map<string, TelemetryMessageInput[]>();
+
+const traceFor = (d: Device): TelemetryMessageInput[] => {
+  const pro = d.farm_id === PRO;
+  const out: TelemetryMessageInput[] = [];
+  for (let k = 0; k < POINTS; k += 1) {
+    const t = traceEnd - (POINTS - 1 - k) * STEP;
+    out.push({
+      published_at: new Date(t).toISOString(),
+      milk_level: levelAt(d, k),
+      temp1: 4 + (k % 6) * 0.3,
+      // An agitator stop of 50 minutes in the middle of the trace.
+      agitator_status: k >= 15 && k < 20 ? 0 : 1,
+      state_machine: 'storage',
+      battery: { status: '0x0B' },
+      ...(pro ? { cooler: { milk_in: 30 + (k % 5), water_in: 12.5 } } : {}),
+    });
+    // A Pro vat also reports a temperature now and then without a level: data.csv leaves those out.
+    if (pro && k % 3 === 0 && k < POINTS - 1) out.push({ published_at: new Date(t + 5 * MIN).toISOString(), temp1: 4.1 });
+  }
+  // The Lite vat has readings 3 days back, on page 2 (2 to 4 days ago).
+  if (d.farm_id === LITE) {
+    for (let k = 0; k < 4; k += 1) out.push({ published_at: new Date(traceEnd - 3 * DAY + k * STEP).toISOString(), milk_level: 900 + k * 10, temp1: 3.8 });
+  }
+  return out;
+};
+
+const publish = (d: Device, message: TelemetryMessageInput) => client.publishAsync(telemetryTopic(d.name), JSON.stringify(message), { qos: 1 });
+
+interface LastReading {
+  readonly device: { readonly _id: string };
+  readonly last: { readonly published_at: string } | null;
+}
+
+/** Polls FARMER_DASHBOARD_LAST until every vat's newest reading is the one expected. */
+const untilLast = async (farmId: string, token: string, newest: (d: Device) => string, timeoutMs = 30_000) => {
+  const started = Date.now();
+  for (;;) {
+    const res = await stack.post('/api/farmer/activity', { type: 'FARMER_DASHBOARD_LAST', farm: farmId }, token);
+    const vats = res.body as LastReading[];
+    if (res.status === 200 && devicesOf(farmId).every((d) => vats.find((v) => v.device._id === d._id)?.last?.published_at === newest(d))) return;
+    if (Date.now() - started > timeoutMs) throw new Error(`${farmId}: readings not ingested: ${JSON.stringify(res.body).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const newestSent = (d: Device) => (sent.get(d._id) ?? []).map((m) => new Date(m.published_at).toISOString()).sort().at(-1) ?? '';
+
+beforeAll(async () => {
+  if (!run) return;
+  env = await startBrowserStack('milk-dashboard');
+  ({ stack, browser, web } = env);
+  client = await mqtt.connectAsync(stack.facts.mqtt, { clientId: 'milk-dashboard-browser-test' });
+  for (const d of DEMO_DEVICES) sent.set(d._id, traceFor(d));
+  await Promise.all(DEMO_DEVICES.map(async (d) => {
+    for (const m of sent.get(d._id) ?? []) await publish(d, m);
+  }));
+  const farmer = await stack.signIn('farmer@vatman.local');
+  const westFarmer = await stack.signIn('westfarmer@vatman.local');
+  for (const f of DEMO_FARMS) await untilLast(f._id, f._id === 'farm-wes' ? westFarmer : farmer, newestSent, 60_000);
+}, 180_000);
+afterAll(async () => {
+  await client?.endAsync();
+  await env?.stop();
+});
+
+interface Visit {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** The form fields of every API call the page made, in order. */
+  readonly calls: URLSearchParams[];
+}
+
+const FARMER: Record<string, string> = { 'farm-lite': 'farmer@vatman.local', 'farm-pro': 'farmer@vatman.local', 'farm-auto': 'farmer@vatman.local', 'farm-wes': 'westfarmer@vatman.local' };
+
+/**
+ * Signs the farm's farmer in on /dts/dashboard with the farm selected (the farm cookie of farmer
+ * §3), optionally with playwright's fake clock installed first (time runs on until moved).
+ */
+const openDashboard = async (farmId: string, { width = 1280, clock = false } = {}): Promise<Visit> => {
+  // The farms are in New Zealand: the page shows and writes times in the farm's zone.
+  const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true, timezoneId: TIME_ZONE });
+  await context.addCookies([{ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: farmId })), url: web }]);
+  const page = await context.newPage();
+  if (clock) await page.clock.install();
+  const calls: URLSearchParams[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(stack.facts.api)) calls.push(new URLSearchParams(r.postData() ?? ''));
+  });
+  await page.goto(`${web}/dts/dashboard`);
+  await page.getByRole('form', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('Email').fill(FARMER[farmId] ?? '');
+  await page.getByLabel('Password', { exact: true }).fill('VatMan-demo-2026');
+  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await page.waitForURL(`${web}/dts/dashboard`);
+  await page.getByRole('heading', { level: 1, name: 'Vatman' }).waitFor();
+  return { context, page, calls };
+};
+
+const ofType = (calls: readonly URLSearchParams[], type: string) => calls.filter((c) => c.get('type') === type);
+
+/** Fails with a full-page screenshot to look at. */
+const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Promise<T> => {
+  try {
+    return await step();
+  } catch (err) {
+    await page.screenshot({ path: join(tmpdir(), `vatman-milk-${name}.png`), fullPage: true }).catch(() => undefined);
+    throw err;
+  }
+};
+
+const card = (page: Page, n: number) => page.getByRole('region', { name: `Vat ${n}`, exact: true });
+const fact = async (region: Locator, label: string) => ((await region.locator('.vat-card__fact', { has: region.page().locator('dt', { hasText: label }) }).locator('dd').textContent()) ?? '').trim();
+
+/** The card's volume text for a level: volume to 10 L and whole percent (§9, §2.5). */
+const volumeText = (d: Device, level: number) => {
+  const litres = volumeFromLevel(level, d);
+  return `${displayVolume(litres).toLocaleString('en')} L (${Math.round((litres / d.vat_size) * 100)}%)`;
+};
+
+/**
+ * The x range each named chart is drawing, read from its chart.js instance. The bundle exposes no
+ * Chart global, so the instance is found through React's fiber of the canvas: react-chartjs-2
+ * keeps it in a ref of the component that renders the canvas.
+ */
+const READ_X_RANGES = `(names) => names.map((name) => {
+  const canvas = document.querySelector('canvas[aria-label="' + name + '"]');
+  if (!canvas) return null;
+  const key = Object.keys(canvas).find((k) => k.startsWith('__reactFiber$'));
+  for (let fiber = key ? canvas[key] : null; fiber; fiber = fiber.return) {
+    for (let hook = fiber.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
+      const chart = hook.memoizedState && hook.memoizedState.current;
+      if (chart && chart.canvas === canvas && chart.scales && chart.scales.x) return { min: chart.scales.x.min, max: chart.scales.x.max };
+    }
+  }
+  return null;
+})`;
+type XRange = { readonly min: number; readonly max: number } | null;
+const xRanges = (page: Page, names: readonly string[]) => page.evaluate(`(${READ_X_RANGES})(${JSON.stringify(names)})`) as Promise<XRange[]>;
+
+describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () => {
+  it.each(DEMO_FARMS.map((f) => [f.fonterra_id, f.package, f._id] as const))(
+    '%s (%s) shows a card per vat with its newest reading, and new telemetry within the 120 s refresh without a reload',
+    async (_code, _pkg, farmId) => {
+      const { context, page, calls } = await openDashboard(farmId, { clock: true });
+      await withShot(page, `cards-${farmId}`, async () => {
+        const devices = devicesOf(farmId);
+        expect(devices.length).toBe(farmOf(farmId).install_numVats);
+        await card(page, 1).waitFor();
+        expect(await page.locator('.vat-card').count()).toBe(devices.length);
+        for (const d of devices) {
+          const level = levelAt(d, POINTS - 1);
+          const shown = card(page, d.vat_number);
+          expect(await fact(shown, 'Volume')).toBe(volumeText(d, level));
+          expect(await fact(shown, 'Agitator')).toBe('Running');
+          // The level graphic fills to the card's percent (§2.5), not to the mm on a 2000 mm scale.
+          const percent = Math.round((volumeFromLevel(level, d) / d.vat_size) * 100);
+          expect(await shown.getByRole('meter', { name: 'Milk level' }).getAttribute('aria-valuetext')).toBe(`${percent}% (${level} mm)`);
+        }
+
+        // New telemetry for every vat, then the page's clock moves past the 120 s refresh.
+        await page.evaluate(() => Object.assign(globalThis, { beforeRefresh: true }));
+        const fresh = new Date(Math.floor(Date.now() / 1000) * 1000 - 2000).toISOString();
+        const freshLevel = (d: Device) => levelAt(d, POINTS - 1) - 250;
+        for (const d of devices) {
+          const message: TelemetryMessageInput = { published_at: fresh, milk_level: freshLevel(d), temp1: 9.2, agitator_status: 0, state_machine: 'storage' };
+          sent.get(d._id)?.push(message);
+          await publish(d, message);
+        }
+        const token = await stack.signIn(FARMER[farmId] ?? '');
+        await untilLast(farmId, token, () => fresh);
+        const before = ofType(calls, 'FARMER_DASHBOARD_LAST').length;
+        // Not yet: 100 s on, the cards still show the old reading.
+        await page.clock.fastForward('01:40');
+        await page.waitForTimeout(300);
+        expect(ofType(calls, 'FARMER_DASHBOARD_LAST').length).toBe(before);
+        expect(await fact(card(page, 1), 'Volume')).toBe(volumeText(devices[0] as Device, levelAt(devices[0] as Device, POINTS - 1)));
+        await page.clock.fastForward('00:25');
+        for (const d of devices) {
+          const shown = card(page, d.vat_number);
+          await expect.poll(() => fact(shown, 'Volume')).toBe(volumeText(d, freshLevel(d)));
+          expect(await fact(shown, 'Temperature')).toBe('9.2 °C');
+          expect(await fact(shown, 'Agitator')).toBe('Stopped');
+        }
+        expect(ofType(calls, 'FARMER_DASHBOARD_LAST').length).toBe(before + 1);
+        // The same page: no reload happened.
+        expect(await page.evaluate(() => 'beforeRefresh' in globalThis)).toBe(true);
+      });
+      await context.close();
+    },
+  );
+
+  it("a Pro farm downloads a vat's data.csv: the spec's columns, only the readings with a volume, cooler data merged by time", async () => {
+    const { context, page } = await openDashboard(PRO);
+    await withShot(page, 'csv', async () => {
+      const d = devicesOf(PRO)[0] as Device;
+      await page.getByRole('region', { name: 'Vat 1 charts' }).getByRole('img', { name: 'Vat 1 milk volume' }).waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Vat 1 data' }).click()]);
+      expect(download.suggestedFilename()).toBe('data.csv');
+      const text = await readFile(await download.path(), 'utf8');
+      const [header, ...rows] = text.split('\r\n').filter((line) => line !== '');
+      expect(header).toBe('DateTime,Volume,Vat Temperature,Stirrer,milk_in,water_in');
+
+      // The default range is the last 2 days: all the trace. Temperature-only messages have no volume and no row.
+      const withVolume = (sent.get(d._id) ?? [])
+        .filter((m) => m.milk_level !== undefined && m.milk_level !== null)
+        .sort((a, b) => a.published_at.localeCompare(b.published_at));
+      expect((sent.get(d._id) ?? []).length).toBeGreaterThan(withVolume.length);
+      const local = new Intl.DateTimeFormat('en-GB', {
+        timeZone: TIME_ZONE, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+      });
+      const dateTime = (iso: string) => {
+        const p = Object.fromEntries(local.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+        return `${p['day']} ${p['month']} ${p['year']} ${p['hour']}:${p['minute']}:${p['second']}`;
+      };
+      expect(rows).toEqual(
+        withVolume.map((m) =>
+          [dateTime(m.published_at), volumeFromLevel(m.milk_level ?? 0, d), m.temp1, m.agitator_status, m.cooler?.milk_in ?? '', m.cooler?.water_in ?? ''].join(','),
+        ),
+      );
+    });
+    await context.close();
+  });
+
+  it("a Lite farm pages back 2 days with Previous and forward with Next; Next is disabled on page 1, so paging never passes the present; Pro's picker says 'No more data!' for a future day", async () => {
+    const { context, page, calls } = await openDashboard(LITE);
+    await withShot(page, 'paging', async () => {
+      const charts = page.getByRole('region', { name: 'Vat 1 charts' });
+      await charts.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
+      const next = page.getByRole('button', { name: 'Next' });
+      const previous = page.getByRole('button', { name: 'Previous' });
+      expect(await next.isDisabled()).toBe(true);
+      expect(await page.getByLabel('From', { exact: true }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Download/ }).count()).toBe(0);
+      const [first] = await xRanges(page, ['Vat 1 temperatures']);
+      // Page 1 is the last 2 days up to now.
+      expect((first?.max ?? 0) - (first?.min ?? 0)).toBe(2 * DAY);
+      expect(Math.abs((first?.max ?? 0) - Date.now())).toBeLessThan(5 * MIN);
+      expect(await charts.getByText('No readings in this range.').count()).toBe(0);
+
+      await previous.click();
+      await expect.poll(() => ofType(calls, 'FARMER_DASHBOARD_LAST_ALL').map((c) => c.get('page_index'))).toEqual(['1', '2']);
+      await expect.poll(async () => (await xRanges(page, ['Vat 1 temperatures']))[0]?.max).toBeLessThan((first?.max ?? 0) - DAY);
+      const [second] = await xRanges(page, ['Vat 1 temperatures']);
+      expect((second?.max ?? 0) - (first?.max ?? 0)).toBeGreaterThan(-2 * DAY - MIN);
+      expect((second?.max ?? 0) - (first?.max ?? 0)).toBeLessThan(-2 * DAY + MIN);
+      // Page 2 (2 to 4 days ago) holds the readings of 3 days ago.
+      expect(await charts.getByText('No readings in this range.').count()).toBe(0);
+      expect(await next.isEnabled()).toBe(true);
+
+      await next.click();
+      await expect.poll(() => next.isDisabled()).toBe(true);
+      expect(await previous.isEnabled()).toBe(true);
+      // Farmer §2.5: Next is disabled on page 1. A click there sends nothing and shows nothing:
+      // there is no page past the present to ask for (the server would answer 'No more data!').
+      const sentBefore = ofType(calls, 'FARMER_DASHBOARD_LAST_ALL').length;
+      await next.click({ force: true });
+      await page.waitForTimeout(200);
+      expect(ofType(calls, 'FARMER_DASHBOARD_LAST_ALL').slice(sentBefore).map((c) => c.get('page_index'))).not.toContain('0');
+      expect(await page.getByText('No more data!').count()).toBe(0);
+    });
+    await context.close();
+
+    // The one time navigation of the dashboard that can pass the present is the Pro/Auto picker (§8).
+    const pro = await openDashboard(PRO);
+    await withShot(pro.page, 'no-more-data', async () => {
+      await pro.page.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
+      const asked = ofType(pro.calls, 'FARMER_DASHBOARD_LAST_ALL').length;
+      const tomorrow = new Date(Date.now() + DAY).toLocaleDateString('en-GB', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric' });
+      await pro.page.getByLabel('To', { exact: true }).fill(tomorrow);
+      await pro.page.getByRole('button', { name: 'View' }).click();
+      await pro.page.getByRole('alert').filter({ hasText: 'No more data!' }).waitFor();
+      expect(ofType(pro.calls, 'FARMER_DASHBOARD_LAST_ALL').length).toBe(asked);
+    });
+    await pro.context.close();
+  });
+
+  it('zooming the temperature chart (a real mouse wheel) zooms the volume and stirrer charts of every vat to the same x range; Reset zoom zooms all out', async () => {
+    const { context, page } = await openDashboard(PRO);
+    await withShot(page, 'zoom', async () => {
+      const names = ['Vat 1 temperatures', 'Vat 1 milk volume', 'Vat 1 stirrer', 'Vat 2 temperatures', 'Vat 2 milk volume'];
+      const temperature = page.getByRole('img', { name: 'Vat 1 temperatures' });
+      await page.getByRole('img', { name: 'Vat 2 milk volume' }).waitFor();
+      const [whole] = await xRanges(page, names);
+      expect(whole).not.toBeNull();
+      expect(await xRanges(page, names)).toEqual(names.map(() => whole));
+
+      await temperature.scrollIntoViewIfNeeded();
+      const box = await temperature.boundingBox();
+      if (!box) throw new Error('the temperature chart has no box');
+      await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
+      for (let i = 0; i < 5; i += 1) await page.mouse.wheel(0, -200);
+
+      // The zoom plugin reports a wheel zoom 250 ms after the last turn; then every chart follows.
+      await expect.poll(async () => {
+        const [t, ...others] = await xRanges(page, names);
+        return t && t.max - t.min < (whole?.max ?? 0) - (whole?.min ?? 0) && others.every((o) => o?.min === t.min && o?.max === t.max);
+      }).toBe(true);
+      const [zoomed] = await xRanges(page, names);
+      expect(zoomed?.min).toBeGreaterThan(whole?.min ?? 0);
+      expect(zoomed?.max).toBeLessThanOrEqual(whole?.max ?? 0);
+
+      await page.getByRole('button', { name: 'Reset zoom' }).click();
+      await expect.poll(() => xRanges(page, names)).toEqual(names.map(() => whole));
+      expect(await page.getByRole('button', { name: 'Reset zoom' }).count()).toBe(0);
+    });
+    await context.close();
+  });
+});
+
+/** Elements of the dashboard screen whose box reaches past the viewport's left or right edge. */
+const OUTSIDE_VIEWPORT = `[...document.querySelectorAll('.milk-dashboard *')]
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && (r.left < -0.5 || r.right > document.documentElement.clientWidth + 0.5); })
+  .map((e) => e.tagName.toLowerCase() + '.' + String(e.className) + ' ' + (e.textContent || '').slice(0, 30))`;
+
+describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
+  it.each([
+    [PRO, 'cards, charts, the date picker and Download'],
+    [LITE, 'cards, charts and paging'],
+    ['farm-auto', 'four vats of cards and charts'],
+  ])('%s: %s fit without horizontal scrolling; the storage history is neither asked for nor shown', async (farmId) => {
+    const { context, page, calls } = await openDashboard(farmId, { width: 375 });
+    await withShot(page, `phone-${farmId}`, async () => {
+      const last = devicesOf(farmId).at(-1)?.vat_number ?? 1;
+      await page.getByRole('img', { name: `Vat ${last} stirrer` }).waitFor();
+      await page.screenshot({ path: join(tmpdir(), `vatman-milk-phone-${farmId}.png`), fullPage: true });
+      const widths = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        return { scroll: root.scrollWidth, client: root.clientWidth };
+      });
+      expect(widths.scroll).toBeLessThanOrEqual(375);
+      // Nor is anything of the screen cut off at the edge by a container that hides its overflow.
+      expect(await page.evaluate(OUTSIDE_VIEWPORT)).toEqual([]);
+      expect(ofType(calls, 'FARMER_STORAGE_HISTORY')).toHaveLength(0);
+      expect(await page.getByRole('region', { name: 'Milk storage history' }).count()).toBe(0);
+    });
+    await context.close();
+  });
+
+  it('at 1280 px the storage history card is there, with a chart per vat', async () => {
+    const { context, page, calls } = await openDashboard(PRO);
+    const history = page.getByRole('region', { name: 'Milk storage history' });
+    await history.getByRole('img', { name: 'Vat 2 storage volume' }).waitFor();
+    expect(ofType(calls, 'FARMER_STORAGE_HISTORY').length).toBeGreaterThan(0);
+    await page.screenshot({ path: join(tmpdir(), 'vatman-milk-desktop-farm-pro.png'), fullPage: true });
+    await context.close();
+  });
+});
