@@ -218,6 +218,8 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
         const token = await stack.signIn(FARMER[farmId] ?? '');
         await untilLast(farmId, token, () => fresh);
         const before = ofType(calls, 'FARMER_DASHBOARD_LAST').length;
+        await page.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
+        const chartsBefore = ofType(calls, 'FARMER_DASHBOARD_LAST_ALL').length;
         // Not yet: 100 s on, the cards still show the old reading.
         await page.clock.fastForward('01:40');
         await page.waitForTimeout(300);
@@ -231,6 +233,8 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
           expect(await fact(shown, 'Agitator')).toBe('Stopped');
         }
         expect(ofType(calls, 'FARMER_DASHBOARD_LAST').length).toBe(before + 1);
+        // The charts' live range (page 1, or the picker's days up to today) refreshes with them.
+        await expect.poll(() => ofType(calls, 'FARMER_DASHBOARD_LAST_ALL').length).toBe(chartsBefore + 1);
         // The same page: no reload happened.
         expect(await page.evaluate(() => 'beforeRefresh' in globalThis)).toBe(true);
       });
@@ -331,6 +335,9 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
       await page.getByRole('img', { name: 'Vat 2 milk volume' }).waitFor();
       const [whole] = await xRanges(page, names);
       expect(whole).not.toBeNull();
+      // The charts open on the picker's days: from local midnight of From (the last 2 days, §2.5).
+      const [day, month, year] = ((await page.getByLabel('From', { exact: true }).inputValue()) ?? '').split('/').map(Number);
+      expect(whole?.min).toBe(await page.evaluate(`new Date(${year}, ${(month ?? 0) - 1}, ${day}).getTime()`));
       expect(await xRanges(page, names)).toEqual(names.map(() => whole));
 
       await temperature.scrollIntoViewIfNeeded();

@@ -9,15 +9,18 @@ export type VatLastAll = z.infer<typeof lastAllResponseSchema>[number];
 /** Which range the charts show: a page of 2 days (page 1 = the last 2 days) or the Pro/Auto picker's days. */
 export type ChartRange = { readonly kind: 'page'; readonly page: number } | { readonly kind: 'dates'; readonly startDate: string; readonly endDate: string };
 
+/** Whether a range reaches the present (`today` is the farm's local day, YYYY-MM-DD). */
+export const isLiveRange = (range: ChartRange, today: string): boolean => (range.kind === 'page' ? range.page === 1 : range.endDate >= today);
+
 const rangeFields = (range: ChartRange) =>
   range.kind === 'page' ? { page_index: range.page } : { startDate: range.startDate, endDate: range.endDate };
 
 /**
  * FARMER_DASHBOARD_LAST_ALL (farmer §2.5, §2.17). Errors ('No more data!', a range the server refuses)
  * are shown beside the range controls, so the call takes its own onError instead of the snackbar.
- * Only the live range (page 1) refreshes every 120 s; an older page does not change.
+ * Only a live range (page 1, or picked days up to today) refreshes every 120 s; an older one does not change.
  */
-export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: ChartRange) =>
+export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: ChartRange, today: string) =>
   queryOptions({
     queryKey: ['farmer-dashboard-last-all', farmId, range],
     queryFn: ({ signal }) =>
@@ -26,6 +29,6 @@ export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: 
         signal,
         onError: () => undefined,
       }),
-    refetchInterval: range.kind === 'page' && range.page === 1 ? DASHBOARD_REFRESH_MS : false,
+    refetchInterval: isLiveRange(range, today) ? DASHBOARD_REFRESH_MS : false,
     retry: false,
   });

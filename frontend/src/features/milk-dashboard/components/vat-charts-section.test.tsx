@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Chart as ChartJS } from 'chart.js';
 import type { Farm } from '@shared/entities/farm';
-import type { VatLastAll } from '../api/dashboard-last-all';
+import { isLiveRange, type VatLastAll } from '../api/dashboard-last-all';
 import { build } from '../../../testing/build';
 import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
@@ -146,6 +146,9 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     const to = screen.getByLabelText('To');
     expect(from).toHaveValue('10/03/2026');
     expect(to).toHaveValue('11/03/2026');
+    // The charts open on the days the picker shows (the last 2 days), not on a 48-hour page.
+    const first = api.callsOf('FARMER_DASHBOARD_LAST_ALL')[0];
+    expect([first?.fields.get('startDate'), first?.fields.get('endDate'), first?.fields.has('page_index')]).toEqual(['2026-03-10', '2026-03-11', false]);
     await user.clear(from);
     await user.type(from, '01/03/2026');
     await user.click(screen.getByRole('button', { name: 'View' }));
@@ -214,6 +217,16 @@ describe('Milk storage history (farmer §2.5)', () => {
     await screen.findByRole('region', { name: 'Vat 1 charts' });
     expect(api.callsOf('FARMER_STORAGE_HISTORY')).toHaveLength(0);
     expect(screen.queryByRole('region', { name: 'Milk storage history' })).not.toBeInTheDocument();
+  });
+});
+
+describe('isLiveRange: the ranges that refresh every 120 s', () => {
+  it('page 1 and picked days up to today; older pages and days do not change', () => {
+    const today = '2026-03-11';
+    expect(isLiveRange({ kind: 'page', page: 1 }, today)).toBe(true);
+    expect(isLiveRange({ kind: 'page', page: 2 }, today)).toBe(false);
+    expect(isLiveRange({ kind: 'dates', startDate: '2026-03-10', endDate: '2026-03-11' }, today)).toBe(true);
+    expect(isLiveRange({ kind: 'dates', startDate: '2026-03-01', endDate: '2026-03-10' }, today)).toBe(false);
   });
 });
 

@@ -60,15 +60,18 @@ function DatePicker({ today, onView }: { readonly today: string; readonly onView
 /** The per-vat charts of the milk dashboard with their range controls (farmer §2.5, §2.17). Loaded lazily: chart.js is large. */
 export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'> }) {
   const client = useApiClient();
-  const [range, setRangeOnly] = useState<ChartRange>({ kind: 'page', page: 1 });
+  const [today] = useState(() => localDayOf(Date.now(), farm.timezone));
+  // The last 2 days (§2.5): for the picker its default days, so From and To say what the charts show.
+  const [range, setRangeOnly] = useState<ChartRange>(() =>
+    hasDatePicker(farm.package) ? { kind: 'dates', ...defaultDays(today) } : { kind: 'page', page: 1 },
+  );
   // One zoom for every chart on the screen; a new range starts zoomed out.
   const [view, setView] = useState<XView>();
   const setRange = (next: ChartRange) => {
     setView(undefined);
     setRangeOnly(next);
   };
-  const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range), placeholderData: (previous) => previous });
-  const [today] = useState(() => localDayOf(Date.now(), farm.timezone));
+  const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range, today), placeholderData: (previous) => previous });
   const page = range.kind === 'page' ? range.page : 1;
 
   return (
