@@ -3,10 +3,11 @@
  * "Local stack"). Data lives under .data/ and survives restarts.
  */
 import './quiet-warnings';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { KinesisStreamBatchResponse } from 'aws-lambda';
 import { createLogger } from '../lambdas/lib/logger';
 import { createTokenVerifier } from '../lambdas/lib/token-verifier';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
@@ -22,6 +23,8 @@ import { startScheduler } from './stand-ins/scheduler';
 import { startWebHosting } from './stand-ins/web-hosting';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
 import { startLambdaPool } from './stand-ins/lambda-pool';
+import { startKinesisStream } from './stand-ins/kinesis-stream';
+import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { deliverCognitoEmail } from './stand-ins/cognito-email';
 import { seedDemo } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD } from './seed/demo-data';
@@ -147,12 +150,26 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     });
     closers.push(closeServer(api.server));
 
-    // IoT Core stand-in: the topic rule hands every device message to the ingest Lambda, in the
-    // event shape the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts). The ingest runs in
-    // "containers" (worker threads), apart from the broker and the API gateway: two, like a Lambda
-    // at concurrency 2; a device's messages always go to the same one.
-    const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: 2 });
+    // IoT Core stand-in: the topic rule puts every device message on the ingest stream, keyed by
+    // thing name, in the record the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts). The
+    // ingest consumes the stream's shards in "containers" (worker threads), apart from the broker
+    // and the API gateway: shard i always in container i, one batch at a time, like Lambda.
+    const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: INGEST_STREAM.localShards });
     closers.push(() => ingest.stop());
+    const deadLetters = join(DATA, 'ingest-dead-letters.jsonl');
+    const ingestStream = startKinesisStream({
+      streamName: 'vatman-ingest',
+      shards: INGEST_STREAM.localShards,
+      batchSize: INGEST_STREAM.batchSize,
+      retryAttempts: INGEST_STREAM.retryAttempts,
+      consume: (shard, event) => ingest.invokeOn(shard, event) as Promise<KinesisStreamBatchResponse>,
+      // The on-failure destination: the records themselves, one JSON line each, to replay by hand.
+      onFailure: ({ shard, records, error }) => {
+        log.error('ingest batch failed after its retries; records kept', { shard, records: records.length, file: deadLetters, err: error });
+        appendFileSync(deadLetters, records.map((r) => `${JSON.stringify({ shard, ...r.kinesis })}\n`).join(''));
+      },
+    });
+    closers.push(() => ingestStream.stop());
     // Devices' answers to commands (controller settings, issue 6): the device-reply rule of
     // cdk/lib/constructs/alert-engine.ts, `SELECT *, topic(2) AS thing FROM 'dts/+/cmd/reply'`.
     const deviceReplyUrl = new URL(`../lambdas/alerts/device-reply-handler.ts?stack=${stackId}`, import.meta.url);
@@ -163,7 +180,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         {
           name: 'telemetry-ingest',
           topicFilter: DEVICE_TOPIC_FILTER,
-          target: ({ topic, payload }) => ingest.invoke({ payload: payload.toString('base64'), topic, received_at: Date.now() }, topic),
+          target: async ({ topic, payload }) =>
+            ingestStream.put(topic.split('/')[1] ?? topic, Buffer.from(JSON.stringify({ payload: payload.toString('base64'), topic, received_at: Date.now() }))),
         },
         {
           name: 'device-reply',
@@ -243,7 +261,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const stop = async () => {
       for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     };
-    return { facts, stop };
+    /** Resolves when the ingest stream has handed on every record and its consumers are idle (tests). */
+    const ingestDrained = () => ingestStream.drained();
+    return { facts, stop, ingestDrained };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;

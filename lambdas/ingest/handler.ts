@@ -6,6 +6,7 @@ import { alertHook } from '../alerts/hook';
 import { requireEnv } from '../lib/env';
 import { createLogger } from '../lib/logger';
 import { makeIngest, type IngestDeps } from './ingest';
+import { makeStreamHandler } from './stream-handler';
 
 /** The ingest's ports from the environment (the same variables in AWS and the local stack). */
 export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestDeps => {
@@ -20,9 +21,4 @@ export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestD
   };
 };
 
-/**
- * The IoT topic rule's Lambda target (invoked asynchronously: a thrown error is retried twice,
- * then the event goes to the on-failure destination, so a reading is never silently lost).
- * A bad message is not an error: it is kept in the rejected store and the invocation succeeds.
- */
-export const handler = makeIngest(defaultIngestDeps());
+export const handler = makeStreamHandler(makeIngest(defaultIngestDeps()), createLogger({ function: 'ingest' }));

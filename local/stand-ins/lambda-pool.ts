@@ -8,6 +8,8 @@ import { Worker } from 'node:worker_threads';
  */
 export interface LambdaPool {
   invoke(event: unknown, key: string): Promise<unknown>;
+  /** An event to one container by number (mod the pool's size): a stream shard's consumer. */
+  invokeOn(container: number, event: unknown): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -54,13 +56,15 @@ export const startLambdaPool = async (options: {
       return worker;
     }),
   );
+  const invokeOn = (container: number, event: unknown) =>
+    new Promise((resolve, reject) => {
+      const id = (nextId += 1);
+      waiting.set(id, { resolve, reject });
+      (workers[container % workers.length] as Worker).postMessage({ id, event });
+    });
   return {
-    invoke: (event, key) =>
-      new Promise((resolve, reject) => {
-        const id = (nextId += 1);
-        waiting.set(id, { resolve, reject });
-        (workers[hash(key) % workers.length] as Worker).postMessage({ id, event });
-      }),
+    invoke: (event, key) => invokeOn(hash(key), event),
+    invokeOn,
     stop: async () => {
       await Promise.all(workers.map((w) => w.terminate()));
     },

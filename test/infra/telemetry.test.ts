@@ -1,6 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INGEST_RETRY_ATTEMPTS, INGEST_RULE_SQL } from '../../cdk/lib/constructs/telemetry';
+import { INGEST_PARTITION_KEY, INGEST_RULE_SQL } from '../../cdk/lib/constructs/telemetry';
+import { INGEST_STREAM } from '../../lambdas/ingest/stream-settings';
 import { functionEnv, lambdaFunctions, nagViolations, onlyResourceId, synthVatMan, type Synthesized } from './synth';
 
 let synth: Synthesized;
@@ -8,6 +9,7 @@ let template: Template;
 let ingestId: string;
 let queueId: string;
 let ruleId: string;
+let streamId: string;
 
 beforeAll(() => {
   synth = synthVatMan({ stage: 'prod' });
@@ -16,6 +18,7 @@ beforeAll(() => {
   expect(ingest).toHaveLength(1);
   ingestId = (ingest[0] as [string, unknown])[0];
   queueId = onlyResourceId(template, 'AWS::SQS::Queue');
+  streamId = onlyResourceId(template, 'AWS::Kinesis::Stream');
   // The ingest's rule (the alert engine adds a device-reply rule beside it).
   const rules = Object.entries(template.findResources('AWS::IoT::TopicRule', { Properties: { TopicRulePayload: { Sql: INGEST_RULE_SQL } } }));
   expect(rules).toHaveLength(1);
@@ -26,14 +29,15 @@ afterAll(() => synth.cleanup());
 const json = (value: unknown) => JSON.stringify(value);
 
 describe('IoT topic rule', () => {
-  it('sends every dts/+/+ message, base64-encoded with its topic and arrival time, to the ingest Lambda', () => {
+  it('puts every dts/+/+ message, base64-encoded with its topic and arrival time, on the ingest stream keyed by thing name', () => {
     expect(INGEST_RULE_SQL).toBe("SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM 'dts/+/+'");
+    expect(INGEST_PARTITION_KEY).toBe('${topic(2)}');
     template.hasResourceProperties('AWS::IoT::TopicRule', {
       TopicRulePayload: {
         Sql: INGEST_RULE_SQL,
         AwsIotSqlVersion: '2016-03-23',
         RuleDisabled: false,
-        Actions: [{ Lambda: { FunctionArn: { 'Fn::GetAtt': [ingestId, 'Arn'] } } }],
+        Actions: [{ Kinesis: { StreamName: { Ref: streamId }, PartitionKey: '${topic(2)}', RoleArn: Match.anyValue() } }],
       },
     });
   });
@@ -44,26 +48,37 @@ describe('IoT topic rule', () => {
     expect(errorAction.QueueUrl).toEqual({ Ref: queueId });
     const roleId = errorAction.RoleArn['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Role', { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'iot.amazonaws.com' } })] }) });
-    const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
-    expect(json(policies)).toContain('sqs:SendMessage');
-    expect(json(policies)).toContain(queueId);
+    const policies = json(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }));
+    expect(policies).toContain('sqs:SendMessage');
+    expect(policies).toContain(queueId);
+    // The same role puts records on the stream (the rule's action).
+    expect(policies).toContain('kinesis:PutRecord');
+    expect(policies).toContain(streamId);
   });
 
-  it('lets only this rule invoke the ingest', () => {
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      Action: 'lambda:InvokeFunction',
-      FunctionName: { 'Fn::GetAtt': [ingestId, 'Arn'] },
-      Principal: 'iot.amazonaws.com',
-      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
-    });
+  it('has no other way into the ingest: no invoke permission for IoT', () => {
+    expect(json(template.findResources('AWS::Lambda::Permission'))).not.toContain(ingestId);
   });
 });
 
-describe('ingest Lambda', () => {
-  it('retries a failed asynchronous invocation, then sends it to the dead-letter queue so no reading is lost', () => {
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+describe('ingest stream and Lambda', () => {
+  it('keeps records 7 days, encrypted, shards on demand', () => {
+    template.hasResourceProperties('AWS::Kinesis::Stream', {
+      RetentionPeriodHours: 168,
+      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+    });
+  });
+
+  it('consumes the stream in batches, retries from the failed record, then names the batch in the dead-letter queue so no reading is lost', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: ingestId },
-      MaximumRetryAttempts: INGEST_RETRY_ATTEMPTS,
+      EventSourceArn: { 'Fn::GetAtt': [streamId, 'Arn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: INGEST_STREAM.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: INGEST_STREAM.retryAttempts,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
     });
     template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
@@ -72,7 +87,7 @@ describe('ingest Lambda', () => {
   it('reads and writes the Farms and Readings tables (and Alerts, for the alert engine), named in its environment', () => {
     const env = functionEnv(template, ingestId);
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['FARMS_TABLE', 'READINGS_TABLE', 'ALERTS_TABLE']));
-    expect(lambdaFunctions(template)[ingestId]?.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 30 });
+    expect(lambdaFunctions(template)[ingestId]?.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 60 });
   });
 });
 

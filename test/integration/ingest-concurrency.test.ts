@@ -47,7 +47,7 @@ beforeAll(async () => {
   const doc = createDocumentClient({ DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
   farms = dynamoFarmRepository(doc, tables.FARMS_TABLE as string);
   readings = dynamoReadingsRepository(doc, tables.READINGS_TABLE as string);
-  for (const id of ['solo', 'pair']) await farms.putDevice(vat(id));
+  for (const id of ['solo', 'pair', 'batched']) await farms.putDevice(vat(id));
 });
 afterAll(async () => dynamo?.stop());
 
@@ -79,5 +79,35 @@ describe('two containers ingesting one device at once', () => {
     const pair = await storedState(farms, readings, 'pair', from, to);
     expect(once.ingest?.n).toBe(messages.length);
     expect(pair).toEqual(once);
+  });
+
+  it('end there too when the messages come in batches: shuffled, repeated within a batch and across batches', async () => {
+    const log = createLogger({}, 'error');
+    const container = () => makeIngest({ farms, readings, now: () => new Date(), log });
+    const midnight = Date.parse(`${dayOf(new Date(Date.now() - 86_400_000).toISOString())}T00:00:00.000Z`);
+    const messages = trace(midnight - 95 * 60_000, 200);
+    const from = messages[0]!.published_at;
+    const to = messages.at(-1)!.published_at;
+    const once = await storedState(farms, readings, 'solo', from, to);
+
+    // Three copies of each, shuffled, cut into batches of 1 to 40, dealt alternately to two containers.
+    const deck = shuffled([...messages, ...messages, ...messages], 29);
+    const batches: object[][] = [];
+    for (let i = 0, size = 1; i < deck.length; i += size, size = 1 + ((size * 7 + 3) % 40)) batches.push(deck.slice(i, i + size).map((m) => event('vm-batched', m as object)));
+    const [a, b] = [container(), container()];
+    const outcomes = (
+      await Promise.all(
+        [a, b].map(async (c, k) => {
+          const mine = [];
+          for (let i = k; i < batches.length; i += 2) mine.push(...(await c.batch(batches[i] as object[])));
+          return mine;
+        }),
+      )
+    ).flat();
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+    expect(outcomes.filter((o) => o.ok && o.outcome.status === 'stored').length).toBeGreaterThan(0);
+
+    const batched = await storedState(farms, readings, 'batched', from, to);
+    expect(batched).toEqual(once);
   });
 });

@@ -40,9 +40,13 @@ export const storedState = async (farms: FarmRepository, readings: ReadingsRepos
   const ingest = await farms.getDeviceForIngest(deviceId);
   const raws = (await Promise.all([dayOf(from), dayOf(to)].map((d) => readings.listRaw(deviceId, d)))).flat();
   const activities = await readings.listActivities(deviceId, '0', '9999');
+  // The outbox (state.pending) is left out: it lists side effects already carried out (written
+  // below as activities, snapshots and buckets), and stays on the item until the next commit.
+  const record = ingest?.ingest as { n: number; state: { pending?: unknown } } | undefined;
+  const { pending: _outbox, ...state } = record?.state ?? {};
   return {
     last_updated: ingest?.device.last_updated,
-    ingest: ingest?.ingest,
+    ingest: record && { n: record.n, state },
     readings: await readings.readPartitions(deviceId, from, to),
     range: await readings.readRange(deviceId, from, to),
     raws,

@@ -1,10 +1,13 @@
 import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnPolicy, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { INGEST_STREAM } from '../../../lambdas/ingest/stream-settings';
 import { DEVICE_TOPIC_FILTER } from '../../../shared/telemetry/device-message';
 import { acknowledge } from '../nag';
 import { functionEntry } from '../paths';
@@ -25,17 +28,21 @@ export interface TelemetryProps {
  */
 export const INGEST_RULE_SQL = `SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM '${DEVICE_TOPIC_FILTER}'`;
 
-/** IoT invokes the Lambda asynchronously; Lambda retries a failed event this many times. */
-export const INGEST_RETRY_ATTEMPTS = 2;
+/** The rule's partition key: the thing name (topic level 2), so one device's messages stay in order on one shard. */
+export const INGEST_PARTITION_KEY = '${topic(2)}';
 
 /**
- * Device telemetry: an IoT topic rule on dts/+/+ invoking the ingest Lambda, a dead-letter
- * queue that keeps every message that could not be processed (the rule's error action when IoT
- * cannot invoke the Lambda, and the Lambda's on-failure destination when the ingest failed after
- * its retries), and the IoT policy that limits each device to its own thing name's topics.
+ * Device telemetry: an IoT topic rule on dts/+/+ putting every message on a Kinesis stream keyed
+ * by thing name; the ingest Lambda consuming it in batches (one commit per device per batch, see
+ * docs/architecture.md 'Throughput'); a dead-letter queue for what could not be processed (the
+ * rule's error action holds the message itself when IoT cannot put it on the stream; the event
+ * source's on-failure destination names the records of a batch that failed after its retries,
+ * which the stream keeps for 7 days); and the IoT policy that limits each device to its own
+ * thing name's topics.
  */
 export class Telemetry extends Construct {
   readonly ingest: VatManFunction;
+  readonly stream: Stream;
   readonly deadLetters: Queue;
   readonly rule: CfnTopicRule;
   readonly devicePolicy: CfnPolicy;
@@ -53,46 +60,60 @@ export class Telemetry extends Construct {
     acknowledge(
       this.deadLetters,
       'SQS3',
-      'This queue is itself the dead-letter queue of the ingest (IoT rule error action and Lambda on-failure destination); a DLQ of a DLQ would only move the same messages again.',
+      'This queue is itself the dead-letter queue of the ingest (IoT rule error action and the stream event source\'s on-failure destination); a DLQ of a DLQ would only move the same messages again.',
     );
+
+    // On-demand: shards follow the fleet's rate. Seven days' retention lets a failed batch (named
+    // in the dead-letter queue by shard and sequence numbers) be read again and replayed.
+    this.stream = new Stream(this, 'IngestStream', {
+      streamMode: StreamMode.ON_DEMAND,
+      retentionPeriod: Duration.days(7),
+      encryption: StreamEncryption.MANAGED,
+    });
+    acknowledge(this.stream, 'KDS3', 'Device readings are not secret enough to warrant a customer-managed key; the AWS-managed aws/kinesis key encrypts them at rest.');
 
     this.ingest = new VatManFunction(this, 'Ingest', {
       entry: functionEntry('ingest'),
-      description: 'Vat-Man telemetry ingest (IoT rule dts/+/+)',
-      // A late message replays up to a day of readings; 30 s leaves room for that and for retries.
-      timeout: Duration.seconds(30),
+      description: 'Vat-Man telemetry ingest (IoT rule dts/+/+ via the ingest stream)',
+      // A batch with a late message replays up to a day of readings; 60 s leaves room for that.
+      timeout: Duration.seconds(60),
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
     this.ingest.bindTable(props.data.table('Farms'), 'readWrite');
     this.ingest.bindTable(props.data.table('Readings'), 'readWrite');
-    // IoT invokes asynchronously: a failed reading is retried, then kept in the queue, never lost.
-    this.ingest.function.configureAsyncInvoke({
-      retryAttempts: INGEST_RETRY_ATTEMPTS,
-      maxEventAge: Duration.hours(6),
-      onFailure: new SqsDestination(this.deadLetters),
-    });
+    // Batches per shard, one device's records in order; a failed record is retried from where it
+    // failed (the ones after it answer 'duplicate'), halved on error to isolate it, and after the
+    // retries the batch is named in the dead-letter queue: a reading is never silently lost.
+    this.ingest.function.addEventSource(
+      new KinesisEventSource(this.stream, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: INGEST_STREAM.batchSize,
+        maxBatchingWindow: Duration.seconds(0),
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: INGEST_STREAM.retryAttempts,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(this.deadLetters),
+      }),
+    );
 
-    const errorActionRole = new Role(this, 'RuleErrorActionRole', {
+    const ruleRole = new Role(this, 'RuleActionRole', {
       assumedBy: new ServicePrincipal('iot.amazonaws.com'),
-      description: 'Lets the Vat-Man ingest rule put messages it could not deliver into the dead-letter queue',
+      description: 'Lets the Vat-Man ingest rule put device messages on the ingest stream, and into the dead-letter queue when it cannot',
     });
-    this.deadLetters.grantSendMessages(errorActionRole);
+    this.stream.grantWrite(ruleRole);
+    this.deadLetters.grantSendMessages(ruleRole);
 
     this.rule = new CfnTopicRule(this, 'IngestRule', {
       topicRulePayload: {
-        description: 'Every vat and knode device message to the Vat-Man ingest',
+        description: 'Every vat and knode device message to the Vat-Man ingest stream',
         sql: INGEST_RULE_SQL,
         awsIotSqlVersion: '2016-03-23',
         ruleDisabled: false,
-        actions: [{ lambda: { functionArn: this.ingest.function.functionArn } }],
-        errorAction: { sqs: { queueUrl: this.deadLetters.queueUrl, roleArn: errorActionRole.roleArn, useBase64: false } },
+        actions: [{ kinesis: { streamName: this.stream.streamName, partitionKey: INGEST_PARTITION_KEY, roleArn: ruleRole.roleArn } }],
+        errorAction: { sqs: { queueUrl: this.deadLetters.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
       },
-    });
-    this.ingest.function.addPermission('InvokedByIngestRule', {
-      principal: new ServicePrincipal('iot.amazonaws.com'),
-      sourceArn: this.rule.attrArn,
-      sourceAccount: stack.account,
     });
 
     // Each device certificate gets this policy, attached to its thing: the policy variable

@@ -2,6 +2,8 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -42,6 +44,16 @@ export interface ReadingsRepository {
    * published_at (nothing changes either; the caller rejects it).
    */
   putReading(deviceId: string, reading: Reading, raw: string): Promise<PutReadingResult>;
+  /**
+   * The stored readings at these instants, several devices at once (BatchGetItem, 100 keys a
+   * request), keyed by `readingKey`. The ingest's duplicate check for a batch of messages.
+   */
+  getReadings(keys: readonly { readonly deviceId: string; readonly publishedAt: string }[]): Promise<Map<string, Reading>>;
+  /**
+   * Stores readings with their raw payloads, several devices at once (BatchWriteItem, 25 a
+   * request), unconditionally: the caller has checked with getReadings that none is stored yet.
+   */
+  writeReadings(entries: readonly { readonly deviceId: string; readonly reading: Reading; readonly raw: string }[]): Promise<void>;
   /** Readings from the day partitions (not the buckets), from ≤ t ≤ to, in time order. */
   readPartitions(deviceId: string, from: string, to: string): Promise<Reading[]>;
   /**
@@ -104,7 +116,14 @@ export const daysBetween = (from: string, to: string): string[] => {
   return days;
 };
 
-const sameReading = (a: Reading, b: Reading) => JSON.stringify(a) === JSON.stringify(b);
+export const sameReading = (a: Reading, b: Reading) => JSON.stringify(a) === JSON.stringify(b);
+/** The key of getReadings' answer. */
+export const readingKey = (deviceId: string, publishedAt: string) => `${deviceId}|${publishedAt}`;
+const chunked = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+/** DynamoDB may leave part of a batch unprocessed under load: retry that part with a short backoff. */
+const UNPROCESSED_RETRIES = 10;
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random())));
 
 export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: string): ReadingsRepository => {
   const queryAll = (input: Omit<QueryCommandInput, 'TableName'>) => queryItems(doc, table, input);
@@ -200,6 +219,50 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         const existing = (await doc.send(new GetCommand({ TableName: table, Key: key }))).Item;
         return existing && sameReading(toReading(existing), reading) ? 'duplicate' : 'conflict';
       }
+    },
+
+    async getReadings(keys) {
+      const found = new Map<string, Reading>();
+      const unique = [...new Map(keys.map((x) => [readingKey(x.deviceId, x.publishedAt), x])).values()];
+      await Promise.all(
+        chunked(unique, 100).map(async (chunk) => {
+          let pending: Record<string, unknown>[] = chunk.map((x) => k.reading(x.deviceId, x.publishedAt));
+          for (let attempt = 0; pending.length > 0; attempt += 1) {
+            if (attempt > UNPROCESSED_RETRIES) throw new Error(`getReadings: ${pending.length} keys still unprocessed`);
+            if (attempt > 0) await backoff(attempt);
+            const res: BatchGetCommandOutput = await doc.send(
+              new BatchGetCommand({
+                RequestItems: {
+                  [table]: {
+                    Keys: pending,
+                    ProjectionExpression: ['#d', ...READING_FIELDS.map((_, i) => `#f${i}`)].join(', '),
+                    ExpressionAttributeNames: { '#d': 'device_id', ...Object.fromEntries(READING_FIELDS.map((f, i) => [`#f${i}`, f])) },
+                  },
+                },
+              }),
+            );
+            for (const item of res.Responses?.[table] ?? []) found.set(readingKey(String(item.device_id), String(item.published_at)), toReading(item));
+            pending = (res.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
+          }
+        }),
+      );
+      return found;
+    },
+
+    async writeReadings(entries) {
+      await Promise.all(
+        chunked(entries, 25).map(async (chunk) => {
+          let pending: NonNullable<BatchWriteCommandInput['RequestItems']>[string] = chunk.map(({ deviceId, reading, raw }) => ({
+            PutRequest: { Item: { ...k.reading(deviceId, reading.published_at), ...reading, device_id: deviceId, raw, expires_at: epochSeconds(reading.published_at, READING_TTL_DAYS) } },
+          }));
+          for (let attempt = 0; pending.length > 0; attempt += 1) {
+            if (attempt > UNPROCESSED_RETRIES) throw new Error(`writeReadings: ${pending.length} items still unprocessed`);
+            if (attempt > 0) await backoff(attempt);
+            const res = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+            pending = res.UnprocessedItems?.[table] ?? [];
+          }
+        }),
+      );
     },
 
     readPartitions,

@@ -1,0 +1,36 @@
+import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import type { Logger } from '../lib/logger';
+import type { makeIngest } from './ingest';
+
+/**
+ * The ingest stream's consumer (cdk/lib/constructs/telemetry.ts): the IoT topic rule puts every
+ * device message on a Kinesis stream keyed by thing name, and Lambda hands this handler a batch
+ * of records per shard, one device's records in order. A bad message is not an error: it is kept
+ * in the rejected store and counts as done. A message that failed (DynamoDB unavailable, the
+ * device's lock contended too long) is reported by sequence number; Lambda retries the batch
+ * from the lowest one (the ones after it answer 'duplicate'), and after its retries the batch
+ * goes to the on-failure destination, so a reading is never silently lost.
+ */
+export const makeStreamHandler =
+  (ingest: Pick<ReturnType<typeof makeIngest>, 'batch'>, log: Logger) =>
+  async (event: KinesisStreamEvent): Promise<KinesisStreamBatchResponse> => {
+    const records = event.Records;
+    const results = await ingest.batch(records.map((r) => decodeRecord(r.kinesis.data)));
+    const failed = records.filter((_, i) => results[i]?.ok !== true);
+    for (const [i, r] of records.entries()) {
+      const result = results[i];
+      if (result && !result.ok) log.error('ingest failed', { sequenceNumber: r.kinesis.sequenceNumber, partitionKey: r.kinesis.partitionKey, err: result.error });
+    }
+    return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.kinesis.sequenceNumber })) };
+  };
+
+/** A record's data is the rule's JSON (base64 in the event); anything else goes on as it is, to be rejected. */
+const decodeRecord = (data: string): unknown => {
+  const text = Buffer.from(data, 'base64').toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { unreadable_record: text };
+  }
+};
+

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
+
+/**
+ * Kinesis Data Streams with a Lambda event source mapping, as the ingest uses them in AWS
+ * (cdk/lib/constructs/telemetry.ts): records are put with a partition key, which picks the shard
+ * (MD5 of the key, as Kinesis does); each shard hands its records to the consumer in order, one
+ * batch at a time, as many as are waiting up to `batchSize`. A batch that throws is retried
+ * whole; one that reports item failures is retried from the lowest failed sequence number. After
+ * `retryAttempts` retries the rest of the batch goes to `onFailure` and the shard moves on.
+ *
+ * Unlike AWS, an idle shard is not polled once a second: a record is handed on as soon as the
+ * shard is free, which only makes the local stack quicker.
+ */
+export interface KinesisStandIn {
+  put(partitionKey: string, data: Buffer): void;
+  /** Resolves when every shard is empty and idle. */
+  drained(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface KinesisStandInOptions {
+  readonly streamName: string;
+  readonly shards: number;
+  readonly batchSize: number;
+  readonly retryAttempts: number;
+  /** The consumer of one shard's batch: shard i is always consumed by the same container. */
+  readonly consume: (shard: number, event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse | undefined | void>;
+  readonly onFailure: (failure: { readonly shard: number; readonly records: readonly KinesisStreamRecord[]; readonly error: unknown }) => void;
+  /** Wait before retry n (1-based); @default 100 ms × 2^(n-1) */
+  readonly retryDelayMs?: (attempt: number) => number;
+}
+
+const REGION = 'us-east-1';
+
+export const startKinesisStream = (options: KinesisStandInOptions): KinesisStandIn => {
+  const arn = `arn:aws:kinesis:${REGION}:000000000000:stream/${options.streamName}`;
+  const delay = options.retryDelayMs ?? ((n: number) => 100 * 2 ** (n - 1));
+  let sequence = 0n;
+  let stopped = false;
+  const shards = Array.from({ length: options.shards }, () => ({ buffer: [] as KinesisStreamRecord[], busy: false, attempts: 0 }));
+  const idleWaiters: (() => void)[] = [];
+
+  const allIdle = () => shards.every((s) => !s.busy && s.buffer.length === 0);
+  const settleIdle = () => {
+    if (!allIdle()) return;
+    for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+
+  const pump = (index: number): void => {
+    const shard = shards[index];
+    if (!shard || stopped || shard.busy || shard.buffer.length === 0) return settleIdle();
+    shard.busy = true;
+    const batch = shard.buffer.slice(0, options.batchSize);
+    const done = (count: number) => {
+      shard.buffer.splice(0, count);
+      shard.attempts = 0;
+    };
+    const retryOrGiveUp = async (from: number, error: unknown) => {
+      const attempts = shard.attempts + 1;
+      if (attempts > options.retryAttempts) {
+        options.onFailure({ shard: index, records: batch.slice(from), error });
+        done(batch.length);
+        return;
+      }
+      // The records before the first failure are done; the retry starts at it.
+      shard.buffer.splice(0, from);
+      shard.attempts = attempts;
+      await new Promise((r) => setTimeout(r, delay(attempts)));
+    };
+    void (async () => {
+      try {
+        const response = await options.consume(index, { Records: batch });
+        const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        const firstFailed = batch.findIndex((r) => failed.has(r.kinesis.sequenceNumber));
+        if (firstFailed < 0) done(batch.length);
+        else await retryOrGiveUp(firstFailed, new Error(`${failed.size} records reported failed`));
+      } catch (err) {
+        await retryOrGiveUp(0, err);
+      } finally {
+        shard.busy = false;
+        pump(index);
+      }
+    })();
+  };
+
+  return {
+    put(partitionKey, data) {
+      if (stopped) throw new Error(`stream ${options.streamName} is stopped`);
+      const hash = createHash('md5').update(partitionKey).digest();
+      const index = hash.readUInt32BE(0) % shards.length;
+      const shardId = `shardId-${String(index).padStart(12, '0')}`;
+      sequence += 1n;
+      const sequenceNumber = sequence.toString().padStart(56, '0');
+      shards[index]?.buffer.push({
+        kinesis: {
+          kinesisSchemaVersion: '1.0',
+          partitionKey,
+          sequenceNumber,
+          data: data.toString('base64'),
+          approximateArrivalTimestamp: Date.now() / 1000,
+        },
+        eventSource: 'aws:kinesis',
+        eventVersion: '1.0',
+        eventID: `${shardId}:${sequenceNumber}`,
+        eventName: 'aws:kinesis:record',
+        invokeIdentityArn: `arn:aws:iam::000000000000:role/ingest`,
+        awsRegion: REGION,
+        eventSourceARN: arn,
+      });
+      // On the next turn: the records put in this one go in the same batch.
+      setImmediate(() => pump(index));
+    },
+    drained: () => (allIdle() ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+    stop: async () => {
+      stopped = true;
+      settleIdle();
+      for (const resolve of idleWaiters.splice(0)) resolve();
+    },
+  };
+};
