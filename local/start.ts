@@ -33,6 +33,7 @@ import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TABLE_PREFIX = 'vatman';
 const CUSTOM_MESSAGE_FUNCTION = 'vatman-custom-message';
+const POST_CONFIRMATION_FUNCTION = 'vatman-post-confirmation';
 const log = createLogger({ service: 'local-stack' });
 
 export interface LocalFacts {
@@ -96,6 +97,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
           const url = new URL(`../lambdas/triggers/custom-message.ts?stack=${stackId}`, import.meta.url);
           return ((await import(url.href)) as { handler: InvokeTarget }).handler;
         },
+        // A confirmed sign-up gets its alert-email topic and subscription (issue 6).
+        [POST_CONFIRMATION_FUNCTION]: async () => {
+          const url = new URL(`../lambdas/triggers/post-confirmation.ts?stack=${stackId}`, import.meta.url);
+          return ((await import(url.href)) as { handler: InvokeTarget }).handler;
+        },
       },
       (name, err) => log.error('trigger failed', { name, err }),
     );
@@ -105,7 +111,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       port: ports.cognito,
       dir: join(DATA, 'cognito'),
       lambdaEndpoint: lambdas.endpoint,
-      triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION },
+      triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION, PostConfirmation: POST_CONFIRMATION_FUNCTION },
       onCode: (c) => {
         // Cognito emails the code itself in AWS; here the email goes to the outbox and the console.
         void deliverCognitoEmail(sns, web, c).then((mail) => {
@@ -126,7 +132,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       JWT_ISSUER: cognito.issuer,
       JWKS_URI: `${cognito.issuer}/.well-known/jwks.json`,
       SNS_ENDPOINT: sns.endpoint,
-      ALERTS_TOPIC_ARN: 'arn:aws:sns:us-east-1:000000000000:vatman-alert-email',
+      // Each user's alert email topic is this and their id (lambdas/adapters/sns/alert-email.ts).
+      ALERT_EMAIL_TOPIC_ARN_PREFIX: 'arn:aws:sns:us-east-1:000000000000:vatman-local-alert-email-',
       // The bot-check is off locally, explicitly (production sets recaptcha; see README).
       BOT_CHECK: 'off',
     });

@@ -71,6 +71,7 @@ export class VatManStack extends Stack {
     this.alertEngine = new AlertEngine(this, 'AlertEngine', {
       data: this.data,
       alerts: this.alerts,
+      userPool: this.auth.userPool,
       ingest: this.telemetry.ingest,
       commandSenders: [this.api.functions.get('/api/farmer/setting')].filter((f): f is VatManFunction => f !== undefined),
       iotDataEndpoint: this.node.tryGetContext('iotDataEndpoint') as string | undefined,

@@ -4,7 +4,7 @@ import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynam
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
-import { alertSenderFromEnv, type AlertSender } from '../adapters/sns/alert-sender';
+import { alertEmailTopicsFromEnv, createSnsClient, snsAlertSender, type AlertSender } from '../adapters/sns/alert-sender';
 import { requireEnv } from '../lib/env';
 import type { Logger } from '../lib/logger';
 import { tokenVerifierFromEnv, type TokenVerifier } from '../lib/token-verifier';
@@ -43,13 +43,15 @@ export const alertDepsFromEnv = (env: NodeJS.ProcessEnv = process.env): AlertDep
 export const alertProcessorFromEnv = (
   log: Logger,
   env: NodeJS.ProcessEnv = process.env,
-  sender: AlertSender = alertSenderFromEnv(env),
+  givenSender?: AlertSender,
   now: () => Date = () => new Date(),
 ): AlertProcessor => {
   const doc = createDocumentClient(env);
   const farms = dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env));
   const alerts = dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env));
   const settings = dynamoAlertSettingsRepository(doc, requireEnv('FARMS_TABLE', env));
+  const sns = createSnsClient(env);
+  const sender = givenSender ?? snsAlertSender(sns, alertEmailTopicsFromEnv(settings, env, sns));
   const notifier = makeNotifier({ farms, settings, alerts, sender, now, log });
   return makeAlertProcessor({ farms, settings, alerts, notifier, now, log });
 };

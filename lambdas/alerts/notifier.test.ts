@@ -1,16 +1,25 @@
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultPreferences, mergePreferences, type Preferences } from '../../shared/alerts/preferences';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
 import type { AlertsRepository, StoredNotification } from '../adapters/dynamodb/alerts-repository';
+import { alertEmailTopics, type AlertEmailRoute } from '../adapters/sns/alert-email';
 import { snsAlertSender } from '../adapters/sns/alert-sender';
 import { createLogger } from '../lib/logger';
 import { localMonth, makeNotifier, type NotifierDeps } from './notifier';
 
-const TOPIC = 'arn:aws:sns:us-east-1:000000000000:alerts';
+const ARN = 'arn:aws:sns:us-east-1:000000000000:';
+const PREFIX = 'vatman-test-alert-email-';
+/** Each user's own alert-email topic. */
+const topicOf = (userId: string) => `${ARN}${PREFIX}${userId}`;
 const sns = mockClient(SNSClient);
+/** SNS answers topics and subscriptions as AWS does: the ARN from the name, a subscription under its topic. */
+const mockTopics = () => {
+  sns.on(CreateTopicCommand).callsFake((input: { Name: string }) => ({ TopicArn: `${ARN}${input.Name}` }));
+  sns.on(SubscribeCommand).callsFake((input: { TopicArn: string }) => ({ SubscriptionArn: `${input.TopicArn}:3f1c` }));
+};
 
 const farm: Farm = {
   _id: 'farm-pro',
@@ -73,6 +82,11 @@ const world = (users: User[], prefs: Record<string, Preferences> = {}, smsUsed =
     },
     listPendingDelivery: async () => [],
   } satisfies Pick<AlertsRepository, 'markSent' | 'finishDelivery' | 'reserveSms' | 'releaseSms' | 'listPendingDelivery'>;
+  const routes = new Map<string, AlertEmailRoute>();
+  const emailTopics = alertEmailTopics(new SNSClient({ region: 'us-east-1' }), `${ARN}${PREFIX}`, {
+    getEmailRoute: async (id) => routes.get(id),
+    putEmailRoute: async (id, route) => void routes.set(id, route),
+  });
   const notifier = makeNotifier({
     farms: { getFarm: async () => farm, getUser: async (id) => users.find((u) => u._id === id) },
     settings: {
@@ -80,7 +94,7 @@ const world = (users: User[], prefs: Record<string, Preferences> = {}, smsUsed =
       getPreferencesOf: async (ids) => new Map(ids.map((id) => [id, prefs[id] ?? defaultPreferences()])),
     },
     alerts,
-    sender: snsAlertSender(new SNSClient({ region: 'us-east-1' }), TOPIC),
+    sender: snsAlertSender(new SNSClient({ region: 'us-east-1' }), emailTopics),
     now: () => new Date('2026-11-22T03:31:00.000Z'),
     log: createLogger({}, 'error'),
     sleep: async () => undefined,
@@ -92,6 +106,7 @@ const published = () => sns.commandCalls(PublishCommand).map((c) => c.args[0].in
 
 beforeEach(() => {
   sns.reset();
+  mockTopics();
   sns.on(PublishCommand).resolves({ MessageId: 'm' });
 });
 
@@ -104,7 +119,11 @@ describe('the notifier', () => {
     // 03:30 UTC is 16:30 in Auckland (NZDT, +13).
     expect(text?.Message).toBe('Vat-Man Totara Downs Vat 1: Milk over 6C (8.5C, 4320 L) at 16:30 Sun 22 Nov.');
     expect(text?.Message?.length).toBeLessThanOrEqual(160);
-    expect(email).toMatchObject({ TopicArn: TOPIC, MessageAttributes: { email: { StringValue: 'farmer@vatman.local' } } });
+    // To the user's own topic, whose one subscription is their address.
+    expect(email).toMatchObject({ TopicArn: topicOf('u1') });
+    expect(sns.commandCalls(SubscribeCommand).map((c) => c.args[0].input)).toEqual([
+      { TopicArn: topicOf('u1'), Protocol: 'email', Endpoint: 'farmer@vatman.local', ReturnSubscriptionArn: true },
+    ]);
     expect(email?.Message).toContain('Totara Downs, Vat 1');
     expect(w.finished.has(alert()._id)).toBe(true);
     expect(w.sms()).toBe(1);
@@ -127,6 +146,7 @@ describe('the notifier', () => {
 
   it('a send that fails twice then succeeds is delivered once and the alert is not lost', async () => {
     sns.reset();
+    mockTopics();
     sns.on(PublishCommand).rejectsOnce(new Error('Throttling')).rejectsOnce(new Error('Throttling')).resolves({ MessageId: 'm' });
     const prefs = { u1: mergePreferences(undefined, { milk_warm: { email: false, text: true } }) };
     const w = world([user({ _id: 'u1', email: 'a@b.nz' })], prefs);
@@ -138,13 +158,15 @@ describe('the notifier', () => {
 
   it('a send that keeps failing leaves the alert pending; the retry sends only what is missing', async () => {
     sns.reset();
+    mockTopics();
     // The text goes out; every email attempt fails this run.
-    sns.on(PublishCommand, { TopicArn: TOPIC }).rejects(new Error('down'));
+    sns.on(PublishCommand, { TopicArn: topicOf('u1') }).rejects(new Error('down'));
     sns.on(PublishCommand, { PhoneNumber: '+64211234567' }).resolves({ MessageId: 'm' });
     const w = world([user({ _id: 'u1', email: 'a@b.nz' })]);
     expect(await w.notifier.deliver(alert())).toBe('pending');
     expect(w.finished.size).toBe(0);
     sns.reset();
+    mockTopics();
     sns.on(PublishCommand).resolves({ MessageId: 'm' });
     expect(await w.notifier.deliver(alert({ delivered: [...(w.sent.get(alert()._id) ?? [])] }))).toBe('done');
     expect(published().map((p) => (p.PhoneNumber ? 'sms' : 'email'))).toEqual(['email']);

@@ -118,7 +118,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
 
       const emailKey = `${userId}:email`;
       if (needEmail && !sent.has(emailKey)) {
-        if (await attempt(`email ${n._id} ${userId}`, () => deps.sender.email(user.email, emailSubject(facts), emailBody(facts, emailNote)))) {
+        if (await attempt(`email ${n._id} ${userId}`, () => deps.sender.email({ _id: userId, email: user.email }, emailSubject(facts), emailBody(facts, emailNote)))) {
           await deps.alerts.markSent(farm._id, n._id, emailKey);
         } else {
           complete = false;

@@ -1,15 +1,17 @@
-import { createServer, type Server } from 'node:http';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-/** One message the product sent: an SMS (to a phone number) or an email (through a topic). */
+/** One message the product sent: an SMS (to a phone number) or an email (to an address subscribed to a topic). */
 export interface OutboxMessage {
   readonly id: string;
   readonly at: string;
   readonly channel: 'sms' | 'email';
-  /** Phone number for SMS; the topic ARN for email. */
+  /** Phone number for SMS; the address for email. */
   readonly to: string;
+  /** The topic an email was published to (one entry per subscribed address). */
+  readonly topic?: string;
   readonly subject?: string;
   readonly message: string;
   readonly attributes: Record<string, string>;
@@ -30,10 +32,27 @@ const attributesOf = (form: URLSearchParams): Record<string, string> => {
   return out;
 };
 
+/** The account and region of local ARNs. */
+const LOCAL_ARN = 'arn:aws:sns:us-east-1:000000000000:';
+
+interface Subscription {
+  readonly arn: string;
+  readonly topic: string;
+  readonly protocol: string;
+  readonly endpoint: string;
+}
+interface TopicsFile {
+  topics: string[];
+  subscriptions: Subscription[];
+}
+
 /**
- * SNS stand-in: answers the SNS query protocol's Publish, so the product's notifier uses the
- * real @aws-sdk/client-sns with only SNS_ENDPOINT changed. Every message is appended to a
- * JSON-lines file (kept across restarts) and readable at GET /messages.
+ * SNS stand-in: answers the SNS query protocol's Publish, CreateTopic, Subscribe and Unsubscribe,
+ * so the product's notifier uses the real @aws-sdk/client-sns with only SNS_ENDPOINT changed.
+ * A text is one entry; an email published to a topic is one entry per address subscribed to it
+ * (SNS delivers to no one else). Subscriptions count as confirmed at once: there is no one to
+ * click AWS's confirmation link. Messages are appended to a JSON-lines file, topics and
+ * subscriptions kept beside it (both survive restarts); GET /messages reads the messages.
  */
 export interface SnsOutbox {
   readonly server: Server;
@@ -54,6 +73,66 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
     existsSync(file)
       ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as OutboxMessage)
       : [];
+  const topicsFile = join(dirname(file), 'topics.json');
+  const state: TopicsFile = existsSync(topicsFile) ? (JSON.parse(readFileSync(topicsFile, 'utf8')) as TopicsFile) : { topics: [], subscriptions: [] };
+  const save = () => writeFileSync(topicsFile, `${JSON.stringify(state, null, 2)}\n`);
+  const ok = (res: ServerResponse, action: string, result: string) =>
+    res.writeHead(200, { 'content-type': 'text/xml' }).end(xml(action, result, randomUUID()));
+  const fail = (res: ServerResponse, status: number, code: string, message: string) =>
+    res.writeHead(status, { 'content-type': 'text/xml' }).end(xmlError(code, message));
+
+  /** Answers CreateTopic, Subscribe and Unsubscribe; false for any other action. */
+  const topicAction = (action: string | null, form: URLSearchParams, res: ServerResponse): boolean => {
+    if (action === 'CreateTopic') {
+      const name = form.get('Name') ?? '';
+      if (!/^[A-Za-z0-9_-]{1,256}$/.test(name)) {
+        fail(res, 400, 'InvalidParameter', 'Invalid parameter: Topic Name');
+        return true;
+      }
+      const arn = `${LOCAL_ARN}${name}`;
+      if (!state.topics.includes(arn)) {
+        state.topics.push(arn);
+        save();
+      }
+      ok(res, 'CreateTopic', `<TopicArn>${arn}</TopicArn>`);
+      return true;
+    }
+    if (action === 'Subscribe') {
+      const topic = form.get('TopicArn') ?? '';
+      const protocol = form.get('Protocol') ?? '';
+      const endpoint = form.get('Endpoint') ?? '';
+      if (!state.topics.includes(topic)) {
+        fail(res, 404, 'NotFound', 'Topic does not exist');
+        return true;
+      }
+      if (protocol !== 'email' || !/^[^@\s]+@[^@\s]+$/.test(endpoint)) {
+        fail(res, 400, 'InvalidParameter', 'Invalid parameter: Email address');
+        return true;
+      }
+      // Subscribing an address again answers its subscription, as SNS does.
+      const existing = state.subscriptions.find((x) => x.topic === topic && x.endpoint === endpoint);
+      const sub = existing ?? { arn: `${topic}:${randomUUID()}`, topic, protocol, endpoint };
+      if (!existing) {
+        state.subscriptions.push(sub);
+        save();
+      }
+      ok(res, 'Subscribe', `<SubscriptionArn>${sub.arn}</SubscriptionArn>`);
+      return true;
+    }
+    if (action === 'Unsubscribe') {
+      const arn = form.get('SubscriptionArn') ?? '';
+      if (!state.subscriptions.some((x) => x.arn === arn)) {
+        fail(res, 404, 'NotFound', 'Subscription does not exist');
+        return true;
+      }
+      state.subscriptions = state.subscriptions.filter((x) => x.arn !== arn);
+      save();
+      ok(res, 'Unsubscribe', '');
+      return true;
+    }
+    return false;
+  };
+
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url?.startsWith('/messages')) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(read()));
@@ -65,8 +144,9 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
     req.on('end', () => {
       const form = new URLSearchParams(body);
       const action = form.get('Action');
+      if (topicAction(action, form, res)) return;
       if (action !== 'Publish') {
-        res.writeHead(400, { 'content-type': 'text/xml' }).end(xmlError('InvalidAction', `The local SNS outbox answers Publish only, not ${action ?? '(none)'}`));
+        fail(res, 400, 'InvalidAction', `The local SNS outbox answers Publish, CreateTopic, Subscribe and Unsubscribe, not ${action ?? '(none)'}`);
         return;
       }
       const phone = form.get('PhoneNumber');
@@ -80,14 +160,21 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
         res.writeHead(400, { 'content-type': 'text/xml' }).end(xmlError('InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${phone} is not E.164`));
         return;
       }
-      const entry = append({
-        channel: phone ? 'sms' : 'email',
-        to: phone ?? topic ?? '',
-        ...(form.get('Subject') ? { subject: form.get('Subject') ?? '' } : {}),
-        message,
-        attributes: attributesOf(form),
-      });
-      res.writeHead(200, { 'content-type': 'text/xml' }).end(xml('Publish', `<MessageId>${entry.id}</MessageId>`, randomUUID()));
+      const subject = form.get('Subject') ? { subject: form.get('Subject') ?? '' } : {};
+      if (phone) {
+        const entry = append({ channel: 'sms', to: phone, ...subject, message, attributes: attributesOf(form) });
+        ok(res, 'Publish', `<MessageId>${entry.id}</MessageId>`);
+        return;
+      }
+      if (!state.topics.includes(topic ?? '')) {
+        fail(res, 404, 'NotFound', 'Topic does not exist');
+        return;
+      }
+      const messageId = randomUUID();
+      for (const sub of state.subscriptions.filter((x) => x.topic === topic)) {
+        append({ channel: 'email', to: sub.endpoint, topic: topic ?? '', ...subject, message, attributes: attributesOf(form) });
+      }
+      ok(res, 'Publish', `<MessageId>${messageId}</MessageId>`);
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -115,7 +115,7 @@ const outbox = async () => (await (await fetch(stack.facts.sns)).json()) as Outb
 /** What one user was sent about vat 1: channel and alert (over 6C is 102, over 10C is 101). */
 const sentTo = (messages: readonly OutboxMessage[], user: { email: string; phone: string }) =>
   messages
-    .filter((m) => (m.channel === 'sms' ? m.to === user.phone : m.attributes.email === user.email) && (m.subject ?? m.message).includes('Vat 1'))
+    .filter((m) => (m.channel === 'sms' ? m.to === user.phone : m.to === user.email) && (m.subject ?? m.message).includes('Vat 1'))
     .map((m) => `${m.channel}:${/over 10C/.test(m.subject ?? m.message) ? 101 : /over 6C/.test(m.subject ?? m.message) ? 102 : 'other'}`)
     .sort();
 

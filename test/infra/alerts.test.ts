@@ -1,6 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_REPLY_RULE_SQL } from '../../cdk/lib/constructs/alert-engine';
+import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV } from '../../cdk/lib/constructs/alerts';
+import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV as LAMBDA_PREFIX_ENV } from '../../lambdas/adapters/sns/alert-sender';
 import { functionEnv, lambdaFunctions, synthVatMan, type Synthesized } from './synth';
 
 /** Issue 6 infrastructure: the engine's grants, the scheduled sweep, device replies, the command grant. */
@@ -28,7 +30,7 @@ const policiesOfFunction = (id: string) => {
 describe('alert engine infrastructure', () => {
   it('the ingest writes alerts and may publish them', () => {
     const ingest = fnId(template, 'telemetry ingest');
-    expect(Object.keys(functionEnv(template, ingest))).toEqual(expect.arrayContaining(['ALERTS_TABLE', 'ALERTS_TOPIC_ARN', 'FARMS_TABLE']));
+    expect(Object.keys(functionEnv(template, ingest))).toEqual(expect.arrayContaining(['ALERTS_TABLE', 'ALERT_EMAIL_TOPIC_ARN_PREFIX', 'FARMS_TABLE']));
     expect(policiesOfFunction(ingest)).toContain('sns:Publish');
   });
 
@@ -39,7 +41,7 @@ describe('alert engine infrastructure', () => {
       State: 'ENABLED',
       Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [sweep, 'Arn'] } })]),
     });
-    expect(Object.keys(functionEnv(template, sweep))).toEqual(expect.arrayContaining(['ALERTS_TABLE', 'ALERTS_TOPIC_ARN', 'FARMS_TABLE']));
+    expect(Object.keys(functionEnv(template, sweep))).toEqual(expect.arrayContaining(['ALERTS_TABLE', 'ALERT_EMAIL_TOPIC_ARN_PREFIX', 'FARMS_TABLE']));
     expect(policiesOfFunction(sweep)).toContain('sns:Publish');
   });
 
@@ -61,5 +63,61 @@ describe('alert engine infrastructure', () => {
   it('lets a device publish its reply on its own cmd/reply topic', () => {
     const policy = JSON.stringify(template.findResources('AWS::IoT::Policy'));
     expect(policy).toContain('dts/${iot:Connection.Thing.ThingName}/cmd/reply');
+  });
+
+  describe('alert email: a topic per user, made at run time', () => {
+    /** Every statement of a function's role policies. */
+    const statementsOf = (id: string) =>
+      Object.values(JSON.parse(policiesOfFunction(id)) as Record<string, { Properties: { PolicyDocument: { Statement: Statement[] } } }>).flatMap(
+        (p) => p.Properties.PolicyDocument.Statement,
+      );
+    interface Statement {
+      Action: string | string[];
+      Resource: unknown;
+    }
+    const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+    const resourcesOf = (s: Statement) => JSON.stringify(s.Resource);
+    /** The topic name prefix, from the `Fn::Join` of the ARN prefix the function is given. */
+    const prefix = (id: string) => {
+      const joined = JSON.stringify(functionEnv(template, id)[ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV]);
+      const name = /:([A-Za-z0-9-]+-alert-email-)"/.exec(joined)?.[1];
+      expect(name, joined).toBeDefined();
+      expect(joined).toContain('arn:');
+      expect(joined).toContain(':sns:');
+      return name as string;
+    };
+
+    it('the stack holds no shared email topic; the Lambdas and CDK agree on the variable', () => {
+      template.resourceCountIs('AWS::SNS::Topic', 0);
+      template.resourceCountIs('AWS::SNS::Subscription', 0);
+      expect(ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV).toBe(LAMBDA_PREFIX_ENV);
+    });
+
+    it('gives the Cognito pool a post-confirmation trigger that makes the new user’s topic and subscription', () => {
+      const pool = Object.values(template.findResources('AWS::Cognito::UserPool'))[0] as { Properties: { LambdaConfig: { PostConfirmation?: { 'Fn::GetAtt': [string, string] } } } };
+      const triggerId = pool.Properties.LambdaConfig.PostConfirmation?.['Fn::GetAtt'][0] ?? '';
+      expect(triggerId).toBe(fnId(template, 'PostConfirmation'));
+      expect(prefix(triggerId)).toMatch(/-alert-email-$/);
+      expect(Object.keys(functionEnv(template, triggerId))).toContain('FARMS_TABLE');
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        Principal: 'cognito-idp.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] },
+      });
+      const sns = statementsOf(triggerId).filter((s) => actionsOf(s).some((a) => a.startsWith('sns:')));
+      expect(sns.flatMap(actionsOf).sort()).toEqual(['sns:CreateTopic', 'sns:Subscribe', 'sns:Unsubscribe']);
+      for (const s of sns) expect(resourcesOf(s)).toContain(`:${prefix(triggerId)}*`);
+    });
+
+    it('the notifier (ingest and sweep) may make routes and publish to the users’ topics only; SMS to any number', () => {
+      for (const id of [fnId(template, 'telemetry ingest'), fnId(template, 'alert sweep')]) {
+        const sns = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('sns:')));
+        const onTopics = sns.filter((s) => resourcesOf(s).includes(`:${prefix(id)}*`)).flatMap(actionsOf);
+        expect(onTopics.sort()).toEqual(['sns:CreateTopic', 'sns:Publish', 'sns:Subscribe', 'sns:Unsubscribe']);
+        // The one wildcard statement: SMS to a phone number, which has no ARN.
+        const anywhere = sns.filter((s) => s.Resource === '*');
+        expect(anywhere.flatMap(actionsOf)).toEqual(['sns:Publish']);
+      }
+    });
   });
 });

@@ -59,7 +59,7 @@ const publishChillerOff = async (thing: string) => {
 const list = async () => (await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: 'farm-pro' }, token)).body as Notification[];
 const outbox = async () => (await (await fetch(stack.facts.sns)).json()) as OutboxMessage[];
 const forFarmer = (messages: OutboxMessage[], vat: number) =>
-  messages.filter((m) => (m.channel === 'sms' ? m.to === PHONE : m.attributes.email === EMAIL) && (m.subject ?? m.message).includes(`Vat ${vat}`));
+  messages.filter((m) => (m.channel === 'sms' ? m.to === PHONE : m.to === EMAIL) && (m.subject ?? m.message).includes(`Vat ${vat}`));
 
 describe('a chiller left off', () => {
   it('raises 102 then 101, once each, listed and sent by SMS and email to a user with both on', async () => {
@@ -161,7 +161,7 @@ describe('the sweep', () => {
     expect(offline).toHaveLength(1);
     expect(offline[0]?.data.published_at).toBe(minute(170));
     const mail = await until(async () => {
-      const m = (await outbox()).filter((x) => x.channel === 'email' && x.attributes.email === EMAIL && /offline/i.test(x.subject ?? ''));
+      const m = (await outbox()).filter((x) => x.channel === 'email' && x.to === EMAIL && /offline/i.test(x.subject ?? ''));
       return m.length > 0 ? m : undefined;
     });
     expect(mail.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
@@ -73,13 +73,16 @@ describe('npm start', () => {
     const sns = new SNSClient({ endpoint: process.env.SNS_ENDPOINT, region: 'us-east-1' });
     const sent = await sns.send(new PublishCommand({ PhoneNumber: '+64211234501', Message: 'Vat 1 at Totara Downs is over 10°C' }));
     expect(sent.MessageId).toBeTruthy();
-    await sns.send(new PublishCommand({ TopicArn: process.env.ALERTS_TOPIC_ARN, Subject: 'Vat-Man alert', Message: 'email body' }));
+    // Email through a topic reaches each address subscribed to it.
+    const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: 'vatman-local-alert-email-outbox-test' }));
+    await sns.send(new SubscribeCommand({ TopicArn, Protocol: 'email', Endpoint: 'outbox@example.nz', ReturnSubscriptionArn: true }));
+    await sns.send(new PublishCommand({ TopicArn, Subject: 'Vat-Man alert', Message: 'email body' }));
     await expect(sns.send(new PublishCommand({ PhoneNumber: '021 not e164', Message: 'x' }))).rejects.toThrow(/E\.164/);
     const outbox = (await (await fetch(`${process.env.SNS_ENDPOINT}/messages`)).json()) as { channel: string; to: string; message: string }[];
     expect(outbox).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ channel: 'sms', to: '+64211234501', message: 'Vat 1 at Totara Downs is over 10°C', id: sent.MessageId }),
-        expect.objectContaining({ channel: 'email', subject: 'Vat-Man alert' }),
+        expect.objectContaining({ channel: 'email', to: 'outbox@example.nz', topic: TopicArn, subject: 'Vat-Man alert' }),
       ]),
     );
   });

@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { UserPoolOperation, type UserPool } from 'aws-cdk-lib/aws-cognito';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -7,7 +8,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as path from 'node:path';
 import { Construct } from 'constructs';
 import { acknowledge } from '../nag';
-import { REPO_ROOT } from '../paths';
+import { REPO_ROOT, triggerEntry } from '../paths';
 import type { Alerts } from './alerts';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
@@ -20,6 +21,8 @@ export const ALERT_SWEEP_RATE = Duration.minutes(1);
 export interface AlertEngineProps {
   readonly data: Data;
   readonly alerts: Alerts;
+  /** Its post-confirmation trigger gives each new user their alert-email topic and subscription. */
+  readonly userPool: UserPool;
   /** The ingest runs the engine on each reading. */
   readonly ingest: VatManFunction;
   /** The functions that send controller settings to devices (/api/farmer/setting; they already bind every table). */
@@ -43,6 +46,7 @@ export class AlertEngine extends Construct {
   readonly sweep: VatManFunction;
   readonly deviceReply: VatManFunction;
   readonly schedule: Rule;
+  readonly postConfirmation: VatManFunction;
 
   constructor(scope: Construct, id: string, props: AlertEngineProps) {
     super(scope, id);
@@ -68,6 +72,18 @@ export class AlertEngine extends Construct {
       schedule: Schedule.rate(ALERT_SWEEP_RATE),
       targets: [new LambdaFunction(this.sweep.function, { retryAttempts: 0 })],
     });
+
+    // A confirmed account gets its alert-email route at once, so AWS's subscription-confirmation
+    // email comes with the sign-up rather than with the first alert.
+    this.postConfirmation = new VatManFunction(this, 'PostConfirmationTrigger', {
+      entry: triggerEntry('post-confirmation'),
+      description: 'Vat-Man Cognito PostConfirmation: the new user’s alert-email topic and subscription',
+      removalPolicy: props.removalPolicy,
+      logRetention: props.logRetention,
+    });
+    this.postConfirmation.bindTable(props.data.table('Farms'), 'readWrite');
+    props.alerts.grantEmailRoutes(this.postConfirmation);
+    props.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, this.postConfirmation.function);
 
     this.deviceReply = new VatManFunction(this, 'DeviceReply', {
       entry: path.join(REPO_ROOT, 'lambdas', 'alerts', 'device-reply-handler.ts'),

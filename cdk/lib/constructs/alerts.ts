@@ -1,34 +1,69 @@
+import { Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { acknowledge } from '../nag';
 import type { VatManFunction } from './vat-man-function';
 
-/** The environment variable carrying the alert topic's ARN into a Lambda. */
-export const ALERTS_TOPIC_ENV = 'ALERTS_TOPIC_ARN';
+/** The variable carrying the users' alert-email topic ARN prefix (lambdas/adapters/sns/alert-sender.ts reads it). */
+export const ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV = 'ALERT_EMAIL_TOPIC_ARN_PREFIX';
+
+/** A pseudo parameter as cdk-nag prints it: literal when the stack knows it, else <AWS::Name>. */
+const nagValue = (stack: Stack, value: string): string => {
+  const resolved: unknown = stack.resolve(value);
+  if (typeof resolved === 'string') return resolved;
+  return `<${String((resolved as { Ref?: unknown }).Ref)}>`;
+};
 
 /**
- * Alert delivery: an SNS topic for alert email, and the right to text a phone number directly
- * (SNS SMS has no topic: the message is published to the number itself).
+ * Alert delivery through SNS (issue 6; docs/architecture.md 'Alerts'):
+ *  - SMS is published to the phone number itself (SNS SMS has no topic);
+ *  - email goes through a topic per user, `<stack>-alert-email-<sub>`, holding one email
+ *    subscription to the user's address. The topics are made at run time (the post-confirmation
+ *    trigger at sign-up, or the notifier at a user's first alert email), so the stack holds no
+ *    topic: it names the prefix and confines every grant to it.
  */
 export class Alerts extends Construct {
-  readonly topic: Topic;
+  /** The name every user's alert-email topic starts with. */
+  readonly emailTopicPrefix: string;
+  /** `arn:…:sns:<region>:<account>:<prefix>`: what a user's id completes into their topic's ARN. */
+  readonly emailTopicArnPrefix: string;
+  /** `arn:…:sns:<region>:<account>:<prefix>*`: the users' topics and their subscriptions. */
+  readonly emailTopicsArn: string;
+  private readonly nagEmailTopics: string;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.topic = new Topic(this, 'AlertTopic', {
-      displayName: 'Vat-Man alerts',
-      // Publishers must use TLS (cdk-nag AwsSolutions-SNS3). No KMS key at rest: an alert is a
-      // vat name, a reading and a time that email and SMS then carry in clear anyway, and the
-      // AWS-managed SNS key would shut out AWS service publishers (CloudWatch alarms) later.
-      enforceSSL: true,
-    });
+    const stack = Stack.of(this);
+    this.emailTopicPrefix = `${stack.stackName}-alert-email-`;
+    this.emailTopicArnPrefix = stack.formatArn({ service: 'sns', resource: this.emailTopicPrefix });
+    this.emailTopicsArn = stack.formatArn({ service: 'sns', resource: `${this.emailTopicPrefix}*` });
+    this.nagEmailTopics = `arn:${nagValue(stack, stack.partition)}:sns:${nagValue(stack, stack.region)}:${nagValue(stack, stack.account)}:${this.emailTopicPrefix}*`;
   }
 
-  /** Lets a function publish alert email to the topic and SMS to phone numbers. */
+  /** Lets a function make a user's alert-email topic and (re)subscribe their address. */
+  grantEmailRoutes(fn: VatManFunction): void {
+    fn.addEnvironment(ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV, this.emailTopicArnPrefix);
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'ManageUserAlertEmailTopics',
+        // Unsubscribe is authorised on the subscription's ARN, `<topic ARN>:<id>`, which the same pattern covers.
+        actions: ['sns:CreateTopic', 'sns:Subscribe', 'sns:Unsubscribe'],
+        resources: [this.emailTopicsArn],
+      }),
+    );
+    acknowledge(
+      fn.role,
+      `IAM5[Resource::${this.nagEmailTopics}]`,
+      "Each user's alert-email topic is made at run time, named by the stack's prefix and the user's id: the wildcard is that id only.",
+    );
+  }
+
+  /** Lets a function send alerts: SMS to phone numbers, email to the users' topics (whose routes it may also make). */
   grantPublish(fn: VatManFunction): void {
-    this.topic.grantPublish(fn);
-    fn.addEnvironment(ALERTS_TOPIC_ENV, this.topic.topicArn);
+    this.grantEmailRoutes(fn);
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'PublishUserAlertEmail', actions: ['sns:Publish'], resources: [this.emailTopicsArn] }),
+    );
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
         sid: 'PublishSmsToPhoneNumbers',

@@ -2,6 +2,7 @@ import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type BatchGetCom
 import { GSI1 } from '../../../shared/data/tables';
 import { defaultPreferences, PREFERENCE_KEYS, type Preferences } from '../../../shared/alerts/preferences';
 import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS, type AlertSettings, type AutoSettings } from '../../../shared/alerts/settings';
+import type { AlertEmailRoute, AlertEmailRoutes } from '../sns/alert-email';
 import { alertsKeys as k } from './keys';
 
 /**
@@ -9,7 +10,7 @@ import { alertsKeys as k } from './keys';
  * table beside what they belong to (DESIGN: thresholds and auto settings are farm-owned). Until
  * something is saved the §9 defaults apply, so a read never fails for want of an item.
  */
-export interface AlertSettingsRepository {
+export interface AlertSettingsRepository extends AlertEmailRoutes {
   getFarmSettings(farmId: string): Promise<AlertSettings>;
   putFarmSettings(farmId: string, settings: AlertSettings): Promise<void>;
   getAutoSettings(deviceId: string): Promise<AutoSettings>;
@@ -83,6 +84,14 @@ export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table
     },
     async putPreferences(userId, prefs) {
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.userAlertPreferences(userId), kind: 'ALERT_PREF', preferences: prefs } }));
+    },
+    async getEmailRoute(userId) {
+      const item = await get(k.userAlertEmail(userId));
+      if (!item || typeof item.email !== 'string' || typeof item.topic_arn !== 'string' || typeof item.subscription_arn !== 'string') return undefined;
+      return { email: item.email, topic_arn: item.topic_arn, subscription_arn: item.subscription_arn, subscribed_at: String(item.subscribed_at ?? '') };
+    },
+    async putEmailRoute(userId, route: AlertEmailRoute) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.userAlertEmail(userId), kind: 'ALERT_EMAIL', ...route } }));
     },
   };
 };

@@ -87,4 +87,6 @@ export const alertsKeys = {
   farmAlertSetting: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'ALERT_SETTING' }),
   vatAutoSetting: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'AUTO_SETTING' }),
   userAlertPreferences: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_PREF' }),
+  /** A user's alert-email route: their SNS topic and the subscription of their address. */
+  userAlertEmail: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_EMAIL' }),
 } as const;

@@ -1,19 +1,19 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { optionalEnv, requireEnv } from '../../lib/env';
+import { alertEmailTopics, type AlertEmailRoutes, type AlertEmailTopics, type EmailRecipient } from './alert-email';
 
-/** The port the notifier sends through: one text to a phone, one email to an address. */
+/** The port the notifier sends through: one text to a phone, one email to a user. */
 export interface AlertSender {
   sms(phone: string, text: string): Promise<void>;
-  email(to: string, subject: string, body: string): Promise<void>;
+  email(to: EmailRecipient, subject: string, body: string): Promise<void>;
 }
 
 /**
  * SNS: a text is published to the phone number itself (transactional, so it is not dropped as
- * promotional); an email is published to the alert topic with the address as the `email`
- * attribute, and each user's email subscription carries the filter policy {"email": [address]},
- * so only that user receives it. Locally SNS_ENDPOINT points at the outbox.
+ * promotional); an email is published to the user's own alert topic, whose one subscription is
+ * their address (`alert-email.ts`). Locally SNS_ENDPOINT points at the outbox.
  */
-export const snsAlertSender = (client: SNSClient, topicArn: string): AlertSender => ({
+export const snsAlertSender = (client: SNSClient, emailTopics: Pick<AlertEmailTopics, 'send'>): AlertSender => ({
   async sms(phone, text) {
     await client.send(
       new PublishCommand({
@@ -27,14 +27,7 @@ export const snsAlertSender = (client: SNSClient, topicArn: string): AlertSender
     );
   },
   async email(to, subject, body) {
-    await client.send(
-      new PublishCommand({
-        TopicArn: topicArn,
-        Subject: subject.slice(0, 99),
-        Message: body,
-        MessageAttributes: { email: { DataType: 'String', StringValue: to } },
-      }),
-    );
+    await emailTopics.send(to, subject, body);
   },
 });
 
@@ -43,4 +36,9 @@ export const createSnsClient = (env: NodeJS.ProcessEnv = process.env): SNSClient
   return new SNSClient({ ...(endpoint ? { endpoint } : {}), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' });
 };
 
-export const alertSenderFromEnv = (env: NodeJS.ProcessEnv = process.env): AlertSender => snsAlertSender(createSnsClient(env), requireEnv('ALERTS_TOPIC_ARN', env));
+/** The environment variable naming the prefix of every user's alert topic (CDK sets it per stack). */
+export const ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV = 'ALERT_EMAIL_TOPIC_ARN_PREFIX';
+
+/** Each user's alert-email topic and subscription (SNS in AWS, the outbox locally). */
+export const alertEmailTopicsFromEnv = (routes: AlertEmailRoutes, env: NodeJS.ProcessEnv = process.env, sns: SNSClient = createSnsClient(env)): AlertEmailTopics =>
+  alertEmailTopics(sns, requireEnv(ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV, env), routes);

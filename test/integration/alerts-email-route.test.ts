@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoAlertSettingsRepository } from '../../lambdas/adapters/dynamodb/alert-settings-repository';
+import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
+import { telemetryTopic } from '../../shared/telemetry/device-message';
+import { startTestStack } from '../support/local-stack';
+
+/**
+ * Alert email through SNS with a topic per user, on the local stack (the outbox answers
+ * CreateTopic, Subscribe, Unsubscribe and Publish like SNS): a sign-up's post-confirmation
+ * trigger makes the user's topic and subscription; an alert goes to that address only; a changed
+ * address is followed at the next alert and the old one gets nothing more.
+ */
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let client: MqttClient;
+const PREFIX = 'arn:aws:sns:us-east-1:000000000000:vatman-local-alert-email-';
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  client = await mqtt.connectAsync(stack.facts.mqtt, { clientId: 'alerts-email-route' });
+});
+afterAll(async () => {
+  await client?.endAsync();
+  await stack?.stop();
+});
+
+const repo = () => dynamoAlertSettingsRepository(createDocumentClient(), process.env.FARMS_TABLE as string);
+const farms = () => dynamoFarmRepository(createDocumentClient(), process.env.FARMS_TABLE as string);
+const outbox = async () => (await (await fetch(stack.facts.sns)).json()) as OutboxMessage[];
+const subscriptions = () =>
+  (JSON.parse(readFileSync(join(stack.dataDir, 'outbox', 'topics.json'), 'utf8')) as { subscriptions: { topic: string; endpoint: string }[] }).subscriptions;
+
+const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+/** Milk over 10 °C on vat 2 of Totara Downs for 10 minutes, from `start`: one 101 (and a 102). */
+const publishWarm = async (start: number) => {
+  for (let m = 0; m <= 10; m++) {
+    await client.publishAsync(
+      telemetryTopic('vm-31245-2'),
+      JSON.stringify({ published_at: new Date(start + m * 60_000).toISOString(), milk_level: 1000, temp1: 11, agitator_status: 1, state_machine: 'storage', battery: { status: '0x0B' } }),
+      { qos: 1 },
+    );
+  }
+};
+
+describe('alert email routes', () => {
+  const email = `route.${Date.now()}@example.nz`;
+  let sub = '';
+
+  it('a sign-up gets its own topic with one subscription to its address (Cognito post-confirmation trigger)', async () => {
+    const res = await stack.post('/api/user', {
+      type: 'USER_SIGN_UP',
+      gRecaptchaResponse: '',
+      user: JSON.stringify({ firstName: 'Mere', lastName: 'Route', email, phone: '021 555 0199', password: 'route-pass-1' }),
+    });
+    expect(res.status).toBe(200);
+    const me = await stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, (res.body as { token: string }).token);
+    sub = (me.body as { user: { _id: string } }).user._id;
+    const route = await until(async () => repo().getEmailRoute(sub));
+    expect(route).toMatchObject({ email, topic_arn: `${PREFIX}${sub}`, subscription_arn: expect.stringMatching(new RegExp(`^${PREFIX}${sub}:`)) });
+    expect(subscriptions().filter((s) => s.topic === route.topic_arn)).toEqual([expect.objectContaining({ endpoint: email })]);
+  });
+
+  it('an alert is emailed to that address only; after a change of address, to the new one only', async () => {
+    await farms().linkUserToFarm(sub, 'farm-pro');
+    const start = Math.floor(Date.now() / 60_000) * 60_000 - 60 * 60_000;
+    await publishWarm(start);
+    const first = await until(async () => {
+      const m = (await outbox()).filter((x) => x.channel === 'email' && x.topic === `${PREFIX}${sub}`);
+      return m.length > 0 ? m : undefined;
+    });
+    expect(new Set(first.map((m) => m.to))).toEqual(new Set([email]));
+
+    // The address changes on the user record (as a profile edit would); the next alert follows it.
+    const user = await farms().getUser(sub);
+    if (!user) throw new Error('no user record');
+    const changed = `changed.${email}`;
+    await farms().putUser({ ...user, email: changed });
+    const before = (await outbox()).length;
+    // Cooled, then warm again later: new alerts.
+    for (let m = 11; m <= 40; m++) {
+      await client.publishAsync(
+        telemetryTopic('vm-31245-2'),
+        JSON.stringify({ published_at: new Date(start + m * 60_000).toISOString(), milk_level: 1000, temp1: m < 35 ? 3 : 11, agitator_status: 1, state_machine: 'storage', battery: { status: '0x0B' } }),
+        { qos: 1 },
+      );
+    }
+    await publishWarm(start + 41 * 60_000);
+    const later = await until(async () => {
+      const m = (await outbox()).slice(before).filter((x) => x.channel === 'email' && x.topic === `${PREFIX}${sub}`);
+      return m.length > 0 ? m : undefined;
+    });
+    expect(new Set(later.map((m) => m.to))).toEqual(new Set([changed]));
+    expect(await repo().getEmailRoute(sub)).toMatchObject({ email: changed, topic_arn: `${PREFIX}${sub}` });
+    expect(subscriptions().filter((s) => s.topic === `${PREFIX}${sub}`).map((s) => s.endpoint)).toEqual([changed]);
+  });
+});
