@@ -1,4 +1,4 @@
-import type { ChartType, Plugin } from 'chart.js';
+import type { ChartOptions, ChartType, Plugin } from 'chart.js';
 import { Line } from 'react-chartjs-2';
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_HEIGHT } from '@shared/constants';
@@ -22,6 +22,10 @@ declare module 'chart.js' {
 }
 
 const MARKER_COLOUR = '#5b6775';
+const HOUR = 3_600_000;
+
+/** A tick of the cooling chart: the local time 'HH:mm'. */
+export const hourTick = (x: number): string => new Date(x).toLocaleTimeString('en-NZ', { hour: '2-digit', minute: '2-digit', hour12: false });
 
 /** Draws each marker as a dashed vertical line labelled at the top of the chart area. */
 const markersPlugin: Plugin<'line'> = {
@@ -62,12 +66,14 @@ export interface CoolingChartProps {
 }
 
 /** The options of the cooling chart, apart from the component so a test can read them. */
-export const coolingChartOptions = ({ from, to, markers }: Pick<CoolingChartProps, 'from' | 'to' | 'markers'>) => {
+export const coolingChartOptions = ({ from, to, markers }: Pick<CoolingChartProps, 'from' | 'to' | 'markers'>): ChartOptions<'line'> => {
   const base = lineChartOptions({ unit: '°C', yTitle: 'Temperatures', from, to, shaded: [] });
   return {
     ...base,
     scales: {
       ...base.scales,
+      // Hours of one milking: a tick on each whole hour that fits, as HH:mm.
+      x: { ...(base.scales?.['x'] as object), type: 'linear' as const, ticks: { callback: (v: number | string) => hourTick(Number(v)), stepSize: HOUR, autoSkip: true, maxRotation: 0 } },
       y: { type: 'linear' as const, min: 0, max: COOLING_Y_MAX, title: { display: true, text: 'Temperatures' } },
     },
     plugins: { ...base.plugins, markers: { lines: markers } },

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { referenceLine } from '../../milk-dashboard/utils/chart-data';
-import { VatLineChart, type XView } from '../../milk-dashboard/components/vat-line-chart';
+import type { XView } from '../../milk-dashboard/components/vat-line-chart';
 import type { MilkingList } from '../api/milking-list';
 import { byVat, perMilking, scatterPoints } from '../utils/milking-view';
+import { MilkingLineChart } from './milking-line-chart';
 import { MilkingScatter, type ScatterSet } from './milking-scatter';
 
 /** One colour per vat on the comparison scatter (up to four vats a farm, operator §9). */
@@ -15,11 +16,13 @@ const VAT_COLOURS = ['#1d4f91', '#c26a00', '#2e6b31', '#8e44ad'] as const;
 export function MilkingCharts({ data }: { readonly data: MilkingList }) {
   // One zoom for the vat charts of the screen (§2.17); a new page starts zoomed out (the section is keyed by page).
   const [view, setView] = useState<XView>();
-  const from = Date.parse(data.range.from);
-  const to = Date.parse(data.range.to);
+  // A little room either side, so a milking at the very start or end of the range is a whole dot.
+  const pad = (Date.parse(data.range.to) - Date.parse(data.range.from)) * 0.02;
+  const from = Date.parse(data.range.from) - pad;
+  const to = Date.parse(data.range.to) + pad;
   const vats = byVat(data.list);
   const sets: ScatterSet[] = vats.map((v, i) => ({ label: `Vat ${v.vatNumber}`, colour: VAT_COLOURS[i % VAT_COLOURS.length] ?? '#1d4f91', points: scatterPoints(v.milkings) }));
-  const span = { from, to, view, onView: setView, shaded: [] };
+  const span = { from, to, view, onView: setView };
   return (
     <>
       <section className="milking-card" aria-labelledby="milking-comparison-title">
@@ -37,7 +40,7 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
       {vats.map((v) => (
         <section key={v.vatNumber} className="milking-card" aria-label={`Vat ${v.vatNumber} milkings`}>
           <h2 className="milking-card__title">Vat {v.vatNumber}</h2>
-          <VatLineChart
+          <MilkingLineChart
             label={`Vat ${v.vatNumber} milking volume`}
             unit="L"
             yTitle="Litres"
@@ -47,7 +50,7 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
               { label: 'Milked', data: perMilking(v.milkings, (m) => m.summary.productivity_l), colour: '#c26a00' },
             ]}
           />
-          <VatLineChart
+          <MilkingLineChart
             label={`Vat ${v.vatNumber} milking temperatures`}
             unit="°C"
             yTitle="Temperatures"

@@ -76,6 +76,8 @@ describe('/dts/milking (farmer §2.6, tab 1)', () => {
       ['Milk Volume', [5600, 6100]],
       ['Milked', [5500, 6000]],
     ]);
+    // Milkings are hours apart: each is a dot, not only a bend in a line.
+    expect((volume?.data.datasets[0] as { pointRadius?: number }).pointRadius).toBe(3);
     const temps = chartOf('Vat 2 milking temperatures');
     expect(temps?.data.datasets.map((d) => d.label)).toEqual(['Vat', 'Inlet', 'Plate', '10 °C', '6 °C']);
     expect((temps?.data.datasets[0]?.data as { y: number }[]).map((p) => p.y)).toEqual([11]);

@@ -1,0 +1,49 @@
+import type { ChartOptions } from 'chart.js';
+import { Line } from 'react-chartjs-2';
+import { CHART_HEIGHT } from '@shared/constants';
+import type { XY } from '../../milk-dashboard/utils/chart-data';
+import { lineChartOptions, type LineSeries, type XView } from '../../milk-dashboard/components/vat-line-chart';
+import { dayTick } from './milking-scatter';
+
+export interface MilkingLineChartProps {
+  readonly label: string;
+  readonly series: readonly LineSeries[];
+  readonly unit: 'L' | '°C';
+  readonly yTitle: 'Litres' | 'Temperatures';
+  readonly from: number;
+  readonly to: number;
+  readonly view: XView | undefined;
+  readonly onView: (view: XView) => void;
+}
+
+/** The options: the dashboard's (units in local-time tooltips, the shared zoom), with day ticks for a month of milkings. */
+export const milkingLineOptions = (props: Omit<MilkingLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
+  const base = lineChartOptions({ ...props, shaded: [] });
+  const x = base.scales?.['x'] as object;
+  return { ...base, scales: { ...base.scales, x: { ...x, type: 'linear' as const, ticks: { callback: (v: number | string) => dayTick(Number(v)), maxTicksLimit: 6 } } } };
+};
+
+/**
+ * A value per milking over the Milking tab's 30 days (farmer §2.6): the dashboard's line chart
+ * shows readings a minute apart without dots; milkings are hours apart, so each is a dot.
+ */
+export function MilkingLineChart({ label, series, ...rest }: MilkingLineChartProps) {
+  const data = {
+    datasets: series.map((s) => ({
+      label: s.label,
+      data: s.data as XY[],
+      borderColor: s.colour,
+      backgroundColor: s.colour,
+      borderWidth: s.reference ? 1 : 2,
+      borderDash: s.reference ? [6, 4] : [],
+      pointRadius: s.reference ? 0 : 3,
+      reference: s.reference ?? false,
+      hidden: s.hidden ?? false,
+    })),
+  };
+  return (
+    <div className="milking-chart" style={{ height: CHART_HEIGHT }}>
+      <Line aria-label={label} role="img" data={data} options={milkingLineOptions(rest)} />
+    </div>
+  );
+}
