@@ -58,6 +58,11 @@ export const screens: RouteObject[] = [
         lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),
         children: [
           { path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/milk-dashboard/components/milk-dashboard-page'), (m) => m.MilkDashboardPage) },
+          { path: paths.storageData.pattern, lazy: screen(() => import('../features/storage/components/storage-data-page'), (m) => m.StorageDataPage) },
+          { path: paths.storage.pattern, lazy: screen(() => import('../features/storage/components/storage-page'), (m) => m.StoragePage) },
+          { path: paths.collection.pattern, lazy: screen(() => import('../features/storage/components/collection-page'), (m) => m.CollectionPage) },
+          { path: paths.agitator.pattern, lazy: screen(() => import('../features/storage/components/agitator-page'), (m) => m.AgitatorPage) },
+          { path: paths.pickup.pattern, lazy: screen(() => import('../features/storage/components/pickup-page'), (m) => m.PickupPage) },
           { path: paths.milking.pattern, lazy: screen(() => import('../features/milking/components/milking-page'), (m) => m.MilkingPage) },
           { path: paths.milkingDetail.pattern, lazy: screen(() => import('../features/milking/components/milking-detail-page'), (m) => m.MilkingDetailPage) },
           { path: paths.equipment.pattern, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.EquipmentComingSoon) },

@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useOutletContext } from 'react-router-dom';
+import { Link, useOutletContext } from 'react-router-dom';
 import { isDairyCompanyFarm, type Farm } from '@shared/entities/farm';
+import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { dashboardLastQuery } from '../api/dashboard-last';
+import { AutoTile } from './auto-tile';
+import { StorageDataCard } from './storage-data-card';
 import { VatCard } from './vat-card';
 import './milk-dashboard.css';
 
@@ -27,24 +30,42 @@ const useNow = () => {
   return now;
 };
 
-/** /dts/dashboard (farmer §2.5, tab 0 'Vatman'): a card per vat, refreshed every 120 s. */
+/**
+ * /dts/dashboard (farmer §2.5, tab 0 'Vatman'): a card per vat, refreshed every 120 s; Submit Pickup
+ * for farms that are not dairy-company farms (§6), the 'Milk storage data' card, the Vat-Man Auto
+ * tile for Auto farms, then the charts.
+ */
 export function MilkDashboardPage() {
   const { farm } = useOutletContext<MilkDashboardContext>();
   const client = useApiClient();
   const now = useNow();
   const { data, isPending, isError } = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
+  const dairyCompany = isDairyCompanyFarm(farm?.fonterra_id ?? '');
 
   return (
     <section className="page milk-dashboard">
-      <h1 className="page__title">Vatman</h1>
+      <div className="dashboard-tiles__heading">
+        <h1 className="page__title">Vatman</h1>
+        {farm && !dairyCompany && (
+          <Link className="button button--primary" to={paths.pickup.to()}>
+            Submit Pickup
+          </Link>
+        )}
+      </div>
       {farm && isPending && <p className="page__note">Loading your vats…</p>}
       {isError && !data && <p className="page__note">Your vats could not be loaded. It will try again shortly.</p>}
       {data && data.length === 0 && <p className="page__note">This farm has no vats yet.</p>}
       {data && data.length > 0 && (
         <div className="milk-dashboard__cards">
           {data.map((vat) => (
-            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={isDairyCompanyFarm(farm?.fonterra_id ?? '')} />
+            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} />
           ))}
+        </div>
+      )}
+      {farm && data && data.length > 0 && (
+        <div className="dashboard-tiles">
+          <StorageDataCard vats={data} now={now} />
+          {farm.package === 'Vat-Man Auto' && <AutoTile farmId={farm._id} vats={data} />}
         </div>
       )}
       {farm && (
@@ -52,7 +73,6 @@ export function MilkDashboardPage() {
           <VatChartsSection key={farm._id} farm={farm} />
         </Suspense>
       )}
-      <p className="page__note">Coming soon: the milk storage data page and Submit Pickup.</p>
     </section>
   );
 }

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { paths } from '../../../config/paths';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { storageHistoryQuery, type VatStorageHistory } from '../api/storage-history';
@@ -12,18 +14,25 @@ const isNarrow = (): boolean => window.matchMedia?.(NARROW_QUERY).matches ?? fal
 
 const STORAGE = 'rgb(29 79 145 / 10%)';
 
-const storageBands = (h: VatStorageHistory, rangeEnd: number): Band[] =>
+const storageBands = (h: VatStorageHistory, rangeEnd: number): (Band & { readonly id: string })[] =>
   h.storages.flatMap((s) => {
     const from = Date.parse(s.activity.start.published_at);
     const to = s.activity.end ? Date.parse(s.activity.end.published_at) : rangeEnd;
-    return Number.isNaN(from) || Number.isNaN(to) || to < from ? [] : [{ from, to }];
+    return Number.isNaN(from) || Number.isNaN(to) || to < from ? [] : [{ from, to, id: s._id }];
   });
 
 function VatHistory({ history }: { readonly history: VatStorageHistory }) {
   const n = history.device.vat_number;
   const from = Date.parse(history.from);
   const to = Date.parse(history.to);
-  const shaded = [{ bands: storageBands(history, to), colour: STORAGE }];
+  const bands = storageBands(history, to);
+  const shaded = [{ bands, colour: STORAGE }];
+  const navigate = useNavigate();
+  // Clicking a storage's shaded area opens that storage (farmer §2.7).
+  const onPick = (x: number) => {
+    const hit = bands.find((b) => x >= b.from && x <= b.to);
+    if (hit) void navigate(paths.storage.to(hit.id));
+  };
   return (
     <div className="storage-history__vat">
       <h3 className="storage-history__vat-title">Vat {n}</h3>
@@ -34,6 +43,7 @@ function VatHistory({ history }: { readonly history: VatStorageHistory }) {
         from={from}
         to={to}
         shaded={shaded}
+        onPick={onPick}
         series={[{ label: 'Milk Volume', data: seriesOf(history.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
       <VatLineChart
@@ -43,6 +53,7 @@ function VatHistory({ history }: { readonly history: VatStorageHistory }) {
         from={from}
         to={to}
         shaded={shaded}
+        onPick={onPick}
         series={[{ label: 'Vat', data: seriesOf(history.detailData, 'temp1'), colour: '#1d4f91' }]}
       />
     </div>
@@ -60,7 +71,7 @@ export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id'> }) {
       <h2 className="vat-charts__title" id="storage-history-title">
         Milk storage history
       </h2>
-      <p className="vat-charts__legend">The last 7 days; shaded: milk in storage.</p>
+      <p className="vat-charts__legend">The last 7 days; shaded: milk in storage (click one to open it).</p>
       {data.map((h) => (
         <VatHistory key={h.device._id} history={h} />
       ))}

@@ -68,10 +68,12 @@ export interface VatLineChartProps {
   /** The shared zoomed range; undefined shows the whole range. */
   readonly view?: XView | undefined;
   readonly onView?: ((view: XView) => void) | undefined;
+  /** A click on the plot, as the time under the pointer (the storage history opens the storage clicked, §2.7). */
+  readonly onPick?: ((x: number) => void) | undefined;
 }
 
 /** The options of a vat chart, apart from the component so a test can read them. */
-export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
+export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView, onPick }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
   const report = ({ chart }: { chart: ChartJS }) => {
     const x = chart.scales['x'];
     if (x && onView) onView({ min: x.min, max: x.max });
@@ -79,6 +81,12 @@ export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView 
   return {
     responsive: true,
     maintainAspectRatio: false,
+    ...(onPick && {
+      onClick: (event, _elements, chart) => {
+        const x = chart.scales['x'];
+        if (x && event.x !== null && event.x >= chart.chartArea.left && event.x <= chart.chartArea.right) onPick(x.getValueForPixel(event.x) ?? Number.NaN);
+      },
+    }),
     animation: false,
     parsing: false,
     normalized: true,

@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { alertSettingsQuery } from '../../alert-settings/api/alert-settings';
+import type { VatLast } from '../api/dashboard-last';
+import './dashboard-tiles.css';
+
+/** The vat's state machine (farmer §3 Storage reading) in words; som and eom count as milking (§4). */
+const STATE_WORDS: Readonly<Record<string, string>> = {
+  startup: 'Starting up',
+  empty: 'Empty',
+  som: 'Milking',
+  milking: 'Milking',
+  eom: 'Milking',
+  storage: 'Storing milk',
+};
+
+const oneDecimal = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
+
+/**
+ * The Vat-Man Auto tile (farmer §2.5 "Vat-Man Auto farms show an extra tile", §4): per vat whether
+ * the controller runs it, what the vat is doing from the latest reading, and the fridge's switching
+ * temperatures from its controller settings (§2.9), with a link to change them. The controller's own
+ * status (112-114) has no telemetry field yet, so it is not guessed.
+ */
+export function AutoTile({ farmId, vats }: { readonly farmId: string; readonly vats: readonly VatLast[] }) {
+  const client = useApiClient();
+  const settings = useQuery(alertSettingsQuery(client, farmId)).data;
+  return (
+    <section className="dashboard-tile" aria-labelledby="auto-tile-title">
+      <div className="dashboard-tile__header">
+        <h2 className="dashboard-tile__title" id="auto-tile-title">
+          Vat-Man Auto
+        </h2>
+        <Link className="button" to={paths.alertSettings.to()}>
+          Auto settings
+        </Link>
+      </div>
+      <ul className="dashboard-tile__rows">
+        {vats.map((vat) => {
+          const auto = settings?.vats.find((v) => v._id === vat.device._id)?.auto_settings;
+          const state = vat.last?.state_machine ? (STATE_WORDS[vat.last.state_machine] ?? vat.last.state_machine) : 'No recent reading';
+          return (
+            <li key={vat.device._id} className="dashboard-tile__row">
+              <span className="dashboard-tile__vat">Vat {vat.device.vat_number}</span>
+              <span className="dashboard-tile__text">
+                {vat.device.vat_auto ? 'Automatic control' : 'Not under automatic control'} · {state}
+                {auto && (
+                  <>
+                    <br />
+                    Fridge on at {oneDecimal(auto.pro_refrige_temp_on)} °C, off at {oneDecimal(auto.pro_refrige_temp_off)} °C
+                  </>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { Chart as ChartJS } from 'chart.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Farm } from '@shared/entities/farm';
+import { DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS } from '@shared/alerts/settings';
+import type { VatLast } from '../api/dashboard-last';
+import { build } from '../../../testing/build';
+import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
+import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
+
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
+  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
+  signIn: vi.fn(),
+  signOut: vi.fn(() => Promise.resolve()),
+}));
+
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString();
+const point = (published_at: string) => ({ published_at, milk_volume: null, temp1: null, temp2: null, temp3: null });
+const storage = (n: number, start: string, end: string | null) => ({
+  _id: `dev-${n}~storage~${start}`,
+  kind: 'storage' as const,
+  device_id: `dev-${n}`,
+  activity: { start: point(start), end: end ? point(end) : null },
+});
+
+const vatLast = (n: number, lastStorage: VatLast['lastStorage'], auto = false): VatLast => ({
+  device: { _id: `dev-${n}`, name: `thing-${n}`, vat_number: n, vat_size: 10_000, vat_auto: auto, last_updated: null },
+  last: { published_at: hoursAgo(0.1), milk_volume: 4000, temp1: 4.2, agitator_status: 1, state_machine: 'storage' },
+  lastStorage,
+  lastCollection: null,
+  lastMilking: null,
+  lastCIP: null,
+});
+
+withSelectedFarm('farm-1');
+beforeEach(() => vi.useFakeTimers({ now: NOW, toFake: ['Date'] }));
+afterEach(() => vi.useRealTimers());
+
+const openDashboard = async (farm: Partial<Farm>, vats: VatLast[], more: Record<string, FakeHandler> = {}) => {
+  const api = fakeApi({
+    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1', ...farm })], organization: null }),
+    FARMER_NOTIFICATION_STATUS: () => 'NO',
+    FARMER_DASHBOARD_LAST: () => vats,
+    FARMER_DASHBOARD_LAST_ALL: () => [],
+    FARMER_STORAGE_HISTORY: () => [],
+    ...more,
+  });
+  const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
+  await screen.findByRole('region', { name: 'Vat 1' });
+  return { ...app, api };
+};
+
+describe('Submit Pickup on the milk dashboard (farmer §2.5, §6)', () => {
+  it('shows for a farm that is not a dairy-company farm, opening /dts/pickup', async () => {
+    await openDashboard({ fonterra_id: 'OCD40721' }, [vatLast(1, null)]);
+    expect(screen.getByRole('link', { name: 'Submit Pickup' })).toHaveAttribute('href', '/dts/pickup');
+  });
+
+  it.each(['31245', 'FON50412'])('is hidden for the dairy-company farm %s', async (fonterra_id) => {
+    await openDashboard({ fonterra_id }, [vatLast(1, null)]);
+    expect(screen.queryByRole('link', { name: 'Submit Pickup' })).not.toBeInTheDocument();
+  });
+});
+
+describe("the 'Milk storage data' card (farmer §2.5)", () => {
+  it('has More to /dts/dashboard/data and per vat its current or last storage, opening the storage page', async () => {
+    const inVat = storage(1, hoursAgo(5), null);
+    await openDashboard({}, [vatLast(1, inVat), vatLast(2, storage(2, hoursAgo(50), hoursAgo(26))), vatLast(3, null)]);
+    const card = screen.getByRole('region', { name: 'Milk storage data' });
+    expect(within(card).getByRole('link', { name: 'More' })).toHaveAttribute('href', '/dts/dashboard/data');
+    const [one, two, three] = within(card).getAllByRole('listitem');
+    expect(one).toHaveTextContent('Vat 1In the vat since 5 hours ago');
+    expect(within(one as HTMLElement).getByRole('link', { name: 'View Vat 1 storage' })).toHaveAttribute('href', `/dts/storage/${encodeURIComponent(inVat._id)}`);
+    expect(two).toHaveTextContent('Last storage collected 1 day ago');
+    expect(three).toHaveTextContent('No storage recorded yet.');
+    expect(within(three as HTMLElement).queryByRole('link')).not.toBeInTheDocument();
+  });
+});
+
+describe('the Vat-Man Auto tile (farmer §2.5, §4)', () => {
+  const settings = () => ({
+    farm: { _id: 'farm-1', package: 'Vat-Man Auto', alert_setting: DEFAULT_ALERT_SETTINGS },
+    vats: [{ _id: 'dev-1', vat_number: 1, vat_auto: true, auto_settings: { ...DEFAULT_AUTO_SETTINGS, pro_refrige_temp_on: 5.5 } }],
+  });
+
+  it('shows per vat the control, the vat state and the fridge temperatures, with a link to the Auto settings', async () => {
+    const { api } = await openDashboard({ package: 'Vat-Man Auto', fonterra_id: 'FON50412' }, [vatLast(1, null, true)], { USER_SETTING_ALERT_GET: settings });
+    const tile = screen.getByRole('region', { name: 'Vat-Man Auto' });
+    expect(within(tile).getByRole('link', { name: 'Auto settings' })).toHaveAttribute('href', '/dts/setting/alert');
+    expect(await within(tile).findByText(/Fridge on at 5\.5 °C, off at 4\.0 °C/)).toBeInTheDocument();
+    expect(within(tile).getByRole('listitem')).toHaveTextContent('Vat 1Automatic control · Storing milk');
+    expect(api.callsOf('USER_SETTING_ALERT_GET')[0]?.fields.get('farm')).toBe('farm-1');
+  });
+
+  it('is not shown for other packages', async () => {
+    const { api } = await openDashboard({ package: 'Vat-Man Pro' }, [vatLast(1, null)]);
+    expect(screen.queryByRole('region', { name: 'Vat-Man Auto' })).not.toBeInTheDocument();
+    expect(api.callsOf('USER_SETTING_ALERT_GET')).toHaveLength(0);
+  });
+});
+
+describe('the storage history chart (farmer §2.7)', () => {
+  it('a click on a storage’s shaded area opens that storage', async () => {
+    const start = hoursAgo(30);
+    const history = [
+      {
+        device: vatLast(1, null).device,
+        from: hoursAgo(7 * 24),
+        to: hoursAgo(0),
+        storages: [storage(1, start, hoursAgo(10))],
+        detailData: [{ published_at: start, milk_level: 300, milk_volume: 900, temp1: 4 }],
+      },
+    ];
+    const { router } = await openDashboard({}, [vatLast(1, null)], { FARMER_STORAGE_HISTORY: () => history, FARMER_STORAGE_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }) });
+    const canvas = await screen.findByRole('img', { name: 'Vat 1 storage volume' }, { timeout: 5000 });
+    const onClick = ChartJS.getChart(canvas as HTMLCanvasElement)?.options.onClick as unknown as (event: { x: number }, elements: [], chart: unknown) => void;
+    // jsdom lays nothing out (the plot is 0 px wide), so the click gets a chart whose x axis reads the time under the pointer.
+    const chartAt = (iso: string) => ({ chartArea: { left: 0, right: 600 }, scales: { x: { getValueForPixel: () => Date.parse(iso) } } });
+    onClick({ x: 300 }, [], chartAt(hoursAgo(5)));
+    expect(router.state.location.pathname).toBe('/dts/dashboard');
+    onClick({ x: 300 }, [], chartAt(hoursAgo(20)));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/dts/storage/${encodeURIComponent(`dev-1~storage~${start}`)}`));
+  });
+});

@@ -1,0 +1,141 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { AgitatorList, CollectionList } from '../api/storage';
+import { build } from '../../../testing/build';
+import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
+import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
+
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
+  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
+  signIn: vi.fn(),
+  signOut: vi.fn(() => Promise.resolve()),
+}));
+
+withSelectedFarm('farm-1');
+
+const point = (published_at: string, milk_volume: number | null, temp1: number | null) => ({ published_at, milk_volume, temp1, temp2: null, temp3: null });
+const range = (page: number) => ({ from: '2026-02-08T11:00:00.000Z', to: '2026-03-10T12:00:00.000Z', startDate: '2026-02-09', endDate: '2026-03-11', page_index: page });
+const device = (n: number) => ({ _id: `dev-${n}`, name: `thing-${n}`, vat_number: n, vat_size: 10_000, vat_auto: false, last_updated: null });
+const vatLast = (n: number) => ({ device: device(n), last: null, lastStorage: null, lastCollection: null, lastMilking: null, lastCIP: null });
+
+const open = async (path: string, handlers: Record<string, FakeHandler>, heading: string) => {
+  const api = fakeApi({
+    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1' })], organization: null }),
+    FARMER_NOTIFICATION_STATUS: () => 'NO',
+    FARMER_DASHBOARD_LAST: () => [vatLast(1), vatLast(2)],
+    ...handlers,
+  });
+  const app = renderApp(path, { apiClient: testApiClient(api.fetch) });
+  await screen.findByRole('heading', { level: 1, name: heading });
+  return { ...app, api };
+};
+
+const facts = (row: HTMLElement) => Object.fromEntries(within(row).getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+
+describe('/dts/collection (farmer §2.6): the detected collections', () => {
+  const collections = (page: number): CollectionList => ({
+    range: range(page),
+    list:
+      page === 1
+        ? [
+            {
+              _id: 'dev-1~collection~2026-03-09T20:00:00.000Z',
+              kind: 'collection',
+              device_id: 'dev-1',
+              activity: { start: point('2026-03-09T20:00:00.000Z', 9000, 3.84), end: point('2026-03-09T20:25:00.000Z', 0, 3.9) },
+              vat_number: 1,
+              volume_collected: 9004,
+              duration_min: 25,
+            },
+          ]
+        : [],
+  });
+
+  it('lists each vat’s collections in the farm’s local time, and says so for a vat with none', async () => {
+    const { api } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))) }, 'Collections');
+    const vat1 = await screen.findByRole('region', { name: 'Vat 1' });
+    expect(facts(within(vat1).getByRole('listitem'))).toEqual({ Started: '10 Mar 2026 09:00', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C' });
+    expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByText('No collections in these days.')).toBeInTheDocument();
+    expect(screen.getByText('09/02/2026 to 11/03/2026')).toBeInTheDocument();
+    expect(api.callsOf('FARMER_COLLECTION_LIST')[0]?.fields.get('farm')).toBe('farm-1');
+    expect(api.callsOf('FARMER_COLLECTION_LIST')[0]?.fields.get('page_index')).toBe('1');
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+
+  it('Previous asks for the 30 days before', async () => {
+    const { api, user } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))) }, 'Collections');
+    await screen.findByText('25 min');
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await within(screen.getByRole('region', { name: 'Vat 1' })).findByText('No collections in these days.')).toBeInTheDocument();
+    expect(api.callsOf('FARMER_COLLECTION_LIST')[1]?.fields.get('page_index')).toBe('2');
+    expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();
+  });
+});
+
+describe('/dts/agitator: the agitator stop periods', () => {
+  const stops: AgitatorList = {
+    range: range(1),
+    list: [
+      {
+        _id: 'dev-2~agitator_stop~2026-03-10T01:00:00.000Z',
+        kind: 'agitator_stop',
+        device_id: 'dev-2',
+        activity: { start: point('2026-03-10T01:00:00.000Z', 4000, 4.1), end: null },
+        vat_number: 2,
+        duration_min: null,
+      },
+      {
+        _id: 'dev-2~agitator_stop~2026-03-09T01:00:00.000Z',
+        kind: 'agitator_stop',
+        device_id: 'dev-2',
+        activity: { start: point('2026-03-09T01:00:00.000Z', 3000, 4.4), end: point('2026-03-09T02:35:00.000Z', 3000, 5) },
+        vat_number: 2,
+        duration_min: 95,
+      },
+    ],
+  };
+
+  it('lists each stop per vat, newest first, one still going as such', async () => {
+    await open('/dts/agitator', { FARMER_AGITATOR_LIST: () => stops }, 'Agitator stops');
+    const vat2 = await screen.findByRole('region', { name: 'Vat 2' });
+    const [open1, closed] = within(vat2).getAllByRole('listitem');
+    expect(facts(open1 as HTMLElement)).toMatchObject({ Stopped: '10 Mar 2026 14:00', Restarted: 'Still stopped', Duration: '–' });
+    expect(facts(closed as HTMLElement)).toEqual({ Stopped: '09 Mar 2026 14:00', Restarted: '09 Mar 2026 15:35', Duration: '1 h 35 min', Milk: '3,000 L, 4.4 °C' });
+    expect(within(screen.getByRole('region', { name: 'Vat 1' })).getByText('No agitator stops in these days.')).toBeInTheDocument();
+  });
+});
+
+describe('/dts/dashboard/data: Milk storage data', () => {
+  const history = [
+    {
+      device: device(1),
+      from: '2026-03-03T12:00:00.000Z',
+      to: '2026-03-10T12:00:00.000Z',
+      storages: [
+        { _id: 'dev-1~storage~2026-03-08T10:00:00.000Z', kind: 'storage', device_id: 'dev-1', activity: { start: point('2026-03-08T10:00:00.000Z', 500, 12), end: point('2026-03-09T20:00:00.000Z', 9000, 3.8) } },
+        { _id: 'dev-1~storage~2026-03-10T05:00:00.000Z', kind: 'storage', device_id: 'dev-1', activity: { start: point('2026-03-10T05:00:00.000Z', 400, 11), end: null } },
+      ],
+      detailData: [
+        { published_at: '2026-03-08T10:00:00.000Z', milk_level: 10, milk_volume: 500, temp1: 12.04 },
+        { published_at: '2026-03-09T19:00:00.000Z', milk_level: 900, milk_volume: 9004, temp1: 3.8 },
+        { published_at: '2026-03-10T06:00:00.000Z', milk_level: 300, milk_volume: 2100, temp1: 9.6 },
+      ],
+    },
+    { device: device(2), from: '2026-03-03T12:00:00.000Z', to: '2026-03-10T12:00:00.000Z', storages: [], detailData: [] },
+  ];
+
+  it('lists each vat’s storages of 7 days newest first with peaks, each opening its storage page', async () => {
+    const { router, user } = await open('/dts/dashboard/data', { FARMER_STORAGE_HISTORY: () => history }, 'Milk storage data');
+    const vat1 = await screen.findByRole('region', { name: 'Vat 1' });
+    const [current, earlier] = within(vat1).getAllByRole('listitem');
+    expect(facts(current as HTMLElement)).toEqual({ Started: '10 Mar 2026 18:00', Ended: 'In the vat', 'Peak volume': '2,100 L', 'Peak temperature': '9.6 °C' });
+    expect(facts(earlier as HTMLElement)).toEqual({ Started: '08 Mar 2026 23:00', Ended: '10 Mar 2026 09:00', 'Peak volume': '9,000 L', 'Peak temperature': '12.0 °C' });
+    expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByText('No storages in the last 7 days.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Collections' })).toHaveAttribute('href', '/dts/collection');
+    expect(screen.getByRole('link', { name: 'Agitator stops' })).toHaveAttribute('href', '/dts/agitator');
+    await user.click(within(earlier as HTMLElement).getByRole('link', { name: /View/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/dts/storage/${encodeURIComponent('dev-1~storage~2026-03-08T10:00:00.000Z')}`));
+  });
+});

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { VatLineChart, type ShadedBands, type XView } from '../../milk-dashboard/components/vat-line-chart';
+import { bandsOf, referenceLine, seriesOf } from '../../milk-dashboard/utils/chart-data';
+import type { StorageOne } from '../api/storage';
+
+/** The milk dashboard's agitator-stop shade, so 'Agitator Stopped' reads the same on both screens. */
+const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
+
+/**
+ * The storage charts of farmer §2.7 (loaded lazily: chart.js is large): volume with the agitator
+ * stops shaded, and the vat temperature with the §9 6 and 10 °C lines, over the storage's time,
+ * zooming together (§2.17).
+ */
+export function StorageCharts({ storage, rangeEnd }: { readonly storage: StorageOne; readonly rangeEnd: number }) {
+  const [view, setView] = useState<XView>();
+  const n = storage.device.vat_number;
+  const from = Date.parse(storage.activity.activity.start.published_at);
+  const to = Math.max(from + 60_000, storage.activity.activity.end ? Date.parse(storage.activity.activity.end.published_at) : rangeEnd);
+  const stops: ShadedBands = { bands: bandsOf(storage.agitatorData.listStop, to), colour: AGITATOR_STOP };
+  const span = { from, to, view, onView: setView };
+  return (
+    <>
+      {view && (
+        <button type="button" className="button chart-range__reset" onClick={() => setView(undefined)}>
+          Reset zoom
+        </button>
+      )}
+      <VatLineChart
+        label={`Vat ${n} storage volume`}
+        unit="L"
+        yTitle="Litres"
+        {...span}
+        shaded={[stops]}
+        series={[{ label: 'Milk Volume', data: seriesOf(storage.detailData, 'milk_volume'), colour: '#1d4f91' }]}
+      />
+      <VatLineChart
+        label={`Vat ${n} storage temperatures`}
+        unit="°C"
+        yTitle="Temperatures"
+        {...span}
+        shaded={[stops]}
+        series={[
+          { label: 'Vat', data: seriesOf(storage.detailData, 'temp1'), colour: '#1d4f91' },
+          { label: '10 °C', data: referenceLine(10, from, to), colour: '#c62828', reference: true },
+          { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
+        ]}
+      />
+    </>
+  );
+}

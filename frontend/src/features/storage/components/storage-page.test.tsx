@@ -1,0 +1,123 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { Chart as ChartJS } from 'chart.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StorageOne } from '../api/storage';
+import { reloadPage } from '../../../lib/page-reload';
+import { build } from '../../../testing/build';
+import { fakeApi } from '../../../testing/fake-api';
+import { renderApp, testApiClient } from '../../../testing/render-app';
+import { withSelectedFarm } from '../../../testing/selected-farm';
+import { readSelectedFarm } from '../../shell/utils/selected-farm';
+
+vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
+vi.mock('aws-amplify/auth', () => ({
+  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
+  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
+  signIn: vi.fn(),
+  signOut: vi.fn(() => Promise.resolve()),
+}));
+
+const START = '2026-03-09T10:00:00.000Z';
+const ID = `dev-2~storage~${START}`;
+const ALERT = '2026-03-09T20:00:00.000Z~dev-2~102';
+
+const storage = (over: Partial<StorageOne> = {}): StorageOne => ({
+  activity: {
+    _id: ID,
+    kind: 'storage',
+    device_id: 'dev-2',
+    activity: {
+      start: { published_at: START, milk_volume: 500, temp1: 12, temp2: null, temp3: null },
+      end: { published_at: '2026-03-10T08:00:00.000Z', milk_volume: 9000, temp1: 4, temp2: null, temp3: null },
+    },
+  },
+  farm_id: 'farm-1',
+  device: { _id: 'dev-2', name: 'thing-2', vat_number: 2, vat_size: 10_000, vat_auto: false, last_updated: null },
+  detailData: [
+    { published_at: START, milk_volume: 500, temp1: 12, agitator_status: 1 },
+    { published_at: '2026-03-09T20:00:00.000Z', milk_volume: 6000, temp1: 7.2, agitator_status: 0 },
+    { published_at: '2026-03-10T08:00:00.000Z', milk_volume: 9000, temp1: 4, agitator_status: 1 },
+  ],
+  agitatorData: { listStop: [{ start: { published_at: '2026-03-09T20:00:00.000Z' }, end: { published_at: '2026-03-09T21:00:00.000Z' } }] },
+  alert: null,
+  ...over,
+});
+
+const alert102: NonNullable<StorageOne['alert']> = {
+  _id: ALERT,
+  type: 102,
+  status: 2,
+  data: { published_at: '2026-03-09T20:00:00.000Z', temp1: 7.24, milk_volume: 6004, agitator_status: 0 },
+  created_at: '2026-03-09T20:00:05.000Z',
+  device: { _id: 'dev-2', name: 'thing-2', vat_number: 2 },
+};
+
+withSelectedFarm('farm-1');
+beforeEach(() => vi.mocked(reloadPage).mockClear());
+
+const open = (path: string, answer: () => unknown, farms = [build.farm({ _id: 'farm-1' })]) => {
+  const api = fakeApi({
+    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: farms, organization: null }),
+    FARMER_NOTIFICATION_STATUS: () => 'NO',
+    FARMER_STORAGE_ONE: answer,
+  });
+  renderApp(path, { apiClient: testApiClient(api.fetch) });
+  return api;
+};
+
+describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
+  it('asks FARMER_STORAGE_ONE for the activity and alert, and shows Vat {n}, the storage card with its legend, charts and the red alert box', async () => {
+    const api = open(`/dts/storage/${encodeURIComponent(ID)}/alert/${encodeURIComponent(ALERT)}`, () => storage({ alert: alert102 }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Vat 2' })).toBeInTheDocument();
+    const call = api.callsOf('FARMER_STORAGE_ONE')[0];
+    expect(call?.path).toBe('/api/farmer/activity');
+    expect(call?.fields.get('activity_id')).toBe(ID);
+    expect(call?.fields.get('alert_id')).toBe(ALERT);
+
+    const box = screen.getByRole('alert');
+    expect(box).toHaveTextContent('Temperature over 6°C');
+    expect(box).toHaveTextContent('Milk over 6C');
+    // Auckland is 13 h ahead in March: 20:00 UTC is 09:00 on the 10th.
+    expect(box).toHaveTextContent('10 Mar 2026 09:00 · 7.2 °C · 6,000 L · Agitator Stopped');
+
+    const card = screen.getByRole('region', { name: 'Milk storage data' });
+    expect(within(card).getByText('Agitator Stopped')).toBeInTheDocument();
+    const volume = await within(card).findByRole('img', { name: 'Vat 2 storage volume' }, { timeout: 5000 });
+    expect(within(card).getByRole('img', { name: 'Vat 2 storage temperatures' })).toBeInTheDocument();
+    const chart = ChartJS.getChart(volume as HTMLCanvasElement);
+    const bands = chart?.options.plugins?.bands?.shaded?.map((s) => s?.bands?.map((b) => [b?.from, b?.to]));
+    expect(bands).toEqual([[[Date.parse('2026-03-09T20:00:00.000Z'), Date.parse('2026-03-09T21:00:00.000Z')]]]);
+    expect(chart?.data.datasets[0]?.data).toEqual([
+      { x: Date.parse(START), y: 500 },
+      { x: Date.parse('2026-03-09T20:00:00.000Z'), y: 6000 },
+      { x: Date.parse('2026-03-10T08:00:00.000Z'), y: 9000 },
+    ]);
+  });
+
+  it('without an alert: no red box, and alert_id is sent empty', async () => {
+    const api = open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Vat 2' })).toBeInTheDocument();
+    expect(api.callsOf('FARMER_STORAGE_ONE')[0]?.fields.get('alert_id')).toBe('');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByText('In storage from 09 Mar 2026 23:00 to 10 Mar 2026 21:00')).toBeInTheDocument();
+  });
+
+  it('a storage of another of the user’s farms switches the selected farm to it and reloads', async () => {
+    open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage({ farm_id: 'farm-2' }), [build.farm({ _id: 'farm-1' }), build.farm({ _id: 'farm-2', fonterra_id: 'OCD1' })]);
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
+    expect(readSelectedFarm()).toBe('farm-2');
+    expect(screen.queryByRole('heading', { level: 1, name: 'Vat 2' })).not.toBeInTheDocument();
+  });
+
+  it('the storage’s own farm does not reload', async () => {
+    open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
+    await screen.findByRole('heading', { level: 1, name: 'Vat 2' });
+    expect(reloadPage).not.toHaveBeenCalled();
+    expect(readSelectedFarm()).toBe('farm-1');
+  });
+
+  it('a storage the server refuses (403) says so on the page', async () => {
+    open(`/dts/storage/${encodeURIComponent(ID)}`, () => ({ status: 403, body: { message: 'Forbidden' } }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This storage is not one of your farms’.');
+  });
+});

@@ -1,0 +1,23 @@
+import { ALERT_WORDS } from '@shared/alerts/messages';
+import { isNotificationType } from '@shared/alerts/types';
+
+/** Minutes as '2 h 05 min' / '25 min'; unknown as '–'. */
+export const formatDuration = (minutes: number | null | undefined): string => {
+  if (minutes === null || minutes === undefined || !Number.isFinite(minutes) || minutes < 0) return '–';
+  const m = Math.round(minutes);
+  if (m < 60) return `${m} min`;
+  const days = Math.floor(m / 1440);
+  const hours = Math.floor((m % 1440) / 60);
+  const rest = m % 60;
+  return `${days > 0 ? `${days} d ` : ''}${hours} h ${String(rest).padStart(2, '0')} min`;
+};
+
+/** What an alert type means (farmer §3 "code: label, meaning"), in the words of the alert messages. */
+export const alertDescription = (type: number): string | undefined => (isNotificationType(type) ? ALERT_WORDS[type] : undefined);
+
+/** Local date and time for a datetime-local field ('YYYY-MM-DDTHH:mm'). */
+export const localInputValue = (instant: number): string => {
+  const d = new Date(instant);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
