@@ -125,9 +125,14 @@ const FARMER: Record<string, string> = { 'farm-lite': 'farmer@vatman.local', 'fa
  * Signs the farm's farmer in on /dts/dashboard with the farm selected (the farm cookie of farmer
  * §3), optionally with playwright's fake clock installed first (time runs on until moved).
  */
-const openDashboard = async (farmId: string, { width = 1280, clock = false } = {}): Promise<Visit> => {
-  // The farms are in New Zealand: the page shows and writes times in the farm's zone.
-  const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true, timezoneId: TIME_ZONE });
+const openDashboard = async (farmId: string, { width = 1280, clock = false, phone = false } = {}): Promise<Visit> => {
+  // The farms are in New Zealand: the page shows and writes times in the farm's zone. A phone has a touch screen.
+  const context = await browser.newContext({
+    viewport: { width, height: phone ? 800 : 900 },
+    acceptDownloads: true,
+    timezoneId: TIME_ZONE,
+    ...(phone ? { isMobile: true, hasTouch: true } : {}),
+  });
   await context.addCookies([{ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: farmId })), url: web }]);
   const page = await context.newPage();
   if (clock) await page.clock.install();
@@ -374,7 +379,7 @@ describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
     [LITE, 'cards, charts and paging'],
     ['farm-auto', 'four vats of cards and charts'],
   ])('%s: %s fit without horizontal scrolling; the storage history is neither asked for nor shown', async (farmId) => {
-    const { context, page, calls } = await openDashboard(farmId, { width: 375 });
+    const { context, page, calls } = await openDashboard(farmId, { width: 375, phone: true });
     await withShot(page, `phone-${farmId}`, async () => {
       const last = devicesOf(farmId).at(-1)?.vat_number ?? 1;
       await page.getByRole('img', { name: `Vat ${last} stirrer` }).waitFor();
@@ -388,7 +393,51 @@ describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
       expect(await page.evaluate(OUTSIDE_VIEWPORT)).toEqual([]);
       expect(ofType(calls, 'FARMER_STORAGE_HISTORY')).toHaveLength(0);
       expect(await page.getByRole('region', { name: 'Milk storage history' }).count()).toBe(0);
+
+      // A finger swiping up over a chart scrolls the page (the charts fill the screen's width);
+      // two fingers spreading on a chart zoom every chart (§2.17).
+      const touch = await context.newCDPSession(page);
+      const volume = page.getByRole('img', { name: 'Vat 1 milk volume' });
+      await volume.scrollIntoViewIfNeeded();
+      const box = await volume.boundingBox();
+      if (!box) throw new Error('the volume chart has no box');
+      const scrolledFrom = Number(await page.evaluate('window.scrollY'));
+      const x = Math.round(box.x + box.width / 2);
+      const y = Math.round(box.y + box.height * 0.8);
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+      for (let i = 1; i <= 10; i += 1) await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - i * 20 }] });
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await expect.poll(async () => Number(await page.evaluate('window.scrollY')) - scrolledFrom).toBeGreaterThan(150);
+
+      const temperature = page.getByRole('img', { name: 'Vat 1 temperatures' });
+      await temperature.scrollIntoViewIfNeeded();
+      const t = await temperature.boundingBox();
+      if (!t) throw new Error('the temperature chart has no box');
+      const cx = Math.round(t.x + t.width / 2);
+      const cy = Math.round(t.y + t.height / 2);
+      const fingers = (spread: number) => [
+        { x: cx - spread, y: cy, id: 1 },
+        { x: cx + spread, y: cy, id: 2 },
+      ];
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(20) });
+      for (let i = 1; i <= 10; i += 1) await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(20 + i * 10) });
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await page.getByRole('button', { name: 'Reset zoom' }).waitFor();
+      const [zoomed, volumeRange] = await xRanges(page, ['Vat 1 temperatures', 'Vat 1 milk volume']);
+      expect(volumeRange).toEqual(zoomed);
+      expect(await page.evaluate(OUTSIDE_VIEWPORT)).toEqual([]);
     });
+    await context.close();
+  });
+
+  it("Pro's picker with a problem still fits on a phone", async () => {
+    const { context, page } = await openDashboard(PRO, { width: 375, phone: true });
+    await page.getByRole('img', { name: 'Vat 2 stirrer' }).waitFor();
+    await page.getByLabel('From', { exact: true }).fill('31/02/2026');
+    await page.getByRole('button', { name: 'View' }).click();
+    await page.getByRole('alert').filter({ hasText: 'From must be a date as DD/MM/YYYY.' }).waitFor();
+    expect(await page.evaluate(OUTSIDE_VIEWPORT)).toEqual([]);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(375);
     await context.close();
   });
 
