@@ -49,7 +49,7 @@ try {
   await measure('FARMER_DASHBOARD_GET (authorizer + 3 queries)', 40, 1, () => ok(stack.post('/api/farmer/dashboard', { type: 'FARMER_DASHBOARD_GET', farm: 'farm-auto' }, token)));
   await new Promise((r) => setTimeout(r, 1000));
   await measure('USER_ONE_GET_BY_TOKEN (Lambda-verified token)', 40, 4, () => ok(stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token)));
-  await benchIngest(stack.facts);
+  await benchIngest(stack.facts, stack.ingestDrained);
   await benchDashboardRange(stack.facts, stack.post, token);
   const mem = process.memoryUsage();
   console.log(`memory after the run: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB (one process: dynalite, gateway, broker, handlers; cognito-local is a child)`);
