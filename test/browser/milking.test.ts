@@ -227,6 +227,13 @@ describe.runIf(run)('the milking screens in Chromium (issue 5 item 4)', () => {
       await page.waitForURL(samePath(detailPath(ids.slow)));
       await page.getByRole('region', { name: 'Raw milk cooling rules' }).waitFor();
       expect(await page.getByText('Vat 2', { exact: true }).isVisible()).toBe(true);
+      // Without a mouse: Tab reaches the point's button and Enter opens the same milking.
+      await page.goBack();
+      await point.waitFor({ state: 'attached' });
+      await point.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(samePath(detailPath(ids.slow)));
+      await page.getByRole('region', { name: 'Raw milk cooling rules' }).waitFor();
     });
     await context.close();
   });

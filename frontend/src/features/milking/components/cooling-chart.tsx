@@ -74,7 +74,7 @@ export const coolingChartOptions = ({ from, to, markers }: Pick<CoolingChartProp
       ...base.scales,
       // Hours of one milking: a tick on each whole hour that fits, as HH:mm.
       x: { ...(base.scales?.['x'] as object), type: 'linear' as const, ticks: { callback: (v: number | string) => hourTick(Number(v)), stepSize: HOUR, autoSkip: true, maxRotation: 0 } },
-      y: { type: 'linear' as const, min: 0, max: COOLING_Y_MAX, title: { display: true, text: 'Temperatures' } },
+      y: { type: 'linear' as const, min: 0, max: COOLING_Y_MAX, ticks: { stepSize: 1 }, title: { display: true, text: 'Temperatures' } },
     },
     plugins: { ...base.plugins, markers: { lines: markers } },
   };
