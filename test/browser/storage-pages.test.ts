@@ -102,7 +102,12 @@ const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Pr
 };
 
 /** Nothing wider than the viewport (the 375 px rule). */
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    // Runs in the page; the test's tsconfig has no DOM types.
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
 
 describe.runIf(run)('storage pages in Chromium (issue 5 items 2 and 5)', () => {
   it.each([1280, 375])('at %i px the Alerts tab’s View detail opens the storage with its alert box and charts', async (width) => {
