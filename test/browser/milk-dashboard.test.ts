@@ -42,8 +42,24 @@ const PRO = 'farm-pro';
 const TIME_ZONE = 'Pacific/Auckland';
 const LITE = 'farm-lite';
 
-/** The level of vat `v`'s k-th reading: rising through the trace, a different height per vat, under every demo vat's height. */
-const levelAt = (d: Device, k: number) => 400 + k * 25 + d.vat_number * 40;
+/**
+ * The trace of every vat, one reading per STEP (k = 0 oldest): the tanker empties the vat (k 0 to
+ * 5: a collection), a hot wash runs on the CIP line (k 6 to 8), a milking fills the vat (som at
+ * k 10, eom at k 20), then the milk is stored. Levels differ per vat and stay under every demo
+ * vat's height (1,500 mm the lowest).
+ */
+const MILKING_START = 10;
+const CIP_START = 6;
+const COLLECTION = [1200, 900, 600, 300, 60, 0];
+const levelAt = (d: Device, k: number) =>
+  k < COLLECTION.length ? (COLLECTION[k] ?? 0) : k < MILKING_START ? 0 : k <= 20 ? (k - MILKING_START) * 100 + 50 : 1050 + d.vat_number * 40 + (k - 20) * 5;
+const stateAt = (k: number) => {
+  if (k === MILKING_START) return 'som';
+  if (k > MILKING_START && k < 20) return 'milking';
+  if (k === 20) return 'eom';
+  // Emptied by the tanker (60 mm is the wedge: 0 L) until the milking.
+  return k >= 4 && k < MILKING_START ? 'empty' : 'storage';
+};
 
 /** What every vat was sent: the trace, and for Pro the cooler data and the temperature-only messages (no volume). */
 const sent = new Map<string, TelemetryMessageInput[]>();
@@ -57,9 +73,10 @@ const traceFor = (d: Device): TelemetryMessageInput[] => {
       published_at: new Date(t).toISOString(),
       milk_level: levelAt(d, k),
       temp1: 4 + (k % 6) * 0.3,
+      temp5: k >= CIP_START && k < CIP_START + 3 ? 72 : 16,
       // An agitator stop of 50 minutes in the middle of the trace.
       agitator_status: k >= 15 && k < 20 ? 0 : 1,
-      state_machine: 'storage',
+      state_machine: stateAt(k),
       battery: { status: '0x0B' },
       ...(pro ? { cooler: { milk_in: 30 + (k % 5), water_in: 12.5 } } : {}),
     });
@@ -165,6 +182,12 @@ const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Pr
 const card = (page: Page, n: number) => page.getByRole('region', { name: `Vat ${n}`, exact: true });
 const fact = async (region: Locator, label: string) => ((await region.locator('.vat-card__fact', { has: region.page().locator('dt', { hasText: label }) }).locator('dd').textContent()) ?? '').trim();
 
+/** How the card says when the trace's k-th reading was ('4 hours ago'): whole hours, the trace being 1 to 6 hours old. */
+const hoursAgo = (k: number) => {
+  const hours = Math.floor((Date.now() - (traceEnd - (POINTS - 1 - k) * STEP)) / 3_600_000);
+  return `${hours} ${hours === 1 ? 'hour' : 'hours'} ago`;
+};
+
 /** The card's volume text for a level: volume to 10 L and whole percent (§9, §2.5). */
 const volumeText = (d: Device, level: number) => {
   const litres = volumeFromLevel(level, d);
@@ -206,6 +229,10 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
           const shown = card(page, d.vat_number);
           expect(await fact(shown, 'Volume')).toBe(volumeText(d, level));
           expect(await fact(shown, 'Agitator')).toBe('Running');
+          // The activities the ingest found in the trace, as relative times.
+          expect(await fact(shown, 'Last Milking Start')).toBe(hoursAgo(MILKING_START));
+          expect(await fact(shown, 'Last CIP')).toBe(hoursAgo(CIP_START));
+          expect([0, 1, 2, 3].map(hoursAgo)).toContain(await fact(shown, 'Last Collection'));
           // The level graphic fills to the card's percent (§2.5), not to the mm on a 2000 mm scale.
           const percent = Math.round((volumeFromLevel(level, d) / d.vat_size) * 100);
           expect(await shown.getByRole('meter', { name: 'Milk level' }).getAttribute('aria-valuetext')).toBe(`${percent}% (${level} mm)`);
