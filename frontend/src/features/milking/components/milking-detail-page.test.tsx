@@ -1,5 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { Chart as ChartJS } from 'chart.js';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { Chart as ChartJS, type ActiveElement, type ChartEvent } from 'chart.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { evaluateCoolingRules, type TempSample } from '@shared/compliance/cooling-rules';
 import type { MilkingOne } from '../api/milking-one';
@@ -59,14 +59,26 @@ withSelectedFarm();
 beforeEach(() => vi.useFakeTimers({ now: Date.parse(at(600)), toFake: ['Date'] }));
 afterEach(() => vi.useRealTimers());
 
-const openDetail = async (answer: FakeHandler, id = ID) => {
+const OTHER = `dev-1~milking~${at(-12 * 60)}`;
+const brief = () => ({
+  device: milkingOne(slow).device,
+  list: [
+    { _id: OTHER, start: at(-12 * 60), end: at(-10 * 60), volume: 5000, productivity_l: 5000, duration_min: 120 },
+    { _id: ID, start: at(0), end: at(120), volume: 6004, productivity_l: 6004, duration_min: 120 },
+    { _id: `dev-1~milking~${at(12 * 60)}`, start: at(12 * 60), end: null, volume: null, productivity_l: null, duration_min: null },
+  ],
+});
+
+const openDetail = async (answer: FakeHandler, id = ID, briefAnswer: FakeHandler = brief) => {
   const api = fakeApi({
     USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1' })], organization: null }),
     FARMER_NOTIFICATION_STATUS: () => 'NO',
     FARMER_MILKING_ONE: answer,
+    FARMER_MILKING_LIST_BRIEF: briefAnswer,
   });
   const app = renderApp(`/dts/milking/${encodeURIComponent(id)}`, { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: 'Milking' });
+  // The first test of a file loads the lazy route chunks cold, on a busy machine: more than findBy's 1 s.
+  await screen.findByRole('heading', { level: 1, name: 'Milking' }, { timeout: 5_000 });
   return { ...app, api };
 };
 
@@ -156,5 +168,26 @@ describe('/dts/milking/{activity_id} (farmer §2.6)', () => {
     expect(stop).toHaveTextContent('The milking has not ended yet.');
     expect(fact(screen.getByRole('region', { name: 'Overall' }), 'Duration')).toBe('In progress');
     await waitFor(() => expect(ruleRows()[0]).toHaveTextContent(`PendingDue by ${dateTime(at(240))}`));
+  });
+
+  it('compares the milking with the vat’s others (FARMER_MILKING_LIST_BRIEF), this one apart; a click opens another', async () => {
+    const { api, router } = await openDetail(() => milkingOne(slow));
+    const canvas = await screen.findByRole('img', { name: 'Vat 2 milkings' });
+    expect(api.callsOf('FARMER_MILKING_LIST_BRIEF')[0]?.fields.get('activity_id')).toBe(ID);
+    const chart = ChartJS.getChart(canvas as HTMLCanvasElement);
+    expect(chart?.data.datasets.map((d) => [d.label, (d.data as { y: number }[]).map((p) => p.y)])).toEqual([
+      ['Vat 2', [5000]],
+      ['This milking', [6004]],
+    ]);
+    const click = chart?.options.onClick as (e: ChartEvent, els: ActiveElement[], c: unknown) => void;
+    act(() => click({} as ChartEvent, [{ datasetIndex: 0, index: 0 } as ActiveElement], chart));
+    await waitFor(() => expect(decodeURIComponent(router.state.location.pathname)).toBe(`/dts/milking/${OTHER}`));
+    await waitFor(() => expect(api.callsOf('FARMER_MILKING_ONE').map((c) => c.fields.get('activity_id'))).toEqual([ID, OTHER]));
+  });
+
+  it('a comparison that cannot be loaded says so and leaves the rest of the page', async () => {
+    await openDetail(() => milkingOne(slow), ID, () => ({ status: 500, body: { message: 'boom' } }));
+    expect(await screen.findByText('The other milkings could not be loaded.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Raw milk cooling rules' })).toBeInTheDocument();
   });
 });

@@ -10,6 +10,7 @@ import './milking.css';
 
 // chart.js is most of this screen's weight: the figures and the rules come first.
 const CoolingChart = lazy(() => import('./cooling-chart').then((m) => ({ default: m.CoolingChart })));
+const MilkingBriefCard = lazy(() => import('./milking-brief').then((m) => ({ default: m.MilkingBriefCard })));
 
 /** The server answers 403 for an id that does not exist or is another farm's (so ids cannot be probed). */
 const isNotFound = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
@@ -102,6 +103,9 @@ function MilkingDetail({ milking }: { readonly milking: MilkingOne }) {
         </Suspense>
       </section>
       <CoolingRules rules={milking.compliance} />
+      <Suspense fallback={<p className="page__note">Loading chart…</p>}>
+        <MilkingBriefCard activityId={milking._id} start={milking.activity.start.published_at} vatNumber={n} />
+      </Suspense>
     </>
   );
 }

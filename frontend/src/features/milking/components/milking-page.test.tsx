@@ -51,7 +51,8 @@ const openTab = async (list: FakeHandler = () => answer(LIST)) => {
     FARMER_MILKING_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }),
   });
   const app = renderApp('/dts/milking', { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: 'Milking' });
+  // The first test of a file loads the lazy route chunks cold, on a busy machine: more than findBy's 1 s.
+  await screen.findByRole('heading', { level: 1, name: 'Milking' }, { timeout: 5_000 });
   return { ...app, api };
 };
 

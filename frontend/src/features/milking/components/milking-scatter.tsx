@@ -13,6 +13,8 @@ export interface ScatterSet {
   readonly label: string;
   readonly colour: string;
   readonly points: readonly ScatterPoint[];
+  /** Dot radius in px; 5 unless set (the milking on show is drawn larger). */
+  readonly radius?: number;
 }
 
 /** A day tick on a range of weeks: '22 Nov'. */
@@ -97,7 +99,7 @@ export function MilkingScatter({ label, sets, from, to }: { readonly label: stri
   );
   const open = (id: string) => void navigate(paths.milkingDetail.to(id));
   const data = {
-    datasets: sets.map((s) => ({ label: s.label, data: s.points.map(({ x, y }) => ({ x, y })), borderColor: s.colour, backgroundColor: s.colour, pointRadius: 5, pointHoverRadius: 7 })),
+    datasets: sets.map((s) => ({ label: s.label, data: s.points.map(({ x, y }) => ({ x, y })), borderColor: s.colour, backgroundColor: s.colour, pointRadius: s.radius ?? 5, pointHoverRadius: (s.radius ?? 5) + 2 })),
   };
   return (
     <div className="milking-chart milking-scatter" style={{ height: CHART_HEIGHT }}>

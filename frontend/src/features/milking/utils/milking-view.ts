@@ -1,6 +1,7 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import type { RuleStatus } from '@shared/compliance/cooling-rules';
 import { formatWhen } from '../../alerts/utils/format';
+import type { MilkingBrief } from '../api/milking-brief';
 import type { MilkingItem } from '../api/milking-list';
 import type { MilkingOne, RuleResultWire } from '../api/milking-one';
 
@@ -65,6 +66,15 @@ export const scatterPoints = (milkings: readonly MilkingItem[]): ScatterPoint[] 
     const x = Date.parse(m.activity.start.published_at);
     return y === null || Number.isNaN(x) ? [] : [{ x, y, id: m._id }];
   });
+
+/** The detail's comparison: the vat's other milkings, and this one apart so it stands out. */
+export const briefPoints = (list: MilkingBrief['list'], currentId: string): { readonly others: ScatterPoint[]; readonly current: ScatterPoint[] } => {
+  const points = list.flatMap((m) => {
+    const x = Date.parse(m.start);
+    return m.productivity_l === null || Number.isNaN(x) ? [] : [{ x, y: m.productivity_l, id: m._id }];
+  });
+  return { others: points.filter((p) => p.id !== currentId), current: points.filter((p) => p.id === currentId) };
+};
 
 /**
  * The cooling trend's readings (farmer §2.6): from the milking start up to, not including, the first

@@ -1,0 +1,22 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { milkingBriefResponseSchema } from '@shared/api/actions/farmer-activity';
+import type { ApiClient } from '../../../lib/api-client';
+
+export type MilkingBrief = z.infer<typeof milkingBriefResponseSchema>;
+
+/**
+ * FARMER_MILKING_LIST_BRIEF (farmer §7): the vat's milkings 15 days either side of one, for the
+ * detail's comparison. Its failure only costs that card, so it says so there instead of a snackbar.
+ */
+export const milkingBriefQuery = (client: ApiClient, activityId: string) =>
+  queryOptions({
+    queryKey: ['farmer-milking-brief', activityId],
+    queryFn: ({ signal }) =>
+      client.post('/api/farmer/activity', 'FARMER_MILKING_LIST_BRIEF', { activity_id: activityId }, {
+        schema: milkingBriefResponseSchema,
+        signal,
+        onError: () => undefined,
+      }),
+    retry: false,
+  });
