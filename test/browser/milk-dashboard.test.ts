@@ -39,8 +39,8 @@ const farmOf = (id: string) => {
 };
 const devicesOf = (farmId: string): Device[] => DEMO_DEVICES.filter((d) => d.farm_id === farmId).sort((a, b) => a.vat_number - b.vat_number);
 const PRO = 'farm-pro';
-const TIME_ZONE = 'Pacific/Auckland';
 const LITE = 'farm-lite';
+const TIME_ZONE = 'Pacific/Auckland';
 
 /**
  * The trace of every vat, one reading per STEP (k = 0 oldest): the tanker empties the vat (k 0 to
@@ -244,6 +244,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
         const freshLevel = (d: Device) => levelAt(d, POINTS - 1) - 250;
         for (const d of devices) {
           const message: TelemetryMessageInput = { published_at: fresh, milk_level: freshLevel(d), temp1: 9.2, agitator_status: 0, state_machine: 'storage' };
+          // Kept with the trace: data.csv of the range holds it too.
           sent.get(d._id)?.push(message);
           await publish(d, message);
         }
