@@ -83,6 +83,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
       settings,
       pro: farm.package === 'Vat-Man Pro' || farm.package === 'Vat-Man Auto',
       dairyCompany: isDairyCompanyFarm(farm.fonterra_id),
+      auto: farm.package === 'Vat-Man Auto',
     };
     const entry = { at: deps.now().getTime(), farm, ctx };
     contexts.set(key, entry);

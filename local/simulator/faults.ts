@@ -3,10 +3,16 @@ import { z } from 'zod';
 /**
  * Faults the simulator can inject into one vat for a number of simulated minutes. Each maps to
  * an alert the platform raises (farmer §2.9 alert settings): power_outage, agitator_stopped,
- * milk_warm (chiller off), milk_warm_plate, milk_online_offline.
+ * milk_warm (chiller off), milk_warm_plate, milk_online_offline; and on a vat with a Vat-Man Auto
+ * controller, auto_manual (selector on manual), auto_off (switched off) and auto_unknown (the
+ * controller stops giving its status).
  */
-export const FAULT_KINDS = ['power_cut', 'agitator_stop', 'chiller_off', 'warm_plate', 'offline'] as const;
+export const RANDOM_FAULT_KINDS = ['power_cut', 'agitator_stop', 'chiller_off', 'warm_plate', 'offline'] as const;
+export const CONTROLLER_FAULT_KINDS = ['controller_manual', 'controller_off', 'controller_silent'] as const;
+export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+export type RandomFaultKind = (typeof RANDOM_FAULT_KINDS)[number];
+export const isControllerFault = (kind: FaultKind): boolean => (CONTROLLER_FAULT_KINDS as readonly string[]).includes(kind);
 
 /** A week: longer faults are a typo rather than a demo. */
 export const MAX_FAULT_MINUTES = 7 * 24 * 60;
@@ -41,6 +47,8 @@ export interface FaultEffects {
   readonly chillerOff: boolean;
   readonly warmPlate: boolean;
   readonly offline: boolean;
+  /** The Vat-Man Auto controller's selector (auto unless a fault turns it), or null: no status sent. */
+  readonly controller: 'auto' | 'manual' | 'off' | null;
 }
 
 export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffects => {
@@ -51,6 +59,7 @@ export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffec
     chillerOff: on('chiller_off'),
     warmPlate: on('warm_plate'),
     offline: on('offline'),
+    controller: on('controller_silent') ? null : on('controller_off') ? 'off' : on('controller_manual') ? 'manual' : 'auto',
   };
 };
 
@@ -59,7 +68,7 @@ export const startsAt = (faults: readonly ActiveFault[], t: number, minuteMs = 6
   faults.some((f) => f.kind !== 'offline' && f.from <= t && t < f.from + minuteMs && t < f.until);
 
 /** Durations (simulated minutes) of the random demo faults: short enough to read on a 2-day chart. */
-export const RANDOM_FAULT_MINUTES: Readonly<Record<FaultKind, readonly [number, number]>> = {
+export const RANDOM_FAULT_MINUTES: Readonly<Record<RandomFaultKind, readonly [number, number]>> = {
   power_cut: [10, 60],
   agitator_stop: [20, 90],
   chiller_off: [180, 360],

@@ -159,12 +159,17 @@ describe('simulator driver over a real MQTT broker', () => {
     expect(Date.parse(cut.from)).toBeGreaterThan(Date.now() - 60_000);
     expect(sim.faults().map((f) => `${f.device} ${f.kind}`).sort()).toEqual(['vm-simt1-1 power_cut', 'vm-simt1-2 chiller_off']);
     expect(() => sim?.inject({ device: 'vm-x', kind: 'power_cut', minutes: 5 })).toThrow(/unknown device/);
+    // Controller faults need a Vat-Man Auto controller, which this farm's vats lack.
+    expect(() => sim?.inject({ device: 'vm-simt1-1', kind: 'controller_off', minutes: 5 })).toThrow('controller_off needs a vat with a Vat-Man Auto controller; vm-simt1-1 has none');
   });
 
   it('builds its farms from the demo data', () => {
     const farms = simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE);
     expect(farms.map((f) => f.vats.length)).toEqual(DEMO_FARMS.map((f) => f.install_numVats));
     expect(farms.find((f) => f.fonterra_id === 'FON50412')?.knode).toHaveLength(6);
+    // Only the Vat-Man Auto farm's vats report a controller.
+    expect(farms.filter((f) => f.controller).map((f) => f.fonterra_id)).toEqual(DEMO_FARMS.filter((f) => f.package === 'Vat-Man Auto').map((f) => f.fonterra_id));
+    expect(farms.filter((f) => f.controller)).toHaveLength(1);
     expect(farms[0]?.vats[0]).toEqual({ device: 'vm-ocd40721-1', vat: { vat_size: 9100, vat_max_height: 2438, vat_diameter: 2337, wedgeHeight: 60, vat_volume_offset: 0 } });
   });
 });

@@ -6,7 +6,7 @@ import type { Device } from '../../shared/entities/device';
 import type { Farm, KnodeAsset } from '../../shared/entities/farm';
 import { knodeTopic, telemetryTopic } from '../../shared/telemetry/device-message';
 import type { VatConfig } from '../../shared/telemetry/reading';
-import { faultRequestSchema, type ActiveFault, type FaultKind } from './faults';
+import { FAULT_KINDS, faultRequestSchema, isControllerFault, type ActiveFault, type FaultKind } from './faults';
 import { createKnodeModel, knodeThingOf, type KnodeModel, type KnodeModelState } from './knode-model';
 import { createVatModel, type VatModel, type VatModelState } from './vat-model';
 
@@ -28,6 +28,8 @@ export interface SimFarm {
   readonly fonterra_id: string;
   readonly timezone: string;
   readonly vats: readonly SimVat[];
+  /** Vat-Man Auto: each vat's controller reports its selector (`controller_status`). */
+  readonly controller?: boolean;
   /** Knode assets; when any, the farm's gateway publishes to dts/kn-<supply number>/knode. */
   readonly knode?: readonly KnodeAsset[];
 }
@@ -86,6 +88,7 @@ export const simFarmsFrom = (
   farms.map((f) => ({
     fonterra_id: f.fonterra_id,
     timezone: f.timezone,
+    controller: f.package === 'Vat-Man Auto',
     vats: devices
       .filter((d) => d.farm_id === f._id && d.status === 1)
       .sort((a, b) => a.vat_number - b.vat_number)
@@ -103,7 +106,7 @@ interface SavedState {
 }
 
 type Entry =
-  | { kind: 'vat'; key: string; topic: string; model: VatModel; next: number }
+  | { kind: 'vat'; key: string; topic: string; model: VatModel; next: number; controller: boolean }
   | { kind: 'knode'; key: string; topic: string; model: KnodeModel; next: number };
 
 const MINUTE = 60_000;
@@ -145,11 +148,19 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
     for (const v of farm.vats) {
       const prior = saved?.vats[v.device];
       const model = createVatModel(
-        { device: v.device, farmKey: farm.fonterra_id, timezone: farm.timezone, vat: v.vat, seed, randomFaultsPerDay: o.randomFaults ? 1 / (3 * farm.vats.length) : 0 },
+        {
+          device: v.device,
+          farmKey: farm.fonterra_id,
+          timezone: farm.timezone,
+          vat: v.vat,
+          seed,
+          randomFaultsPerDay: o.randomFaults ? 1 / (3 * farm.vats.length) : 0,
+          controller: farm.controller === true,
+        },
         prior,
       );
       const next = prior?.t != null ? onGrid(prior.t, MINUTE, startAt) : model.nextTime(startAt);
-      entries.push({ kind: 'vat', key: v.device, topic: telemetryTopic(v.device), model, next });
+      entries.push({ kind: 'vat', key: v.device, topic: telemetryTopic(v.device), model, next, controller: farm.controller === true });
     }
     const assets = farm.knode ?? [];
     if (assets.length > 0) {
@@ -271,6 +282,7 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
     const req = faultRequestSchema.parse(f);
     const e = vats.get(req.device);
     if (!e || e.kind !== 'vat') throw new UnknownDeviceError(req.device, [...vats.keys()]);
+    if (isControllerFault(req.kind) && !e.controller) throw new Error(`${req.kind} needs a vat with a Vat-Man Auto controller; ${req.device} has none`);
     const fault = toDeviceFault(req.device, e.model.inject(req.kind, req.minutes, e.next));
     log(`simulator: ${fault.kind} on ${fault.device} from ${fault.from} to ${fault.until}`);
     return fault;
@@ -352,7 +364,7 @@ const handleControl = (
     try {
       json = JSON.parse(body);
     } catch {
-      return send(res, 400, { error: 'body must be JSON: {"device": "<device name>", "kind": "power_cut|agitator_stop|chiller_off|warm_plate|offline", "minutes": 60}' });
+      return send(res, 400, { error: `body must be JSON: {"device": "<device name>", "kind": "${FAULT_KINDS.join('|')}", "minutes": 60}` });
     }
     const parsed = faultRequestSchema.safeParse(json);
     if (!parsed.success) return send(res, 400, { error: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ') });

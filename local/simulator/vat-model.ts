@@ -1,6 +1,6 @@
 import type { StateMachine, TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import type { VatConfig } from '../../shared/telemetry/reading';
-import { FAULT_KINDS, RANDOM_FAULT_MINUTES, effectsAt, startsAt, type ActiveFault, type FaultKind } from './faults';
+import { RANDOM_FAULT_KINDS, RANDOM_FAULT_MINUTES, effectsAt, startsAt, type ActiveFault, type FaultKind, type RandomFaultKind } from './faults';
 import { createRng, hashString, intBetween, jitter, uniform, type Rng } from './random';
 
 /**
@@ -29,6 +29,8 @@ export interface VatModelConfig {
   readonly seed: number;
   /** Expected random faults per simulated day on this vat (0, the default, for none). */
   readonly randomFaultsPerDay?: number;
+  /** A Vat-Man Auto controller runs this vat: each message carries its `controller_status`. */
+  readonly controller?: boolean;
 }
 
 type Phase = 'idle' | 'milking' | 'collecting';
@@ -181,7 +183,7 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
     if (perDay <= 0) return;
     // Draw every minute whether or not a fault is going on, so the sequence does not depend on faults.
     const draw = rng.next();
-    const kind = FAULT_KINDS[Math.floor(rng.next() * FAULT_KINDS.length)] as FaultKind;
+    const kind = RANDOM_FAULT_KINDS[Math.floor(rng.next() * RANDOM_FAULT_KINDS.length)] as RandomFaultKind;
     const [lo, hi] = RANDOM_FAULT_MINUTES[kind];
     const minutes = intBetween(rng, lo, hi);
     if (draw >= perDay / 1440 || s.faults.some((f) => f.until > t)) return;
@@ -274,14 +276,16 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
     s.temp5 = washing ? toward(s.temp5, 73 + jitter(rng, 1), 2) : toward(s.temp5, ambient + 1, 8);
 
     // Refrigeration: thermostat, only with the base covered, never during a collection.
-    const fridgeAllowed = !fx.powerCut && !fx.chillerOff && s.phase !== 'collecting' && s.volume > basepad;
+    // A Vat-Man Auto controller switched off runs neither the refrigeration nor the agitator.
+    const controllerOff = config.controller === true && fx.controller === 'off';
+    const fridgeAllowed = !fx.powerCut && !fx.chillerOff && !controllerOff && s.phase !== 'collecting' && s.volume > basepad;
     if (!fridgeAllowed) s.fridgeOn = false;
     else if (s.temp1 > THERMOSTAT_ON || (s.phase === 'milking' && s.temp1 > THERMOSTAT_OFF)) s.fridgeOn = true;
     else if (s.temp1 < THERMOSTAT_OFF) s.fridgeOn = false;
 
     const cycling = (Math.floor(t / MINUTE) + agitatorOffset) % 30 < 5;
     const agitatorWanted = s.phase === 'milking' || s.phase === 'collecting' || s.fridgeOn || (s.volume > 0 && cycling);
-    const agitatorOn = agitatorWanted && !fx.powerCut && !fx.agitatorStopped;
+    const agitatorOn = agitatorWanted && !fx.powerCut && !fx.agitatorStopped && !controllerOff;
 
     if (s.volume > 0) {
       s.temp1 = toward(s.temp1, ambient, 900);
@@ -335,6 +339,7 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
       system_version: '3.2.1',
       signal: { ...s.signal },
       seq: s.seq,
+      ...(config.controller && fx.controller !== null ? { controller_status: fx.controller } : {}),
     };
   };
 

@@ -7,7 +7,7 @@ import { DEFAULT_ALERT_SETTINGS } from './settings';
 import type { NotificationType } from './types';
 
 const VAT = { vat_size: 10_000 };
-const ctx = (o: Partial<AlertContext> = {}): AlertContext => ({ vat: VAT, settings: DEFAULT_ALERT_SETTINGS, pro: true, dairyCompany: false, ...o });
+const ctx = (o: Partial<AlertContext> = {}): AlertContext => ({ vat: VAT, settings: DEFAULT_ALERT_SETTINGS, pro: true, dairyCompany: false, auto: false, ...o });
 
 /** A storage reading at minute m (defaults: 5,000 L, 4 °C, agitator on, on mains). */
 const r = (m: number, o: Partial<Reading> & { battery?: string | null } = {}) =>
@@ -272,5 +272,77 @@ describe('other system alerts', () => {
   it('the state is plain JSON', () => {
     const x = run(milkingTrace({ until: 400, afterMilking: () => 14 }));
     expect(JSON.parse(JSON.stringify(x.state))).toEqual(x.state);
+  });
+});
+
+describe('Vat-Man Auto controller (112 VatControl status unknown, 113 ManualOverride, 114 OffPosition)', () => {
+  const auto = ctx({ auto: true });
+  /** Storage readings minute 0..until with the controller status of `status(m)`. */
+  const controller = (until: number, status: (m: number) => Reading['controller_status'], o: (m: number) => Partial<Reading> = () => ({})) =>
+    Array.from({ length: until + 1 }, (_, m) => r(m, { controller_status: status(m), ...o(m) }));
+  const of = (x: Run, ...types: NotificationType[]) => x.raised.filter((a) => types.includes(a.type)).map((a) => [a.type, a.minute]);
+
+  it('in auto all along: nothing', () => {
+    expect(of(run(controller(120, () => 'auto'), auto), 112, 113, 114)).toEqual([]);
+  });
+
+  it('manual override held 5 minutes with milk in the vat: 113 once, raised at minute 5 of it; again only after it returned to auto', () => {
+    const x = run(controller(200, (m) => ((m >= 10 && m < 60) || m >= 100 ? 'manual' : 'auto')), auto);
+    expect(of(x, 112, 113, 114)).toEqual([
+      [113, 15],
+      [113, 105],
+    ]);
+    expect(x.cleared.filter((c) => c.type === 113).map((c) => c.minute)).toEqual([60]);
+  });
+
+  it('a flick to manual or off for under 5 minutes (a test) raises nothing', () => {
+    expect(of(run(controller(60, (m) => (m >= 10 && m < 14 ? 'manual' : m >= 30 && m < 34 ? 'off' : 'auto')), auto), 113, 114)).toEqual([]);
+  });
+
+  it('switched off with milk in the vat: 114 once; manual then off is 113 then 114', () => {
+    expect(of(run(controller(90, (m) => (m >= 20 ? 'off' : 'auto')), auto), 112, 113, 114)).toEqual([[114, 25]]);
+    expect(of(run(controller(90, (m) => (m < 10 ? 'auto' : m < 40 ? 'manual' : 'off')), auto), 113, 114)).toEqual([
+      [113, 15],
+      [114, 45],
+    ]);
+  });
+
+  it('off or manual with an empty vat (after a collection, washing) is no alert; milk arriving with the switch still off is', () => {
+    const x = run(
+      controller(
+        120,
+        () => 'off',
+        (m) => (m < 60 ? { milk_volume: 0, state_machine: 'empty' } : {}),
+      ),
+      auto,
+    );
+    expect(of(x, 113, 114)).toEqual([[114, 65]]);
+  });
+
+  it('no status on regular readings for 10 minutes: 112 once, cleared when a status comes back', () => {
+    const x = run(controller(120, (m) => (m >= 30 && m < 80 ? null : 'auto')), auto);
+    expect(of(x, 112, 113, 114)).toEqual([[112, 40]]);
+    expect(x.cleared.filter((c) => c.type === 112).map((c) => c.minute)).toEqual([80]);
+  });
+
+  it("the controller saying 'unknown' is the same as saying nothing", () => {
+    expect(of(run(controller(60, (m) => (m >= 10 ? 'unknown' : 'auto')), auto), 112)).toEqual([[112, 20]]);
+  });
+
+  it('event and status messages without a status neither raise nor clear 112', () => {
+    const x = run(
+      controller(
+        60,
+        (m) => (m % 2 === 0 ? null : 'auto'),
+        (m) => (m % 2 === 0 ? { message_type: 'EM' } : {}),
+      ),
+      auto,
+    );
+    expect(of(x, 112)).toEqual([]);
+  });
+
+  it('only Vat-Man Auto farms: a Pro or Lite vat without a controller raises none of them', () => {
+    expect(of(run(controller(120, () => null)), 112, 113, 114)).toEqual([]);
+    expect(of(run(controller(120, () => 'off')), 112, 113, 114)).toEqual([]);
   });
 });

@@ -53,7 +53,15 @@ export const ALERT_TUNING = {
   /** Below 5 % of the vat counts as empty (farmer §4). */
   emptyPercent: 5,
   qualityClearMargin: 0.1,
+  /**
+   * Vat-Man Auto controller (112-114): a selector turned to manual or off for a moment (a test,
+   * a wash) is no fault; 5 minutes held is. A controller that stops reporting is unknown after
+   * 10 minutes of regular (DATA) readings without a status.
+   */
+  controllerRaiseMs: 5 * MIN,
+  controllerUnknownMs: 10 * MIN,
   /** A milking ending this much later than the same session usually ends is late (1201). */
+  
   lateMilkingMinutes: 60,
   /** Ends within this of each other (minutes of day) are the same session (morning, afternoon). */
   sessionWindowMinutes: 180,
@@ -111,6 +119,8 @@ export interface AlertContext {
   readonly pro: boolean;
   /** Dairy-company farms get the quality alerts (1001-1004, 1102). */
   readonly dairyCompany: boolean;
+  /** Vat-Man Auto farms get the controller rules (112-114; farmer §2.9 Vat-Man Auto section). */
+  readonly auto: boolean;
 }
 
 export interface EngineStep {
@@ -316,6 +326,8 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
     s.track(401, t, { over: r.agitator_status === 0 && hasMilk && st.collectingSince === null, normal: r.agitator_status === 1 || !hasMilk, raiseMs: T.agitatorStopMs, clearMs: 0, data });
   }
 
+  if (ctx.auto) controllerRules(s, r, t, data, hasMilk || milkingNow);
+
   if (ctx.dairyCompany && r.quality) {
     const value = r.quality.currentEstCFU;
     if (value !== null && value !== undefined) {
@@ -334,6 +346,25 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
   st.seenAt = clock ? clock.now().toISOString() : t;
   st.last = data;
   return { state: st, raised: s.raised, cleared: s.cleared };
+};
+
+/**
+ * The Vat-Man Auto controller's selector (farmer §3: 112 VatControl status unknown, 113
+ * ManualOverride, 114 OffPosition). Manual and off are raised only while the vat holds milk (or a
+ * milking runs): an empty vat is switched off or run by hand for washing as a matter of course.
+ * A reading without a status says nothing about manual or off; only the regular DATA reading is
+ * expected to carry one, so only its silence counts towards 112.
+ */
+const controllerRules = (s: Step, r: Reading, t: string, data: AlertData, milk: boolean) => {
+  const T = ALERT_TUNING;
+  const status = r.controller_status;
+  const known = status === 'auto' || status === 'manual' || status === 'off';
+  if (known || r.message_type === 'DATA') {
+    s.track(112, t, { over: !known, normal: known, raiseMs: T.controllerUnknownMs, clearMs: 0, data });
+  }
+  if (!known) return;
+  s.track(113, t, { over: status === 'manual' && milk, normal: status !== 'manual' || !milk, raiseMs: T.controllerRaiseMs, clearMs: 0, data });
+  s.track(114, t, { over: status === 'off' && milk, normal: status !== 'off' || !milk, raiseMs: T.controllerRaiseMs, clearMs: 0, data });
 };
 
 /** Rules that come due with time alone; run on every reading and by the sweep. */

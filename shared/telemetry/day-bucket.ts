@@ -25,6 +25,9 @@ export const toDayColumns = (readings: readonly Reading[]): DayColumns => {
   return { v: 1, t0, dt: readings.map((r) => Date.parse(r.published_at) - t0), cols };
 };
 
+/** A column added after buckets were first written: absent from older items, so null there. */
+export const added = <T>(col: readonly T[] | undefined, i: number): T | null => col?.[i] ?? null;
+
 /**
  * Columns → readings, in time order. Every reading is built as one object literal, so all share
  * one shape: a 30-day range is 43,200 readings per vat, and objects grown field by field in a loop
@@ -56,6 +59,7 @@ export const fromDayColumns = (day: DayColumns): Reading[] => {
       milk_in: c.milk_in[i] ?? null,
       water_in: c.water_in[i] ?? null,
       quality: c.quality[i] ?? null,
+      controller_status: added(c.controller_status, i),
     };
   }
   return out;

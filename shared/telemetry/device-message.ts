@@ -42,6 +42,16 @@ export const stateMachineSchema = z.enum(STATE_MACHINE);
 export type StateMachine = z.infer<typeof stateMachineSchema>;
 export const isMilkingState = (s: StateMachine | null | undefined): boolean => s === 'som' || s === 'milking' || s === 'eom';
 
+/**
+ * The Vat-Man Auto controller's selector (farmer §3 notification types 112-114): `auto` the
+ * controller runs the vat; `manual` a person has overridden it (ManualOverride); `off` it is
+ * switched off (OffPosition); `unknown` the controller gives no status (VatControl status
+ * unknown). Sent only by vats with a Vat-Man Auto controller.
+ */
+export const CONTROLLER_STATUS = ['auto', 'manual', 'off', 'unknown'] as const;
+export const controllerStatusSchema = z.enum(CONTROLLER_STATUS);
+export type ControllerStatus = z.infer<typeof controllerStatusSchema>;
+
 /** A temperature probe: °C, null when the probe is absent or disconnected. */
 const temperature = z.number().min(-40).max(120).nullable().optional();
 
@@ -70,6 +80,8 @@ export const telemetryMessageSchema = z
     /** 1 running, 0 stopped (farmer §4); null when the sensor reports nothing. */
     agitator_status: z.union([z.literal(0), z.literal(1)]).nullable().optional(),
     state_machine: stateMachineSchema.nullable().optional(),
+    /** Vat-Man Auto only: the controller's selector position; absent on other vats. */
+    controller_status: controllerStatusSchema.nullable().optional(),
     /**
      * Battery/charger register as hex (operator §3 Battery record): odd = on mains and
      * charging, even = mains off (running on the battery).

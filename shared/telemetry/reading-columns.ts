@@ -1,4 +1,4 @@
-import type { DayColumns } from './day-bucket';
+import { added, type DayColumns } from './day-bucket';
 import type { SeriesSource } from './downsample';
 import { READING_FIELDS, type Reading } from './reading';
 
@@ -76,6 +76,7 @@ export const rowAt = (c: ReadingColumns, i: number): Reading => {
     milk_in: k.milk_in[i] ?? null,
     water_in: k.water_in[i] ?? null,
     quality: k.quality[i] ?? null,
+    controller_status: added(k.controller_status, i),
   };
 };
 

@@ -1,5 +1,5 @@
 import type { Device } from '../entities/device';
-import { isOnMains, type MessageType, type StateMachine, type TelemetryMessage } from './device-message';
+import { isOnMains, type ControllerStatus, type MessageType, type StateMachine, type TelemetryMessage } from './device-message';
 
 /** The vat's configuration the volume is computed with (operator §3 Vat config). */
 export type VatConfig = Pick<Device, 'vat_size' | 'vat_max_height' | 'vat_diameter' | 'wedgeHeight' | 'vat_volume_offset'>;
@@ -69,6 +69,8 @@ export interface Reading {
   readonly milk_in: number | null;
   readonly water_in: number | null;
   readonly quality: TelemetryMessage['quality'] | null;
+  /** Vat-Man Auto controller's selector; null when the message had none (every other vat). */
+  readonly controller_status: ControllerStatus | null;
 }
 
 /** Every field of a Reading, in a fixed order (stored items, day-bucket columns). */
@@ -93,6 +95,7 @@ export const READING_FIELDS = [
   'milk_in',
   'water_in',
   'quality',
+  'controller_status',
 ] as const satisfies readonly (keyof Reading)[];
 
 /** Normalises an ISO date-time to UTC with milliseconds, so one instant has one key. */
@@ -127,5 +130,6 @@ export const toReading = (m: TelemetryMessage, vat: VatConfig): Reading => {
     milk_in: m.cooler?.milk_in ?? null,
     water_in: m.cooler?.water_in ?? null,
     quality: m.quality ?? null,
+    controller_status: m.controller_status ?? null,
   };
 };

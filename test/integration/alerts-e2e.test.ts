@@ -150,6 +150,27 @@ describe('a power cut', () => {
   });
 });
 
+describe('a Vat-Man Auto controller', () => {
+  it('switched off for 6 minutes with milk in the vat raises 114 OffPosition once, through MQTT and the ingest', async () => {
+    // vat 2 of Rimu Valley: on auto for 10 minutes, then off for 6.
+    for (let m = 0; m <= 16; m++) {
+      await client.publishAsync(
+        telemetryTopic('vm-fon50412-2'),
+        JSON.stringify({ published_at: minute(m), milk_level: 1500, temp1: 4, agitator_status: 1, state_machine: 'storage', battery: { status: '0x0B' }, controller_status: m < 10 ? 'auto' : 'off' }),
+        { qos: 1 },
+      );
+    }
+    const off = await until(async () => {
+      const l = ((await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: 'farm-auto' }, token)).body as Notification[]).filter(
+        (n) => n.device.vat_number === 2 && n.type >= 112 && n.type <= 114,
+      );
+      return l.length > 0 ? l : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(off.map((n) => [n.type, n.data.published_at])).toEqual([[114, minute(15)]]);
+  });
+});
+
 describe('the sweep', () => {
   it('raises OFFLINE (502) for a device silent over 15 minutes, once, and delivers it', async () => {
     // vm-31245-1's last reading (above) arrived a few seconds ago: the sweep runs 16 minutes later.

@@ -24,6 +24,7 @@ export const reading = (publishedAt: string, over: Partial<Reading> = {}): Readi
   milk_in: null,
   water_in: null,
   quality: null,
+  controller_status: null,
   ...over,
 });
 

@@ -42,6 +42,7 @@ export const reading = ({ battery = null, ...o }: ReadingOverrides = {}): Readin
   milk_in: null,
   water_in: null,
   quality: null,
+  controller_status: null,
   ...o,
   battery_status: battery,
   on_mains: battery === null ? null : isOnMains(battery),
