@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { alertSettingsQuery } from '../../alert-settings/api/alert-settings';
-import type { VatLast } from '../api/dashboard-last';
+import type { VatLast } from '../../../lib/queries/dashboard-last';
 import './dashboard-tiles.css';
 
 /** The vat's state machine (farmer §3 Storage reading) in words; som and eom count as milking (§4). */

@@ -3,7 +3,7 @@ import { Chart as ChartJS } from 'chart.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Farm } from '@shared/entities/farm';
 import { DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS } from '@shared/alerts/settings';
-import type { VatLast } from '../api/dashboard-last';
+import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { build } from '../../../testing/build';
 import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VatLast } from '../api/dashboard-last';
+import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { build } from '../../../testing/build';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';

@@ -4,7 +4,7 @@ import { Link, useOutletContext } from 'react-router-dom';
 import { isDairyCompanyFarm, type Farm } from '@shared/entities/farm';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { dashboardLastQuery } from '../api/dashboard-last';
+import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
 import { AutoTile } from './auto-tile';
 import { StorageDataCard } from './storage-data-card';
 import { VatCard } from './vat-card';

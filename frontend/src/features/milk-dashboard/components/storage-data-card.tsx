@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import type { VatLast } from '../api/dashboard-last';
+import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { relativeTime } from '../utils/vat-card';
 import './dashboard-tiles.css';
 

@@ -4,9 +4,9 @@ import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { storageHistoryQuery, type VatStorageHistory } from '../api/storage-history';
-import { seriesOf, type Band } from '../utils/chart-data';
-import { VatLineChart } from './vat-line-chart';
+import { storageHistoryQuery, type VatStorageHistory } from '../../../lib/queries/storage-history';
+import { seriesOf, type Band } from '../../../components/charts/chart-data';
+import { VatLineChart } from '../../../components/charts/vat-line-chart';
 
 /** Phones skip the history call (farmer §2.5): the same width at which the cards stack. */
 export const NARROW_QUERY = '(max-width: 719px)';

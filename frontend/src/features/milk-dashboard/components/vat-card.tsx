@@ -1,5 +1,5 @@
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
-import type { VatLast } from '../api/dashboard-last';
+import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { qualityGauge } from '../utils/quality-gauge';
 import { agitatorLabel, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
 

@@ -7,7 +7,7 @@ import { build } from '../../../testing/build';
 import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 import { withSelectedFarm } from '../../../testing/selected-farm';
-import { lineChartOptions } from './vat-line-chart';
+import { lineChartOptions } from '../../../components/charts/vat-line-chart';
 
 vi.mock('aws-amplify/auth', () => ({
   fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),

@@ -5,10 +5,11 @@ import { localDayOf } from '@shared/time/local-day';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
 import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
-import { checkDays, dayText, defaultDays } from '../utils/date-range';
+import { dayText } from '../../../lib/day-text';
+import { checkDays, defaultDays } from '../utils/date-range';
 import { StorageHistory } from './storage-history';
 import { VatCharts } from './vat-charts';
-import type { XView } from './vat-line-chart';
+import type { XView } from '../../../components/charts/vat-line-chart';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';

@@ -1,7 +1,7 @@
 import type { VatLastAll } from '../api/dashboard-last-all';
-import { bandsOf, batteryOffBands, referenceLine, seriesOf } from '../utils/chart-data';
+import { bandsOf, batteryOffBands, referenceLine, seriesOf } from '../../../components/charts/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
-import { VatLineChart, type ShadedBands, type XView } from './vat-line-chart';
+import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
 
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
 const OUTAGE = 'rgb(198 40 40 / 18%)';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDays, dayText, defaultDays, parseDayText } from './date-range';
+import { dayText } from '../../../lib/day-text';
+import { checkDays, defaultDays, parseDayText } from './date-range';
 
 describe('parseDayText / dayText (DD/MM/YYYY)', () => {
   it('reads a calendar day and writes it back', () => {

@@ -10,9 +10,6 @@ export const parseDayText = (text: string): string | undefined => {
   return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== day ? undefined : day;
 };
 
-/** 'YYYY-MM-DD' → 'DD/MM/YYYY'. */
-export const dayText = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
-
 /** The picker's default: the last 2 days, ending today (farm-local). */
 export const defaultDays = (today: string): { readonly startDate: string; readonly endDate: string } => ({ startDate: addDays(today, -1), endDate: today });
 

@@ -2,8 +2,8 @@ import type { ChartOptions, ChartType, Plugin } from 'chart.js';
 import { Line } from 'react-chartjs-2';
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_HEIGHT } from '@shared/constants';
-import { referenceLine, seriesOf } from '../../milk-dashboard/utils/chart-data';
-import { lineChartOptions } from '../../milk-dashboard/components/vat-line-chart';
+import { referenceLine, seriesOf } from '../../../components/charts/chart-data';
+import { lineChartOptions } from '../../../components/charts/vat-line-chart';
 
 /** The cooling chart's y axis (farmer §2.6): 0 to 15 °C, where the 6 and 10 °C rules are read. */
 export const COOLING_Y_MAX = 15;

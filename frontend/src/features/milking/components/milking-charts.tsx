@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { referenceLine } from '../../milk-dashboard/utils/chart-data';
-import type { XView } from '../../milk-dashboard/components/vat-line-chart';
+import { referenceLine } from '../../../components/charts/chart-data';
+import type { XView } from '../../../components/charts/vat-line-chart';
 import type { MilkingList } from '../api/milking-list';
 import { byVat, perMilking, scatterPoints } from '../utils/milking-view';
 import { MilkingLineChart } from './milking-line-chart';

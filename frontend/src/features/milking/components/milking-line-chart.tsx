@@ -1,8 +1,8 @@
 import type { ChartOptions } from 'chart.js';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
-import type { XY } from '../../milk-dashboard/utils/chart-data';
-import { lineChartOptions, type LineSeries, type XView } from '../../milk-dashboard/components/vat-line-chart';
+import type { XY } from '../../../components/charts/chart-data';
+import { lineChartOptions, type LineSeries, type XView } from '../../../components/charts/vat-line-chart';
 import { dayTick } from './milking-scatter';
 
 export interface MilkingLineChartProps {

@@ -4,7 +4,7 @@ import { useOutletContext } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
-import { dayText } from '../../milk-dashboard/utils/date-range';
+import { dayText } from '../../../lib/day-text';
 import { milkingListQuery } from '../api/milking-list';
 import './milking.css';
 

@@ -4,7 +4,7 @@ import { Scatter } from 'react-chartjs-2';
 import { useNavigate } from 'react-router-dom';
 import { CHART_HEIGHT } from '@shared/constants';
 import { paths } from '../../../config/paths';
-import { tooltipLines } from '../../milk-dashboard/utils/chart-data';
+import { tooltipLines } from '../../../components/charts/chart-data';
 import { dateTime, litres, type ScatterPoint } from '../utils/milking-view';
 
 ChartJS.register(PointElement, LinearScale, Tooltip, Legend);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { dashboardLastQuery } from '../../milk-dashboard/api/dashboard-last';
-import { dayText } from '../../milk-dashboard/utils/date-range';
+import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
+import { dayText } from '../../../lib/day-text';
 import { ActivityList, byVat, type ActivityRow } from './activity-list';
 
 interface Ranged<T> {

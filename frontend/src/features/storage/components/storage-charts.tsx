@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { VatLineChart, type ShadedBands, type XView } from '../../milk-dashboard/components/vat-line-chart';
-import { bandsOf, referenceLine, seriesOf } from '../../milk-dashboard/utils/chart-data';
+import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
+import { bandsOf, referenceLine, seriesOf } from '../../../components/charts/chart-data';
 import type { StorageOne } from '../api/storage';
 
 /** The milk dashboard's agitator-stop shade, so 'Agitator Stopped' reads the same on both screens. */

@@ -3,7 +3,7 @@ import { Link, useOutletContext } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { formatTemperature, formatVolume, formatWhen } from '../../alerts/utils/format';
-import { storageHistoryQuery } from '../../milk-dashboard/api/storage-history';
+import { storageHistoryQuery } from '../../../lib/queries/storage-history';
 import { storageFigures } from '../utils/storage-figures';
 import { ActivityList } from './activity-list';
 import type { StorageContext } from './storage-page';

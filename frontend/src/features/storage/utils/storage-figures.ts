@@ -1,4 +1,4 @@
-import type { VatStorageHistory } from '../../milk-dashboard/api/storage-history';
+import type { VatStorageHistory } from '../../../lib/queries/storage-history';
 
 export interface StorageFigures {
   readonly _id: string;

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { lastResponseSchema } from '@shared/api/actions/farmer-activity';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
-import type { ApiClient } from '../../../lib/api-client';
+import type { ApiClient } from '../api-client';
 
 export type VatLast = z.infer<typeof lastResponseSchema>[number];
 

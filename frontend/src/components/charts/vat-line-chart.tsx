@@ -2,7 +2,7 @@ import { Chart as ChartJS, type ChartType, Legend, LinearScale, LineElement, Poi
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
-import { type Band, type ChartUnit, stirrerText, type XY, tickLabel, tooltipLines } from '../utils/chart-data';
+import { type Band, type ChartUnit, stirrerText, type XY, tickLabel, tooltipLines } from './chart-data';
 
 ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
 
