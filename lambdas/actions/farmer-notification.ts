@@ -1,4 +1,11 @@
-import { farmerNotificationActions as schemas, NO_DETAIL_MESSAGE, type NotificationStatusAnswer } from '../../shared/api/actions/farmer-notification';
+import {
+  farmerNotificationActions as schemas,
+  NO_DETAIL_MESSAGE,
+  type NotificationDetailAnswer,
+  type NotificationEditAnswer,
+  type NotificationListAnswer,
+  type NotificationStatusAnswer,
+} from '../../shared/api/actions/farmer-notification';
 import { HIDDEN_MESSAGE_TYPES, type Notification } from '../../shared/alerts/types';
 import { activityId } from '../../shared/telemetry/activities';
 import type { StoredNotification } from '../adapters/dynamodb/alerts-repository';
@@ -37,7 +44,7 @@ export const farmerNotificationActions: Readonly<Record<string, ActionDef<AlertD
   /** Every visible notification of the farm, newest first; the client splits Alerts and Archive. */
   FARMER_NOTIFICATION_LIST: action(schemas.FARMER_NOTIFICATION_LIST, async ({ farm }, { caller, deps }) => {
     await requireFarmMember(deps.farms, caller, farm);
-    return (await deps.alerts.list(farm)).filter(visible).map(toClient);
+    return (await deps.alerts.list(farm)).filter(visible).map(toClient) satisfies NotificationListAnswer;
   }),
 
   /**
@@ -49,7 +56,7 @@ export const farmerNotificationActions: Readonly<Record<string, ActionDef<AlertD
     await alertOf(farm, item._id, ctx);
     const updated = await ctx.deps.alerts.setStatus(farm, item._id, status, status !== 3);
     if (!updated) throw new ForbiddenError();
-    return { item: toClient(updated), unread: unreadOf(await ctx.deps.alerts.list(farm)) };
+    return { item: toClient(updated), unread: unreadOf(await ctx.deps.alerts.list(farm)) } satisfies NotificationEditAnswer;
   }),
 
   /** The storage activity that held the milk when the alert was raised (farmer §2.7, §2.8). */
@@ -61,7 +68,7 @@ export const farmerNotificationActions: Readonly<Record<string, ActionDef<AlertD
     const holding = storages
       .filter((a) => a.start.published_at <= at && (a.end === null || a.end.published_at >= at))
       .sort((a, b) => b.start.published_at.localeCompare(a.start.published_at))[0];
-    if (!holding) return { _id: null, message: NO_DETAIL_MESSAGE };
-    return { _id: activityId(n.device._id, holding), activity: holding, device: n.device, alert_id: n._id };
+    if (!holding) return { _id: null, message: NO_DETAIL_MESSAGE } satisfies NotificationDetailAnswer;
+    return { _id: activityId(n.device._id, holding), activity: holding, device: n.device, alert_id: n._id } satisfies NotificationDetailAnswer;
   }),
 };

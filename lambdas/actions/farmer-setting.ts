@@ -1,4 +1,12 @@
-import { AUTO_ONLY_MESSAGE, farmerSettingActions as schemas } from '../../shared/api/actions/farmer-setting';
+import {
+  AUTO_ONLY_MESSAGE,
+  farmerSettingActions as schemas,
+  type AlertSettingsAnswer,
+  type AlertSettingsSetAnswer,
+  type AutoSettingsSetAnswer,
+  type PreferencesAnswer,
+  type PreferencesSetAnswer,
+} from '../../shared/api/actions/farmer-setting';
 import { mergePreferences } from '../../shared/alerts/preferences';
 import { AUTO_SETTING_FIELDS, validateAlertSettings, validateAutoSettings } from '../../shared/alerts/settings';
 import { smsTotalFor } from '../../shared/constants';
@@ -22,7 +30,7 @@ export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>
         .filter((d) => d.status === 1)
         .map(async (d) => ({ _id: d._id, vat_number: d.vat_number, vat_auto: d.vat_auto, auto_settings: await deps.alertSettings.getAutoSettings(d._id) })),
     );
-    return { farm: { _id: farm._id, package: farm.package, alert_setting: alertSetting }, vats };
+    return { farm: { _id: farm._id, package: farm.package, alert_setting: alertSetting }, vats } satisfies AlertSettingsAnswer;
   }),
 
   /** Farmer §5: every check and clamp on the server; the first failure is a 422 and nothing is stored. */
@@ -32,7 +40,7 @@ export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>
     const result = validateAlertSettings(alert_setting, current);
     if (!result.ok) throw new ValidationError(result.message);
     await deps.alertSettings.putFarmSettings(farmId, result.value);
-    return { alert_setting: result.value };
+    return { alert_setting: result.value } satisfies AlertSettingsSetAnswer;
   }),
 
   /**
@@ -50,20 +58,20 @@ export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>
     await deps.alertSettings.putAutoSettings(device._id, result.value);
     const answer = await deps.devices.sendSettings(device.name, result.value);
     if (!answer.answered) log.warn('vat did not answer its settings', { device: device._id });
-    return { return_value: answer.answered ? answer.return_value : NO_DEVICE_ANSWER, auto_settings: result.value };
+    return { return_value: answer.answered ? answer.return_value : NO_DEVICE_ANSWER, auto_settings: result.value } satisfies AutoSettingsSetAnswer;
   }),
 
   /** The caller's alert preferences (farmer §2.11) and the farm's texts this month beside its allowance. */
   USER_SETTING_ALERT_GET_USER: action(schemas.USER_SETTING_ALERT_GET_USER, async ({ farm: farmId }, { caller, deps }) => {
     const farm = await requireFarmMember(deps.farms, caller, farmId);
     const [prefs, sent] = await Promise.all([deps.alertSettings.getPreferences(caller.userId), deps.alerts.smsCount(farmId, localMonth(deps.now(), farm.timezone))]);
-    return { alert_setting: prefs, sms: { sent, total: smsTotalFor(farm.package) } };
+    return { alert_setting: prefs, sms: { sent, total: smsTotalFor(farm.package) } } satisfies PreferencesAnswer;
   }),
 
   USER_SETTING_ALERT_SET_USER: action(schemas.USER_SETTING_ALERT_SET_USER, async ({ farm: farmId, alert_setting }, { caller, deps }) => {
     await requireFarmMember(deps.farms, caller, farmId);
     const merged = mergePreferences(await deps.alertSettings.getPreferences(caller.userId), alert_setting);
     await deps.alertSettings.putPreferences(caller.userId, merged);
-    return { alert_setting: merged };
+    return { alert_setting: merged } satisfies PreferencesSetAnswer;
   }),
 };

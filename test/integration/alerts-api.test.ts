@@ -4,6 +4,18 @@ import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/ada
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { DEFAULT_ALERT_SETTINGS } from '../../shared/alerts/settings';
 import type { Notification } from '../../shared/alerts/types';
+import {
+  notificationDetailAnswerSchema,
+  notificationEditAnswerSchema,
+  notificationListAnswerSchema,
+  notificationStatusAnswerSchema,
+} from '../../shared/api/actions/farmer-notification';
+import {
+  alertSettingsAnswerSchema,
+  alertSettingsSetAnswerSchema,
+  preferencesAnswerSchema,
+  preferencesSetAnswerSchema,
+} from '../../shared/api/actions/farmer-setting';
 import { startTestStack } from '../support/local-stack';
 
 /** Issue 6 API: notifications and alert settings through the local gateway, with the real SDK. */
@@ -166,5 +178,28 @@ describe('notification preferences (farmer §2.11)', () => {
   it('403 on a farm the caller is not linked to', async () => {
     expect((await setting('USER_SETTING_ALERT_GET_USER', {}, west)).status).toBe(403);
     expect((await setting('USER_SETTING_ALERT_SET_USER', { alert_setting: JSON.stringify({ water: { email: false, text: false } }) }, west)).status).toBe(403);
+  });
+});
+
+describe('the answers match the schemas the web app parses them with (shared/api)', () => {
+  it('every notification and setting type', async () => {
+    // Outside any storage activity: the detail's no-record branch.
+    await alerts.raise(notification({ _id: 'a-early', type: 104, data: { published_at: '2026-11-10T01:00:00.000Z', temp1: 1, milk_volume: 3000, agitator_status: 1 } }), false);
+    const answers: [string, unknown, { safeParse: (v: unknown) => { success: boolean; error?: unknown } }][] = [
+      ['FARMER_NOTIFICATION_STATUS', (await notif('FARMER_NOTIFICATION_STATUS', {})).body, notificationStatusAnswerSchema],
+      ['FARMER_NOTIFICATION_LIST', (await notif('FARMER_NOTIFICATION_LIST', {})).body, notificationListAnswerSchema],
+      ['FARMER_NOTIFICATION_ONE_EDIT', (await notif('FARMER_NOTIFICATION_ONE_EDIT', { item: JSON.stringify({ _id: 'a-102' }), status: '2' })).body, notificationEditAnswerSchema],
+      ['FARMER_NOTIFICATION_DETAIL held', (await notif('FARMER_NOTIFICATION_DETAIL', { item: JSON.stringify({ _id: 'a-301' }) })).body, notificationDetailAnswerSchema],
+      ['FARMER_NOTIFICATION_DETAIL none', (await notif('FARMER_NOTIFICATION_DETAIL', { item: JSON.stringify({ _id: 'a-early' }) })).body, notificationDetailAnswerSchema],
+      ['USER_SETTING_ALERT_GET', (await setting('USER_SETTING_ALERT_GET', {}, farmer, 'farm-auto')).body, alertSettingsAnswerSchema],
+      ['USER_SETTING_ALERT_SET', (await setting('USER_SETTING_ALERT_SET', { alert_setting: JSON.stringify({ milk_volume: 85 }) })).body, alertSettingsSetAnswerSchema],
+      ['USER_SETTING_ALERT_GET_USER', (await setting('USER_SETTING_ALERT_GET_USER', {})).body, preferencesAnswerSchema],
+      ['USER_SETTING_ALERT_SET_USER', (await setting('USER_SETTING_ALERT_SET_USER', { alert_setting: JSON.stringify({ water: { email: true, text: false } }) })).body, preferencesSetAnswerSchema],
+    ];
+    expect(answers.find(([name]) => name === 'FARMER_NOTIFICATION_DETAIL none')?.[1]).toMatchObject({ _id: null });
+    for (const [name, body, schema] of answers) {
+      const parsed = schema.safeParse(body);
+      expect(parsed.success, `${name}: ${JSON.stringify(parsed.error)}`).toBe(true);
+    }
   });
 });

@@ -17,8 +17,54 @@ export const farmerNotificationActions = {
   FARMER_NOTIFICATION_DETAIL: z.object({ type: z.literal('FARMER_NOTIFICATION_DETAIL'), farm: farmField, item: itemField }),
 } as const;
 
-/** The answer of FARMER_NOTIFICATION_STATUS: 'YES' when the farm has an unread alert. */
-export type NotificationStatusAnswer = 'YES' | 'NO';
+// ---- Answers (the server's types; the client parses with them) ------------------------------
+
+/** FARMER_NOTIFICATION_STATUS: 'YES' when the farm has an unread alert. */
+export const notificationStatusAnswerSchema = z.enum(['YES', 'NO']);
+export type NotificationStatusAnswer = z.infer<typeof notificationStatusAnswerSchema>;
+
+/**
+ * A notification as the list answers it (farmer §3 Notification: shared/alerts/types.ts
+ * `Notification`, which the server's answers must satisfy). `type` is any integer so a type the
+ * client does not know yet still lists (as 'Type {n}').
+ */
+export const notificationSchema = z.object({
+  _id: z.string(),
+  farm_id: z.string(),
+  type: z.number().int(),
+  status: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  data: z.object({
+    published_at: z.string(),
+    temp1: z.number().nullable(),
+    milk_volume: z.number().nullable(),
+    agitator_status: z.union([z.literal(0), z.literal(1)]).nullable(),
+  }),
+  quality: z.object({ value: z.number().optional(), agitator_outage_percent: z.number().optional() }).optional(),
+  lateMilking: z.object({ end_time_current: z.string(), end_time_schedule: z.string() }).optional(),
+  device: z.object({ _id: z.string(), name: z.string(), vat_number: z.number() }),
+  created_at: z.string(),
+  detail: z.string().optional(),
+  message_type: z.string().optional(),
+});
+export type NotificationWire = z.infer<typeof notificationSchema>;
+
+/** FARMER_NOTIFICATION_LIST: every visible notification of the farm, newest first. */
+export const notificationListAnswerSchema = z.array(notificationSchema);
+export type NotificationListAnswer = z.infer<typeof notificationListAnswerSchema>;
+
+/** FARMER_NOTIFICATION_ONE_EDIT: the notification after the change and the farm's unread total. */
+export const notificationEditAnswerSchema = z.object({ item: notificationSchema, unread: z.number().int() });
+export type NotificationEditAnswer = z.infer<typeof notificationEditAnswerSchema>;
+
+/**
+ * FARMER_NOTIFICATION_DETAIL: the storage activity holding the alert (its id, the activity, the
+ * vat and the alert's id), or `_id: null` with NO_DETAIL_MESSAGE when there is none.
+ */
+export const notificationDetailAnswerSchema = z.union([
+  z.object({ _id: z.null(), message: z.string() }),
+  z.object({ _id: z.string(), activity: z.unknown(), device: z.unknown(), alert_id: z.string() }).loose(),
+]);
+export type NotificationDetailAnswer = z.infer<typeof notificationDetailAnswerSchema>;
 
 /** FARMER_NOTIFICATION_DETAIL without a storage record (farmer §2.8, §8). */
 export const NO_DETAIL_MESSAGE = 'No detail, please contact customer support!';

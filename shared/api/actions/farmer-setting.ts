@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { preferencesInputSchema } from '../../alerts/preferences';
+import { channelFlagsSchema, PREFERENCE_KEYS, preferencesInputSchema, type PreferenceKey, type Preferences } from '../../alerts/preferences';
+import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, type AlertSettings, type AutoSettings } from '../../alerts/settings';
+import { packageSchema } from '../../entities/farm';
 import { farmField, jsonField } from '../fields';
 
 /** Form values arrive as text or numbers; the §5 checks (shared/alerts/settings.ts) judge them. */
@@ -24,3 +26,42 @@ export const farmerSettingActions = {
 
 /** Controller settings are for Vat-Man Auto only (farmer §6). */
 export const AUTO_ONLY_MESSAGE = 'Controller settings are for Vat-Man Auto farms only.';
+
+// ---- Answers (the server's types; the client parses with them) ------------------------------
+
+const numbersOf = <F extends string>(fields: readonly F[]) => z.object(Object.fromEntries(fields.map((f) => [f, z.number()])) as Record<F, z.ZodNumber>);
+
+/** A farm's thresholds and a vat's controller settings as stored (shared/alerts/settings.ts fields). */
+export const alertSettingsSchema: z.ZodType<AlertSettings> = numbersOf(ALERT_SETTING_FIELDS);
+export const autoSettingsSchema: z.ZodType<AutoSettings> = numbersOf(AUTO_SETTING_FIELDS);
+
+/** USER_SETTING_ALERT_GET (farmer §7): farm.alert_setting, farm.package, the vats with their auto_settings. */
+export const alertSettingsAnswerSchema = z.object({
+  farm: z.object({ _id: z.string(), package: packageSchema, alert_setting: alertSettingsSchema }),
+  vats: z.array(z.object({ _id: z.string(), vat_number: z.number(), vat_auto: z.boolean().optional(), auto_settings: autoSettingsSchema })),
+});
+export type AlertSettingsAnswer = z.infer<typeof alertSettingsAnswerSchema>;
+
+/** USER_SETTING_ALERT_SET: the thresholds as stored after the checks and clamps. */
+export const alertSettingsSetAnswerSchema = z.object({ alert_setting: alertSettingsSchema });
+export type AlertSettingsSetAnswer = z.infer<typeof alertSettingsSetAnswerSchema>;
+
+/** USER_SETTING_ALERT_SET_AUTO: the vat's answer (shown as 'Success: {return_value}') and the stored settings. */
+export const autoSettingsSetAnswerSchema = z.object({ return_value: z.union([z.string(), z.number()]), auto_settings: autoSettingsSchema.optional() });
+export type AutoSettingsSetAnswer = z.infer<typeof autoSettingsSetAnswerSchema>;
+
+/** All 19 rows of farmer §3 Alert setting, each with its email and text flag. */
+export const preferencesSchema: z.ZodType<Preferences> = z.object(
+  Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, channelFlagsSchema])) as Record<PreferenceKey, typeof channelFlagsSchema>,
+);
+
+/** USER_SETTING_ALERT_GET_USER: the caller's preferences and the farm's texts this month beside its allowance. */
+export const preferencesAnswerSchema = z.object({
+  alert_setting: preferencesSchema,
+  sms: z.object({ sent: z.number(), total: z.number() }).optional(),
+});
+export type PreferencesAnswer = z.infer<typeof preferencesAnswerSchema>;
+
+/** USER_SETTING_ALERT_SET_USER: the preferences as stored. */
+export const preferencesSetAnswerSchema = z.object({ alert_setting: preferencesSchema });
+export type PreferencesSetAnswer = z.infer<typeof preferencesSetAnswerSchema>;

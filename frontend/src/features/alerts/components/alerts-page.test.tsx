@@ -24,6 +24,7 @@ const alertOf = (over: Partial<AlertItem> & { vat?: number } = {}): AlertItem =>
   seq += 1;
   return {
     _id: `alert-${seq}`,
+    farm_id: 'farm-1',
     type: 102,
     status: 1,
     data: { published_at: '2026-11-22T01:05:00.000Z', temp1: 8.46, milk_volume: 4234, agitator_status: 1 },
@@ -147,7 +148,11 @@ describe('/dts/notification (farmer §2.8)', () => {
 
   it('View detail opens the storage activity of the alert', async () => {
     const one = alertOf({ status: 2 });
-    const { user, router, api } = await openAlerts([one], { detail: () => ({ _id: 'dev-1~storage~2026-11-21T20:00:00.000Z', alert_id: one._id }) });
+    // The server's answer: the storage activity, its vat and the alert (shared/api notificationDetailAnswerSchema).
+    const activity = { kind: 'storage', start: { published_at: '2026-11-21T20:00:00.000Z' }, end: null };
+    const { user, router, api } = await openAlerts([one], {
+      detail: () => ({ _id: 'dev-1~storage~2026-11-21T20:00:00.000Z', activity, device: one.device, alert_id: one._id }),
+    });
     await user.click(await screen.findByRole('button', { name: /^Temperature over 6°C/ }));
     await user.click(screen.getByRole('button', { name: 'View detail' }));
     await waitFor(() =>

@@ -1,10 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { notificationStatusAnswerSchema } from '@shared/api/actions/farmer-notification';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../../../lib/api-client';
 
-/** FARMER_NOTIFICATION_STATUS (farmer §7): 'YES' when the farm has an unread alert. */
-export const notificationStatusSchema = z.enum(['YES', 'NO']);
+/** FARMER_NOTIFICATION_STATUS (farmer §7): 'YES' when the farm has an unread alert (the answer schema is shared with the server). */
+export const notificationStatusSchema = notificationStatusAnswerSchema;
 
 export const notificationStatusKey = (farmId: string) => ['farmer-notification', 'status', farmId] as const;
 
