@@ -3,6 +3,7 @@ import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
 import { type Band, type ChartUnit, stirrerText, type XY, tickLabel, tooltipLines } from './chart-data';
+import './charts.css';
 
 ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
 

@@ -28,21 +28,21 @@ export function AutoTile({ farmId, vats }: { readonly farmId: string; readonly v
   const client = useApiClient();
   const settings = useQuery(alertSettingsQuery(client, farmId)).data;
   return (
-    <section className="dashboard-tile" aria-labelledby="auto-tile-title">
+    <section className="card dashboard-tile" aria-labelledby="auto-tile-title">
       <div className="dashboard-tile__header">
-        <h2 className="dashboard-tile__title" id="auto-tile-title">
+        <h2 className="card__title dashboard-tile__title" id="auto-tile-title">
           Vat-Man Auto
         </h2>
         <Link className="button" to={paths.alertSettings.to()}>
           Auto settings
         </Link>
       </div>
-      <ul className="dashboard-tile__rows">
+      <ul className="card-list">
         {vats.map((vat) => {
           const auto = settings?.vats.find((v) => v._id === vat.device._id)?.auto_settings;
           const state = vat.last?.state_machine ? (STATE_WORDS[vat.last.state_machine] ?? vat.last.state_machine) : 'No recent reading';
           return (
-            <li key={vat.device._id} className="dashboard-tile__row">
+            <li key={vat.device._id} className="card-list__item dashboard-tile__row">
               <span className="dashboard-tile__vat">Vat {vat.device.vat_number}</span>
               <span className="dashboard-tile__text">
                 {vat.device.vat_auto ? 'Automatic control' : 'Not under automatic control'} · {state}

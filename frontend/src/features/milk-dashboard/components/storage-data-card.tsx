@@ -18,18 +18,18 @@ const storageLine = (vat: VatLast, now: number): string => {
  */
 export function StorageDataCard({ vats, now }: { readonly vats: readonly VatLast[]; readonly now: number }) {
   return (
-    <section className="dashboard-tile" aria-labelledby="storage-data-card-title">
+    <section className="card dashboard-tile" aria-labelledby="storage-data-card-title">
       <div className="dashboard-tile__header">
-        <h2 className="dashboard-tile__title" id="storage-data-card-title">
+        <h2 className="card__title dashboard-tile__title" id="storage-data-card-title">
           Milk storage data
         </h2>
         <Link className="button" to={paths.storageData.to()}>
           More
         </Link>
       </div>
-      <ul className="dashboard-tile__rows">
+      <ul className="card-list">
         {vats.map((vat) => (
-          <li key={vat.device._id} className="dashboard-tile__row">
+          <li key={vat.device._id} className="card-list__item dashboard-tile__row">
             <span className="dashboard-tile__vat">Vat {vat.device.vat_number}</span>
             <span className="dashboard-tile__text">{storageLine(vat, now)}</span>
             {vat.lastStorage && (

@@ -67,8 +67,8 @@ export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id'> }) {
   const { data } = useQuery({ ...storageHistoryQuery(client, farm._id), enabled: !narrow });
   if (narrow || !data || data.length === 0) return null;
   return (
-    <section className="vat-charts storage-history" aria-labelledby="storage-history-title">
-      <h2 className="vat-charts__title" id="storage-history-title">
+    <section className="card vat-charts storage-history" aria-labelledby="storage-history-title">
+      <h2 className="card__title vat-charts__title" id="storage-history-title">
         Milk storage history
       </h2>
       <p className="vat-charts__legend">The last 7 days; shaded: milk in storage (click one to open it).</p>

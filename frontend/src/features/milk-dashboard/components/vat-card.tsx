@@ -50,8 +50,8 @@ export function VatCard({ vat, now, dairyCompany }: { readonly vat: VatLast; rea
   const headingId = `vat-card-${device._id}`;
 
   return (
-    <section className="vat-card" aria-labelledby={headingId}>
-      <h2 className="vat-card__title" id={headingId}>
+    <section className="card vat-card" aria-labelledby={headingId}>
+      <h2 className="card__title vat-card__title" id={headingId}>
         {title}
       </h2>
       <div className="vat-card__body">

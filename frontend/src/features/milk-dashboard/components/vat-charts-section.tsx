@@ -10,6 +10,7 @@ import { checkDays, defaultDays } from '../utils/date-range';
 import { StorageHistory } from './storage-history';
 import { VatCharts } from './vat-charts';
 import type { XView } from '../../../components/charts/vat-line-chart';
+import '../../../components/charts/charts.css';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';

@@ -39,9 +39,9 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
   // Every chart of the vat shows the same time window and zooms together.
   const span = { from, to, view, onView };
   return (
-    <section className="vat-charts" aria-label={`Vat ${n} charts`}>
+    <section className="card vat-charts" aria-label={`Vat ${n} charts`}>
       <div className="vat-charts__header">
-        <h2 className="vat-charts__title" id={headingId}>
+        <h2 className="card__title vat-charts__title" id={headingId}>
           Vat {n}
         </h2>
         {download && (

@@ -18,8 +18,8 @@ export function MilkingBriefCard({ activityId, start, vatNumber }: { readonly ac
   const t = Date.parse(start);
   const { others, current } = briefPoints(data?.list ?? [], activityId);
   return (
-    <section className="milking-card" aria-labelledby="milking-brief-title">
-      <h2 className="milking-card__title" id="milking-brief-title">
+    <section className="card milking-card" aria-labelledby="milking-brief-title">
+      <h2 className="card__title" id="milking-brief-title">
         Vat {vatNumber} milkings
       </h2>
       <p className="page__note">Litres of each milking 15 days either side of this one. Click a point to open that milking.</p>

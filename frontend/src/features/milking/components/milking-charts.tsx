@@ -25,8 +25,8 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
   const span = { from, to, view, onView: setView };
   return (
     <>
-      <section className="milking-card" aria-labelledby="milking-comparison-title">
-        <h2 className="milking-card__title" id="milking-comparison-title">
+      <section className="card milking-card" aria-labelledby="milking-comparison-title">
+        <h2 className="card__title" id="milking-comparison-title">
           Milking volume comparison
         </h2>
         <p className="page__note">Litres of each milking. Click a point to open that milking.</p>
@@ -38,8 +38,8 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
         </button>
       )}
       {vats.map((v) => (
-        <section key={v.vatNumber} className="milking-card" aria-label={`Vat ${v.vatNumber} milkings`}>
-          <h2 className="milking-card__title">Vat {v.vatNumber}</h2>
+        <section key={v.vatNumber} className="card milking-card" aria-label={`Vat ${v.vatNumber} milkings`}>
+          <h2 className="card__title">Vat {v.vatNumber}</h2>
           <MilkingLineChart
             label={`Vat ${v.vatNumber} milking volume`}
             unit="L"

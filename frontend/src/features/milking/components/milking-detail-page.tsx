@@ -34,8 +34,8 @@ function Fact({ label, value }: { readonly label: string; readonly value: string
 /** A start or stop card (farmer §2.6): plate, inlet and vat temperatures and the volume. */
 function PointCard({ title, card }: { readonly title: string; readonly card: MilkingOne['startCard'] | null }) {
   return (
-    <section className="milking-card" aria-label={title}>
-      <h2 className="milking-card__title">{title}</h2>
+    <section className="card milking-card" aria-label={title}>
+      <h2 className="card__title">{title}</h2>
       {card ? (
         <dl className="milking-facts">
           <Fact label="Time" value={dateTime(card.published_at)} />
@@ -54,13 +54,13 @@ function PointCard({ title, card }: { readonly title: string; readonly card: Mil
 /** The raw milk cooling rules of farmer §9 as the server judged them for this milking. */
 function CoolingRules({ rules }: { readonly rules: MilkingOne['compliance'] }) {
   return (
-    <section className="milking-card milking-rules" aria-labelledby="milking-rules-title">
-      <h2 className="milking-card__title" id="milking-rules-title">
+    <section className="card milking-card milking-rules" aria-labelledby="milking-rules-title">
+      <h2 className="card__title" id="milking-rules-title">
         Raw milk cooling rules
       </h2>
-      <ul className="milking-rules__list">
+      <ul className="card-list">
         {rules.map((r) => (
-          <li key={r.rule} className="milking-rule" data-status={r.status}>
+          <li key={r.rule} className="card-list__item milking-rule" data-status={r.status}>
             <span className="milking-rule__text">{r.text}</span>
             <span className="milking-rule__status">{STATUS_LABEL[r.status]}</span>
             <span className="milking-rule__when">{ruleWhen(r)}</span>
@@ -81,7 +81,7 @@ function MilkingDetail({ milking }: { readonly milking: MilkingOne }) {
   return (
     <>
       <p className="milking-detail__vat">Vat {n}</p>
-      <section className="milking-card" aria-label="Overall">
+      <section className="card milking-card" aria-label="Overall">
         <dl className="milking-facts">
           <Fact label="Date" value={dateTime(milking.activity.start.published_at)} />
           <Fact label="Duration" value={milking.activity.end ? duration(milking.summary.duration_min) : 'In progress'} />
@@ -93,8 +93,8 @@ function MilkingDetail({ milking }: { readonly milking: MilkingOne }) {
         <PointCard title="Start" card={milking.startCard} />
         <PointCard title="Stop" card={milking.stopCard} />
       </div>
-      <section className="milking-card" aria-labelledby="milking-cooling-title">
-        <h2 className="milking-card__title" id="milking-cooling-title">
+      <section className="card milking-card" aria-labelledby="milking-cooling-title">
+        <h2 className="card__title" id="milking-cooling-title">
           Cooling trend
         </h2>
         {trace.length === 0 && <p className="page__note">No readings for this milking.</p>}
@@ -125,7 +125,7 @@ export function MilkingDetailPage() {
       {error &&
         (isNotFound(error) ? (
           <div className="milking-error" role="alert">
-            <h2 className="milking-card__title">Milking not found</h2>
+            <h2 className="card__title">Milking not found</h2>
             <p>There is no such milking on your farms. It may belong to a farm you are not linked to.</p>
           </div>
         ) : (

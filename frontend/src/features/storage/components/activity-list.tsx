@@ -19,16 +19,16 @@ export const byVat = <T,>(items: readonly T[], vatOf: (item: T) => number): [num
 export function ActivityList({ vat, rows, empty }: { readonly vat: number; readonly rows: readonly ActivityRow[]; readonly empty: string }) {
   const id = `activity-list-vat-${vat}`;
   return (
-    <section className="activity-list" aria-labelledby={id}>
-      <h2 className="activity-list__title" id={id}>
+    <section className="card activity-list" aria-labelledby={id}>
+      <h2 className="card__title" id={id}>
         Vat {vat}
       </h2>
       {rows.length === 0 ? (
         <p className="page__note">{empty}</p>
       ) : (
-        <ul className="activity-list__items">
+        <ul className="card-list">
           {rows.map((row) => (
-            <li key={row.key} className="activity-list__item">
+            <li key={row.key} className="card-list__item activity-list__item">
               <dl className="activity-list__facts">
                 {row.facts.map(([label, value]) => (
                   <div key={label} className="activity-list__fact">

@@ -7,7 +7,6 @@ import { agitatorListQuery } from '../api/storage';
 import { formatDuration } from '../utils/format';
 import { PagedVatLists } from './paged-vat-lists';
 import type { StorageContext } from './storage-page';
-import '../../milk-dashboard/components/milk-dashboard.css';
 import './storage.css';
 
 /** /dts/agitator (farmer §2.3, §4): each agitator stop period (status 0 until the next 1), per vat, newest first. */

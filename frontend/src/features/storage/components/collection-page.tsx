@@ -7,7 +7,6 @@ import { collectionListQuery } from '../api/storage';
 import { formatDuration } from '../utils/format';
 import { PagedVatLists } from './paged-vat-lists';
 import type { StorageContext } from './storage-page';
-import '../../milk-dashboard/components/milk-dashboard.css';
 import './storage.css';
 
 /** /dts/collection (farmer §2.6): the collections the vat monitor detected, per vat, newest first, in the farm's local time. */

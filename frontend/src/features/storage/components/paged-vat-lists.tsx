@@ -3,6 +3,7 @@ import { useApiClient } from '../../../lib/api-client-provider';
 import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
 import { dayText } from '../../../lib/day-text';
 import { ActivityList, byVat, type ActivityRow } from './activity-list';
+import '../../../components/charts/charts.css';
 
 interface Ranged<T> {
   readonly range: { readonly startDate: string; readonly endDate: string };

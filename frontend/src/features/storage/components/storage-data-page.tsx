@@ -7,7 +7,6 @@ import { storageHistoryQuery } from '../../../lib/queries/storage-history';
 import { storageFigures } from '../utils/storage-figures';
 import { ActivityList } from './activity-list';
 import type { StorageContext } from './storage-page';
-import '../../milk-dashboard/components/milk-dashboard.css';
 import './storage.css';
 
 /**

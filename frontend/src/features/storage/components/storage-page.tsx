@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-error';
 import { formatAgitator, formatTemperature, formatVolume, formatWhen, typeLabel } from '../../alerts/utils/format';
 import { storageOneQuery, type StorageOne } from '../api/storage';
 import { alertDescription } from '../utils/format';
-import '../../milk-dashboard/components/milk-dashboard.css';
+import '../../../components/charts/charts.css';
 import './storage.css';
 
 // chart.js is most of this screen's weight: the heading and the alert come first.
@@ -83,8 +83,8 @@ export function StoragePage() {
         {`In storage from ${formatWhen(activity.start.published_at, timeZone)}${activity.end ? ` to ${formatWhen(activity.end.published_at, timeZone)}` : ' (still in the vat)'}`}
       </p>
       {data.alert && <AlertBox alert={data.alert} timeZone={timeZone} />}
-      <section className="vat-charts storage-page__card" aria-labelledby="storage-data-title">
-        <h2 className="vat-charts__title" id="storage-data-title">
+      <section className="card storage-page__card" aria-labelledby="storage-data-title">
+        <h2 className="card__title" id="storage-data-title">
           Milk storage data
         </h2>
         <p className="vat-charts__legend">
