@@ -224,6 +224,11 @@ describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
           await page.getByRole('tab', { name: /^Alerts\s*\(1 unread\)$/ }).waitFor();
         }
         await page.getByRole('link', { name: /^Notifications\s*\(new\)$/ }).first().waitFor();
+        // On a phone the tab bar scrolls sideways: the open tab is scrolled fully into view.
+        await expect.poll(async () => {
+          const box = await page.locator('.farm-tabs__tab.active').boundingBox();
+          return box !== null && box.x >= 0 && box.x + box.width <= width;
+        }).toBe(true);
         await page.screenshot({ path: join(tmpdir(), `vatman-alerts-tab-${width}.png`), fullPage: true });
 
         // Opening 102 shows its facts in local time and marks it read: the unread total drops.

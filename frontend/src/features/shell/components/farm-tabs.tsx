@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { NavLink, Outlet, useOutletContext } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation, useOutletContext } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { notificationStatusQuery } from '../api/notification-status';
@@ -18,8 +19,17 @@ const TABS = [
  * the farmer notification status is YES (FARMER_NOTIFICATION_STATUS).
  */
 export function FarmTabs({ notificationsMarked = false }: { readonly notificationsMarked?: boolean }) {
+  // On a phone the bar is wider than the screen and scrolls: keep the open tab in view.
+  const bar = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const active = bar.current?.querySelector<HTMLElement>('.farm-tabs__tab.active');
+    if (active && bar.current && typeof bar.current.scrollTo === 'function') {
+      bar.current.scrollTo({ left: Math.max(0, active.offsetLeft - (bar.current.clientWidth - active.offsetWidth) / 2) });
+    }
+  }, [pathname]);
   return (
-    <nav className="farm-tabs" aria-label="Farm sections">
+    <nav ref={bar} className="farm-tabs" aria-label="Farm sections">
       {TABS.map((tab) => (
         <NavLink key={tab.to} className="farm-tabs__tab" to={tab.to}>
           {tab.label}
