@@ -1,20 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Chart as ChartJS } from 'chart.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Farm } from '@shared/entities/farm';
 import { DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS } from '@shared/alerts/settings';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { build } from '../../../testing/build';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString();
@@ -36,22 +30,14 @@ const vatLast = (n: number, lastStorage: VatLast['lastStorage'], auto = false): 
 });
 
 withSelectedFarm('farm-1');
-beforeEach(() => vi.useFakeTimers({ now: NOW, toFake: ['Date'] }));
-afterEach(() => vi.useRealTimers());
+withNow(NOW);
 
-const openDashboard = async (farm: Partial<Farm>, vats: VatLast[], more: Record<string, FakeHandler> = {}) => {
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1', ...farm })], organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    FARMER_DASHBOARD_LAST: () => vats,
-    FARMER_DASHBOARD_LAST_ALL: () => [],
-    FARMER_STORAGE_HISTORY: () => [],
-    ...more,
-  });
-  const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('region', { name: 'Vat 1' });
-  return { ...app, api };
-};
+const openDashboard = (farm: Partial<Farm>, vats: VatLast[], more: Record<string, FakeHandler> = {}) =>
+  openFarmerScreen(
+    '/dts/dashboard',
+    { FARMER_DASHBOARD_LAST: () => vats, FARMER_DASHBOARD_LAST_ALL: () => [], FARMER_STORAGE_HISTORY: () => [], ...more },
+    { farms: [build.farm({ _id: 'farm-1', ...farm })], ready: () => screen.findByRole('region', { name: 'Vat 1' }) },
+  );
 
 describe('Submit Pickup on the milk dashboard (farmer §2.5, §6)', () => {
   it('shows for a farm that is not a dairy-company farm, opening /dts/pickup', async () => {

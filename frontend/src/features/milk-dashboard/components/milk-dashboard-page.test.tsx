@@ -1,17 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { build } from '../../../testing/build';
-import { fakeApi } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString();
@@ -34,22 +27,14 @@ const vatLast = (n: number, over: Partial<VatLast> = {}, last: Partial<NonNullab
 });
 
 withSelectedFarm();
-beforeEach(() => vi.useFakeTimers({ now: NOW, toFake: ['Date'] }));
-afterEach(() => vi.useRealTimers());
+withNow(NOW);
 
-const openDashboard = async (vats: VatLast[], { fonterra_id = '31245' }: { fonterra_id?: string } = {}) => {
-  const farm = build.farm({ _id: 'farm-1', fonterra_id });
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [farm], organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    FARMER_DASHBOARD_LAST: () => vats,
-    FARMER_DASHBOARD_LAST_ALL: () => [],
-    FARMER_STORAGE_HISTORY: () => [],
-  });
-  const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: 'Vatman' });
-  return { ...app, api };
-};
+const openDashboard = (vats: VatLast[], { fonterra_id = '31245' }: { fonterra_id?: string } = {}) =>
+  openFarmerScreen(
+    '/dts/dashboard',
+    { FARMER_DASHBOARD_LAST: () => vats, FARMER_DASHBOARD_LAST_ALL: () => [], FARMER_STORAGE_HISTORY: () => [] },
+    { farms: [build.farm({ _id: 'farm-1', fonterra_id })], ready: 'Vatman' },
+  );
 
 const fact = (card: HTMLElement, label: string) => within(card).getByText(label).nextElementSibling?.textContent;
 

@@ -1,20 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Chart as ChartJS } from 'chart.js';
 import type { Farm } from '@shared/entities/farm';
 import { isLiveRange, type VatLastAll } from '../api/dashboard-last-all';
 import { build } from '../../../testing/build';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 import { lineChartOptions } from '../../../components/charts/vat-line-chart';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 // 12:00 UTC is 01:00 on 11 March in Auckland (NZDT): the farm's today is 2026-03-11.
 const NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -36,8 +30,7 @@ const item = (n: number, pkg: Farm['package']): VatLastAll => ({
 });
 
 withSelectedFarm();
-beforeEach(() => vi.useFakeTimers({ now: NOW, toFake: ['Date'] }));
-afterEach(() => vi.useRealTimers());
+withNow(NOW);
 
 const history = (n: number) => ({
   device: item(n, 'Vat-Man Lite').device,
@@ -54,19 +47,12 @@ const history = (n: number) => ({
   detailData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_level: 300, milk_volume: 900, temp1: 4 }],
 });
 
-const openDashboard = async (pkg: Farm['package'], lastAll?: FakeHandler, storageHistory: FakeHandler = () => []) => {
-  const farm = build.farm({ _id: 'farm-1', package: pkg });
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [farm], organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    FARMER_DASHBOARD_LAST: () => [],
-    FARMER_DASHBOARD_LAST_ALL: lastAll ?? (() => [item(1, pkg), item(2, pkg)]),
-    FARMER_STORAGE_HISTORY: storageHistory,
-  });
-  const app = renderApp('/dts/dashboard', { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: 'Vatman' });
-  return { ...app, api };
-};
+const openDashboard = (pkg: Farm['package'], lastAll?: FakeHandler, storageHistory: FakeHandler = () => []) =>
+  openFarmerScreen(
+    '/dts/dashboard',
+    { FARMER_DASHBOARD_LAST: () => [], FARMER_DASHBOARD_LAST_ALL: lastAll ?? (() => [item(1, pkg), item(2, pkg)]), FARMER_STORAGE_HISTORY: storageHistory },
+    { farms: [build.farm({ _id: 'farm-1', package: pkg })], ready: 'Vatman' },
+  );
 
 describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
   it('draws a temperature and a volume chart per vat, titled Vat {n}, for the last 2 days (page 1)', async () => {

@@ -1,20 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { Chart as ChartJS, type ActiveElement, type ChartEvent } from 'chart.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { evaluateCoolingRules, type TempSample } from '@shared/compliance/cooling-rules';
 import type { MilkingOne } from '../api/milking-one';
-import { build } from '../../../testing/build';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 import { dateTime } from '../utils/milking-view';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const T0 = Date.parse('2026-03-10T04:00:00.000Z');
 const at = (m: number) => new Date(T0 + m * 60_000).toISOString();
@@ -56,8 +49,7 @@ const milkingOne = (temp: (m: number) => number, over: Partial<MilkingOne> = {})
 };
 
 withSelectedFarm();
-beforeEach(() => vi.useFakeTimers({ now: Date.parse(at(600)), toFake: ['Date'] }));
-afterEach(() => vi.useRealTimers());
+withNow(Date.parse(at(600)));
 
 const OTHER = `dev-1~milking~${at(-12 * 60)}`;
 const brief = () => ({
@@ -69,18 +61,8 @@ const brief = () => ({
   ],
 });
 
-const openDetail = async (answer: FakeHandler, id = ID, briefAnswer: FakeHandler = brief) => {
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1' })], organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    FARMER_MILKING_ONE: answer,
-    FARMER_MILKING_LIST_BRIEF: briefAnswer,
-  });
-  const app = renderApp(`/dts/milking/${encodeURIComponent(id)}`, { apiClient: testApiClient(api.fetch) });
-  // The first test of a file loads the lazy route chunks cold, on a busy machine: more than findBy's 1 s.
-  await screen.findByRole('heading', { level: 1, name: 'Milking' }, { timeout: 5_000 });
-  return { ...app, api };
-};
+const openDetail = (answer: FakeHandler, id = ID, briefAnswer: FakeHandler = brief) =>
+  openFarmerScreen(`/dts/milking/${encodeURIComponent(id)}`, { FARMER_MILKING_ONE: answer, FARMER_MILKING_LIST_BRIEF: briefAnswer }, { ready: 'Milking' });
 
 const fact = (region: HTMLElement, label: string) => within(region).getByText(label).nextElementSibling?.textContent;
 const ruleRows = () => within(screen.getByRole('region', { name: 'Raw milk cooling rules' })).getAllByRole('listitem');

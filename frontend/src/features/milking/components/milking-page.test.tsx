@@ -1,18 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { Chart as ChartJS, type ActiveElement, type ChartEvent } from 'chart.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MilkingItem, MilkingList } from '../api/milking-list';
-import { build } from '../../../testing/build';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString();
@@ -38,23 +31,12 @@ const answer = (list: MilkingItem[], page = 1): MilkingList => ({
 });
 
 withSelectedFarm();
-beforeEach(() => vi.useFakeTimers({ now: NOW, toFake: ['Date'] }));
-afterEach(() => vi.useRealTimers());
+withNow(NOW);
 
 const LIST = [milking(2, 12, 5000, 11), milking(1, 14, 6000), milking(1, 26, 5500), milking(1, 1, null)];
 
-const openTab = async (list: FakeHandler = () => answer(LIST)) => {
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1' })], organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    FARMER_MILKING_LIST: list,
-    FARMER_MILKING_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }),
-  });
-  const app = renderApp('/dts/milking', { apiClient: testApiClient(api.fetch) });
-  // The first test of a file loads the lazy route chunks cold, on a busy machine: more than findBy's 1 s.
-  await screen.findByRole('heading', { level: 1, name: 'Milking' }, { timeout: 5_000 });
-  return { ...app, api };
-};
+const openTab = (list: FakeHandler = () => answer(LIST)) =>
+  openFarmerScreen('/dts/milking', { FARMER_MILKING_LIST: list, FARMER_MILKING_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }) }, { ready: 'Milking' });
 
 const chartOf = (name: string) => ChartJS.getChart(screen.getByRole('img', { name }) as HTMLCanvasElement);
 

@@ -1,17 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgitatorList, CollectionList } from '../api/storage';
-import { build } from '../../../testing/build';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { openFarmerScreen, withSelectedFarm } from '../../../testing/selected-farm';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 withSelectedFarm('farm-1');
 
@@ -20,17 +13,8 @@ const range = (page: number) => ({ from: '2026-02-08T11:00:00.000Z', to: '2026-0
 const device = (n: number) => ({ _id: `dev-${n}`, name: `thing-${n}`, vat_number: n, vat_size: 10_000, vat_auto: false, last_updated: null });
 const vatLast = (n: number) => ({ device: device(n), last: null, lastStorage: null, lastCollection: null, lastMilking: null, lastCIP: null });
 
-const open = async (path: string, handlers: Record<string, FakeHandler>, heading: string) => {
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1' })], organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    FARMER_DASHBOARD_LAST: () => [vatLast(1), vatLast(2)],
-    ...handlers,
-  });
-  const app = renderApp(path, { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: heading });
-  return { ...app, api };
-};
+const open = (path: string, handlers: Record<string, FakeHandler>, heading: string) =>
+  openFarmerScreen(path, { FARMER_DASHBOARD_LAST: () => [vatLast(1), vatLast(2)], ...handlers }, { ready: heading });
 
 const facts = (row: HTMLElement) => Object.fromEntries(within(row).getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
 

@@ -1,29 +1,15 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../../../testing/build';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { openFarmerScreen, withSelectedFarm } from '../../../testing/selected-farm';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 withSelectedFarm('farm-1');
 
-const open = async ({ fonterra_id = 'OCD40721', addPickup = () => 'success' }: { fonterra_id?: string; addPickup?: FakeHandler } = {}) => {
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: [build.farm({ _id: 'farm-1', fonterra_id })], organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    ADD_PICKUP: addPickup,
-  });
-  const app = renderApp('/dts/pickup', { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: 'Submit Pickup' });
-  return { ...app, api };
-};
+const open = ({ fonterra_id = 'OCD40721', addPickup = () => 'success' }: { fonterra_id?: string; addPickup?: FakeHandler } = {}) =>
+  openFarmerScreen('/dts/pickup', { ADD_PICKUP: addPickup }, { farms: [build.farm({ _id: 'farm-1', fonterra_id })], ready: 'Submit Pickup' });
 
 describe('/dts/pickup (farmer §2.14, §5)', () => {
   it('has Vat (default 1), Pickup Time, Volume (L) and Temperature (C)', async () => {

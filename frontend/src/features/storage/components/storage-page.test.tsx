@@ -4,18 +4,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StorageOne } from '../api/storage';
 import { reloadPage } from '../../../lib/page-reload';
 import { build } from '../../../testing/build';
-import { fakeApi } from '../../../testing/fake-api';
-import { renderApp, testApiClient } from '../../../testing/render-app';
-import { withSelectedFarm } from '../../../testing/selected-farm';
+import { openFarmerScreen, withSelectedFarm } from '../../../testing/selected-farm';
 import { readSelectedFarm } from '../../shell/utils/selected-farm';
 
 vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const START = '2026-03-09T10:00:00.000Z';
 const ID = `dev-2~storage~${START}`;
@@ -55,19 +48,12 @@ const alert102: NonNullable<StorageOne['alert']> = {
 withSelectedFarm('farm-1');
 beforeEach(() => vi.mocked(reloadPage).mockClear());
 
-const open = (path: string, answer: () => unknown, farms = [build.farm({ _id: 'farm-1' })]) => {
-  const api = fakeApi({
-    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: farms, organization: null }),
-    FARMER_NOTIFICATION_STATUS: () => 'NO',
-    FARMER_STORAGE_ONE: answer,
-  });
-  renderApp(path, { apiClient: testApiClient(api.fetch) });
-  return api;
-};
+const open = async (path: string, answer: () => unknown, farms = [build.farm({ _id: 'farm-1' })]) =>
+  (await openFarmerScreen(path, { FARMER_STORAGE_ONE: answer }, { farms })).api;
 
 describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
   it('asks FARMER_STORAGE_ONE for the activity and alert, and shows Vat {n}, the storage card with its legend, charts and the red alert box', async () => {
-    const api = open(`/dts/storage/${encodeURIComponent(ID)}/alert/${encodeURIComponent(ALERT)}`, () => storage({ alert: alert102 }));
+    const api = await open(`/dts/storage/${encodeURIComponent(ID)}/alert/${encodeURIComponent(ALERT)}`, () => storage({ alert: alert102 }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Vat 2' })).toBeInTheDocument();
     const call = api.callsOf('FARMER_STORAGE_ONE')[0];
     expect(call?.path).toBe('/api/farmer/activity');
@@ -95,7 +81,7 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
   });
 
   it('without an alert: no red box, and alert_id is sent empty', async () => {
-    const api = open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
+    const api = await open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
     expect(await screen.findByRole('heading', { level: 1, name: 'Vat 2' })).toBeInTheDocument();
     expect(api.callsOf('FARMER_STORAGE_ONE')[0]?.fields.get('alert_id')).toBe('');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
@@ -103,21 +89,21 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
   });
 
   it('a storage of another of the user’s farms switches the selected farm to it and reloads', async () => {
-    open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage({ farm_id: 'farm-2' }), [build.farm({ _id: 'farm-1' }), build.farm({ _id: 'farm-2', fonterra_id: 'OCD1' })]);
+    await open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage({ farm_id: 'farm-2' }), [build.farm({ _id: 'farm-1' }), build.farm({ _id: 'farm-2', fonterra_id: 'OCD1' })]);
     await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
     expect(readSelectedFarm()).toBe('farm-2');
     expect(screen.queryByRole('heading', { level: 1, name: 'Vat 2' })).not.toBeInTheDocument();
   });
 
   it('the storage’s own farm does not reload', async () => {
-    open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
+    await open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
     await screen.findByRole('heading', { level: 1, name: 'Vat 2' });
     expect(reloadPage).not.toHaveBeenCalled();
     expect(readSelectedFarm()).toBe('farm-1');
   });
 
   it('a storage the server refuses (403) says so on the page', async () => {
-    open(`/dts/storage/${encodeURIComponent(ID)}`, () => ({ status: 403, body: { message: 'Forbidden' } }));
+    await open(`/dts/storage/${encodeURIComponent(ID)}`, () => ({ status: 403, body: { message: 'Forbidden' } }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This storage is not one of your farms’.');
   });
 });
