@@ -1,28 +1,17 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
-import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
+import { browserTestFile, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 3's acceptance in Chromium against the local stack: sign-up, sign-in, sign-out, password
  * reset through the outbox, the validation messages of farmer §5, and where each role lands.
  * One stack for the whole file; each scenario in its own browser context (own Amplify storage).
  */
-let env: BrowserStack | undefined;
-let stack: BrowserStack['stack'];
-let browser: Browser;
-let web: string;
+const env = browserTestFile('accounts');
 
-const run = browserAvailable();
+const { run } = env;
 
-beforeAll(async () => {
-  if (!run) return;
-  env = await startBrowserStack('accounts');
-  ({ stack, browser, web } = env);
-}, 120_000);
-afterAll(async () => env?.stop());
 
 interface Visit {
   readonly context: BrowserContext;
@@ -34,7 +23,7 @@ interface Visit {
 }
 
 const visit = async (path: string, width = 1280): Promise<Visit> => {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   const visited: string[] = [];
   const sent: string[] = [];
@@ -43,30 +32,13 @@ const visit = async (path: string, width = 1280): Promise<Visit> => {
   });
   page.on('request', (request) => {
     const url = request.url();
-    if (url.startsWith(stack.facts.api) || url.startsWith(stack.facts.cognito.endpoint)) sent.push(url);
+    if (url.startsWith(env.stack.facts.api) || url.startsWith(env.stack.facts.cognito.endpoint)) sent.push(url);
   });
-  await page.goto(`${web}${path}`);
+  await page.goto(`${env.web}${path}`);
   return { context, page, visited, sent };
 };
 
-/** Fails with a screenshot to look at. */
-const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Promise<T> => {
-  try {
-    return await step();
-  } catch (err) {
-    await page.screenshot({ path: join(tmpdir(), `vatman-${name}.png`), fullPage: true }).catch(() => undefined);
-    throw err;
-  }
-};
-
 const path = (page: Page) => new URL(page.url()).pathname;
-
-const signIn = async (page: Page, email: string, password: string) => {
-  await page.getByRole('form', { name: 'Sign in' }).waitFor();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Password', { exact: true }).press('Enter');
-};
 
 const menuLabels = async (page: Page, name = 'Main menu') => {
   const nav = page.getByRole('navigation', { name });
@@ -83,7 +55,7 @@ interface OutboxMessage {
 
 const waitForMail = async (to: string, since: number): Promise<OutboxMessage> => {
   for (let i = 0; i < 100; i += 1) {
-    const messages = (await (await fetch(stack.facts.sns)).json()) as OutboxMessage[];
+    const messages = (await (await fetch(env.stack.facts.sns)).json()) as OutboxMessage[];
     const mail = messages.find((m) => m.to === to && Date.parse(m.at) >= since);
     if (mail) return mail;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -112,19 +84,19 @@ describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
       // Signed in and sent to the milk dashboard first (farmer §2.1); the shell then finds no farm (farmer §1, §6).
       expect(visited).toContain('/dts/dashboard');
       expect(visited.indexOf('/dts/dashboard')).toBeLessThan(visited.lastIndexOf('/dts/permission'));
-      expect(sent.some((url) => url.startsWith(`${stack.facts.api}/api/user`))).toBe(true);
+      expect(sent.some((url) => url.startsWith(`${env.stack.facts.api}/api/user`))).toBe(true);
 
       // The account and its user record exist: the API knows the new user.
-      const token = await stack.signIn(email, firstPassword);
-      const me = await stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token);
+      const token = await env.stack.signIn(email, firstPassword);
+      const me = await env.stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token);
       expect(me.body).toMatchObject({ user: { email, firstName: 'Hemi', lastName: 'Parata', phone: '+64215550101' }, listFarm: [] });
 
       await page.getByRole('button', { name: 'Logout' }).click();
       await page.getByRole('form', { name: 'Sign in' }).waitFor();
       expect(path(page)).toBe('/dts/login');
       // Signed out for real: a protected page now asks for a sign-in, carrying the path back.
-      await page.goto(`${web}/dts/dashboard`);
-      await page.waitForURL(`${web}/dts/login/%2Fdts%2Fdashboard`);
+      await page.goto(`${env.web}/dts/dashboard`);
+      await page.waitForURL(`${env.web}/dts/login/%2Fdts%2Fdashboard`);
     });
     await context.close();
   });
@@ -141,13 +113,13 @@ describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
       const since = Date.now() - 1000;
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Email').press('Enter');
-      await page.waitForURL(`${web}/dts/password/forgot/finished`);
+      await page.waitForURL(`${env.web}/dts/password/forgot/finished`);
       await page.getByRole('heading', { name: 'Check your email' }).waitFor();
 
       const mail = await waitForMail(email, since);
       const link = /https?:\/\/\S+(\/dts\/password\/reset\/\S+)/.exec(mail.message);
       expect(link, mail.message).not.toBeNull();
-      await page.goto(`${web}${link?.[1] ?? ''}`);
+      await page.goto(`${env.web}${link?.[1] ?? ''}`);
       await page.getByRole('form', { name: 'Reset password' }).waitFor();
       await page.getByLabel('New password').fill(newPassword);
       await page.getByLabel('New password').press('Enter');
@@ -155,13 +127,13 @@ describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
       const dialog = page.getByRole('dialog', { name: 'Password has been reset' });
       await dialog.getByText('Enjoy it.').waitFor();
       await dialog.getByRole('button', { name: 'OK' }).click();
-      await page.waitForURL(`${web}/dts/login`);
+      await page.waitForURL(`${env.web}/dts/login`);
 
       await signIn(page, email, firstPassword);
       await page.getByText('Incorrect email or password.').waitFor();
       await signIn(page, email, newPassword);
       // Sign-in goes to /dashboard (farmer §2.1), and with no farm on to the permission page.
-      await page.waitForURL(`${web}/dts/permission`);
+      await page.waitForURL(`${env.web}/dts/permission`);
     });
     await context.close();
   });
@@ -169,17 +141,17 @@ describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
   it('a signed-in user opening the login page goes straight on (login status)', async () => {
     const { context, page } = await visit('/dts/login');
     await signIn(page, 'farmer@vatman.local', DEMO_PASSWORD);
-    await page.waitForURL(`${web}/dashboard`);
-    await page.goto(`${web}/dts/login`);
-    await page.waitForURL(`${web}/dashboard`);
+    await page.waitForURL(`${env.web}/dashboard`);
+    await page.goto(`${env.web}/dts/login`);
+    await page.waitForURL(`${env.web}/dashboard`);
     await context.close();
   });
 
   it('signing in returns to the reurl it was sent from', async () => {
     const { context, page } = await visit('/dts/equipment');
-    await page.waitForURL(`${web}/dts/login/%2Fdts%2Fequipment`);
+    await page.waitForURL(`${env.web}/dts/login/%2Fdts%2Fequipment`);
     await signIn(page, 'farmer@vatman.local', DEMO_PASSWORD);
-    await page.waitForURL(`${web}/dts/equipment`);
+    await page.waitForURL(`${env.web}/dts/equipment`);
     await page.getByRole('navigation', { name: 'Farm sections' }).waitFor();
     await context.close();
   });
@@ -212,7 +184,7 @@ describe.runIf(run)('the bot-check widget (spec §7) where config.json carries a
           window.vatmanRecaptchaLoaded();`,
         }),
       );
-      await page.goto(`${web}/dts/register`);
+      await page.goto(`${env.web}/dts/register`);
       await page.getByLabel('First name').fill('Kiri');
       await page.getByLabel('Last name').fill('Moana');
       await page.getByLabel('Email').fill(`kiri.${Date.now()}@example.nz`);
@@ -224,10 +196,10 @@ describe.runIf(run)('the bot-check widget (spec §7) where config.json carries a
       expect(sent).toEqual([]);
 
       await page.getByRole('button', { name: 'I am not a robot (site-key-1)' }).click();
-      const signUp = page.waitForRequest((r) => r.url() === `${stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
+      const signUp = page.waitForRequest((r) => r.url() === `${env.stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
       await page.getByRole('button', { name: 'Sign up' }).click();
       expect(new URLSearchParams((await signUp).postData() ?? '').get('gRecaptchaResponse')).toBe('answer-for-site-key-1');
-      await page.waitForURL(`${web}/dts/permission`);
+      await page.waitForURL(`${env.web}/dts/permission`);
     });
     await context.close();
   });
@@ -240,11 +212,11 @@ describe.runIf(run)('the bot-check widget (spec §7) where config.json carries a
     await page.getByLabel('Email').fill(`tama.${Date.now()}@example.nz`);
     await page.getByLabel('Phone').fill('021 555 0104');
     await page.getByLabel('Password', { exact: true }).fill('first-pass-1');
-    const signUp = page.waitForRequest((r) => r.url() === `${stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
+    const signUp = page.waitForRequest((r) => r.url() === `${env.stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
     await page.getByRole('button', { name: 'Sign up' }).click();
     expect(new URLSearchParams((await signUp).postData() ?? '').get('gRecaptchaResponse')).toBe('');
     expect(await page.getByTestId('bot-check').count()).toBe(0);
-    await page.waitForURL(`${web}/dts/permission`);
+    await page.waitForURL(`${env.web}/dts/permission`);
     await context.close();
   });
 });
@@ -319,7 +291,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
     const { context, page } = await visit('/dts/login');
     await withShot(page, 'farmer', async () => {
       await signIn(page, 'farmer@vatman.local', DEMO_PASSWORD);
-      await page.waitForURL(`${web}/dashboard`);
+      await page.waitForURL(`${env.web}/dashboard`);
       await page.getByRole('heading', { name: 'Welcome, Aroha' }).waitFor();
       expect(await menuLabels(page)).toEqual(['Dashboard', 'Milk', 'Alerts']);
 
@@ -345,7 +317,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
 
       // The milk pages sit under the farm tab bar.
       await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Milk' }).click();
-      await page.waitForURL(`${web}/dts/dashboard`);
+      await page.waitForURL(`${env.web}/dts/dashboard`);
       expect(await page.getByRole('navigation', { name: 'Farm sections' }).getByRole('link').allTextContents()).toEqual([
         'Dashboard',
         'Milking',
@@ -369,7 +341,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
       await page.getByRole('button', { name: /^Account/ }).click();
       await page.getByRole('menuitem', { name: 'Logout' }).click();
       await page.getByRole('dialog', { name: 'Are you sure you want to logout?' }).getByRole('button', { name: 'OK' }).click();
-      await page.waitForURL(`${web}/dts/login`);
+      await page.waitForURL(`${env.web}/dts/login`);
     });
     await context.close();
   });
@@ -377,7 +349,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
   it('a user with no farm link lands on /dts/permission', async () => {
     const { context, page } = await visit('/dts/login');
     await signIn(page, 'newfarmer@vatman.local', DEMO_PASSWORD);
-    await page.waitForURL(`${web}/dts/permission`);
+    await page.waitForURL(`${env.web}/dts/permission`);
     await page.getByRole('heading', { name: 'No Permission' }).waitFor();
     await page.getByRole('button', { name: 'Logout' }).waitFor();
     await context.close();
@@ -387,11 +359,11 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
     const { context, page } = await visit('/dts/login');
     await withShot(page, 'admin', async () => {
       await signIn(page, 'admin@vatman.local', DEMO_PASSWORD);
-      await page.waitForURL(`${web}/dts/users`);
+      await page.waitForURL(`${env.web}/dts/users`);
       await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
       expect(await menuLabels(page)).toEqual(['Dashboard', 'Milk', 'Alerts', 'Users', 'Westlands Data']);
       await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Westlands Data' }).click();
-      await page.waitForURL(`${web}/dts/westlandsdata`);
+      await page.waitForURL(`${env.web}/dts/westlandsdata`);
       await page.getByRole('heading', { level: 1, name: 'Westlands Data' }).waitFor();
     });
     await context.close();
@@ -401,7 +373,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
     const { context, page } = await visit('/dts/login');
     await withShot(page, 'milk-quality', async () => {
       await signIn(page, 'milkquality@vatman.local', DEMO_PASSWORD);
-      await page.waitForURL(`${web}/dts/fonterra/milkquality`);
+      await page.waitForURL(`${env.web}/dts/fonterra/milkquality`);
       await page.getByRole('heading', { level: 1, name: 'Milk Quality' }).waitFor();
       expect(await menuLabels(page)).toEqual(['Milk Quality']);
       await page.getByRole('button', { name: 'Account' }).click();
@@ -410,7 +382,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
       const dialog = page.getByRole('dialog', { name: 'Are you sure you want to logout?' });
       await dialog.getByText('Once you quit, you will need to sign in again to use the DTS service.').waitFor();
       await dialog.getByRole('button', { name: 'OK' }).click();
-      await page.waitForURL(`${web}/dts/login`);
+      await page.waitForURL(`${env.web}/dts/login`);
     });
     await context.close();
   });
@@ -419,11 +391,11 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
     const { context, page } = await visit('/dts/login');
     await withShot(page, 'westlands', async () => {
       await signIn(page, 'westlands@vatman.local', DEMO_PASSWORD);
-      await page.waitForURL(`${web}/dts/permission`);
-      await page.goto(`${web}/dts/westlands/data`);
+      await page.waitForURL(`${env.web}/dts/permission`);
+      await page.goto(`${env.web}/dts/westlands/data`);
       await page.getByRole('heading', { level: 1, name: 'Westlands Data' }).waitFor();
       expect(await menuLabels(page)).toEqual(['Westlands Data']);
-      await page.goto(`${web}/dts/westlandsdata`);
+      await page.goto(`${env.web}/dts/westlandsdata`);
       await page.getByRole('heading', { level: 1, name: 'Westlands Data' }).waitFor();
       expect(await menuLabels(page)).toEqual(['Dashboard', 'Milk', 'Alerts', 'Westlands Data']);
     });

@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import type { Device } from '../../shared/entities/device';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import { displayVolume, volumeFromLevel } from '../../shared/telemetry/reading';
-import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
+import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 5's acceptance in Chromium against the local stack: the milk dashboard (/dts/dashboard,
@@ -17,13 +15,10 @@ import { browserAvailable, startBrowserStack, type BrowserStack } from '../suppo
  * layout at 375 px. The stack the tests start has no simulator, so beforeAll publishes a scripted
  * 6-hour trace for every demo vat and waits until the API answers with its newest reading.
  */
-let env: BrowserStack | undefined;
-let stack: BrowserStack['stack'];
-let browser: Browser;
-let web: string;
+const env = browserTestFile('milk-dashboard');
 let client: MqttClient;
 
-const run = browserAvailable();
+const { run } = env;
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -101,7 +96,7 @@ interface LastReading {
 const untilLast = async (farmId: string, token: string, newest: (d: Device) => string, timeoutMs = 30_000) => {
   const started = Date.now();
   for (;;) {
-    const res = await stack.post('/api/farmer/activity', { type: 'FARMER_DASHBOARD_LAST', farm: farmId }, token);
+    const res = await env.stack.post('/api/farmer/activity', { type: 'FARMER_DASHBOARD_LAST', farm: farmId }, token);
     const vats = res.body as LastReading[];
     if (res.status === 200 && devicesOf(farmId).every((d) => vats.find((v) => v.device._id === d._id)?.last?.published_at === newest(d))) return;
     if (Date.now() - started > timeoutMs) throw new Error(`${farmId}: readings not ingested: ${JSON.stringify(res.body).slice(0, 400)}`);
@@ -113,21 +108,16 @@ const newestSent = (d: Device) => (sent.get(d._id) ?? []).map((m) => new Date(m.
 
 beforeAll(async () => {
   if (!run) return;
-  env = await startBrowserStack('milk-dashboard');
-  ({ stack, browser, web } = env);
-  client = await mqtt.connectAsync(stack.facts.mqtt, { clientId: 'milk-dashboard-browser-test' });
+  client = await mqtt.connectAsync(env.stack.facts.mqtt, { clientId: 'milk-dashboard-browser-test' });
   for (const d of DEMO_DEVICES) sent.set(d._id, traceFor(d));
   await Promise.all(DEMO_DEVICES.map(async (d) => {
     for (const m of sent.get(d._id) ?? []) await publish(d, m);
   }));
-  const farmer = await stack.signIn('farmer@vatman.local');
-  const westFarmer = await stack.signIn('westfarmer@vatman.local');
+  const farmer = await env.stack.signIn('farmer@vatman.local');
+  const westFarmer = await env.stack.signIn('westfarmer@vatman.local');
   for (const f of DEMO_FARMS) await untilLast(f._id, f._id === 'farm-wes' ? westFarmer : farmer, newestSent, 60_000);
 }, 180_000);
-afterAll(async () => {
-  await client?.endAsync();
-  await env?.stop();
-});
+afterAll(async () => client?.endAsync());
 
 interface Visit {
   readonly context: BrowserContext;
@@ -144,40 +134,27 @@ const FARMER: Record<string, string> = { 'farm-lite': 'farmer@vatman.local', 'fa
  */
 const openDashboard = async (farmId: string, { width = 1280, clock = false, phone = false } = {}): Promise<Visit> => {
   // The farms are in New Zealand: the page shows and writes times in the farm's zone. A phone has a touch screen.
-  const context = await browser.newContext({
-    viewport: { width, height: phone ? 800 : 900 },
+  const context = await farmContext(env.browser, env.web, farmId, {
+    width,
+    height: phone ? 800 : 900,
     acceptDownloads: true,
     timezoneId: TIME_ZONE,
     ...(phone ? { isMobile: true, hasTouch: true } : {}),
   });
-  await context.addCookies([{ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: farmId })), url: web }]);
   const page = await context.newPage();
   if (clock) await page.clock.install();
   const calls: URLSearchParams[] = [];
   page.on('request', (r) => {
-    if (r.url().startsWith(stack.facts.api)) calls.push(new URLSearchParams(r.postData() ?? ''));
+    if (r.url().startsWith(env.stack.facts.api)) calls.push(new URLSearchParams(r.postData() ?? ''));
   });
-  await page.goto(`${web}/dts/dashboard`);
-  await page.getByRole('form', { name: 'Sign in' }).waitFor();
-  await page.getByLabel('Email').fill(FARMER[farmId] ?? '');
-  await page.getByLabel('Password', { exact: true }).fill('VatMan-demo-2026');
-  await page.getByLabel('Password', { exact: true }).press('Enter');
-  await page.waitForURL(`${web}/dts/dashboard`);
+  await page.goto(`${env.web}/dts/dashboard`);
+  await signIn(page, FARMER[farmId] ?? '');
+  await page.waitForURL(`${env.web}/dts/dashboard`);
   await page.getByRole('heading', { level: 1, name: 'Vatman' }).waitFor();
   return { context, page, calls };
 };
 
 const ofType = (calls: readonly URLSearchParams[], type: string) => calls.filter((c) => c.get('type') === type);
-
-/** Fails with a full-page screenshot to look at. */
-const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Promise<T> => {
-  try {
-    return await step();
-  } catch (err) {
-    await page.screenshot({ path: join(tmpdir(), `vatman-milk-${name}.png`), fullPage: true }).catch(() => undefined);
-    throw err;
-  }
-};
 
 const card = (page: Page, n: number) => page.getByRole('region', { name: `Vat ${n}`, exact: true });
 const fact = async (region: Locator, label: string) => ((await region.locator('.vat-card__fact', { has: region.page().locator('dt', { hasText: label }) }).locator('dd').textContent()) ?? '').trim();
@@ -219,7 +196,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
     '%s (%s) shows a card per vat with its newest reading, and new telemetry within the 120 s refresh without a reload',
     async (_code, _pkg, farmId) => {
       const { context, page, calls } = await openDashboard(farmId, { clock: true });
-      await withShot(page, `cards-${farmId}`, async () => {
+      await withShot(page, `milk-cards-${farmId}`, async () => {
         const devices = devicesOf(farmId);
         expect(devices.length).toBe(farmOf(farmId).install_numVats);
         await card(page, 1).waitFor();
@@ -248,7 +225,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
           sent.get(d._id)?.push(message);
           await publish(d, message);
         }
-        const token = await stack.signIn(FARMER[farmId] ?? '');
+        const token = await env.stack.signIn(FARMER[farmId] ?? '');
         await untilLast(farmId, token, () => fresh);
         const before = ofType(calls, 'FARMER_DASHBOARD_LAST').length;
         await page.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
@@ -277,7 +254,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
 
   it("a Pro farm downloads a vat's data.csv: the spec's columns, only the readings with a volume, cooler data merged by time", async () => {
     const { context, page } = await openDashboard(PRO);
-    await withShot(page, 'csv', async () => {
+    await withShot(page, 'milk-csv', async () => {
       const d = devicesOf(PRO)[0] as Device;
       await page.getByRole('region', { name: 'Vat 1 charts' }).getByRole('img', { name: 'Vat 1 milk volume' }).waitFor();
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Vat 1 data' }).click()]);
@@ -309,7 +286,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
 
   it("a Lite farm pages back 2 days with Previous and forward with Next; Next is disabled on page 1, so paging never passes the present; Pro's picker says 'No more data!' for a future day", async () => {
     const { context, page, calls } = await openDashboard(LITE);
-    await withShot(page, 'paging', async () => {
+    await withShot(page, 'milk-paging', async () => {
       const charts = page.getByRole('region', { name: 'Vat 1 charts' });
       await charts.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
       const next = page.getByRole('button', { name: 'Next' });
@@ -362,7 +339,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
 
   it('zooming the temperature chart (a real mouse wheel) zooms the volume and stirrer charts of every vat to the same x range; Reset zoom zooms all out', async () => {
     const { context, page } = await openDashboard(PRO);
-    await withShot(page, 'zoom', async () => {
+    await withShot(page, 'milk-zoom', async () => {
       const names = ['Vat 1 temperatures', 'Vat 1 milk volume', 'Vat 1 stirrer', 'Vat 2 temperatures', 'Vat 2 milk volume'];
       const temperature = page.getByRole('img', { name: 'Vat 1 temperatures' });
       await page.getByRole('img', { name: 'Vat 2 milk volume' }).waitFor();
@@ -408,10 +385,10 @@ describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
     ['farm-auto', 'four vats of cards and charts'],
   ])('%s: %s fit without horizontal scrolling; the storage history is neither asked for nor shown', async (farmId) => {
     const { context, page, calls } = await openDashboard(farmId, { width: 375, phone: true });
-    await withShot(page, `phone-${farmId}`, async () => {
+    await withShot(page, `milk-phone-${farmId}`, async () => {
       const last = devicesOf(farmId).at(-1)?.vat_number ?? 1;
       await page.getByRole('img', { name: `Vat ${last} stirrer` }).waitFor();
-      await page.screenshot({ path: join(tmpdir(), `vatman-milk-phone-${farmId}.png`), fullPage: true });
+      await shot(page, `milk-phone-${farmId}`);
       const widths = await page.evaluate(() => {
         const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
         return { scroll: root.scrollWidth, client: root.clientWidth };
@@ -474,7 +451,7 @@ describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
     const history = page.getByRole('region', { name: 'Milk storage history' });
     await history.getByRole('img', { name: 'Vat 2 storage volume' }).waitFor();
     expect(ofType(calls, 'FARMER_STORAGE_HISTORY').length).toBeGreaterThan(0);
-    await page.screenshot({ path: join(tmpdir(), 'vatman-milk-desktop-farm-pro.png'), fullPage: true });
+    await shot(page, 'milk-desktop-farm-pro');
     await context.close();
   });
 });

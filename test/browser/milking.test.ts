@@ -1,13 +1,11 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICES, DEMO_PASSWORD } from '../../local/seed/demo-data';
+import { DEMO_DEVICES } from '../../local/seed/demo-data';
 import { milkingListResponseSchema, milkingOneResponseSchema } from '../../shared/api/actions/farmer-activity';
 import type { Device } from '../../shared/entities/device';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
-import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
+import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 5 item 4 in Chromium against the local stack: the milking detail (/dts/milking/{id},
@@ -22,13 +20,10 @@ import { browserAvailable, startBrowserStack, type BrowserStack } from '../suppo
  *   at +145), held at 4 °C, a second milking at +600 to +690 warming it to 7 °C, then the tanker
  *   at +800: every rule passes.
  */
-let env: BrowserStack | undefined;
-let stack: BrowserStack['stack'];
-let browser: Browser;
-let web: string;
+const env = browserTestFile('milking');
 let client: MqttClient;
 
-const run = browserAvailable();
+const { run } = env;
 
 const MIN = 60_000;
 const STEP = 5;
@@ -92,9 +87,7 @@ const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 beforeAll(async () => {
   if (!run) return;
-  env = await startBrowserStack('milking');
-  ({ stack, browser, web } = env);
-  client = await mqtt.connectAsync(stack.facts.mqtt, { clientId: 'milking-browser-test' });
+  client = await mqtt.connectAsync(env.stack.facts.mqtt, { clientId: 'milking-browser-test' });
   await Promise.all([
     (async () => {
       for (const m of slowTrace) await publish(SLOW_VAT, m);
@@ -103,10 +96,10 @@ beforeAll(async () => {
       for (const m of goodTrace) await publish(GOOD_VAT, m);
     })(),
   ]);
-  const token = await stack.signIn('farmer@vatman.local');
+  const token = await env.stack.signIn('farmer@vatman.local');
   const startOf = (d: Device, start: number) => `${d._id}~milking~${iso(start)}`;
   await until('both milkings, ended', async () => {
-    const res = await stack.post('/api/farmer/activity', { type: 'FARMER_MILKING_LIST', farm: 'farm-pro' }, token);
+    const res = await env.stack.post('/api/farmer/activity', { type: 'FARMER_MILKING_LIST', farm: 'farm-pro' }, token);
     if (res.status !== 200) return undefined;
     const list = milkingListResponseSchema.parse(res.body).list;
     const ended = (id: string) => list.find((m) => m._id === id)?.activity.end;
@@ -116,14 +109,11 @@ beforeAll(async () => {
   ids.good = startOf(GOOD_VAT, GOOD_START);
   // The good milking's last rule (R4) is decided by the collection: wait until the server has it.
   await until('the collection after the good milking', async () => {
-    const res = await stack.post('/api/farmer/activity', { type: 'FARMER_MILKING_ONE', activity_id: ids.good }, token);
+    const res = await env.stack.post('/api/farmer/activity', { type: 'FARMER_MILKING_ONE', activity_id: ids.good }, token);
     return res.status === 200 && milkingOneResponseSchema.parse(res.body).compliance.every((r) => r.status !== 'pending') ? true : undefined;
   });
 }, 240_000);
-afterAll(async () => {
-  await client?.endAsync();
-  await env?.stop();
-});
+afterAll(async () => client?.endAsync());
 
 /** The login page's return may spell the id's ':' unencoded: compare paths decoded. */
 const samePath = (path: string) => (url: URL) => decodeURIComponent(url.pathname) === decodeURIComponent(path);
@@ -135,30 +125,16 @@ interface Visit {
 
 /** Signs the farmer in on `path` (the login page returns there), farm-pro selected, in New Zealand time. */
 const visit = async (path: string, width = 1280): Promise<Visit> => {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: TIME_ZONE });
-  await context.addCookies([{ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: 'farm-pro' })), url: web }]);
+  const context = await farmContext(env.browser, env.web, 'farm-pro', { width, timezoneId: TIME_ZONE });
   const page = await context.newPage();
-  await page.goto(`${web}${path}`);
-  await page.getByRole('form', { name: 'Sign in' }).waitFor();
-  await page.getByLabel('Email').fill('farmer@vatman.local');
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await page.goto(`${env.web}${path}`);
+  await signIn(page, 'farmer@vatman.local');
   await page.waitForURL(samePath(path));
   await page.getByRole('heading', { level: 1, name: 'Milking' }).waitFor();
   return { context, page };
 };
 
 const detailPath = (id: string) => `/dts/milking/${encodeURIComponent(id)}`;
-
-/** Fails with a full-page screenshot to look at. */
-const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Promise<T> => {
-  try {
-    return await step();
-  } catch (err) {
-    await page.screenshot({ path: join(tmpdir(), `vatman-milking-${name}.png`), fullPage: true }).catch(() => undefined);
-    throw err;
-  }
-};
 
 /** Each rule row of the detail: its status (data-status) and the line saying when. */
 const rules = async (page: Page) => {
@@ -180,7 +156,7 @@ const fact = async (region: Locator, label: string) => ((await region.locator('.
 describe.runIf(run)('the milking screens in Chromium (issue 5 item 4)', () => {
   it('a milking that is still at 8 °C two hours after it ended shows the 6 °C rule failed at that time', async () => {
     const { context, page } = await visit(detailPath(ids.slow));
-    await withShot(page, 'slow', async () => {
+    await withShot(page, 'milking-slow', async () => {
       const r = await rules(page);
       expect(r.map((x) => [x.text, x.status, x.when])).toEqual([
         ['Cool to 10°C within four hours of milking start', 'passed', `Met at ${shown(SLOW_START + 200 * MIN)}`],
@@ -202,7 +178,7 @@ describe.runIf(run)('the milking screens in Chromium (issue 5 item 4)', () => {
 
   it('a milking that cools in time, holds and stays cool through the next milking until collection passes every rule, with the times met', async () => {
     const { context, page } = await visit(detailPath(ids.good));
-    await withShot(page, 'good', async () => {
+    await withShot(page, 'milking-good', async () => {
       const r = await rules(page);
       expect(r.map((x) => [x.status, x.when])).toEqual([
         ['passed', `Met at ${shown(GOOD_START + 105 * MIN)}`],
@@ -216,7 +192,7 @@ describe.runIf(run)('the milking screens in Chromium (issue 5 item 4)', () => {
 
   it('clicking a point of the comparison scatter opens that milking', async () => {
     const { context, page } = await visit('/dts/milking');
-    await withShot(page, 'scatter', async () => {
+    await withShot(page, 'milking-scatter', async () => {
       await page.getByRole('img', { name: 'Milking volume comparison' }).waitFor();
       // The point's keyboard stand-in sits where chart.js drew it; the click goes to the canvas under it.
       const point = page.getByRole('button', { name: new RegExp(`^Open milking: Vat 2, ${shown(SLOW_START)}`) });
@@ -240,7 +216,7 @@ describe.runIf(run)('the milking screens in Chromium (issue 5 item 4)', () => {
 
   it('an id of no milking answers a clear error', async () => {
     const { context, page } = await visit(detailPath(`${SLOW_VAT._id}~milking~2020-01-01T00:00:00.000Z`));
-    await withShot(page, 'unknown', async () => {
+    await withShot(page, 'milking-unknown', async () => {
       await page.getByRole('alert').getByText('Milking not found').waitFor();
     });
     await context.close();
@@ -249,10 +225,10 @@ describe.runIf(run)('the milking screens in Chromium (issue 5 item 4)', () => {
   it.each([375, 1280])('fits a %i px wide screen without sideways scrolling', async (width) => {
     for (const path of ['/dts/milking', detailPath(ids.slow)]) {
       const { context, page } = await visit(path, width);
-      await withShot(page, `width-${width}`, async () => {
+      await withShot(page, `milking-width-${width}`, async () => {
         await page.locator('canvas').first().waitFor();
         await page.waitForTimeout(300);
-        await page.screenshot({ path: join(tmpdir(), `vatman-milking-${width}${path === '/dts/milking' ? '-tab' : '-detail'}.png`), fullPage: true });
+        await shot(page, `milking-${width}${path === '/dts/milking' ? '-tab' : '-detail'}`);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
       });
       await context.close();

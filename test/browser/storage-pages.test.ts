@@ -1,14 +1,11 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../../lambdas/adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
-import { DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { activityId, pointOf, type Activity } from '../../shared/telemetry/activities';
-import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
+import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
 import { reading, writeSeries } from '../support/reading-series';
 
 /**
@@ -20,13 +17,10 @@ import { reading, writeSeries } from '../support/reading-series';
  * 'Pickup Submitted'. Both at 1280 and at 375 px wide. Readings, the storage and the alert are
  * written straight through the repositories (this stack has no simulator).
  */
-let env: BrowserStack | undefined;
-let stack: BrowserStack['stack'];
-let browser: Browser;
-let web: string;
+const env = browserTestFile('storage-pages');
 let pickups: PickupRepository;
 
-const run = browserAvailable();
+const { run } = env;
 const FARM = 'farm-lite';
 const DEVICE = 'dev-ocd40721-1';
 const MIN = 60_000;
@@ -42,11 +36,9 @@ const ALERT_ID = `${at(300)}~${DEVICE}~102`;
 
 beforeAll(async () => {
   if (!run) return;
-  env = await startBrowserStack('storage-pages');
-  ({ stack, browser, web } = env);
   const doc = createDocumentClient();
-  const readings = dynamoReadingsRepository(doc, stack.facts.dynamodb.readingsTable);
-  pickups = dynamoPickupRepository(doc, stack.facts.dynamodb.farmsTable);
+  const readings = dynamoReadingsRepository(doc, env.stack.facts.dynamodb.readingsTable);
+  pickups = dynamoPickupRepository(doc, env.stack.facts.dynamodb.farmsTable);
   // Milk cooling from 11 °C, rising volume, the agitator stopped from minute 200 to 260.
   await writeSeries(readings, DEVICE, start, 8 * 60, (t, m) =>
     reading(new Date(t).toISOString(), {
@@ -59,7 +51,7 @@ beforeAll(async () => {
   );
   await readings.putActivity({ ...storage, device_id: DEVICE, farm_id: FARM }, 1);
   await readings.putActivity({ kind: 'agitator_stop', device_id: DEVICE, farm_id: FARM, start: pointOf(reading(at(200))), end: pointOf(reading(at(260))) }, 1);
-  await dynamoAlertsRepository(doc, stack.facts.dynamodb.alertsTable).raise(
+  await dynamoAlertsRepository(doc, env.stack.facts.dynamodb.alertsTable).raise(
     {
       _id: ALERT_ID,
       farm_id: FARM,
@@ -72,33 +64,16 @@ beforeAll(async () => {
     false,
   );
 }, 180_000);
-afterAll(async () => env?.stop());
 
 /** Signed in as the demo farmer with Kowhai Flats selected (the farm cookie, farmer §3). */
 const visit = async (path: string, width: number): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'Pacific/Auckland' });
-  await context.addCookies([{ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: FARM })), domain: new URL(web).hostname, path: '/' }]);
+  const context = await farmContext(env.browser, env.web, FARM, { width, timezoneId: 'Pacific/Auckland' });
   const page = await context.newPage();
-  await page.goto(`${web}/dts/login`);
-  await page.getByRole('form', { name: 'Sign in' }).waitFor();
-  await page.getByLabel('Email').fill('farmer@vatman.local');
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await page.goto(`${env.web}/dts/login`);
+  await signIn(page, 'farmer@vatman.local');
   await page.waitForURL((url) => url.pathname !== '/dts/login');
-  await page.goto(`${web}${path}`);
+  await page.goto(`${env.web}${path}`);
   return { context, page };
-};
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(tmpdir(), `vatman-${name}.png`), fullPage: true });
-
-/** Fails with a screenshot to look at. */
-const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Promise<T> => {
-  try {
-    return await step();
-  } catch (err) {
-    await shot(page, `${name}-failed`).catch(() => undefined);
-    throw err;
-  }
 };
 
 /** Nothing wider than the viewport (the 375 px rule). */
@@ -112,7 +87,7 @@ const overflow = (page: Page) =>
 describe.runIf(run)('storage pages in Chromium (issue 5 items 2 and 5)', () => {
   it.each([1280, 375])('at %i px the Alerts tab’s View detail opens the storage with its alert box and charts', async (width) => {
     const { context, page } = await visit('/dts/notification', width);
-    await withShot(page, `storage-from-alert-${width}`, async () => {
+    await withShot(page, `storage-from-alert-${width}-failed`, async () => {
       await page.getByRole('button', { name: /^Temperature over 6°C/ }).click();
       await page.getByRole('button', { name: 'View detail' }).click();
       await page.waitForURL((url) => url.pathname === `/dts/storage/${encodeURIComponent(STORAGE_ID)}/alert/${encodeURIComponent(ALERT_ID)}`);
@@ -137,7 +112,7 @@ describe.runIf(run)('storage pages in Chromium (issue 5 items 2 and 5)', () => {
 
   it('at 375 px: More opens the storage data, which opens the storage; the agitator stops and the empty collections list fit', async () => {
     const { context, page } = await visit('/dts/dashboard', 375);
-    await withShot(page, 'storage-data-375', async () => {
+    await withShot(page, 'storage-data-375-failed', async () => {
       await page.getByRole('region', { name: 'Milk storage data' }).getByRole('link', { name: 'More' }).click();
       await page.getByRole('heading', { level: 1, name: 'Milk storage data' }).waitFor();
       const vat1 = page.getByRole('region', { name: 'Vat 1' });
@@ -149,7 +124,7 @@ describe.runIf(run)('storage pages in Chromium (issue 5 items 2 and 5)', () => {
       await page.getByRole('heading', { level: 1, name: 'Vat 1' }).waitFor();
       expect(await page.getByRole('alert').count()).toBe(0);
 
-      await page.goto(`${web}/dts/agitator`);
+      await page.goto(`${env.web}/dts/agitator`);
       const stops = page.getByRole('region', { name: 'Vat 1' });
       await stops.getByRole('listitem').first().waitFor();
       expect(await stops.getByRole('listitem').count()).toBe(1);
@@ -157,7 +132,7 @@ describe.runIf(run)('storage pages in Chromium (issue 5 items 2 and 5)', () => {
       expect(await overflow(page)).toBe(0);
       await shot(page, 'agitator-375');
 
-      await page.goto(`${web}/dts/collection`);
+      await page.goto(`${env.web}/dts/collection`);
       await page.getByRole('region', { name: 'Vat 1' }).getByText('No collections in these days.').waitFor();
       expect(await overflow(page)).toBe(0);
     });
@@ -166,7 +141,7 @@ describe.runIf(run)('storage pages in Chromium (issue 5 items 2 and 5)', () => {
 
   it.each([375, 1280])('at %i px the dashboard’s Submit Pickup opens the form, which flags empty fields and stores a pickup', async (width) => {
     const { context, page } = await visit('/dts/dashboard', width);
-    await withShot(page, `pickup-${width}`, async () => {
+    await withShot(page, `pickup-${width}-failed`, async () => {
       const storageCard = page.getByRole('region', { name: 'Milk storage data' });
       await storageCard.waitFor();
       expect(await storageCard.getByText(/In the vat since 8 hours ago/).isVisible()).toBe(true);

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { startTestStack } from './local-stack';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -54,3 +56,62 @@ export const startBrowserStack = async (name: string) => {
   };
 };
 export type BrowserStack = Awaited<ReturnType<typeof startBrowserStack>>;
+
+/**
+ * The stack and Chromium for one browser test file: `run` says whether the file runs (Chromium
+ * there); if it does, a beforeAll starts them, before the file's own beforeAll that writes its
+ * data, and an afterAll stops them, after the file's own (vitest runs after-hooks in reverse).
+ * Read `stack`, `browser` and `web` inside hooks and tests only: they exist once the stack runs.
+ */
+export const browserTestFile = (name: string) => {
+  const run = browserAvailable();
+  let env: BrowserStack | undefined;
+  beforeAll(async () => {
+    if (run) env = await startBrowserStack(name);
+  });
+  afterAll(async () => env?.stop());
+  const started = (): BrowserStack => {
+    if (!env) throw new Error(`the ${name} browser stack is not running (read it inside a hook or test)`);
+    return env;
+  };
+  return {
+    run,
+    get stack() {
+      return started().stack;
+    },
+    get browser() {
+      return started().browser;
+    },
+    get web() {
+      return started().web;
+    },
+  };
+};
+
+/** A browser context whose farm cookie (farmer §3) selects `farmId`, at `width` (900 px high unless told). */
+export const farmContext = async (browser: Browser, web: string, farmId: string, { width = 1280, height = 900, ...options }: BrowserContextOptions & { width?: number; height?: number } = {}): Promise<BrowserContext> => {
+  const context = await browser.newContext({ viewport: { width, height }, ...options });
+  await context.addCookies([{ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: farmId })), url: web }]);
+  return context;
+};
+
+/** Fills the sign-in form once it shows and submits it with Enter. */
+export const signIn = async (page: Page, email: string, password = DEMO_PASSWORD): Promise<void> => {
+  await page.getByRole('form', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Password', { exact: true }).press('Enter');
+};
+
+/** A full-page screenshot to look at, as vatman-{name}.png in the temp folder. */
+export const shot = (page: Page, name: string) => page.screenshot({ path: join(tmpdir(), `vatman-${name}.png`), fullPage: true });
+
+/** Runs `step`; if it fails, leaves a screenshot (vatman-{name}.png) to look at and fails as it did. */
+export const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Promise<T> => {
+  try {
+    return await step();
+  } catch (err) {
+    await shot(page, name).catch(() => undefined);
+    throw err;
+  }
+};
