@@ -1,46 +1,58 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useOutletContext } from 'react-router-dom';
+import type { ApiClient } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
 import { dayText } from '../../../lib/day-text';
 import { ActivityList, byVat, type ActivityRow } from './activity-list';
+import type { StorageContext } from './storage-page';
 import '../../../components/charts/charts.css';
+import './storage.css';
 
 interface Ranged<T> {
   readonly range: { readonly startDate: string; readonly endDate: string };
   readonly list: readonly T[];
 }
 
-export interface PagedVatListsProps<D extends Ranged<unknown>> {
-  readonly farmId: string;
-  /** The page shown: 1 is the latest 30 days, each next one 30 days further back. */
-  readonly page: number;
-  readonly onPage: (page: number) => void;
-  readonly result: { readonly data: D | undefined; readonly isPending: boolean; readonly isError: boolean };
-  readonly vatOf: (item: D['list'][number]) => number;
-  readonly rowOf: (item: D['list'][number]) => ActivityRow;
+type Item<D extends Ranged<unknown>> = D['list'][number];
+
+export interface PagedVatListsProps<D extends Ranged<{ readonly vat_number: number }>, K extends QueryKey> {
+  /** The page's level-1 heading. */
+  readonly title: string;
+  /** The farm's list of one page: 1 is the latest 30 days, each next one 30 days further back. */
+  readonly listQuery: (client: ApiClient, farmId: string, page: number) => UseQueryOptions<D, Error, D, K>;
+  /** A list item as its row, times in the farm's zone. */
+  readonly rowOf: (item: Item<D>, timeZone: string) => ActivityRow;
   /** What a vat with nothing in the range says. */
   readonly empty: string;
 }
 
 /**
- * A farm's activities of 30 days, a card per vat (every vat of the farm, so a quiet vat says so),
- * paged back in time by page_index: Previous goes 30 days further back, Next returns (disabled on page 1).
+ * A screen of the selected farm's activities of 30 days (collections, agitator stops), a card per
+ * vat (every vat of the farm, so a quiet vat says so), paged back in time by page_index: Previous
+ * goes 30 days further back, Next returns (disabled on page 1).
  */
-export function PagedVatLists<D extends Ranged<unknown>>({ farmId, page, onPage, result, vatOf, rowOf, empty }: PagedVatListsProps<D>) {
+export function PagedVatLists<D extends Ranged<{ readonly vat_number: number }>, K extends QueryKey>({ title, listQuery, rowOf, empty }: PagedVatListsProps<D, K>) {
+  const { farm } = useOutletContext<StorageContext>();
   const client = useApiClient();
-  const { data, isPending, isError } = result;
+  const [page, setPage] = useState(1);
+  const farmId = farm?._id ?? '';
+  const { data, isPending, isError } = useQuery({ ...listQuery(client, farmId, page), enabled: farm !== undefined, placeholderData: keepPreviousData });
   // The farm's vats, from the dashboard's call (usually cached): a vat with nothing in range still gets its card.
-  const vats = useQuery(dashboardLastQuery(client, farmId)).data?.map((v) => v.device.vat_number) ?? [];
-  const groups = new Map(data ? byVat(data.list, vatOf) : []);
+  const vats = useQuery({ ...dashboardLastQuery(client, farmId), enabled: farm !== undefined }).data?.map((v) => v.device.vat_number) ?? [];
+  if (!farm) return null;
+  const groups = new Map(data ? byVat<Item<D>>(data.list, (item) => item.vat_number) : []);
   const vatNumbers = [...new Set([...vats, ...groups.keys()])].sort((a, b) => a - b);
 
   return (
-    <>
+    <section className="page">
+      <h1 className="page__title">{title}</h1>
       <div className="chart-range">
-        <button type="button" className="button" onClick={() => onPage(page + 1)}>
+        <button type="button" className="button" onClick={() => setPage(page + 1)}>
           Previous
         </button>
-        <button type="button" className="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        <button type="button" className="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
           Next
         </button>
       </div>
@@ -52,7 +64,7 @@ export function PagedVatLists<D extends Ranged<unknown>>({ farmId, page, onPage,
       {isPending && <p className="page__note">Loading…</p>}
       {isError && !data && <p className="page__note">The list could not be loaded.</p>}
       {data && vatNumbers.length === 0 && <p className="page__note">{empty}</p>}
-      {data && vatNumbers.map((n) => <ActivityList key={n} vat={n} rows={(groups.get(n) ?? []).map(rowOf)} empty={empty} />)}
-    </>
+      {data && vatNumbers.map((n) => <ActivityList key={n} vat={n} rows={(groups.get(n) ?? []).map((item) => rowOf(item, farm.timezone))} empty={empty} />)}
+    </section>
   );
 }
