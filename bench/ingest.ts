@@ -1,6 +1,6 @@
 /**
  * Ingest throughput: device messages through MQTT (aedes), the rule runner, the ingest stream (Kinesis
- * stand-in, 2 shards, batches of up to 100), the ingest handler in two worker-thread containers and
+ * stand-in, 2 shards, batches of up to 500), the ingest handler in two worker-thread containers and
  * dynalite, beside dynalite's own raw write rate measured in the same run on the same table.
  */
 import { performance } from 'node:perf_hooks';

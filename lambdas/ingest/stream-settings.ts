@@ -4,7 +4,7 @@
  */
 export const INGEST_STREAM = {
   /** Records per invocation at most: a busy shard's backlog in one batch, one commit per device. */
-  batchSize: 100,
+  batchSize: 500,
   /** Retries of a failed batch (from its first failed record) before it goes to the on-failure destination. */
   retryAttempts: 5,
   /** Shards locally; in AWS the stream is on-demand and scales its shards itself. */
