@@ -118,22 +118,23 @@ export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView,
   };
 };
 
-/** A line chart 300 px high (§9) on a time axis, with shaded periods. */
+/** A series as chart.js draws it: a reference line thin, dashed and without dots; the others with dots of `pointRadius`. */
+export const lineDataset = (s: LineSeries, pointRadius = 0) => ({
+  label: s.label,
+  data: s.data as XY[],
+  borderColor: s.colour,
+  backgroundColor: s.colour,
+  borderWidth: s.reference ? 1 : 2,
+  borderDash: s.reference ? [6, 4] : [],
+  pointRadius: s.reference ? 0 : pointRadius,
+  reference: s.reference ?? false,
+  hidden: s.hidden ?? false,
+  stepped: s.stepped ?? false,
+});
+
+/** A line chart 300 px high (§9) on a time axis, with shaded periods; readings a minute apart, so no dots. */
 export function VatLineChart(props: VatLineChartProps) {
-  const data = {
-    datasets: props.series.map((s) => ({
-      label: s.label,
-      data: s.data as XY[],
-      borderColor: s.colour,
-      backgroundColor: s.colour,
-      borderWidth: s.reference ? 1 : 2,
-      borderDash: s.reference ? [6, 4] : [],
-      pointRadius: 0,
-      reference: s.reference ?? false,
-      hidden: s.hidden ?? false,
-      stepped: s.stepped ?? false,
-    })),
-  };
+  const data = { datasets: props.series.map((s) => lineDataset(s)) };
   return (
     <div className="vat-chart" style={{ height: CHART_HEIGHT }}>
       <Line aria-label={props.label} role="img" data={data} options={lineChartOptions(props)} plugins={[bandsPlugin]} />

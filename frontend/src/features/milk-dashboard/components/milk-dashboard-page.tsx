@@ -56,14 +56,14 @@ export function MilkDashboardPage() {
       {isError && !data && <p className="page__note">Your vats could not be loaded. It will try again shortly.</p>}
       {data && data.length === 0 && <p className="page__note">This farm has no vats yet.</p>}
       {data && data.length > 0 && (
-        <div className="milk-dashboard__cards">
+        <div className="card-grid milk-dashboard__cards">
           {data.map((vat) => (
             <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} />
           ))}
         </div>
       )}
       {farm && data && data.length > 0 && (
-        <div className="dashboard-tiles">
+        <div className="card-grid">
           <StorageDataCard vats={data} now={now} />
           {farm.package === 'Vat-Man Auto' && <AutoTile farmId={farm._id} vats={data} />}
         </div>

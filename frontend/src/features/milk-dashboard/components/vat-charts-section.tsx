@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Farm } from '@shared/entities/farm';
 import { localDayOf } from '@shared/time/local-day';
+import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
 import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
@@ -82,12 +83,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
         <DatePicker today={today} onView={setRange} />
       ) : (
         <div className="chart-range">
-          <button type="button" className="button" onClick={() => setRange({ kind: 'page', page: page + 1 })}>
-            Previous
-          </button>
-          <button type="button" className="button" disabled={page <= 1} onClick={() => setRange({ kind: 'page', page: page - 1 })}>
-            Next
-          </button>
+          <PageButtons page={page} onPage={(p) => setRange({ kind: 'page', page: p })} />
         </div>
       )}
       {view && (

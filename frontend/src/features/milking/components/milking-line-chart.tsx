@@ -1,8 +1,7 @@
 import type { ChartOptions } from 'chart.js';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
-import type { XY } from '../../../components/charts/chart-data';
-import { lineChartOptions, type LineSeries, type XView } from '../../../components/charts/vat-line-chart';
+import { lineChartOptions, lineDataset, type LineSeries, type XView } from '../../../components/charts/vat-line-chart';
 import { dayTick } from './milking-scatter';
 
 export interface MilkingLineChartProps {
@@ -28,19 +27,7 @@ export const milkingLineOptions = (props: Omit<MilkingLineChartProps, 'label' | 
  * shows readings a minute apart without dots; milkings are hours apart, so each is a dot.
  */
 export function MilkingLineChart({ label, series, ...rest }: MilkingLineChartProps) {
-  const data = {
-    datasets: series.map((s) => ({
-      label: s.label,
-      data: s.data as XY[],
-      borderColor: s.colour,
-      backgroundColor: s.colour,
-      borderWidth: s.reference ? 1 : 2,
-      borderDash: s.reference ? [6, 4] : [],
-      pointRadius: s.reference ? 0 : 3,
-      reference: s.reference ?? false,
-      hidden: s.hidden ?? false,
-    })),
-  };
+  const data = { datasets: series.map((s) => lineDataset(s, 3)) };
   return (
     <div className="milking-chart" style={{ height: CHART_HEIGHT }}>
       <Line aria-label={label} role="img" data={data} options={milkingLineOptions(rest)} />

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
+import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
 import { dayText } from '../../../lib/day-text';
@@ -32,12 +33,7 @@ export function MilkingPage() {
     <section className="page milking">
       <h1 className="page__title">Milking</h1>
       <div className="milking__range">
-        <button type="button" className="button" onClick={() => setPage(page + 1)}>
-          Previous
-        </button>
-        <button type="button" className="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Next
-        </button>
+        <PageButtons page={page} onPage={setPage} />
         {data && (
           <span className="milking__range-text">
             {dayText(data.range.startDate)} to {dayText(data.range.endDate)}

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useOutletContext } from 'react-router-dom';
+import { PageButtons } from '../../../components/page-buttons';
 import type { ApiClient } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
@@ -49,12 +50,7 @@ export function PagedVatLists<D extends Ranged<{ readonly vat_number: number }>,
     <section className="page">
       <h1 className="page__title">{title}</h1>
       <div className="chart-range">
-        <button type="button" className="button" onClick={() => setPage(page + 1)}>
-          Previous
-        </button>
-        <button type="button" className="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Next
-        </button>
+        <PageButtons page={page} onPage={setPage} />
       </div>
       {data && (
         <p className="page__note">
