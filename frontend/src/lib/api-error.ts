@@ -91,3 +91,11 @@ const catalogue = (init: ApiErrorInit): { userMessage: UserMessage | undefined; 
   if (hasCode(message, TIMEOUT_OR_DUPLICATE)) return { userMessage: MSG_TRY_AGAIN, reload: false };
   return { userMessage: message, reload: false };
 };
+
+/** What a screen says for a failed request: the ApiError's message for the user (lines joined by a space), else `fallback`. */
+export const errorTextOf = (error: unknown, fallback: string): string =>
+  error instanceof ApiError && error.userMessage !== undefined
+    ? typeof error.userMessage === 'string'
+      ? error.userMessage
+      : error.userMessage.join(' ')
+    : fallback;

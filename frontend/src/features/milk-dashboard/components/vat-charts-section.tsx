@@ -4,7 +4,7 @@ import type { Farm } from '@shared/entities/farm';
 import { localDayOf } from '@shared/time/local-day';
 import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { ApiError } from '../../../lib/api-error';
+import { errorTextOf } from '../../../lib/api-error';
 import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
 import { dayText } from '../../../lib/day-text';
 import { checkDays, defaultDays } from '../utils/date-range';
@@ -16,12 +16,7 @@ import '../../../components/charts/charts.css';
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
 
-const errorText = (error: unknown): string =>
-  error instanceof ApiError && error.userMessage !== undefined
-    ? typeof error.userMessage === 'string'
-      ? error.userMessage
-      : error.userMessage.join(' ')
-    : 'The charts could not be loaded.';
+const errorText = (error: unknown): string => errorTextOf(error, 'The charts could not be loaded.');
 
 function DatePicker({ today, onView }: { readonly today: string; readonly onView: (range: ChartRange) => void }) {
   const initial = defaultDays(today);

@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { ApiError } from '../../../lib/api-error';
+import { ApiError, errorTextOf } from '../../../lib/api-error';
 import { milkingOneQuery, type MilkingOne } from '../api/milking-one';
 import { coolingTrace, dateTime, degrees, duration, litres, markersOf, ruleWhen, speed, STATUS_LABEL } from '../utils/milking-view';
 import './milking.css';
@@ -15,12 +15,7 @@ const MilkingBriefCard = lazy(() => import('./milking-brief').then((m) => ({ def
 /** The server answers 403 for an id that does not exist or is another farm's (so ids cannot be probed). */
 const isNotFound = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
 
-const errorText = (error: unknown): string =>
-  error instanceof ApiError && error.userMessage !== undefined
-    ? typeof error.userMessage === 'string'
-      ? error.userMessage
-      : error.userMessage.join(' ')
-    : 'The milking could not be loaded.';
+const errorText = (error: unknown): string => errorTextOf(error, 'The milking could not be loaded.');
 
 function Fact({ label, value }: { readonly label: string; readonly value: string }) {
   return (

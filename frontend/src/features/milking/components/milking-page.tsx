@@ -4,7 +4,7 @@ import { useOutletContext } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { ApiError } from '../../../lib/api-error';
+import { errorTextOf } from '../../../lib/api-error';
 import { dayText } from '../../../lib/day-text';
 import { milkingListQuery } from '../api/milking-list';
 import './milking.css';
@@ -16,12 +16,7 @@ export interface MilkingContext {
   readonly farm: Pick<Farm, '_id'> | undefined;
 }
 
-const errorText = (error: unknown): string =>
-  error instanceof ApiError && error.userMessage !== undefined
-    ? typeof error.userMessage === 'string'
-      ? error.userMessage
-      : error.userMessage.join(' ')
-    : 'The milkings could not be loaded.';
+const errorText = (error: unknown): string => errorTextOf(error, 'The milkings could not be loaded.');
 
 /** /dts/milking (farmer §2.6, tab 1): the farm's milkings of 30 days, paged back by 30 days. */
 export function MilkingPage() {
