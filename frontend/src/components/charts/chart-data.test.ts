@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHART_POINT_CAP } from '@shared/constants';
-import { bandsOf, batteryOffBands, referenceLine, seriesOf, tooltipLines } from './chart-data';
+import { bandsOf, batteryOffBands, referenceLine, seriesOf, temperatureLimitLines, tooltipLines } from './chart-data';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -50,6 +50,13 @@ describe('referenceLine and tooltipLines', () => {
     expect(referenceLine(6, 1, 2)).toEqual([
       { x: 1, y: 6 },
       { x: 2, y: 6 },
+    ]);
+  });
+
+  it('the temperature limits are dashed reference lines at 10 °C and 6 °C across the range (§9)', () => {
+    expect(temperatureLimitLines(1, 2)).toEqual([
+      { label: '10 °C', data: referenceLine(10, 1, 2), colour: '#c62828', reference: true },
+      { label: '6 °C', data: referenceLine(6, 1, 2), colour: '#2e6b31', reference: true },
     ]);
   });
 

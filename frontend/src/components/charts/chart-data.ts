@@ -42,6 +42,13 @@ export const referenceLine = (y: number, from: number, to: number): XY[] => [
   { x: to, y },
 ];
 
+/** §9's limits on a temperature chart: dashed reference lines at 10 °C (red) and 6 °C (green) across the range. */
+export const temperatureLimitLines = (from: number, to: number) =>
+  [
+    { label: '10 °C', data: referenceLine(10, from, to), colour: '#c62828', reference: true },
+    { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
+  ] as const;
+
 /** What a chart's values are: litres, degrees, or the stirrer's state (agitator_status 1 on, 0 off). */
 export type ChartUnit = 'L' | '°C' | 'stirrer';
 

@@ -1,5 +1,5 @@
 import type { VatLastAll } from '../api/dashboard-last-all';
-import { bandsOf, batteryOffBands, referenceLine, seriesOf } from '../../../components/charts/chart-data';
+import { bandsOf, batteryOffBands, seriesOf, temperatureLimitLines } from '../../../components/charts/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
 
@@ -61,8 +61,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
           { label: 'Vat', data: seriesOf(item.detailData, 'temp1'), colour: '#1d4f91' },
           // The CIP overlay (§2.17): wash water runs far hotter than milk, so it starts hidden and the legend shows it.
           { label: 'CIP', data: seriesOf(item.detailData, 'temp5'), colour: '#8e44ad', hidden: true },
-          { label: '10 °C', data: referenceLine(10, from, to), colour: '#c62828', reference: true },
-          { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
+          ...temperatureLimitLines(from, to),
         ]}
       />
       <VatLineChart

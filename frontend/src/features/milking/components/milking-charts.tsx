@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { referenceLine } from '../../../components/charts/chart-data';
+import { temperatureLimitLines } from '../../../components/charts/chart-data';
 import type { XView } from '../../../components/charts/vat-line-chart';
 import type { MilkingList } from '../api/milking-list';
 import { byVat, perMilking, scatterPoints } from '../utils/milking-view';
@@ -59,8 +59,7 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
               { label: 'Vat', data: perMilking(v.milkings, (m) => m.activity.end?.temp1), colour: '#1d4f91' },
               { label: 'Inlet', data: perMilking(v.milkings, (m) => m.activity.end?.temp2), colour: '#b26a00' },
               { label: 'Plate', data: perMilking(v.milkings, (m) => m.activity.end?.temp3), colour: '#00838f' },
-              { label: '10 °C', data: referenceLine(10, from, to), colour: '#c62828', reference: true },
-              { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
+              ...temperatureLimitLines(from, to),
             ]}
           />
           <p className="page__note">Each point is one milking, at its start: the vat volume and temperatures when it ended, and the litres it added.</p>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
-import { bandsOf, referenceLine, seriesOf } from '../../../components/charts/chart-data';
+import { bandsOf, seriesOf, temperatureLimitLines } from '../../../components/charts/chart-data';
 import type { StorageOne } from '../api/storage';
 
 /** The milk dashboard's agitator-stop shade, so 'Agitator Stopped' reads the same on both screens. */
@@ -41,8 +41,7 @@ export function StorageCharts({ storage, rangeEnd }: { readonly storage: Storage
         shaded={[stops]}
         series={[
           { label: 'Vat', data: seriesOf(storage.detailData, 'temp1'), colour: '#1d4f91' },
-          { label: '10 °C', data: referenceLine(10, from, to), colour: '#c62828', reference: true },
-          { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
+          ...temperatureLimitLines(from, to),
         ]}
       />
     </>
