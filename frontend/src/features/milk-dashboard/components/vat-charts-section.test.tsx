@@ -105,17 +105,21 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     expect(screen.queryByRole('button', { name: 'Reset zoom' })).not.toBeInTheDocument();
   });
 
-  it('other packages page back by 2 days: Next is disabled on page 1', async () => {
+  it("other packages page back by 2 days: Next is shown disabled on page 1 and says 'No more data!' there", async () => {
     const { api, user } = await openDashboard('Vat-Man Lite');
     await screen.findByRole('region', { name: 'Vat 1 charts' });
     expect(screen.queryByLabelText('From')).not.toBeInTheDocument();
     const next = screen.getByRole('button', { name: 'Next' });
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await waitFor(() => expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL').map((c) => c.fields.get('page_index'))).toEqual(['1', '2']));
-    expect(next).toBeEnabled();
+    expect(next).toHaveAttribute('aria-disabled', 'false');
     await user.click(next);
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
+    // Paging forward at page 1: the message, and nothing asked past the present.
+    await user.click(next);
+    expect(screen.getByRole('alert')).toHaveTextContent('No more data!');
+    expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL').map((c) => c.fields.get('page_index'))).not.toContain('0');
   });
 
   it("shows the server's 'No more data!'", async () => {

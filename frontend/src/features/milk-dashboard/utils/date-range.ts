@@ -1,5 +1,6 @@
 import { MAX_RANGE_DAYS } from '@shared/constants';
 import { addDays, daysFrom } from '@shared/time/local-day';
+import { NO_MORE_DATA } from '@shared/api/range';
 
 /** 'DD/MM/YYYY' (§2.5 picker) → 'YYYY-MM-DD', or undefined when it is not a calendar day. */
 export const parseDayText = (text: string): string | undefined => {
@@ -24,6 +25,6 @@ export const checkDays = (fromText: string, toText: string, today: string): { ok
   if (!endDate) return { ok: false, message: 'To must be a date as DD/MM/YYYY.' };
   if (endDate < startDate) return { ok: false, message: 'To must not be before From.' };
   if (daysFrom(startDate, endDate) > MAX_RANGE_DAYS) return { ok: false, message: `The range may be at most ${MAX_RANGE_DAYS} days.` };
-  if (endDate > today) return { ok: false, message: 'No more data!' };
+  if (endDate > today) return { ok: false, message: NO_MORE_DATA };
   return { ok: true, startDate, endDate };
 };

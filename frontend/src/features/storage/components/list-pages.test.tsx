@@ -45,7 +45,7 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
     expect(screen.getByText('09/02/2026 to 11/03/2026')).toBeInTheDocument();
     expect(api.callsOf('FARMER_COLLECTION_LIST')[0]?.fields.get('farm')).toBe('farm-1');
     expect(api.callsOf('FARMER_COLLECTION_LIST')[0]?.fields.get('page_index')).toBe('1');
-    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'true');
   });
 
   it('Previous asks for the 30 days before', async () => {
@@ -54,7 +54,7 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     expect(await within(screen.getByRole('region', { name: 'Vat 1' })).findByText('No collections in these days.')).toBeInTheDocument();
     expect(api.callsOf('FARMER_COLLECTION_LIST')[1]?.fields.get('page_index')).toBe('2');
-    expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'false');
   });
 });
 
