@@ -1,23 +1,11 @@
-import { queryOptions } from '@tanstack/react-query';
 import type { AlertSettings, AutoSettings } from '@shared/alerts/settings';
-import {
-  alertSettingsAnswerSchema,
-  alertSettingsSetAnswerSchema,
-  autoSettingsSetAnswerSchema,
-  type AlertSettingsAnswer,
-} from '@shared/api/actions/farmer-setting';
+import { alertSettingsSetAnswerSchema, autoSettingsSetAnswerSchema } from '@shared/api/actions/farmer-setting';
 import type { ApiClient } from '../../../lib/api-client';
 
 const PATH = '/api/farmer/setting';
 
-export type { AlertSettingsAnswer };
-export type VatSettings = AlertSettingsAnswer['vats'][number];
-
-export const alertSettingsQuery = (client: ApiClient, farmId: string) =>
-  queryOptions({
-    queryKey: ['farmer-setting', 'alert', farmId] as const,
-    queryFn: ({ signal }) => client.post(PATH, 'USER_SETTING_ALERT_GET', { farm: farmId }, { schema: alertSettingsAnswerSchema, signal }),
-  });
+// The read is shared with the dashboard's Auto tile, so it lives in lib/queries.
+export { alertSettingsQuery, type AlertSettingsAnswer, type VatSettings } from '../../../lib/queries/alert-settings';
 
 /** USER_SETTING_ALERT_SET: the fields the form shows; the server keeps the others. */
 export const saveAlertSettings = (client: ApiClient, farmId: string, values: Partial<AlertSettings>) =>

@@ -6,7 +6,7 @@ import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 import { withSelectedFarm } from '../../../testing/selected-farm';
 import type { AlertItem } from '../api/notifications';
-import { formatWhen } from '../utils/format';
+import { formatWhen } from '../../../lib/format';
 
 vi.mock('aws-amplify/auth', () => ({
   fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),

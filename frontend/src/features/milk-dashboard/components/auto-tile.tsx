@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { alertSettingsQuery } from '../../alert-settings/api/alert-settings';
+import { alertSettingsQuery } from '../../../lib/queries/alert-settings';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import './dashboard-tiles.css';
 

@@ -1,6 +1,6 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import type { RuleStatus } from '@shared/compliance/cooling-rules';
-import { formatWhen } from '../../alerts/utils/format';
+import { formatWhen } from '../../../lib/format';
 import type { MilkingBrief } from '../api/milking-brief';
 import type { MilkingItem } from '../api/milking-list';
 import type { MilkingOne, RuleResultWire } from '../api/milking-one';

@@ -1,4 +1,4 @@
-import { formatTemperature, formatVolume, formatWhen } from '../../alerts/utils/format';
+import { formatTemperature, formatVolume, formatWhen } from '../../../lib/format';
 import { agitatorListQuery } from '../api/storage';
 import { formatDuration } from '../utils/format';
 import { PagedVatLists } from './paged-vat-lists';

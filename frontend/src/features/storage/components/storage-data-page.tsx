@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useOutletContext } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { formatTemperature, formatVolume, formatWhen } from '../../alerts/utils/format';
+import { formatTemperature, formatVolume, formatWhen } from '../../../lib/format';
 import { storageHistoryQuery } from '../../../lib/queries/storage-history';
 import { storageFigures } from '../utils/storage-figures';
 import { ActivityList } from './activity-list';

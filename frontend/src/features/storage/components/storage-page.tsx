@@ -4,7 +4,7 @@ import { useOutletContext, useParams } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
-import { formatAgitator, formatTemperature, formatVolume, formatWhen, typeLabel } from '../../alerts/utils/format';
+import { formatAgitator, formatTemperature, formatVolume, formatWhen, typeLabel } from '../../../lib/format';
 import { storageOneQuery, type StorageOne } from '../api/storage';
 import { alertDescription } from '../utils/format';
 import '../../../components/charts/charts.css';
