@@ -1,15 +1,14 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
-import { DEMO_PASSWORD } from '../../local/seed/demo-data';
 import type { Notification } from '../../shared/alerts/types';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
-import { browserAvailable, startBrowserStack, type BrowserStack } from '../support/browser';
+import { browserAvailable, farmContext, shot, signIn, startBrowserStack, withShot, type BrowserStack } from '../support/browser';
+import { until as waitUntil } from '../support/until';
+import { chillerOffTrace } from '../support/telemetry';
 
 /**
  * Issue 6's acceptance in Chromium against the local stack: a chiller left off on Totara Downs
@@ -49,66 +48,23 @@ afterAll(async () => {
 
 /** A signed-in visit with the farm selected, in a browser whose own clock is UTC. */
 const visit = async (email: string, path: string, width = 1280): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'UTC' });
-  const host = new URL(web).hostname;
-  await context.addCookies([{ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: FARM })), domain: host, path: '/' }]);
+  const context = await farmContext(browser, web, FARM, { width, timezoneId: 'UTC' });
   const page = await context.newPage();
   await page.goto(`${web}/dts/login`);
-  await page.getByRole('form', { name: 'Sign in' }).waitFor();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await signIn(page, email);
   await page.waitForURL((url) => url.pathname !== '/dts/login');
   await page.goto(`${web}${path}`);
   return { context, page };
 };
 
-/** Fails with a screenshot to look at. */
-const withShot = async <T>(page: Page, name: string, step: () => Promise<T>): Promise<T> => {
-  try {
-    return await step();
-  } catch (err) {
-    await page.screenshot({ path: join(tmpdir(), `vatman-${name}.png`), fullPage: true }).catch(() => undefined);
-    throw err;
-  }
-};
-
-const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
+const until = <T,>(probe: () => Promise<T | undefined>, timeoutMs = 60_000) => waitUntil(probe, { timeoutMs, everyMs: 200 });
 
 const START = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60 * 60_000;
 const minute = (m: number) => new Date(START + m * 60_000).toISOString();
 
-/**
- * Cooled milk at 4 °C; the chiller is left off at minute 30 and the vat warms 0.05 °C a minute:
- * over 6 °C from minute 71 and over 10 °C from minute 151 (farmer §9: at or below 6 °C once
- * cooled), so with the engine's 2-minute hold-off 102 is due at minute 73 and 101 at minute 153.
- */
+/** The chiller-left-off trace of test/support/telemetry.ts: 102 due at minute 73, 101 at minute 153. */
 const publishChillerOff = async (thing: string) => {
-  for (let m = 0; m <= 170; m++) {
-    const temp1 = m < 30 ? 4 : 4 + (m - 30) * 0.05;
-    await client.publishAsync(
-      telemetryTopic(thing),
-      JSON.stringify({
-        published_at: minute(m),
-        milk_level: 1000,
-        temp1: Math.round(temp1 * 100) / 100,
-        temp2: 12,
-        temp3: 14,
-        agitator_status: 1,
-        state_machine: 'storage',
-        battery: { status: '0x0B' },
-      }),
-      { qos: 1 },
-    );
-  }
+  for (const message of chillerOffTrace(minute)) await client.publishAsync(telemetryTopic(thing), JSON.stringify(message), { qos: 1 });
 };
 
 const outbox = async () => (await (await fetch(stack.facts.sns)).json()) as OutboxMessage[];
@@ -149,7 +105,7 @@ describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
       await text.uncheck();
       await form.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Success!').waitFor();
-      await page.screenshot({ path: join(tmpdir(), 'vatman-alerts-prefs-1280.png'), fullPage: true });
+      await shot(page, 'alerts-prefs-1280');
     });
     // Stored for this user and this farm, and the page shows it after a reload.
     const token = await stack.signIn(EMAIL_ONLY.email);
@@ -229,7 +185,7 @@ describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
           const box = await page.locator('.farm-tabs__tab.active').boundingBox();
           return box !== null && box.x >= 0 && box.x + box.width <= width;
         }).toBe(true);
-        await page.screenshot({ path: join(tmpdir(), `vatman-alerts-tab-${width}.png`), fullPage: true });
+        await shot(page, `alerts-tab-${width}`);
 
         // Opening 102 shows its facts in local time and marks it read: the unread total drops.
         await row102.click();
@@ -239,7 +195,7 @@ describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
         expect(await facts('Agitator').textContent()).toBe('Running');
         if (!archivedAlready) await page.getByRole('tab', { name: /^Alerts\s*\(1 unread\)$/ }).waitFor();
         else await page.getByRole('tab', { name: /^Alerts$/ }).waitFor();
-        await page.screenshot({ path: join(tmpdir(), `vatman-alerts-open-${width}.png`), fullPage: true });
+        await shot(page, `alerts-open-${width}`);
         expect((await listed(token)).find((n) => n._id === alert102._id)?.status).toBe(2);
 
         if (!archivedAlready) {
@@ -256,7 +212,7 @@ describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
         await row.waitFor();
         expect(await row.textContent()).toContain(when101);
         expect(await archived.getByRole('button', { name: /^Temperature over 6°C/ }).count()).toBe(0);
-        await page.screenshot({ path: join(tmpdir(), `vatman-alerts-archive-${width}.png`), fullPage: true });
+        await shot(page, `alerts-archive-${width}`);
       });
       await context.close();
     });

@@ -6,6 +6,7 @@ import { milkingListResponseSchema, milkingOneResponseSchema } from '../../share
 import type { Device } from '../../shared/entities/device';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
+import { until as waitUntil } from '../support/until';
 
 /**
  * Issue 5 item 4 in Chromium against the local stack: the milking detail (/dts/milking/{id},
@@ -75,15 +76,7 @@ const shown = (t: number) => {
 const ids = { slow: '', good: '' };
 
 /** Polls the API until `probe` answers, so the page is looked at only once the ingest has caught up. */
-const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> => {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-};
+const until = <T,>(what: string, probe: () => Promise<T | undefined>) => waitUntil(probe, { what, timeoutMs: 90_000, everyMs: 250 });
 
 beforeAll(async () => {
   if (!run) return;

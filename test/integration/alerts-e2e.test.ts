@@ -6,6 +6,8 @@ import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
 import { alertProcessorFromEnv } from '../../lambdas/alerts/deps';
 import { createLogger } from '../../lambdas/lib/logger';
 import { startTestStack } from '../support/local-stack';
+import { until as waitUntil } from '../support/until';
+import { chillerOffTrace } from '../support/telemetry';
 
 /**
  * Issue 6 end to end: a chiller left off, as a device would report it over MQTT, through the
@@ -27,33 +29,14 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const until = <T,>(probe: () => Promise<T | undefined>, timeoutMs = 60_000) => waitUntil(probe, { timeoutMs });
 
 const START = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60 * 60_000;
 const minute = (m: number) => new Date(START + m * 60_000).toISOString();
 
-/**
- * Cooled milk at 4 °C; the chiller is left off at minute 30 and the vat warms 0.05 °C a minute:
- * over 6 °C from minute 71, over 10 °C from minute 151 (the hold rule of farmer §9: at or below
- * 6 °C once cooled). With the engine's 2-minute hold-off: 102 at minute 73, 101 at minute 153.
- */
+/** The chiller-left-off trace of test/support/telemetry.ts: 102 due at minute 73, 101 at minute 153. */
 const publishChillerOff = async (thing: string) => {
-  for (let m = 0; m <= 170; m++) {
-    const temp1 = m < 30 ? 4 : 4 + (m - 30) * 0.05;
-    await client.publishAsync(
-      telemetryTopic(thing),
-      JSON.stringify({ published_at: minute(m), milk_level: 1000, temp1: Math.round(temp1 * 100) / 100, temp2: 12, temp3: 14, agitator_status: 1, state_machine: 'storage', battery: { status: '0x0B' } }),
-      { qos: 1 },
-    );
-  }
+  for (const message of chillerOffTrace(minute)) await client.publishAsync(telemetryTopic(thing), JSON.stringify(message), { qos: 1 });
 };
 
 const list = async () => (await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: 'farm-pro' }, token)).body as Notification[];

@@ -8,6 +8,7 @@ import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repo
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { startTestStack } from '../support/local-stack';
+import { until as waitUntil } from '../support/until';
 
 /**
  * Alert email through SNS with a topic per user, on the local stack (the outbox answers
@@ -34,15 +35,7 @@ const outbox = async () => (await (await fetch(stack.facts.sns)).json()) as Outb
 const subscriptions = () =>
   (JSON.parse(readFileSync(join(stack.dataDir, 'outbox', 'topics.json'), 'utf8')) as { subscriptions: { topic: string; endpoint: string }[] }).subscriptions;
 
-const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const until = <T,>(probe: () => Promise<T | undefined>, timeoutMs = 30_000) => waitUntil(probe, { timeoutMs });
 
 /** Milk over 10 °C on vat 2 of Totara Downs for 10 minutes, from `start`: one 101 (and a 102). */
 const publishWarm = async (start: number) => {

@@ -7,6 +7,7 @@ import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas
 import { knodeTopic, telemetryTopic } from '../../shared/telemetry/device-message';
 import { startTestStack } from '../support/local-stack';
 import { shuffled, storedState, trace } from '../support/telemetry';
+import { until as waitUntil } from '../support/until';
 
 /**
  * Telemetry through the local stack: a real MQTT client publishes to the aedes broker, the rule
@@ -34,15 +35,7 @@ afterAll(async () => {
 const publish = (topic: string, payload: string | object) =>
   client.publishAsync(topic, typeof payload === 'string' ? payload : JSON.stringify(payload), { qos: 1 });
 
-const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> => {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+const until = <T,>(probe: () => Promise<T | undefined>, timeoutMs = 15_000) => waitUntil(probe, { timeoutMs, everyMs: 25 });
 
 const minutesAgo = (m: number, base = Date.now()) => new Date(Math.floor(base / 60_000) * 60_000 - m * 60_000).toISOString();
 

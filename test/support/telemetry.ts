@@ -53,3 +53,21 @@ export const storedState = async (farms: FarmRepository, readings: ReadingsRepos
     activities: activities.map(({ device_id: _d, ...a }) => a).sort((a, b) => `${a.kind}${a.start.published_at}`.localeCompare(`${b.kind}${b.start.published_at}`)),
   };
 };
+
+/**
+ * A chiller left off (issue 6's scenario): cooled milk at 4 °C, the chiller off at minute 30, the
+ * vat warming 0.05 °C a minute, 171 one-minute readings from `minute(0)`. Over 6 °C from minute 71
+ * and over 10 °C from minute 151 (farmer §9: at or below 6 °C once cooled), so with the engine's
+ * 2-minute hold-off 102 is due at minute 73 and 101 at minute 153.
+ */
+export const chillerOffTrace = (minute: (m: number) => string): TelemetryMessageInput[] =>
+  Array.from({ length: 171 }, (_, m) => ({
+    published_at: minute(m),
+    milk_level: 1000,
+    temp1: Math.round((m < 30 ? 4 : 4 + (m - 30) * 0.05) * 100) / 100,
+    temp2: 12,
+    temp3: 14,
+    agitator_status: 1,
+    state_machine: 'storage',
+    battery: { status: '0x0B' },
+  }));
