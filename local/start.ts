@@ -70,7 +70,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
   for (const name of Object.keys(ports) as PortName[]) await assertPortFree(name, ports[name]);
   mkdirSync(DATA, { recursive: true });
   const closers: (() => Promise<void> | void)[] = [];
-  const closeServer = (s: import('node:net').Server) => () => new Promise<void>((r) => s.close(() => r()));
+  // Keep-alive connections (the SDK clients') would hold close() open: end them too.
+  const closeServer = (s: import('node:net').Server) => () =>
+    new Promise<void>((r) => {
+      s.close(() => r());
+      (s as Partial<import('node:http').Server>).closeAllConnections?.();
+    });
 
   try {
     // Never reach for real AWS credentials or the instance metadata service from the local stack.
@@ -308,6 +313,11 @@ if (isMain) {
         if (stopping) return;
         stopping = true;
         console.log(`\n  ${signal}: stopping the local stack…`);
+        // A part that will not stop must not keep the ports: give up waiting after 10 s.
+        setTimeout(() => {
+          console.error('  Some parts did not stop within 10 s; exiting anyway.');
+          process.exit(1);
+        }, 10_000).unref();
         stop().then(() => process.exit(0), () => process.exit(1));
       };
       process.on('SIGINT', () => shutdown('SIGINT'));
