@@ -338,7 +338,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
     await pro.context.close();
   });
 
-  it('zooming the temperature chart (a real mouse wheel) zooms the volume and stirrer charts of every vat to the same x range; Reset zoom zooms all out', async () => {
+  it('a plain mouse wheel over a chart scrolls the page; Ctrl + wheel zooms the temperature chart and the volume and stirrer charts of every vat to the same x range; Reset zoom zooms all out', async () => {
     const { context, page } = await openDashboard(PRO);
     await withShot(page, 'milk-zoom', async () => {
       const names = ['Vat 1 temperatures', 'Vat 1 milk volume', 'Vat 1 stirrer', 'Vat 2 temperatures', 'Vat 2 milk volume'];
@@ -355,7 +355,20 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
       const box = await temperature.boundingBox();
       if (!box) throw new Error('the temperature chart has no box');
       await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
+      // Without Ctrl the wheel is the page's: it scrolls, and no chart zooms.
+      await page.getByText(/^Zoom: Ctrl \+ scroll over a chart/).first().waitFor();
+      const scrolled = await page.evaluate('window.scrollY').then(Number);
+      await page.mouse.wheel(0, 200);
+      await expect.poll(() => page.evaluate('window.scrollY').then(Number)).toBeGreaterThan(scrolled);
+      await page.waitForTimeout(400);
+      expect(await xRanges(page, names)).toEqual(names.map(() => whole));
+      await temperature.scrollIntoViewIfNeeded();
+      const box2 = await temperature.boundingBox();
+      if (!box2) throw new Error('the temperature chart has no box');
+      await page.mouse.move(box2.x + box2.width * 0.7, box2.y + box2.height / 2);
+      await page.keyboard.down('Control');
       for (let i = 0; i < 5; i += 1) await page.mouse.wheel(0, -200);
+      await page.keyboard.up('Control');
 
       // The zoom plugin reports a wheel zoom 250 ms after the last turn; then every chart follows.
       await expect.poll(async () => {

@@ -111,7 +111,8 @@ export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView,
       bands: { shaded },
       zoom: {
         limits: { x: { min: from, max: to } },
-        zoom: { wheel: { enabled: true }, pinch: { enabled: true }, mode: 'x', onZoomComplete: report },
+        // The wheel zooms only with Ctrl: a page of charts must still scroll under the mouse wheel.
+        zoom: { wheel: { enabled: true, modifierKey: 'ctrl' }, pinch: { enabled: true }, mode: 'x', onZoomComplete: report },
         pan: { enabled: true, mode: 'x', onPanComplete: report },
       },
     },

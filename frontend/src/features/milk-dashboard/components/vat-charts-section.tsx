@@ -12,6 +12,7 @@ import { StorageHistory } from './storage-history';
 import { VatCharts } from './vat-charts';
 import type { XView } from '../../../components/charts/vat-line-chart';
 import '../../../components/charts/charts.css';
+import { ZoomControl } from '../../../components/charts/zoom-control';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
@@ -81,11 +82,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
           <PageButtons page={page} onPage={(p) => setRange({ kind: 'page', page: p })} />
         </div>
       )}
-      {view && (
-        <button type="button" className="button chart-range__reset" onClick={() => setView(undefined)}>
-          Reset zoom
-        </button>
-      )}
+      <ZoomControl view={view} onReset={() => setView(undefined)} />
       {error && (
         <p className="chart-range__problem" role="alert">
           {errorText(error)}

@@ -5,6 +5,7 @@ import type { MilkingList } from '../api/milking-list';
 import { byVat, perMilking, scatterPoints } from '../utils/milking-view';
 import { MilkingLineChart } from './milking-line-chart';
 import { MilkingScatter, type ScatterSet } from './milking-scatter';
+import { ZoomControl } from '../../../components/charts/zoom-control';
 
 /** One colour per vat on the comparison scatter (up to four vats a farm, operator §9). */
 const VAT_COLOURS = ['#1d4f91', '#c26a00', '#2e6b31', '#8e44ad'] as const;
@@ -32,11 +33,7 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
         <p className="page__note">Litres of each milking. Click a point to open that milking.</p>
         <MilkingScatter label="Milking volume comparison" sets={sets} from={from} to={to} />
       </section>
-      {view && (
-        <button type="button" className="button milking__reset" onClick={() => setView(undefined)}>
-          Reset zoom
-        </button>
-      )}
+      <ZoomControl view={view} onReset={() => setView(undefined)} className="milking__reset" />
       {vats.map((v) => (
         <section key={v.vatNumber} className="card milking-card" aria-label={`Vat ${v.vatNumber} milkings`}>
           <h2 className="card__title">Vat {v.vatNumber}</h2>

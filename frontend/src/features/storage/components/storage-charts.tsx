@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
 import { bandsOf, seriesOf, temperatureLimitLines } from '../../../components/charts/chart-data';
 import type { StorageOne } from '../api/storage';
+import { ZoomControl } from '../../../components/charts/zoom-control';
 
 /** The milk dashboard's agitator-stop shade, so 'Agitator Stopped' reads the same on both screens. */
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
@@ -20,11 +21,7 @@ export function StorageCharts({ storage, rangeEnd }: { readonly storage: Storage
   const span = { from, to, view, onView: setView };
   return (
     <>
-      {view && (
-        <button type="button" className="button chart-range__reset" onClick={() => setView(undefined)}>
-          Reset zoom
-        </button>
-      )}
+      <ZoomControl view={view} onReset={() => setView(undefined)} />
       <VatLineChart
         label={`Vat ${n} storage volume`}
         unit="L"
