@@ -2,7 +2,7 @@ import { Chart as ChartJS, type ChartType, Legend, LinearScale, LineElement, Poi
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
-import { type Band, type ChartUnit, stirrerText, type XY, tickLabel, tooltipLines } from './chart-data';
+import { type Band, type ChartUnit, niceTimeTicks, stirrerText, type XY, tickLabel, tooltipLines } from './chart-data';
 import './charts.css';
 
 ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
@@ -93,7 +93,16 @@ export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView,
     normalized: true,
     interaction: { mode: 'nearest', axis: 'x', intersect: false },
     scales: {
-      x: { type: 'linear', min: view?.min ?? from, max: view?.max ?? to, ticks: { callback: (v) => tickLabel(Number(v)), maxTicksLimit: 6 } },
+      x: {
+        type: 'linear',
+        min: view?.min ?? from,
+        max: view?.max ?? to,
+        // Round local times (whole hours, midnights) rather than evenly spread odd minutes.
+        afterBuildTicks: (axis) => {
+          axis.ticks = niceTimeTicks(axis.min, axis.max).map((value) => ({ value }));
+        },
+        ticks: { callback: (v) => tickLabel(Number(v)) },
+      },
       y:
         unit === 'stirrer'
           ? { type: 'linear', min: 0, max: 1, title: { display: true, text: yTitle }, ticks: { stepSize: 1, callback: (v) => stirrerText(Number(v)) } }
