@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import type { PreferenceKey, Preferences } from '@shared/alerts/preferences';
 import type { Farm } from '@shared/entities/farm';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
+import { useDismiss } from '../../../lib/use-dismiss';
 import { preferencesQuery, savePreferences } from '../api/preferences';
 import { PREFERENCE_GROUPS, PREFERENCE_TEXT, typesOf } from '../utils/preference-rows';
 import './alert-settings.css';
@@ -122,21 +123,7 @@ function InfoPopover({ rowKey }: { readonly rowKey: PreferenceKey }) {
   const { label, info } = PREFERENCE_TEXT[rowKey];
   const types = typesOf(rowKey);
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
-    };
-    const onPointer = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  useDismiss(wrapper, open, () => setOpen(false));
 
   return (
     <span ref={wrapper}>

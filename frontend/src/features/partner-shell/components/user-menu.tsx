@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useConfirm } from '../../../components/confirm-dialog';
 import { paths } from '../../../config/paths';
 import { signOutUser } from '../../../lib/auth-session';
+import { useDismiss } from '../../../lib/use-dismiss';
 
 export const LOGOUT_TITLE = 'Are you sure you want to logout?';
 /** The partner shells' wording (operator §9 Partner and interface), not the farmer shell's. */
@@ -22,21 +23,8 @@ export function UserMenu({ firstName, profilePath }: { readonly firstName: strin
   useEffect(() => {
     if (!open) return;
     rootRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const onPointer = (event: MouseEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('mousedown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
   }, [open]);
+  useDismiss(rootRef, open, () => setOpen(false), () => buttonRef.current?.focus());
 
   const logout = async () => {
     await signOutUser();

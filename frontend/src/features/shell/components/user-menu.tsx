@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { User } from '@shared/entities/user';
 import { paths } from '../../../config/paths';
+import { useDismiss } from '../../../lib/use-dismiss';
 
 /** The top bar's user menu (farmer §2.2): Profile, Notification Settings, Logout. */
 export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstName' | 'lastName'>; readonly onLogout: () => void }) {
@@ -14,23 +15,9 @@ export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstN
   useEffect(() => {
     if (!open) return;
     rootRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
   }, [open]);
-
   const close = () => setOpen(false);
+  useDismiss(rootRef, open, close, () => buttonRef.current?.focus());
 
   return (
     <div className="user-menu" ref={rootRef}>
