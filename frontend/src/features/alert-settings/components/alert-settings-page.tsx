@@ -22,6 +22,7 @@ import { parseNumber, pick, toFormValues, type FormValues } from '../utils/form-
 import { ALERT_SETTING_LABELS, AUTO_SETTING_LABELS, LITE_FIELDS, PRO_FIELDS } from '../utils/labels';
 import { SettingField } from './setting-field';
 import './alert-settings.css';
+import { SaveActions } from './save-actions';
 
 /** What this screen reads from the farmer shell's outlet context (its contract, not its code). */
 export interface AlertSettingsContext {
@@ -121,11 +122,7 @@ function ThresholdForm({ farmId, fields, pro, current }: ThresholdFormProps) {
           <div className="settings__fields">{PRO_FIELDS.map(field)}</div>
         </section>
       )}
-      <div className="settings__actions">
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
-        </button>
-      </div>
+      <SaveActions pending={save.isPending} />
     </form>
   );
 }
@@ -184,11 +181,7 @@ function ControllerForm({ farmId, vat }: { readonly farmId: string; readonly vat
             />
           ))}
         </div>
-        <div className="settings__actions">
-          <button type="submit" className="button button--primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <SaveActions pending={save.isPending} />
       </section>
     </form>
   );

@@ -9,6 +9,7 @@ import { useDismiss } from '../../../lib/use-dismiss';
 import { preferencesQuery, savePreferences } from '../api/preferences';
 import { PREFERENCE_GROUPS, PREFERENCE_TEXT, typesOf } from '../utils/preference-rows';
 import './alert-settings.css';
+import { SaveActions } from './save-actions';
 
 /** What this screen reads from the farmer shell's outlet context (its contract, not its code). */
 export interface PreferencesContext {
@@ -106,11 +107,7 @@ function PreferencesForm({ farmId, initial }: { readonly farmId: string; readonl
           </table>
         </section>
       ))}
-      <div className="settings__actions">
-        <button type="submit" className="button button--primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
-        </button>
-      </div>
+      <SaveActions pending={save.isPending} />
     </form>
   );
 }
