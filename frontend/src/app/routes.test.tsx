@@ -2,12 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../testing/render-app';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../testing/signed-out-auth'));
 
 describe('route table', () => {
   it("'/' shows only the word Home", async () => {

@@ -18,12 +18,7 @@ import { renderApp, testApiClient } from '../../../testing/render-app';
 import { withSelectedFarm } from '../../../testing/selected-farm';
 import { ALERT_SETTING_LABELS, AUTO_SETTING_LABELS } from '../utils/labels';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 withSelectedFarm();
 

@@ -8,12 +8,7 @@ import { renderApp, testApiClient } from '../../../testing/render-app';
 import { withSelectedFarm } from '../../../testing/selected-farm';
 import { PREFERENCE_GROUPS, PREFERENCE_TEXT } from '../utils/preference-rows';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 withSelectedFarm();
 

@@ -8,12 +8,7 @@ import { withSelectedFarm } from '../../../testing/selected-farm';
 import type { AlertItem } from '../api/notifications';
 import { formatWhen } from '../../../lib/format';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 withSelectedFarm();
 

@@ -6,12 +6,7 @@ import { renderApp, testApiClient } from '../../../testing/render-app';
 import { loadRecaptcha, RECAPTCHA_SCRIPT, type Grecaptcha } from '../api/recaptcha';
 import { MSG_BOT_CHECK } from './bot-check';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 type RenderParameters = Parameters<Grecaptcha['render']>[1];
 

@@ -4,12 +4,7 @@ import { MSG_EMAIL } from '@shared/api/actions/user';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const openForgot = async () => {
   const api = fakeApi({ USER_FORGOT_PASSWORD: () => 'success' });

@@ -4,12 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubWebConfig } from '../../../testing/fake-api';
 import { renderApp } from '../../../testing/render-app';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -14,12 +14,7 @@ import { build } from '../../../testing/build';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 beforeEach(() => {
   vi.mocked(signIn).mockReset().mockResolvedValue({ isSignedIn: true, nextStep: { signInStep: 'DONE' } });

@@ -4,12 +4,7 @@ import { MSG_PASSWORD_LENGTH, MSG_PASSWORD_REQUIRED } from '@shared/api/actions/
 import { fakeApi, type FakeAnswer } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const openReset = async (answer: FakeAnswer = 'success', token = 'abc-123_token') => {
   const api = fakeApi({ USER_RESET_PASSWORD: () => answer });

@@ -7,12 +7,7 @@ import { fakeApi, stubWebConfig } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 import { effluentState, reading } from './module-cards';
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const ALL_ON = { is_water_enabled: true, is_effluent_enabled: true, is_land_enabled: true, is_weather_enabled: true };
 

@@ -14,12 +14,7 @@ import { FarmTabs } from './farm-tabs';
 
 vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
 
-vi.mock('aws-amplify/auth', () => ({
-  fetchAuthSession: vi.fn(() => Promise.resolve({ tokens: undefined })),
-  getCurrentUser: vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException'))),
-  signIn: vi.fn(),
-  signOut: vi.fn(() => Promise.resolve()),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const FARMS: Farm[] = [
   build.farm({ _id: 'farm-1', fonterra_id: '31245', name: 'Totara Downs' }),
