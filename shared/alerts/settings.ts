@@ -6,22 +6,11 @@
  * the same functions on blur and on save.
  */
 
-/** Threshold fields (farmer §2.9; `milk_slow_peroid` is the spec's spelling). */
-export const ALERT_SETTING_FIELDS = [
-  'milk_warm_plate',
-  'milk_cold',
-  'milk_volume',
-  'milk_slow_temp',
-  'milk_slow_peroid',
-  'milk_duration',
-  'collection_duration',
-  'pick_up_alert',
-] as const;
-export type AlertSettingField = (typeof ALERT_SETTING_FIELDS)[number];
-export type AlertSettings = Record<AlertSettingField, number>;
-
-/** Farmer §9 default alert settings. */
-export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
+/**
+ * Farmer §9 default alert settings; their keys, in this order, are the threshold fields (§2.9;
+ * `milk_slow_peroid` is the spec's spelling).
+ */
+const ALERT_DEFAULTS = {
   milk_warm_plate: 18,
   milk_cold: 2,
   milk_volume: 80,
@@ -30,25 +19,14 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   milk_duration: 45,
   collection_duration: 1,
   pick_up_alert: 0,
-};
+} as const;
+export type AlertSettingField = keyof typeof ALERT_DEFAULTS;
+export type AlertSettings = Record<AlertSettingField, number>;
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = ALERT_DEFAULTS;
+export const ALERT_SETTING_FIELDS = Object.keys(ALERT_DEFAULTS) as readonly AlertSettingField[];
 
-/** Controller fields per vat (farmer §2.9). */
-export const AUTO_SETTING_FIELDS = [
-  'pro_refrige_level_on_basepad',
-  'pro_refrige_level_on_sidewall',
-  'pro_refrige_temp_on',
-  'pro_refrige_temp_off',
-  'pro_refrige_agitator_on_delay',
-  'pro_refrige_duration_on',
-  'pro_refrige_duration_off',
-  'pro_cip_cycle',
-  'pro_cip_delay',
-] as const;
-export type AutoSettingField = (typeof AUTO_SETTING_FIELDS)[number];
-export type AutoSettings = Record<AutoSettingField, number>;
-
-/** Farmer §9 default auto settings (rinse = cycle, CIP on = delay: the labels are swapped, §2.9). */
-export const DEFAULT_AUTO_SETTINGS: AutoSettings = {
+/** Farmer §9 default auto settings per vat (rinse = cycle, CIP on = delay: the labels are swapped, §2.9); their keys, in this order, are the controller fields (§2.9). */
+const AUTO_DEFAULTS = {
   pro_refrige_level_on_basepad: 100,
   pro_refrige_level_on_sidewall: 5500,
   pro_refrige_temp_on: 5,
@@ -58,7 +36,11 @@ export const DEFAULT_AUTO_SETTINGS: AutoSettings = {
   pro_refrige_duration_off: 30,
   pro_cip_cycle: 3,
   pro_cip_delay: 10,
-};
+} as const;
+export type AutoSettingField = keyof typeof AUTO_DEFAULTS;
+export type AutoSettings = Record<AutoSettingField, number>;
+export const DEFAULT_AUTO_SETTINGS: AutoSettings = AUTO_DEFAULTS;
+export const AUTO_SETTING_FIELDS = Object.keys(AUTO_DEFAULTS) as readonly AutoSettingField[];
 
 interface Rule {
   readonly min: number;
