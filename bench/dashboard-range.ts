@@ -13,12 +13,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { makeFarmerActivityActions, type ActivityDeps } from '../lambdas/actions/farmer-activity';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { farmerActivityActions } from '../lambdas/actions/farmer-activity';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dayOf, readingsKeys } from '../lambdas/adapters/dynamodb/keys';
 import { dynamoReadingsRepository } from '../lambdas/adapters/dynamodb/readings-repository';
-import { callerFromClaims, type Caller } from '../lambdas/lib/caller';
+import { dispatch } from '../lambdas/lib/dispatch';
+import type { Ports } from '../lambdas/lib/ports';
 import { createLogger } from '../lambdas/lib/logger';
 import { lastAllResponseSchema } from '../shared/api/actions/farmer-activity';
 import { MAX_RANGE_DAYS } from '../shared/constants';
@@ -182,13 +184,12 @@ export const benchDashboardRange = async (
   const farms = dynamoFarmRepository(doc, facts.dynamodb.farmsTable);
   const user = await dynamoFarmRepository(plain, facts.dynamodb.farmsTable).findUserByEmail('farmer@vatman.local');
   if (!user) throw new Error('no demo farmer');
-  const caller: Caller = callerFromClaims({ sub: user._id, username: user.email });
-  const deps: ActivityDeps = { farms, readings: dynamoReadingsRepository(doc, facts.dynamodb.readingsTable), now: () => new Date(), alerts: { get: () => Promise.resolve(undefined) } };
-  const def = makeFarmerActivityActions().FARMER_DASHBOARD_LAST_ALL;
-  if (!def || def.access !== 'signedIn') throw new Error('no action');
-  const input = def.schema.parse(fields);
+  // The endpoint's dispatch with the ports this action and its access rule use, on the counting client.
+  const ports = { farms, readings: dynamoReadingsRepository(doc, facts.dynamodb.readingsTable), now: () => new Date() } as Partial<Ports> as Ports;
+  const run = dispatch({ auth: 'jwt', actions: farmerActivityActions, ports, log: createLogger({ bench: 'dashboard-range' }) });
+  const event = { body: fields, requestContext: { authorizer: { jwt: { claims: { sub: user._id, username: user.email }, scopes: null } } } } as unknown as APIGatewayProxyEventV2;
   const t1 = performance.now();
-  await def.run(input, { caller, deps, log: createLogger({ bench: 'dashboard-range' }) });
+  await run(event);
   const inProcessMs = performance.now() - t1;
   const ours = { ...counter };
 

@@ -141,6 +141,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       ALERT_EMAIL_TOPIC_ARN_PREFIX: 'arn:aws:sns:us-east-1:000000000000:vatman-local-alert-email-',
       // The bot-check is off locally, explicitly (production sets recaptcha; see README).
       BOT_CHECK: 'off',
+      // Every API answer is parsed with its contract's answer schema here (not in AWS): a server
+      // answer that strays from its contract is a 500 locally and in the tests, never a silent drift.
+      CHECK_ANSWERS: '1',
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);

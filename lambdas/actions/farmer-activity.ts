@@ -1,4 +1,4 @@
-import { farmerActivityActions as schemas, parseActivityId, type Herd } from '../../shared/api/actions/farmer-activity';
+import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
 import { CHART_POINT_CAP, MAX_RANGE_DAYS } from '../../shared/constants';
@@ -8,17 +8,15 @@ import { activityId, type ActivityKind } from '../../shared/telemetry/activities
 import { agitatorStops, batteryChanges, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
 import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
-import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
-import { requireFarmMember } from '../lib/access';
-import type { Caller } from '../lib/caller';
-import type { Deps } from '../lib/deps';
-import { action, type ActionDef } from '../lib/dispatch';
-import { ForbiddenError, ValidationError } from '../lib/errors';
+import { serve, type ServedAction } from '../lib/dispatch';
+import { ValidationError } from '../lib/errors';
+import type { Ports } from '../lib/ports';
 import { toVat } from './farmer-dashboard';
+import { addPickupAction } from './farmer-pickup';
 
-/** The activity endpoint's ports; `alerts` (issue 6's repository) answers FARMER_STORAGE_ONE's alert_id. */
-export type ActivityDeps = Pick<Deps, 'farms' | 'readings' | 'now'> & { readonly alerts: Pick<AlertsRepository, 'get'> };
+/** The ports the helpers below read. */
+type ActivityDeps = Pick<Ports, 'farms' | 'readings'>;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -47,21 +45,6 @@ const rangeOf = (input: { startDate?: string | undefined; endDate?: string | und
   const r = resolveRange(input, { now, timeZone: farm.timezone, datesAllowed: datesForAll || farm.package !== 'Vat-Man Lite', ...(pageDays ? { pageDays } : {}) });
   if (!r.ok) throw new ValidationError(r.message);
   return r.range;
-};
-
-/**
- * An activity by id, only for a caller linked to its device's farm. An unknown device, an unknown
- * activity and another kind all answer 403 like a foreign farm, so ids cannot be probed.
- */
-const resolveActivity = async (deps: ActivityDeps, caller: Caller, id: string, kind: ActivityKind) => {
-  const parsed = parseActivityId(id);
-  if (!parsed || parsed.kind !== kind) throw new ForbiddenError();
-  const device = await deps.farms.getDevice(parsed.deviceId);
-  if (!device) throw new ForbiddenError();
-  const farm = await requireFarmMember(deps.farms, caller, device.farm_id);
-  const activity = await deps.readings.getActivity(parsed.deviceId, kind, parsed.start);
-  if (!activity) throw new ForbiddenError();
-  return { farm, device, activity };
 };
 
 const milkingSummary = (a: StoredActivity) => {
@@ -101,10 +84,10 @@ const farmActivities = async (deps: ActivityDeps, farmId: string, range: Resolve
   return lists.flat().sort((x, y) => y.a.start.published_at.localeCompare(x.a.start.published_at));
 };
 
-export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<ActivityDeps>>> => ({
-  FARMER_DASHBOARD_LAST: action(schemas.FARMER_DASHBOARD_LAST, async ({ farm: farmId }, { caller, deps }) => {
-    await requireFarmMember(deps.farms, caller, farmId);
-    const vats = await activeVats(deps, farmId);
+/** /api/farmer/activity (farmer §7): the farm's and its activities' data; access is the contracts' (farm or activity member). */
+export const farmerActivityActions: readonly ServedAction[] = [
+  serve(contracts.FARMER_DASHBOARD_LAST, ['farms', 'readings', 'now'], async (_input, { farm, deps }) => {
+    const vats = await activeVats(deps, farm._id);
     return Promise.all(
       vats.map(async (d) => {
         const [latest, [storage, collection, milking, cip]] = await Promise.all([
@@ -125,8 +108,7 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     );
   }),
 
-  FARMER_DASHBOARD_LAST_ALL: action(schemas.FARMER_DASHBOARD_LAST_ALL, async (input, { caller, deps }) => {
-    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+  serve(contracts.FARMER_DASHBOARD_LAST_ALL, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now());
     const vats = await activeVats(deps, farm._id);
     const ranges = await deps.readings.readRangeColumns(
@@ -153,8 +135,7 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     });
   }),
 
-  FARMER_STORAGE_HISTORY: action(schemas.FARMER_STORAGE_HISTORY, async ({ farm: farmId }, { caller, deps }) => {
-    await requireFarmMember(deps.farms, caller, farmId);
+  serve(contracts.FARMER_STORAGE_HISTORY, ['farms', 'readings', 'now'], async ({ farm: farmId }, { deps }) => {
     const to = deps.now().getTime();
     const from = iso(to - HISTORY_DAYS * DAY);
     const vats = await activeVats(deps, farmId);
@@ -183,16 +164,14 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     });
   }),
 
-  FARMER_MILKING_LIST: action(schemas.FARMER_MILKING_LIST, async (input, { caller, deps }) => {
-    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+  serve(contracts.FARMER_MILKING_LIST, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     // The milking tab compares a month of milkings; any package may pick the range here.
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
     const found = await farmActivities(deps, farm._id, range, 'milking');
     return { range, list: found.map(({ a, d }) => milkingItem(a, d)) };
   }),
 
-  FARMER_MILKING_ONE: action(schemas.FARMER_MILKING_ONE, async ({ activity_id }, { caller, deps }) => {
-    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'milking');
+  serve(contracts.FARMER_MILKING_ONE, ['readings', 'now'], async (_input, { device, activity, deps }) => {
     const now = deps.now().getTime();
     const start = Date.parse(activity.start.published_at);
     const end = activity.end ? Date.parse(activity.end.published_at) : null;
@@ -232,8 +211,7 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     };
   }),
 
-  FARMER_MILKING_LIST_BRIEF: action(schemas.FARMER_MILKING_LIST_BRIEF, async ({ activity_id }, { caller, deps }) => {
-    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'milking');
+  serve(contracts.FARMER_MILKING_LIST_BRIEF, ['readings'], async (_input, { device, activity, deps }) => {
     const t = Date.parse(activity.start.published_at);
     const list = await deps.readings.listActivities(device._id, iso(t - BRIEF_DAYS * DAY), iso(t + BRIEF_DAYS * DAY), ['milking']);
     return {
@@ -251,14 +229,12 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     };
   }),
 
-  FARMER_MILKING_ONE_HEAD: action(schemas.FARMER_MILKING_ONE_HEAD, async ({ activity_id, herd }, { caller, deps }) => {
-    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'milking');
+  serve(contracts.FARMER_MILKING_ONE_HEAD, ['readings'], async ({ activity_id, herd }, { device, activity, deps }) => {
     await deps.readings.putHerdNote(device._id, activity.start.published_at, herd);
     return { _id: activity_id, herd };
   }),
 
-  FARMER_STORAGE_ONE: action(schemas.FARMER_STORAGE_ONE, async ({ activity_id, alert_id }, { caller, deps }) => {
-    const { device, activity } = await resolveActivity(deps, caller, activity_id, 'storage');
+  serve(contracts.FARMER_STORAGE_ONE, ['readings', 'alerts', 'now'], async ({ alert_id }, { device, activity, deps }) => {
     const now = deps.now().getTime();
     const start = Date.parse(activity.start.published_at);
     // A storage is a day or three; an uncollected vat is shown for at most the dashboard's maximum range.
@@ -274,12 +250,11 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
       device: toVat(device),
       detailData: downsample(readings, CHART_POINT_CAP).map(detailPoint),
       agitatorData: { listStop: agitatorStops(columnsFromReadings(readings)) },
-      alert: alert ? { _id: alert._id, type: alert.type, status: alert.status, data: alert.data, created_at: alert.created_at, device: alert.device } : null,
+      alert: alert ? { _id: alert._id, type: alert.type, status: alert.status, data: { ...alert.data }, created_at: alert.created_at, device: alert.device } : null,
     };
   }),
 
-  FARMER_COLLECTION_LIST: action(schemas.FARMER_COLLECTION_LIST, async (input, { caller, deps }) => {
-    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+  serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
     const found = await farmActivities(deps, farm._id, range, 'collection');
     return {
@@ -293,8 +268,7 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
     };
   }),
 
-  FARMER_AGITATOR_LIST: action(schemas.FARMER_AGITATOR_LIST, async (input, { caller, deps }) => {
-    const farm = await requireFarmMember(deps.farms, caller, input.farm);
+  serve(contracts.FARMER_AGITATOR_LIST, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
     const found = await farmActivities(deps, farm._id, range, 'agitator_stop');
     return {
@@ -302,6 +276,5 @@ export const makeFarmerActivityActions = (): Readonly<Record<string, ActionDef<A
       list: found.map(({ a, d }) => ({ ...toWire(a), vat_number: d.vat_number, duration_min: minutesBetween(a.start.published_at, a.end?.published_at) })),
     };
   }),
-});
-
-export const farmerActivityActions = makeFarmerActivityActions();
+  addPickupAction,
+];

@@ -1,9 +1,8 @@
-import { farmerDashboardActions as schemas } from '../../shared/api/actions/farmer-dashboard';
+import { farmerDashboardContracts as contracts } from '../../shared/api/actions/farmer-dashboard';
 import type { Device } from '../../shared/entities/device';
-import { requireFarmMember } from '../lib/access';
-import type { Actions } from '../lib/api-handler';
-import type { Deps } from '../lib/deps';
-import { action, type ActionContext } from '../lib/dispatch';
+import type { Farm } from '../../shared/entities/farm';
+import { serve, type ServedAction } from '../lib/dispatch';
+import type { Ports } from '../lib/ports';
 
 /** A vat as the dashboard shows it (farmer spec §3 Vat). */
 export const toVat = (d: Device) => ({
@@ -15,15 +14,14 @@ export const toVat = (d: Device) => ({
   last_updated: d.last_updated ?? null,
 });
 
-const dashboard = async ({ farm: farmId }: { farm: string }, { caller, deps }: ActionContext<Deps>) => {
-  const farm = await requireFarmMember(deps.farms, caller, farmId);
-  const [devices, knode] = await Promise.all([deps.farms.listDevicesOfFarm(farmId), deps.farms.listKnodeAssets(farmId)]);
+const dashboard = async (farm: Farm, farms: Ports['farms']) => {
+  const [devices, knode] = await Promise.all([farms.listDevicesOfFarm(farm._id), farms.listKnodeAssets(farm._id)]);
   return { farm, vats: devices.filter((d) => d.status === 1).map(toVat), knode };
 };
 
 /** /api/farmer/dashboard: the three types answer farm, vats and knode (farmer spec §7). */
-export const farmerDashboardActions: Actions = {
-  FARMER_DASHBOARD_GET: action(schemas.FARMER_DASHBOARD_GET, dashboard),
-  FARMER_DASHBOARD_GET_KNODE: action(schemas.FARMER_DASHBOARD_GET_KNODE, dashboard),
-  FARMER_DASHBOARD_MOUDLE: action(schemas.FARMER_DASHBOARD_MOUDLE, dashboard),
-};
+export const farmerDashboardActions: readonly ServedAction[] = [
+  serve(contracts.FARMER_DASHBOARD_GET, ['farms'], async (_input, { farm, deps }) => dashboard(farm, deps.farms)),
+  serve(contracts.FARMER_DASHBOARD_GET_KNODE, ['farms'], async (_input, { farm, deps }) => dashboard(farm, deps.farms)),
+  serve(contracts.FARMER_DASHBOARD_MOUDLE, ['farms'], async (_input, { farm, deps }) => dashboard(farm, deps.farms)),
+];

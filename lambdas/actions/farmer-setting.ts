@@ -1,6 +1,6 @@
 import {
   AUTO_ONLY_MESSAGE,
-  farmerSettingActions as schemas,
+  farmerSettingContracts as contracts,
   type AlertSettingsAnswer,
   type AlertSettingsSetAnswer,
   type AutoSettingsSetAnswer,
@@ -10,21 +10,18 @@ import {
 import { mergePreferences } from '../../shared/alerts/preferences';
 import { AUTO_SETTING_FIELDS, validateAlertSettings, validateAutoSettings } from '../../shared/alerts/settings';
 import { smsTotalFor } from '../../shared/constants';
-import type { AlertDeps } from '../alerts/deps';
 import { localMonth } from '../alerts/notifier';
-import { requireFarmMember } from '../lib/access';
-import { action, type ActionDef } from '../lib/dispatch';
+import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 
 /** What a vat's controller answers when it did not reply in time (the settings are saved). */
 export const NO_DEVICE_ANSWER = 'no answer from the vat within 5 seconds; the settings are saved, please check the controller';
 
 /** /api/farmer/setting (farmer §2.9, §2.11, §5, §7). */
-export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>> = {
+export const farmerSettingActions: readonly ServedAction[] = [
   /** farm.alert_setting, farm.package, and the vats with their controller settings (farmer §7). */
-  USER_SETTING_ALERT_GET: action(schemas.USER_SETTING_ALERT_GET, async ({ farm: farmId }, { caller, deps }) => {
-    const farm = await requireFarmMember(deps.farms, caller, farmId);
-    const [alertSetting, devices] = await Promise.all([deps.alertSettings.getFarmSettings(farmId), deps.farms.listDevicesOfFarm(farmId)]);
+  serve(contracts.USER_SETTING_ALERT_GET, ['alertSettings', 'farms'], async (_input, { farm, deps }) => {
+    const [alertSetting, devices] = await Promise.all([deps.alertSettings.getFarmSettings(farm._id), deps.farms.listDevicesOfFarm(farm._id)]);
     const vats = await Promise.all(
       devices
         .filter((d) => d.status === 1)
@@ -34,8 +31,7 @@ export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>
   }),
 
   /** Farmer §5: every check and clamp on the server; the first failure is a 422 and nothing is stored. */
-  USER_SETTING_ALERT_SET: action(schemas.USER_SETTING_ALERT_SET, async ({ farm: farmId, alert_setting }, { caller, deps }) => {
-    await requireFarmMember(deps.farms, caller, farmId);
+  serve(contracts.USER_SETTING_ALERT_SET, ['alertSettings'], async ({ farm: farmId, alert_setting }, { deps }) => {
     const current = await deps.alertSettings.getFarmSettings(farmId);
     const result = validateAlertSettings(alert_setting, current);
     if (!result.ok) throw new ValidationError(result.message);
@@ -47,8 +43,7 @@ export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>
    * A vat's controller settings (Vat-Man Auto only, farmer §6): checked and clamped as §5, saved,
    * then sent to the vat over MQTT; the answer is the device's (shown as 'Success: {return_value}').
    */
-  USER_SETTING_ALERT_SET_AUTO: action(schemas.USER_SETTING_ALERT_SET_AUTO, async ({ farm: farmId, vat }, { caller, deps, log }) => {
-    const farm = await requireFarmMember(deps.farms, caller, farmId);
+  serve(contracts.USER_SETTING_ALERT_SET_AUTO, ['alertSettings', 'farms', 'devices'], async ({ farm: farmId, vat }, { farm, deps, log }) => {
     if (farm.package !== 'Vat-Man Auto') throw new ForbiddenError(AUTO_ONLY_MESSAGE);
     const device = await deps.farms.getDevice(vat._id);
     if (!device || device.farm_id !== farmId || device.status !== 1) throw new ForbiddenError();
@@ -62,16 +57,14 @@ export const farmerSettingActions: Readonly<Record<string, ActionDef<AlertDeps>>
   }),
 
   /** The caller's alert preferences (farmer §2.11) and the farm's texts this month beside its allowance. */
-  USER_SETTING_ALERT_GET_USER: action(schemas.USER_SETTING_ALERT_GET_USER, async ({ farm: farmId }, { caller, deps }) => {
-    const farm = await requireFarmMember(deps.farms, caller, farmId);
+  serve(contracts.USER_SETTING_ALERT_GET_USER, ['alertSettings', 'alerts', 'now'], async ({ farm: farmId }, { farm, caller, deps }) => {
     const [prefs, sent] = await Promise.all([deps.alertSettings.getPreferences(caller.userId), deps.alerts.smsCount(farmId, localMonth(deps.now(), farm.timezone))]);
     return { alert_setting: prefs, sms: { sent, total: smsTotalFor(farm.package) } } satisfies PreferencesAnswer;
   }),
 
-  USER_SETTING_ALERT_SET_USER: action(schemas.USER_SETTING_ALERT_SET_USER, async ({ farm: farmId, alert_setting }, { caller, deps }) => {
-    await requireFarmMember(deps.farms, caller, farmId);
+  serve(contracts.USER_SETTING_ALERT_SET_USER, ['alertSettings'], async ({ alert_setting }, { caller, deps }) => {
     const merged = mergePreferences(await deps.alertSettings.getPreferences(caller.userId), alert_setting);
     await deps.alertSettings.putPreferences(caller.userId, merged);
     return { alert_setting: merged } satisfies PreferencesSetAnswer;
   }),
-};
+];

@@ -1,54 +1,35 @@
-import {
-  adminDeviceActions as deviceSchemas,
-  adminFarmActions as farmSchemas,
-  adminUserActions as userSchemas,
-  milkQualityActions as mqSchemas,
-  watchmanActions as watchmanSchemas,
-} from '../../shared/api/actions/operator';
+import { operatorContracts as contracts } from '../../shared/api/actions/operator';
 import { WATCHMAN_DEFAULTS } from '../../shared/constants';
-import { requireOperator } from '../lib/access';
-import type { Actions } from '../lib/api-handler';
-import { action } from '../lib/dispatch';
+import { serve, type ServedAction } from '../lib/dispatch';
 
-/** /api/admin/user (operator spec §7): Admin only. */
-export const adminUserActions: Actions = {
-  USER_LIST: action(userSchemas.USER_LIST, async (_input, { caller, deps }) => {
-    requireOperator(caller, 'Admin');
-    return deps.farms.listUsers();
-  }),
-};
+/** /api/admin/user (operator spec §7): Admin only (the contract's rule). */
+export const adminUserActions: readonly ServedAction[] = [serve(contracts.USER_LIST, ['farms'], async (_input, { deps }) => deps.farms.listUsers())];
 
 /** /api/admin/device: admin and installer pages (operator spec §6). */
-export const adminDeviceActions: Actions = {
-  DEVICE_LIST: action(deviceSchemas.DEVICE_LIST, async ({ isRetired }, { caller, deps }) => {
-    requireOperator(caller, 'Installer');
+export const adminDeviceActions: readonly ServedAction[] = [
+  serve(contracts.DEVICE_LIST, ['farms'], async ({ isRetired }, { deps }) => {
     const devices = await deps.farms.listDevices();
     return devices.filter((d) => d.status === isRetired).sort((a, b) => a.name.localeCompare(b.name));
   }),
-};
+];
 
 /** /api/admin/farm: Admin only. */
-export const adminFarmActions: Actions = {
-  FARM_LIST: action(farmSchemas.FARM_LIST, async (_input, { caller, deps }) => {
-    requireOperator(caller, 'Admin');
+export const adminFarmActions: readonly ServedAction[] = [
+  serve(contracts.FARM_LIST, ['farms'], async (_input, { deps }) => {
     const [listFarm, listDevice] = await Promise.all([deps.farms.listFarms(), deps.farms.listDevices()]);
     return { listFarm, listDevice };
   }),
-};
+];
 
 /** /api/milkquality: Milk Quality and Westlands staff (operator spec §6). */
-export const milkQualityActions: Actions = {
-  WESTLANDS_FARMS: action(mqSchemas.WESTLANDS_FARMS, async (_input, { caller, deps }) => {
-    requireOperator(caller, 'Westlands');
+export const milkQualityActions: readonly ServedAction[] = [
+  serve(contracts.WESTLANDS_FARMS, ['farms'], async (_input, { deps }) => {
     const farms = await deps.farms.listFarms();
     return farms.filter((f) => f.fonterra_id.toUpperCase().startsWith('WES')).map((f) => ({ _id: f._id, fonterra_id: f.fonterra_id }));
   }),
-};
+];
 
 /** /api/watchman: admin and installer pages. Saved settings arrive with the Watchman issue. */
-export const watchmanActions: Actions = {
-  GET_SETTINGS: action(watchmanSchemas.GET_SETTINGS, async (_input, { caller }) => {
-    requireOperator(caller, 'Installer');
-    return { key: 'watchman', settings: WATCHMAN_DEFAULTS };
-  }),
-};
+export const watchmanActions: readonly ServedAction[] = [
+  serve(contracts.GET_SETTINGS, [], async () => ({ key: 'watchman' as const, settings: WATCHMAN_DEFAULTS })),
+];

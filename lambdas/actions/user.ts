@@ -1,12 +1,11 @@
-import { decodeResetToken, MSG_RESET_LINK, userActions as schemas } from '../../shared/api/actions/user';
+import { decodeResetToken, MSG_RESET_LINK, userContracts as contracts } from '../../shared/api/actions/user';
 import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
+import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
-import type { Actions } from '../lib/api-handler';
-import { action, publicAction } from '../lib/dispatch';
 
 /** /api/user: the signed-in user's record, sign-in and login status (farmer spec §7). */
-export const userActions: Actions = {
-  USER_ONE_GET_BY_TOKEN: action(schemas.USER_ONE_GET_BY_TOKEN, async (_input, { caller, deps }) => {
+export const userActions: readonly ServedAction[] = [
+  serve(contracts.USER_ONE_GET_BY_TOKEN, ['farms'], async (_input, { caller, deps }) => {
     const user = await deps.farms.getUser(caller.userId);
     // A Cognito account without a profile is not a user of this product (yet): no permission.
     if (!user) throw new ForbiddenError('No user profile for this account');
@@ -16,14 +15,12 @@ export const userActions: Actions = {
     // the organization issue stores them and answers the user's own here.
     return { user: { ...user, role: caller.role }, listFarm, organization: null };
   }),
-  USER_CHECK_LOGIN_STATUS: publicAction(schemas.USER_CHECK_LOGIN_STATUS, async (_input, { caller }) =>
-    caller ? 'logged_in' : 'logged_out',
-  ),
-  USER_SIGN_IN: publicAction(schemas.USER_SIGN_IN, async ({ user }, { deps }) => {
+  serve(contracts.USER_CHECK_LOGIN_STATUS, [], async (_input, { caller }) => (caller ? 'logged_in' : 'logged_out')),
+  serve(contracts.USER_SIGN_IN, ['identity'], async ({ user }, { deps }) => {
     const tokens = await deps.identity.signIn(user.email.toLowerCase(), user.password);
     return { token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken };
   }),
-  USER_SIGN_UP: publicAction(schemas.USER_SIGN_UP, async ({ gRecaptchaResponse, user }, { deps, log }) => {
+  serve(contracts.USER_SIGN_UP, ['botCheck', 'identity', 'farms', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
     await deps.botCheck.verify(gRecaptchaResponse);
     const email = normaliseEmail(user.email);
     const phone = normalisePhone(user.phone);
@@ -49,16 +46,16 @@ export const userActions: Actions = {
     const tokens = await deps.identity.signIn(email, user.password);
     return { token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken };
   }),
-  USER_FORGOT_PASSWORD: publicAction(schemas.USER_FORGOT_PASSWORD, async ({ user }, { deps }) => {
+  serve(contracts.USER_FORGOT_PASSWORD, ['identity'], async ({ user }, { deps }) => {
     // The same answer whether or not the email has an account: nothing is revealed.
     await deps.identity.forgotPassword(normaliseEmail(user.email));
-    return 'success';
+    return 'success' as const;
   }),
-  USER_RESET_PASSWORD: publicAction(schemas.USER_RESET_PASSWORD, async ({ gRecaptchaResponse, user }, { deps }) => {
+  serve(contracts.USER_RESET_PASSWORD, ['botCheck', 'identity'], async ({ gRecaptchaResponse, user }, { deps }) => {
     await deps.botCheck.verify(gRecaptchaResponse);
     const link = decodeResetToken(user.token);
     if (!link) throw new ValidationError(MSG_RESET_LINK);
     await deps.identity.resetPassword(normaliseEmail(link.email), link.code, user.password);
-    return 'success';
+    return 'success' as const;
   }),
-};
+];

@@ -1,5 +1,5 @@
 import { farmerNotificationActions } from '../actions/farmer-notification';
-import { alertApiHandler } from '../alerts/api-handler';
+import { apiHandler } from '../lib/api-handler';
 
 /** /api/farmer/notification (spec §7): dispatches on `type`. */
-export const handler = alertApiHandler('/api/farmer/notification', farmerNotificationActions);
+export const handler = apiHandler('/api/farmer/notification', farmerNotificationActions);

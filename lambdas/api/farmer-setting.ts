@@ -1,5 +1,5 @@
 import { farmerSettingActions } from '../actions/farmer-setting';
-import { alertApiHandler } from '../alerts/api-handler';
+import { apiHandler } from '../lib/api-handler';
 
 /** /api/farmer/setting (spec §7): dispatches on `type`. */
-export const handler = alertApiHandler('/api/farmer/setting', farmerSettingActions);
+export const handler = apiHandler('/api/farmer/setting', farmerSettingActions);

@@ -1,22 +1,24 @@
-import { endpointByPath } from '../../shared/api/endpoints';
-import { defaultDeps, type Deps } from './deps';
-import { dispatch, type ActionDef } from './dispatch';
+import { contractsOf } from '../../shared/api/contracts';
+import { endpointByPath, type EndpointPath } from '../../shared/api/endpoints';
+import { dispatch, type ServedAction } from './dispatch';
 import { http } from './http';
 import { createLogger } from './logger';
-
-export type Actions = Readonly<Record<string, ActionDef<Deps>>>;
+import { lazyPorts, type Ports } from './ports';
 
 /**
  * The Lambda for one endpoint path of spec §7: the shared middy stack around a dispatch on
- * `type`. Deps default to the real adapters, built at cold start so missing configuration
- * fails at once; tests pass their own.
+ * `type`. It serves exactly the contracts declared for the path (a missing or stray action
+ * fails at cold start, and in the tests that load every handler). Ports are built lazily from
+ * the environment; tests pass their own.
  */
-export const apiHandler = (path: string, actions: Actions, deps: Deps = defaultDeps()) => {
+export const apiHandler = (path: EndpointPath, actions: readonly ServedAction[], ports: Ports = lazyPorts(), env: NodeJS.ProcessEnv = process.env) => {
   const endpoint = endpointByPath(path);
   if (!endpoint) throw new Error(`No endpoint ${path} in shared/api/endpoints.ts`);
+  const served = new Set(actions.map((a) => a.contract));
+  const declared = contractsOf(path);
+  const stray = actions.filter((a) => a.contract.path !== path).map((a) => a.contract.type);
+  const missing = declared.filter((c) => !served.has(c)).map((c) => c.type);
+  if (stray.length || missing.length) throw new Error(`${path}: serves ${stray.join(', ') || 'nothing'} of another path; declared but not served: ${missing.join(', ') || 'none'}`);
   const log = createLogger({ endpoint: path });
-  return http(
-    dispatch({ auth: endpoint.auth, actions, deps, log, verifier: endpoint.auth === 'public' ? deps.verifier : undefined }),
-    log,
-  );
+  return http(dispatch({ auth: endpoint.auth, actions, ports, log, checkAnswers: env.CHECK_ANSWERS === '1' }), log);
 };

@@ -2,7 +2,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { callerFromClaims, parseGroupsClaim } from './caller';
-import { action, dispatch, publicAction } from './dispatch';
+import { access, contract } from '../../shared/api/contract';
+import type { Farm } from '../../shared/entities/farm';
+import { dispatch, serve } from './dispatch';
+import type { Ports } from './ports';
 import { ForbiddenError, ThrottledError } from './errors';
 import { http } from './http';
 import { createLogger } from './logger';
@@ -34,22 +37,49 @@ const call = async (h: ReturnType<typeof http>, e: APIGatewayProxyEventV2) => {
   return { status: res.statusCode, body: JSON.parse(res.body ?? 'null') as unknown };
 };
 
-const actions = {
-  ECHO: action(z.object({ type: z.literal('ECHO'), n: z.coerce.number({ error: 'n must be a number' }) }), async ({ n }, { caller }) => ({ n, user: caller.userId, role: caller.role })),
-  OPEN: publicAction(z.object({ type: z.literal('OPEN') }), async (_i, { caller }) => caller?.userId ?? 'anonymous'),
-  DENY: action(z.object({ type: z.literal('DENY') }), async () => {
+const PATH = '/api/watchman';
+const c = <T extends string, S extends z.ZodType>(type: T, input: S, rule: Parameters<typeof contract>[0]['access'] = access.self) =>
+  contract({ path: PATH, type, input, answer: z.unknown(), access: rule });
+const empty = <T extends string>(type: T) => z.object({ type: z.literal(type) });
+
+const actions = [
+  serve(c('ECHO', z.object({ type: z.literal('ECHO'), n: z.coerce.number({ error: 'n must be a number' }) })), [], async ({ n }, { caller }) => ({ n, user: caller.userId, role: caller.role })),
+  serve(c('OPEN', empty('OPEN'), access.public), [], async (_i, { caller }) => caller?.userId ?? 'anonymous'),
+  serve(c('DENY', empty('DENY')), [], async () => {
     throw new ForbiddenError();
   }),
-  SLOW_DOWN: action(z.object({ type: z.literal('SLOW_DOWN') }), async () => {
+  serve(c('SLOW_DOWN', empty('SLOW_DOWN')), [], async () => {
     throw new ThrottledError();
   }),
-  CRASH: action(z.object({ type: z.literal('CRASH') }), async () => {
+  serve(c('CRASH', empty('CRASH')), [], async () => {
     throw new Error('table missing: secret detail');
   }),
-};
+  serve(c('INSTALL', empty('INSTALL'), access.operator('Installer')), [], async () => 'installed'),
+  serve(c('ADMIN', empty('ADMIN'), access.operator()), [], async () => 'admin'),
+  serve(contract({ path: PATH, type: 'FARM', input: z.object({ type: z.literal('FARM'), farm: z.string() }), answer: z.string(), access: access.farmMember() }), [], async (_i, { farm }) => farm.name ?? ''),
+  serve(
+    contract({ path: PATH, type: 'MILKING', input: z.object({ type: z.literal('MILKING'), activity_id: z.string() }), answer: z.string(), access: access.activityMember('milking') }),
+    [],
+    async (_i, { device, activity }) => `${device._id} ${activity.kind}`,
+  ),
+  serve(contract({ path: PATH, type: 'LIES', input: empty('LIES'), answer: z.literal('truth'), access: access.self }), [], async () => 'lie' as 'truth'),
+];
 
-const jwtEndpoint = http(dispatch({ auth: 'jwt', actions, deps: {}, log }), log);
-const publicEndpoint = http(dispatch({ auth: 'public', actions, deps: {}, log, verifier }), log);
+/** Two farms: f1 linked to u2; device d1 on f1 with a milking; device d2 moved to f1 from f0 (its milking was recorded on f0). */
+const farm = (id: string) => ({ _id: id, name: `Farm ${id}` }) as Farm;
+const ports = {
+  farms: {
+    isLinked: async (user: string, farmId: string) => user === 'u2' && farmId === 'f1',
+    getFarm: async (id: string) => (['f0', 'f1'].includes(id) ? farm(id) : undefined),
+    getDevice: async (id: string) => (['d1', 'd2'].includes(id) ? { _id: id, farm_id: 'f1' } : undefined),
+  },
+  readings: {
+    getActivity: async (deviceId: string, kind: string, start: string) => ({ device_id: deviceId, farm_id: deviceId === 'd2' ? 'f0' : 'f1', kind, start: { published_at: start }, end: null }),
+  },
+} as unknown as Ports;
+
+const jwtEndpoint = http(dispatch({ auth: 'jwt', actions, ports, log, checkAnswers: true }), log);
+const publicEndpoint = http(dispatch({ auth: 'public', actions, ports: { ...ports, verifier } as Ports, log }), log);
 const claims = { sub: 'u1', 'cognito:groups': '[Admin Installer]' };
 
 describe('dispatch on type', () => {
@@ -94,6 +124,47 @@ describe('dispatch on type', () => {
     expect((await call(publicEndpoint, event('type=ECHO&n=1', { authorization: 'Bearer forged' }))).status).toBe(401);
     expect((await call(publicEndpoint, event('type=ECHO&n=1', { authorization: 'Bearer good' }))).body).toMatchObject({ role: 'Installer' });
     expect((await call(publicEndpoint, event(undefined))).status).toBe(401);
+  });
+});
+
+describe('access rules', () => {
+  const as = (groups: string, sub = 'u1') => ({ sub, 'cognito:groups': groups });
+  const status = async (body: string, who: Record<string, string>) => (await call(jwtEndpoint, event(body, {}, who))).status;
+
+  it('lets an operator rule through for its groups and Admin only', async () => {
+    expect(await status('type=INSTALL', as('[Installer]'))).toBe(200);
+    expect(await status('type=INSTALL', as('[Admin]'))).toBe(200);
+    expect(await status('type=INSTALL', as('[MilkQuality Westlands]'))).toBe(403);
+    expect(await status('type=INSTALL', as(''))).toBe(403);
+    expect(await status('type=ADMIN', as('[Installer]'))).toBe(403);
+    expect(await status('type=ADMIN', as('[Admin]'))).toBe(200);
+  });
+
+  it('answers 403 before reading the fields when the groups do not qualify', async () => {
+    expect(await status('type=ADMIN&junk=1', as('[Installer]'))).toBe(403);
+  });
+
+  it('lets a farm rule through for a linked farm and Admin, 403 for a foreign or unknown farm', async () => {
+    expect((await call(jwtEndpoint, event('type=FARM&farm=f1', {}, as('', 'u2')))).body).toBe('Farm f1');
+    expect(await status('type=FARM&farm=f0', as('', 'u2'))).toBe(403);
+    expect(await status('type=FARM&farm=nope', as('[Admin]'))).toBe(403);
+    expect(await status('type=FARM&farm=f0', as('[Admin]'))).toBe(200);
+    expect(await status('type=FARM&farm=f1', as('[Installer]'))).toBe(403);
+  });
+
+  it('resolves an activity rule to its device and activity; another kind, a bad id or an activity of the device\'s old farm are 403', async () => {
+    const id = (device: string, kind = 'milking') => encodeURIComponent(`${device}~${kind}~2026-11-01T00:00:00.000Z`);
+    expect((await call(jwtEndpoint, event(`type=MILKING&activity_id=${id('d1')}`, {}, as('', 'u2')))).body).toBe('d1 milking');
+    expect(await status(`type=MILKING&activity_id=${id('d1', 'storage')}`, as('', 'u2'))).toBe(403);
+    expect(await status(`type=MILKING&activity_id=${id('d9')}`, as('[Admin]'))).toBe(403);
+    expect(await status('type=MILKING&activity_id=nonsense', as('[Admin]'))).toBe(403);
+    expect(await status(`type=MILKING&activity_id=${id('d2')}`, as('', 'u2'))).toBe(403);
+    expect(await status(`type=MILKING&activity_id=${id('d1')}`, as('', 'u3'))).toBe(403);
+  });
+
+  it('checks each answer against its contract where asked to (tests and the local stack)', async () => {
+    expect(await status('type=LIES', as(''))).toBe(500);
+    expect(lines.some((l) => l.includes('LIES answered outside its contract'))).toBe(true);
   });
 });
 

@@ -1,46 +1,55 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { z } from 'zod';
+import { parseActivityId } from '../../shared/api/actions/farmer-activity';
+import type { Access, Contract, ContractReply } from '../../shared/api/contract';
 import type { EndpointAuth } from '../../shared/api/endpoints';
+import type { Device } from '../../shared/entities/device';
+import type { Farm } from '../../shared/entities/farm';
+import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
 import { callerFromClaims, type Caller } from './caller';
-import { UnauthorizedError, ValidationError } from './errors';
+import { ForbiddenError, UnauthorizedError, ValidationError } from './errors';
 import type { Logger } from './logger';
-import type { TokenVerifier } from './token-verifier';
+import type { PortName, Ports } from './ports';
 
-export interface ActionContext<D> {
-  readonly caller: Caller;
-  readonly deps: D;
+/** What an access rule resolved, handed to the action so it does not look it up again. */
+export type Resolved<A extends Access> = A extends { kind: 'farmMember' }
+  ? { readonly farm: Farm }
+  : A extends { kind: 'activityMember' }
+    ? { readonly farm: Farm; readonly device: Device; readonly activity: StoredActivity }
+    : unknown;
+
+export type ActionContext<C extends Contract, K extends PortName> = {
+  /** From verified token claims only; absent only on a public action called without a token. */
+  readonly caller: C['access'] extends { kind: 'public' } ? Caller | undefined : Caller;
+  readonly deps: Pick<Ports, K>;
   readonly log: Logger;
+} & Resolved<C['access']>;
+
+/** An action as the server runs it: its contract, the ports it uses, and what it does. */
+export interface ServedAction {
+  readonly contract: Contract;
+  readonly ports: readonly PortName[];
+  run(input: unknown, ctx: { caller: Caller | undefined; deps: Ports; log: Logger } & Partial<{ farm: Farm; device: Device; activity: StoredActivity }>): Promise<unknown>;
 }
-export interface PublicActionContext<D> {
-  readonly caller: Caller | undefined;
-  readonly deps: D;
-  readonly log: Logger;
-}
 
-/** One API action: the zod schema of its fields (from shared/) and what it does. */
-export type ActionDef<D> =
-  | {
-      readonly access: 'signedIn';
-      readonly schema: z.ZodType;
-      run(input: unknown, ctx: ActionContext<D>): Promise<unknown>;
-    }
-  | {
-      readonly access: 'public';
-      readonly schema: z.ZodType;
-      run(input: unknown, ctx: PublicActionContext<D>): Promise<unknown>;
-    };
+/**
+ * Serves a contract: `run` gets the parsed fields, the caller, the ports it names and what the
+ * access rule resolved, and returns what the answer schema accepts. It never checks access
+ * itself: dispatch has done that before it runs.
+ */
+export const serve = <C extends Contract, const K extends PortName = never>(
+  contract: C,
+  ports: readonly K[],
+  run: (input: z.output<C['input']>, ctx: ActionContext<C, K>) => Promise<ContractReply<C>>,
+): ServedAction => ({ contract, ports, run: run as unknown as ServedAction['run'] });
 
-/** An action for a signed-in caller; permission checks beyond that happen inside `run`. */
-export const action = <S extends z.ZodType, D>(
-  schema: S,
-  run: (input: z.output<S>, ctx: ActionContext<D>) => Promise<unknown>,
-): ActionDef<D> => ({ access: 'signedIn', schema, run: run as (i: unknown, c: ActionContext<D>) => Promise<unknown> });
+/** The ports an access rule reads before the action runs. */
+export const rulePorts = (rule: Access): PortName[] =>
+  rule.kind === 'farmMember' ? ['farms'] : rule.kind === 'activityMember' ? ['farms', 'readings'] : [];
 
-/** An action callable without a token (sign-in, sign-up, password reset, login status). */
-export const publicAction = <S extends z.ZodType, D>(
-  schema: S,
-  run: (input: z.output<S>, ctx: PublicActionContext<D>) => Promise<unknown>,
-): ActionDef<D> => ({ access: 'public', schema, run: run as (i: unknown, c: PublicActionContext<D>) => Promise<unknown> });
+/** Every port an endpoint's actions and their rules use (the function's grants follow from it). */
+export const portsOf = (actions: readonly ServedAction[]): PortName[] =>
+  [...new Set(actions.flatMap((a) => [...a.ports, ...rulePorts(a.contract.access)]))].sort();
 
 /** zod issues as the client sees them: the schema's own message (the spec's, where it has one). */
 export const validationMessages = (error: z.ZodError): string | string[] => {
@@ -48,58 +57,105 @@ export const validationMessages = (error: z.ZodError): string | string[] => {
   return messages.length === 1 ? (messages[0] as string) : messages;
 };
 
-const bearerOf = (event: APIGatewayProxyEventV2): string | undefined => {
-  const header = event.headers?.authorization;
-  const match = header?.match(/^Bearer\s+(.+)$/i);
-  return match?.[1];
-};
+const bearerOf = (event: APIGatewayProxyEventV2): string | undefined => event.headers?.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
 
-const resolveCaller = async (
-  event: APIGatewayProxyEventV2,
-  auth: EndpointAuth,
-  verifier: TokenVerifier | undefined,
-): Promise<Caller | undefined> => {
+const resolveCaller = async (event: APIGatewayProxyEventV2, auth: EndpointAuth, ports: Ports): Promise<Caller | undefined> => {
   const claims = (event as APIGatewayProxyEventV2WithJWTAuthorizer).requestContext?.authorizer?.jwt?.claims;
   if (claims && auth === 'jwt') return callerFromClaims(claims);
-  if (auth !== 'public' || !verifier) return undefined;
+  if (auth !== 'public') return undefined;
   const token = bearerOf(event);
   if (!token) return undefined;
   try {
-    return callerFromClaims(await verifier.verify(token));
+    return callerFromClaims(await ports.verifier.verify(token));
   } catch {
     return undefined;
   }
 };
 
-export interface EndpointOptions<D> {
+const isAdmin = (caller: Caller) => caller.groups.includes('Admin');
+
+/**
+ * A farmer reaches only the farms linked to them; an Admin supports every farm. An unknown farm
+ * is a 403 like a foreign one, so the answer never tells whether another farm exists.
+ */
+const farmOf = async (ports: Ports, caller: Caller, farmId: string): Promise<Farm> => {
+  const [linked, farm] = await Promise.all([isAdmin(caller) ? true : ports.farms.isLinked(caller.userId, farmId), ports.farms.getFarm(farmId)]);
+  if (!linked || !farm) throw new ForbiddenError();
+  return farm;
+};
+
+/**
+ * An activity by id, only for a caller linked to its device's farm. An unknown device, an unknown
+ * activity, another kind, and an activity recorded on another farm (a device moved since) all
+ * answer 403 like a foreign farm, so ids cannot be probed.
+ */
+const activityOf = async (ports: Ports, caller: Caller, id: string, kind: StoredActivity['kind']) => {
+  const parsed = parseActivityId(id);
+  if (!parsed || parsed.kind !== kind) throw new ForbiddenError();
+  const device = await ports.farms.getDevice(parsed.deviceId);
+  if (!device) throw new ForbiddenError();
+  const farm = await farmOf(ports, caller, device.farm_id);
+  const activity = await ports.readings.getActivity(parsed.deviceId, kind, parsed.start);
+  if (!activity || activity.farm_id !== farm._id) throw new ForbiddenError();
+  return { farm, device, activity };
+};
+
+/** The rule's checks that need no input: a 403 before the fields are even read. */
+const checkCaller = (rule: Access, caller: Caller | undefined): void => {
+  if (rule.kind === 'public') return;
+  if (!caller) throw new UnauthorizedError();
+  if (rule.kind === 'operator' && !isAdmin(caller) && !rule.groups.some((g) => caller.groups.includes(g))) throw new ForbiddenError();
+};
+
+const fieldOf = (input: unknown, field: string): string => String((input as Record<string, unknown>)[field] ?? '');
+
+/** The rule's checks on the parsed fields; answers what they resolved. */
+const resolveAccess = async (rule: Access, input: unknown, caller: Caller | undefined, ports: Ports) => {
+  if (rule.kind === 'farmMember') return { farm: await farmOf(ports, caller as Caller, fieldOf(input, rule.field)) };
+  if (rule.kind === 'activityMember') return activityOf(ports, caller as Caller, fieldOf(input, rule.field), rule.activity);
+  return {};
+};
+
+export interface EndpointOptions {
   readonly auth: EndpointAuth;
-  readonly actions: Readonly<Record<string, ActionDef<D>>>;
-  readonly deps: D;
+  readonly actions: readonly ServedAction[];
+  /** Built lazily (lambdas/lib/ports.ts); tests pass their own. */
+  readonly ports: Ports;
   readonly log: Logger;
-  /** Needed when auth is 'public': the Lambda verifies the bearer itself. */
-  readonly verifier?: TokenVerifier;
+  /** Parse every answer with its contract's answer schema (local stack and tests; not in AWS). */
+  readonly checkAnswers?: boolean;
 }
 
 /**
- * Dispatch on the form field `type` (spec §7). Order matters: no valid token is a 401 before
- * anything else (as API Gateway's authorizer answers before the Lambda runs), then an unknown
- * type is a 422 naming it, then the action's schema, then the action.
+ * Dispatch on the form field `type` (spec §7). Order: no valid token is a 401 before anything
+ * else (as API Gateway's authorizer answers before the Lambda runs) unless the type is public;
+ * an unknown type is a 422 naming it; an operator rule the caller's groups do not meet is a 403;
+ * then the schema (422); then the farm or activity rule (403); then the action.
  */
-export const dispatch = <D>(options: EndpointOptions<D>) =>
-  async (event: APIGatewayProxyEventV2): Promise<unknown> => {
+export const dispatch = (options: EndpointOptions) => {
+  const byType = new Map(options.actions.map((a) => [a.contract.type, a]));
+  return async (event: APIGatewayProxyEventV2): Promise<unknown> => {
     // No body at all is an empty form; a body the parsers could not read stays a string.
     const body: unknown = event.body === undefined || event.body === '' ? {} : event.body;
     const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
     const type = fields?.type;
-    const def = typeof type === 'string' && Object.hasOwn(options.actions, type) ? options.actions[type] : undefined;
-    const caller = await resolveCaller(event, options.auth, options.verifier);
-    if (!caller && def?.access !== 'public') throw new UnauthorizedError();
+    const action = typeof type === 'string' ? byType.get(type) : undefined;
+    const caller = await resolveCaller(event, options.auth, options.ports);
+    if (!caller && action?.contract.access.kind !== 'public') throw new UnauthorizedError();
     if (!fields) throw new ValidationError('Send the fields as application/x-www-form-urlencoded or application/json.');
-    if (!def) throw new ValidationError(`Unknown type: ${typeof type === 'string' ? type : '(none)'}`);
+    if (!action) throw new ValidationError(`Unknown type: ${typeof type === 'string' ? type.slice(0, 64) : '(none)'}`);
 
-    const parsed = def.schema.safeParse(fields);
+    const { contract } = action;
+    checkCaller(contract.access, caller);
+    const parsed = contract.input.safeParse(fields);
     if (!parsed.success) throw new ValidationError(validationMessages(parsed.error));
-    const log = options.log.child({ type, user: caller?.userId });
-    if (def.access === 'public') return def.run(parsed.data, { caller, deps: options.deps, log });
-    return def.run(parsed.data, { caller: caller as Caller, deps: options.deps, log });
+    const resolved = await resolveAccess(contract.access, parsed.data, caller, options.ports);
+    const log = options.log.child({ type: contract.type, user: caller?.userId });
+    const answer = await action.run(parsed.data, { caller, deps: options.ports, log, ...resolved });
+    if (options.checkAnswers) {
+      const checked = contract.answer.safeParse(answer);
+      if (!checked.success) throw new Error(`${contract.type} answered outside its contract: ${checked.error.message}`);
+    }
+    return answer;
   };
+};

@@ -74,7 +74,7 @@ const lambdaContext = (name: string, requestId: string): Context => {
  * in AWS. Answers without a route or token mirror HTTP API's own bodies.
  */
 export const startApiGateway = async (options: GatewayOptions): Promise<{ server: Server; url: string }> => {
-  const routes = new Map(ENDPOINTS.map((e) => [e.path, e]));
+  const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [e.path, e]));
   const handlers = new Map<string, Promise<ApiLambda>>();
   const allow = tokenBucket(options.throttle ?? API_THROTTLE);
 

@@ -21,7 +21,7 @@ export interface Endpoint {
   readonly auth: EndpointAuth;
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [
+export const ENDPOINTS = [
   { path: '/api/user', handler: 'user', area: 'farmer', auth: 'public' },
   { path: '/api/farmer/dashboard', handler: 'farmer-dashboard', area: 'farmer', auth: 'jwt' },
   { path: '/api/farmer/notification', handler: 'farmer-notification', area: 'farmer', auth: 'jwt' },
@@ -39,7 +39,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { path: '/api/installer', handler: 'installer', area: 'operator', auth: 'jwt' },
   { path: '/api/calibration', handler: 'calibration', area: 'operator', auth: 'jwt' },
   { path: '/api/watchman', handler: 'watchman', area: 'operator', auth: 'jwt' },
-];
+] as const satisfies readonly Endpoint[];
+
+export type EndpointPath = (typeof ENDPOINTS)[number]['path'];
 
 export const endpointByPath = (path: string): Endpoint | undefined =>
-  ENDPOINTS.find((e) => e.path === path);
+  (ENDPOINTS as readonly Endpoint[]).find((e) => e.path === path);

@@ -5,9 +5,13 @@ import { z } from 'zod';
  * string, and some fields (user, item, alert_setting, equipment, products …) hold JSON text.
  * A JSON body may carry the same fields as real values; both are accepted.
  */
-export const jsonField = <S extends z.ZodType>(schema: S, name: string) =>
+export const jsonField = <S extends z.ZodType>(schema: S, name: string, maxChars = JSON_TEXT_MAX) =>
   z.preprocess((value, ctx) => {
     if (typeof value !== 'string') return value;
+    if (value.length > maxChars) {
+      ctx.addIssue({ code: 'custom', message: `${name} may be at most ${maxChars} characters` });
+      return z.NEVER;
+    }
     try {
       return JSON.parse(value) as unknown;
     } catch {
@@ -16,8 +20,21 @@ export const jsonField = <S extends z.ZodType>(schema: S, name: string) =>
     }
   }, schema);
 
+/**
+ * Input limits (issue "Action contracts"): every string an action takes has a maximum length, so
+ * no input can make the server do unbounded work or store unbounded text.
+ */
+export const ID_MAX = 128;
+export const TEXT_MAX = 2_000;
+/** A JSON-valued field's text: large enough for a whole settings form, small enough to refuse junk. */
+export const JSON_TEXT_MAX = 20_000;
+
+/** A required id (farm, device, activity …): at most ID_MAX characters. */
+export const idField = (name: string) =>
+  z.string({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(ID_MAX, `${name} is not valid`);
+
 /** The selected farm's id, sent as `farm` (spec §7). */
-export const farmField = z.string({ error: 'farm is required' }).trim().min(1, 'farm is required');
+export const farmField = idField('farm');
 
 /** A whole number sent as text or as a number. */
 export const intField = (name: string) =>

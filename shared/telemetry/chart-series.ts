@@ -13,10 +13,17 @@ export interface Period {
   readonly end: { readonly published_at: string } | null;
 }
 
+/** The fields a chart point may carry (shared/api/actions/farmer-activity.ts detailPointSchema). */
+const POINT_KEYS = ['message_type', 'milk_level', 'milk_volume', 'temp1', 'temp2', 'temp3', 'temp4', 'temp5', 'temp6', 'shaft_rpm', 'agitator_status', 'state_machine', 'quality'] as const;
+type PointKey = (typeof POINT_KEYS)[number];
+
+/** A reading as a chart point: `published_at` and the reading's other fields that are not null. */
+export type ChartPoint = { published_at: string } & { -readonly [K in PointKey]?: NonNullable<Reading[K]> };
+
 /** A reading as a chart point: the fields the device reported, nulls left out. */
-export const detailPoint = (r: Reading): Record<string, unknown> => {
+export const detailPoint = (r: Reading): ChartPoint => {
   const out: Record<string, unknown> = { published_at: r.published_at };
-  const put = (key: keyof Reading) => {
+  const put = (key: PointKey) => {
     const v = r[key];
     if (v !== null && v !== undefined) out[key] = v;
   };
@@ -33,7 +40,7 @@ export const detailPoint = (r: Reading): Record<string, unknown> => {
   put('agitator_status');
   put('state_machine');
   put('quality');
-  return out;
+  return out as ChartPoint;
 };
 
 /**
@@ -41,8 +48,8 @@ export const detailPoint = (r: Reading): Record<string, unknown> => {
  * temperatures, stirrer), nulls left out. The state machine and the message type are not repeated
  * on every point: phyStateData carries the state runs, and a 30-day answer is large enough.
  */
-export const rangePoint = (r: Reading): Record<string, unknown> => {
-  const out: Record<string, unknown> = { published_at: r.published_at };
+export const rangePoint = (r: Reading): ChartPoint => {
+  const out: ChartPoint = { published_at: r.published_at };
   if (r.milk_level !== null) out.milk_level = r.milk_level;
   if (r.milk_volume !== null) out.milk_volume = r.milk_volume;
   if (r.temp1 !== null) out.temp1 = r.temp1;

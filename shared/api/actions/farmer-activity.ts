@@ -4,7 +4,9 @@ import { packageSchema } from '../../entities/farm';
 import { COOLING_RULES } from '../../compliance/cooling-rules';
 import { ACTIVITY_KINDS, type ActivityKind } from '../../telemetry/activities';
 import { isCalendarDay } from '../../time/local-day';
-import { farmField, intField, jsonField } from '../fields';
+import { access, contract } from '../contract';
+import { farmField, ID_MAX, intField, jsonField } from '../fields';
+import { addPickupResponseSchema, addPickupSchema } from './farmer-pickup';
 import { MAX_PAGE_INDEX } from '../range';
 
 /*
@@ -38,6 +40,7 @@ export const activityIdField = z
   .string({ error: 'activity_id is required' })
   .trim()
   .min(1, 'activity_id is required')
+  .max(ID_MAX * 2, 'activity_id is not valid')
   .refine((s) => parseActivityId(s) !== undefined, 'activity_id is not valid');
 
 /** The herd note a farmer keeps on a milking (FARMER_MILKING_ONE_HEAD). */
@@ -69,7 +72,7 @@ export const farmerActivityActions = {
   FARMER_STORAGE_ONE: z.object({
     type: z.literal('FARMER_STORAGE_ONE'),
     activity_id: activityIdField,
-    alert_id: optionalText(z.string().trim().max(200, 'alert_id is not valid')),
+    alert_id: optionalText(z.string({ error: 'alert_id is not valid' }).trim().max(ID_MAX * 2, 'alert_id is not valid')),
   }),
   /** Not in the spec's table: the data of /dts/collection (farmer §2.6). */
   FARMER_COLLECTION_LIST: farmRange('FARMER_COLLECTION_LIST'),
@@ -262,3 +265,23 @@ export const agitatorListResponseSchema = z.object({
   range: rangeSchema,
   list: z.array(activitySchema.extend({ vat_number: z.number().int(), duration_min: z.number().nullable() })),
 });
+
+// ---- Contracts (shared/api/contract.ts) ----------------------------------------------------
+
+const PATH = '/api/farmer/activity';
+const farmMember = access.farmMember();
+
+/** /api/farmer/activity: every type is the farm's or its activity's (farmer §6), Admin any. */
+export const farmerActivityContracts = {
+  FARMER_DASHBOARD_LAST: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST', input: farmerActivityActions.FARMER_DASHBOARD_LAST, answer: lastResponseSchema, access: farmMember }),
+  FARMER_DASHBOARD_LAST_ALL: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST_ALL', input: farmerActivityActions.FARMER_DASHBOARD_LAST_ALL, answer: lastAllResponseSchema, access: farmMember }),
+  FARMER_STORAGE_HISTORY: contract({ path: PATH, type: 'FARMER_STORAGE_HISTORY', input: farmerActivityActions.FARMER_STORAGE_HISTORY, answer: storageHistoryResponseSchema, access: farmMember }),
+  FARMER_MILKING_LIST: contract({ path: PATH, type: 'FARMER_MILKING_LIST', input: farmerActivityActions.FARMER_MILKING_LIST, answer: milkingListResponseSchema, access: farmMember }),
+  FARMER_MILKING_ONE: contract({ path: PATH, type: 'FARMER_MILKING_ONE', input: farmerActivityActions.FARMER_MILKING_ONE, answer: milkingOneResponseSchema, access: access.activityMember('milking') }),
+  FARMER_MILKING_LIST_BRIEF: contract({ path: PATH, type: 'FARMER_MILKING_LIST_BRIEF', input: farmerActivityActions.FARMER_MILKING_LIST_BRIEF, answer: milkingBriefResponseSchema, access: access.activityMember('milking') }),
+  FARMER_MILKING_ONE_HEAD: contract({ path: PATH, type: 'FARMER_MILKING_ONE_HEAD', input: farmerActivityActions.FARMER_MILKING_ONE_HEAD, answer: milkingHeadResponseSchema, access: access.activityMember('milking') }),
+  FARMER_STORAGE_ONE: contract({ path: PATH, type: 'FARMER_STORAGE_ONE', input: farmerActivityActions.FARMER_STORAGE_ONE, answer: storageOneResponseSchema, access: access.activityMember('storage') }),
+  FARMER_COLLECTION_LIST: contract({ path: PATH, type: 'FARMER_COLLECTION_LIST', input: farmerActivityActions.FARMER_COLLECTION_LIST, answer: collectionListResponseSchema, access: farmMember }),
+  FARMER_AGITATOR_LIST: contract({ path: PATH, type: 'FARMER_AGITATOR_LIST', input: farmerActivityActions.FARMER_AGITATOR_LIST, answer: agitatorListResponseSchema, access: farmMember }),
+  ADD_PICKUP: contract({ path: PATH, type: 'ADD_PICKUP', input: addPickupSchema, answer: addPickupResponseSchema, access: access.farmMember('farm_id') }),
+} as const;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { farmField, jsonField } from '../fields';
+import { access, contract } from '../contract';
+import { farmField, idField, jsonField } from '../fields';
 
 /** The notification a client sends back (farmer §7 `item` JSON): only its id matters. */
-const itemField = jsonField(z.object({ _id: z.string({ error: 'item._id is required' }).min(1, 'item._id is required') }).loose(), 'item');
+const itemField = jsonField(z.object({ _id: idField('item._id') }).loose(), 'item');
 
 /** /api/farmer/notification (farmer §7, §2.8). */
 export const farmerNotificationActions = {
@@ -68,3 +69,16 @@ export type NotificationDetailAnswer = z.infer<typeof notificationDetailAnswerSc
 
 /** FARMER_NOTIFICATION_DETAIL without a storage record (farmer §2.8, §8). */
 export const NO_DETAIL_MESSAGE = 'No detail, please contact customer support!';
+
+// ---- Contracts -------------------------------------------------------------------------------
+
+const PATH = '/api/farmer/notification';
+const farmMember = access.farmMember();
+
+/** /api/farmer/notification: the farm's notifications, for its users (farmer §6) and Admin. */
+export const farmerNotificationContracts = {
+  FARMER_NOTIFICATION_STATUS: contract({ path: PATH, type: 'FARMER_NOTIFICATION_STATUS', input: farmerNotificationActions.FARMER_NOTIFICATION_STATUS, answer: notificationStatusAnswerSchema, access: farmMember }),
+  FARMER_NOTIFICATION_LIST: contract({ path: PATH, type: 'FARMER_NOTIFICATION_LIST', input: farmerNotificationActions.FARMER_NOTIFICATION_LIST, answer: notificationListAnswerSchema, access: farmMember }),
+  FARMER_NOTIFICATION_ONE_EDIT: contract({ path: PATH, type: 'FARMER_NOTIFICATION_ONE_EDIT', input: farmerNotificationActions.FARMER_NOTIFICATION_ONE_EDIT, answer: notificationEditAnswerSchema, access: farmMember }),
+  FARMER_NOTIFICATION_DETAIL: contract({ path: PATH, type: 'FARMER_NOTIFICATION_DETAIL', input: farmerNotificationActions.FARMER_NOTIFICATION_DETAIL, answer: notificationDetailAnswerSchema, access: farmMember }),
+} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../fields';
 
 /*
  * ADD_PICKUP on /api/farmer/activity (farmer §2.14, §3 Pickup, §5, §7): a pickup the farmer
@@ -48,12 +49,13 @@ const figure = (label: string, max: number) =>
 
 export const addPickupSchema = z.object({
   type: z.literal('ADD_PICKUP'),
-  farm_id: z.string({ error: 'farm_id is required' }).trim().min(1, 'farm_id is required'),
+  farm_id: idField('farm_id'),
   vat: figure('Vat', PICKUP_LIMITS.vat).refine(Number.isInteger, 'Vat must be a whole number'),
   datetime: z.preprocess(
     blankToUndefined,
     z
       .string({ error: 'Pickup Time is required' })
+      .max(40, 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
       .refine((s) => !Number.isNaN(parseWireTime(s)), 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
       .transform((s) => new Date(parseWireTime(s)).toISOString()),
   ),

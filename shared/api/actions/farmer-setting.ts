@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { channelFlagsSchema, PREFERENCE_KEYS, preferencesInputSchema, type PreferenceKey, type Preferences } from '../../alerts/preferences';
 import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, type AlertSettings, type AutoSettings } from '../../alerts/settings';
 import { packageSchema } from '../../entities/farm';
-import { farmField, jsonField } from '../fields';
+import { access, contract } from '../contract';
+import { farmField, idField, jsonField } from '../fields';
 
 /** Form values arrive as text or numbers; the §5 checks (shared/alerts/settings.ts) judge them. */
-const settingsObject = z.record(z.string(), z.union([z.string(), z.number(), z.null()]), { error: 'alert_setting must be an object' });
+const settingsObject = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.null()]), { error: 'alert_setting must be an object' });
 
 /** /api/farmer/setting (farmer §7, §2.9, §2.11). */
 export const farmerSettingActions = {
@@ -14,7 +15,7 @@ export const farmerSettingActions = {
   USER_SETTING_ALERT_SET_AUTO: z.object({
     type: z.literal('USER_SETTING_ALERT_SET_AUTO'),
     farm: farmField,
-    vat: jsonField(z.object({ _id: z.string({ error: 'vat._id is required' }).min(1, 'vat._id is required') }).catchall(z.union([z.string(), z.number(), z.null(), z.boolean()])), 'vat'),
+    vat: jsonField(z.object({ _id: idField('vat._id') }).catchall(z.union([z.string().max(64), z.number(), z.null(), z.boolean()])), 'vat'),
   }),
   USER_SETTING_ALERT_GET_USER: z.object({ type: z.literal('USER_SETTING_ALERT_GET_USER'), farm: farmField }),
   USER_SETTING_ALERT_SET_USER: z.object({
@@ -65,3 +66,17 @@ export type PreferencesAnswer = z.infer<typeof preferencesAnswerSchema>;
 /** USER_SETTING_ALERT_SET_USER: the preferences as stored. */
 export const preferencesSetAnswerSchema = z.object({ alert_setting: preferencesSchema });
 export type PreferencesSetAnswer = z.infer<typeof preferencesSetAnswerSchema>;
+
+// ---- Contracts -------------------------------------------------------------------------------
+
+const PATH = '/api/farmer/setting';
+const farmMember = access.farmMember();
+
+/** /api/farmer/setting: the farm's thresholds and controllers, the caller's own preferences (farmer §6). */
+export const farmerSettingContracts = {
+  USER_SETTING_ALERT_GET: contract({ path: PATH, type: 'USER_SETTING_ALERT_GET', input: farmerSettingActions.USER_SETTING_ALERT_GET, answer: alertSettingsAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_SET: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET', input: farmerSettingActions.USER_SETTING_ALERT_SET, answer: alertSettingsSetAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_SET_AUTO: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET_AUTO', input: farmerSettingActions.USER_SETTING_ALERT_SET_AUTO, answer: autoSettingsSetAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_GET_USER: contract({ path: PATH, type: 'USER_SETTING_ALERT_GET_USER', input: farmerSettingActions.USER_SETTING_ALERT_GET_USER, answer: preferencesAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_SET_USER: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET_USER', input: farmerSettingActions.USER_SETTING_ALERT_SET_USER, answer: preferencesSetAnswerSchema, access: farmMember }),
+} as const;

@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { WATCHMAN_DEFAULTS } from '../../constants';
+import { deviceSchema } from '../../entities/device';
+import { farmSchema } from '../../entities/farm';
+import { userSchema } from '../../entities/user';
+import { access, contract } from '../contract';
 
 /** /api/admin/user (operator spec §7). */
 export const adminUserActions = {
@@ -26,4 +31,36 @@ export const milkQualityActions = {
 /** /api/watchman (operator spec §7). */
 export const watchmanActions = {
   GET_SETTINGS: z.object({ type: z.literal('GET_SETTINGS') }),
+} as const;
+
+/** Watchman settings (operator §3): the §9 defaults' keys, each a number. */
+export const watchmanSettingsSchema = z.object(
+  Object.fromEntries(Object.keys(WATCHMAN_DEFAULTS).map((k) => [k, z.union([z.number(), z.boolean()])])) as Record<keyof typeof WATCHMAN_DEFAULTS, z.ZodUnion<[z.ZodNumber, z.ZodBoolean]>>,
+);
+
+/** Operator §6: Admin only unless a group is named; Admin always qualifies. */
+export const operatorContracts = {
+  USER_LIST: contract({ path: '/api/admin/user', type: 'USER_LIST', input: adminUserActions.USER_LIST, answer: z.array(userSchema), access: access.operator() }),
+  DEVICE_LIST: contract({ path: '/api/admin/device', type: 'DEVICE_LIST', input: adminDeviceActions.DEVICE_LIST, answer: z.array(deviceSchema), access: access.operator('Installer') }),
+  FARM_LIST: contract({
+    path: '/api/admin/farm',
+    type: 'FARM_LIST',
+    input: adminFarmActions.FARM_LIST,
+    answer: z.object({ listFarm: z.array(farmSchema), listDevice: z.array(deviceSchema) }),
+    access: access.operator(),
+  }),
+  WESTLANDS_FARMS: contract({
+    path: '/api/milkquality',
+    type: 'WESTLANDS_FARMS',
+    input: milkQualityActions.WESTLANDS_FARMS,
+    answer: z.array(z.object({ _id: z.string(), fonterra_id: z.string() })),
+    access: access.operator('Westlands'),
+  }),
+  GET_SETTINGS: contract({
+    path: '/api/watchman',
+    type: 'GET_SETTINGS',
+    input: watchmanActions.GET_SETTINGS,
+    answer: z.object({ key: z.literal('watchman'), settings: watchmanSettingsSchema }),
+    access: access.operator('Installer'),
+  }),
 } as const;

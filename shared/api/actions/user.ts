@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MIN } from '../../constants';
-import { boolField, jsonField } from '../fields';
+import { farmSchema } from '../../entities/farm';
+import { userSchema } from '../../entities/user';
+import { access, contract } from '../contract';
+import { boolField, ID_MAX, jsonField } from '../fields';
 
 /** Farmer spec §5 messages: the client shows the first; the server answers the same words. */
 export const MSG_EMAIL = 'Please enter a correct email address';
@@ -13,10 +16,10 @@ export const MSG_FIRST_NAME = 'Please enter your first name';
 export const MSG_LAST_NAME = 'Please enter your last name';
 export const MSG_RESET_LINK = 'This reset link is not valid. Please request a new one.';
 
-export const emailField = z.string({ error: MSG_EMAIL }).trim().pipe(z.email({ error: MSG_EMAIL }));
+export const emailField = z.string({ error: MSG_EMAIL }).trim().max(254, MSG_EMAIL).pipe(z.email({ error: MSG_EMAIL }));
 
 /** Sign-in needs a password, no length rule (existing passwords may predate it). */
-export const loginPasswordField = z.string({ error: MSG_PASSWORD_REQUIRED }).min(1, MSG_PASSWORD_REQUIRED);
+export const loginPasswordField = z.string({ error: MSG_PASSWORD_REQUIRED }).min(1, MSG_PASSWORD_REQUIRED).max(256, 'Incorrect email or password.');
 
 /** Sign-up and reset: required, 8 to 50 characters. */
 export const newPasswordField = z
@@ -30,6 +33,7 @@ export const phoneField = z
   .trim()
   .min(1, MSG_PHONE_REQUIRED)
   .min(PHONE_MIN, MSG_PHONE_LENGTH)
+  .max(30, MSG_PHONE_REQUIRED)
   .regex(/^[+\d][\d\s()-]*$/, MSG_PHONE_REQUIRED);
 
 /** The sign-up form (farmer §2.1, §5), in the order the form checks it: first error wins. */
@@ -46,15 +50,15 @@ export const signInUserSchema = z.object({ email: emailField, password: loginPas
 export const forgotUserSchema = z.object({ email: emailField });
 export const resetUserSchema = z.object({
   password: newPasswordField,
-  token: z.string({ error: MSG_RESET_LINK }).min(1, MSG_RESET_LINK),
+  token: z.string({ error: MSG_RESET_LINK }).min(1, MSG_RESET_LINK).max(1_000, MSG_RESET_LINK),
 });
 
 /** The bot-check widget's answer (spec §7); may be empty where the check is off. */
-const botCheck = z.string().optional().default('');
+const botCheck = z.string({ error: 'gRecaptchaResponse must be text' }).max(8_000, 'gRecaptchaResponse is not valid').optional().default('');
 
 /** /api/user (farmer spec §7). */
 export const userActions = {
-  USER_ONE_GET_BY_TOKEN: z.object({ type: z.literal('USER_ONE_GET_BY_TOKEN'), farm: z.string().optional() }),
+  USER_ONE_GET_BY_TOKEN: z.object({ type: z.literal('USER_ONE_GET_BY_TOKEN'), farm: z.string({ error: 'farm is not valid' }).max(ID_MAX, 'farm is not valid').optional() }),
   USER_CHECK_LOGIN_STATUS: z.object({ type: z.literal('USER_CHECK_LOGIN_STATUS') }),
   USER_SIGN_IN: z.object({ type: z.literal('USER_SIGN_IN'), user: jsonField(signInUserSchema, 'user') }),
   USER_SIGN_UP: z.object({ type: z.literal('USER_SIGN_UP'), gRecaptchaResponse: botCheck, user: jsonField(signUpUserSchema, 'user') }),
@@ -93,3 +97,31 @@ export const decodeResetToken = (token: string): { email: string; code: string }
     return undefined;
   }
 };
+
+// ---- Answers and contracts -------------------------------------------------------------------
+
+/** A user's organization (farmer §3 Organization); null until organizations exist. */
+export const organizationSchema = z.object({ _id: z.string(), name: z.string().optional() });
+
+/** USER_ONE_GET_BY_TOKEN (farmer §3 User, §7): the caller, their farms and organization. */
+export const currentUserAnswerSchema = z.object({
+  user: userSchema,
+  listFarm: z.array(farmSchema),
+  organization: organizationSchema.nullable(),
+});
+export type CurrentUserAnswer = z.infer<typeof currentUserAnswerSchema>;
+
+/** The Cognito tokens of a sign-in (or of the sign-in that follows a sign-up). */
+export const tokensAnswerSchema = z.object({ token: z.string(), idToken: z.string().optional(), refreshToken: z.string().optional() });
+
+const PATH = '/api/user';
+
+/** /api/user: the caller's own record, and the calls that come before there is a token. */
+export const userContracts = {
+  USER_ONE_GET_BY_TOKEN: contract({ path: PATH, type: 'USER_ONE_GET_BY_TOKEN', input: userActions.USER_ONE_GET_BY_TOKEN, answer: currentUserAnswerSchema, access: access.self }),
+  USER_CHECK_LOGIN_STATUS: contract({ path: PATH, type: 'USER_CHECK_LOGIN_STATUS', input: userActions.USER_CHECK_LOGIN_STATUS, answer: z.enum(['logged_in', 'logged_out']), access: access.public }),
+  USER_SIGN_IN: contract({ path: PATH, type: 'USER_SIGN_IN', input: userActions.USER_SIGN_IN, answer: tokensAnswerSchema, access: access.public }),
+  USER_SIGN_UP: contract({ path: PATH, type: 'USER_SIGN_UP', input: userActions.USER_SIGN_UP, answer: tokensAnswerSchema, access: access.public }),
+  USER_FORGOT_PASSWORD: contract({ path: PATH, type: 'USER_FORGOT_PASSWORD', input: userActions.USER_FORGOT_PASSWORD, answer: z.literal('success'), access: access.public }),
+  USER_RESET_PASSWORD: contract({ path: PATH, type: 'USER_RESET_PASSWORD', input: userActions.USER_RESET_PASSWORD, answer: z.literal('success'), access: access.public }),
+} as const;

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { ActivityKind } from '../telemetry/activities';
+import type { OperatorGroup } from '../roles';
+import type { EndpointPath } from './endpoints';
+
+/**
+ * Who may call an action (farmer §6, operator §6). A closed set: the server's dispatch
+ * (lambdas/lib/dispatch.ts) enforces the rule before the action runs and hands the action what
+ * the rule resolved; the authorization matrix test (test/integration/authorization-matrix.test.ts)
+ * calls every declared action as every kind of caller and expects exactly what the rule says.
+ */
+export type Access =
+  /** No token needed (sign-in, sign-up, password reset, login status); a valid token is still read. */
+  | { readonly kind: 'public' }
+  /** Any signed-in caller, acting on their own record only (the caller comes from the token). */
+  | { readonly kind: 'self' }
+  /**
+   * The farm named by `field` (a farm id) is linked to the caller; Admin reaches every farm.
+   * An unknown farm is a 403 like a foreign one, so the answer never says whether it exists.
+   */
+  | { readonly kind: 'farmMember'; readonly field: string }
+  /**
+   * The activity named by `field` (an activityId: device~kind~start, of `activity` kind) belongs
+   * to a farm linked to the caller (Admin: any). Unknown ids answer 403 like foreign ones.
+   */
+  | { readonly kind: 'activityMember'; readonly field: string; readonly activity: ActivityKind }
+  /** A member of one of the operator groups (Cognito groups only); Admin always qualifies. */
+  | { readonly kind: 'operator'; readonly groups: readonly OperatorGroup[] };
+
+export const access = {
+  public: { kind: 'public' } as const,
+  self: { kind: 'self' } as const,
+  farmMember: (field = 'farm') => ({ kind: 'farmMember', field }) as const,
+  activityMember: (activity: ActivityKind, field = 'activity_id') => ({ kind: 'activityMember', field, activity }) as const,
+  operator: (...groups: OperatorGroup[]) => ({ kind: 'operator', groups }) as const,
+} satisfies Record<string, Access | ((...args: never[]) => Access)>;
+
+/**
+ * One API action: where it is (spec §7 path and `type`), what it takes (the zod schema of the
+ * whole form, `type` included), what it answers, and who may call it. The web client calls by
+ * contract (frontend/src/lib/api-client.ts `call`), the server serves by contract
+ * (lambdas/lib/dispatch.ts `serve`): neither writes a path or a type string again.
+ */
+export interface Contract<T extends string = string, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, A extends Access = Access> {
+  readonly path: EndpointPath;
+  readonly type: T;
+  readonly input: I;
+  readonly answer: O;
+  readonly access: A;
+}
+
+export const contract = <const T extends string, I extends z.ZodType, O extends z.ZodType, const A extends Access>(c: Contract<T, I, O, A>): Contract<T, I, O, A> => c;
+
+/** The fields a client sends (the form without `type`). */
+export type ContractFields<C extends Contract> = Omit<z.input<C['input']>, 'type'>;
+/** The answer as the client reads it (after the answer schema). */
+export type ContractAnswer<C extends Contract> = z.output<C['answer']>;
+/** What the server's action may return: anything the answer schema accepts. */
+export type ContractReply<C extends Contract> = z.input<C['answer']>;

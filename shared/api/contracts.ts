@@ -1,0 +1,26 @@
+import type { Contract } from './contract';
+import { farmerActivityContracts } from './actions/farmer-activity';
+import { farmerDashboardContracts } from './actions/farmer-dashboard';
+import { farmerNotificationContracts } from './actions/farmer-notification';
+import { farmerSettingContracts } from './actions/farmer-setting';
+import { operatorContracts } from './actions/operator';
+import { farmerSurveyContracts, settingProfileContracts } from './actions/profile';
+import { userContracts } from './actions/user';
+
+/**
+ * Every declared action, for what looks at all of them at once: the authorization matrix test,
+ * the server's check that each endpoint serves exactly its contracts, the docs. The web app imports
+ * the contract modules it uses, not this list (a page should not load every schema).
+ */
+export const ALL_CONTRACTS: readonly Contract[] = [
+  ...Object.values(userContracts),
+  ...Object.values(farmerDashboardContracts),
+  ...Object.values(farmerActivityContracts),
+  ...Object.values(farmerNotificationContracts),
+  ...Object.values(farmerSettingContracts),
+  ...Object.values(settingProfileContracts),
+  ...Object.values(farmerSurveyContracts),
+  ...Object.values(operatorContracts),
+];
+
+export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);
