@@ -1,0 +1,209 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoReadingsRepository, type StoredActivity } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { Access, Contract } from '../../shared/api/contract';
+import { ALL_CONTRACTS } from '../../shared/api/contracts';
+import { activityId, pointOf } from '../../shared/telemetry/activities';
+import { DEMO_PASSWORD } from '../../local/seed/demo-data';
+import { decodeJwt, signJwt, strangerKey } from '../support/jwt';
+import { startTestStack } from '../support/local-stack';
+import { reading } from '../support/reading-series';
+
+/**
+ * The authorization matrix (issue "Action contracts"): every declared contract (shared/api/contracts.ts)
+ * is called through the local API gateway as every kind of caller, and the status must be exactly
+ * what its access rule says. A new action is covered the moment it is declared: a contract without
+ * sample fields below fails the test. Then every field of every action is sent oversized and
+ * wrong-typed: each must be a 422 and nothing may be stored.
+ */
+
+type Caller = 'none' | 'forged' | 'newUser' | 'otherFarmer' | 'owner' | 'Installer' | 'MilkQuality' | 'Westlands' | 'Admin';
+const CALLERS: readonly Caller[] = ['none', 'forged', 'newUser', 'otherFarmer', 'owner', 'Installer', 'MilkQuality', 'Westlands', 'Admin'];
+const EMAIL: Partial<Record<Caller, string>> = {
+  otherFarmer: 'westfarmer@vatman.local',
+  owner: 'farmer@vatman.local',
+  Installer: 'installer@vatman.local',
+  MilkQuality: 'milkquality@vatman.local',
+  Westlands: 'westlands@vatman.local',
+  Admin: 'admin@vatman.local',
+};
+
+/** What the rule says for a caller: 200 (or the sample's own answer for a call past the rule), 401 or 403. */
+const expected = (rule: Access, caller: Caller): 'allowed' | 401 | 403 => {
+  if (rule.kind === 'public') return 'allowed';
+  if (caller === 'none' || caller === 'forged') return 401;
+  if (caller === 'Admin' || rule.kind === 'self') return 'allowed';
+  if (rule.kind === 'farmMember' || rule.kind === 'activityMember') return caller === 'owner' ? 'allowed' : 403;
+  return (rule.groups as readonly string[]).includes(caller) ? 'allowed' : 403;
+};
+
+const MIN = 60_000;
+const now = Math.floor(Date.now() / MIN) * MIN;
+const ids = { milking: '', storage: '' };
+let unique = 0;
+
+/** Valid fields for each type, on the demo farmer's farms (farm-lite has no dairy company, so pickups are allowed). */
+interface Sample {
+  readonly fields: () => Record<string, string>;
+  /** A status other than 200 that still means the call got past the rule (the sample's own outcome). */
+  readonly ok?: number;
+}
+const SAMPLES: Record<string, Sample> = {
+  USER_ONE_GET_BY_TOKEN: { fields: () => ({ farm: 'farm-pro' }) },
+  USER_CHECK_LOGIN_STATUS: { fields: () => ({}) },
+  USER_SIGN_IN: { fields: () => ({ user: JSON.stringify({ email: 'farmer@vatman.local', password: DEMO_PASSWORD }) }) },
+  USER_SIGN_UP: {
+    fields: () => ({
+      gRecaptchaResponse: '',
+      user: JSON.stringify({ firstName: 'Matrix', lastName: 'Test', email: `matrix-${process.pid}-${(unique += 1)}@vatman.local`, phone: '+64211239999', password: 'Matrix-pass-1' }),
+    }),
+  },
+  USER_FORGOT_PASSWORD: { fields: () => ({ user: JSON.stringify({ email: 'nobody@vatman.local' }) }) },
+  // A well-formed link for an address with no account: past the rule, refused as a bad link (422).
+  USER_RESET_PASSWORD: { fields: () => ({ gRecaptchaResponse: '', user: JSON.stringify({ password: 'Matrix-pass-1', token: 'bm9ib2R5QHZhdG1hbi5sb2NhbA.123456' }) }), ok: 422 },
+  FARMER_DASHBOARD_GET: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_DASHBOARD_GET_KNODE: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_DASHBOARD_MOUDLE: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_DASHBOARD_LAST: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_DASHBOARD_LAST_ALL: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_STORAGE_HISTORY: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_MILKING_LIST: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_MILKING_ONE: { fields: () => ({ activity_id: ids.milking }) },
+  FARMER_MILKING_LIST_BRIEF: { fields: () => ({ activity_id: ids.milking }) },
+  FARMER_MILKING_ONE_HEAD: { fields: () => ({ activity_id: ids.milking, herd: JSON.stringify({ cows: 300, note: 'matrix' }) }) },
+  FARMER_STORAGE_ONE: { fields: () => ({ activity_id: ids.storage, alert_id: '' }) },
+  FARMER_COLLECTION_LIST: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_AGITATOR_LIST: { fields: () => ({ farm: 'farm-pro' }) },
+  ADD_PICKUP: { fields: () => ({ farm_id: 'farm-lite', vat: '1', datetime: new Date(now - 3_600_000).toISOString(), volume: '4000', temperature: '4' }) },
+  FARMER_NOTIFICATION_STATUS: { fields: () => ({ farm: 'farm-pro' }) },
+  FARMER_NOTIFICATION_LIST: { fields: () => ({ farm: 'farm-pro' }) },
+  // No such notification: past the rule, the farm's notification is looked for and not found (403).
+  FARMER_NOTIFICATION_ONE_EDIT: { fields: () => ({ farm: 'farm-pro', item: JSON.stringify({ _id: 'none' }), status: '2' }), ok: 403 },
+  FARMER_NOTIFICATION_DETAIL: { fields: () => ({ farm: 'farm-pro', item: JSON.stringify({ _id: 'none' }) }), ok: 403 },
+  USER_SETTING_ALERT_GET: { fields: () => ({ farm: 'farm-pro' }) },
+  USER_SETTING_ALERT_SET: { fields: () => ({ farm: 'farm-pro', alert_setting: JSON.stringify({}) }) },
+  // A vat of another farm: past the rule, refused by the action (403); the real exchange is tested in alerts-settings-device.
+  USER_SETTING_ALERT_SET_AUTO: { fields: () => ({ farm: 'farm-auto', vat: JSON.stringify({ _id: 'dev-31245-1' }) }), ok: 403 },
+  USER_SETTING_ALERT_GET_USER: { fields: () => ({ farm: 'farm-pro' }) },
+  USER_SETTING_ALERT_SET_USER: { fields: () => ({ farm: 'farm-pro', alert_setting: JSON.stringify({}) }) },
+  USER_PROFILE_DATAILS: { fields: () => ({}) },
+  USER_LIST: { fields: () => ({}) },
+  DEVICE_LIST: { fields: () => ({ isRetired: '1' }) },
+  FARM_LIST: { fields: () => ({}) },
+  WESTLANDS_FARMS: { fields: () => ({}) },
+  GET_SETTINGS: { fields: () => ({}) },
+};
+
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+const tokens: Partial<Record<Caller, string>> = {};
+
+const send = async (c: Contract, caller: Caller, fields: Record<string, unknown>, json = false) => {
+  const token = tokens[caller];
+  const body = { type: c.type, ...fields };
+  const res = await fetch(`${stack.facts.api}${c.path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: json ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString(),
+  });
+  return { status: res.status, text: await res.text() };
+};
+
+/** Every item of the tables an action can write, hashed: equal hashes mean nothing was stored. */
+const tablesHash = async () => {
+  const doc = createDocumentClient();
+  const { farmsTable, readingsTable, alertsTable } = stack.facts.dynamodb;
+  const hash = createHash('sha256');
+  for (const table of [farmsTable, readingsTable, alertsTable]) {
+    let start: Record<string, unknown> | undefined;
+    const items: string[] = [];
+    do {
+      const page = await doc.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []).map((i) => JSON.stringify(i, Object.keys(i).sort())));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    hash.update(items.sort().join('\n'));
+  }
+  return hash.digest('hex');
+};
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  // A milking and a storage on farm-pro's vat 1, as the ingest would have stored them.
+  const readings = dynamoReadingsRepository(createDocumentClient(), stack.facts.dynamodb.readingsTable);
+  const point = (m: number) => pointOf(reading(new Date(now - 5 * 3_600_000 + m * MIN).toISOString(), { temp1: 4, milk_volume: m * 20 }));
+  for (const kind of ['milking', 'storage'] as const) {
+    const a: StoredActivity = { kind, device_id: 'dev-31245-1', farm_id: 'farm-pro', start: point(0), end: kind === 'milking' ? point(90) : null };
+    await readings.putActivity(a, 1);
+    ids[kind] = activityId('dev-31245-1', a);
+  }
+  for (const [caller, email] of Object.entries(EMAIL)) tokens[caller as Caller] = await stack.signIn(email);
+  const signUp = await stack.post('/api/user', { type: 'USER_SIGN_UP', gRecaptchaResponse: '', ...SAMPLES.USER_SIGN_UP?.fields() });
+  tokens.newUser = (signUp.body as { token: string }).token;
+  // The admin's own token, re-signed with a key the pool never had.
+  tokens.forged = signJwt({ ...decodeJwt(tokens.Admin as string), 'cognito:groups': ['Admin'] }, strangerKey(), 'CognitoLocal');
+}, 180_000);
+afterAll(async () => stack?.stop());
+
+describe('authorization matrix: every declared action × every kind of caller', () => {
+  it('has sample fields for every declared action (a new action must be added here to be covered)', () => {
+    expect(ALL_CONTRACTS.map((c) => c.type).filter((t) => !SAMPLES[t])).toEqual([]);
+  });
+
+  it('answers exactly as each access rule says', async () => {
+    const wrong: string[] = [];
+    let covered = 0;
+    for (const c of ALL_CONTRACTS) {
+      const sample = SAMPLES[c.type];
+      if (!sample) continue;
+      for (const caller of CALLERS) {
+        const res = await send(c, caller, sample.fields());
+        const want = expected(c.access, caller);
+        const okStatuses = want === 'allowed' ? [200, sample.ok ?? 200] : [want];
+        if (!okStatuses.includes(res.status)) wrong.push(`${c.path} ${c.type} as ${caller}: ${res.status} (expected ${okStatuses.join(' or ')}) ${res.text.slice(0, 160)}`);
+        covered += 1;
+      }
+    }
+    console.info(`authorization matrix: ${ALL_CONTRACTS.length} actions × ${CALLERS.length} callers = ${covered} calls`);
+    expect(wrong).toEqual([]);
+    expect(covered).toBe(ALL_CONTRACTS.length * CALLERS.length);
+  }, 300_000);
+});
+
+describe('no input gives a 500: every field oversized and wrong-typed is a 422, and nothing is stored', () => {
+  it('sweeps every field of every action', async () => {
+    const before = await tablesHash();
+    const wrong: string[] = [];
+    let probes = 0;
+    for (const c of ALL_CONTRACTS) {
+      const sample = SAMPLES[c.type];
+      if (!sample || !(c.input instanceof z.ZodObject)) continue;
+      // A caller the rule lets through, so the fields are what is judged.
+      const caller: Caller = c.access.kind === 'public' ? 'none' : 'Admin';
+      for (const field of Object.keys(c.input.shape).filter((k) => k !== 'type')) {
+        for (const [label, value, json] of [
+          ['oversized', 'x'.repeat(100_001), false],
+          ['wrong-typed', [{}], true],
+        ] as const) {
+          const fields = { ...sample.fields(), [field]: value };
+          const res = await send(c, caller, fields, json);
+          probes += 1;
+          if (res.status !== 422) wrong.push(`${c.type}.${field} ${label}: ${res.status} ${res.text.slice(0, 120)}`);
+        }
+      }
+    }
+    console.info(`input sweep: ${probes} probes`);
+    expect(wrong).toEqual([]);
+    expect(await tablesHash()).toBe(before);
+  }, 300_000);
+
+  it('refuses the 3,000-character farm id a new user once turned into a 500', async () => {
+    const c = ALL_CONTRACTS.find((x) => x.type === 'FARMER_DASHBOARD_GET') as Contract;
+    expect((await send(c, 'newUser', { farm: 'f'.repeat(3_000) })).status).toBe(422);
+  });
+});
