@@ -46,11 +46,11 @@ export const farmerNotificationActions: readonly ServedAction[] = [
    * notification stays archived whatever else is sent. Answers the notification and the farm's
    * unread total after the change.
    */
-  serve(contracts.FARMER_NOTIFICATION_ONE_EDIT, ['alerts'], async ({ farm, item, status }, { deps }) => {
-    await alertOf(deps.alerts, farm, item._id);
-    const updated = await deps.alerts.setStatus(farm, item._id, status, status !== 3);
+  serve(contracts.FARMER_NOTIFICATION_ONE_EDIT, ['alertsWrite'], async ({ farm, item, status }, { deps }) => {
+    await alertOf(deps.alertsWrite, farm, item._id);
+    const updated = await deps.alertsWrite.setStatus(farm, item._id, status, status !== 3);
     if (!updated) throw new ForbiddenError();
-    return { item: toClient(updated), unread: unreadOf(await deps.alerts.list(farm)) } satisfies NotificationEditAnswer;
+    return { item: toClient(updated), unread: unreadOf(await deps.alertsWrite.list(farm)) } satisfies NotificationEditAnswer;
   }),
 
   /** The storage activity that held the milk when the alert was raised (farmer §2.7, §2.8). */

@@ -31,11 +31,11 @@ export const farmerSettingActions: readonly ServedAction[] = [
   }),
 
   /** Farmer §5: every check and clamp on the server; the first failure is a 422 and nothing is stored. */
-  serve(contracts.USER_SETTING_ALERT_SET, ['alertSettings'], async ({ farm: farmId, alert_setting }, { deps }) => {
-    const current = await deps.alertSettings.getFarmSettings(farmId);
+  serve(contracts.USER_SETTING_ALERT_SET, ['alertSettingsWrite'], async ({ farm: farmId, alert_setting }, { deps }) => {
+    const current = await deps.alertSettingsWrite.getFarmSettings(farmId);
     const result = validateAlertSettings(alert_setting, current);
     if (!result.ok) throw new ValidationError(result.message);
-    await deps.alertSettings.putFarmSettings(farmId, result.value);
+    await deps.alertSettingsWrite.putFarmSettings(farmId, result.value);
     return { alert_setting: result.value } satisfies AlertSettingsSetAnswer;
   }),
 
@@ -43,14 +43,14 @@ export const farmerSettingActions: readonly ServedAction[] = [
    * A vat's controller settings (Vat-Man Auto only, farmer §6): checked and clamped as §5, saved,
    * then sent to the vat over MQTT; the answer is the device's (shown as 'Success: {return_value}').
    */
-  serve(contracts.USER_SETTING_ALERT_SET_AUTO, ['alertSettings', 'farms', 'devices'], async ({ farm: farmId, vat }, { farm, deps, log }) => {
+  serve(contracts.USER_SETTING_ALERT_SET_AUTO, ['alertSettingsWrite', 'farms', 'devices'], async ({ farm: farmId, vat }, { farm, deps, log }) => {
     if (farm.package !== 'Vat-Man Auto') throw new ForbiddenError(AUTO_ONLY_MESSAGE);
     const device = await deps.farms.getDevice(vat._id);
     if (!device || device.farm_id !== farmId || device.status !== 1) throw new ForbiddenError();
     const input = Object.fromEntries(AUTO_SETTING_FIELDS.filter((f) => Object.hasOwn(vat, f)).map((f) => [f, vat[f]]));
-    const result = validateAutoSettings(input, await deps.alertSettings.getAutoSettings(device._id));
+    const result = validateAutoSettings(input, await deps.alertSettingsWrite.getAutoSettings(device._id));
     if (!result.ok) throw new ValidationError(result.message);
-    await deps.alertSettings.putAutoSettings(device._id, result.value);
+    await deps.alertSettingsWrite.putAutoSettings(device._id, result.value);
     const answer = await deps.devices.sendSettings(device.name, result.value);
     if (!answer.answered) log.warn('vat did not answer its settings', { device: device._id });
     return { return_value: answer.answered ? answer.return_value : NO_DEVICE_ANSWER, auto_settings: result.value } satisfies AutoSettingsSetAnswer;
@@ -62,9 +62,9 @@ export const farmerSettingActions: readonly ServedAction[] = [
     return { alert_setting: prefs, sms: { sent, total: smsTotalFor(farm.package) } } satisfies PreferencesAnswer;
   }),
 
-  serve(contracts.USER_SETTING_ALERT_SET_USER, ['alertSettings'], async ({ alert_setting }, { caller, deps }) => {
-    const merged = mergePreferences(await deps.alertSettings.getPreferences(caller.userId), alert_setting);
-    await deps.alertSettings.putPreferences(caller.userId, merged);
+  serve(contracts.USER_SETTING_ALERT_SET_USER, ['alertSettingsWrite'], async ({ alert_setting }, { caller, deps }) => {
+    const merged = mergePreferences(await deps.alertSettingsWrite.getPreferences(caller.userId), alert_setting);
+    await deps.alertSettingsWrite.putPreferences(caller.userId, merged);
     return { alert_setting: merged } satisfies PreferencesSetAnswer;
   }),
 ];

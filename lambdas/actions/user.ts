@@ -20,12 +20,12 @@ export const userActions: readonly ServedAction[] = [
     const tokens = await deps.identity.signIn(user.email.toLowerCase(), user.password);
     return { token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken };
   }),
-  serve(contracts.USER_SIGN_UP, ['botCheck', 'identity', 'farms', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
+  serve(contracts.USER_SIGN_UP, ['botCheck', 'identity', 'farmsWrite', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
     await deps.botCheck.verify(gRecaptchaResponse);
     const email = normaliseEmail(user.email);
     const phone = normalisePhone(user.phone);
     const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone });
-    await deps.farms.putUser(
+    await deps.farmsWrite.putUser(
       {
         _id: sub,
         firstName: user.firstName,

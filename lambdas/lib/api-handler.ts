@@ -11,14 +11,21 @@ import { lazyPorts, type Ports } from './ports';
  * fails at cold start, and in the tests that load every handler). Ports are built lazily from
  * the environment; tests pass their own.
  */
+/** Throws unless `actions` serve exactly the contracts declared for `path`, each once. */
+export const checkServes = (path: EndpointPath, actions: readonly ServedAction[]): void => {
+  const served = new Set(actions.map((a) => a.contract));
+  const stray = actions.filter((a) => a.contract.path !== path).map((a) => a.contract.type);
+  const missing = contractsOf(path).filter((c) => !served.has(c)).map((c) => c.type);
+  const twice = served.size !== actions.length;
+  if (stray.length || missing.length || twice) {
+    throw new Error(`${path}: serves ${stray.join(', ') || 'nothing'} of another path; declared but not served: ${missing.join(', ') || 'none'}${twice ? '; a contract served twice' : ''}`);
+  }
+};
+
 export const apiHandler = (path: EndpointPath, actions: readonly ServedAction[], ports: Ports = lazyPorts(), env: NodeJS.ProcessEnv = process.env) => {
   const endpoint = endpointByPath(path);
   if (!endpoint) throw new Error(`No endpoint ${path} in shared/api/endpoints.ts`);
-  const served = new Set(actions.map((a) => a.contract));
-  const declared = contractsOf(path);
-  const stray = actions.filter((a) => a.contract.path !== path).map((a) => a.contract.type);
-  const missing = declared.filter((c) => !served.has(c)).map((c) => c.type);
-  if (stray.length || missing.length) throw new Error(`${path}: serves ${stray.join(', ') || 'nothing'} of another path; declared but not served: ${missing.join(', ') || 'none'}`);
+  checkServes(path, actions);
   const log = createLogger({ endpoint: path });
   return http(dispatch({ auth: endpoint.auth, actions, ports, log, checkAnswers: env.CHECK_ANSWERS === '1' }), log);
 };

@@ -10,16 +10,37 @@ import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/devi
 import { requireEnv } from './env';
 import { tokenVerifierFromEnv, type TokenVerifier } from './token-verifier';
 
+/** What the read ports offer: the repositories' reads only (cdk/lib/port-grants.ts grants them read access). */
+export type FarmReader = Pick<
+  FarmRepository,
+  'getUser' | 'findUserByEmail' | 'listUsers' | 'listFarmIdsOfUser' | 'isLinked' | 'getFarm' | 'getFarms' | 'findFarmBySupplyNumber' | 'listFarms' | 'getDevice' | 'listDevicesOfFarm' | 'listDevices' | 'listKnodeAssets'
+>;
+/**
+ * Range reads may store the compacted partial bucket of an open day (pk `P#…`): the one write of
+ * the read port, granted on those keys only.
+ */
+export type ReadingsReader = Pick<
+  ReadingsRepository,
+  'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
+>;
+export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
+export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
+
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
  * `serve`), its endpoint's Lambda builds only those (below), and the stack grants each function
- * only what its ports need.
+ * only what its ports need (cdk/lib/port-grants.ts). A table has a read port and a write port, so
+ * an action that only reads cannot write, by type here and by IAM in AWS.
  */
 export interface Ports {
-  readonly farms: FarmRepository;
-  readonly readings: ReadingsRepository;
-  readonly alerts: AlertsRepository;
-  readonly alertSettings: AlertSettingsRepository;
+  readonly farms: FarmReader;
+  readonly farmsWrite: FarmRepository;
+  readonly readings: ReadingsReader;
+  readonly readingsWrite: ReadingsRepository;
+  readonly alerts: AlertsReader;
+  readonly alertsWrite: AlertsRepository;
+  readonly alertSettings: AlertSettingsReader;
+  readonly alertSettingsWrite: AlertSettingsRepository;
   readonly pickups: PickupRepository;
   readonly identity: IdentityProvider;
   readonly verifier: TokenVerifier;
@@ -38,10 +59,14 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
   let doc: ReturnType<typeof createDocumentClient> | undefined;
   const documentClient = () => (doc ??= createDocumentClient(env));
   const builders: { [K in PortName]: () => Ports[K] } = {
-    farms: () => dynamoFarmRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    readings: () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
-    alerts: () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
-    alertSettings: () => dynamoAlertSettingsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    farms: () => ports.farmsWrite,
+    farmsWrite: () => dynamoFarmRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    readings: () => ports.readingsWrite,
+    readingsWrite: () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
+    alerts: () => ports.alertsWrite,
+    alertsWrite: () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
+    alertSettings: () => ports.alertSettingsWrite,
+    alertSettingsWrite: () => dynamoAlertSettingsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { ENDPOINTS, type EndpointPath } from '../../shared/api/endpoints';
+import { checkServes } from '../lib/api-handler';
+import { ACTIONS_BY_ENDPOINT } from './actions-by-endpoint';
+
+describe('actions by endpoint', () => {
+  it.each(ENDPOINTS.map((e) => e.path))('%s serves exactly its declared contracts', (path) => {
+    expect(() => checkServes(path as EndpointPath, ACTIONS_BY_ENDPOINT[path as EndpointPath])).not.toThrow();
+  });
+
+  it('refuses a contract of another path and a declared one left out', () => {
+    expect(() => checkServes('/api/farmer/dashboard', ACTIONS_BY_ENDPOINT['/api/user'])).toThrow(/of another path/);
+    expect(() => checkServes('/api/user', ACTIONS_BY_ENDPOINT['/api/user'].slice(1))).toThrow(/declared but not served: USER_ONE_GET_BY_TOKEN/);
+  });
+});

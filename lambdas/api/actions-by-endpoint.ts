@@ -1,0 +1,35 @@
+import type { EndpointPath } from '../../shared/api/endpoints';
+import { farmerActivityActions } from '../actions/farmer-activity';
+import { farmerDashboardActions } from '../actions/farmer-dashboard';
+import { farmerNotificationActions } from '../actions/farmer-notification';
+import { farmerSettingActions } from '../actions/farmer-setting';
+import { adminDeviceActions, adminFarmActions, adminUserActions, milkQualityActions, watchmanActions } from '../actions/operator';
+import { farmerSurveyActions, settingProfileActions } from '../actions/profile';
+import { userActions } from '../actions/user';
+import type { ServedAction } from '../lib/dispatch';
+
+/**
+ * What each endpoint's Lambda serves. Each handler in this folder imports only its own actions
+ * (small bundles); this map is for what looks at every function at once: the stack derives each
+ * function's IAM grants from its actions' ports (cdk/lib/port-grants.ts), and a test checks every
+ * entry serves exactly the contracts declared for its path.
+ */
+export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedAction[]>> = {
+  '/api/user': userActions,
+  '/api/farmer/dashboard': farmerDashboardActions,
+  '/api/farmer/notification': farmerNotificationActions,
+  '/api/farmer/setting': farmerSettingActions,
+  '/api/setting/profile': settingProfileActions,
+  '/api/farmer/activity': farmerActivityActions,
+  '/api/farmer/organization': [],
+  '/api/farmer/equipment': [],
+  '/api/farmer/log/fonterra': [],
+  '/api/farmer/survey': farmerSurveyActions,
+  '/api/admin/user': adminUserActions,
+  '/api/admin/device': adminDeviceActions,
+  '/api/admin/farm': adminFarmActions,
+  '/api/milkquality': milkQualityActions,
+  '/api/installer': [],
+  '/api/calibration': [],
+  '/api/watchman': watchmanActions,
+};
