@@ -73,7 +73,7 @@ export class VatManStack extends Stack {
       alerts: this.alerts,
       userPool: this.auth.userPool,
       ingest: this.telemetry.ingest,
-      commandSenders: [this.api.functions.get('/api/farmer/setting')].filter((f): f is VatManFunction => f !== undefined),
+      commandSenders: this.api.commandSenders,
       iotDataEndpoint: this.node.tryGetContext('iotDataEndpoint') as string | undefined,
       removalPolicy,
       logRetention,

@@ -14,8 +14,7 @@ export interface Period {
 }
 
 /** The fields a chart point may carry (shared/api/actions/farmer-activity.ts detailPointSchema). */
-const POINT_KEYS = ['message_type', 'milk_level', 'milk_volume', 'temp1', 'temp2', 'temp3', 'temp4', 'temp5', 'temp6', 'shaft_rpm', 'agitator_status', 'state_machine', 'quality'] as const;
-type PointKey = (typeof POINT_KEYS)[number];
+type PointKey = 'message_type' | 'milk_level' | 'milk_volume' | 'temp1' | 'temp2' | 'temp3' | 'temp4' | 'temp5' | 'temp6' | 'shaft_rpm' | 'agitator_status' | 'state_machine' | 'quality';
 
 /** A reading as a chart point: `published_at` and the reading's other fields that are not null. */
 export type ChartPoint = { published_at: string } & { -readonly [K in PointKey]?: NonNullable<Reading[K]> };

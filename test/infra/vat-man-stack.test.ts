@@ -4,6 +4,9 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_THROTTLE } from '../../shared/api/throttle';
 import { ENDPOINTS } from '../../shared/api/endpoints';
+import { ACTIONS_BY_ENDPOINT } from '../../lambdas/api/actions-by-endpoint';
+import { portsOf } from '../../lambdas/lib/dispatch';
+import { PORT_GRANTS } from '../../cdk/lib/port-grants';
 import { webConfigSchema } from '../../shared/config';
 import { TABLES } from '../../shared/data/tables';
 import { OPERATOR_GROUPS } from '../../shared/roles';
@@ -130,7 +133,7 @@ describe('API Lambdas', () => {
     }
   });
 
-  it('receive the pool, client, issuer, JWKS, alert email topics and every table name in the environment', () => {
+  it('receive the pool, client, issuer and JWKS, and the names of exactly the tables their actions\' ports use', () => {
     for (const endpoint of ENDPOINTS) {
       const env = functionEnv(template, endpointFunctionId(template, endpoint.path));
       expect(env).toMatchObject({
@@ -140,10 +143,15 @@ describe('API Lambdas', () => {
         JWKS_URI: {
           'Fn::Join': ['', [...issuerParts(), '/.well-known/jwks.json']],
         },
-        ALERT_EMAIL_TOPIC_ARN_PREFIX: expect.objectContaining({ 'Fn::Join': expect.anything() }),
       });
+      expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeUndefined();
+      const used = new Set(portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).flatMap((p) => PORT_GRANTS[p].flatMap((g) => ('table' in g ? [g.table] : []))));
       for (const table of TABLES) {
         const ref = (env[table.envVar] as { Ref?: string } | undefined)?.Ref;
+        if (!used.has(table.id)) {
+          expect(ref, `${endpoint.handler} ${table.envVar}`).toBeUndefined();
+          continue;
+        }
         expect(ref, `${endpoint.handler} ${table.envVar}`).toBeDefined();
         expect(resources[ref as string]?.Type).toBe('AWS::DynamoDB::GlobalTable');
       }
@@ -171,38 +179,32 @@ describe('API Lambdas', () => {
     });
   });
 
-  it('may read and write every table (and its indexes) through its role policy', () => {
-    const env = functionEnv(template, endpointFunctionId(template, '/api/farmer/dashboard'));
+  it('lets a function whose actions only read a table read it, and nothing more (test/infra/permissions.test.ts lists every grant)', () => {
     const fnId = endpointFunctionId(template, '/api/farmer/dashboard');
+    const env = functionEnv(template, fnId);
     const roleId = ((lambdaFunctions(template)[fnId]?.Properties?.Role) as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
-    for (const table of TABLES) {
-      const tableId = (env[table.envVar] as { Ref: string }).Ref;
-      template.hasResourceProperties('AWS::IAM::Policy', {
-        Roles: [{ Ref: roleId }],
-        PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({
-              Effect: 'Allow',
-              Action: Match.arrayWith(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']),
-              Resource: Match.arrayWith([{ 'Fn::GetAtt': [tableId, 'Arn'] }]),
-            }),
-          ]),
-        },
-      });
-    }
+    const farmsId = (env.FARMS_TABLE as { Ref: string }).Ref;
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: roleId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Allow', Action: Match.arrayWith(['dynamodb:GetItem', 'dynamodb:Query']), Resource: Match.arrayWith([{ 'Fn::GetAtt': [farmsId, 'Arn'] }]) }),
+        ]),
+      },
+    });
+    const statements = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } })).flatMap(
+      (p) => (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement,
+    );
+    expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))).toEqual([]);
   });
 
   it('gives Cognito admin actions to /api/user only, scoped to the pool', () => {
-    const cognitoPolicies = template.findResources('AWS::IAM::Policy', {
-      Properties: {
-        PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Action: Match.arrayWith([Match.stringLikeRegexp('^cognito-idp:')]) }),
-          ]),
-        },
-      },
-    });
-    expect(Object.keys(cognitoPolicies)).toHaveLength(1);
+    const cognitoPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement.some((st) =>
+        [st.Action].flat().some((a) => a.startsWith('cognito-idp:')),
+      ),
+    );
+    expect(cognitoPolicies).toHaveLength(1);
     const userFn = lambdaFunctions(template)[endpointFunctionId(template, '/api/user')]?.Properties;
     const userRoleId = (userFn?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
@@ -211,13 +213,7 @@ describe('API Lambdas', () => {
         Statement: Match.arrayWith([
           {
             Effect: 'Allow',
-            Action: Match.arrayEquals([
-              'cognito-idp:AdminAddUserToGroup',
-              'cognito-idp:AdminConfirmSignUp',
-              'cognito-idp:AdminGetUser',
-              'cognito-idp:AdminListGroupsForUser',
-              'cognito-idp:ListUsers',
-            ]),
+            Action: 'cognito-idp:AdminConfirmSignUp',
             Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] },
           },
         ]),
@@ -240,7 +236,9 @@ describe('API Lambdas', () => {
 describe('data', () => {
   it('has one on-demand table with point-in-time recovery per entry of shared/data/tables.ts', () => {
     template.resourceCountIs('AWS::DynamoDB::GlobalTable', TABLES.length);
-    const env = functionEnv(template, endpointFunctionId(template, '/api/user'));
+    // The ingest binds every table: its environment names them all.
+    const ingestId = Object.keys(lambdaFunctions(template)).find((id) => id.startsWith('TelemetryIngest')) as string;
+    const env = functionEnv(template, ingestId);
     for (const table of TABLES) {
       const tableId = (env[table.envVar] as { Ref: string }).Ref;
       const props = resources[tableId]?.Properties ?? {};

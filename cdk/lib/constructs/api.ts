@@ -11,35 +11,21 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENDPOINTS, type Endpoint } from '../../../shared/api/endpoints';
 import { API_THROTTLE } from '../../../shared/api/throttle';
+import { ACTIONS_BY_ENDPOINT } from '../../../lambdas/api/actions-by-endpoint';
+import { portsOf } from '../../../lambdas/lib/dispatch';
 import { apiHandlerEntry } from '../paths';
+import { grantPorts } from '../port-grants';
 import { acknowledge } from '../nag';
 import type { Alerts } from './alerts';
 import type { Auth } from './auth';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
-
-/**
- * Cognito actions each endpoint's Lambda calls with IAM credentials (handler name → actions).
- * SignUp, ConfirmSignUp, InitiateAuth, ForgotPassword and ConfirmForgotPassword are
- * unauthenticated Cognito calls and need no IAM permission.
- */
-export const COGNITO_ACTIONS: Readonly<Partial<Record<string, readonly string[]>>> = {
-  user: [
-    // Sign-up confirms the new account at once: the spec signs a new user straight in.
-    'cognito-idp:AdminConfirmSignUp',
-    'cognito-idp:AdminGetUser',
-    'cognito-idp:AdminAddUserToGroup',
-    'cognito-idp:AdminListGroupsForUser',
-    'cognito-idp:ListUsers',
-  ],
-};
 
 /**
  * The bot-check every API Lambda is configured with (lambdas/adapters/bot-check). Never implicit:
@@ -99,6 +85,8 @@ export class Api extends Construct {
   readonly authorizer: HttpJwtAuthorizer;
   /** The Lambda of each endpoint, keyed by its path. */
   readonly functions: ReadonlyMap<string, VatManFunction>;
+  /** The functions whose actions send controller settings to a vat (the `devices` port). */
+  readonly commandSenders: readonly VatManFunction[];
   /** The API's base URL without a trailing slash, e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com`. */
   readonly url: string;
 
@@ -154,9 +142,13 @@ export class Api extends Construct {
     });
 
     const functions = new Map<string, VatManFunction>();
+    const commandSenders: VatManFunction[] = [];
     for (const endpoint of ENDPOINTS) {
       const fn = this.endpointFunction(endpoint, props, removalPolicy, logRetention);
       functions.set(endpoint.path, fn);
+      // Least privilege: the function gets what its actions' ports need, nothing else.
+      const { deviceCommands } = grantPorts(fn, portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]), { data: props.data, userPoolArn: auth.userPool.userPoolArn });
+      if (deviceCommands) commandSenders.push(fn);
       this.httpApi.addRoutes({
         path: endpoint.path,
         methods: [HttpMethod.POST],
@@ -165,6 +157,7 @@ export class Api extends Construct {
       });
     }
     this.functions = functions;
+    this.commandSenders = commandSenders;
 
     if (ENDPOINTS.some((e) => e.auth === 'public')) {
       acknowledge(
@@ -187,7 +180,7 @@ export class Api extends Construct {
 
   private endpointFunction(
     endpoint: Endpoint,
-    { auth, data, alerts, botCheck }: ApiProps,
+    { auth, botCheck }: ApiProps,
     removalPolicy: RemovalPolicy,
     logRetention: RetentionDays,
   ): VatManFunction {
@@ -207,17 +200,6 @@ export class Api extends Construct {
           : {}),
       },
     });
-    // Every endpoint reads and writes all tables for now; narrowing per endpoint comes with the
-    // handlers' repositories (read-only endpoints can switch to 'read' here).
-    for (const table of data.tables) fn.bindTable(table, 'readWrite');
-    alerts.grantPublish(fn);
-
-    const cognitoActions = COGNITO_ACTIONS[endpoint.handler];
-    if (cognitoActions) {
-      fn.role.addToPrincipalPolicy(
-        new PolicyStatement({ actions: [...cognitoActions], resources: [auth.userPool.userPoolArn] }),
-      );
-    }
     return fn;
   }
 }

@@ -1,0 +1,69 @@
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { TableDefinition } from '../../shared/data/tables';
+import type { PortName } from '../../lambdas/lib/ports';
+import type { Data } from './constructs/data';
+import type { VatManFunction } from './constructs/vat-man-function';
+
+/**
+ * What each port of lambdas/lib/ports.ts needs in AWS. An API function gets the union of its
+ * actions' ports (lambdas/api/actions-by-endpoint.ts, `portsOf`), and nothing else: a function
+ * whose actions only read a table can only read it.
+ */
+export type PortGrant =
+  | { readonly kind: 'table'; readonly table: TableDefinition['id']; readonly access: 'read' | 'readWrite' }
+  /** PutItem on the items of a table whose partition key starts with `prefix` (dynamodb:LeadingKeys). */
+  | { readonly kind: 'tableKeys'; readonly table: TableDefinition['id']; readonly prefix: string; readonly why: string }
+  | { readonly kind: 'cognito'; readonly actions: readonly string[] }
+  /** iot:Publish of controller settings (dts/<thing>/cmd/settings), with the data endpoint. */
+  | { readonly kind: 'deviceCommands' };
+
+export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
+  farms: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  farmsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  readings: [
+    { kind: 'table', table: 'Readings', access: 'read' },
+    {
+      kind: 'tableKeys',
+      table: 'Readings',
+      prefix: 'P#',
+      why: 'A range read stores the compacted partial bucket of an open day (pk P#<device>) so the next refresh reads one item',
+    },
+  ],
+  readingsWrite: [{ kind: 'table', table: 'Readings', access: 'readWrite' }],
+  alerts: [{ kind: 'table', table: 'Alerts', access: 'read' }],
+  alertsWrite: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }],
+  alertSettings: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  alertSettingsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  pickups: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
+  identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
+  // The JWKS is public; the bot check's secret is granted where the bot-check is configured.
+  verifier: [],
+  botCheck: [],
+  // The command and its reply wait in the Alerts table (lambdas/adapters/iot/device-commands.ts).
+  devices: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }, { kind: 'deviceCommands' }],
+  now: [],
+};
+
+/** Grants a function what its ports need; answers whether it sends device commands (the caller adds that grant). */
+export const grantPorts = (fn: VatManFunction, ports: readonly PortName[], { data, userPoolArn }: { data: Data; userPoolArn: string }): { deviceCommands: boolean } => {
+  const grants = ports.flatMap((p) => PORT_GRANTS[p]);
+  // The strongest access per table wins: readWrite over read.
+  const tables = new Map<TableDefinition['id'], 'read' | 'readWrite'>();
+  for (const g of grants) if (g.kind === 'table' && tables.get(g.table) !== 'readWrite') tables.set(g.table, g.access);
+  for (const [id, access] of tables) fn.bindTable(data.table(id), access);
+  for (const g of grants) {
+    if (g.kind !== 'tableKeys' || tables.get(g.table) === 'readWrite') continue;
+    const { table } = data.table(g.table);
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${g.prefix}*`] } },
+      }),
+    );
+  }
+  const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
+  if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));
+  return { deviceCommands: grants.some((g) => g.kind === 'deviceCommands') };
+};

@@ -1,0 +1,146 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { synthVatMan, type Synthesized } from './synth';
+
+/**
+ * What each function of the stack may do, read from the synthesized template (issue "A stack that
+ * deploys and is locked down"). The table in docs/architecture.md is this test's output: it fails
+ * when the template and the page differ (run with UPDATE_DOCS=1 to rewrite the page), and it fails
+ * on any wildcard in an action or a resource that is not listed below with its reason.
+ */
+
+type Json = unknown;
+interface Resource {
+  readonly Type: string;
+  readonly Properties?: Record<string, Json>;
+}
+
+/** Wildcards that are there on purpose: function, action, resource pattern, and why. */
+const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; why: string }[] = [
+  { fn: /./, action: /^dynamodb:/, resource: /\/index\/\*$/, why: "queries on a table's own secondary indexes" },
+  { fn: /^(ApiFarmerSetting)$/, action: /^iot:Publish$/, resource: /:topic\/dts\/\*\/cmd\/settings$/, why: 'controller settings to the vat the farmer picks; the device policy lets each unit read only its own' },
+  { fn: /^(TelemetryIngest|AlertEngineSweep|AlertEnginePostConfirmationTrigger)$/, action: /^sns:/, resource: /-alert-email-\*$/, why: "each user's alert topic, named by the stack's prefix and the user's id" },
+  {
+    fn: /^(TelemetryIngest|AlertEngineSweep)$/,
+    action: /^sns:Publish$/,
+    resource: /^\*$/,
+    why: 'SMS straight to a phone number, which has no ARN (to be replaced by per-user SMS subscriptions)',
+  },
+  { fn: /^WebDeployment$/, action: /^(s3:|cloudfront:)/, resource: /./, why: "CDK's BucketDeployment: the asset bucket and the site bucket's objects, and CloudFront invalidation (no resource-level permission)" },
+];
+
+const shortId = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
+
+/** A template expression as readable text: GetAtt and Ref by short logical id, joins flattened. */
+const text = (v: Json): string => {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(text).join(', ');
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, Json>;
+    if ('Ref' in o) return `{${String(o.Ref).replace(/^AWS::/, '')}}`.replace(/\{(\w+?)[0-9A-F]{8}\}/, '{$1}');
+    if ('Fn::GetAtt' in o) return shortId(String((o['Fn::GetAtt'] as string[])[0]));
+    if ('Fn::Join' in o) return ((o['Fn::Join'] as [string, Json[]])[1] ?? []).map(text).join((o['Fn::Join'] as [string])[0]);
+    if ('Fn::Sub' in o) return String(o['Fn::Sub']);
+  }
+  return JSON.stringify(v);
+};
+
+interface Grant {
+  readonly fn: string;
+  readonly actions: readonly string[];
+  readonly resources: readonly string[];
+  readonly condition: boolean;
+}
+
+const grantsOf = (resources: Record<string, Resource>): Grant[] => {
+  const roleOfFunction = new Map<string, string>();
+  for (const [id, r] of Object.entries(resources)) {
+    if (r.Type !== 'AWS::Lambda::Function') continue;
+    const role = r.Properties?.Role as { 'Fn::GetAtt'?: string[] } | undefined;
+    const roleId = role?.['Fn::GetAtt']?.[0];
+    // Named by the role (ApiUserRole… → ApiUser): CDK's own functions have long generated ids.
+    if (roleId) roleOfFunction.set(roleId, shortId(roleId).replace(/Role$/, ''));
+    void id;
+  }
+  const grants: Grant[] = [];
+  for (const r of Object.values(resources)) {
+    if (r.Type !== 'AWS::IAM::Policy') continue;
+    const roles = (r.Properties?.Roles as { Ref: string }[] | undefined) ?? [];
+    for (const { Ref } of roles) {
+      const fn = roleOfFunction.get(Ref);
+      if (!fn) continue;
+      const doc = r.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: Json; Condition?: Json }[] };
+      for (const st of doc.Statement) {
+        grants.push({ fn, actions: [st.Action].flat().map(String), resources: [st.Resource].flat().map(text), condition: st.Condition !== undefined });
+      }
+    }
+  }
+  return grants.filter((g) => !(g.actions.every((a) => a.startsWith('logs:')) && g.resources.every((x) => x.endsWith('LogGroup') || x.endsWith('Logs'))));
+};
+
+/** CDK's grantReadData / grantReadWriteData action sets, named. */
+const READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:Query', 'dynamodb:Scan'];
+const READ_WRITE = [...READ, 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort();
+const actionsText = (actions: readonly string[]) => {
+  const sorted = [...actions].sort().join(' ');
+  if (sorted === [...READ].sort().join(' ')) return 'DynamoDB read';
+  if (sorted === READ_WRITE.join(' ')) return 'DynamoDB read/write';
+  return sorted;
+};
+
+const table = (grants: readonly Grant[]): string => {
+  const byFn = new Map<string, Grant[]>();
+  for (const g of grants) byFn.set(g.fn, [...(byFn.get(g.fn) ?? []), g]);
+  const rows = [...byFn.keys()].sort().map((fn) => {
+    const cells = (byFn.get(fn) ?? []).map((g) => `${actionsText(g.actions)} on ${g.resources.join(', ')}${g.condition ? ' (with a condition)' : ''}`);
+    return `| ${fn} | ${cells.sort().join('<br>')} |`;
+  });
+  return ['| function | may do (besides writing its own log group) |', '|---|---|', ...rows].join('\n');
+};
+
+const DOC = new URL('../../docs/architecture.md', import.meta.url);
+const START = '<!-- permissions:start (generated by test/infra/permissions.test.ts) -->';
+const END = '<!-- permissions:end -->';
+
+let synth: Synthesized;
+let grants: Grant[];
+beforeAll(() => {
+  synth = synthVatMan();
+  grants = grantsOf(synth.template.toJSON().Resources as Record<string, Resource>);
+});
+afterAll(() => synth?.cleanup());
+
+describe('least privilege per function', () => {
+  it('lists every function in docs/architecture.md exactly as the template grants it', () => {
+    const page = readFileSync(DOC, 'utf8');
+    const generated = `${START}\n${table(grants)}\n${END}`;
+    const current = page.includes(START) ? page.slice(page.indexOf(START), page.indexOf(END) + END.length) : '';
+    if (process.env.UPDATE_DOCS === '1') writeFileSync(DOC, current ? page.replace(current, generated) : page);
+    expect(current, 'docs/architecture.md is stale: run UPDATE_DOCS=1 npx vitest run test/infra/permissions.test.ts').toBe(generated);
+  });
+
+  it('has no wildcard in an action or a resource that is not known and explained', () => {
+    const unexplained = grants.flatMap((g) =>
+      g.actions.flatMap((action) =>
+        g.resources
+          .filter((resource) => action.includes('*') || resource.includes('*'))
+          .filter((resource) => !KNOWN_WILDCARDS.some((w) => w.fn.test(g.fn) && w.action.test(action) && w.resource.test(resource)))
+          .map((resource) => `${g.fn}: ${action} on ${resource}`),
+      ),
+    );
+    expect(unexplained).toEqual([]);
+  });
+
+  it('lets no API function publish to SNS or change Cognito groups, and only the user endpoint confirm sign-ups', () => {
+    const api = grants.filter((g) => g.fn.startsWith('Api'));
+    expect(api.filter((g) => g.actions.some((a) => a.startsWith('sns:'))).map((g) => g.fn)).toEqual([]);
+    expect(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn)).toEqual([]);
+    expect([...new Set(api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:'))).map((g) => g.fn))]).toEqual(['ApiUser']);
+  });
+
+  it('gives read-only functions no write action on any table', () => {
+    const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
+    const readOnly = ['ApiFarmerDashboard', 'ApiSettingProfile', 'ApiFarmerSurvey', 'ApiAdminUser', 'ApiAdminDevice', 'ApiAdminFarm', 'ApiMilkquality', 'ApiWatchman'];
+    expect(grants.filter((g) => readOnly.includes(g.fn) && g.actions.some((a) => writes.test(a))).map((g) => g.fn)).toEqual([]);
+  });
+});
