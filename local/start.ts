@@ -144,6 +144,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       // Every API answer is parsed with its contract's answer schema here (not in AWS): a server
       // answer that strays from its contract is a 500 locally and in the tests, never a silent drift.
       CHECK_ANSWERS: '1',
+      // No IoT control-plane stand-in yet: the device records are the thing registry (DEVICE_LOAD_NAME).
+      THING_REGISTRY: 'records',
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);

@@ -3,6 +3,7 @@ import type { TableDefinition } from '../../shared/data/tables';
 import type { PortName } from '../../lambdas/lib/ports';
 import type { Data } from './constructs/data';
 import type { VatManFunction } from './constructs/vat-man-function';
+import { acknowledge } from './nag';
 
 /**
  * What each port of lambdas/lib/ports.ts needs in AWS. An API function gets the union of its
@@ -15,7 +16,9 @@ export type PortGrant =
   | { readonly kind: 'tableKeys'; readonly table: TableDefinition['id']; readonly prefix: string; readonly why: string }
   | { readonly kind: 'cognito'; readonly actions: readonly string[] }
   /** iot:Publish of controller settings (dts/<thing>/cmd/settings), with the data endpoint. */
-  | { readonly kind: 'deviceCommands' };
+  | { readonly kind: 'deviceCommands' }
+  /** Actions with no resource-level permission in IAM (resource `*`), each with its reason. */
+  | { readonly kind: 'accountWide'; readonly actions: readonly string[]; readonly why: string };
 
 export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   farms: [{ kind: 'table', table: 'Farms', access: 'read' }],
@@ -42,6 +45,7 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   botCheck: [],
   // The command and its reply wait in the Alerts table (lambdas/adapters/iot/device-commands.ts).
   devices: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }, { kind: 'deviceCommands' }],
+  thingRegistry: [{ kind: 'accountWide', actions: ['iot:ListThings'], why: 'iot:ListThings has no resource-level permission: IAM accepts only "*" for it; it reads thing names and attributes, nothing else' }],
   now: [],
 };
 
@@ -62,6 +66,11 @@ export const grantPorts = (fn: VatManFunction, ports: readonly PortName[], { dat
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${g.prefix}*`] } },
       }),
     );
+  }
+  for (const g of grants) {
+    if (g.kind !== 'accountWide') continue;
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...g.actions], resources: ['*'] }));
+    acknowledge(fn.role, 'IAM5[Resource::*]', g.why);
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));

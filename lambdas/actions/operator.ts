@@ -5,14 +5,6 @@ import { serve, type ServedAction } from '../lib/dispatch';
 /** /api/admin/user (operator spec §7): Admin only (the contract's rule). */
 export const adminUserActions: readonly ServedAction[] = [serve(contracts.USER_LIST, ['farms'], async (_input, { deps }) => deps.farms.listUsers())];
 
-/** /api/admin/device: admin and installer pages (operator spec §6). */
-export const adminDeviceActions: readonly ServedAction[] = [
-  serve(contracts.DEVICE_LIST, ['farms'], async ({ isRetired }, { deps }) => {
-    const devices = await deps.farms.listDevices();
-    return devices.filter((d) => d.status === isRetired).sort((a, b) => a.name.localeCompare(b.name));
-  }),
-];
-
 /** /api/admin/farm: Admin only. */
 export const adminFarmActions: readonly ServedAction[] = [
   serve(contracts.FARM_LIST, ['farms'], async (_input, { deps }) => {

@@ -1,4 +1,4 @@
-import { adminDeviceActions } from '../actions/operator';
+import { adminDeviceActions } from '../actions/admin-device';
 import { apiHandler } from '../lib/api-handler';
 
 /** /api/admin/device (spec §7): dispatches on `type`. */

@@ -7,6 +7,7 @@ import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
+import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
 import { requireEnv } from './env';
 import { tokenVerifierFromEnv, type TokenVerifier } from './token-verifier';
 
@@ -21,7 +22,7 @@ export type FarmReader = Pick<
  */
 export type ReadingsReader = Pick<
   ReadingsRepository,
-  'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
+  'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
 >;
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
@@ -46,6 +47,8 @@ export interface Ports {
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
   readonly devices: DeviceCommands;
+  /** The IoT thing registry (device names). */
+  readonly thingRegistry: ThingRegistry;
   readonly now: () => Date;
 }
 export type PortName = keyof Ports;
@@ -72,6 +75,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),
+    thingRegistry: () => thingRegistryFromEnv(ports.farmsWrite, env),
     now: () => () => new Date(),
   };
   const built: Partial<Record<PortName, unknown>> = {};

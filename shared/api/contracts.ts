@@ -1,4 +1,5 @@
 import type { Contract } from './contract';
+import { adminDeviceContracts } from './actions/admin-device';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerNotificationContracts } from './actions/farmer-notification';
@@ -21,6 +22,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(settingProfileContracts),
   ...Object.values(farmerSurveyContracts),
   ...Object.values(operatorContracts),
+  ...Object.values(adminDeviceContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

@@ -42,7 +42,7 @@ const expected = (rule: Access, caller: Caller): 'allowed' | 401 | 403 => {
 
 const MIN = 60_000;
 const now = Math.floor(Date.now() / MIN) * MIN;
-const ids = { milking: '', storage: '' };
+const ids = { milking: '', storage: '', rawAt: '' };
 let unique = 0;
 
 /** Valid fields for each type, on the demo farmer's farms (farm-lite has no dairy company, so pickups are allowed). */
@@ -95,6 +95,13 @@ const SAMPLES: Record<string, Sample> = {
   FARM_LIST: { fields: () => ({}) },
   WESTLANDS_FARMS: { fields: () => ({}) },
   GET_SETTINGS: { fields: () => ({}) },
+  DEVICE_EDIT: { fields: () => ({ device_id: 'dev-31245-2', status: '1' }) },
+  DEVICE_LOAD_NAME: { fields: () => ({}) },
+  DEVICE_ONE_RAWS: { fields: () => ({ device_id: 'dev-31245-1', days: '0' }) },
+  DEVICE_ONE: { fields: () => ({ device_id: 'dev-31245-1' }) },
+  DEVICE_ONE_SERIES: { fields: () => ({ device_id: 'dev-31245-1', days1: '1', hours1: '0', days2: '0', hours2: '0' }) },
+  DEVICE_ONE_SERIES_TIME_RANGE: { fields: () => ({ device_id: 'dev-31245-1', start: new Date(now - 2 * 3_600_000).toISOString(), end: new Date(now - 3_600_000).toISOString() }) },
+  DEVICE_ONE_RAW: { fields: () => ({ _id: `dev-31245-1~${ids.rawAt}` }) },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
@@ -142,6 +149,9 @@ beforeAll(async () => {
     await readings.putActivity(a, 1);
     ids[kind] = activityId('dev-31245-1', a);
   }
+  // A stored message with its raw payload (DEVICE_ONE_RAW).
+  ids.rawAt = new Date(now - 3 * 3_600_000).toISOString();
+  await readings.putReading('dev-31245-1', reading(ids.rawAt), JSON.stringify({ published_at: ids.rawAt }));
   for (const [caller, email] of Object.entries(EMAIL)) tokens[caller as Caller] = await stack.signIn(email);
   const signUp = await stack.post('/api/user', { type: 'USER_SIGN_UP', gRecaptchaResponse: '', ...SAMPLES.USER_SIGN_UP?.fields() });
   tokens.newUser = (signUp.body as { token: string }).token;

@@ -94,6 +94,29 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     });
   // Fleet listings use a second sparse index key on the same GSI: gsi1pk ALL#<kind>.
   const all = async (kind: 'USER' | 'FARM' | 'DEVICE') => byGsi1(k.allOf(kind));
+  /**
+   * Items by key, 100 keys a BatchGetItem, the chunks in parallel (a fleet of 2,000 devices is 20
+   * requests at once, not 2,000 GetItems); unprocessed keys are asked for again. Missing keys are
+   * left out; the order is the keys' order.
+   */
+  const batchGet = async (keys: readonly { pk: string; sk: string }[]): Promise<Record<string, unknown>[]> => {
+    const found = new Map<string, Record<string, unknown>>();
+    const chunks = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => keys.slice(i * 100, i * 100 + 100));
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        let pending: Record<string, unknown>[] | undefined = [...chunk];
+        while (pending && pending.length > 0) {
+          const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
+          for (const item of res.Responses?.[table] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
+          pending = res.UnprocessedKeys?.[table]?.Keys;
+        }
+      }),
+    );
+    return keys.flatMap((key) => {
+      const item = found.get(`${key.pk}|${key.sk}`);
+      return item ? [item] : [];
+    });
+  };
 
   const parseUser = (i: Record<string, unknown> | undefined) => (i ? userSchema.parse(strip(i)) : undefined);
   const parseFarm = (i: Record<string, unknown> | undefined) => (i ? farmSchema.parse(strip(i)) : undefined);
@@ -128,8 +151,8 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     },
     async listUsers() {
       const entries = await all('USER');
-      const users = await Promise.all(entries.map((e) => get({ pk: String(e.pk), sk: 'PROFILE' })));
-      return users.flatMap((u) => (u ? [userSchema.parse(strip(u))] : []));
+      const users = await batchGet(entries.map((e) => ({ pk: String(e.pk), sk: 'PROFILE' })));
+      return users.map((u) => userSchema.parse(strip(u)));
     },
     async linkUserToFarm(userId, farmId) {
       await doc.send(
@@ -149,18 +172,8 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     isLinked: async (userId, farmId) => (await get(k.farmLink(userId, farmId))) !== undefined,
     getFarm: async (farmId) => parseFarm(await get(k.farm(farmId))),
     async getFarms(farmIds) {
-      const ids = [...new Set(farmIds)];
-      const farms: Farm[] = [];
-      for (let i = 0; i < ids.length; i += 100) {
-        let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => k.farm(id));
-        while (keys && keys.length > 0) {
-          const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
-          for (const item of res.Responses?.[table] ?? []) farms.push(farmSchema.parse(strip(item)));
-          keys = res.UnprocessedKeys?.[table]?.Keys;
-        }
-      }
-      const order = new Map(ids.map((id, n) => [id, n]));
-      return farms.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
+      const items = await batchGet([...new Set(farmIds)].map((id) => k.farm(id)));
+      return items.map((i) => farmSchema.parse(strip(i)));
     },
     async findFarmBySupplyNumber(fonterraId) {
       const [item] = await byGsi1(k.farmBySupplyNumber(fonterraId).gsi1pk);
@@ -218,8 +231,8 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     },
     async listDevices() {
       const entries = await all('DEVICE');
-      const devices = await Promise.all(entries.map((e) => get({ pk: String(e.pk), sk: 'DEVICE' })));
-      return devices.flatMap((d) => (d ? [deviceSchema.parse(strip(d))] : []));
+      const devices = await batchGet(entries.map((e) => ({ pk: String(e.pk), sk: 'DEVICE' })));
+      return devices.map((d) => deviceSchema.parse(strip(d)));
     },
     async putKnodeAsset(farmId, asset) {
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.knodeAsset(farmId, asset.asset_name), kind: 'KNODE', ...asset } }));

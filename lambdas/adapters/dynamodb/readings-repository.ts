@@ -68,6 +68,10 @@ export interface ReadingsRepository {
   readRangeColumns(deviceIds: readonly string[], from: string, to: string): Promise<ReadingColumns[]>;
   /** The raw archive of one UTC day (operator §2 'Device raw dumps'). */
   listRaw(deviceId: string, day: string): Promise<{ published_at: string; raw: string }[]>;
+  /** The raw messages of [from, to] (any span of UTC days, e.g. a farm's local day), oldest first. */
+  listRawBetween(deviceId: string, from: string, to: string): Promise<{ published_at: string; raw: string }[]>;
+  /** One message's raw payload by its reading's key, or undefined once it has expired. */
+  getRaw(deviceId: string, publishedAt: string): Promise<string | undefined>;
   /** Compacts one UTC day's readings into its bucket; an older compaction never overwrites a newer one. */
   compactDay(deviceId: string, day: string): Promise<void>;
   /** Drops the read path's partial bucket of a day (a late reading arrived for it). */
@@ -358,6 +362,25 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         ExpressionAttributeNames: { '#raw': 'raw' },
       });
       return items.map((i) => ({ published_at: String(i.published_at), raw: String(i.raw) }));
+    },
+
+    async listRawBetween(deviceId, from, to) {
+      const parts = await Promise.all(
+        daysBetween(from, to).map((day) =>
+          queryAll({
+            KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
+            ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day), ':from': from, ':to': to },
+            ProjectionExpression: 'published_at, #raw',
+            ExpressionAttributeNames: { '#raw': 'raw' },
+          }),
+        ),
+      );
+      return parts.flat().map((i) => ({ published_at: String(i.published_at), raw: String(i.raw) }));
+    },
+
+    async getRaw(deviceId, publishedAt) {
+      const res = await doc.send(new GetCommand({ TableName: table, Key: k.reading(deviceId, publishedAt), ProjectionExpression: '#raw', ExpressionAttributeNames: { '#raw': 'raw' } }));
+      return typeof res.Item?.raw === 'string' ? res.Item.raw : undefined;
     },
 
     async dropPartial(deviceId, day) {

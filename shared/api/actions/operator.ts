@@ -10,14 +10,6 @@ export const adminUserActions = {
   USER_LIST: z.object({ type: z.literal('USER_LIST') }),
 } as const;
 
-/** /api/admin/device (operator spec §7). isRetired: 1 active, 2 retired. */
-export const adminDeviceActions = {
-  DEVICE_LIST: z.object({
-    type: z.literal('DEVICE_LIST'),
-    isRetired: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)], { error: 'isRetired must be 1 or 2' })).default(1),
-  }),
-} as const;
-
 /** /api/admin/farm (operator spec §7). */
 export const adminFarmActions = {
   FARM_LIST: z.object({ type: z.literal('FARM_LIST') }),
@@ -41,7 +33,6 @@ export const watchmanSettingsSchema = z.object(
 /** Operator §6: Admin only unless a group is named; Admin always qualifies. */
 export const operatorContracts = {
   USER_LIST: contract({ path: '/api/admin/user', type: 'USER_LIST', input: adminUserActions.USER_LIST, answer: z.array(userSchema), access: access.operator() }),
-  DEVICE_LIST: contract({ path: '/api/admin/device', type: 'DEVICE_LIST', input: adminDeviceActions.DEVICE_LIST, answer: z.array(deviceSchema), access: access.operator('Installer') }),
   FARM_LIST: contract({
     path: '/api/admin/farm',
     type: 'FARM_LIST',

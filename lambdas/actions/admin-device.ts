@@ -1,0 +1,155 @@
+import { adminDeviceContracts as contracts, rawId, parseRawId, roundedWindow, SERIES_MAX_DAYS, type SeriesAnswer } from '../../shared/api/actions/admin-device';
+import { NO_MORE_DATA } from '../../shared/api/range';
+import { CHART_POINT_CAP } from '../../shared/constants';
+import type { Device } from '../../shared/entities/device';
+import type { Farm } from '../../shared/entities/farm';
+import { agitatorStops, coolerPoints, detailPoint } from '../../shared/telemetry/chart-series';
+import { downsample } from '../../shared/telemetry/downsample';
+import { columnsFromReadings } from '../../shared/telemetry/reading-columns';
+import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day';
+import { serve, type ServedAction } from '../lib/dispatch';
+import { ForbiddenError, ValidationError } from '../lib/errors';
+import type { Ports } from '../lib/ports';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** A device with no farm (or a farm since removed) is shown in New Zealand time, like the fleet. */
+const FLEET_TIME_ZONE = 'Pacific/Auckland';
+/** A window may end this far ahead of the server's clock (device clocks run a little fast). */
+const FUTURE_SLACK_MS = 60_000;
+
+/** The series shown on the device page: level, the temperatures and vibration keep their peaks. */
+const SERIES = ['milk_level', 'temp1', 'temp2', 'temp3', 'shaft_rpm'] as const;
+
+/** Any device of the fleet for the operator rule's callers; an unknown id is a 403 like elsewhere. */
+const deviceOf = async (farms: Ports['farms'], deviceId: string): Promise<{ device: Device; farm: Farm | undefined }> => {
+  const device = await farms.getDevice(deviceId);
+  if (!device) throw new ForbiddenError();
+  return { device, farm: device.farm_id ? await farms.getFarm(device.farm_id) : undefined };
+};
+
+const gaugeDevice = (device: Device, farm: Farm | undefined) => ({
+  ...device,
+  fonterra_id: farm?.fonterra_id ?? null,
+  package: farm?.package ?? null,
+  timezone: farm?.timezone ?? FLEET_TIME_ZONE,
+});
+
+/** The readings of [from, to] for the device page: thinned to the chart cap, peaks of every series kept. */
+const series = async (readings: Ports['readings'], deviceId: string, from: number, to: number): Promise<SeriesAnswer> => {
+  const list = await readings.readRange(deviceId, new Date(from).toISOString(), new Date(to).toISOString());
+  // operator §2: rows in state 'startup' are skipped for level (the radar settles after a restart).
+  const shown = downsample(list, CHART_POINT_CAP, { series: SERIES }).map((r) => {
+    const p = detailPoint(r);
+    if (r.state_machine === 'startup') delete p.milk_level;
+    return p;
+  });
+  return {
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    points: list.length,
+    vat: shown,
+    cooler: coolerPoints(list),
+    agitatorData: { listStop: agitatorStops(columnsFromReadings(list)) },
+  };
+};
+
+/** Messages refused because their device is retired, per thing, today and yesterday (UTC days). */
+const retiredTraffic = async (readings: Ports['readings'], now: Date): Promise<Map<string, number>> => {
+  const today = now.toISOString().slice(0, 10);
+  const rejected = (await Promise.all([addDays(today, -1), today].map((d) => readings.listRejected(d)))).flat();
+  const counts = new Map<string, number>();
+  for (const r of rejected) {
+    const thing = /^device (.+) is retired$/.exec(r.reason)?.[1];
+    if (thing) counts.set(thing, (counts.get(thing) ?? 0) + 1);
+  }
+  return counts;
+};
+
+/** /api/admin/device (operator §2, §7): the fleet, its raw messages, gauges and series. */
+export const adminDeviceActions: readonly ServedAction[] = [
+  serve(contracts.DEVICE_LIST, ['farms', 'readings', 'now'], async ({ isRetired }, { deps }) => {
+    const [devices, farms, retired] = await Promise.all([deps.farms.listDevices(), deps.farms.listFarms(), isRetired === 2 ? retiredTraffic(deps.readings, deps.now()) : new Map<string, number>()]);
+    const farmOf = new Map(farms.map((f) => [f._id, f]));
+    return devices
+      .filter((d) => d.status === isRetired)
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((d) => ({ ...d, fonterra_id: farmOf.get(d.farm_id)?.fonterra_id ?? null, farm_name: farmOf.get(d.farm_id)?.name ?? null, retired_messages: retired.get(d.name) ?? 0 }));
+  }),
+
+  /** The row's Active/Inactive toggle (operator §4): a retired device's messages are refused by the ingest and counted. */
+  serve(contracts.DEVICE_EDIT, ['farmsWrite'], async ({ device_id, status }, { deps, log }) => {
+    const device = await deps.farmsWrite.getDevice(device_id);
+    if (!device) throw new ForbiddenError();
+    const updated = { ...device, status };
+    await deps.farmsWrite.putDevice(updated);
+    log.info('device status changed', { device: device_id, from: device.status, to: status });
+    return updated;
+  }),
+
+  /** 'Load name from Particle': each device takes the name its thing has in the registry. */
+  serve(contracts.DEVICE_LOAD_NAME, ['farmsWrite', 'thingRegistry'], async (_input, { deps, log }) => {
+    const [things, devices] = await Promise.all([deps.thingRegistry.listThings(), deps.farmsWrite.listDevices()]);
+    const byId = new Map(devices.map((d) => [d._id, d]));
+    const renamed: { _id: string; from: string; to: string }[] = [];
+    for (const t of things) {
+      const d = t.deviceId ? byId.get(t.deviceId) : undefined;
+      if (!d || d.name === t.thingName) continue;
+      await deps.farmsWrite.putDevice({ ...d, name: t.thingName });
+      renamed.push({ _id: d._id, from: d.name, to: t.thingName });
+    }
+    if (renamed.length) log.info('device names loaded from the registry', { renamed: renamed.length });
+    return { checked: things.length, renamed };
+  }),
+
+  /** One day of raw messages, `days` days before today in the farm's local time (operator §2 raw dumps). */
+  serve(contracts.DEVICE_ONE_RAWS, ['farms', 'readings', 'now'], async ({ device_id, days }, { deps }) => {
+    const { device, farm } = await deviceOf(deps.farms, device_id);
+    const zone = farm?.timezone ?? FLEET_TIME_ZONE;
+    const day = addDays(localDayOf(deps.now().getTime(), zone), -days);
+    const from = localMidnight(day, zone);
+    const to = localMidnight(addDays(day, 1), zone) - 1;
+    const raws = await deps.readings.listRawBetween(device_id, new Date(from).toISOString(), new Date(to).toISOString());
+    return { device: gaugeDevice(device, farm), day, raws: raws.map((r) => ({ _id: rawId(device_id, r.published_at), ...r })) };
+  }),
+
+  /** The gauges: the newest reading of the last two days, else the device's last values (operator §2). */
+  serve(contracts.DEVICE_ONE, ['farms', 'readings', 'now'], async ({ device_id }, { deps }) => {
+    const { device, farm } = await deviceOf(deps.farms, device_id);
+    const latest = await deps.readings.latestReading(device_id, deps.now().toISOString());
+    return { device: gaugeDevice(device, farm), data: latest ? detailPoint(latest) : (device.last_updated ?? null) };
+  }),
+
+  /** A window counted back from now: from days1 d + hours1 h ago to days2 d + hours2 h ago. */
+  serve(contracts.DEVICE_ONE_SERIES, ['farms', 'readings', 'now'], async ({ device_id, days1, hours1, days2, hours2 }, { deps }) => {
+    await deviceOf(deps.farms, device_id);
+    const now = deps.now().getTime();
+    const from = now - days1 * DAY - hours1 * HOUR;
+    const to = now - days2 * DAY - hours2 * HOUR;
+    if (from >= to) throw new ValidationError('The window must start before it ends.');
+    if (to - from > SERIES_MAX_DAYS * DAY) throw new ValidationError(`The window may be at most ${SERIES_MAX_DAYS} days.`);
+    return series(deps.readings, device_id, from, to);
+  }),
+
+  /** Previous/Next (operator §4): the span rounded up to 10 minutes; a window past the present has no more data. */
+  serve(contracts.DEVICE_ONE_SERIES_TIME_RANGE, ['farms', 'readings', 'now'], async ({ device_id, start, end }, { deps }) => {
+    await deviceOf(deps.farms, device_id);
+    const startMs = Date.parse(start);
+    const endMs = Date.parse(end);
+    if (startMs >= endMs) throw new ValidationError('start must be before end.');
+    if (endMs > deps.now().getTime() + FUTURE_SLACK_MS) throw new ValidationError(NO_MORE_DATA);
+    const { from, to } = roundedWindow(startMs, endMs);
+    if (to - from > SERIES_MAX_DAYS * DAY) throw new ValidationError(`The window may be at most ${SERIES_MAX_DAYS} days.`);
+    return series(deps.readings, device_id, from, to);
+  }),
+
+  /** One raw message by its id (a click on a chart point or marker line). */
+  serve(contracts.DEVICE_ONE_RAW, ['farms', 'readings'], async ({ _id }, { deps }) => {
+    const id = parseRawId(_id);
+    if (!id) throw new ValidationError('_id is not valid');
+    await deviceOf(deps.farms, id.deviceId);
+    const raw = await deps.readings.getRaw(id.deviceId, new Date(Date.parse(id.publishedAt)).toISOString());
+    if (raw === undefined) throw new ValidationError('This raw message is no longer kept (30 days).');
+    return { _id, device_id: id.deviceId, published_at: id.publishedAt, raw };
+  }),
+];
