@@ -226,3 +226,26 @@ describe('error catalogue (farmer §8)', () => {
     expect(h.onError).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('call by contract', () => {
+  const contract = {
+    path: '/api/farmer/dashboard',
+    type: 'PROBE',
+    input: z.object({ type: z.literal('PROBE'), farm: z.string() }),
+    answer: z.object({ n: z.number() }),
+    access: { kind: 'self' },
+  } as const;
+
+  it("posts the contract's type and the fields to the contract's path and parses the answer with its schema", async () => {
+    const h = harness(() => Promise.resolve(json(200, { n: 3, extra: true })));
+    await expect(h.client.call(contract, { farm: 'f1' })).resolves.toEqual({ n: 3 });
+    const { url, form } = sent(h);
+    expect(url).toBe('https://api.example.test/api/farmer/dashboard');
+    expect(Object.fromEntries(form)).toEqual({ type: 'PROBE', farm: 'f1' });
+  });
+
+  it('rejects an answer outside the contract', async () => {
+    const h = harness(() => Promise.resolve(json(200, { n: 'three' })));
+    await expect(h.client.call(contract, { farm: 'f1' })).rejects.toMatchObject({ kind: 'invalid-response' });
+  });
+});

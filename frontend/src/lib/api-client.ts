@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Contract, ContractAnswer, ContractFields } from '@shared/api/contract';
 import { ApiError, type UserMessage } from './api-error';
 
 /**
@@ -33,7 +34,14 @@ export interface ApiClientEvents {
   readonly error: (error: ApiError) => void;
 }
 
+export type CallOptions = Omit<RequestOptions<unknown>, 'schema'>;
+
 export interface ApiClient {
+  /**
+   * Calls an action by its contract (shared/api/contract.ts): posts to the contract's path with its
+   * type and the fields, and parses the answer with the contract's answer schema.
+   */
+  call<C extends Contract>(contract: C, fields: ContractFields<C>, options?: CallOptions): Promise<ContractAnswer<C>>;
   post<T = unknown>(path: string, type: string, fields?: ApiFields, options?: RequestOptions<T>): Promise<T>;
   /** Subscribes; returns the unsubscribe function. */
   on<E extends keyof ApiClientEvents>(event: E, listener: ApiClientEvents[E]): () => void;
@@ -131,16 +139,20 @@ export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch
     return parsed.data;
   };
 
+  const post = async <T,>(path: string, type: string, fields: ApiFields | undefined, options: RequestOptions<T> = {}): Promise<T> => {
+    try {
+      return await send(path, type, fields, options);
+    } catch (err) {
+      const error = err instanceof ApiError ? err : new ApiError({ kind: 'network', cause: err });
+      announce(error, options.onError);
+      throw error;
+    }
+  };
+
   return {
-    async post<T = unknown>(path: string, type: string, fields?: ApiFields, options: RequestOptions<T> = {}): Promise<T> {
-      try {
-        return await send(path, type, fields, options);
-      } catch (err) {
-        const error = err instanceof ApiError ? err : new ApiError({ kind: 'network', cause: err });
-        announce(error, options.onError);
-        throw error;
-      }
-    },
+    call: (contract, fields, options = {}) =>
+      post(contract.path, contract.type, fields as ApiFields, { ...options, schema: contract.answer as z.ZodType<ContractAnswer<typeof contract>> }),
+    post,
     on(event, listener) {
       const set = listeners[event] as Set<typeof listener>;
       set.add(listener);
