@@ -49,8 +49,8 @@ export const temperatureLimitLines = (from: number, to: number) =>
     { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
   ] as const;
 
-/** What a chart's values are: litres, degrees, or the stirrer's state (agitator_status 1 on, 0 off). */
-export type ChartUnit = 'L' | '°C' | 'stirrer';
+/** What a chart's values are: litres, degrees, the stirrer's state (agitator_status 1 on, 0 off), millimetres of level, shaft rpm. */
+export type ChartUnit = 'L' | '°C' | 'stirrer' | 'mm' | 'rpm';
 
 /** The stirrer chart's value as words. */
 export const stirrerText = (value: number): string => (value >= 1 ? 'Running' : 'Stopped');
@@ -58,7 +58,7 @@ export const stirrerText = (value: number): string => (value >= 1 ? 'Running' : 
 /** §2.17 tooltip: the local date and time, then the value with its unit. */
 export const tooltipLines = (x: number, value: number, unit: ChartUnit): [string, string] => [
   new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }),
-  unit === 'stirrer' ? stirrerText(value) : `${unit === 'L' ? Math.round(value) : value.toFixed(1)} ${unit}`,
+  unit === 'stirrer' ? stirrerText(value) : `${unit === '°C' ? value.toFixed(1) : Math.round(value)} ${unit}`,
 ];
 
 /** An axis tick: the local weekday and time. */

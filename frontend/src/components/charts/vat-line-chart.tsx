@@ -24,13 +24,57 @@ export interface LineSeries {
   readonly stepped?: boolean;
 }
 
+/**
+ * A vertical line at an instant: the milking chart's start, end, +4 h and +6 h (farmer §2.6, dashed
+ * and labelled), the device page's message types (operator §2: AM red; EM, TEST, EM1-3 orange).
+ */
+export interface Marker {
+  readonly at: number;
+  readonly colour: string;
+  readonly label?: string;
+  readonly dashed?: boolean;
+}
+
 declare module 'chart.js' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parameter must match chart.js's declaration
   interface PluginOptionsByType<TType extends ChartType> {
     /** Our band shading (agitator stops, outages): per chart, so it is typed here. */
     bands?: { readonly shaded: readonly ShadedBands[] };
+    /** Our vertical marker lines. */
+    markers?: { readonly lines: readonly Marker[] };
   }
 }
+
+/** Draws each marker as a vertical line over the plot area, its label (if any) at the top. */
+export const markersPlugin: Plugin<'line'> = {
+  id: 'markers',
+  afterDatasetsDraw(chart, _args, options: { lines?: readonly Marker[] }) {
+    const { ctx, chartArea, scales } = chart;
+    const x = scales['x'];
+    if (!x || !options.lines?.length) return;
+    ctx.save();
+    ctx.lineWidth = 1;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'top';
+    for (const m of options.lines) {
+      const px = x.getPixelForValue(m.at);
+      if (px < chartArea.left || px > chartArea.right) continue;
+      ctx.strokeStyle = m.colour;
+      ctx.fillStyle = m.colour;
+      ctx.setLineDash(m.dashed ? [4, 4] : []);
+      ctx.beginPath();
+      ctx.moveTo(px, chartArea.top);
+      ctx.lineTo(px, chartArea.bottom);
+      ctx.stroke();
+      if (m.label) {
+        // Labels near the right edge go on the line's left so they stay inside the chart.
+        const width = ctx.measureText(m.label).width;
+        ctx.fillText(m.label, px + 3 + width > chartArea.right ? px - 3 - width : px + 3, chartArea.top + 2);
+      }
+    }
+    ctx.restore();
+  },
+};
 
 /** Shades periods behind the lines (farmer §2.17): agitator stops, outages. */
 const bandsPlugin: Plugin<'line'> = {
@@ -62,7 +106,11 @@ export interface VatLineChartProps {
   readonly label: string;
   readonly series: readonly LineSeries[];
   readonly unit: ChartUnit;
-  readonly yTitle: 'Litres' | 'Temperatures' | 'Stirrer';
+  readonly yTitle: string;
+  /** The y axis starts here; `null` lets chart.js choose (below zero allowed). @default 0 */
+  readonly yMin?: number | null;
+  /** Vertical lines at instants (the device page's message types). */
+  readonly markers?: readonly Marker[];
   readonly from: number;
   readonly to: number;
   readonly shaded: readonly ShadedBands[];
@@ -74,7 +122,7 @@ export interface VatLineChartProps {
 }
 
 /** The options of a vat chart, apart from the component so a test can read them. */
-export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView, onPick }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
+export const lineChartOptions = ({ unit, yTitle, yMin = 0, markers = [], from, to, shaded, view, onView, onPick }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
   const report = ({ chart }: { chart: ChartJS }) => {
     const x = chart.scales['x'];
     if (x && onView) onView({ min: x.min, max: x.max });
@@ -106,7 +154,9 @@ export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView,
       y:
         unit === 'stirrer'
           ? { type: 'linear', min: 0, max: 1, title: { display: true, text: yTitle }, ticks: { stepSize: 1, callback: (v) => stirrerText(Number(v)) } }
-          : { type: 'linear', beginAtZero: true, min: 0, title: { display: true, text: yTitle } },
+          : yMin === null
+            ? { type: 'linear', title: { display: true, text: yTitle } }
+            : { type: 'linear', beginAtZero: true, min: yMin, title: { display: true, text: yTitle } },
     },
     plugins: {
       legend: { position: 'bottom' },
@@ -118,6 +168,7 @@ export const lineChartOptions = ({ unit, yTitle, from, to, shaded, view, onView,
         },
       },
       bands: { shaded },
+      markers: { lines: markers },
       zoom: {
         limits: { x: { min: from, max: to } },
         // The wheel zooms only with Ctrl: a page of charts must still scroll under the mouse wheel.
@@ -147,7 +198,7 @@ export function VatLineChart(props: VatLineChartProps) {
   const data = { datasets: props.series.map((s) => lineDataset(s)) };
   return (
     <div className="vat-chart" style={{ height: CHART_HEIGHT }}>
-      <Line aria-label={props.label} role="img" data={data} options={lineChartOptions(props)} plugins={[bandsPlugin]} />
+      <Line aria-label={props.label} role="img" data={data} options={lineChartOptions(props)} plugins={[bandsPlugin, markersPlugin]} />
     </div>
   );
 }

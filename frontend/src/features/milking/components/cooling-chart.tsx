@@ -1,24 +1,17 @@
-import type { ChartOptions, ChartType, Plugin } from 'chart.js';
+import type { ChartOptions } from 'chart.js';
 import { Line } from 'react-chartjs-2';
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_HEIGHT } from '@shared/constants';
 import { referenceLine, seriesOf } from '../../../components/charts/chart-data';
-import { lineChartOptions } from '../../../components/charts/vat-line-chart';
+import { lineChartOptions, markersPlugin } from '../../../components/charts/vat-line-chart';
 
 /** The cooling chart's y axis (farmer §2.6): 0 to 15 °C, where the 6 and 10 °C rules are read. */
 export const COOLING_Y_MAX = 15;
 
+/** A milking marker: its label and instant (drawn dashed, grey, by the charts' markers plugin). */
 export interface ChartMarker {
   readonly label: string;
   readonly at: number;
-}
-
-declare module 'chart.js' {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parameter must match chart.js's declaration
-  interface PluginOptionsByType<TType extends ChartType> {
-    /** Vertical time markers (milking start, end, +4 h, +6 h): per chart, so typed here. */
-    markers?: { readonly lines: readonly ChartMarker[] };
-  }
 }
 
 const MARKER_COLOUR = '#5b6775';
@@ -26,35 +19,6 @@ const HOUR = 3_600_000;
 
 /** A tick of the cooling chart: the local time 'HH:mm'. */
 export const hourTick = (x: number): string => new Date(x).toLocaleTimeString('en-NZ', { hour: '2-digit', minute: '2-digit', hour12: false });
-
-/** Draws each marker as a dashed vertical line labelled at the top of the chart area. */
-const markersPlugin: Plugin<'line'> = {
-  id: 'markers',
-  afterDatasetsDraw(chart, _args, options: { lines?: readonly ChartMarker[] }) {
-    const { ctx, chartArea, scales } = chart;
-    const x = scales['x'];
-    if (!x || !options.lines) return;
-    ctx.save();
-    ctx.strokeStyle = MARKER_COLOUR;
-    ctx.fillStyle = MARKER_COLOUR;
-    ctx.setLineDash([4, 4]);
-    ctx.lineWidth = 1;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textBaseline = 'top';
-    for (const m of options.lines) {
-      const px = x.getPixelForValue(m.at);
-      if (px < chartArea.left || px > chartArea.right) continue;
-      ctx.beginPath();
-      ctx.moveTo(px, chartArea.top);
-      ctx.lineTo(px, chartArea.bottom);
-      ctx.stroke();
-      // Labels near the right edge go on the line's left so they stay inside the chart.
-      const width = ctx.measureText(m.label).width;
-      ctx.fillText(m.label, px + 3 + width > chartArea.right ? px - 3 - width : px + 3, chartArea.top + 2);
-    }
-    ctx.restore();
-  },
-};
 
 export interface CoolingChartProps {
   readonly label: string;
@@ -76,7 +40,7 @@ export const coolingChartOptions = ({ from, to, markers }: Pick<CoolingChartProp
       x: { ...(base.scales?.['x'] as object), type: 'linear' as const, ticks: { callback: (v: number | string) => hourTick(Number(v)), stepSize: HOUR, autoSkip: true, maxRotation: 0 } },
       y: { type: 'linear' as const, min: 0, max: COOLING_Y_MAX, ticks: { stepSize: 1 }, title: { display: true, text: 'Temperatures' } },
     },
-    plugins: { ...base.plugins, markers: { lines: markers } },
+    plugins: { ...base.plugins, markers: { lines: markers.map((m) => ({ ...m, colour: MARKER_COLOUR, dashed: true })) } },
   };
 };
 
