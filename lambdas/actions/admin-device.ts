@@ -74,7 +74,10 @@ export const adminDeviceActions: readonly ServedAction[] = [
     return devices
       .filter((d) => d.status === isRetired)
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((d) => ({ ...d, fonterra_id: farmOf.get(d.farm_id)?.fonterra_id ?? null, farm_name: farmOf.get(d.farm_id)?.name ?? null, retired_messages: retired.get(d.name) ?? 0 }));
+      .map((d) => {
+        const farm = farmOf.get(d.farm_id);
+        return { ...d, fonterra_id: farm?.fonterra_id ?? null, farm_name: farm?.name ?? null, timezone: farm?.timezone ?? FLEET_TIME_ZONE, retired_messages: retired.get(d.name) ?? 0 };
+      });
   }),
 
   /** The row's Active/Inactive toggle (operator §4): a retired device's messages are refused by the ingest and counted. */

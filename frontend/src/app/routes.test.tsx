@@ -11,7 +11,7 @@ describe('route table', () => {
     expect(container.textContent).toBe('Home');
   });
 
-  it.each(['/nowhere', '/dts/no-such-screen', '/dts/devices', '/dts/login/a/b'])("unmatched %s renders 'Promotion 404'", async (path) => {
+  it.each(['/nowhere', '/dts/no-such-screen', '/dts/login/a/b'])("unmatched %s renders 'Promotion 404'", async (path) => {
     renderApp(path);
     expect(await screen.findByText('Promotion 404')).toBeInTheDocument();
   });

@@ -53,6 +53,10 @@ export const screens: RouteObject[] = [
       { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
       { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.UsersComingSoon) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.WestlandsDataComingSoon) },
+      // The device fleet (operator §2): Admin and Installer; the server decides.
+      { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
+      { path: paths.virtualDevices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/virtual-devices-page'), (m) => m.VirtualDevicesPage) },
+      { path: paths.device.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-page'), (m) => m.DevicePage) },
       // The milk pages, under the farm tab bar. The coming-soon lines are replaced by the real screens.
       {
         lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),

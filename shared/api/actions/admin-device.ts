@@ -102,6 +102,8 @@ export const deviceRowSchema = deviceSchema.extend({
   /** The farm's supply number ('N/A' on the screen when the device has no farm). */
   fonterra_id: z.string().nullable(),
   farm_name: z.string().nullable(),
+  /** The farm's time zone (the fleet's, New Zealand, for a device with no farm): Last Seen is shown in it. */
+  timezone: z.string(),
   /** Messages refused today and yesterday because the device is retired: it is still sending. */
   retired_messages: z.number().int(),
 });

@@ -13,7 +13,7 @@ export interface Band {
   readonly to: number;
 }
 
-type NumericField = 'milk_volume' | 'milk_level' | 'temp1' | 'temp2' | 'temp3' | 'temp4' | 'temp5' | 'agitator_status';
+type NumericField = 'milk_volume' | 'milk_level' | 'temp1' | 'temp2' | 'temp3' | 'temp4' | 'temp5' | 'agitator_status' | 'shaft_rpm';
 
 /** The readings that carry `field`, as chart points in time order, at most CHART_POINT_CAP (§9). */
 export const seriesOf = (points: readonly DetailPoint[], field: NumericField): XY[] => {

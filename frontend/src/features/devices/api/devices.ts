@@ -1,0 +1,41 @@
+import { queryOptions } from '@tanstack/react-query';
+import { adminDeviceContracts as c } from '@shared/api/actions/admin-device';
+import { DASHBOARD_REFRESH_MS } from '@shared/constants';
+import type { ApiClient } from '../../../lib/api-client';
+
+/** /api/admin/device (operator §7) as the fleet screens use it. */
+export const deviceListQuery = (client: ApiClient, isRetired: 1 | 2) =>
+  queryOptions({
+    queryKey: ['devices', 'list', isRetired],
+    queryFn: ({ signal }) => client.call(c.DEVICE_LIST, { isRetired }, { signal }),
+  });
+
+/** The gauges, refreshed like the dashboard (120 s). */
+export const deviceOneQuery = (client: ApiClient, deviceId: string) =>
+  queryOptions({
+    queryKey: ['devices', 'one', deviceId],
+    queryFn: ({ signal }) => client.call(c.DEVICE_ONE, { device_id: deviceId }, { signal }),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
+
+export const deviceRawsQuery = (client: ApiClient, deviceId: string, days: number) =>
+  queryOptions({
+    queryKey: ['devices', 'raws', deviceId, days],
+    queryFn: ({ signal }) => client.call(c.DEVICE_ONE_RAWS, { device_id: deviceId, days }, { signal }),
+  });
+
+/** A series window: ending now (DEVICE_ONE_SERIES, counted back in hours) or between two instants (paging). */
+export type SeriesWindow = { readonly kind: 'latest'; readonly hours: number } | { readonly kind: 'range'; readonly start: number; readonly end: number };
+
+export const deviceSeriesQuery = (client: ApiClient, deviceId: string, window: SeriesWindow) =>
+  queryOptions({
+    queryKey: ['devices', 'series', deviceId, window],
+    queryFn: ({ signal }) =>
+      window.kind === 'latest'
+        ? client.call(c.DEVICE_ONE_SERIES, { device_id: deviceId, days1: Math.floor(window.hours / 24), hours1: window.hours % 24, days2: 0, hours2: 0 }, { signal })
+        : client.call(c.DEVICE_ONE_SERIES_TIME_RANGE, { device_id: deviceId, start: new Date(window.start).toISOString(), end: new Date(window.end).toISOString() }, { signal }),
+  });
+
+export const setDeviceStatus = (client: ApiClient, deviceId: string, status: 1 | 2) => client.call(c.DEVICE_EDIT, { device_id: deviceId, status });
+export const loadNames = (client: ApiClient) => client.call(c.DEVICE_LOAD_NAME, {});
+export const rawMessage = (client: ApiClient, id: string) => client.call(c.DEVICE_ONE_RAW, { _id: id });

@@ -1,0 +1,86 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { DeviceRow } from '@shared/api/actions/admin-device';
+import { build } from '../../../testing/build';
+import { fakeApi } from '../../../testing/fake-api';
+import { renderApp, testApiClient } from '../../../testing/render-app';
+
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
+
+const recent = new Date(Date.now() - 5 * 60_000).toISOString();
+const row = (name: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
+  _id: `dev-${name}`,
+  name,
+  farm_id: 'farm-pro',
+  vat_number: 1,
+  status: 1,
+  vat_size: 14000,
+  vat_max_height: 2438,
+  vat_diameter: 2875,
+  wedgeHeight: 0,
+  vat_volume_offset: 0,
+  vat_auto: false,
+  system_version: '5.6.0',
+  fonterra_id: '31245',
+  farm_name: 'Totara Downs',
+  timezone: 'Pacific/Auckland',
+  retired_messages: 0,
+  last_updated: { published_at: recent, milk_level: 900, temp1: 4.2, temp2: 12.3, shaft_rpm: 420, state_machine: 'storage' },
+  ...over,
+});
+
+const open = async (rows: DeviceRow[], retired: DeviceRow[] = []) => {
+  const api = fakeApi({
+    USER_ONE_GET_BY_TOKEN: () => ({ user: build.user({ role: 'Admin' }), listFarm: [], organization: null }),
+    DEVICE_LIST: (f) => (f.get('isRetired') === '2' ? retired : rows),
+    DEVICE_EDIT: (f) => ({ ...row('x'), _id: f.get('device_id'), status: Number(f.get('status')) }),
+    DEVICE_LOAD_NAME: () => ({ checked: rows.length, renamed: [] }),
+  });
+  const app = renderApp('/dts/devices', { apiClient: testApiClient(api.fetch) });
+  await screen.findByRole('heading', { level: 1, name: 'Devices' });
+  await screen.findByRole('table');
+  return { ...app, api };
+};
+
+const names = () => within(screen.getByRole('table')).queryAllByRole('link').map((a) => a.textContent);
+
+describe('/dts/devices (operator §2 device list)', () => {
+  it('shows the ten columns, the live values and N/A for a device with no farm', async () => {
+    await open([row('vm-a'), row('vm-b', { fonterra_id: null, farm_name: null })]);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent?.replace(/ [▲▼]$/, ''))).toEqual([
+      'Name', 'Farm ID', 'Last Seen', 'Milk Level', 'Vat Temp', 'Inlet Temp', 'Vibration', 'Particle OS', 'State Machine', 'Active/Inactive',
+    ]);
+    const first = screen.getAllByRole('row')[1] as HTMLElement;
+    expect(within(first).getByText('31245 / Vat 1')).toBeDefined();
+    expect(within(first).getByText('900 mm')).toBeDefined();
+    expect(within(first).getByText('4.2 °C')).toBeDefined();
+    expect(within(first).getByText('420 rpm')).toBeDefined();
+    expect(screen.getByText('N/A')).toBeDefined();
+  });
+
+  it("finds stopped devices with the keyword 'down' and sorts by a header click", async () => {
+    const { user } = await open([row('vm-a'), row('vm-c', { last_updated: { published_at: '2026-01-01T00:00:00.000Z', milk_level: 10 } }), row('vm-b')]);
+    expect(names()).toEqual(['vm-a', 'vm-b', 'vm-c']);
+    await user.click(screen.getByRole('button', { name: 'Name' }));
+    expect(names()).toEqual(['vm-c', 'vm-b', 'vm-a']);
+    await user.type(screen.getByRole('searchbox', { name: 'Search devices' }), 'down');
+    expect(names()).toEqual(['vm-c']);
+  });
+
+  it('toggles a device inactive with DEVICE_EDIT and switches to the inactive list', async () => {
+    const { user, api } = await open([row('vm-a')], [row('vm-z', { status: 2, retired_messages: 3 })]);
+    await user.click(screen.getByRole('switch', { name: 'vm-a active' }));
+    await waitFor(() => expect(api.callsOf('DEVICE_EDIT')).toHaveLength(1));
+    expect(Object.fromEntries(api.callsOf('DEVICE_EDIT')[0]?.fields ?? [])).toMatchObject({ device_id: 'dev-vm-a', status: '2' });
+    await user.click(screen.getByRole('button', { name: 'Inactive' }));
+    await waitFor(() => expect(names()).toEqual(['vm-z']));
+    expect(screen.getByText('receiving data while retired')).toBeDefined();
+  });
+
+  it("loads names from the registry and says what it found", async () => {
+    const { user, api } = await open([row('vm-a')]);
+    await user.click(screen.getByRole('button', { name: 'Load name from Particle' }));
+    await waitFor(() => expect(api.callsOf('DEVICE_LOAD_NAME')).toHaveLength(1));
+    expect(await screen.findByText('Checked 1 devices: every name is current')).toBeDefined();
+  });
+});
