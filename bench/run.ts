@@ -6,6 +6,7 @@ import '../local/quiet-warnings';
 import { performance } from 'node:perf_hooks';
 import { startTestStack } from '../test/support/local-stack';
 import { benchDashboardRange } from './dashboard-range';
+import { benchDeviceFleet } from './device-fleet';
 import { benchIngest } from './ingest';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -51,6 +52,7 @@ try {
   await measure('USER_ONE_GET_BY_TOKEN (Lambda-verified token)', 40, 4, () => ok(stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token)));
   await benchIngest(stack.facts, stack.ingestDrained);
   await benchDashboardRange(stack.facts, stack.post, token);
+  await benchDeviceFleet(stack.facts, stack.post, await stack.signIn('admin@vatman.local'));
   const mem = process.memoryUsage();
   console.log(`memory after the run: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB (one process: dynalite, gateway, broker, handlers; cognito-local is a child)`);
 } finally {

@@ -54,6 +54,22 @@ const series = async (readings: Ports['readings'], deviceId: string, from: numbe
   };
 };
 
+/**
+ * The farms by id, kept for a minute per container: the device list needs only each farm's supply
+ * number, name and zone, which change rarely, and reading 500 farms again on every refresh of the
+ * list would cost more than the list itself.
+ */
+const FARM_DIRECTORY_MS = 60_000;
+let farmDirectory: { at: number; farms: Promise<Map<string, Farm>> } | undefined;
+const farmsById = (farms: Ports['farms'], now: number): Promise<Map<string, Farm>> => {
+  if (!farmDirectory || now - farmDirectory.at > FARM_DIRECTORY_MS) {
+    const loading = farms.listFarms().then((list) => new Map(list.map((f) => [f._id, f])));
+    farmDirectory = { at: now, farms: loading };
+    loading.catch(() => (farmDirectory = undefined));
+  }
+  return farmDirectory.farms;
+};
+
 /** Messages refused because their device is retired, per thing, today and yesterday (UTC days). */
 const retiredTraffic = async (readings: Ports['readings'], now: Date): Promise<Map<string, number>> => {
   const today = now.toISOString().slice(0, 10);
@@ -69,8 +85,11 @@ const retiredTraffic = async (readings: Ports['readings'], now: Date): Promise<M
 /** /api/admin/device (operator §2, §7): the fleet, its raw messages, gauges and series. */
 export const adminDeviceActions: readonly ServedAction[] = [
   serve(contracts.DEVICE_LIST, ['farms', 'readings', 'now'], async ({ isRetired }, { deps }) => {
-    const [devices, farms, retired] = await Promise.all([deps.farms.listDevices(), deps.farms.listFarms(), isRetired === 2 ? retiredTraffic(deps.readings, deps.now()) : new Map<string, number>()]);
-    const farmOf = new Map(farms.map((f) => [f._id, f]));
+    const [devices, farmOf, retired] = await Promise.all([
+      deps.farms.listDevices(),
+      farmsById(deps.farms, deps.now().getTime()),
+      isRetired === 2 ? retiredTraffic(deps.readings, deps.now()) : new Map<string, number>(),
+    ]);
     return devices
       .filter((d) => d.status === isRetired)
       .sort((a, b) => a.name.localeCompare(b.name))

@@ -2,11 +2,15 @@ import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  BatchWriteItemCommand,
   CreateTableCommand,
   DeleteItemCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ScanCommand,
+  type AttributeValue,
   type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { TABLES, type TableDefinition } from '../../shared/data/tables';
@@ -60,7 +64,7 @@ export const createTableInput = (def: TableDefinition, name: string): CreateTabl
               { AttributeName: g.partitionKey.name, KeyType: 'HASH' as const },
               ...(g.sortKey ? [{ AttributeName: g.sortKey.name, KeyType: 'RANGE' as const }] : []),
             ],
-            Projection: { ProjectionType: 'ALL' as const },
+            Projection: g.nonKeyAttributes ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...g.nonKeyAttributes] } : { ProjectionType: 'ALL' as const },
           })),
         }
       : {}),
@@ -81,8 +85,49 @@ export const ensureTables = async (client: DynamoDBClient, prefix: string): Prom
     const name = localTableName(def, prefix);
     names[def.envVar] = name;
     if (!existing.has(name)) await client.send(new CreateTableCommand(createTableInput(def, name)));
+    else await addMissingIndexes(client, def, name);
   }
   return names;
+};
+
+/**
+ * A data folder from an older build may lack an index added since (the Farms fleet index).
+ * dynalite cannot add an index to a table (it ignores UpdateTable's Create), so the table is
+ * rebuilt: its items are read, the table made again from TABLES, and the items written back,
+ * device items with the fleet index's keys, as a deploy's one-off backfill would give them.
+ */
+const addMissingIndexes = async (client: DynamoDBClient, def: TableDefinition, name: string): Promise<void> => {
+  const described = await client.send(new DescribeTableCommand({ TableName: name }));
+  const have = new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+  if (def.globalSecondaryIndexes.every((g) => have.has(g.indexName))) return;
+  const items: Record<string, AttributeValue>[] = [];
+  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: name, ExclusiveStartKey }));
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  await client.send(new DeleteTableCommand({ TableName: name }));
+  await waitFor(async () => !(await client.send(new ListTablesCommand({}))).TableNames?.includes(name));
+  await client.send(new CreateTableCommand(createTableInput(def, name)));
+  await waitFor(async () => (await client.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus === 'ACTIVE');
+  const withKeys = items.map((i) => (def.id === 'Farms' && i.sk?.S === 'DEVICE' && i.name?.S ? { ...i, gsi2pk: { S: 'ALL#DEVICE' }, gsi2sk: { S: i.name.S } } : i));
+  for (let n = 0; n < withKeys.length; n += 25) {
+    let pending = withKeys.slice(n, n + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (pending.length) {
+      const res = await client.send(new BatchWriteItemCommand({ RequestItems: { [name]: pending } }));
+      pending = (res.UnprocessedItems?.[name] ?? []) as typeof pending;
+    }
+  }
+};
+
+/** Polls (at most 30 s) until `done`: dynalite makes and drops tables in the background, as AWS does. */
+const waitFor = async (done: () => Promise<boolean>): Promise<void> => {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if (await done()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('a table change did not finish in 30 s');
 };
 
 /**

@@ -12,6 +12,8 @@ export interface IndexDefinition {
   readonly indexName: string;
   readonly partitionKey: KeyAttribute;
   readonly sortKey?: KeyAttribute;
+  /** Only these attributes besides the keys are copied into the index (INCLUDE); else every attribute (ALL). */
+  readonly nonKeyAttributes?: readonly string[];
 }
 
 export interface TableDefinition {
@@ -30,6 +32,29 @@ const pk: KeyAttribute = { name: 'pk', type: 'S' };
 const sk: KeyAttribute = { name: 'sk', type: 'S' };
 
 export const GSI1 = 'gsi1';
+/**
+ * The fleet index of the Farms table: every device item under gsi2pk ALL#DEVICE, sorted by name,
+ * with the device's fields and live values but not the ingest's state, so the device list is one
+ * query (operator §2; 2,000 devices in well under 300 ms) instead of a listing and a BatchGet per 100.
+ */
+export const GSI2 = 'gsi2';
+export const FLEET_INDEX_ATTRIBUTES = [
+  '_id',
+  'name',
+  'farm_id',
+  'vat_number',
+  'status',
+  'system_version',
+  'firmware_version',
+  'vat_size',
+  'vat_max_height',
+  'vat_diameter',
+  'wedgeHeight',
+  'vat_volume_offset',
+  'vat_auto',
+  'last_updated',
+  'seen_at',
+] as const;
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -41,6 +66,7 @@ export const TABLES: readonly TableDefinition[] = [
     sortKey: sk,
     globalSecondaryIndexes: [
       { indexName: GSI1, partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' } },
+      { indexName: GSI2, partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' }, nonKeyAttributes: FLEET_INDEX_ATTRIBUTES },
     ],
   },
   {

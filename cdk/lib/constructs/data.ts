@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLES, type KeyAttribute, type TableDefinition } from '../../../shared/data/tables.js';
 
@@ -45,6 +45,7 @@ export class Data extends Construct {
           indexName: index.indexName,
           partitionKey: attribute(index.partitionKey),
           sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
+          ...(index.nonKeyAttributes ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.nonKeyAttributes] } : {}),
         })),
         timeToLiveAttribute: definition.ttlAttribute,
         removalPolicy,

@@ -7,7 +7,7 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { GSI1 } from '../../../shared/data/tables';
+import { GSI1, GSI2 } from '../../../shared/data/tables';
 import { deviceSchema, type Device, type LastUpdated } from '../../../shared/entities/device';
 import { farmSchema, knodeAssetSchema, type Farm, type KnodeAsset } from '../../../shared/entities/farm';
 import { userSchema, type User } from '../../../shared/entities/user';
@@ -206,13 +206,15 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
         new UpdateCommand({
           TableName: table,
           Key: k.device(device._id),
-          UpdateExpression: `SET ${['_id', 'kind', 'gsi1pk', 'gsi1sk', ...fields].map((f) => `#${f} = :${f}`).join(', ')}`,
-          ExpressionAttributeNames: Object.fromEntries(['_id', 'kind', 'gsi1pk', 'gsi1sk', ...fields].map((f) => [`#${f}`, f])),
+          UpdateExpression: `SET ${['_id', 'kind', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', ...fields].map((f) => `#${f} = :${f}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(['_id', 'kind', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', ...fields].map((f) => [`#${f}`, f])),
           ExpressionAttributeValues: {
             ':_id': device._id,
             ':kind': 'DEVICE',
             ':gsi1pk': index.gsi1pk,
             ':gsi1sk': index.gsi1sk,
+            ':gsi2pk': k.fleet,
+            ':gsi2sk': device.name,
             ...Object.fromEntries(fields.map((f) => [`:${f}`, device[f]])),
           },
         }),
@@ -230,9 +232,9 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
       return items.map((i) => deviceSchema.parse(strip(i)));
     },
     async listDevices() {
-      const entries = await all('DEVICE');
-      const devices = await batchGet(entries.map((e) => ({ pk: String(e.pk), sk: 'DEVICE' })));
-      return devices.map((d) => deviceSchema.parse(strip(d)));
+      // The fleet index holds every device's fields and live values: one query, by name.
+      const items = await queryAll({ IndexName: GSI2, KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': k.fleet } });
+      return items.map((d) => deviceSchema.parse(strip(d)));
     },
     async putKnodeAsset(farmId, asset) {
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.knodeAsset(farmId, asset.asset_name), kind: 'KNODE', ...asset } }));

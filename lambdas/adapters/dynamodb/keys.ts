@@ -27,6 +27,8 @@ export const farmsKeys = {
   /** A pickup the farmer entered (ADD_PICKUP): one per vat and time, so resubmitting corrects it. */
   pickup: (farmId: string, datetime: string, vat: number) => ({ pk: `FARM#${farmId}`, sk: `PICKUP#${datetime}#${vat}` }),
   pickupPrefix: 'PICKUP#',
+  /** gsi2 (the fleet index) of every device item: the device list in one query. */
+  fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */
   allOf: (kind: 'USER' | 'FARM' | 'DEVICE') => `ALL#${kind}`,
 } as const;

@@ -1,0 +1,42 @@
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GSI2, TABLES } from '../../shared/data/tables';
+import { freePort } from '../../test/support/free-port';
+import { createTableInput, ensureTables, localTableName, startDynamo, type DynamoStandIn } from './dynamodb';
+
+/** A data folder from an older build: the Farms table without the fleet index (gsi2). */
+let dynamo: DynamoStandIn;
+let client: DynamoDBClient;
+const PREFIX = 'older';
+
+beforeAll(async () => {
+  dynamo = await startDynamo(await freePort());
+  client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const farms = TABLES.find((t) => t.id === 'Farms');
+  if (!farms) throw new Error('no Farms table');
+  const older = { ...farms, globalSecondaryIndexes: farms.globalSecondaryIndexes.filter((g) => g.indexName !== GSI2) };
+  const name = localTableName(farms, PREFIX);
+  await client.send(new CreateTableCommand(createTableInput(older, name)));
+  await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: 'FARM#f1' }, sk: { S: 'FARM' }, fonterra_id: { S: '12345' } } }));
+  await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: 'DEVICE#d1' }, sk: { S: 'DEVICE' }, _id: { S: 'd1' }, name: { S: 'vm-d1' }, ingest: { S: '{"big":"state"}' } } }));
+});
+afterAll(async () => {
+  client?.destroy();
+  await dynamo?.stop();
+});
+
+describe('ensureTables on an older data folder', () => {
+  it('adds the missing fleet index and gives the existing devices its keys, without the ingest state', async () => {
+    const names = await ensureTables(client, PREFIX);
+    const name = names.FARMS_TABLE as string;
+    const described = await client.send(new DescribeTableCommand({ TableName: name }));
+    expect(described.Table?.GlobalSecondaryIndexes?.map((g) => g.IndexName).sort()).toEqual(['gsi1', 'gsi2']);
+    const found = await client.send(new QueryCommand({ TableName: name, IndexName: GSI2, KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': { S: 'ALL#DEVICE' } } }));
+    expect(found.Items?.map((i) => i.name?.S)).toEqual(['vm-d1']);
+    expect(found.Items?.[0]?.ingest).toBeUndefined();
+    const farm = await client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'FARM#f1' }, sk: { S: 'FARM' } } }));
+    expect(farm.Item?.fonterra_id?.S).toBe('12345');
+    const device = await client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'DEVICE#d1' }, sk: { S: 'DEVICE' } } }));
+    expect(device.Item?.ingest?.S).toBe('{"big":"state"}');
+  });
+});
