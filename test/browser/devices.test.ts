@@ -7,6 +7,7 @@ import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readin
 import { DEMO_DEVICES } from '../../local/seed/demo-data';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { localDayOf, localMidnight } from '../../shared/time/local-day';
+import { createVatModel } from '../../local/simulator/vat-model';
 import { browserTestFile, shot, signIn, withShot } from '../support/browser';
 import { reading } from '../support/reading-series';
 import { until } from '../support/until';
@@ -15,9 +16,10 @@ import { until } from '../support/until';
  * The device fleet in Chromium (issue "Device fleet"; operator §2): the list with live values and
  * its 'down' search, a device's gauges and charts on a reading published over MQTT, a click on a
  * point opening its raw message, and the raw drawer's download of yesterday in the farm's local
- * time. The test stack runs no simulator: every demo device but one publishes a reading, so the
- * silent one is the device 'down' must find (no data for over a day), as the simulator's `offline`
- * fault leaves a device.
+ * time. The test stack runs no simulator process: the simulator's vat model runs here, for the last
+ * 30 hours of one device with its `offline` fault from 26 hours ago on, and what it published is sent
+ * over MQTT; every other demo device publishes a fresh reading. 'down' (no data for over a day)
+ * must find the one the fault stopped.
  */
 const env = browserTestFile('devices');
 const ZONE = 'Pacific/Auckland';
@@ -33,6 +35,21 @@ const insideYesterday = [yStart + 60_000, yStart + 11 * 3_600_000, yStart + 86_4
 beforeAll(async () => {
   if (!env.run) return;
   mq = await mqtt.connectAsync(env.stack.facts.mqtt, { clientId: 'devices-browser-test' });
+  // The silent device: the simulator's model from 30 hours ago, offline (its fault) from 26 hours ago on.
+  const silent = DEMO_DEVICES.find((d) => d.name === SILENT);
+  if (!silent) throw new Error(`no ${SILENT}`);
+  const vm = createVatModel({ device: SILENT, farmKey: 'WES118', timezone: ZONE, vat: silent, seed: 3 });
+  const from = Math.floor(Date.now() / 60_000) * 60_000 - 30 * 3_600_000;
+  vm.inject('offline', 27 * 60, from + 4 * 3_600_000);
+  let published = 0;
+  for (let t = vm.nextTime(from); t < Date.now(); t += 60_000) {
+    const m = vm.step(t);
+    if (!m) continue;
+    await mq.publishAsync(telemetryTopic(SILENT), JSON.stringify(m), { qos: 1 });
+    published += 1;
+  }
+  expect(published).toBeGreaterThan(200);
+  expect(published).toBeLessThanOrEqual(4 * 60 + 1);
   for (const d of DEMO_DEVICES.filter((x) => x.name !== SILENT)) {
     const temp1 = d.name === 'vm-31245-1' ? 3.7 : 4.1;
     await mq.publishAsync(telemetryTopic(d.name), JSON.stringify({ published_at: at, radar_distance: 1400, temp1, temp2: 14.2, shaft_rpm: 420, agitator_status: 1, state_machine: 'storage' }), { qos: 1 });
