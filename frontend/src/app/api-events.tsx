@@ -2,7 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useSnackbar } from '../components/snackbar';
-import { currentUserAnswerSchema } from '../features/shell/api/current-user';
+import { currentUserAnswerSchema } from '@shared/api/actions/user';
 import { herdUrl } from '../features/shell/utils/menu';
 import { useApiClient } from '../lib/api-client-provider';
 import { getSession, type Session } from '../lib/auth-session';

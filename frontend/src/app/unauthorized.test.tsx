@@ -2,6 +2,8 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { fetchAuthSession } from 'aws-amplify/auth';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { farmerActivityContracts } from '@shared/api/actions/farmer-activity';
+import { userContracts } from '@shared/api/actions/user';
 import type { Role } from '../../../shared/roles';
 import { createApiClient, type ApiClient, type ApiClientEvents } from '../lib/api-client';
 import { ApiError } from '../lib/api-error';
@@ -101,7 +103,7 @@ describe('a 401 from the API client routes the app', () => {
     sessionWithGroups(groups);
     const { router, apiClient } = renderApp('/', { apiClient: rejectingClient() });
     await screen.findByText('Home');
-    await act(() => apiClient.post('/api/user', 'USER_ONE_GET_BY_TOKEN').catch(() => undefined));
+    await act(() => apiClient.call(userContracts.USER_ONE_GET_BY_TOKEN, {}).catch(() => undefined));
     await waitFor(() => expect(router.state.location.pathname).toBe(target));
   });
 
@@ -109,7 +111,7 @@ describe('a 401 from the API client routes the app', () => {
     sessionWithGroups(undefined);
     const { router, apiClient } = renderApp('/dts/no-such-screen?farm=F1', { apiClient: rejectingClient() });
     await screen.findByText('Promotion 404');
-    await act(() => apiClient.post('/api/farmer/activity', 'FARMER_MILKING_LIST').catch(() => undefined));
+    await act(() => apiClient.call(farmerActivityContracts.FARMER_MILKING_LIST, { farm: 'farm-1' }).catch(() => undefined));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dts/login/%2Fdts%2Fno-such-screen%3Ffarm%3DF1'));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
   });
@@ -121,7 +123,6 @@ describe('ApiEvents: failures the caller did not handle', () => {
     const listeners: { [E in keyof ApiClientEvents]?: ApiClientEvents[E] } = {};
     const client: ApiClient = {
       call: () => Promise.reject(new Error('not used')),
-      post: () => Promise.reject(new Error('not used')),
       on: (event, listener) => {
         (listeners as Record<string, unknown>)[event] = listener;
         return () => undefined;
@@ -206,7 +207,7 @@ describe('useUnauthorizedRouting: the herd rule on a 401', () => {
     return { router, route: () => (route as RouteNoAccess)() };
   };
 
-  const stubApiClient = (): ApiClient => ({ call: () => Promise.reject(new Error('not used')), post: () => Promise.reject(new Error('not used')), on: () => () => undefined });
+  const stubApiClient = (): ApiClient => ({ call: () => Promise.reject(new Error('not used')), on: () => () => undefined });
 
   afterEach(() => vi.unstubAllGlobals());
 

@@ -1,9 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { access, contract } from '@shared/api/contract';
+import type { EndpointPath } from '@shared/api/endpoints';
 import { createApiClient, encodeForm, type ApiClient } from './api-client';
 import { ApiError, MSG_NO_RESPONSE, MSG_SERVER_ERROR, MSG_TRY_AGAIN } from './api-error';
 
 const API_URL = 'https://api.example.test/';
+
+/** A contract for a protocol test: any fields, the given answer schema (anything by default). */
+const probe = <T extends string>(path: EndpointPath, type: T, answer: z.ZodType = z.unknown()) =>
+  contract({ path, type, input: z.object({ type: z.literal(type) }).loose(), answer, access: access.self });
 
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -45,7 +51,7 @@ const failure = async (promise: Promise<unknown>): Promise<ApiError> => {
 describe('request', () => {
   it('POSTs a form-encoded body with type first to apiUrl + path', async () => {
     const h = harness(() => Promise.resolve(json(200, { ok: true })));
-    await h.client.post('/api/farmer/dashboard', 'FARMER_DASHBOARD_GET', { farm: 'F-1', page_index: 2, remember: true });
+    await h.client.call(probe('/api/farmer/dashboard', 'FARMER_DASHBOARD_GET'), { farm: 'F-1', page_index: 2, remember: true });
 
     const { url, init, form, headers } = sent(h);
     expect(url).toBe('https://api.example.test/api/farmer/dashboard');
@@ -76,20 +82,20 @@ describe('request', () => {
 
   it('sends the access token as a bearer', async () => {
     const h = harness(() => Promise.resolve(json(200, {})), 'eyJ.token.sig');
-    await h.client.post('/api/user', 'USER_ONE_GET_BY_TOKEN');
+    await h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {});
     expect(sent(h).headers.get('Authorization')).toBe('Bearer eyJ.token.sig');
   });
 
   it('sends no Authorization header when signed out', async () => {
     const h = harness(() => Promise.resolve(json(200, 'logged_in')), SIGNED_OUT);
-    await h.client.post('/api/user', 'USER_CHECK_LOGIN_STATUS');
+    await h.client.call(probe('/api/user', 'USER_CHECK_LOGIN_STATUS'), {});
     expect(sent(h).headers.has('Authorization')).toBe(false);
   });
 
   it('sends the call without a bearer when reading the session fails', async () => {
     const fetchFn = vi.fn<typeof fetch>(() => Promise.resolve(json(200, {})));
     const client = createApiClient({ apiUrl: API_URL, getAccessToken: () => Promise.reject(new Error('refresh failed')), fetch: fetchFn });
-    await client.post('/api/user', 'USER_CHECK_LOGIN_STATUS');
+    await client.call(probe('/api/user', 'USER_CHECK_LOGIN_STATUS'), {});
     expect(new Headers(fetchFn.mock.calls[0]?.[1]?.headers).has('Authorization')).toBe(false);
   });
 });
@@ -97,18 +103,18 @@ describe('request', () => {
 describe('response', () => {
   it('parses the answer with the given schema', async () => {
     const h = harness(() => Promise.resolve(json(200, { token: 'abc', extra: 1 })));
-    const answer = await h.client.post('/api/user', 'USER_SIGN_IN', {}, { schema: z.object({ token: z.string() }) });
+    const answer = await h.client.call(probe('/api/user', 'USER_SIGN_IN', z.object({ token: z.string() })), {});
     expect(answer).toEqual({ token: 'abc' });
   });
 
   it('returns plain-text answers as text', async () => {
     const h = harness(() => Promise.resolve(new Response('logged_in', { status: 200 })));
-    await expect(h.client.post('/api/user', 'USER_CHECK_LOGIN_STATUS')).resolves.toBe('logged_in');
+    await expect(h.client.call(probe('/api/user', 'USER_CHECK_LOGIN_STATUS'), {})).resolves.toBe('logged_in');
   });
 
   it('rejects an answer that does not match the schema as Server Error!', async () => {
     const h = harness(() => Promise.resolve(json(200, { token: 42 })));
-    const err = await failure(h.client.post('/api/user', 'USER_SIGN_IN', {}, { schema: z.object({ token: z.string() }) }));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_SIGN_IN', z.object({ token: z.string() })), {}));
     expect(err.kind).toBe('invalid-response');
     expect(err.userMessage).toBe(MSG_SERVER_ERROR);
     expect(h.onError).toHaveBeenCalledWith(err);
@@ -118,7 +124,7 @@ describe('response', () => {
 describe('error catalogue (farmer §8)', () => {
   it('401 emits unauthorized and no error notice', async () => {
     const h = harness(() => Promise.resolve(json(401, { message: 'Unauthorized' })));
-    const err = await failure(h.client.post('/api/user', 'USER_ONE_GET_BY_TOKEN'));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {}));
     expect(err.status).toBe(401);
     expect(err.isUnauthorized).toBe(true);
     expect(h.onUnauthorized).toHaveBeenCalledTimes(1);
@@ -127,7 +133,7 @@ describe('error catalogue (farmer §8)', () => {
 
   it.each([422, 429, 500, 510])('%i shows the server message', async (status) => {
     const h = harness(() => Promise.resolve(json(status, { message: `Farm not found (${status})` })));
-    const err = await failure(h.client.post('/api/farmer/setting', 'USER_SETTING_ALERT_GET'));
+    const err = await failure(h.client.call(probe('/api/farmer/setting', 'USER_SETTING_ALERT_GET'), {}));
     expect(err.status).toBe(status);
     expect(err.userMessage).toBe(`Farm not found (${status})`);
     expect(err.reload).toBe(false);
@@ -137,21 +143,21 @@ describe('error catalogue (farmer §8)', () => {
 
   it('keeps a message array as an array (the snackbar joins the lines)', async () => {
     const h = harness(() => Promise.resolve(json(422, { message: ['email is required', 'phone is required'] })));
-    const err = await failure(h.client.post('/api/user', 'USER_SIGN_UP'));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_SIGN_UP'), {}));
     expect(err.userMessage).toEqual(['email is required', 'phone is required']);
     expect(err.message).toBe('email is required\nphone is required');
   });
 
   it('leaves the message to the snackbar default when the body has none', async () => {
     const h = harness(() => Promise.resolve(new Response('<html>oops</html>', { status: 500 })));
-    const err = await failure(h.client.post('/api/user', 'USER_ONE_GET_BY_TOKEN'));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {}));
     expect(err.userMessage).toBeUndefined();
     expect(h.onError).toHaveBeenCalledWith(err);
   });
 
   it("'timeout-or-duplicate' reads 'An error occurred, please try again!' without a reload", async () => {
     const h = harness(() => Promise.resolve(json(422, { message: 'timeout-or-duplicate' })));
-    const err = await failure(h.client.post('/api/user', 'USER_SIGN_UP'));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_SIGN_UP'), {}));
     expect(err.userMessage).toBe(MSG_TRY_AGAIN);
     expect(err.userMessage).toBe('An error occurred, please try again!');
     expect(err.reload).toBe(false);
@@ -159,21 +165,21 @@ describe('error catalogue (farmer §8)', () => {
 
   it("'invalid-input-response' reads the same and asks for a reload", async () => {
     const h = harness(() => Promise.resolve(json(422, { message: ['invalid-input-response'] })));
-    const err = await failure(h.client.post('/api/user', 'USER_RESET_PASSWORD'));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_RESET_PASSWORD'), {}));
     expect(err.userMessage).toBe('An error occurred, please try again!');
     expect(err.reload).toBe(true);
   });
 
   it.each([400, 403, 404, 502, 503])('%i (any other status) reads Server Error!', async (status) => {
     const h = harness(() => Promise.resolve(json(status, { message: 'internal detail' })));
-    const err = await failure(h.client.post('/api/user', 'USER_ONE_GET_BY_TOKEN'));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {}));
     expect(err.userMessage).toBe('Server Error!');
     expect(h.onError).toHaveBeenCalledWith(err);
   });
 
   it("no response at all reads 'Failed to execute'", async () => {
     const h = harness(() => Promise.reject(new TypeError('Failed to fetch')));
-    const err = await failure(h.client.post('/api/user', 'USER_ONE_GET_BY_TOKEN'));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {}));
     expect(err.kind).toBe('network');
     expect(err.status).toBeUndefined();
     expect(err.userMessage).toBe(MSG_NO_RESPONSE);
@@ -191,7 +197,7 @@ describe('error catalogue (farmer §8)', () => {
           else init?.signal?.addEventListener('abort', abort);
         }),
     );
-    const pending = h.client.post('/api/farmer/activity', 'FARMER_MILKING_LIST', { farm: 'F-1' }, { signal: controller.signal });
+    const pending = h.client.call(probe('/api/farmer/activity', 'FARMER_MILKING_LIST'), { farm: 'F-1' }, { signal: controller.signal });
     controller.abort();
     const err = await failure(pending);
     expect(err.isCancelled).toBe(true);
@@ -203,7 +209,7 @@ describe('error catalogue (farmer §8)', () => {
   it("a caller's own handler replaces the default notice", async () => {
     const h = harness(() => Promise.resolve(json(422, { message: 'Email already registered' })));
     const own = vi.fn<(e: ApiError) => void>();
-    const err = await failure(h.client.post('/api/user', 'USER_SIGN_UP', {}, { onError: own }));
+    const err = await failure(h.client.call(probe('/api/user', 'USER_SIGN_UP'), {}, { onError: own }));
     expect(own).toHaveBeenCalledWith(err);
     expect(h.onError).not.toHaveBeenCalled();
   });
@@ -211,7 +217,7 @@ describe('error catalogue (farmer §8)', () => {
   it('a 401 still routes globally when the caller has its own handler', async () => {
     const h = harness(() => Promise.resolve(json(401, { message: 'Unauthorized' })));
     const own = vi.fn<(e: ApiError) => void>();
-    await failure(h.client.post('/api/user', 'USER_ONE_GET_BY_TOKEN', {}, { onError: own }));
+    await failure(h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {}, { onError: own }));
     expect(h.onUnauthorized).toHaveBeenCalledTimes(1);
     expect(own).not.toHaveBeenCalled();
   });
@@ -221,7 +227,7 @@ describe('error catalogue (farmer §8)', () => {
     const late = vi.fn();
     const off = h.client.on('error', late);
     off();
-    await failure(h.client.post('/api/user', 'USER_ONE_GET_BY_TOKEN'));
+    await failure(h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {}));
     expect(late).not.toHaveBeenCalled();
     expect(h.onError).toHaveBeenCalledTimes(1);
   });

@@ -42,7 +42,6 @@ export interface ApiClient {
    * type and the fields, and parses the answer with the contract's answer schema.
    */
   call<C extends Contract>(contract: C, fields: ContractFields<C>, options?: CallOptions): Promise<ContractAnswer<C>>;
-  post<T = unknown>(path: string, type: string, fields?: ApiFields, options?: RequestOptions<T>): Promise<T>;
   /** Subscribes; returns the unsubscribe function. */
   on<E extends keyof ApiClientEvents>(event: E, listener: ApiClientEvents[E]): () => void;
 }
@@ -152,7 +151,6 @@ export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch
   return {
     call: (contract, fields, options = {}) =>
       post(contract.path, contract.type, fields as ApiFields, { ...options, schema: contract.answer as z.ZodType<ContractAnswer<typeof contract>> }),
-    post,
     on(event, listener) {
       const set = listeners[event] as Set<typeof listener>;
       set.add(listener);

@@ -105,7 +105,8 @@ export const organizationSchema = z.object({ _id: z.string(), name: z.string().o
 
 /** USER_ONE_GET_BY_TOKEN (farmer §3 User, §7): the caller, their farms and organization. */
 export const currentUserAnswerSchema = z.object({
-  user: userSchema,
+  /** Never null from this server (no profile is a 403); the spec's shells read a missing user as signed out (farmer §4). */
+  user: userSchema.nullable(),
   listFarm: z.array(farmSchema),
   organization: organizationSchema.nullable(),
 });

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { alertSettingsAnswerSchema, type AlertSettingsAnswer } from '@shared/api/actions/farmer-setting';
+import { farmerSettingContracts, type AlertSettingsAnswer } from '@shared/api/actions/farmer-setting';
 import type { ApiClient } from '../api-client';
 
 export type { AlertSettingsAnswer };
@@ -9,5 +9,5 @@ export type VatSettings = AlertSettingsAnswer['vats'][number];
 export const alertSettingsQuery = (client: ApiClient, farmId: string) =>
   queryOptions({
     queryKey: ['farmer-setting', 'alert', farmId] as const,
-    queryFn: ({ signal }) => client.post('/api/farmer/setting', 'USER_SETTING_ALERT_GET', { farm: farmId }, { schema: alertSettingsAnswerSchema, signal }),
+    queryFn: ({ signal }) => client.call(farmerSettingContracts.USER_SETTING_ALERT_GET, { farm: farmId }, { signal }),
   });

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { lastResponseSchema } from '@shared/api/actions/farmer-activity';
+import { farmerActivityContracts, type lastResponseSchema } from '@shared/api/actions/farmer-activity';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../api-client';
 
@@ -11,6 +11,6 @@ export const dashboardLastQuery = (client: ApiClient, farmId: string) =>
   queryOptions({
     queryKey: ['farmer-dashboard-last', farmId],
     queryFn: ({ signal }) =>
-      client.post('/api/farmer/activity', 'FARMER_DASHBOARD_LAST', { farm: farmId }, { schema: lastResponseSchema, signal }),
+      client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST, { farm: farmId }, { signal }),
     refetchInterval: DASHBOARD_REFRESH_MS,
   });

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { storageHistoryResponseSchema } from '@shared/api/actions/farmer-activity';
+import { farmerActivityContracts, type storageHistoryResponseSchema } from '@shared/api/actions/farmer-activity';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../api-client';
 
@@ -11,6 +11,6 @@ export const storageHistoryQuery = (client: ApiClient, farmId: string) =>
   queryOptions({
     queryKey: ['farmer-storage-history', farmId],
     queryFn: ({ signal }) =>
-      client.post('/api/farmer/activity', 'FARMER_STORAGE_HISTORY', { farm: farmId }, { schema: storageHistoryResponseSchema, signal }),
+      client.call(farmerActivityContracts.FARMER_STORAGE_HISTORY, { farm: farmId }, { signal }),
     refetchInterval: DASHBOARD_REFRESH_MS,
   });

@@ -1,15 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Preferences } from '@shared/alerts/preferences';
-import { preferencesAnswerSchema, preferencesSetAnswerSchema } from '@shared/api/actions/farmer-setting';
+import { farmerSettingContracts as c } from '@shared/api/actions/farmer-setting';
 import type { ApiClient } from '../../../lib/api-client';
-
-const PATH = '/api/farmer/setting';
 
 export const preferencesQuery = (client: ApiClient, farmId: string) =>
   queryOptions({
     queryKey: ['farmer-setting', 'user', farmId] as const,
-    queryFn: ({ signal }) => client.post(PATH, 'USER_SETTING_ALERT_GET_USER', { farm: farmId }, { schema: preferencesAnswerSchema, signal }),
+    queryFn: ({ signal }) => client.call(c.USER_SETTING_ALERT_GET_USER, { farm: farmId }, { signal }),
   });
 
 export const savePreferences = (client: ApiClient, farmId: string, prefs: Preferences) =>
-  client.post(PATH, 'USER_SETTING_ALERT_SET_USER', { farm: farmId, alert_setting: prefs }, { schema: preferencesSetAnswerSchema });
+  client.call(c.USER_SETTING_ALERT_SET_USER, { farm: farmId, alert_setting: prefs });

@@ -1,13 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  notificationDetailAnswerSchema,
-  notificationEditAnswerSchema,
-  notificationListAnswerSchema,
-  type NotificationWire,
-} from '@shared/api/actions/farmer-notification';
+import { farmerNotificationContracts as c, type NotificationWire } from '@shared/api/actions/farmer-notification';
 import type { ApiClient } from '../../../lib/api-client';
-
-const PATH = '/api/farmer/notification';
 
 /** A notification as FARMER_NOTIFICATION_LIST answers it (one definition with the server's, in shared/api). */
 export type AlertItem = NotificationWire;
@@ -22,13 +15,13 @@ export const NOTIFICATION_KEY_PREFIX = ['farmer-notification'] as const;
 export const notificationListQuery = (client: ApiClient, farmId: string) =>
   queryOptions({
     queryKey: [...NOTIFICATION_KEY_PREFIX, 'list', farmId] as const,
-    queryFn: ({ signal }) => client.post(PATH, 'FARMER_NOTIFICATION_LIST', { farm: farmId }, { schema: notificationListAnswerSchema, signal }),
+    queryFn: ({ signal }) => client.call(c.FARMER_NOTIFICATION_LIST, { farm: farmId }, { signal }),
   });
 
 /** Status 2 marks read, 3 archives (farmer §2.8, §4). */
 export const editNotificationStatus = (client: ApiClient, farmId: string, id: string, status: 2 | 3) =>
-  client.post(PATH, 'FARMER_NOTIFICATION_ONE_EDIT', { farm: farmId, item: { _id: id }, status }, { schema: notificationEditAnswerSchema });
+  client.call(c.FARMER_NOTIFICATION_ONE_EDIT, { farm: farmId, item: { _id: id }, status });
 
 /** FARMER_NOTIFICATION_DETAIL: the storage activity holding the alert, or `_id: null` when there is none. */
 export const notificationDetail = (client: ApiClient, farmId: string, id: string) =>
-  client.post(PATH, 'FARMER_NOTIFICATION_DETAIL', { farm: farmId, item: { _id: id } }, { schema: notificationDetailAnswerSchema });
+  client.call(c.FARMER_NOTIFICATION_DETAIL, { farm: farmId, item: { _id: id } });

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { lastAllResponseSchema } from '@shared/api/actions/farmer-activity';
+import { farmerActivityContracts, type lastAllResponseSchema } from '@shared/api/actions/farmer-activity';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../../../lib/api-client';
 
@@ -24,11 +24,7 @@ export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: 
   queryOptions({
     queryKey: ['farmer-dashboard-last-all', farmId, range],
     queryFn: ({ signal }) =>
-      client.post('/api/farmer/activity', 'FARMER_DASHBOARD_LAST_ALL', { farm: farmId, ...rangeFields(range) }, {
-        schema: lastAllResponseSchema,
-        signal,
-        onError: () => undefined,
-      }),
+      client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range) }, { signal, onError: () => undefined }),
     refetchInterval: isLiveRange(range, today) ? DASHBOARD_REFRESH_MS : false,
     retry: false,
   });

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { milkingBriefResponseSchema } from '@shared/api/actions/farmer-activity';
+import { farmerActivityContracts, type milkingBriefResponseSchema } from '@shared/api/actions/farmer-activity';
 import type { ApiClient } from '../../../lib/api-client';
 
 export type MilkingBrief = z.infer<typeof milkingBriefResponseSchema>;
@@ -13,10 +13,6 @@ export const milkingBriefQuery = (client: ApiClient, activityId: string) =>
   queryOptions({
     queryKey: ['farmer-milking-brief', activityId],
     queryFn: ({ signal }) =>
-      client.post('/api/farmer/activity', 'FARMER_MILKING_LIST_BRIEF', { activity_id: activityId }, {
-        schema: milkingBriefResponseSchema,
-        signal,
-        onError: () => undefined,
-      }),
+      client.call(farmerActivityContracts.FARMER_MILKING_LIST_BRIEF, { activity_id: activityId }, { signal, onError: () => undefined }),
     retry: false,
   });

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { milkingListResponseSchema } from '@shared/api/actions/farmer-activity';
+import { farmerActivityContracts, type milkingListResponseSchema } from '@shared/api/actions/farmer-activity';
 import type { ApiClient } from '../../../lib/api-client';
 
 export type MilkingList = z.infer<typeof milkingListResponseSchema>;
@@ -15,10 +15,6 @@ export const milkingListQuery = (client: ApiClient, farmId: string, page: number
   queryOptions({
     queryKey: ['farmer-milking-list', farmId, page],
     queryFn: ({ signal }) =>
-      client.post('/api/farmer/activity', 'FARMER_MILKING_LIST', { farm: farmId, page_index: page }, {
-        schema: milkingListResponseSchema,
-        signal,
-        onError: () => undefined,
-      }),
+      client.call(farmerActivityContracts.FARMER_MILKING_LIST, { farm: farmId, page_index: page }, { signal, onError: () => undefined }),
     retry: false,
   });

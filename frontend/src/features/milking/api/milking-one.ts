@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { milkingOneResponseSchema } from '@shared/api/actions/farmer-activity';
+import { farmerActivityContracts, type milkingOneResponseSchema } from '@shared/api/actions/farmer-activity';
 import type { ApiClient } from '../../../lib/api-client';
 
 export type MilkingOne = z.infer<typeof milkingOneResponseSchema>;
@@ -15,10 +15,6 @@ export const milkingOneQuery = (client: ApiClient, activityId: string) =>
   queryOptions({
     queryKey: ['farmer-milking-one', activityId],
     queryFn: ({ signal }) =>
-      client.post('/api/farmer/activity', 'FARMER_MILKING_ONE', { activity_id: activityId }, {
-        schema: milkingOneResponseSchema,
-        signal,
-        onError: () => undefined,
-      }),
+      client.call(farmerActivityContracts.FARMER_MILKING_ONE, { activity_id: activityId }, { signal, onError: () => undefined }),
     retry: false,
   });

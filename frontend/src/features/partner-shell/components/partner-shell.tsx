@@ -49,7 +49,8 @@ export function PartnerShell({ area }: { readonly area: PartnerArea }) {
   const sidebarId = useId();
 
   const here = `${location.pathname}${location.search}`;
-  const unauthorized = userQuery.error instanceof ApiError && userQuery.error.isUnauthorized;
+  // operator §4: no user returned is signed out, like a 401.
+  const unauthorized = (userQuery.error instanceof ApiError && userQuery.error.isUnauthorized) || (userQuery.data !== undefined && !userQuery.data.user);
   useEffect(() => {
     if (!unauthorized) return;
     // The server refused whatever tokens Amplify holds: drop them, or the login page (already
@@ -57,7 +58,7 @@ export function PartnerShell({ area }: { readonly area: PartnerArea }) {
     void signOutUser().then(() => navigate(paths.login.to(here), { replace: true }));
   }, [unauthorized, here, navigate]);
 
-  if (!userQuery.data) {
+  if (!userQuery.data?.user) {
     // Another failure was announced in the snackbar; offer a way on rather than a blank page.
     if (userQuery.error && !unauthorized) {
       return (

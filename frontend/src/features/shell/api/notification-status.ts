@@ -1,10 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { notificationStatusAnswerSchema } from '@shared/api/actions/farmer-notification';
+import { farmerNotificationContracts } from '@shared/api/actions/farmer-notification';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../../../lib/api-client';
-
-/** FARMER_NOTIFICATION_STATUS (farmer §7): 'YES' when the farm has an unread alert (the answer schema is shared with the server). */
-export const notificationStatusSchema = notificationStatusAnswerSchema;
 
 export const notificationStatusKey = (farmId: string) => ['farmer-notification', 'status', farmId] as const;
 
@@ -18,6 +15,6 @@ export const notificationStatusQuery = (client: ApiClient, farmId: string) =>
     // A failed check only leaves the marker off (no snackbar every two minutes); a 401 still
     // reaches the app's unauthorized routing, as every call's does.
     queryFn: ({ signal }) =>
-      client.post('/api/farmer/notification', 'FARMER_NOTIFICATION_STATUS', { farm: farmId }, { schema: notificationStatusSchema, signal, onError: () => undefined }),
+      client.call(farmerNotificationContracts.FARMER_NOTIFICATION_STATUS, { farm: farmId }, { signal, onError: () => undefined }),
     refetchInterval: DASHBOARD_REFRESH_MS,
   });

@@ -1,10 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { agitatorListResponseSchema, collectionListResponseSchema, storageOneResponseSchema } from '@shared/api/actions/farmer-activity';
-import { addPickupResponseSchema } from '@shared/api/actions/farmer-pickup';
+import { agitatorListResponseSchema, collectionListResponseSchema, farmerActivityContracts as c, storageOneResponseSchema } from '@shared/api/actions/farmer-activity';
 import type { ApiClient } from '../../../lib/api-client';
-
-const PATH = '/api/farmer/activity';
 
 export type StorageOne = z.infer<typeof storageOneResponseSchema>;
 export type CollectionList = z.infer<typeof collectionListResponseSchema>;
@@ -18,7 +15,7 @@ export const storageOneQuery = (client: ApiClient, activityId: string, alertId: 
   queryOptions({
     queryKey: ['farmer-storage-one', activityId, alertId ?? null] as const,
     queryFn: ({ signal }) =>
-      client.post(PATH, 'FARMER_STORAGE_ONE', { activity_id: activityId, alert_id: alertId ?? '' }, { schema: storageOneResponseSchema, signal, onError: () => undefined }),
+      client.call(c.FARMER_STORAGE_ONE, { activity_id: activityId, alert_id: alertId ?? '' }, { signal, onError: () => undefined }),
     retry: false,
   });
 
@@ -26,14 +23,14 @@ export const storageOneQuery = (client: ApiClient, activityId: string, alertId: 
 export const collectionListQuery = (client: ApiClient, farmId: string, page: number) =>
   queryOptions({
     queryKey: ['farmer-collection-list', farmId, page] as const,
-    queryFn: ({ signal }) => client.post(PATH, 'FARMER_COLLECTION_LIST', { farm: farmId, page_index: page }, { schema: collectionListResponseSchema, signal }),
+    queryFn: ({ signal }) => client.call(c.FARMER_COLLECTION_LIST, { farm: farmId, page_index: page }, { signal }),
   });
 
 /** FARMER_AGITATOR_LIST (/dts/agitator): the agitator stop periods of 30 days, page 1 the latest. */
 export const agitatorListQuery = (client: ApiClient, farmId: string, page: number) =>
   queryOptions({
     queryKey: ['farmer-agitator-list', farmId, page] as const,
-    queryFn: ({ signal }) => client.post(PATH, 'FARMER_AGITATOR_LIST', { farm: farmId, page_index: page }, { schema: agitatorListResponseSchema, signal }),
+    queryFn: ({ signal }) => client.call(c.FARMER_AGITATOR_LIST, { farm: farmId, page_index: page }, { signal }),
   });
 
 /** The ADD_PICKUP fields as the form sends them (§9: the time as UTC 'YYYY-MM-DD HH:mm:ss'). */
@@ -46,4 +43,4 @@ export interface PickupFields {
 }
 
 /** ADD_PICKUP (farmer §2.14): answers 'success'; a refusal goes to the snackbar with the server's message. */
-export const addPickup = (client: ApiClient, fields: PickupFields) => client.post(PATH, 'ADD_PICKUP', { ...fields }, { schema: addPickupResponseSchema });
+export const addPickup = (client: ApiClient, fields: PickupFields) => client.call(c.ADD_PICKUP, { ...fields });

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useOutletContext } from 'react-router-dom';
-import { addPickupSchema, toWireTime } from '@shared/api/actions/farmer-pickup';
+import { farmerActivityContracts } from '@shared/api/actions/farmer-activity';
+import { toWireTime } from '@shared/api/actions/farmer-pickup';
 import { isDairyCompanyFarm } from '@shared/entities/farm';
 import { useConfirm } from '../../../components/confirm-dialog';
 import { useApiClient } from '../../../lib/api-client-provider';
@@ -60,7 +61,7 @@ export function PickupPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const fields: PickupFields = { farm_id: farm._id, vat: values.vat, datetime: wireTime(values.datetime), volume: values.volume, temperature: values.temperature };
-    const checked = addPickupSchema.safeParse({ type: 'ADD_PICKUP', ...fields });
+    const checked = farmerActivityContracts.ADD_PICKUP.input.safeParse({ type: farmerActivityContracts.ADD_PICKUP.type, ...fields });
     if (!checked.success) {
       const found: Partial<Record<Field, string>> = {};
       for (const issue of checked.error.issues) {
