@@ -10,7 +10,7 @@ import {
 import { mergePreferences } from '../../shared/alerts/preferences';
 import { AUTO_SETTING_FIELDS, validateAlertSettings, validateAutoSettings } from '../../shared/alerts/settings';
 import { smsTotalFor } from '../../shared/constants';
-import { localMonth } from '../alerts/notifier';
+import { localMonth } from '../../shared/time/local-day';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 

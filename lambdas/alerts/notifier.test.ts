@@ -8,7 +8,8 @@ import type { AlertsRepository, StoredNotification } from '../adapters/dynamodb/
 import { alertEmailTopics, type AlertEmailRoute } from '../adapters/sns/alert-email';
 import { snsAlertSender } from '../adapters/sns/alert-sender';
 import { createLogger } from '../lib/logger';
-import { localMonth, makeNotifier, type NotifierDeps } from './notifier';
+import { localMonth } from '../../shared/time/local-day';
+import { makeNotifier, type NotifierDeps } from './notifier';
 
 const ARN = 'arn:aws:sns:us-east-1:000000000000:';
 const PREFIX = 'vatman-test-alert-email-';

@@ -1,4 +1,5 @@
 import { channelsFor } from '../../shared/alerts/preferences';
+import { localMonth } from '../../shared/time/local-day';
 import { allowanceNote, emailBody, emailSubject, smsText, type MessageFacts } from '../../shared/alerts/messages';
 import { smsTotalFor } from '../../shared/constants';
 import type { Farm } from '../../shared/entities/farm';
@@ -31,12 +32,6 @@ const BACKOFF_MS = [250, 1_000];
 export const SEND_WITHIN_MS = 12 * 60 * 60_000;
 /** The sweep retries a delivery only once the run that raised it is surely over. */
 export const RETRY_AFTER_MS = 2 * 60_000;
-
-/** The farm-local month (YYYY-MM) a text counts against. */
-export const localMonth = (at: Date, timezone: string): string => {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit' }).formatToParts(at);
-  return `${parts.find((p) => p.type === 'year')?.value}-${parts.find((p) => p.type === 'month')?.value}`;
-};
 
 export type DeliveryResult = 'done' | 'pending';
 

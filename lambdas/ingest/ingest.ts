@@ -7,8 +7,9 @@ import { detect, initialDetectorState, type DetectorState } from '../../shared/t
 import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema, type TelemetryMessage } from '../../shared/telemetry/device-message';
 import { canonicalTime, displayTemperature, displayVolume, implausibleForVat, toReading, type Reading } from '../../shared/telemetry/reading';
 import type { FarmRepository, IngestRecord, ThingOwner } from '../adapters/dynamodb/farms-repository';
-import { dayOf, hourOf } from '../adapters/dynamodb/keys';
-import { readingKey, sameReading, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import { readingKey, sameReading } from '../../shared/telemetry/reading';
+import { dayOf, hourOf } from '../../shared/time/utc';
 import type { Logger } from '../lib/logger';
 
 /**

@@ -15,6 +15,10 @@ export const KNODE_TOPIC_FILTER = 'dts/+/knode';
 export const DEVICE_TOPIC_FILTER = 'dts/+/+';
 
 export const telemetryTopic = (thingName: string): string => `dts/${thingName}/telemetry`;
+/** Commands to a unit and its replies (lambdas/adapters/iot/device-commands.ts has the protocol). */
+export const settingsCommandTopic = (thing: string): string => `dts/${thing}/cmd/settings`;
+export const replyTopic = (thing: string): string => `dts/${thing}/cmd/reply`;
+export const REPLY_TOPIC_FILTER = 'dts/+/cmd/reply';
 export const knodeTopic = (thingName: string): string => `dts/${thingName}/knode`;
 
 /** `dts/<thing>/<channel>` → its parts, or undefined for any other topic. */

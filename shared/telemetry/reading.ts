@@ -133,3 +133,8 @@ export const toReading = (m: TelemetryMessage, vat: VatConfig): Reading => {
     controller_status: m.controller_status ?? null,
   };
 };
+
+/** One reading stored twice is a duplicate when every field agrees (a retry); otherwise a conflict. */
+export const sameReading = (a: Reading, b: Reading): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** A reading's identity across devices: the key of a batch lookup's answer. */
+export const readingKey = (deviceId: string, publishedAt: string): string => `${deviceId}|${publishedAt}`;

@@ -60,3 +60,9 @@ export const daysFrom = (a: string, b: string): number => Math.round((Date.parse
 
 /** A real calendar date in YYYY-MM-DD form. */
 export const isCalendarDay = (s: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00.000Z`).toISOString().slice(0, 10) === s;
+
+/** The farm-local month (YYYY-MM) of an instant: the month a text counts against (farmer §9 SMS totals). */
+export const localMonth = (at: Date, timezone: string): string => {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit' }).formatToParts(at);
+  return `${parts.find((p) => p.type === 'year')?.value}-${parts.find((p) => p.type === 'month')?.value}`;
+};

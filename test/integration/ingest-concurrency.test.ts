@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
-import { dayOf } from '../../lambdas/adapters/dynamodb/keys';
+import { dayOf } from '../../shared/time/utc';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { makeIngest } from '../../lambdas/ingest/ingest';
 import { createLogger } from '../../lambdas/lib/logger';

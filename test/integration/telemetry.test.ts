@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
-import { dayOf } from '../../lambdas/adapters/dynamodb/keys';
+import { dayOf } from '../../shared/time/utc';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { knodeTopic, telemetryTopic } from '../../shared/telemetry/device-message';
 import { startTestStack } from '../support/local-stack';

@@ -1,5 +1,5 @@
 import type { ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
-import { dayOf } from '../../lambdas/adapters/dynamodb/keys';
+import { dayOf } from '../../shared/time/utc';
 import type { Reading } from '../../shared/telemetry/reading';
 
 /** A stored reading with every field the device sends, values from `over`. */

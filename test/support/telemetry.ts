@@ -1,5 +1,5 @@
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
-import { dayOf } from '../../lambdas/adapters/dynamodb/keys';
+import { dayOf } from '../../shared/time/utc';
 import type { ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import type { TelemetryMessageInput } from '../../shared/telemetry/device-message';
 

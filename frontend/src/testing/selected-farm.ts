@@ -53,3 +53,6 @@ export const openFarmerScreen = async (path: string, handlers: Readonly<Record<s
   else if (ready) await ready();
   return { ...app, api };
 };
+
+/** The farm the selected-farm cookie names now (what a screen switched to). */
+export { readSelectedFarm } from '../features/shell/utils/selected-farm';

@@ -1,3 +1,4 @@
+import { dayOf } from '../../../shared/time/utc';
 /**
  * Key design of the Farms table (docs/architecture.md, "Data"). One place builds every key so
  * repositories never spell them twice.
@@ -64,9 +65,6 @@ export const readingsKeys = {
   rejectedPartition: (day: string) => `X#${day}`,
 } as const;
 
-/** UTC day (YYYY-MM-DD) and hour (YYYY-MM-DDTHH) of an ISO date-time. */
-export const dayOf = (iso: string): string => iso.slice(0, 10);
-export const hourOf = (iso: string): string => iso.slice(0, 13);
 
 /**
  * Key design of the Alerts table (docs/architecture.md, "Alerts"). A notification's id starts

@@ -15,8 +15,9 @@ import { RAW_ARCHIVE_DAYS } from '../../../shared/constants';
 import { ACTIVITY_KINDS, type Activity, type ActivityKind } from '../../../shared/telemetry/activities';
 import { fromDayColumns, toDayColumns, type DayColumns } from '../../../shared/telemetry/day-bucket';
 import { columnsFromDay, columnsFromReadings, concatColumns, sliceColumns, type ReadingColumns } from '../../../shared/telemetry/reading-columns';
-import { READING_FIELDS, type Reading } from '../../../shared/telemetry/reading';
-import { dayOf, readingsKeys as k } from './keys';
+import { READING_FIELDS, readingKey, sameReading, type Reading } from '../../../shared/telemetry/reading';
+import { readingsKeys as k } from './keys';
+import { dayOf } from '../../../shared/time/utc';
 import { isConditionFailure, queryAll as queryItems } from './query';
 
 /** A message the ingest could not accept, kept with the reason (30 days). */
@@ -120,9 +121,6 @@ export const daysBetween = (from: string, to: string): string[] => {
   return days;
 };
 
-export const sameReading = (a: Reading, b: Reading) => JSON.stringify(a) === JSON.stringify(b);
-/** The key of getReadings' answer. */
-export const readingKey = (deviceId: string, publishedAt: string) => `${deviceId}|${publishedAt}`;
 const chunked = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 /** DynamoDB may leave part of a batch unprocessed under load: retry that part with a short backoff. */

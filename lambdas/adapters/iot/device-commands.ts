@@ -4,6 +4,7 @@ import mqtt from 'mqtt';
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../dynamodb/client';
 import { optionalEnv, requireEnv } from '../../lib/env';
+import { settingsCommandTopic } from '../../../shared/telemetry/device-message';
 
 /**
  * Commands to a vat device (issue 6, controller settings). The protocol:
@@ -15,9 +16,6 @@ import { optionalEnv, requireEnv } from '../../lib/env';
  *    it under the request id; the API call waits for that item for a few seconds.
  * Three topic levels below dts/<thing> keep replies out of the telemetry rule (`dts/+/+`).
  */
-export const settingsCommandTopic = (thing: string) => `dts/${thing}/cmd/settings`;
-export const replyTopic = (thing: string) => `dts/${thing}/cmd/reply`;
-export const REPLY_TOPIC_FILTER = 'dts/+/cmd/reply';
 
 export type DeviceAnswer = { readonly answered: true; readonly return_value: string } | { readonly answered: false };
 

@@ -4,8 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StorageOne } from '../api/storage';
 import { reloadPage } from '../../../lib/page-reload';
 import { build } from '../../../testing/build';
-import { openFarmerScreen, withSelectedFarm } from '../../../testing/selected-farm';
-import { readSelectedFarm } from '../../shell/utils/selected-farm';
+import { openFarmerScreen, readSelectedFarm, withSelectedFarm } from '../../../testing/selected-farm';
 
 vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
