@@ -24,6 +24,7 @@ export default defineConfig({
           ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          setupFiles: ['test/support/quiet-logs.ts'],
         },
       },
       {
@@ -44,6 +45,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          setupFiles: ['test/support/quiet-logs.ts'],
         },
       },
     ],

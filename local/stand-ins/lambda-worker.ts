@@ -2,6 +2,7 @@
  * One Lambda "container" of the local stack: a worker thread that loads a handler module once
  * (its cold start reads the environment it was given) and runs the events posted to it.
  */
+import '../quiet-warnings';
 import { parentPort, workerData } from 'node:worker_threads';
 
 interface Request {

@@ -1,7 +1,8 @@
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
 import { createVatManApp } from '../../cdk/lib/app';
-import { nagViolations, synthVatMan, TEST_RECAPTCHA_SITE_KEY } from './synth';
+import { nagViolations, synthVatMan, TEST_RECAPTCHA_SITE_KEY, validationViolations } from './synth';
 
 describe('cdk-nag AwsSolutions checks', () => {
   it('fail the synth on an unacknowledged finding (the plugin is active in the app)', () => {
@@ -19,5 +20,23 @@ describe('cdk-nag AwsSolutions checks', () => {
     } finally {
       synth.cleanup();
     }
+  });
+});
+
+describe('deploy validity: every validation plugin, not only cdk-nag', () => {
+  it('reports no violation of any plugin on the real app', () => {
+    const synth = synthVatMan();
+    try {
+      expect(validationViolations(synth.assembly)).toEqual([]);
+    } finally {
+      synth.cleanup();
+    }
+  });
+
+  it("catches what IAM refuses at deploy time: a typographic apostrophe in a role's description (F3031)", () => {
+    const { app, stack } = createVatManApp({ context: { 'aws:cdk:bundling-stacks': [], recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY } });
+    new Role(stack, 'CurlyRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'the user\u2019s role' });
+    const assembly = app.synth();
+    expect(validationViolations(assembly).some((v) => v.includes('F3031'))).toBe(true);
   });
 });

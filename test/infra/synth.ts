@@ -65,15 +65,22 @@ interface ValidationReport {
   }[];
 }
 
+const validationReport = (assembly: CloudAssembly): ValidationReport =>
+  JSON.parse(readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
+
 /** The violations cdk-nag left in the assembly's validation-report.json (after acknowledgements). */
-export const nagViolations = (assembly: CloudAssembly): string[] => {
-  const report = JSON.parse(
-    readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
-  ) as ValidationReport;
-  return report.pluginReports
-    .filter((r) => r.pluginName.includes('AwsSolutions'))
+export const nagViolations = (assembly: CloudAssembly): string[] =>
+  validationReport(assembly)
+    .pluginReports.filter((r) => r.pluginName.includes('AwsSolutions'))
     .flatMap((r) => (r.violations ?? []).map((v) => `${v.severity ?? '?'} ${v.ruleName}`));
-};
+
+/**
+ * Every violation of every validation plugin in validation-report.json: cdk-nag's and CDK's own
+ * 'CloudFormation Validate' (schema rules such as F3031, which IAM enforces at deploy time).
+ * A violation that only warns at synth still fails the deploy, so none is allowed.
+ */
+export const validationViolations = (assembly: CloudAssembly): string[] =>
+  validationReport(assembly).pluginReports.flatMap((r) => (r.violations ?? []).map((v) => `${r.pluginName}: ${v.severity ?? '?'} ${v.ruleName}`));
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> } & Record<string, unknown>>;
 

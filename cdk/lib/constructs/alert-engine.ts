@@ -77,7 +77,7 @@ export class AlertEngine extends Construct {
     // email comes with the sign-up rather than with the first alert.
     this.postConfirmation = new VatManFunction(this, 'PostConfirmationTrigger', {
       entry: triggerEntry('post-confirmation'),
-      description: 'Vat-Man Cognito PostConfirmation: the new user’s alert-email topic and subscription',
+      description: 'Vat-Man Cognito PostConfirmation: alert-email topic and subscription of a new user',
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
