@@ -1,6 +1,6 @@
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createVatManApp } from '../../cdk/lib/app';
 import { nagViolations, synthVatMan, TEST_RECAPTCHA_SITE_KEY, validationViolations } from './synth';
 
@@ -34,6 +34,13 @@ describe('deploy validity: every validation plugin, not only cdk-nag', () => {
   });
 
   it("catches what IAM refuses at deploy time: a typographic apostrophe in a role's description (F3031)", () => {
+    // CDK prints the finding as a warning too: keep the test's output to its result.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const quietWarn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => {
+      quiet.mockRestore();
+      quietWarn.mockRestore();
+    });
     const { app, stack } = createVatManApp({ context: { 'aws:cdk:bundling-stacks': [], recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY } });
     new Role(stack, 'CurlyRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'the user\u2019s role' });
     const assembly = app.synth();

@@ -25,10 +25,11 @@ export const screens: RouteObject[] = [
   { path: paths.logout.pattern, lazy: screen(() => import('../features/auth/components/logout-page'), (m) => m.LogoutPage) },
   { path: paths.login.pattern, lazy: screen(() => import('../features/auth/components/login-page'), (m) => m.LoginPage) },
   { path: paths.test.pattern, lazy: screen(() => import('./routes/test-page'), (m) => m.TestPage) },
-  { path: paths.redirect.pattern, loader: toRoleLanding },
-  { path: paths.admin.pattern, loader: toAdminUsers },
-  { path: paths.adminHome.pattern, loader: toAdminUsers },
-  { path: paths.adminUsers.pattern, loader: toAdminUsers },
+  // Redirects: the loader answers before anything renders; the fallback is what a pending loader shows.
+  { path: paths.redirect.pattern, loader: toRoleLanding, Component: RouteFallback },
+  { path: paths.admin.pattern, loader: toAdminUsers, Component: RouteFallback },
+  { path: paths.adminHome.pattern, loader: toAdminUsers, Component: RouteFallback },
+  { path: paths.adminUsers.pattern, loader: toAdminUsers, Component: RouteFallback },
   // Partner shells (operator §2): static /dts/westlands/… outranks /dts/:partner/…, so Westlands wins there.
   { lazy: screen(() => import('../features/partner-shell/components/partner-shell'), (m) => m.MilkQualityShell), children: [
     { path: paths.partnerMilkQuality.pattern, handle: { title: 'Milk Quality' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.MilkQualityComingSoon) },
