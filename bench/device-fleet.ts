@@ -8,6 +8,7 @@ import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import type { Device } from '../shared/entities/device';
 import type { Farm } from '../shared/entities/farm';
+import { demoFarm } from '../local/seed/demo-data';
 import type { LocalFacts } from '../local/start';
 
 const DEVICES = 2_000;
@@ -21,20 +22,9 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 export const benchDeviceFleet = async (facts: LocalFacts, post: Post, adminToken: string) => {
   const farms = dynamoFarmRepository(createDocumentClient(), facts.dynamodb.farmsTable);
   const now = Date.now();
-  const farmRows: Farm[] = Array.from({ length: FARMS }, (_, i) => ({
-    _id: `bench-farm-${i}`,
-    fonterra_id: String(60000 + i),
-    name: `Bench farm ${i}`,
-    package: 'Vat-Man Pro',
-    install_numVats: 4,
-    is_milk_enabled: true,
-    power: true,
-    timezone: 'Pacific/Auckland',
-    auto_check: true,
-    fonterra_api_status: false,
-    harvest: false,
-    knode: { is_water_enabled: false, is_effluent_enabled: false, is_land_enabled: false, is_weather_enabled: false },
-  }));
+  const farmRows: Farm[] = Array.from({ length: FARMS }, (_, i) =>
+    demoFarm({ _id: `bench-farm-${i}`, fonterra_id: String(60000 + i), name: `Bench farm ${i}`, package: 'Vat-Man Pro', install_numVats: 4 }),
+  );
   const written = performance.now();
   for (let i = 0; i < farmRows.length; i += 50) await Promise.all(farmRows.slice(i, i + 50).map((f) => farms.putFarm(f)));
   const devices: Device[] = Array.from({ length: DEVICES }, (_, i) => ({

@@ -28,7 +28,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { role: 'Farmer (no farm)', email: 'newfarmer@vatman.local', firstName: 'Sam', lastName: 'Reid', phone: '+64211234507', farms: [] },
 ];
 
-const farm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'name' | 'package' | 'install_numVats'> & { knode?: Partial<Farm['knode']> }): Farm => ({
+/** A farm with the demo defaults (New Zealand time, milk module on, Watch on) and what `f` gives. */
+export const demoFarm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'name' | 'package' | 'install_numVats'> & { knode?: Partial<Farm['knode']> }): Farm => ({
   is_milk_enabled: true,
   power: true,
   timezone: 'Pacific/Auckland',
@@ -41,9 +42,9 @@ const farm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'name' | 'package' | 'instal
 });
 
 export const DEMO_FARMS: readonly Farm[] = [
-  farm({ _id: 'farm-lite', fonterra_id: 'OCD40721', name: 'Kowhai Flats', package: 'Vat-Man Lite', install_numVats: 1 }),
-  farm({ _id: 'farm-pro', fonterra_id: '31245', name: 'Totara Downs', package: 'Vat-Man Pro', install_numVats: 2, knode: { is_water_enabled: true, is_weather_enabled: true } }),
-  farm({
+  demoFarm({ _id: 'farm-lite', fonterra_id: 'OCD40721', name: 'Kowhai Flats', package: 'Vat-Man Lite', install_numVats: 1 }),
+  demoFarm({ _id: 'farm-pro', fonterra_id: '31245', name: 'Totara Downs', package: 'Vat-Man Pro', install_numVats: 2, knode: { is_water_enabled: true, is_weather_enabled: true } }),
+  demoFarm({
     _id: 'farm-auto',
     fonterra_id: 'FON50412',
     name: 'Rimu Valley',
@@ -51,7 +52,7 @@ export const DEMO_FARMS: readonly Farm[] = [
     install_numVats: 4,
     knode: { is_water_enabled: true, is_effluent_enabled: true, is_land_enabled: true, is_weather_enabled: true },
   }),
-  farm({ _id: 'farm-wes', fonterra_id: 'WES118', name: 'Matai Road', package: 'Vat-Man Lite', install_numVats: 3 }),
+  demoFarm({ _id: 'farm-wes', fonterra_id: 'WES118', name: 'Matai Road', package: 'Vat-Man Lite', install_numVats: 3 }),
 ];
 
 /** Vat sizes and heights from the installer table (operator spec §9). */

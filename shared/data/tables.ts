@@ -3,6 +3,8 @@
  * tables from this list, so AWS and the local stand-in can never drift apart.
  * Key design: docs/architecture.md, "Data".
  */
+import { DEVICE_CONFIG_FIELDS } from '../entities/device';
+
 export interface KeyAttribute {
   readonly name: string;
   readonly type: 'S' | 'N';
@@ -38,23 +40,7 @@ export const GSI1 = 'gsi1';
  * query (operator §2; 2,000 devices in well under 300 ms) instead of a listing and a BatchGet per 100.
  */
 export const GSI2 = 'gsi2';
-export const FLEET_INDEX_ATTRIBUTES = [
-  '_id',
-  'name',
-  'farm_id',
-  'vat_number',
-  'status',
-  'system_version',
-  'firmware_version',
-  'vat_size',
-  'vat_max_height',
-  'vat_diameter',
-  'wedgeHeight',
-  'vat_volume_offset',
-  'vat_auto',
-  'last_updated',
-  'seen_at',
-] as const;
+export const FLEET_INDEX_ATTRIBUTES = ['_id', ...DEVICE_CONFIG_FIELDS, 'last_updated', 'seen_at'] as const;
 
 export const TABLES: readonly TableDefinition[] = [
   {

@@ -39,3 +39,19 @@ export const deviceSchema = z.object({
 });
 export type Device = z.infer<typeof deviceSchema>;
 
+
+/** Device fields an installer or calibration sets; live values (last_updated) are never in a config write. */
+export const DEVICE_CONFIG_FIELDS = [
+  'name',
+  'farm_id',
+  'vat_number',
+  'status',
+  'system_version',
+  'firmware_version',
+  'vat_size',
+  'vat_max_height',
+  'vat_diameter',
+  'wedgeHeight',
+  'vat_volume_offset',
+  'vat_auto',
+] as const satisfies readonly (keyof Device)[];

@@ -1,8 +1,30 @@
+import type { DeviceRow } from '@shared/api/actions/admin-device';
 import type { Farm, KnodeAsset } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
 
 /** Data builders for tests: a valid entity with the fields a test cares about overridden. */
 export const build = {
+  /** A device list row (operator §2): a Pro farm's vat 1 with fresh live values. */
+  deviceRow: (name: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
+    _id: `dev-${name}`,
+    name,
+    farm_id: 'farm-pro',
+    vat_number: 1,
+    status: 1,
+    vat_size: 14000,
+    vat_max_height: 2438,
+    vat_diameter: 2875,
+    wedgeHeight: 0,
+    vat_volume_offset: 0,
+    vat_auto: false,
+    system_version: '5.6.0',
+    fonterra_id: '31245',
+    farm_name: 'Totara Downs',
+    timezone: 'Pacific/Auckland',
+    retired_messages: 0,
+    last_updated: { published_at: new Date(Date.now() - 5 * 60_000).toISOString(), milk_level: 900, temp1: 4.2, temp2: 12.3, shaft_rpm: 420, state_machine: 'storage' },
+    ...over,
+  }),
   user: (over: Partial<User> = {}): User => ({
     _id: 'user-1',
     firstName: 'Aroha',

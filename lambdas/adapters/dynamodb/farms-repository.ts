@@ -8,7 +8,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { GSI1, GSI2 } from '../../../shared/data/tables';
-import { deviceSchema, type Device, type LastUpdated } from '../../../shared/entities/device';
+import { DEVICE_CONFIG_FIELDS, deviceSchema, type Device, type LastUpdated } from '../../../shared/entities/device';
 import { farmSchema, knodeAssetSchema, type Farm, type KnodeAsset } from '../../../shared/entities/farm';
 import { userSchema, type User } from '../../../shared/entities/user';
 import { farmsKeys as k } from './keys';
@@ -61,21 +61,6 @@ export interface IngestRecord {
   readonly state: unknown;
 }
 
-/** Device fields an installer or calibration sets; live values (last_updated, ingest) are never in a config write. */
-const CONFIG_FIELDS = [
-  'name',
-  'farm_id',
-  'vat_number',
-  'status',
-  'system_version',
-  'firmware_version',
-  'vat_size',
-  'vat_max_height',
-  'vat_diameter',
-  'wedgeHeight',
-  'vat_volume_offset',
-  'vat_auto',
-] as const satisfies readonly (keyof Device)[];
 
 const strip = <T extends Record<string, unknown>>(item: T): Record<string, unknown> => {
   const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, kind: _k, ingest: _i, ingest_n: _in, ...rest } = item;
@@ -200,7 +185,7 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     getDevice: async (deviceId) => parseDevice(await get(k.device(deviceId))),
     async putDevice(device) {
       // An update, not a put: the device's live values and the ingest's state stay as they are.
-      const fields = CONFIG_FIELDS.filter((f) => device[f] !== undefined);
+      const fields = DEVICE_CONFIG_FIELDS.filter((f) => device[f] !== undefined);
       const index = k.deviceByFarm(device.farm_id, device.vat_number, device._id);
       await doc.send(
         new UpdateCommand({

@@ -7,27 +7,7 @@ import { renderApp, testApiClient } from '../../../testing/render-app';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
-const recent = new Date(Date.now() - 5 * 60_000).toISOString();
-const row = (name: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
-  _id: `dev-${name}`,
-  name,
-  farm_id: 'farm-pro',
-  vat_number: 1,
-  status: 1,
-  vat_size: 14000,
-  vat_max_height: 2438,
-  vat_diameter: 2875,
-  wedgeHeight: 0,
-  vat_volume_offset: 0,
-  vat_auto: false,
-  system_version: '5.6.0',
-  fonterra_id: '31245',
-  farm_name: 'Totara Downs',
-  timezone: 'Pacific/Auckland',
-  retired_messages: 0,
-  last_updated: { published_at: recent, milk_level: 900, temp1: 4.2, temp2: 12.3, shaft_rpm: 420, state_machine: 'storage' },
-  ...over,
-});
+const row = build.deviceRow;
 
 const open = async (rows: DeviceRow[], retired: DeviceRow[] = []) => {
   const api = fakeApi({

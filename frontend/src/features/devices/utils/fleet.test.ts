@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceRow } from '@shared/api/actions/admin-device';
+import { build } from '../../../testing/build';
 import { farmLabel, levelBarOf, searchDevices, sortDevices, tempBarOf } from './fleet';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
-const row = (name: string, last: Partial<NonNullable<DeviceRow['last_updated']>> | null, over: Partial<DeviceRow> = {}): DeviceRow => ({
-  _id: `dev-${name}`,
-  name,
-  farm_id: 'farm-pro',
-  vat_number: 1,
-  status: 1,
-  vat_size: 14000,
-  vat_max_height: 2438,
-  vat_diameter: 2875,
-  wedgeHeight: 0,
-  vat_volume_offset: 0,
-  vat_auto: false,
-  fonterra_id: '31245',
-  farm_name: 'Totara Downs',
-  timezone: 'Pacific/Auckland',
-  retired_messages: 0,
-  ...(last ? { last_updated: { published_at: '2026-11-23T11:55:00.000Z', milk_level: 900, temp1: 4, temp2: 12, shaft_rpm: 400, ...last } } : {}),
-  ...over,
-});
+const row = (name: string, last: Partial<NonNullable<DeviceRow['last_updated']>> | null, over: Partial<DeviceRow> = {}): DeviceRow => {
+  const { last_updated: _fresh, ...base } = build.deviceRow(name, over);
+  return last ? { ...base, last_updated: { published_at: '2026-11-23T11:55:00.000Z', milk_level: 900, temp1: 4, temp2: 12, shaft_rpm: 400, ...last } } : base;
+};
 
 const healthy = row('vm-a', {});
 const stale = row('vm-b', { published_at: '2026-11-22T11:00:00.000Z' });
