@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { AssetHashType, BundlingOutput, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
@@ -65,6 +65,11 @@ export class ViteLocalBuild implements ILocalBundling {
     if (result.status !== 0) throw new Error(`vite build failed with exit code ${String(result.status)}`);
     if (!existsSync(path.join(outputDir, 'index.html'))) {
       throw new Error('vite build produced no index.html');
+    }
+    // Source maps stay on the build machine: the site is public, its maps would publish the source.
+    for (const entry of readdirSync(outputDir, { recursive: true })) {
+      const file = path.join(outputDir, String(entry));
+      if (file.endsWith('.map')) rmSync(file);
     }
     return true;
   }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import type { WebConfig } from '../../shared/config';
+import { contentSecurityPolicy, SECURITY_HEADERS } from '../../shared/web/security-headers';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -25,10 +26,15 @@ export const startWebHosting = async (port: number, distDir: string, config: Web
   const index = join(distDir, 'index.html');
   if (!existsSync(index)) throw new Error(`No web build at ${distDir}: run 'npm run build:web' (npm start does it for you).`);
   const root = normalize(distDir) + sep;
+  // The same policy CloudFront sends, with the local stack's API and Cognito origins.
+  const security = {
+    ...SECURITY_HEADERS,
+    'content-security-policy': contentSecurityPolicy({ api: new URL(config.apiUrl).origin, cognito: config.cognitoEndpoint ? [new URL(config.cognitoEndpoint).origin] : [] }),
+  };
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
     if (path === '/config.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(config));
+      res.writeHead(200, { ...security, 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(config));
       return;
     }
     const file = normalize(join(distDir, path));
@@ -37,6 +43,7 @@ export const startWebHosting = async (port: number, distDir: string, config: Web
     const hashed = target.includes(`${sep}assets${sep}`);
     res
       .writeHead(200, {
+        ...security,
         'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
         'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
       })

@@ -317,6 +317,20 @@ describe('alerts', () => {
 });
 
 describe('web', () => {
+  it('sends a strict Content-Security-Policy and the security headers with every page (shared/web/security-headers.ts)', () => {
+    const policyId = onlyResourceId(template, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const config = (resources[policyId]?.Properties as { ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, Record<string, unknown>> } }).ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const csp = JSON.stringify(config.ContentSecurityPolicy?.ContentSecurityPolicy);
+    for (const directive of ["default-src 'self'", "script-src 'self' https://www.google.com/recaptcha/", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"]) expect(csp).toContain(directive);
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain('.execute-api.');
+    expect(config.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true });
+    expect(config.FrameOptions).toMatchObject({ FrameOption: 'DENY' });
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: { DefaultCacheBehavior: { ResponseHeadersPolicyId: { Ref: policyId } } },
+    });
+  });
+
   it('serves a private bucket through CloudFront with origin access control and SPA fallback', () => {
     const oacId = onlyResourceId(template, 'AWS::CloudFront::OriginAccessControl');
     template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {

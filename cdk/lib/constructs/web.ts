@@ -5,6 +5,8 @@ import {
   Distribution,
   HttpVersion,
   PriceClass,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -15,6 +17,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { BucketDeployment, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import type { WebConfig } from '../../../shared/config';
+import { contentSecurityPolicy } from '../../../shared/web/security-headers';
 import { acknowledge, nagAssetBucketObjects, nagGetAtt } from '../nag';
 
 export interface WebProps {
@@ -81,6 +84,26 @@ export class Web extends Construct {
       autoDeleteObjects,
     });
 
+    // The API's and Cognito's hosts by pattern: the API's own URL would make a cycle (the API's
+    // CORS names this distribution). Same policy as the local static server (shared/web).
+    const region = Stack.of(this).region;
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Vat-Man web app: CSP, HSTS, nosniff, frame denial, referrer policy',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy({
+            api: `https://*.execute-api.${region}.amazonaws.com`,
+            cognito: [`https://cognito-idp.${region}.amazonaws.com`],
+          }),
+          override: true,
+        },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+      },
+    });
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Vat-Man web app',
       defaultRootObject: 'index.html',
@@ -89,8 +112,7 @@ export class Web extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        // HSTS, nosniff, frame denial, referrer policy.
-        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: headers,
         compress: true,
       },
       // SPA fallback: a path that is no object (S3 answers 403 to OAC without ListBucket, 404
