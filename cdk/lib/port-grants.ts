@@ -17,6 +17,8 @@ export type PortGrant =
   | { readonly kind: 'cognito'; readonly actions: readonly string[] }
   /** iot:Publish of controller settings (dts/<thing>/cmd/settings), with the data endpoint. */
   | { readonly kind: 'deviceCommands' }
+  /** ssm:GetParameter of the reCAPTCHA secret (a SecureString under the aws/ssm key), where the bot-check is on. */
+  | { readonly kind: 'botCheckSecret' }
   /** Actions with no resource-level permission in IAM (resource `*`), each with its reason. */
   | { readonly kind: 'accountWide'; readonly actions: readonly string[]; readonly why: string };
 
@@ -40,9 +42,9 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   pickups: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
-  // The JWKS is public; the bot check's secret is granted where the bot-check is configured.
+  // The JWKS is public.
   verifier: [],
-  botCheck: [],
+  botCheck: [{ kind: 'botCheckSecret' }],
   // The command and its reply wait in the Alerts table (lambdas/adapters/iot/device-commands.ts).
   devices: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }, { kind: 'deviceCommands' }],
   thingRegistry: [{ kind: 'accountWide', actions: ['iot:ListThings'], why: 'iot:ListThings has no resource-level permission: IAM accepts only "*" for it; it reads thing names and attributes, nothing else' }],
@@ -50,7 +52,11 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
 };
 
 /** Grants a function what its ports need; answers whether it sends device commands (the caller adds that grant). */
-export const grantPorts = (fn: VatManFunction, ports: readonly PortName[], { data, userPoolArn }: { data: Data; userPoolArn: string }): { deviceCommands: boolean } => {
+export const grantPorts = (
+  fn: VatManFunction,
+  ports: readonly PortName[],
+  { data, userPoolArn, botCheckSecret }: { data: Data; userPoolArn: string; botCheckSecret?: { name: string; arn: string } },
+): { deviceCommands: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
   // The strongest access per table wins: readWrite over read.
   const tables = new Map<TableDefinition['id'], 'read' | 'readWrite'>();
@@ -71,6 +77,11 @@ export const grantPorts = (fn: VatManFunction, ports: readonly PortName[], { dat
     if (g.kind !== 'accountWide') continue;
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...g.actions], resources: ['*'] }));
     acknowledge(fn.role, 'IAM5[Resource::*]', g.why);
+  }
+  if (botCheckSecret && grants.some((g) => g.kind === 'botCheckSecret')) {
+    // Read at run time (lambdas/adapters/bot-check): the secret is never in the environment.
+    fn.addEnvironment('RECAPTCHA_SECRET_PARAMETER', botCheckSecret.name);
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [botCheckSecret.arn] }));
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));

@@ -158,13 +158,18 @@ describe('API Lambdas', () => {
     }
   });
 
-  it('carry an explicit bot-check: reCAPTCHA with its secret from SSM by default, never unset', () => {
+  it('carry an explicit bot-check: reCAPTCHA by default, never unset; only the user endpoint may read its secret, at run time', () => {
     for (const endpoint of ENDPOINTS) {
       const env = functionEnv(template, endpointFunctionId(template, endpoint.path));
       expect(env.BOT_CHECK).toBe('recaptcha');
-      const secret = env.RECAPTCHA_SECRET as { Ref: string };
-      expect(template.toJSON().Parameters[secret.Ref]).toMatchObject({ Type: 'AWS::SSM::Parameter::Value<String>', Default: '/vatman/recaptcha-secret' });
+      expect(env.RECAPTCHA_SECRET, endpoint.path).toBeUndefined();
+      expect(env.RECAPTCHA_SECRET_PARAMETER, endpoint.path).toBe(endpoint.path === '/api/user' ? '/vatman/recaptcha-secret' : undefined);
     }
+    const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p).includes('ssm:GetParameter'),
+    );
+    expect(readers).toHaveLength(1);
+    expect(JSON.stringify(readers[0])).toContain(':parameter/vatman/recaptcha-secret');
   });
 
   it('emails a reset link: the user pool runs a CustomMessage trigger that knows the web address', () => {

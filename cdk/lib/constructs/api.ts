@@ -11,7 +11,6 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENDPOINTS, type Endpoint } from '../../../shared/api/endpoints';
@@ -143,11 +142,24 @@ export class Api extends Construct {
 
     const functions = new Map<string, VatManFunction>();
     const commandSenders: VatManFunction[] = [];
+    // The reCAPTCHA secret: an SSM SecureString the installer puts there (README), read at run time.
+    const { botCheck } = props;
+    const botCheckSecret =
+      botCheck.mode === 'recaptcha'
+        ? {
+            name: botCheck.secretParameterName,
+            arn: Stack.of(this).formatArn({ service: 'ssm', resource: 'parameter', resourceName: botCheck.secretParameterName.replace(/^\//, '') }),
+          }
+        : undefined;
     for (const endpoint of ENDPOINTS) {
       const fn = this.endpointFunction(endpoint, props, removalPolicy, logRetention);
       functions.set(endpoint.path, fn);
       // Least privilege: the function gets what its actions' ports need, nothing else.
-      const { deviceCommands } = grantPorts(fn, portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]), { data: props.data, userPoolArn: auth.userPool.userPoolArn });
+      const { deviceCommands } = grantPorts(fn, portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]), {
+        data: props.data,
+        userPoolArn: auth.userPool.userPoolArn,
+        ...(botCheckSecret ? { botCheckSecret } : {}),
+      });
       if (deviceCommands) commandSenders.push(fn);
       this.httpApi.addRoutes({
         path: endpoint.path,
@@ -195,9 +207,6 @@ export class Api extends Construct {
         JWT_ISSUER: auth.issuer,
         JWKS_URI: auth.jwksUri,
         BOT_CHECK: botCheck.mode,
-        ...(botCheck.mode === 'recaptcha'
-          ? { RECAPTCHA_SECRET: StringParameter.valueForStringParameter(this, botCheck.secretParameterName) }
-          : {}),
       },
     });
     return fn;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { botCheckFromEnv, recaptchaBotCheck } from './bot-check';
+import { GetParameterCommand } from '@aws-sdk/client-ssm';
+import { botCheckFromEnv, recaptchaBotCheck as withSecret, ssmSecret } from './bot-check';
+
+const recaptchaBotCheck = (secret: string, fetchFn: Parameters<typeof withSecret>[1]) => withSecret(async () => secret, fetchFn);
 
 const answering = (answer: unknown, ok = true) => {
   const calls: URLSearchParams[] = [];
@@ -13,10 +16,10 @@ const answering = (answer: unknown, ok = true) => {
 describe('bot-check', () => {
   it('is never a silent default: BOT_CHECK must be set, and recaptcha needs its secret', () => {
     expect(() => botCheckFromEnv({})).toThrow('Missing environment variable BOT_CHECK');
-    expect(() => botCheckFromEnv({ BOT_CHECK: 'recaptcha' })).toThrow('Missing environment variable RECAPTCHA_SECRET');
+    expect(() => botCheckFromEnv({ BOT_CHECK: 'recaptcha' })).toThrow('Missing environment variable RECAPTCHA_SECRET_PARAMETER');
     expect(() => botCheckFromEnv({ BOT_CHECK: 'maybe' })).toThrow(/must be 'off' or 'recaptcha'/);
     expect(botCheckFromEnv({ BOT_CHECK: 'off' }).mode).toBe('off');
-    expect(botCheckFromEnv({ BOT_CHECK: 'recaptcha', RECAPTCHA_SECRET: 's' }).mode).toBe('recaptcha');
+    expect(botCheckFromEnv({ BOT_CHECK: 'recaptcha', RECAPTCHA_SECRET_PARAMETER: '/vatman/recaptcha-secret' }).mode).toBe('recaptcha');
   });
 
   it('passes a good answer and sends the secret and response', async () => {
@@ -30,5 +33,29 @@ describe('bot-check', () => {
     await expect(recaptchaBotCheck('s', answering({ success: false, 'error-codes': ['invalid-input-response'] }).fetchFn).verify('r')).rejects.toThrow('invalid-input-response');
     await expect(recaptchaBotCheck('s', answering({ success: true }).fetchFn).verify('')).rejects.toThrow('invalid-input-response');
     await expect(recaptchaBotCheck('s', answering({}, false).fetchFn).verify('r')).rejects.toThrow('unavailable');
+  });
+
+  it('reads the secret from SSM once per container, decrypted, and again after a failed read', async () => {
+    const asked: GetParameterCommand[] = [];
+    let fail = true;
+    const client = {
+      send: async (command: GetParameterCommand) => {
+        asked.push(command);
+        if (fail) {
+          fail = false;
+          throw new Error('throttled');
+        }
+        return { Parameter: { Value: 'from-ssm' } };
+      },
+    } as never;
+    const secret = ssmSecret(client, '/vatman/recaptcha-secret');
+    await expect(secret()).rejects.toThrow('throttled');
+    expect(await secret()).toBe('from-ssm');
+    expect(await secret()).toBe('from-ssm');
+    expect(asked).toHaveLength(2);
+    expect(asked[1]?.input).toEqual({ Name: '/vatman/recaptcha-secret', WithDecryption: true });
+    const { calls, fetchFn } = answering({ success: true });
+    await withSecret(secret, fetchFn).verify('resp');
+    expect(calls[0]?.get('secret')).toBe('from-ssm');
   });
 });

@@ -1,11 +1,14 @@
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { ValidationError } from '../../lib/errors';
-import { requireEnv } from '../../lib/env';
+import { optionalEnv, requireEnv } from '../../lib/env';
 
 /**
  * The bot-check of spec §7 (sign-up and password reset carry `gRecaptchaResponse`). The mode is
  * always explicit configuration, never a default: BOT_CHECK=off (the local stack, tests) or
- * BOT_CHECK=recaptcha with RECAPTCHA_SECRET (production). A Lambda without BOT_CHECK fails at
- * cold start, so production can never run with the check silently skipped.
+ * BOT_CHECK=recaptcha with RECAPTCHA_SECRET_PARAMETER, the name of an SSM SecureString read at the
+ * first check and kept while the container lives (the secret is never in the function's
+ * environment). A Lambda without BOT_CHECK fails at cold start, so production can never run with
+ * the check silently skipped.
  */
 export interface BotCheck {
   readonly mode: 'off' | 'recaptcha';
@@ -20,11 +23,12 @@ export const botCheckOff: BotCheck = { mode: 'off', verify: async () => undefine
 
 type Fetch = (url: string, init: { method: string; body: URLSearchParams; signal: AbortSignal }) => Promise<{ ok: boolean; json(): Promise<unknown> }>;
 
-export const recaptchaBotCheck = (secret: string, fetchFn: Fetch = fetch as unknown as Fetch): BotCheck => ({
+/** `secret` is asked for at each check; `ssmSecret` remembers it. */
+export const recaptchaBotCheck = (secret: () => Promise<string>, fetchFn: Fetch = fetch as unknown as Fetch): BotCheck => ({
   mode: 'recaptcha',
   async verify(response, remoteIp) {
     if (!response) throw new ValidationError(BOT_CHECK_FAILED);
-    const body = new URLSearchParams({ secret, response, ...(remoteIp ? { remoteip: remoteIp } : {}) });
+    const body = new URLSearchParams({ secret: await secret(), response, ...(remoteIp ? { remoteip: remoteIp } : {}) });
     const res = await fetchFn('https://www.google.com/recaptcha/api/siteverify', { method: 'POST', body, signal: AbortSignal.timeout(5000) });
     if (!res.ok) throw new Error('reCAPTCHA verification service unavailable');
     const answer = (await res.json()) as { success?: boolean; 'error-codes'?: string[] };
@@ -33,9 +37,26 @@ export const recaptchaBotCheck = (secret: string, fetchFn: Fetch = fetch as unkn
   },
 });
 
+/** An SSM SecureString, read once per container (a failed read is tried again at the next call). */
+export const ssmSecret = (client: Pick<SSMClient, 'send'>, name: string): (() => Promise<string>) => {
+  let value: Promise<string> | undefined;
+  return () => {
+    value ??= client.send(new GetParameterCommand({ Name: name, WithDecryption: true })).then((res) => {
+      const secret = res.Parameter?.Value;
+      if (!secret) throw new Error(`SSM parameter ${name} has no value`);
+      return secret;
+    });
+    value.catch(() => (value = undefined));
+    return value;
+  };
+};
+
 export const botCheckFromEnv = (env: NodeJS.ProcessEnv = process.env): BotCheck => {
   const mode = requireEnv('BOT_CHECK', env);
   if (mode === 'off') return botCheckOff;
-  if (mode === 'recaptcha') return recaptchaBotCheck(requireEnv('RECAPTCHA_SECRET', env));
+  if (mode === 'recaptcha') {
+    const client = new SSMClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' });
+    return recaptchaBotCheck(ssmSecret(client, requireEnv('RECAPTCHA_SECRET_PARAMETER', env)));
+  }
   throw new Error(`BOT_CHECK must be 'off' or 'recaptcha', not '${mode}'`);
 };
