@@ -46,9 +46,9 @@ export const farmerNotificationActions: readonly ServedAction[] = [
    * notification stays archived whatever else is sent. Answers the notification and the farm's
    * unread total after the change.
    */
-  serve(contracts.FARMER_NOTIFICATION_ONE_EDIT, ['alertsWrite'], async ({ farm, item, status }, { deps }) => {
+  serve(contracts.FARMER_NOTIFICATION_ONE_EDIT, ['alertsWrite', 'now'], async ({ farm, item, status }, { deps }) => {
     await alertOf(deps.alertsWrite, farm, item._id);
-    const updated = await deps.alertsWrite.setStatus(farm, item._id, status, status !== 3);
+    const updated = await deps.alertsWrite.setStatus(farm, item._id, status, status !== 3, deps.now());
     if (!updated) throw new ForbiddenError();
     return { item: toClient(updated), unread: unreadOf(await deps.alertsWrite.list(farm)) } satisfies NotificationEditAnswer;
   }),

@@ -43,6 +43,8 @@ export const HIDDEN_MESSAGE_TYPES: readonly string[] = ['test-event', 'Get Confi
 
 /** Notification status (farmer §3, §4): 1 unread, 2 read, 3 archived. */
 export const NOTIFICATION_STATUS = { unread: 1, read: 2, archived: 3 } as const;
+/** An archived notification is kept this long after it was archived, then the table's TTL removes it (README). */
+export const ARCHIVED_NOTIFICATION_RETENTION_DAYS = 90;
 export type NotificationStatus = 1 | 2 | 3;
 
 /** The reading that triggered an alert (farmer §3 Notification.data). */

@@ -3,7 +3,8 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { DEFAULT_ALERT_SETTINGS } from '../../shared/alerts/settings';
-import type { Notification } from '../../shared/alerts/types';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ARCHIVED_NOTIFICATION_RETENTION_DAYS, type Notification } from '../../shared/alerts/types';
 import {
   notificationDetailAnswerSchema,
   notificationEditAnswerSchema,
@@ -70,6 +71,13 @@ describe('notifications (farmer §2.8)', () => {
     expect(archived.body).toMatchObject({ item: { status: 3 }, unread: 0 });
     const reopened = await notif('FARMER_NOTIFICATION_ONE_EDIT', { item: JSON.stringify({ _id: 'a-301' }), status: '2' });
     expect(reopened.body).toMatchObject({ item: { status: 3 } });
+    // Archived, it expires ARCHIVED_NOTIFICATION_RETENTION_DAYS later (the table's TTL); a read one does not.
+    const item = async (id: string) =>
+      (await createDocumentClient().send(new GetCommand({ TableName: stack.facts.dynamodb.alertsTable, Key: { pk: 'FARM#farm-pro', sk: `N#${id}` } }))).Item;
+    const expiresAt = Number((await item('a-301'))?.expires_at);
+    expect(Math.abs(expiresAt - (Date.now() / 1000 + ARCHIVED_NOTIFICATION_RETENTION_DAYS * 86_400))).toBeLessThan(120);
+    expect((await item('a-102'))?.expires_at).toBeUndefined();
+    expect(archived.body).not.toHaveProperty('item.expires_at');
     expect((await notif('FARMER_NOTIFICATION_STATUS', {})).body).toBe('NO');
   });
 

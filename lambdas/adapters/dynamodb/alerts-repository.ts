@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AlertEngineState } from '../../../shared/alerts/engine';
-import type { Notification, NotificationStatus, NotificationType, RaisedAlert } from '../../../shared/alerts/types';
+import { ARCHIVED_NOTIFICATION_RETENTION_DAYS, NOTIFICATION_STATUS, type Notification, type NotificationStatus, type NotificationType, type RaisedAlert } from '../../../shared/alerts/types';
 import { GSI1 } from '../../../shared/data/tables';
 import { alertsKeys as k } from './keys';
 import { isConditionFailure, queryAll as queryItems } from './query';
@@ -50,7 +50,8 @@ export interface AlertsRepository {
   list(farmId: string): Promise<StoredNotification[]>;
   get(farmId: string, alertId: string): Promise<StoredNotification | undefined>;
   /** Sets the status; `unlessArchived` leaves an archived one as it is (farmer §2.8). */
-  setStatus(farmId: string, alertId: string, status: NotificationStatus, unlessArchived: boolean): Promise<StoredNotification | undefined>;
+  /** Archiving (3) also sets the item's expiry: ARCHIVED_NOTIFICATION_RETENTION_DAYS after the first archive, `at`. */
+  setStatus(farmId: string, alertId: string, status: NotificationStatus, unlessArchived: boolean, at: Date): Promise<StoredNotification | undefined>;
   listPendingDelivery(): Promise<StoredNotification[]>;
   markSent(farmId: string, alertId: string, channelKey: string): Promise<void>;
   finishDelivery(farmId: string, alertId: string): Promise<void>;
@@ -152,16 +153,18 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
       const item = (await doc.send(new GetCommand({ TableName: table, Key: k.notification(farmId, alertId) }))).Item;
       return item ? toNotification(item) : undefined;
     },
-    async setStatus(farmId, alertId, status, unlessArchived) {
+    async setStatus(farmId, alertId, status, unlessArchived, at) {
+      const archive = status === NOTIFICATION_STATUS.archived;
+      const expiresAt = Math.floor(at.getTime() / 1000) + ARCHIVED_NOTIFICATION_RETENTION_DAYS * 86_400;
       try {
         const res = await doc.send(
           new UpdateCommand({
             TableName: table,
             Key: k.notification(farmId, alertId),
-            UpdateExpression: 'SET #s = :s',
+            UpdateExpression: archive ? 'SET #s = :s, #exp = if_not_exists(#exp, :exp)' : 'SET #s = :s',
             ConditionExpression: unlessArchived ? 'attribute_exists(pk) AND #s <> :archived' : 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#s': 'status' },
-            ExpressionAttributeValues: { ':s': status, ...(unlessArchived ? { ':archived': 3 } : {}) },
+            ExpressionAttributeNames: { '#s': 'status', ...(archive ? { '#exp': 'expires_at' } : {}) },
+            ExpressionAttributeValues: { ':s': status, ...(unlessArchived ? { ':archived': 3 } : {}), ...(archive ? { ':exp': expiresAt } : {}) },
             ReturnValues: 'ALL_NEW',
           }),
         );
