@@ -40,6 +40,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   alertSettings: [{ kind: 'table', table: 'Farms', access: 'read' }],
   alertSettingsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   pickups: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  equipment: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  equipmentWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
   // The JWKS is public.

@@ -1,6 +1,7 @@
 import type { EndpointPath } from '../../shared/api/endpoints';
 import { farmerActivityActions } from '../actions/farmer-activity';
 import { farmerDashboardActions } from '../actions/farmer-dashboard';
+import { farmerEquipmentActions } from '../actions/farmer-equipment';
 import { farmerNotificationActions } from '../actions/farmer-notification';
 import { farmerSettingActions } from '../actions/farmer-setting';
 import { adminDeviceActions } from '../actions/admin-device';
@@ -23,7 +24,7 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/setting/profile': settingProfileActions,
   '/api/farmer/activity': farmerActivityActions,
   '/api/farmer/organization': [],
-  '/api/farmer/equipment': [],
+  '/api/farmer/equipment': farmerEquipmentActions,
   '/api/farmer/log/fonterra': [],
   '/api/farmer/survey': farmerSurveyActions,
   '/api/admin/user': adminUserActions,

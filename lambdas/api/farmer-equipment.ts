@@ -1,7 +1,5 @@
+import { farmerEquipmentActions } from '../actions/farmer-equipment';
 import { apiHandler } from '../lib/api-handler';
 
-/**
- * /api/farmer/equipment (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
- */
-export const handler = apiHandler('/api/farmer/equipment', []);
+/** /api/farmer/equipment (spec §7): the farm's cooling plant (EQUIPMENT_GET, _UPDATE) and its live vat values (EQUIPMENT_DATA_GET). */
+export const handler = apiHandler('/api/farmer/equipment', farmerEquipmentActions);

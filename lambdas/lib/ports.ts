@@ -3,6 +3,7 @@ import { identityProviderFromEnv, type IdentityProvider } from '../adapters/cogn
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
+import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
@@ -26,6 +27,7 @@ export type ReadingsReader = Pick<
 >;
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
+export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
@@ -43,6 +45,9 @@ export interface Ports {
   readonly alertSettings: AlertSettingsReader;
   readonly alertSettingsWrite: AlertSettingsRepository;
   readonly pickups: PickupRepository;
+  /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
+  readonly equipment: EquipmentReader;
+  readonly equipmentWrite: EquipmentRepository;
   readonly identity: IdentityProvider;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
@@ -71,6 +76,8 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     alertSettings: () => ports.alertSettingsWrite,
     alertSettingsWrite: () => dynamoAlertSettingsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    equipment: () => ports.equipmentWrite,
+    equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),

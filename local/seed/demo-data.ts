@@ -1,4 +1,5 @@
 import type { Device } from '../../shared/entities/device';
+import { itemsOf, type EquipmentItem } from '../../shared/entities/equipment';
 import type { Farm, KnodeAsset } from '../../shared/entities/farm';
 import type { OperatorGroup } from '../../shared/roles';
 
@@ -106,4 +107,23 @@ export const DEMO_KNODE: Readonly<Record<string, readonly KnodeAsset[]>> = {
     { type: 'SoilProbe', asset_name: 'Paddock 7 probe', metric_value_1: 11.8, metric_value_2: 34, unit_1: '°C', url: 'https://app.vatman.example/knode/paddock-7' },
     { type: 'WeatherStation', asset_name: 'Ridge weather', metric_value_1: 0.6, metric_value_2: 12.9, metric_value_3: 82, metric_value_4: 17, metric_value_5: 292, metric_value_6: 365, unit_1: 'mm', url: 'https://app.vatman.example/knode/ridge-weather' },
   ],
+};
+
+/**
+ * The demo farms' cooling plants (farmer §2.13), one of each pre-cooling: Lite has none, Pro a
+ * plate chiller ('Chilling'), Auto an ice bank with a sidewall vat of two fridges. Matai Road
+ * (farm-wes) is left undescribed: its screen shows the defaults.
+ */
+export const DEMO_EQUIPMENT: Readonly<Record<string, readonly EquipmentItem[]>> = {
+  'farm-lite': itemsOf({ preCooling: 0, vats: [{ id: 1, value: 1, sub_value: 1 }] }),
+  'farm-pro': itemsOf({ preCooling: 1, vats: [{ id: 1, value: 1, sub_value: 1 }, { id: 2, value: 1, sub_value: 1 }] }),
+  'farm-auto': itemsOf({
+    preCooling: 2,
+    vats: [
+      { id: 1, value: 2, sub_value: 2 },
+      { id: 2, value: 1, sub_value: 1 },
+      { id: 3, value: 1, sub_value: 1 },
+      { id: 4, value: 1, sub_value: 1 },
+    ],
+  }),
 };

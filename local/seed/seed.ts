@@ -5,10 +5,11 @@ import {
   AdminSetUserPasswordCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
+import type { EquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { normaliseEmail } from '../../shared/entities/user';
 import { knodeThingOf } from '../simulator/knode-model';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, type DemoAccount } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, type DemoAccount } from './demo-data';
 
 const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
   try {
@@ -79,4 +80,11 @@ export const seedDemo = async (farms: FarmRepository, cognito: CognitoIdentityPr
     for (const farmId of a.farms) await farms.linkUserToFarm(sub, farmId);
   }
   return ids;
+};
+
+/** Seeds the demo farms' cooling plants; a plant someone has described since (the builder) is kept. */
+export const seedDemoEquipment = async (equipment: EquipmentRepository, now = new Date()) => {
+  for (const [farmId, items] of Object.entries(DEMO_EQUIPMENT)) {
+    if (!(await equipment.getEquipment(farmId))) await equipment.putEquipment(farmId, items, { userId: 'seed', at: now.toISOString() });
+  }
 };

@@ -2,6 +2,7 @@ import type { Contract } from './contract';
 import { adminDeviceContracts } from './actions/admin-device';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
+import { farmerEquipmentContracts } from './actions/farmer-equipment';
 import { farmerNotificationContracts } from './actions/farmer-notification';
 import { farmerSettingContracts } from './actions/farmer-setting';
 import { operatorContracts } from './actions/operator';
@@ -19,6 +20,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(farmerActivityContracts),
   ...Object.values(farmerNotificationContracts),
   ...Object.values(farmerSettingContracts),
+  ...Object.values(farmerEquipmentContracts),
   ...Object.values(settingProfileContracts),
   ...Object.values(farmerSurveyContracts),
   ...Object.values(operatorContracts),

@@ -28,6 +28,8 @@ export const farmsKeys = {
   /** A pickup the farmer entered (ADD_PICKUP): one per vat and time, so resubmitting corrects it. */
   pickup: (farmId: string, datetime: string, vat: number) => ({ pk: `FARM#${farmId}`, sk: `PICKUP#${datetime}#${vat}` }),
   pickupPrefix: 'PICKUP#',
+  /** The farm's milk-cooling plant (EQUIPMENT_UPDATE): the whole set in one item, so a save replaces it in one write. */
+  equipment: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'EQUIPMENT' }),
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */
