@@ -11,8 +11,6 @@ function ComingSoon({ title, what }: { readonly title: string; readonly what: st
   );
 }
 
-export const EquipmentComingSoon = () => <ComingSoon title="Equipment" what="the diagram of your farm's cooling equipment and its builder." />;
-
 // The person's own pages and the operator pages of the main shell (farmer §2.2, operator §2):
 // the user menu and the left menu link here; their issues fill them.
 export const ProfileComingSoon = () => (

@@ -53,6 +53,8 @@ const openShell = async (path = '/dts/milking', { user = {}, farms = FARMS, orga
     FARMER_NOTIFICATION_STATUS: (fields) => unread[fields.get('farm') ?? ''] ?? 'NO',
     FARMER_DASHBOARD_GET: (fields) => ({ farm: farms.find((f) => f._id === fields.get('farm')) ?? build.farm(), vats: [], knode: [] }),
     FARMER_MILKING_LIST: () => ({ range: { from: '2026-01-01T00:00:00.000Z', to: '2026-01-31T00:00:00.000Z', startDate: '2026-01-01', endDate: '2026-01-31', page_index: 1 }, list: [] }),
+    EQUIPMENT_GET: () => [{ type: 1, id: 1, value: 0, sub_value: 0 }],
+    EQUIPMENT_DATA_GET: () => ({ vat1: null, vat2: null }),
   });
   const app = renderApp(path, { apiClient: testApiClient(api.fetch) });
   return { ...app, api };
@@ -355,10 +357,12 @@ describe('farm tab bar (farmer §2.2)', () => {
     expect(within(tabs).getByRole('link', { name: 'Equipment' })).toHaveAttribute('aria-current', 'page');
   });
 
-  it('/dts/equipment shows its heading and an honest coming-soon line', async () => {
-    await openShell('/dts/equipment');
+  it('/dts/equipment is the Equipment tab itself, asking for the farm’s equipment, with no coming-soon line', async () => {
+    const { api } = await openShell('/dts/equipment');
     expect(await screen.findByRole('heading', { level: 1, name: 'Equipment' })).toBeInTheDocument();
-    expect(screen.getByText(/^Coming soon: /)).toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'Equipment diagram' })).toBeInTheDocument();
+    expect(api.callsOf('EQUIPMENT_GET')[0]?.fields.get('farm')).toBe((FARMS[0] as Farm)._id);
+    expect(screen.queryByText(/^Coming soon: /)).not.toBeInTheDocument();
   });
 
   it('/dts/milking is the Milking tab itself, asking for the farm’s milkings, with no coming-soon line', async () => {
