@@ -89,7 +89,7 @@ export function FridgeUnit({ n, vatId, x, y, tankBottom }: { readonly n: number;
 /**
  * A vat: the tank (its base pad cooled; a Vat with sidewall also along its walls), the milk in it
  * to its volume, its live label inside (farmer §2.13: temperature, agitator, volume of vat size),
- * its fridge units under it and a caption in the spec's words ('Vat with sidewall · Fridge2').
+ * its fridge units under it and a caption in the spec's words ('Vat with sidewall', 'Fridge2').
  */
 export function VatTank({ placed, labels }: { readonly placed: PlacedVat; readonly labels: LiveLabels }) {
   const { vat, x, y, cx, fridgeXs, fridgeY, captionY } = placed;
@@ -126,8 +126,12 @@ export function VatTank({ placed, labels }: { readonly placed: PlacedVat; readon
       {fridgeXs.map((fx, i) => (
         <FridgeUnit key={fx} n={i + 1} vatId={vat.id} x={fx} y={fridgeY} tankBottom={y + height} />
       ))}
-      <text className="equipment-diagram__caption" x={cx} y={captionY} textAnchor="middle">
-        {kind} · {subTypeLabel(vat.value, vat.sub_value)}
+      {/* Two lines, so neighbouring vats' captions never run into each other. */}
+      <text className="equipment-diagram__caption" x={cx} y={captionY} textAnchor="middle" data-label="kind">
+        {kind}
+      </text>
+      <text className="equipment-diagram__caption" x={cx} y={captionY + LAYOUT.captionLine} textAnchor="middle" data-label="fridges">
+        {subTypeLabel(vat.value, vat.sub_value)}
       </text>
     </g>
   );

@@ -30,13 +30,15 @@ export const LAYOUT = {
   drop: 20,
   fridge: { width: 34, height: 28, gap: 8, below: 14 },
   captionBelow: 16,
+  /** The caption's second line (the fridge units) under its first (the vat's kind). */
+  captionLine: 13,
   rowGap: 14,
   /** Shown size: user units × this many CSS pixels, never wider than the screen (CSS max-width). */
   pixelsPerUnit: 1.6,
 } as const;
 
 export const ROW_HEIGHT =
-  LAYOUT.drop + LAYOUT.tank.height + LAYOUT.fridge.below + LAYOUT.fridge.height + LAYOUT.captionBelow + 8 + LAYOUT.rowGap;
+  LAYOUT.drop + LAYOUT.tank.height + LAYOUT.fridge.below + LAYOUT.fridge.height + LAYOUT.captionBelow + LAYOUT.captionLine + 8 + LAYOUT.rowGap;
 
 /** How many vats go in a row: up to 4 across a wide screen, 2 on a phone. */
 export const columnsFor = (vats: number, narrow: boolean): number => Math.max(1, Math.min(vats, narrow ? 2 : 4));
@@ -80,11 +82,13 @@ export const diagramLayout = (plant: Plant, narrow: boolean): DiagramLayout => {
   const rows = Math.ceil(plant.vats.length / columns);
   const width = Math.max(minWidth, margin * 2 + riserGap + columns * columnWidth);
   const riserX = width - margin - riserGap / 2;
+  // Fewer vats than the narrowest diagram holds (a one-vat farm): the columns are centred under the milk line.
+  const offset = (width - margin * 2 - riserGap - columns * columnWidth) / 2;
   const headerYs = Array.from({ length: Math.max(rows, 1) }, (_, r) => topBand + r * ROW_HEIGHT);
   const vats = plant.vats.map((vat, i): PlacedVat => {
     const row = Math.floor(i / columns);
     const col = i % columns;
-    const x = margin + col * columnWidth + (columnWidth - tank.width) / 2;
+    const x = margin + offset + col * columnWidth + (columnWidth - tank.width) / 2;
     const y = (headerYs[row] ?? topBand) + drop;
     const fridgeY = y + tank.height + fridge.below;
     return { vat, x, y, cx: x + tank.width / 2, row, fridgeXs: fridgeXs(x, vat.sub_value), fridgeY, captionY: fridgeY + fridge.height + LAYOUT.captionBelow };
