@@ -7,6 +7,14 @@ import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 import { dateTime } from '../utils/milking-view';
 
+/** The chart.js instance on a canvas, once react-chartjs-2 has made it (an effect after the canvas renders). */
+const chartOn = (canvas: HTMLElement) =>
+  waitFor(() => {
+    const chart = ChartJS.getChart(canvas as HTMLCanvasElement);
+    if (!chart) throw new Error('no chart on the canvas yet');
+    return chart;
+  });
+
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const T0 = Date.parse('2026-03-10T04:00:00.000Z');
@@ -108,7 +116,7 @@ describe('/dts/milking/{activity_id} (farmer §2.6)', () => {
     const emptied = readings(360, slow, (m) => (m < 120 ? 'milking' : m < 300 ? 'storage' : 'empty'));
     await openDetail(() => milkingOne(slow, { detailData: emptied }));
     const canvas = await screen.findByRole('img', { name: 'Vat 2 cooling trend' });
-    const chart = ChartJS.getChart(canvas as HTMLCanvasElement);
+    const chart = await chartOn(canvas);
     expect(chart?.options.scales?.['y']).toMatchObject({ min: 0, max: 15 });
     expect(chart?.data.datasets.map((d) => [d.label, d.hidden])).toEqual([
       ['Vat', false],
@@ -156,7 +164,7 @@ describe('/dts/milking/{activity_id} (farmer §2.6)', () => {
     const { api, router } = await openDetail(() => milkingOne(slow));
     const canvas = await screen.findByRole('img', { name: 'Vat 2 milkings' });
     expect(api.callsOf('FARMER_MILKING_LIST_BRIEF')[0]?.fields.get('activity_id')).toBe(ID);
-    const chart = ChartJS.getChart(canvas as HTMLCanvasElement);
+    const chart = await chartOn(canvas);
     expect(chart?.data.datasets.map((d) => [d.label, (d.data as { y: number }[]).map((p) => p.y)])).toEqual([
       ['Vat 2', [5000]],
       ['This milking', [6004]],
