@@ -1,19 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { Chart as ChartJS, type ActiveElement, type ChartEvent } from 'chart.js';
+import type { ActiveElement, ChartEvent } from 'chart.js';
 import { describe, expect, it, vi } from 'vitest';
 import { evaluateCoolingRules, type TempSample } from '@shared/compliance/cooling-rules';
 import type { MilkingOne } from '../api/milking-one';
 import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 import { dateTime } from '../utils/milking-view';
-
-/** The chart.js instance on a canvas, once react-chartjs-2 has made it (an effect after the canvas renders). */
-const chartOn = (canvas: HTMLElement) =>
-  waitFor(() => {
-    const chart = ChartJS.getChart(canvas as HTMLCanvasElement);
-    if (!chart) throw new Error('no chart on the canvas yet');
-    return chart;
-  });
+import { chartOn } from '../../../testing/charts';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 

@@ -1,9 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { Chart as ChartJS, type ActiveElement, type ChartEvent } from 'chart.js';
+import type { ActiveElement, ChartEvent } from 'chart.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { MilkingItem, MilkingList } from '../api/milking-list';
 import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
+import { chartOn } from '../../../testing/charts';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
@@ -38,7 +39,7 @@ const LIST = [milking(2, 12, 5000, 11), milking(1, 14, 6000), milking(1, 26, 550
 const openTab = (list: FakeHandler = () => answer(LIST)) =>
   openFarmerScreen('/dts/milking', { FARMER_MILKING_LIST: list, FARMER_MILKING_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }) }, { ready: 'Milking' });
 
-const chartOf = (name: string) => ChartJS.getChart(screen.getByRole('img', { name }) as HTMLCanvasElement);
+const chartOf = (name: string) => chartOn(screen.getByRole('img', { name }));
 
 describe('/dts/milking (farmer §2.6, tab 1)', () => {
   it('asks FARMER_MILKING_LIST for the selected farm, page 1, and shows the days it covers', async () => {
@@ -54,14 +55,14 @@ describe('/dts/milking (farmer §2.6, tab 1)', () => {
     const vat1 = await screen.findByRole('region', { name: 'Vat 1 milkings' });
     expect(screen.getAllByRole('region', { name: /^Vat \d milkings$/ }).map((r) => r.getAttribute('aria-label'))).toEqual(['Vat 1 milkings', 'Vat 2 milkings']);
     within(vat1).getByRole('img', { name: 'Vat 1 milking volume' });
-    const volume = chartOf('Vat 1 milking volume');
+    const volume = await chartOf('Vat 1 milking volume');
     expect(volume?.data.datasets.map((d) => [d.label, (d.data as { y: number }[]).map((p) => p.y)])).toEqual([
       ['Milk Volume', [5600, 6100]],
       ['Milked', [5500, 6000]],
     ]);
     // Milkings are hours apart: each is a dot, not only a bend in a line.
     expect((volume?.data.datasets[0] as { pointRadius?: number }).pointRadius).toBe(3);
-    const temps = chartOf('Vat 2 milking temperatures');
+    const temps = await chartOf('Vat 2 milking temperatures');
     expect(temps?.data.datasets.map((d) => d.label)).toEqual(['Vat', 'Inlet', 'Plate', '10 °C', '6 °C']);
     expect((temps?.data.datasets[0]?.data as { y: number }[]).map((p) => p.y)).toEqual([11]);
   });
@@ -69,7 +70,7 @@ describe('/dts/milking (farmer §2.6, tab 1)', () => {
   it('the comparison scatter has a point per finished milking per vat; clicking one opens /dts/milking/{id}', async () => {
     const { router } = await openTab();
     await screen.findByRole('img', { name: 'Milking volume comparison' });
-    const scatter = chartOf('Milking volume comparison');
+    const scatter = await chartOf('Milking volume comparison');
     expect(scatter?.data.datasets.map((d) => [d.label, (d.data as { y: number }[]).map((p) => p.y)])).toEqual([
       ['Vat 1', [5500, 6000]],
       ['Vat 2', [5000]],
@@ -83,7 +84,7 @@ describe('/dts/milking (farmer §2.6, tab 1)', () => {
   it('a click beside the points opens nothing', async () => {
     const { router } = await openTab();
     await screen.findByRole('img', { name: 'Milking volume comparison' });
-    const click = chartOf('Milking volume comparison')?.options.onClick as (e: ChartEvent, els: ActiveElement[], c: unknown) => void;
+    const click = (await chartOf('Milking volume comparison')).options.onClick as (e: ChartEvent, els: ActiveElement[], c: unknown) => void;
     act(() => click({} as ChartEvent, [], undefined));
     expect(router.state.location.pathname).toBe('/dts/milking');
   });
