@@ -1,5 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { Chart as ChartJS } from 'chart.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { Farm } from '@shared/entities/farm';
 import { DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS } from '@shared/alerts/settings';
@@ -7,6 +6,7 @@ import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { build } from '../../../testing/build';
 import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
+import { chartOn } from '../../../testing/charts';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
@@ -102,7 +102,7 @@ describe('the storage history chart (farmer §2.7)', () => {
     ];
     const { router } = await openDashboard({}, [vatLast(1, null)], { FARMER_STORAGE_HISTORY: () => history, FARMER_STORAGE_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }) });
     const canvas = await screen.findByRole('img', { name: 'Vat 1 storage volume' }, { timeout: 5000 });
-    const onClick = ChartJS.getChart(canvas as HTMLCanvasElement)?.options.onClick as unknown as (event: { x: number }, elements: [], chart: unknown) => void;
+    const onClick = (await chartOn(canvas)).options.onClick as unknown as (event: { x: number }, elements: [], chart: unknown) => void;
     // jsdom lays nothing out (the plot is 0 px wide), so the click gets a chart whose x axis reads the time under the pointer.
     const chartAt = (iso: string) => ({ chartArea: { left: 0, right: 600 }, scales: { x: { getValueForPixel: () => Date.parse(iso) } } });
     onClick({ x: 300 }, [], chartAt(hoursAgo(5)));

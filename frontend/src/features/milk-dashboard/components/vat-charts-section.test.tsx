@@ -7,6 +7,7 @@ import { build } from '../../../testing/build';
 import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 import { lineChartOptions } from '../../../components/charts/vat-line-chart';
+import { chartOn } from '../../../testing/charts';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
@@ -74,8 +75,8 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
       { ...item(1, 'Vat-Man Lite'), batteryData: [{ published_at: '2026-03-10T09:00:00Z', raw: { status: '2' } }, { published_at: '2026-03-10T09:30:00Z', raw: { status: '3' } }] },
     ]);
     const vat1 = await screen.findByRole('region', { name: 'Vat 1 charts' });
-    const volume = ChartJS.getChart(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }) as HTMLCanvasElement);
-    const temperature = ChartJS.getChart(within(vat1).getByRole('img', { name: 'Vat 1 temperatures' }) as HTMLCanvasElement);
+    const volume = await chartOn(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }));
+    const temperature = await chartOn(within(vat1).getByRole('img', { name: 'Vat 1 temperatures' }));
     const bandCounts = (chart: typeof volume) => chart?.options.plugins?.bands?.shaded?.map((s) => s?.bands?.length);
     expect(bandCounts(volume)).toEqual([1, 0, 1]);
     expect(bandCounts(temperature)).toEqual([0, 1]);
@@ -92,7 +93,7 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     const { user } = await openDashboard('Vat-Man Lite');
     await screen.findByRole('region', { name: 'Vat 2 charts' });
     const chartOf = (name: string) => ChartJS.getChart(screen.getByRole('img', { name }) as HTMLCanvasElement);
-    const zoomed = chartOf('Vat 1 temperatures');
+    const zoomed = await chartOn(screen.getByRole('img', { name: 'Vat 1 temperatures' }));
     const min = Date.parse('2026-03-10T09:00:00Z');
     const max = Date.parse('2026-03-10T11:00:00Z');
     const onZoomComplete = zoomed?.options.plugins?.zoom?.zoom?.onZoomComplete;
@@ -194,7 +195,7 @@ describe('Milk storage history (farmer §2.5)', () => {
     const { api } = await openDashboard('Vat-Man Lite', undefined, () => [history(1)]);
     const card = await screen.findByRole('region', { name: 'Milk storage history' });
     expect(api.callsOf('FARMER_STORAGE_HISTORY')[0]?.fields.get('farm')).toBe('farm-1');
-    const volume = ChartJS.getChart(within(card).getByRole('img', { name: 'Vat 1 storage volume' }) as HTMLCanvasElement);
+    const volume = await chartOn(within(card).getByRole('img', { name: 'Vat 1 storage volume' }));
     expect(within(card).getByRole('img', { name: 'Vat 1 storage temperatures' })).toBeInTheDocument();
     // chart.js hands its options back as proxies: read them into plain values before comparing.
     const bands = volume?.options.plugins?.bands?.shaded?.map((s) => s?.bands?.map((b) => [b?.from, b?.to]));

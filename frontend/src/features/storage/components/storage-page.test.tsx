@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { Chart as ChartJS } from 'chart.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StorageOne } from '../api/storage';
 import { reloadPage } from '../../../lib/page-reload';
 import { build } from '../../../testing/build';
 import { openFarmerScreen, readSelectedFarm, withSelectedFarm } from '../../../testing/selected-farm';
+import { chartOn } from '../../../testing/charts';
 
 vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
@@ -69,7 +69,7 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
     expect(within(card).getByText('Agitator Stopped')).toBeInTheDocument();
     const volume = await within(card).findByRole('img', { name: 'Vat 2 storage volume' }, { timeout: 5000 });
     expect(within(card).getByRole('img', { name: 'Vat 2 storage temperatures' })).toBeInTheDocument();
-    const chart = ChartJS.getChart(volume as HTMLCanvasElement);
+    const chart = await chartOn(volume);
     const bands = chart?.options.plugins?.bands?.shaded?.map((s) => s?.bands?.map((b) => [b?.from, b?.to]));
     expect(bands).toEqual([[[Date.parse('2026-03-09T20:00:00.000Z'), Date.parse('2026-03-09T21:00:00.000Z')]]]);
     expect(chart?.data.datasets[0]?.data).toEqual([
