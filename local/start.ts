@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { KinesisStreamBatchResponse } from 'aws-lambda';
+import type { CustomMessageTriggerEvent, KinesisStreamBatchResponse } from 'aws-lambda';
 import { createLogger } from '../lambdas/lib/logger';
 import { createTokenVerifier } from '../lambdas/lib/token-verifier';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
@@ -21,12 +21,14 @@ import { startSnsOutbox } from './stand-ins/sns-outbox';
 import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
-import { startWebHosting } from './stand-ins/web-hosting';
+import { HERD_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
+import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
+import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/adapters/sns/sales-mail';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
 import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
-import { deliverCognitoEmail } from './stand-ins/cognito-email';
+import { cognitoMessages } from './stand-ins/cognito-messages';
 import { seedDemo, seedDemoEquipment } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD } from './seed/demo-data';
 import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
@@ -94,14 +96,24 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     const web = `http://localhost:${ports.web}`;
     process.env.WEB_URL = web;
+    // The provider's contacts (shared/config.ts): the herd site is the web server's stand-in page,
+    // enquiries go to a local sales address through the enquiry topic (the outbox).
+    const contacts: Contacts = { ...DEFAULT_CONTACTS, herdSiteUrl: `${web}${HERD_SITE_PATH}`, salesEmail: 'sales@vatman.local' };
+    const enquiryTopic = sns.ensureEmailTopic('vatman-local-enquiries', contacts.salesEmail);
 
+    // Cognito's emails and texts, delivered to the outbox (cognito-local only prints them).
+    const cognitoMail = cognitoMessages(sns, web);
     // Lambda Invoke stand-in: cognito-local runs the product's CustomMessage trigger through it.
     const lambdas = await startLambdaInvoke(
       ports.lambda,
       {
         [CUSTOM_MESSAGE_FUNCTION]: async () => {
           const url = new URL(`../lambdas/triggers/custom-message.ts?stack=${stackId}`, import.meta.url);
-          return ((await import(url.href)) as { handler: InvokeTarget }).handler;
+          const { handler } = (await import(url.href)) as { handler: InvokeTarget };
+          return async (event) => {
+            cognitoMail.noteTrigger(event as CustomMessageTriggerEvent);
+            return handler(event);
+          };
         },
         // A confirmed sign-up gets its alert-email topic and subscription (issue 6).
         [POST_CONFIRMATION_FUNCTION]: async () => {
@@ -119,11 +131,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       lambdaEndpoint: lambdas.endpoint,
       triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION, PostConfirmation: POST_CONFIRMATION_FUNCTION },
       onCode: (c) => {
-        // Cognito emails the code itself in AWS; here the email goes to the outbox and the console.
-        void deliverCognitoEmail(sns, web, c).then((mail) => {
-          log.info('cognito email delivered to the outbox', { to: c.destination, code: c.code });
+        // Cognito emails or texts the code itself in AWS; here it goes to the outbox and the console.
+        void cognitoMail.deliver(c).then((mail) => {
+          log.info('cognito message delivered to the outbox', { channel: mail.channel, to: mail.to, code: c.code });
           // A person running `npm start` reads the code on the console; the tests find it in the outbox.
-          if (!process.env.VATMAN_LOG_FILE) console.log(`\n  ✉  ${mail.subject ?? 'Code'} for ${c.destination}: code ${c.code}\n`);
+          if (!process.env.VATMAN_LOG_FILE) console.log(`\n  ✉  ${mail.subject ?? 'Text'} for ${mail.to}: code ${c.code}\n`);
         });
       },
     });
@@ -139,6 +151,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       JWT_ISSUER: cognito.issuer,
       JWKS_URI: `${cognito.issuer}/.well-known/jwks.json`,
       SNS_ENDPOINT: sns.endpoint,
+      [ENQUIRY_TOPIC_ARN_ENV]: enquiryTopic,
       // Each user's alert email topic is this and their id (lambdas/adapters/sns/alert-email.ts).
       ALERT_EMAIL_TOPIC_ARN_PREFIX: 'arn:aws:sns:us-east-1:000000000000:vatman-local-alert-email-',
       // The bot-check is off locally, explicitly (production sets recaptcha; see README).
@@ -254,6 +267,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       userPoolId: cognito.userPoolId,
       userPoolClientId: cognito.clientId,
       cognitoEndpoint: cognito.endpoint,
+      supportUrl: contacts.supportUrl,
+      supportPhones: contacts.supportPhones,
+      herdSiteUrl: contacts.herdSiteUrl,
     });
     closers.push(closeServer(hosting.server));
 

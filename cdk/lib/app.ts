@@ -1,5 +1,6 @@
 import { App, Validations, type AppProps } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { contactsSchema, DEFAULT_CONTACTS, type Contacts } from '../../shared/config';
 import { FEATURE_FLAGS } from './feature-flags';
 import { stageFromContext } from './stage';
 import { VatManStack, type VatManStackProps } from './vat-man-stack';
@@ -52,12 +53,37 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     env: account || region ? { account, region } : undefined,
     description: `Vat-Man milk-vat monitoring (${stage})`,
     botCheck,
+    contacts: contactsFromContext(app),
     ...props.stackProps,
     stage,
   });
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack };
+};
+
+/**
+ * The provider's contacts: -c supportUrl, -c supportPhones (JSON), -c herdSiteUrl, -c salesEmail,
+ * each over DEFAULT_CONTACTS; a value that is not a URL or an address stops the synth, naming it.
+ */
+const contactsFromContext = (app: App): Contacts => {
+  const phones = contextString(app, 'supportPhones');
+  let supportPhones: unknown = DEFAULT_CONTACTS.supportPhones;
+  if (phones) {
+    try {
+      supportPhones = JSON.parse(phones);
+    } catch {
+      throw new Error(`-c supportPhones must be JSON like '[{"label":"Vat-Man","phone":"0800 000 000"}]', not ${phones}`);
+    }
+  }
+  const parsed = contactsSchema.safeParse({
+    supportUrl: contextString(app, 'supportUrl') ?? DEFAULT_CONTACTS.supportUrl,
+    supportPhones,
+    herdSiteUrl: contextString(app, 'herdSiteUrl') ?? DEFAULT_CONTACTS.herdSiteUrl,
+    salesEmail: contextString(app, 'salesEmail') ?? DEFAULT_CONTACTS.salesEmail,
+  });
+  if (!parsed.success) throw new Error(`Contacts in CDK context: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
 };
 
 /** A context value as a trimmed string, or undefined when absent or blank. */

@@ -1,4 +1,7 @@
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { ENQUIRY_KEY_PREFIX } from '../../lambdas/adapters/dynamodb/keys';
+import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/adapters/sns/sales-mail';
 import type { TableDefinition } from '../../shared/data/tables';
 import type { PortName } from '../../lambdas/lib/ports';
 import type { Data } from './constructs/data';
@@ -19,6 +22,8 @@ export type PortGrant =
   | { readonly kind: 'deviceCommands' }
   /** ssm:GetParameter of the reCAPTCHA secret (a SecureString under the aws/ssm key), where the bot-check is on. */
   | { readonly kind: 'botCheckSecret' }
+  /** sns:Publish to the enquiry topic (the sales address is subscribed to it), with its ARN. */
+  | { readonly kind: 'enquiryTopic' }
   /** Actions with no resource-level permission in IAM (resource `*`), each with its reason. */
   | { readonly kind: 'accountWide'; readonly actions: readonly string[]; readonly why: string };
 
@@ -44,6 +49,10 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   equipmentWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
+  // Codes, checks and the password change are authorized by the person's own access token (no IAM).
+  account: [{ kind: 'cognito', actions: ['cognito-idp:AdminUpdateUserAttributes'] }],
+  enquiries: [{ kind: 'tableKeys', table: 'Farms', prefix: ENQUIRY_KEY_PREFIX, why: 'An enquiry is written once under its own keys (ENQUIRY#<user>) and never read back by the API' }],
+  salesMail: [{ kind: 'enquiryTopic' }],
   // The JWKS is public.
   verifier: [],
   botCheck: [{ kind: 'botCheckSecret' }],
@@ -57,7 +66,7 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
 export const grantPorts = (
   fn: VatManFunction,
   ports: readonly PortName[],
-  { data, userPoolArn, botCheckSecret }: { data: Data; userPoolArn: string; botCheckSecret?: { name: string; arn: string } },
+  { data, userPoolArn, botCheckSecret, enquiryTopic }: { data: Data; userPoolArn: string; botCheckSecret?: { name: string; arn: string }; enquiryTopic?: ITopic },
 ): { deviceCommands: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
   // The strongest access per table wins: readWrite over read.
@@ -84,6 +93,11 @@ export const grantPorts = (
     // Read at run time (lambdas/adapters/bot-check): the secret is never in the environment.
     fn.addEnvironment('RECAPTCHA_SECRET_PARAMETER', botCheckSecret.name);
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [botCheckSecret.arn] }));
+  }
+  if (grants.some((g) => g.kind === 'enquiryTopic')) {
+    if (!enquiryTopic) throw new Error(`${fn.node.path}: a port mails the sales address but the stack gave no enquiry topic`);
+    fn.addEnvironment(ENQUIRY_TOPIC_ARN_ENV, enquiryTopic.topicArn);
+    enquiryTopic.grantPublish(fn.role);
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));

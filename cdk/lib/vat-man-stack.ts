@@ -13,6 +13,7 @@ import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
 import { Telemetry } from './constructs/telemetry';
 import { Web } from './constructs/web';
+import { DEFAULT_CONTACTS, type Contacts } from '../../shared/config';
 import { frontendSource } from './frontend-asset';
 import { removalPolicyFor, type Stage } from './stage';
 
@@ -29,6 +30,11 @@ export interface VatManStackProps extends StackProps {
    * @default recaptcha, secret in the SSM parameter /vatman/recaptcha-secret
    */
   readonly botCheck?: BotCheckConfig;
+  /**
+   * The provider's support page and phones, the herd site, the sales address (cdk/lib/app.ts reads them from context).
+   * @default DEFAULT_CONTACTS
+   */
+  readonly contacts?: Contacts;
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -52,6 +58,7 @@ export class VatManStack extends Stack {
       secretParameterName: '/vatman/recaptcha-secret',
       siteKeyParameterName: '/vatman/recaptcha-site-key',
     };
+    const contacts = props.contacts ?? DEFAULT_CONTACTS;
     this.auth = new Auth(this, 'Auth', { removalPolicy });
     this.data = new Data(this, 'Data', { removalPolicy });
     this.alerts = new Alerts(this, 'Alerts');
@@ -63,6 +70,7 @@ export class VatManStack extends Stack {
       alerts: this.alerts,
       webOrigin: this.web.url,
       botCheck,
+      salesEmail: contacts.salesEmail,
       removalPolicy,
       logRetention,
     });
@@ -79,10 +87,11 @@ export class VatManStack extends Stack {
       logRetention,
     });
 
-    // The forgot-password email carries a link to the web app's reset page (spec §2.1).
+    // The forgot-password email carries a link to the web app's reset page (spec §2.1), the email
+    // verification a link to the profile page (§2.10), the phone's text the bare code.
     const customMessage = new VatManFunction(this, 'CustomMessageTrigger', {
       entry: triggerEntry('custom-message'),
-      description: 'Vat-Man Cognito CustomMessage: reset link in the forgot-password email',
+      description: 'Vat-Man Cognito CustomMessage: links in the reset and verification emails',
       removalPolicy,
       logRetention,
       environment: { WEB_URL: this.web.url },
@@ -94,6 +103,9 @@ export class VatManStack extends Stack {
       region: this.region,
       userPoolId: this.auth.userPool.userPoolId,
       userPoolClientId: this.auth.webClient.userPoolClientId,
+      supportUrl: contacts.supportUrl,
+      supportPhones: contacts.supportPhones,
+      herdSiteUrl: contacts.herdSiteUrl,
       // The checkbox's public site key: from -c recaptchaSiteKey, else SSM at deploy time (like the
       // secret), so `cdk synth` needs no flag and a deploy without the parameter fails loudly.
       ...(botCheck.mode === 'recaptcha'

@@ -1,26 +1,130 @@
-import { farmerSurveyContracts, settingProfileContracts } from '../../shared/api/actions/profile';
+import {
+  EMAIL_VERIFY_SUCCESS,
+  ENQUIRY_PRODUCTS,
+  farmerSurveyContracts,
+  MSG_EMAIL_VERIFY_FAILED,
+  MSG_ENQUIRY_SENT,
+  MSG_PHONE_VERIFY_FAILED,
+  PHONE_VERIFY_SUCCESS,
+  settingProfileContracts as contracts,
+  type EnquiryProducts,
+} from '../../shared/api/actions/profile';
+import { normalisePhone, type User } from '../../shared/entities/user';
+import type { VerifiedAttribute } from '../adapters/cognito/account';
+import type { FarmReader, Ports } from '../lib/ports';
 import { serve, type ServedAction } from '../lib/dispatch';
-import { ForbiddenError } from '../lib/errors';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors';
 import type { Caller } from '../lib/caller';
-import type { Ports } from '../lib/ports';
 
 /** The caller's profile; the role shown is the verified token's, never a stored copy. */
-const profileOf = async (farms: Ports['farms'], caller: Caller) => {
+const profileOf = async (farms: FarmReader, caller: Caller): Promise<User> => {
   const user = await farms.getUser(caller.userId);
   if (!user) throw new ForbiddenError('No user profile for this account');
   return { ...user, role: caller.role };
 };
 
-/** /api/setting/profile (farmer spec §7). */
+/** Cognito's self-service calls need the person's own access token: without one there is nobody to act for. */
+const tokenOf = (caller: Caller): string => {
+  if (!caller.accessToken) throw new UnauthorizedError();
+  return caller.accessToken;
+};
+
+const FLAG_OF: Record<VerifiedAttribute, 'email_verify' | 'phone_verify'> = { email: 'email_verify', phone_number: 'phone_verify' };
+
+/** /api/setting/profile (farmer §2.10, §4, §7): the person's own profile, verification and password. */
 export const settingProfileActions: readonly ServedAction[] = [
-  serve(settingProfileContracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => profileOf(deps.farms, caller)),
+  serve(contracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => profileOf(deps.farms, caller)),
+
+  serve(contracts.USER_PROFILE_EDIT_BASE, ['farmsWrite', 'account'], async ({ user }, { caller, deps, log }) => {
+    const before = await profileOf(deps.farmsWrite, caller);
+    const phone = normalisePhone(user.phone);
+    const phoneChanged = phone !== before.phone;
+    // Cognito first: if it refuses the phone, nothing is stored here either.
+    await deps.account.updateAttributes(caller.username, { firstName: user.firstName, lastName: user.lastName, ...(phoneChanged ? { phone } : {}) });
+    // A new phone is unverified (§4): texts stop until its code is checked (the notifier sends only to phone_verify 2).
+    const after = await deps.farmsWrite.updateUser(caller.userId, {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      ...(user.subscribed === undefined ? {} : { subscribed: user.subscribed }),
+      ...(phoneChanged ? { phone, phone_verify: 1 } : {}),
+    });
+    if (!after) throw new ForbiddenError('No user profile for this account');
+    if (phoneChanged) log.info('phone changed; texts stop until it is verified', { user: caller.userId });
+    return { ...after, role: caller.role };
+  }),
+
+  serve(contracts.USER_PROFILE_EDIT_PASSWORD, ['account'], async ({ password, password1 }, { caller, deps }) => {
+    await deps.account.changePassword(tokenOf(caller), password, password1);
+    return 'success' as const;
+  }),
+
+  serve(contracts.USER_PROFILE_VERIFY_SEND_EMAIL, ['account'], async (_input, { caller, deps }) => {
+    await deps.account.sendVerificationCode(tokenOf(caller), 'email');
+    return 'success' as const;
+  }),
+
+  serve(contracts.USER_PROFILE_VERIFY_SEND_PHONE, ['farms', 'account'], async (_input, { caller, deps }) => {
+    const user = await profileOf(deps.farms, caller);
+    if (!user.phone) throw new ValidationError('Please enter your phone number');
+    await deps.account.sendVerificationCode(tokenOf(caller), 'phone_number');
+    return 'success' as const;
+  }),
+
+  serve(contracts.USER_PROFILE_VERIFY_CHECK_EMAIL, ['farmsWrite', 'account'], async ({ verification }, { caller, deps }) => {
+    await verify(deps, caller, 'email', verification, MSG_EMAIL_VERIFY_FAILED);
+    return EMAIL_VERIFY_SUCCESS;
+  }),
+
+  serve(contracts.USER_PROFILE_VERIFY_CHECK_PHONE, ['farmsWrite', 'account'], async ({ verification }, { caller, deps }) => {
+    await verify(deps, caller, 'phone_number', verification, MSG_PHONE_VERIFY_FAILED);
+    return PHONE_VERIFY_SUCCESS;
+  }),
 ];
 
-/** /api/farmer/survey: the same type answers the user and their farms (farmer spec §2.16). */
+/** Cognito checks the code; only then is the flag set to 2 (verified) here. A wrong or expired code changes nothing. */
+const verify = async (
+  deps: Pick<Ports, 'farmsWrite' | 'account'>,
+  caller: Caller,
+  attribute: VerifiedAttribute,
+  code: string,
+  failed: string,
+): Promise<void> => {
+  if (!(await deps.account.verifyAttribute(tokenOf(caller), attribute, code))) throw new ValidationError(failed);
+  await deps.farmsWrite.updateUser(caller.userId, { [FLAG_OF[attribute]]: 2 });
+};
+
+/** The enquiry as the sales team reads it. */
+const enquiryMail = (user: User, farms: readonly string[], products: EnquiryProducts, at: string): { subject: string; body: string } => ({
+  subject: `Vat-Man enquiry from ${user.firstName} ${user.lastName}`,
+  body: [
+    `${user.firstName} ${user.lastName} is interested in other monitoring solutions.`,
+    '',
+    `Interested in: ${ENQUIRY_PRODUCTS.filter((p) => products[p.key]).map((p) => p.label).join(', ')}`,
+    '',
+    `Email: ${user.email}${user.email_verify === 2 ? '' : ' (not verified)'}`,
+    `Phone: ${user.phone}${user.phone_verify === 2 ? '' : ' (not verified)'}`,
+    `Supply numbers: ${farms.length ? farms.join(', ') : 'none linked'}`,
+    `Submitted: ${at} (UTC)`,
+  ].join('\n'),
+});
+
+/** /api/farmer/survey (farmer §2.16): the person and their farms, and the enquiry. */
 export const farmerSurveyActions: readonly ServedAction[] = [
   serve(farmerSurveyContracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => {
     const user = await profileOf(deps.farms, caller);
     const farms = await deps.farms.getFarms(await deps.farms.listFarmIdsOfUser(caller.userId));
     return { user, farms };
+  }),
+
+  serve(farmerSurveyContracts.SURVEY_SUBMIT, ['farms', 'enquiries', 'salesMail', 'now'], async ({ products }, { caller, deps, log }) => {
+    const user = await profileOf(deps.farms, caller);
+    const farms = (await deps.farms.getFarms(await deps.farms.listFarmIdsOfUser(caller.userId))).map((f) => f.fonterra_id);
+    const at = deps.now().toISOString();
+    // Stored first: a mail that fails leaves the enquiry on record, and the person is told to try again.
+    await deps.enquiries.putEnquiry({ user_id: user._id, firstName: user.firstName, lastName: user.lastName, email: user.email, phone: user.phone, farms, products, submitted_at: at });
+    const mail = enquiryMail(user, farms, products, at);
+    await deps.salesMail.send(mail.subject, mail.body);
+    log.info('enquiry sent to sales', { user: user._id, products: ENQUIRY_PRODUCTS.filter((p) => products[p.key]).map((p) => p.key) });
+    return MSG_ENQUIRY_SENT;
   }),
 ];

@@ -7,6 +7,11 @@ export interface Caller {
   readonly username: string;
   readonly groups: readonly string[];
   readonly role: Role;
+  /**
+   * The bearer itself (an access token), for the few calls Cognito authorizes by the person's own
+   * token (verification codes, password change). Never logged, never stored.
+   */
+  readonly accessToken?: string;
 }
 
 /**

@@ -61,12 +61,12 @@ const bearerOf = (event: APIGatewayProxyEventV2): string | undefined => event.he
 
 const resolveCaller = async (event: APIGatewayProxyEventV2, auth: EndpointAuth, ports: Ports): Promise<Caller | undefined> => {
   const claims = (event as APIGatewayProxyEventV2WithJWTAuthorizer).requestContext?.authorizer?.jwt?.claims;
-  if (claims && auth === 'jwt') return callerFromClaims(claims);
-  if (auth !== 'public') return undefined;
   const token = bearerOf(event);
+  if (claims && auth === 'jwt') return { ...callerFromClaims(claims), ...(token ? { accessToken: token } : {}) };
+  if (auth !== 'public') return undefined;
   if (!token) return undefined;
   try {
-    return callerFromClaims(await ports.verifier.verify(token));
+    return { ...callerFromClaims(await ports.verifier.verify(token)), accessToken: token };
   } catch {
     return undefined;
   }

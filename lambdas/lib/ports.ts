@@ -1,14 +1,17 @@
 import { botCheckFromEnv, type BotCheck } from '../adapters/bot-check/bot-check';
+import { accountServiceFromEnv, type AccountService } from '../adapters/cognito/account';
 import { identityProviderFromEnv, type IdentityProvider } from '../adapters/cognito/identity-provider';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
+import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
 import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
+import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
 import { requireEnv } from './env';
 import { tokenVerifierFromEnv, type TokenVerifier } from './token-verifier';
 
@@ -49,6 +52,12 @@ export interface Ports {
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
   readonly identity: IdentityProvider;
+  /** The signed-in person's own Cognito account: verification codes, password, name and phone. */
+  readonly account: AccountService;
+  /** Enquiries (SURVEY_SUBMIT), written once each. */
+  readonly enquiries: EnquiryRepository;
+  /** Mail to the sales address (the enquiry topic). */
+  readonly salesMail: SalesMail;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
   readonly devices: DeviceCommands;
@@ -79,6 +88,9 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
+    account: () => accountServiceFromEnv(env),
+    enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    salesMail: () => salesMailFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),

@@ -10,23 +10,31 @@ import type { OperatorGroup } from '../../shared/roles';
 export const DEMO_PASSWORD = 'VatMan-demo-2026';
 
 export interface DemoAccount {
-  readonly role: 'Farmer' | 'Admin' | 'Installer' | 'Milk Quality' | 'Westlands' | 'Farmer (no farm)';
+  readonly role: 'Farmer' | 'Admin' | 'Installer' | 'Milk Quality' | 'Westlands' | 'Farmer (no farm)' | 'Demo farm (showroom)';
   readonly email: string;
   readonly firstName: string;
   readonly lastName: string;
   readonly phone: string;
   readonly group?: OperatorGroup;
   readonly farms: readonly string[];
+  /**
+   * The herd site's token (farmer §2.2 herd link): the Admin's herdsman flag (USER_HERD_EDIT)
+   * gives one; the demo farmer has one from the seed so the link shows.
+   */
+  readonly herdToken?: string;
+  /** A demo-farm account (farmer §6): farm names instead of codes, no group link. */
+  readonly demo?: boolean;
 }
 
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { role: 'Farmer', email: 'farmer@vatman.local', firstName: 'Aroha', lastName: 'Ngata', phone: '+64211234501', farms: ['farm-lite', 'farm-pro', 'farm-auto'] },
+  { role: 'Farmer', email: 'farmer@vatman.local', firstName: 'Aroha', lastName: 'Ngata', phone: '+64211234501', farms: ['farm-lite', 'farm-pro', 'farm-auto'], herdToken: 'herd-demo-aroha-7f3c9a' },
   { role: 'Farmer', email: 'westfarmer@vatman.local', firstName: 'Liam', lastName: 'Brennan', phone: '+64211234502', farms: ['farm-wes'] },
   { role: 'Admin', email: 'admin@vatman.local', firstName: 'Mere', lastName: 'Walker', phone: '+64211234503', group: 'Admin', farms: [] },
   { role: 'Installer', email: 'installer@vatman.local', firstName: 'Tom', lastName: 'Fraser', phone: '+64211234504', group: 'Installer', farms: [] },
   { role: 'Milk Quality', email: 'milkquality@vatman.local', firstName: 'Priya', lastName: 'Shah', phone: '+64211234505', group: 'MilkQuality', farms: [] },
   { role: 'Westlands', email: 'westlands@vatman.local', firstName: 'Hemi', lastName: 'Tane', phone: '+64211234506', group: 'Westlands', farms: [] },
   { role: 'Farmer (no farm)', email: 'newfarmer@vatman.local', firstName: 'Sam', lastName: 'Reid', phone: '+64211234507', farms: [] },
+  { role: 'Demo farm (showroom)', email: 'demo@vatman.local', firstName: 'Demo', lastName: 'Showroom', phone: '+64211234508', farms: ['farm-lite', 'farm-pro', 'farm-auto'], demo: true },
 ];
 
 /** A farm with the demo defaults (New Zealand time, milk module on, Watch on) and what `f` gives. */

@@ -60,6 +60,8 @@ export interface SnsOutbox {
   read(): OutboxMessage[];
   /** For mail that does not go through SNS in AWS either (Cognito's own emails). */
   append(entry: Omit<OutboxMessage, 'id' | 'at' | 'attributes'>): OutboxMessage;
+  /** A topic with one email subscription, as a deploy makes it (CDK's Topic and EmailSubscription); answers its ARN. */
+  ensureEmailTopic(name: string, email: string): string;
 }
 
 export const startSnsOutbox = async (port: number, file: string): Promise<SnsOutbox> => {
@@ -181,5 +183,14 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  return { server, endpoint: `http://127.0.0.1:${port}`, read, append };
+  const ensureEmailTopic = (name: string, email: string): string => {
+    const arn = `${LOCAL_ARN}${name}`;
+    if (!state.topics.includes(arn)) state.topics.push(arn);
+    if (!state.subscriptions.some((x) => x.topic === arn && x.endpoint === email)) {
+      state.subscriptions.push({ arn: `${arn}:${randomUUID()}`, topic: arn, protocol: 'email', endpoint: email });
+    }
+    save();
+    return arn;
+  };
+  return { server, endpoint: `http://127.0.0.1:${port}`, read, append, ensureEmailTopic };
 };

@@ -18,6 +18,20 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** Where the local stack's herd-site stand-in answers (the herd link and the herd users' unauthorized landing). */
+export const HERD_SITE_PATH = '/herd-site/login';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The herd-management site is another product on another host (farmer §1, §2.2). Locally a page
+ * stands in for its token login, so the herd link and the herd users' redirect stay on this machine.
+ */
+const herdSitePage = (token: string | null) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Herd site (local stand-in)</title></head><body><h1>Herd site (local stand-in)</h1><p>${
+    token ? `Signed in to the herd site with the token ${escapeHtml(token)}.` : 'No token: the herd site asks you to sign in.'
+  }</p><p><a href="/dashboard">Back to Vat-Man</a></p></body></html>`;
+
 /**
  * S3 + CloudFront stand-in: the Vite build with SPA fallback (CloudFront answers index.html for
  * unknown paths) and the runtime /config.json that the CDK web construct writes in AWS.
@@ -35,6 +49,11 @@ export const startWebHosting = async (port: number, distDir: string, config: Web
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
     if (path === '/config.json') {
       res.writeHead(200, { ...security, 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(config));
+      return;
+    }
+    if (path === HERD_SITE_PATH) {
+      const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
+      res.writeHead(200, { ...security, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(herdSitePage(token));
       return;
     }
     const file = normalize(join(distDir, path));

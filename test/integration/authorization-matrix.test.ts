@@ -90,6 +90,16 @@ const SAMPLES: Record<string, Sample> = {
   USER_SETTING_ALERT_GET_USER: { fields: () => ({ farm: 'farm-pro' }) },
   USER_SETTING_ALERT_SET_USER: { fields: () => ({ farm: 'farm-pro', alert_setting: JSON.stringify({}) }) },
   USER_PROFILE_DATAILS: { fields: () => ({}) },
+  // Each caller renames themselves to the same name; the phone of the sample is the demo farmer's.
+  USER_PROFILE_EDIT_BASE: { fields: () => ({ user: JSON.stringify({ firstName: 'Matrix', lastName: 'Caller', phone: '+64211234501' }) }) },
+  // A wrong current password: past the rule, refused by Cognito (422), so no password changes.
+  USER_PROFILE_EDIT_PASSWORD: { fields: () => ({ password: 'Not-the-password-1', password1: 'Matrix-pass-2', password2: 'Matrix-pass-2' }), ok: 422 },
+  USER_PROFILE_VERIFY_SEND_EMAIL: { fields: () => ({}) },
+  USER_PROFILE_VERIFY_SEND_PHONE: { fields: () => ({}) },
+  // A code that was never sent: past the rule, refused (422).
+  USER_PROFILE_VERIFY_CHECK_EMAIL: { fields: () => ({ verification: '000000' }), ok: 422 },
+  USER_PROFILE_VERIFY_CHECK_PHONE: { fields: () => ({ verification: '000000' }), ok: 422 },
+  SURVEY_SUBMIT: { fields: () => ({ products: JSON.stringify({ water: true }) }) },
   USER_LIST: { fields: () => ({}) },
   DEVICE_LIST: { fields: () => ({ isRetired: '1' }) },
   FARM_LIST: { fields: () => ({}) },

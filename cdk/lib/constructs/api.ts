@@ -12,6 +12,8 @@ import {
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { ENDPOINTS, type Endpoint } from '../../../shared/api/endpoints';
 import { API_THROTTLE } from '../../../shared/api/throttle';
@@ -54,6 +56,8 @@ export interface ApiProps {
   readonly webOrigin: string;
   /** The bot-check of spec §7 (sign-up, password reset); see BotCheckConfig. */
   readonly botCheck: BotCheckConfig;
+  /** Where enquiries are mailed (farmer §2.16): subscribed to the enquiry topic. */
+  readonly salesEmail: string;
   /**
    * What happens to log groups when they leave the stack.
    * @default RemovalPolicy.RETAIN
@@ -86,6 +90,8 @@ export class Api extends Construct {
   readonly functions: ReadonlyMap<string, VatManFunction>;
   /** The functions whose actions send controller settings to a vat (the `devices` port). */
   readonly commandSenders: readonly VatManFunction[];
+  /** SURVEY_SUBMIT's mail to the sales address. */
+  readonly enquiryTopic: Topic;
   /** The API's base URL without a trailing slash, e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com`. */
   readonly url: string;
 
@@ -151,6 +157,15 @@ export class Api extends Construct {
             arn: Stack.of(this).formatArn({ service: 'ssm', resource: 'parameter', resourceName: botCheck.secretParameterName.replace(/^\//, '') }),
           }
         : undefined;
+    // Enquiries (SURVEY_SUBMIT) go to the sales address by SNS email; the address confirms the
+    // subscription once, from AWS's email.
+    this.enquiryTopic = new Topic(this, 'EnquiryTopic', { displayName: 'Vat-Man enquiries', enforceSSL: true });
+    this.enquiryTopic.addSubscription(new EmailSubscription(props.salesEmail));
+    acknowledge(
+      this.enquiryTopic,
+      'SNS2',
+      'The topic carries only enquiries that SNS then sends as plain email to the sales address; encryption at rest would add a KMS key for no reader it keeps out.',
+    );
     for (const endpoint of ENDPOINTS) {
       const fn = this.endpointFunction(endpoint, props, removalPolicy, logRetention);
       functions.set(endpoint.path, fn);
@@ -159,6 +174,7 @@ export class Api extends Construct {
         data: props.data,
         userPoolArn: auth.userPool.userPoolArn,
         ...(botCheckSecret ? { botCheckSecret } : {}),
+        enquiryTopic: this.enquiryTopic,
       });
       if (deviceCommands) commandSenders.push(fn);
       this.httpApi.addRoutes({

@@ -63,6 +63,8 @@ export class Auth extends Construct {
       mfa: Mfa.OFF,
       featurePlan: FeaturePlan.ESSENTIALS,
       email: UserPoolEmail.withCognito(),
+      // Cognito texts the phone's verification code (farmer §2.10) through SNS with its own role.
+      enableSmsRole: true,
       deletionProtection: removalPolicy !== RemovalPolicy.DESTROY,
       removalPolicy,
     });

@@ -3,27 +3,6 @@ import type { Role } from '@shared/roles';
 import { MILK_QUALITY_PARTNER, paths } from '../config/paths';
 import type { Session } from '../lib/auth-session';
 
-/**
- * Where a signed-in user of each role starts (operator §2 /redirect): the operator areas for
- * Admin, Milk Quality and Westlands, the module dashboard for everyone else.
- */
-export const roleLandingPath = (role: Role): string => {
-  switch (role) {
-    case 'Admin':
-      return paths.users.to();
-    case 'Milk Quality':
-      return paths.partnerMilkQuality.to(MILK_QUALITY_PARTNER);
-    case 'Westlands':
-      return paths.westlandsArea.to();
-    case 'Installer':
-    case 'User':
-      return paths.moduleDashboard.to();
-  }
-};
-
-/** /redirect: the role's landing page, or the login page without a session. */
-export const landingPath = (session: Pick<Session, 'role'> | null): string => (session ? roleLandingPath(session.role) : paths.login.to());
-
 /** Where the unauthorized routing sends the user: a screen of this app, or another site. */
 export type Destination = { readonly kind: 'route'; readonly to: string } | { readonly kind: 'site'; readonly href: string };
 

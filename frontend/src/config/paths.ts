@@ -10,7 +10,7 @@ export const paths = {
   home: { pattern: '/', to: () => '/' },
   logout: { pattern: '/logout', to: () => '/logout' },
   test: { pattern: '/test', to: () => '/test' },
-  /** Sends the signed-in user to their role's landing page (app/unauthorized.ts `landingPath`). */
+  /** Sends the signed-in user to their role's landing page (lib/role-landing.ts `landingPath`). */
   redirect: { pattern: '/redirect', to: () => '/redirect' },
   admin: { pattern: '/admin', to: () => '/admin' },
   adminHome: { pattern: '/admin/home', to: () => '/admin/home' },

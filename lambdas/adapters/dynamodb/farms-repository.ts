@@ -21,6 +21,8 @@ export interface FarmRepository {
   /** Writes the profile; with `onlyIfNew` it never overwrites (sign-up retried, seed re-run). */
   putUser(user: User, options?: { onlyIfNew?: boolean }): Promise<void>;
   listUsers(): Promise<User[]>;
+  /** Changes the named fields of an existing profile and answers it as stored; undefined when there is none. */
+  updateUser(userId: string, change: UserChange): Promise<User | undefined>;
   linkUserToFarm(userId: string, farmId: string): Promise<void>;
   listFarmIdsOfUser(userId: string): Promise<string[]>;
   isLinked(userId: string, farmId: string): Promise<boolean>;
@@ -52,6 +54,9 @@ export interface FarmRepository {
    */
   commitIngest(deviceId: string, ingest: IngestRecord, expectedN: number | undefined, live?: { lastUpdated: LastUpdated; seenAt: string }): Promise<boolean>;
 }
+
+/** The profile fields a person or an operator changes after sign-up (the email and id never change). */
+export type UserChange = Partial<Pick<User, 'firstName' | 'lastName' | 'phone' | 'subscribed' | 'email_verify' | 'phone_verify' | 'is_herd_enabled' | 'token_id'>>;
 
 export type ThingOwner = { readonly kind: 'device'; readonly device_id: string } | { readonly kind: 'knode'; readonly farm_id: string };
 
@@ -138,6 +143,27 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
       const entries = await all('USER');
       const users = await batchGet(entries.map((e) => ({ pk: String(e.pk), sk: 'PROFILE' })));
       return users.map((u) => userSchema.parse(strip(u)));
+    },
+    async updateUser(userId, change) {
+      const entries = Object.entries(change).filter(([, v]) => v !== undefined);
+      if (entries.length === 0) return parseUser(await get(k.userProfile(userId)));
+      try {
+        const res = await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: k.userProfile(userId),
+            UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: Object.fromEntries(entries.map(([f], i) => [`#f${i}`, f])),
+            ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return parseUser(res.Attributes);
+      } catch (err) {
+        if (isConditionFailure(err)) return undefined;
+        throw err;
+      }
     },
     async linkUserToFarm(userId, farmId) {
       await doc.send(

@@ -1,4 +1,8 @@
 import { dayOf } from '../../../shared/time/utc';
+
+/** The partition-key prefix of enquiries (cdk/lib/port-grants.ts grants PutItem on it alone). */
+export const ENQUIRY_KEY_PREFIX = 'ENQUIRY#';
+
 /**
  * Key design of the Farms table (docs/architecture.md, "Data"). One place builds every key so
  * repositories never spell them twice.
@@ -28,6 +32,8 @@ export const farmsKeys = {
   /** A pickup the farmer entered (ADD_PICKUP): one per vat and time, so resubmitting corrects it. */
   pickup: (farmId: string, datetime: string, vat: number) => ({ pk: `FARM#${farmId}`, sk: `PICKUP#${datetime}#${vat}` }),
   pickupPrefix: 'PICKUP#',
+  /** An enquiry (SURVEY_SUBMIT), by person and time; the prefix is the API's only write grant on these keys. */
+  enquiry: (userId: string, at: string) => ({ pk: `${ENQUIRY_KEY_PREFIX}${userId}`, sk: at }),
   /** The farm's milk-cooling plant (EQUIPMENT_UPDATE): the whole set in one item, so a save replaces it in one write. */
   equipment: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'EQUIPMENT' }),
   /** gsi2 (the fleet index) of every device item: the device list in one query. */

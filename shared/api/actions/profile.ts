@@ -2,18 +2,95 @@ import { z } from 'zod';
 import { farmSchema } from '../../entities/farm';
 import { userSchema } from '../../entities/user';
 import { access, contract } from '../contract';
+import { boolField, jsonField } from '../fields';
+import { newPasswordField, phoneField } from './user';
 
-/** /api/setting/profile and /api/farmer/survey share USER_PROFILE_DATAILS (spelled so, spec §7). */
+// ---- The spec's words (farmer §2.10, §2.16, §5, §7, §8) ----------------------------------------
+
+export const MSG_SUCCESS = 'Success!';
+export const MSG_EMAIL_SENT = 'Please check the email and complete the rest of the operation!';
+export const MSG_SMS_SENT = 'Text message has been sent!';
+/** The server's answers to the two checks (§7); the client shows the §8 messages below. */
+export const EMAIL_VERIFY_SUCCESS = 'Email verify success' as const;
+export const PHONE_VERIFY_SUCCESS = 'Phone verify success' as const;
+export const MSG_EMAIL_VERIFIED = 'Email verification succeeded';
+export const MSG_PHONE_VERIFIED = 'Phone verification succeeded';
+export const MSG_PHONE_VERIFY_FAILED = 'Phone verification failed';
+/** The spec words only the phone's failure; the email's is worded the same way. */
+export const MSG_EMAIL_VERIFY_FAILED = 'Email verification failed';
+export const MSG_ENQUIRY_EMPTY = 'Please select at least one option.';
+export const MSG_ENQUIRY_SENT = 'Submit was successful, we will contact you soon.' as const;
+/** Ours: the spec shows no match check on the client (§5), so the server words it. */
+export const MSG_PASSWORDS_DIFFER = 'The new passwords do not match';
+export const MSG_CURRENT_PASSWORD = 'The current password is not correct';
+export const MSG_CURRENT_PASSWORD_REQUIRED = 'Please enter your current password';
+export const MSG_NAME_REQUIRED = 'Please enter your first and last name';
+
+/** Verification codes are 6 digits (§9); the dialog checks itself at exactly 6 (§2.10). */
+export const VERIFICATION_CODE_LENGTH = 6;
+const codeField = (message: string) => z.string({ error: message }).trim().regex(/^\d{6}$/, message);
+
+/** What USER_PROFILE_EDIT_BASE changes: the email is read-only (§2.10), other keys are ignored. */
+export const profileEditSchema = z.object({
+  firstName: z.string({ error: MSG_NAME_REQUIRED }).trim().min(1, MSG_NAME_REQUIRED).max(100, MSG_NAME_REQUIRED),
+  lastName: z.string({ error: MSG_NAME_REQUIRED }).trim().min(1, MSG_NAME_REQUIRED).max(100, MSG_NAME_REQUIRED),
+  phone: phoneField,
+  subscribed: boolField.optional(),
+});
+export type ProfileEdit = z.infer<typeof profileEditSchema>;
+
+/** The seven products of the enquiry (§7: water, effluent, soil, weather, grain, asset, dairy). */
+export const ENQUIRY_PRODUCTS = [
+  { key: 'water', label: 'Water' },
+  { key: 'effluent', label: 'Effluent' },
+  { key: 'soil', label: 'Soil' },
+  { key: 'weather', label: 'Weather' },
+  { key: 'grain', label: 'Grain Silo' },
+  { key: 'asset', label: 'Asset Tracking' },
+  { key: 'dairy', label: 'Dairy Automation' },
+] as const;
+export type EnquiryProduct = (typeof ENQUIRY_PRODUCTS)[number]['key'];
+
+export const enquiryProductsSchema = z
+  .object(Object.fromEntries(ENQUIRY_PRODUCTS.map((p) => [p.key, z.boolean({ error: MSG_ENQUIRY_EMPTY }).optional().default(false)])) as Record<EnquiryProduct, z.ZodDefault<z.ZodOptional<z.ZodBoolean>>>)
+  .refine((p) => Object.values(p).some(Boolean), MSG_ENQUIRY_EMPTY);
+export type EnquiryProducts = z.infer<typeof enquiryProductsSchema>;
+
+const type = <T extends string>(t: T) => z.literal(t);
+
+/** The profile and enquiry types (USER_PROFILE_DATAILS is spelled so, spec §7). */
 export const profileActions = {
-  USER_PROFILE_DATAILS: z.object({ type: z.literal('USER_PROFILE_DATAILS') }),
+  USER_PROFILE_DATAILS: z.object({ type: type('USER_PROFILE_DATAILS') }),
+  USER_PROFILE_EDIT_BASE: z.object({ type: type('USER_PROFILE_EDIT_BASE'), user: jsonField(profileEditSchema, 'user') }),
+  USER_PROFILE_EDIT_PASSWORD: z
+    .object({
+      type: type('USER_PROFILE_EDIT_PASSWORD'),
+      password: z.string({ error: MSG_CURRENT_PASSWORD_REQUIRED }).min(1, MSG_CURRENT_PASSWORD_REQUIRED).max(256, MSG_CURRENT_PASSWORD),
+      password1: newPasswordField,
+      password2: z.string({ error: MSG_PASSWORDS_DIFFER }).max(256, MSG_PASSWORDS_DIFFER),
+    })
+    .refine((f) => f.password1 === f.password2, { message: MSG_PASSWORDS_DIFFER, path: ['password2'] }),
+  USER_PROFILE_VERIFY_SEND_EMAIL: z.object({ type: type('USER_PROFILE_VERIFY_SEND_EMAIL') }),
+  USER_PROFILE_VERIFY_SEND_PHONE: z.object({ type: type('USER_PROFILE_VERIFY_SEND_PHONE') }),
+  USER_PROFILE_VERIFY_CHECK_EMAIL: z.object({ type: type('USER_PROFILE_VERIFY_CHECK_EMAIL'), verification: codeField(MSG_EMAIL_VERIFY_FAILED) }),
+  USER_PROFILE_VERIFY_CHECK_PHONE: z.object({ type: type('USER_PROFILE_VERIFY_CHECK_PHONE'), verification: codeField(MSG_PHONE_VERIFY_FAILED) }),
+  SURVEY_SUBMIT: z.object({ type: type('SURVEY_SUBMIT'), products: jsonField(enquiryProductsSchema, 'products') }),
 } as const;
 
-/** /api/setting/profile: the caller's own profile (farmer §2.10). */
+const path = '/api/setting/profile';
+
+/** /api/setting/profile: the caller's own profile (farmer §2.10); the enquiry page edits through it too (§7). */
 export const settingProfileContracts = {
-  USER_PROFILE_DATAILS: contract({ path: '/api/setting/profile', type: 'USER_PROFILE_DATAILS', input: profileActions.USER_PROFILE_DATAILS, answer: userSchema, access: access.self }),
+  USER_PROFILE_DATAILS: contract({ path, type: 'USER_PROFILE_DATAILS', input: profileActions.USER_PROFILE_DATAILS, answer: userSchema, access: access.self }),
+  USER_PROFILE_EDIT_BASE: contract({ path, type: 'USER_PROFILE_EDIT_BASE', input: profileActions.USER_PROFILE_EDIT_BASE, answer: userSchema, access: access.self }),
+  USER_PROFILE_EDIT_PASSWORD: contract({ path, type: 'USER_PROFILE_EDIT_PASSWORD', input: profileActions.USER_PROFILE_EDIT_PASSWORD, answer: z.literal('success'), access: access.self }),
+  USER_PROFILE_VERIFY_SEND_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_EMAIL', input: profileActions.USER_PROFILE_VERIFY_SEND_EMAIL, answer: z.literal('success'), access: access.self }),
+  USER_PROFILE_VERIFY_SEND_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_PHONE', input: profileActions.USER_PROFILE_VERIFY_SEND_PHONE, answer: z.literal('success'), access: access.self }),
+  USER_PROFILE_VERIFY_CHECK_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_EMAIL', input: profileActions.USER_PROFILE_VERIFY_CHECK_EMAIL, answer: z.literal(EMAIL_VERIFY_SUCCESS), access: access.self }),
+  USER_PROFILE_VERIFY_CHECK_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_PHONE', input: profileActions.USER_PROFILE_VERIFY_CHECK_PHONE, answer: z.literal(PHONE_VERIFY_SUCCESS), access: access.self }),
 } as const;
 
-/** /api/farmer/survey: the same type answers the caller and their farms (farmer §2.16). */
+/** /api/farmer/survey: the same details type answers the caller and their farms, and the enquiry (farmer §2.16). */
 export const farmerSurveyContracts = {
   USER_PROFILE_DATAILS: contract({
     path: '/api/farmer/survey',
@@ -22,4 +99,5 @@ export const farmerSurveyContracts = {
     answer: z.object({ user: userSchema, farms: z.array(farmSchema) }),
     access: access.self,
   }),
+  SURVEY_SUBMIT: contract({ path: '/api/farmer/survey', type: 'SURVEY_SUBMIT', input: profileActions.SURVEY_SUBMIT, answer: z.literal(MSG_ENQUIRY_SENT), access: access.self }),
 } as const;

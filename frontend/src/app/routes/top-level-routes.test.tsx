@@ -3,7 +3,7 @@ import { fetchAuthSession, getCurrentUser } from 'aws-amplify/auth';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Role } from '@shared/roles';
 import { renderApp } from '../../testing/render-app';
-import { landingPath, roleLandingPath } from '../unauthorized';
+import { landingPath, roleLandingPath } from '../../lib/role-landing';
 
 vi.mock('aws-amplify/auth', async (importOriginal) => ({
   ...(await importOriginal<typeof import('aws-amplify/auth')>()),
@@ -30,7 +30,7 @@ describe('roleLandingPath and landingPath (operator §2 /redirect)', () => {
     ['Admin', '/dts/users'],
     ['Milk Quality', '/dts/fonterra/milkquality'],
     ['Westlands', '/dts/westlands/data'],
-    ['Installer', '/dashboard'],
+    ['Installer', '/dts/devices'],
     ['User', '/dashboard'],
   ])('%s lands on %s', (role, target) => {
     expect(roleLandingPath(role)).toBe(target);
@@ -48,7 +48,7 @@ describe('/redirect', () => {
     [['Admin', 'Installer'], '/dts/users'],
     [['MilkQuality'], '/dts/fonterra/milkquality'],
     [['Westlands'], '/dts/westlands/data'],
-    [['Installer'], '/dashboard'],
+    [['Installer'], '/dts/devices'],
     [[], '/dashboard'],
     [undefined, '/dts/login'],
   ])('groups %j go to %s', async (groups, target) => {

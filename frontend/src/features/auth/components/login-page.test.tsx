@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { getCurrentUser, signIn } from 'aws-amplify/auth';
+import { fetchAuthSession, getCurrentUser, signIn } from 'aws-amplify/auth';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../testing/render-app';
 import { returnPath } from './login-page';
@@ -124,6 +124,18 @@ describe('signing in', () => {
     expect(router.state.location.pathname).toBe('/dts/login');
   });
 
+  it.each([
+    [['Admin'], '/dts/users'],
+    [['Installer'], '/dts/devices'],
+    [['MilkQuality'], '/dts/fonterra/milkquality'],
+    [['Westlands'], '/dts/westlands/data'],
+  ])('without a reurl, %s lands on %s (operator §2 /redirect), never on the No Permission page', async (groups, landing) => {
+    vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: { accessToken: { payload: { 'cognito:groups': groups }, toString: () => 'token' } } } as never);
+    const { router } = await signInAs();
+    await waitFor(() => expect(router.state.location.pathname).toBe(landing));
+    vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: undefined } as never);
+  });
+
   it('skips the form when already signed in', async () => {
     vi.mocked(getCurrentUser).mockResolvedValue({ username: 'u1', userId: 'u1' });
     const { router } = renderApp('/dts/login/%2Fdts%2Fmilking');
@@ -149,14 +161,14 @@ describe('login page', () => {
 
 describe('returnPath', () => {
   it.each([
-    [undefined, '/dashboard'],
-    ['', '/dashboard'],
+    [undefined, undefined],
+    ['', undefined],
     ['%2Fdts%2Fdashboard', '/dts/dashboard'],
     ['/dts/dashboard', '/dts/dashboard'],
-    ['%E0%A4%A', '/dashboard'],
-    ['https%3A%2F%2Fevil.example', '/dashboard'],
-    ['%2F%2Fevil.example', '/dashboard'],
-    ['%2F%5Cevil.example', '/dashboard'],
+    ['%E0%A4%A', undefined],
+    ['https%3A%2F%2Fevil.example', undefined],
+    ['%2F%2Fevil.example', undefined],
+    ['%2F%5Cevil.example', undefined],
   ])('%s → %s', (reurl, expected) => {
     expect(returnPath(reurl)).toBe(expected);
   });

@@ -3,7 +3,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
-import { isSignedIn } from '../../../lib/auth-session';
+import { getSession, isSignedIn } from '../../../lib/auth-session';
+import { landingPath } from '../../../lib/role-landing';
 import { signInInputSchema, signInWithPassword, type SignInInput } from '../api/sign-in';
 import { AuthLayout } from './auth-layout';
 
@@ -12,11 +13,11 @@ type Field = keyof SignInInput;
 const AFTER_SIGN_IN = paths.moduleDashboard.to();
 
 /**
- * Where to go after sign-in: the decoded `reurl`, if it is a path on this site, else /dashboard.
- * Only same-site paths: a crafted link must not hand a fresh session to another origin.
+ * The path a `reurl` names, if it is a path on this site; undefined without one. Only same-site
+ * paths: a crafted link must not hand a fresh session to another origin.
  */
-export const returnPath = (reurl: string | undefined): string => {
-  if (!reurl) return AFTER_SIGN_IN;
+export const returnPath = (reurl: string | undefined): string | undefined => {
+  if (!reurl) return undefined;
   let path = reurl;
   try {
     path = decodeURIComponent(reurl);
@@ -24,8 +25,15 @@ export const returnPath = (reurl: string | undefined): string => {
     // Not valid percent-encoding (React Router may already have decoded it): use it as it is.
   }
   const sameSite = path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
-  return sameSite ? path : AFTER_SIGN_IN;
+  return sameSite ? path : undefined;
 };
+
+/**
+ * After sign-in: the decoded reurl, else the role's landing (farmer §2.1 says /dashboard, which is
+ * the farmer's; operator §2 /redirect sends each operator role to its area, so sign-in does too and
+ * no operator passes through the No Permission page).
+ */
+const afterSignIn = async (reurl: string | undefined): Promise<string> => returnPath(reurl) ?? (await getSession().then((s) => (s ? landingPath(s) : AFTER_SIGN_IN)));
 
 /** /dts/login/{reurl?} (farmer §2.1, §5). */
 export function LoginPage() {
@@ -44,8 +52,10 @@ export function LoginPage() {
   useEffect(() => {
     mounted.current = true;
     // Already signed in (a bookmarked login page): skip the form.
-    void isSignedIn().then((yes) => {
-      if (yes && mounted.current) navigate(AFTER_SIGN_IN, { replace: true });
+    void isSignedIn().then(async (yes) => {
+      if (!yes) return;
+      const to = await afterSignIn(undefined);
+      if (mounted.current) navigate(to, { replace: true });
     });
     return () => {
       mounted.current = false;
@@ -80,7 +90,7 @@ export function LoginPage() {
     }
     // Nothing cached for a previous user may leak into this session.
     queryClient.clear();
-    navigate(returnPath(reurl), { replace: true });
+    navigate(await afterSignIn(reurl), { replace: true });
   };
 
   const invalid = (field: Field) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});

@@ -1,7 +1,7 @@
 import type { CustomMessageTriggerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { decodeResetToken } from '../../shared/api/actions/user';
-import { customMessage } from './reset-email';
+import { customMessage } from './cognito-messages';
 
 const event = (triggerSource: string): CustomMessageTriggerEvent =>
   ({
@@ -24,5 +24,14 @@ describe('CustomMessage trigger', () => {
   it("leaves Cognito's other messages alone", async () => {
     const out = await customMessage('https://vatman.example')(event('CustomMessage_SignUp'));
     expect(out.response.emailMessage).toBeNull();
+  });
+});
+
+describe('CustomMessage trigger: attribute verification', () => {
+  it('emails a link to the profile page and texts the bare code, both with the placeholder Cognito fills', async () => {
+    const out = await customMessage('https://vatman.example/')(event('CustomMessage_VerifyUserAttribute'));
+    expect(out.response.emailSubject).toBe('Verify your Vat-Man email');
+    expect(out.response.emailMessage).toContain('https://vatman.example/dts/user/profile/{####}');
+    expect(out.response.smsMessage).toBe('Your Vat-Man verification code is {####}. Enter it on your profile page.');
   });
 });
