@@ -33,11 +33,11 @@ export const screens: RouteObject[] = [
   // Partner shells (operator §2): static /dts/westlands/… outranks /dts/:partner/…, so Westlands wins there.
   { lazy: screen(() => import('../features/partner-shell/components/partner-shell'), (m) => m.MilkQualityShell), children: [
     { path: paths.partnerMilkQuality.pattern, handle: { title: 'Milk Quality' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.MilkQualityComingSoon) },
-    { path: paths.partnerProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.PartnerProfileComingSoon) },
+    { path: paths.partnerProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
   ] },
   { lazy: screen(() => import('../features/partner-shell/components/partner-shell'), (m) => m.WestlandsShell), children: [
     { path: paths.westlandsArea.pattern, handle: { title: 'Westlands Data' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.WestlandsDataComingSoon) },
-    { path: paths.westlandsProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.PartnerProfileComingSoon) },
+    { path: paths.westlandsProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
   ] },
   { path: paths.register.pattern, lazy: screen(() => import('../features/auth/components/register-page'), (m) => m.RegisterPage) },
   { path: paths.forgotPassword.pattern, lazy: screen(() => import('../features/auth/components/forgot-password-page'), (m) => m.ForgotPasswordPage) },
@@ -50,7 +50,8 @@ export const screens: RouteObject[] = [
     children: [
       { path: paths.moduleDashboard.pattern, lazy: screen(() => import('../features/module-dashboard/components/module-dashboard-page'), (m) => m.ModuleDashboardPage) },
       // Screens that need no farm (FARM_OPTIONAL): the person's own pages and the operator pages.
-      { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.ProfileComingSoon) },
+      { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
+      { path: paths.survey.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/enquiry-page'), (m) => m.EnquiryPage) },
       { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
       { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.UsersComingSoon) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.WestlandsDataComingSoon) },

@@ -1,5 +1,4 @@
 import { matchPath } from 'react-router-dom';
-import type { Role } from '@shared/roles';
 import { MILK_QUALITY_PARTNER, paths } from '../config/paths';
 import type { Session } from '../lib/auth-session';
 

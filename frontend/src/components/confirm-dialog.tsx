@@ -1,5 +1,5 @@
-import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import './confirm-dialog.css';
+import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+import { Dialog } from './dialog';
 
 export const CONFIRM_DEFAULT_TITLE = 'Are you sure?';
 export const CONFIRM_DEFAULT_BODY = 'This operation requires your second confirmation.';
@@ -20,55 +20,22 @@ export type Confirm = (options?: ConfirmOptions) => void;
 const ConfirmContext = createContext<Confirm | null>(null);
 
 function ConfirmDialog({ options, onClose }: { readonly options: ConfirmOptions; readonly onClose: () => void }) {
-  const titleId = useId();
-  const bodyId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
   const { title = CONFIRM_DEFAULT_TITLE, body = CONFIRM_DEFAULT_BODY, onOk, onCancel, okLabel = 'OK', cancelLabel = 'Cancel' } = options;
-
-  const cancel = useCallback(() => {
+  const cancel = () => {
     onClose();
     onCancel?.();
-  }, [onClose, onCancel]);
+  };
   const ok = () => {
     onClose();
     onOk?.();
   };
-
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const dialog = dialogRef.current;
-    (dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog)?.focus();
-    return () => previous?.focus();
-  }, []);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') cancel();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [cancel]);
-
   return (
-    <div className="confirm-backdrop" onClick={cancel}>
-      <div
-        ref={dialogRef}
-        className="confirm-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={bodyId}
-        tabIndex={-1}
-        onClick={(event) => event.stopPropagation()}
-      >
-        <h2 id={titleId} className="confirm-dialog__title">
-          {title}
-        </h2>
-        <div id={bodyId} className="confirm-dialog__body">
-          {body}
-        </div>
-        {(onCancel || onOk) && (
-          <div className="confirm-dialog__actions">
+    <Dialog
+      title={title}
+      onDismiss={cancel}
+      actions={
+        (onCancel || onOk) && (
+          <>
             {onCancel && (
               <button type="button" className="button button--text" onClick={cancel}>
                 {cancelLabel}
@@ -79,10 +46,12 @@ function ConfirmDialog({ options, onClose }: { readonly options: ConfirmOptions;
                 {okLabel}
               </button>
             )}
-          </div>
-        )}
-      </div>
-    </div>
+          </>
+        )
+      }
+    >
+      {body}
+    </Dialog>
   );
 }
 

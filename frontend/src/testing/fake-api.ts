@@ -39,7 +39,7 @@ export const fakeApi = (handlers: Readonly<Record<string, FakeHandler>>) => {
 };
 
 /** Answers `/config.json` (read by screens through loadWebConfig) with a valid config plus `extra`. */
-export const stubWebConfig = (extra: Readonly<Record<string, string>> = {}) => {
+export const stubWebConfig = (extra: Readonly<Record<string, unknown>> = {}) => {
   const config = {
     apiUrl: 'https://api.example.test',
     region: 'us-east-1',

@@ -19,19 +19,20 @@ describe('/dts/permission', () => {
     expect(screen.getByText(/contact your provider/)).toBeInTheDocument();
   });
 
-  it("links to the configured support page", async () => {
-    stubWebConfig({ supportUrl: 'https://support.vatman.example/help' });
+  it('links to the configured support page and lists the support phone numbers (farmer §1, §2.1)', async () => {
+    stubWebConfig({ supportUrl: 'https://support.vatman.example/help', supportPhones: [{ label: 'Vat-Man', phone: '0800 111 222' }] });
     renderApp('/dts/permission');
     await screen.findByRole('heading', { name: 'No Permission' });
     await waitFor(() => expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', 'https://support.vatman.example/help'));
+    expect(screen.getByRole('link', { name: '0800 111 222' })).toHaveAttribute('href', 'tel:0800111222');
   });
 
-  it("links to '/' when no support page is configured", async () => {
+  it('offers no support link that leads nowhere when none is configured', async () => {
     const configFetch = stubWebConfig();
     renderApp('/dts/permission');
     await screen.findByRole('heading', { name: 'No Permission' });
     await waitFor(() => expect(configFetch).toHaveBeenCalled());
-    expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('link', { name: 'Contact support' })).not.toBeInTheDocument();
   });
 
   it('Logout signs out and opens the login page', async () => {

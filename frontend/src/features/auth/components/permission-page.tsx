@@ -10,7 +10,9 @@ import { AuthLayout } from './auth-layout';
 export function PermissionPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const supportUrl = useWebConfig()?.supportUrl ?? '/';
+  const config = useWebConfig();
+  const supportUrl = config?.supportUrl;
+  const phones = config?.supportPhones ?? [];
   const [leaving, setLeaving] = useState(false);
 
   const logout = async () => {
@@ -26,10 +28,21 @@ export function PermissionPage() {
       <p className="auth-card__text">
         Please contact your provider and ask them to link your farm to this account. Once it is linked, sign in again to see your farm.
       </p>
+      {phones.length > 0 && (
+        <ul className="auth-card__text" aria-label="Support phone numbers">
+          {phones.map((p) => (
+            <li key={p.phone}>
+              {p.label} support: <a href={`tel:${p.phone.replace(/\s/g, '')}`}>{p.phone}</a>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="auth-card__actions">
-        <a className="button button--text" href={supportUrl}>
-          Contact support
-        </a>
+        {supportUrl && (
+          <a className="button button--text" href={supportUrl} target="_blank" rel="noreferrer">
+            Contact support
+          </a>
+        )}
         <button type="button" className="button button--primary" disabled={leaving} onClick={() => void logout()}>
           Logout
         </button>

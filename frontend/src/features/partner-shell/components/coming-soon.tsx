@@ -9,7 +9,3 @@ export function MilkQualityComingSoon() {
 export function WestlandsDataComingSoon() {
   return <p className="partner-content__note">Coming soon: Westlands data by farm and vat, with its chart and download.</p>;
 }
-
-export function PartnerProfileComingSoon() {
-  return <p className="partner-content__note">Coming soon: your profile, email and phone verification, and password change.</p>;
-}

@@ -131,8 +131,8 @@ describe('partner shell: user menu', () => {
     await user.click(screen.getByRole('button', { name: 'Account' }));
     await user.click(screen.getByRole('menuitem', { name: 'Hemi Profile' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(profile));
-    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
-    expect(screen.getByText(/^Coming soon: your profile/)).toBeInTheDocument();
+    expect((await screen.findAllByRole('heading', { name: 'Profile' })).length).toBeGreaterThan(0);
+    expect(screen.queryByText(/Coming soon/)).not.toBeInTheDocument();
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
   });
 
@@ -184,7 +184,7 @@ describe('partner routes: /dts/westlands/… belongs to the Westlands area', () 
 
   it('/dts/westlands/profile renders in the Westlands shell', async () => {
     const { user } = open('/dts/westlands/profile', () => userAnswer('Westlands'));
-    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+    expect((await screen.findAllByRole('heading', { name: 'Profile' })).length).toBeGreaterThan(0);
     expect(menuLinks().map((a) => a.textContent)).toEqual(['Westlands Data']);
     await user.click(screen.getByRole('button', { name: 'Account' }));
     expect(screen.getByRole('menuitem', { name: 'Mere Profile' })).toHaveAttribute('href', '/dts/westlands/profile');

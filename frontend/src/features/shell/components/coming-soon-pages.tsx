@@ -13,9 +13,6 @@ function ComingSoon({ title, what }: { readonly title: string; readonly what: st
 
 // The person's own pages and the operator pages of the main shell (farmer §2.2, operator §2):
 // the user menu and the left menu link here; their issues fill them.
-export const ProfileComingSoon = () => (
-  <ComingSoon title="Profile" what="your name, email and phone with their verification, the subscription setting, and password change." />
-);
 export const UsersComingSoon = () => (
   <ComingSoon title="Users" what="the admins, installers and users, with their roles and the herdsman setting." />
 );

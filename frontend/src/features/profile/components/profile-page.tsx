@@ -1,0 +1,186 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { MSG_EMAIL_VERIFIED, MSG_SUCCESS, profileEditSchema } from '@shared/api/actions/profile';
+import type { User } from '@shared/entities/user';
+import { useSnackbar } from '../../../components/snackbar';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { changePassword, checkEmailCode, profileQuery, refreshPerson, saveProfile } from '../api/profile';
+import { VerifiedBadge } from './verified-badge';
+import { VerifyEmailDialog, VerifyPhoneDialog } from './verify-dialogs';
+import './profile.css';
+
+type Open = 'email' | 'phone' | null;
+
+/**
+ * /dts/user/profile/{verification?} in the main shell, /dts/{partner}/profile/{verification?} and
+ * /dts/westlands/profile/{verification?} in the partner shells (farmer §2.10, operator §2): name,
+ * email and phone with their verification, subscription, password. A code in the route is the
+ * emailed link: it checks the email once, then the route drops it.
+ */
+export function ProfilePage() {
+  const client = useApiClient();
+  const query = useQuery(profileQuery(client));
+  const [open, setOpen] = useState<Open>(null);
+  useEmailLink();
+
+  return (
+    <section className="profile">
+      <h1 className="page__title">Profile</h1>
+      {!query.data ? (
+        <p className="page__note">{query.isError ? 'Your profile could not be loaded.' : 'Loading…'}</p>
+      ) : (
+        <>
+          <ProfileForm key={query.data.phone} user={query.data} onVerify={setOpen} />
+          <PasswordForm />
+        </>
+      )}
+      {open === 'email' && <VerifyEmailDialog onClose={() => setOpen(null)} />}
+      {open === 'phone' && <VerifyPhoneDialog onClose={() => setOpen(null)} />}
+    </section>
+  );
+}
+
+/** The emailed link's code (farmer §2.10: 'A verification token in the route checks the email'), checked once. */
+function useEmailLink() {
+  const { verification } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useApiClient();
+  const snackbar = useSnackbar();
+  const queryClient = useQueryClient();
+  const checked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!verification || checked.current === verification) return;
+    checked.current = verification;
+    const withoutCode = location.pathname.slice(0, location.pathname.length - verification.length - 1);
+    void checkEmailCode(client, verification)
+      .then(() => {
+        snackbar.show(MSG_EMAIL_VERIFIED, 'success');
+        void refreshPerson(queryClient);
+      })
+      .catch(() => undefined) // the server's 'Email verification failed' is in the snackbar
+      .finally(() => navigate(withoutCode, { replace: true }));
+  }, [verification, location.pathname, client, snackbar, queryClient, navigate]);
+}
+
+function ProfileForm({ user, onVerify }: { readonly user: User; readonly onVerify: (what: Open) => void }) {
+  const client = useApiClient();
+  const snackbar = useSnackbar();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState({ firstName: user.firstName, lastName: user.lastName, phone: user.phone, subscribed: user.subscribed });
+  const [problem, setProblem] = useState<string | null>(null);
+  const ids = { first: useId(), last: useId(), email: useId(), phone: useId(), subscribed: useId() };
+  const save = useMutation({
+    mutationFn: () => saveProfile(client, profileEditSchema.parse(values)),
+    onSuccess: () => {
+      snackbar.show(MSG_SUCCESS, 'success');
+      void refreshPerson(queryClient);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // The spec shows no client validation (§5); the server's rule is checked here only to say it sooner.
+    const parsed = profileEditSchema.safeParse(values);
+    if (!parsed.success) {
+      setProblem(parsed.error.issues[0]?.message ?? null);
+      return;
+    }
+    setProblem(null);
+    save.mutate();
+  };
+  const text = (field: 'firstName' | 'lastName' | 'phone') => ({
+    value: values[field],
+    onChange: (event: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: event.target.value })),
+  });
+
+  return (
+    <form className="profile__card" aria-label="Profile" onSubmit={submit} noValidate>
+      <h2>Profile</h2>
+      <div className="form__field">
+        <label htmlFor={ids.first}>First Name</label>
+        <input id={ids.first} autoComplete="given-name" {...text('firstName')} />
+      </div>
+      <div className="form__field">
+        <label htmlFor={ids.last}>Last Name</label>
+        <input id={ids.last} autoComplete="family-name" {...text('lastName')} />
+      </div>
+      <div className="form__field">
+        <label htmlFor={ids.email}>Email Address</label>
+        <div className="profile__with-badge">
+          <input id={ids.email} value={user.email} readOnly />
+          <VerifiedBadge flag={user.email_verify} what="Email" onVerify={() => onVerify('email')} />
+        </div>
+      </div>
+      <div className="form__field">
+        <label htmlFor={ids.phone}>Phone</label>
+        <div className="profile__with-badge">
+          <input id={ids.phone} type="tel" autoComplete="tel" {...text('phone')} />
+          <VerifiedBadge flag={user.phone_verify} what="Phone" onVerify={() => onVerify('phone')} />
+        </div>
+      </div>
+      <label className="profile__check" htmlFor={ids.subscribed}>
+        <input id={ids.subscribed} type="checkbox" checked={values.subscribed} onChange={() => setValues((v) => ({ ...v, subscribed: !v.subscribed }))} />
+        Subscribe to Vat-Man news
+      </label>
+      {problem && (
+        <p className="profile__error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="profile__actions">
+        <button type="submit" className="button button--primary" disabled={save.isPending}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const NO_PASSWORDS = { password: '', password1: '', password2: '' };
+
+/** Change password (farmer §2.10, §7): current, new, repeat; the three clear on success. */
+function PasswordForm() {
+  const client = useApiClient();
+  const snackbar = useSnackbar();
+  const [values, setValues] = useState(NO_PASSWORDS);
+  const ids = { current: useId(), next: useId(), repeat: useId() };
+  const save = useMutation({
+    mutationFn: () => changePassword(client, values),
+    onSuccess: () => {
+      snackbar.show(MSG_SUCCESS, 'success');
+      setValues(NO_PASSWORDS);
+    },
+  });
+  const field = (name: keyof typeof NO_PASSWORDS) => ({
+    type: 'password',
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value })),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form className="profile__card" aria-label="Change password" onSubmit={submit} noValidate>
+      <h2>Change password</h2>
+      <div className="form__field">
+        <label htmlFor={ids.current}>Current password</label>
+        <input id={ids.current} autoComplete="current-password" {...field('password')} />
+      </div>
+      <div className="form__field">
+        <label htmlFor={ids.next}>New password</label>
+        <input id={ids.next} autoComplete="new-password" {...field('password1')} />
+      </div>
+      <div className="form__field">
+        <label htmlFor={ids.repeat}>Repeat new password</label>
+        <input id={ids.repeat} autoComplete="new-password" {...field('password2')} />
+      </div>
+      <div className="profile__actions">
+        <button type="submit" className="button button--primary" disabled={save.isPending}>
+          Change password
+        </button>
+      </div>
+    </form>
+  );
+}
