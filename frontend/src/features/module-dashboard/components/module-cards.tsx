@@ -1,3 +1,5 @@
+import { paths } from '../../../config/paths';
+import { Link } from 'react-router-dom';
 import { useId, type ReactNode } from 'react';
 import type { KnodeAsset } from '@shared/entities/farm';
 import { compassPoint } from '../utils/compass';
@@ -184,6 +186,21 @@ export function HerdCard({ href }: { readonly href: string }) {
         <span className="module-card__title">Herd</span>
         <span className="herd-link__text">Open your herd records on the herd-management site</span>
       </a>
+    </section>
+  );
+}
+
+/**
+ * The way to the Enquiry page (farmer §1: farmers register interest in other monitoring
+ * solutions; §2.16). Shown on the module dashboard, where the modules a farm lacks are missing.
+ */
+export function EnquiryCard() {
+  return (
+    <section className="module-card module-card--herd" aria-label="Other monitoring solutions">
+      <Link className="herd-link" to={paths.survey.to()}>
+        <span className="module-card__title">Interested in other monitoring solutions?</span>
+        <span className="herd-link__text">Water, effluent, soil, weather, grain silos, asset tracking and dairy automation: tell us which</span>
+      </Link>
     </section>
   );
 }

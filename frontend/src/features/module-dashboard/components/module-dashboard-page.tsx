@@ -4,7 +4,7 @@ import type { Farm } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { farmerDashboardQuery } from '../api/farmer-dashboard';
-import { EffluentCard, HerdCard, LandCard, WaterCard, WeatherCard } from './module-cards';
+import { EffluentCard, EnquiryCard, HerdCard, LandCard, WaterCard, WeatherCard } from './module-cards';
 import './module-dashboard.css';
 
 /**
@@ -37,6 +37,7 @@ export function ModuleDashboardPage() {
         {flags?.is_effluent_enabled && <EffluentCard assets={assets} />}
         {flags?.is_land_enabled && <LandCard assets={assets} />}
         {flags?.is_weather_enabled && <WeatherCard assets={assets} />}
+        {farm && <EnquiryCard />}
       </div>
     </section>
   );

@@ -22,7 +22,8 @@ export function ProfilePage() {
   const client = useApiClient();
   const query = useQuery(profileQuery(client));
   const [open, setOpen] = useState<Open>(null);
-  useEmailLink();
+  // After the profile has loaded: a check racing the first read could be overtaken by it.
+  useEmailLink(query.isSuccess);
 
   return (
     <section className="profile">
@@ -42,7 +43,7 @@ export function ProfilePage() {
 }
 
 /** The emailed link's code (farmer §2.10: 'A verification token in the route checks the email'), checked once. */
-function useEmailLink() {
+function useEmailLink(ready: boolean) {
   const { verification } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -51,7 +52,7 @@ function useEmailLink() {
   const queryClient = useQueryClient();
   const checked = useRef<string | null>(null);
   useEffect(() => {
-    if (!verification || checked.current === verification) return;
+    if (!ready || !verification || checked.current === verification) return;
     checked.current = verification;
     const withoutCode = location.pathname.slice(0, location.pathname.length - verification.length - 1);
     void checkEmailCode(client, verification)
@@ -61,7 +62,7 @@ function useEmailLink() {
       })
       .catch(() => undefined) // the server's 'Email verification failed' is in the snackbar
       .finally(() => navigate(withoutCode, { replace: true }));
-  }, [verification, location.pathname, client, snackbar, queryClient, navigate]);
+  }, [ready, verification, location.pathname, client, snackbar, queryClient, navigate]);
 }
 
 function ProfileForm({ user, onVerify }: { readonly user: User; readonly onVerify: (what: Open) => void }) {
