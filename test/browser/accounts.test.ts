@@ -387,12 +387,11 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
     await context.close();
   });
 
-  it('Westlands lands on /dts/permission (farmer §6: others with a session); its areas show exactly its menus', async () => {
+  it('Westlands lands on /dts/westlands/data (operator §2 /redirect); its areas show exactly its menus', async () => {
     const { context, page } = await visit('/dts/login');
     await withShot(page, 'westlands', async () => {
       await signIn(page, 'westlands@vatman.local', DEMO_PASSWORD);
-      await page.waitForURL(`${env.web}/dts/permission`);
-      await page.goto(`${env.web}/dts/westlands/data`);
+      await page.waitForURL(`${env.web}/dts/westlands/data`);
       await page.getByRole('heading', { level: 1, name: 'Westlands Data' }).waitFor();
       expect(await menuLabels(page)).toEqual(['Westlands Data']);
       await page.goto(`${env.web}/dts/westlandsdata`);
