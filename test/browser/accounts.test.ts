@@ -293,7 +293,10 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
       await signIn(page, 'farmer@vatman.local', DEMO_PASSWORD);
       await page.waitForURL(`${env.web}/dashboard`);
       await page.getByRole('heading', { name: 'Welcome, Aroha' }).waitFor();
-      expect(await menuLabels(page)).toEqual(['Dashboard', 'Milk', 'Alerts']);
+      // The demo farmer is herd-enabled (the seed's herd token): the herd link goes to the herd site (farmer §2.2).
+      expect(await menuLabels(page)).toEqual(['Dashboard', 'Milk', 'Alerts', 'Herd']);
+      const herd = await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Herd' }).getAttribute('href');
+      expect(herd).toBe(`${env.web}/herd-site/login?token=herd-demo-aroha-7f3c9a`);
 
       // The farm selector lists farm codes and searches them; choosing one stores it in the
       // selected-farm cookie (100 years) and reloads the page (farmer §2.2, §3 Cookies, §4).
