@@ -87,9 +87,10 @@ describe('alert engine infrastructure', () => {
       return name as string;
     };
 
-    it('the stack holds no shared email topic; the Lambdas and CDK agree on the variable', () => {
-      template.resourceCountIs('AWS::SNS::Topic', 0);
-      template.resourceCountIs('AWS::SNS::Subscription', 0);
+    it('the stack holds no shared alert email topic (its one topic is the enquiry topic); the Lambdas and CDK agree on the variable', () => {
+      template.resourceCountIs('AWS::SNS::Topic', 1);
+      template.hasResourceProperties('AWS::SNS::Topic', { DisplayName: 'Vat-Man enquiries' });
+      template.resourceCountIs('AWS::SNS::Subscription', 1);
       expect(ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV).toBe(LAMBDA_PREFIX_ENV);
     });
 

@@ -132,16 +132,23 @@ describe('least privilege per function', () => {
     expect(unexplained).toEqual([]);
   });
 
-  it('lets no API function publish to SNS or change Cognito groups, and only the user endpoint confirm sign-ups', () => {
+  it('lets only the survey endpoint publish to SNS, to the enquiry topic alone; no API function changes Cognito groups; only /api/user confirms sign-ups and only the profile edits attributes', () => {
     const api = grants.filter((g) => g.fn.startsWith('Api'));
-    expect(api.filter((g) => g.actions.some((a) => a.startsWith('sns:'))).map((g) => g.fn)).toEqual([]);
+    const sns = api.filter((g) => g.actions.some((a) => a.startsWith('sns:')));
+    expect(sns.map((g) => [g.fn, g.actions, g.resources])).toEqual([['ApiFarmerSurvey', ['sns:Publish'], ['{ApiEnquiryTopic}']]]);
     expect(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn)).toEqual([]);
-    expect([...new Set(api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:'))).map((g) => g.fn))]).toEqual(['ApiUser']);
+    const cognito = api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:')));
+    expect(cognito.map((g) => [g.fn, g.actions]).sort()).toEqual([
+      ['ApiSettingProfile', ['cognito-idp:AdminUpdateUserAttributes']],
+      ['ApiUser', ['cognito-idp:AdminConfirmSignUp']],
+    ]);
   });
 
-  it('gives read-only functions no write action on any table', () => {
+  it('gives read-only functions no write action on any table, and the survey only PutItem on enquiry keys', () => {
     const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
-    const readOnly = ['ApiFarmerDashboard', 'ApiSettingProfile', 'ApiFarmerSurvey', 'ApiAdminUser', 'ApiAdminFarm', 'ApiMilkquality', 'ApiWatchman'];
+    const readOnly = ['ApiFarmerDashboard', 'ApiAdminUser', 'ApiAdminFarm', 'ApiMilkquality', 'ApiWatchman'];
     expect(grants.filter((g) => readOnly.includes(g.fn) && g.actions.some((a) => writes.test(a))).map((g) => g.fn)).toEqual([]);
+    const surveyWrites = grants.filter((g) => g.fn === 'ApiFarmerSurvey' && g.actions.some((a) => writes.test(a)));
+    expect(surveyWrites.map((g) => [g.actions, g.condition])).toEqual([[['dynamodb:PutItem'], true]]);
   });
 });

@@ -7,7 +7,7 @@ import { ENDPOINTS } from '../../shared/api/endpoints';
 import { ACTIONS_BY_ENDPOINT } from '../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../lambdas/lib/dispatch';
 import { PORT_GRANTS } from '../../cdk/lib/port-grants';
-import { webConfigSchema } from '../../shared/config';
+import { DEFAULT_CONTACTS, webConfigSchema } from '../../shared/config';
 import { TABLES } from '../../shared/data/tables';
 import { OPERATOR_GROUPS } from '../../shared/roles';
 import {
@@ -203,13 +203,18 @@ describe('API Lambdas', () => {
     expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))).toEqual([]);
   });
 
-  it('gives Cognito admin actions to /api/user only, scoped to the pool', () => {
+  it('gives Cognito admin actions to /api/user (confirm sign-up) and /api/setting/profile (name and phone) only, scoped to the pool', () => {
     const cognitoPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement.some((st) =>
         [st.Action].flat().some((a) => a.startsWith('cognito-idp:')),
       ),
     );
-    expect(cognitoPolicies).toHaveLength(1);
+    expect(cognitoPolicies).toHaveLength(2);
+    const profileFn = lambdaFunctions(template)[endpointFunctionId(template, '/api/setting/profile')]?.Properties;
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: (profileFn?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0] }],
+      PolicyDocument: { Statement: Match.arrayWith([{ Effect: 'Allow', Action: 'cognito-idp:AdminUpdateUserAttributes', Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] } }]) },
+    });
     const userFn = lambdaFunctions(template)[endpointFunctionId(template, '/api/user')]?.Properties;
     const userRoleId = (userFn?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
@@ -316,8 +321,15 @@ describe('auth', () => {
 });
 
 describe('alerts', () => {
-  it('holds no topic: each user’s alert email topic is made at run time, its policy refusing publishing without TLS (lambdas/adapters/sns/alert-email.test.ts)', () => {
-    template.resourceCountIs('AWS::SNS::Topic', 0);
+  it('holds no alert topic: each user’s alert email topic is made at run time, its policy refusing publishing without TLS (lambdas/adapters/sns/alert-email.test.ts)', () => {
+    expect(Object.values(template.findResources('AWS::SNS::Topic')).map((t) => (t as { Properties: { DisplayName?: string } }).Properties.DisplayName)).toEqual(['Vat-Man enquiries']);
+  });
+
+  it('mails enquiries to the sales address through the enquiry topic, which refuses publishing without TLS', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: DEFAULT_CONTACTS.salesEmail });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
   });
 });
 
@@ -384,14 +396,17 @@ describe('web', () => {
     // The second source is Source.jsonData('config.json', …): its file sits in the assembly with
     // markers that the deployment replaces by the values below.
     const configAsset = path.join(synth.assembly.directory, `asset.${(keys[1] as string).replace(/\.zip$/, '')}`, 'config.json');
-    const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, string>;
+    const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, unknown>;
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
-    const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, markers[1]?.[marker] ?? marker]));
+    const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
     expect(resolved).toEqual({
       apiUrl: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
       userPoolClientId: { Ref: clientId },
+      supportUrl: DEFAULT_CONTACTS.supportUrl,
+      supportPhones: DEFAULT_CONTACTS.supportPhones,
+      herdSiteUrl: DEFAULT_CONTACTS.herdSiteUrl,
       recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY,
     });
     // Same keys the web app parses at start; with sample values it is a valid web config.
@@ -400,6 +415,9 @@ describe('web', () => {
       region: 'ap-southeast-2',
       userPoolId: 'ap-southeast-2_abc',
       userPoolClientId: 'client',
+      supportUrl: DEFAULT_CONTACTS.supportUrl,
+      supportPhones: DEFAULT_CONTACTS.supportPhones,
+      herdSiteUrl: DEFAULT_CONTACTS.herdSiteUrl,
       recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY,
     };
     expect(Object.keys(raw).sort()).toEqual(Object.keys(sample).sort());

@@ -69,6 +69,11 @@ export class Auth extends Construct {
       removalPolicy,
     });
     acknowledge(
+      this.userPool.node.findChild('smsRole'),
+      'IAM5[Resource::*]',
+      "Cognito's own SMS role (the phone's verification code, farmer §2.10): sns:Publish to a phone number has no resource ARN, so IAM takes only \"*\"; the role is assumable by Cognito alone, with the pool's external id.",
+    );
+    acknowledge(
       this.userPool,
       'COG2',
       'The spec has no MFA step for farmers (shared farm-office PCs and phones); accounts are protected by the strong password policy and email verification. Revisit with TOTP as an opt-in.',
