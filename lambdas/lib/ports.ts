@@ -5,6 +5,7 @@ import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
@@ -48,6 +49,8 @@ export interface Ports {
   /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
+  /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
+  readonly lookups: LookupRepository;
   readonly identity: IdentityProvider;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
@@ -78,6 +81,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
