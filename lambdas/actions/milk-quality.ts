@@ -69,11 +69,13 @@ const milkData = async (view: MilkView, input: { supplyNumber: string; vatNumber
   const { range } = r;
 
   const at = deps.now().toISOString();
-  log.info('milk data lookup', { view, user: caller.userId, username: caller.username, farm: farm._id, fonterra_id: farm.fonterra_id, vat: input.vatNumber, fromDate: range.startDate, toDate: range.endDate });
+  const profile = await deps.farms.getUser(caller.userId);
+  log.info('milk data lookup', { view, user: caller.userId, username: caller.username, email: profile?.email, farm: farm._id, fonterra_id: farm.fonterra_id, vat: input.vatNumber, fromDate: range.startDate, toDate: range.endDate });
   await deps.lookups.putLookup({
     at,
     user_id: caller.userId,
     username: caller.username,
+    ...(profile?.email ? { email: profile.email } : {}),
     view,
     farm_id: farm._id,
     fonterra_id: farm.fonterra_id,

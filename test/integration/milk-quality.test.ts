@@ -224,6 +224,7 @@ describe('the lookups log', () => {
     expect(list).toHaveLength(before.length + 1);
     expect(list[0]).toMatchObject({ view: 'westlands', farm_id: 'farm-wes', fonterra_id: 'WES118', vat_number: 2, ...range });
     expect(list[0]?.username).not.toBe('');
+    expect(list[0]?.email).toBe('westlands@vatman.local');
     expect(list.map((l) => l.at)).toEqual([...list.map((l) => l.at)].sort().reverse());
     expect(list.some((l) => l.view === 'milkquality' && l.farm_id === 'farm-auto')).toBe(true);
   });

@@ -93,8 +93,9 @@ export type MilkData = z.infer<typeof milkDataSchema>;
 export const milkLookupSchema = z.object({
   at: z.string(),
   user_id: z.string(),
-  /** The caller's sign-in name (Cognito username). */
+  /** The caller's sign-in name (Cognito username) and, where the profile has one, email. */
   username: z.string(),
+  email: z.string().optional(),
   view: z.enum(['milkquality', 'westlands']),
   farm_id: z.string(),
   fonterra_id: z.string(),

@@ -35,6 +35,13 @@ export const westlandsFarmsQuery = (client: ApiClient) =>
     queryFn: ({ signal }) => client.call(milkQualityContracts.WESTLANDS_FARMS, {}, { signal }),
   });
 
+/** MILK_DATA_LOOKUPS (Admin): who looked at which farm's milk data, newest first. */
+export const lookupsLogQuery = (client: ApiClient) =>
+  queryOptions({
+    queryKey: ['milk-data-lookups'],
+    queryFn: ({ signal }) => client.call(milkQualityContracts.MILK_DATA_LOOKUPS, {}, { signal }),
+  });
+
 /**
  * The words for a failed lookup: the server's own reason for a refusal (403: 'WES999 is not a
  * Westlands supply number.'), which the general catalogue would show as 'Server Error!'.

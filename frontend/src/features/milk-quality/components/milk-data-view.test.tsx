@@ -7,6 +7,7 @@ import type { Role } from '@shared/roles';
 import { lineChartOptions } from '../../../components/charts/vat-line-chart';
 import { build } from '../../../testing/build';
 import { chartOn } from '../../../testing/charts';
+import { formatWhen } from '../../../lib/format';
 import { SHADE } from './milk-charts';
 import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
@@ -155,5 +156,29 @@ describe('Westlands view (operator §2)', () => {
     await user.click(screen.getByRole('button', { name: 'View' }));
     await waitFor(() => expect(api.callsOf('WESTLANDS_DATA')[0]?.fields.get('supplyNumber')).toBe('WES118'));
     await screen.findByRole('img', { name: 'Milk Volume' });
+  });
+});
+
+describe('lookups log (issue 23: every lookup visible to Admins)', () => {
+  it('is offered to an Admin and lists who looked at which farm when opened', async () => {
+    vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: { accessToken: { payload: { 'cognito:groups': ['Admin'] }, toString: () => 'token' } } } as never);
+    const { api, user } = open('/dts/fonterra/milkquality', 'Admin', {
+      MILK_DATA_LOOKUPS: () => [
+        { at: at(1), user_id: 'u1', username: 'u1', email: 'westlands@vatman.local', view: 'westlands', farm_id: 'farm-wes', fonterra_id: 'WES118', vat_number: 2, fromDate: '2026-03-04', toDate: '2026-03-10' },
+      ],
+    });
+    const summary = await screen.findByText('Lookups log');
+    expect(api.callsOf('MILK_DATA_LOOKUPS')).toHaveLength(0);
+    await user.click(summary);
+    const row = await screen.findByRole('row', { name: /westlands@vatman\.local/ });
+    // The Admin's own local time, as the browser shows it.
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual([formatWhen(at(1), undefined), 'westlands@vatman.local', 'Westlands', 'WES118', '2', '2026-03-04', '2026-03-10']);
+  });
+
+  it('is not offered to Milk Quality staff', async () => {
+    open('/dts/fonterra/milkquality', 'Milk Quality', {});
+    await screen.findByRole('form', { name: 'Milk quality data' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText('Lookups log')).not.toBeInTheDocument();
   });
 });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { westlandsFarmsQuery } from '../api/milk-data';
+import { LookupsLog } from './lookups-log';
 import { MilkDataView } from './milk-data-view';
 
 /**
@@ -52,6 +53,7 @@ export function WestlandsData() {
           <MilkDataView key={current?._id ?? 'none'} view="westlands" initialSupplyNumber={current?.fonterra_id ?? ''} />
         </div>
       )}
+      <LookupsLog />
     </div>
   );
 }
