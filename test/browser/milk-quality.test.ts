@@ -84,8 +84,13 @@ beforeAll(async () => {
 }, 180_000);
 
 /** A signed-in operator on `path` in New Zealand time, with the API calls the page makes. */
-const openAs = async (email: string, path: string) => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, timezoneId: ZONE });
+const openAs = async (email: string, path: string, { width = 1280, phone = false } = {}) => {
+  const context = await env.browser.newContext({
+    viewport: { width, height: phone ? 800 : 900 },
+    acceptDownloads: true,
+    timezoneId: ZONE,
+    ...(phone ? { isMobile: true, hasTouch: true } : {}),
+  });
   const page = await context.newPage();
   const calls: Request[] = [];
   page.on('request', (r) => {
@@ -254,3 +259,23 @@ describe.runIf(run)('Westlands view in Chromium (issue 23 acceptance)', () => {
   });
 });
 
+describe.runIf(run)('on a phone (375 px)', () => {
+  it('the form, toggles and charts fit the screen: nothing scrolls sideways', async () => {
+    const { context, page } = await openAs('milkquality@vatman.local', '/dts/fonterra/milkquality', { width: 375, phone: true });
+    await withShot(page, 'milk-quality-phone', async () => {
+      await page.getByRole('form', { name: 'Milk quality data' }).waitFor();
+      await fillForm(page, { supply: '50412', vat: '2', from: fromDay, to: today });
+      await page.getByRole('button', { name: 'View' }).click();
+      await page.getByRole('img', { name: 'Quality Estimates' }).waitFor();
+      await page.getByRole('switch', { name: 'Data Outage' }).check();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      for (const name of ['Milk Volume', 'Temperatures', 'Quality Estimates']) {
+        const box = await page.getByRole('img', { name }).boundingBox();
+        expect(box?.x).toBeGreaterThanOrEqual(0);
+        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
+      }
+      await shot(page, 'milk-quality-phone');
+    });
+    await context.close();
+  });
+});
