@@ -81,11 +81,13 @@ export function MilkDataView({ view, initialSupplyNumber = '' }: MilkDataViewPro
   const [zoom, setZoom] = useState<XView>();
   const [downloadError, setDownloadError] = useState<unknown>();
   const [downloading, setDownloading] = useState(false);
+  const [formProblem, setFormProblem] = useState<string>();
   const query = useQuery({ ...milkDataQuery(client, view, lookup ?? { supplyNumber: '', vatNumber: 0, fromDate: '', toDate: '' }), enabled: lookup !== undefined });
 
   const checked = () => {
     const result = checkMilkForm(values, view);
     setMissing(result.ok ? [] : result.missing);
+    setFormProblem(result.ok ? undefined : result.message);
     return result.ok ? result.lookup : undefined;
   };
   const show = (event: FormEvent) => {
@@ -155,7 +157,12 @@ export function MilkDataView({ view, initialSupplyNumber = '' }: MilkDataViewPro
         <Toggle label="On Battery" colour={SHADE.battery} checked={shading.battery} onChange={(on) => setShading((s) => ({ ...s, battery: on }))} />
         <Toggle label="Data Outage" colour={SHADE.outage} checked={shading.outage} onChange={(on) => setShading((s) => ({ ...s, outage: on }))} />
       </fieldset>
-      {error !== null && error !== undefined && (
+      {formProblem && (
+        <p className="milk-quality__problem" role="alert">
+          {formProblem}
+        </p>
+      )}
+      {!formProblem && error !== null && error !== undefined && (
         <p className="milk-quality__problem" role="alert">
           {lookupErrorText(error)}
         </p>
