@@ -47,6 +47,10 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   pickups: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   equipment: [{ kind: 'table', table: 'Farms', access: 'read' }],
   equipmentWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  lookups: [
+    { kind: 'table', table: 'Farms', access: 'read' },
+    { kind: 'tableKeys', table: 'Farms', prefix: 'LOOKUP#', why: 'A milk-data lookup is logged as an item of its own (pk LOOKUP#<farm>): the one write of the partner views' },
+  ],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
   // Codes, checks and the password change are authorized by the person's own access token (no IAM).

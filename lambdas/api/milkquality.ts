@@ -1,4 +1,4 @@
-import { milkQualityActions } from '../actions/operator';
+import { milkQualityActions } from '../actions/milk-quality';
 import { apiHandler } from '../lib/api-handler';
 
 /** /api/milkquality (spec §7): dispatches on `type`. */

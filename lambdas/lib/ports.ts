@@ -7,6 +7,7 @@ import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynam
 import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
@@ -51,6 +52,8 @@ export interface Ports {
   /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
+  /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
+  readonly lookups: LookupRepository;
   readonly identity: IdentityProvider;
   /** The signed-in person's own Cognito account: verification codes, password, name and phone. */
   readonly account: AccountService;
@@ -87,6 +90,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),
     enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),

@@ -38,7 +38,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 ];
 
 /** A farm with the demo defaults (New Zealand time, milk module on, Watch on) and what `f` gives. */
-export const demoFarm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'name' | 'package' | 'install_numVats'> & { knode?: Partial<Farm['knode']> }): Farm => ({
+export const demoFarm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'supplier' | 'name' | 'package' | 'install_numVats'> & { knode?: Partial<Farm['knode']> }): Farm => ({
   is_milk_enabled: true,
   power: true,
   timezone: 'Pacific/Auckland',
@@ -51,17 +51,18 @@ export const demoFarm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'name' | 'package
 });
 
 export const DEMO_FARMS: readonly Farm[] = [
-  demoFarm({ _id: 'farm-lite', fonterra_id: 'OCD40721', name: 'Kowhai Flats', package: 'Vat-Man Lite', install_numVats: 1 }),
-  demoFarm({ _id: 'farm-pro', fonterra_id: '31245', name: 'Totara Downs', package: 'Vat-Man Pro', install_numVats: 2, knode: { is_water_enabled: true, is_weather_enabled: true } }),
+  demoFarm({ _id: 'farm-lite', fonterra_id: 'OCD40721', supplier: 'OCD', name: 'Kowhai Flats', package: 'Vat-Man Lite', install_numVats: 1 }),
+  demoFarm({ _id: 'farm-pro', fonterra_id: '31245', supplier: 'FON', name: 'Totara Downs', package: 'Vat-Man Pro', install_numVats: 2, knode: { is_water_enabled: true, is_weather_enabled: true } }),
   demoFarm({
     _id: 'farm-auto',
     fonterra_id: 'FON50412',
+    supplier: 'FON',
     name: 'Rimu Valley',
     package: 'Vat-Man Auto',
     install_numVats: 4,
     knode: { is_water_enabled: true, is_effluent_enabled: true, is_land_enabled: true, is_weather_enabled: true },
   }),
-  demoFarm({ _id: 'farm-wes', fonterra_id: 'WES118', name: 'Matai Road', package: 'Vat-Man Lite', install_numVats: 3 }),
+  demoFarm({ _id: 'farm-wes', fonterra_id: 'WES118', supplier: 'WES', name: 'Matai Road', package: 'Vat-Man Lite', install_numVats: 3 }),
 ];
 
 /** Vat sizes and heights from the installer table (operator spec §9). */

@@ -50,7 +50,12 @@ const ensureCognitoUser = async (cognito: CognitoIdentityProviderClient, userPoo
  * keeps its id and password, and nothing a person changed in a profile is overwritten.
  */
 export const seedDemo = async (farms: FarmRepository, cognito: CognitoIdentityProviderClient, userPoolId: string, now = new Date()) => {
-  for (const f of DEMO_FARMS) if (!(await farms.getFarm(f._id))) await farms.putFarm(f);
+  for (const f of DEMO_FARMS) {
+    const stored = await farms.getFarm(f._id);
+    // A data folder from before the supplier code gets it (the partner views decide by it).
+    if (!stored) await farms.putFarm(f);
+    else if (!stored.supplier && f.supplier) await farms.putFarm({ ...stored, supplier: f.supplier });
+  }
   for (const d of DEMO_DEVICES) if (!(await farms.getDevice(d._id))) await farms.putDevice(d);
   for (const [farmId, assets] of Object.entries(DEMO_KNODE)) {
     if ((await farms.listKnodeAssets(farmId)).length === 0) for (const a of assets) await farms.putKnodeAsset(farmId, a);

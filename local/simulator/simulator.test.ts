@@ -170,6 +170,8 @@ describe('simulator driver over a real MQTT broker', () => {
     // Only the Vat-Man Auto farm's vats report a controller.
     expect(farms.filter((f) => f.controller).map((f) => f.fonterra_id)).toEqual(DEMO_FARMS.filter((f) => f.package === 'Vat-Man Auto').map((f) => f.fonterra_id));
     expect(farms.filter((f) => f.controller)).toHaveLength(1);
+    // The dairy company's farms (supplier FON) report the quality estimates; the others do not.
+    expect(farms.filter((f) => f.quality).map((f) => f.fonterra_id)).toEqual(['31245', 'FON50412']);
     expect(farms[0]?.vats[0]).toEqual({ device: 'vm-ocd40721-1', vat: { vat_size: 9100, vat_max_height: 2438, vat_diameter: 2337, wedgeHeight: 60, vat_volume_offset: 0 } });
   });
 });

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname } from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Device } from '../../shared/entities/device';
-import type { Farm, KnodeAsset } from '../../shared/entities/farm';
+import { DAIRY_COMPANY_SUPPLIER, type Farm, type KnodeAsset } from '../../shared/entities/farm';
 import { knodeTopic, telemetryTopic } from '../../shared/telemetry/device-message';
 import type { VatConfig } from '../../shared/telemetry/reading';
 import { FAULT_KINDS, faultRequestSchema, isControllerFault, type ActiveFault, type FaultKind } from './faults';
@@ -30,6 +30,8 @@ export interface SimFarm {
   readonly vats: readonly SimVat[];
   /** Vat-Man Auto: each vat's controller reports its selector (`controller_status`). */
   readonly controller?: boolean;
+  /** The dairy company's farms (supplier FON): each vat reports the quality estimates. */
+  readonly quality?: boolean;
   /** Knode assets; when any, the farm's gateway publishes to dts/kn-<supply number>/knode. */
   readonly knode?: readonly KnodeAsset[];
 }
@@ -89,6 +91,7 @@ export const simFarmsFrom = (
     fonterra_id: f.fonterra_id,
     timezone: f.timezone,
     controller: f.package === 'Vat-Man Auto',
+    quality: f.supplier === DAIRY_COMPANY_SUPPLIER,
     vats: devices
       .filter((d) => d.farm_id === f._id && d.status === 1)
       .sort((a, b) => a.vat_number - b.vat_number)
@@ -156,6 +159,7 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
           seed,
           randomFaultsPerDay: o.randomFaults ? 1 / (3 * farm.vats.length) : 0,
           controller: farm.controller === true,
+          quality: farm.quality === true,
         },
         prior,
       );

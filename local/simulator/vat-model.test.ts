@@ -290,3 +290,50 @@ describe('vat model faults', () => {
     expect(again.state().faults).toEqual(faults);
   });
 });
+
+describe('vat model quality estimates (farmer §3 quality; the dairy company’s vats)', () => {
+  const qualityOf = (x: Sample) => x.m?.quality ?? undefined;
+
+  it('a vat with quality on reports currentEstCFU and pickupEstCFU whenever milk is in it, Excellent (≤ 4.3) in cold storage, afresh after a collection', () => {
+    const samples = msgs(run(model({ quality: true }), START - 2 * 24 * HOUR, 5 * 24 * 60)).filter((x) => x.t >= START);
+    const withMilk = samples.filter((x) => x.litres > 0);
+    expect(withMilk.length).toBeGreaterThan(1000);
+    for (const x of withMilk) {
+      const q = qualityOf(x);
+      expect(q?.currentEstCFU).toBeGreaterThanOrEqual(3.6);
+      expect(q?.currentEstCFU).toBeLessThanOrEqual(4.3);
+      expect(q?.pickupEstCFU).toBeGreaterThanOrEqual(q?.currentEstCFU ?? 99);
+    }
+    // An emptied vat sends none, and its next milk starts from fresh milk's 3.6 again.
+    const empty = samples.filter((x) => x.litres === 0);
+    expect(empty.length).toBeGreaterThan(0);
+    expect(empty.every((x) => qualityOf(x) === undefined)).toBe(true);
+    const refill = samples.findIndex((x, i) => i > 0 && x.litres > 0 && samples[i - 1]?.litres === 0);
+    expect(qualityOf(samples[refill] as Sample)?.currentEstCFU).toBeLessThan(3.62);
+    for (const x of samples) expect(() => telemetryMessageSchema.parse(x.m)).not.toThrow();
+  });
+
+  it('warm milk ages faster: with the chiller off the estimate climbs well above the same hours cold', () => {
+    const rise = (fault: boolean) => {
+      const vm = model({ quality: true });
+      let from: number | undefined;
+      const samples = msgs(
+        run(vm, START, 2 * 24 * 60, (t) => {
+          if (fault && from === undefined && t > START + 12 * HOUR && localTime(TZ, t).minuteOfDay === 4 * 60) {
+            vm.inject('chiller_off', 10 * 60, t);
+            from = t;
+          }
+          if (!fault && from === undefined && t > START + 12 * HOUR && localTime(TZ, t).minuteOfDay === 4 * 60) from = t;
+        }),
+      );
+      const at = (t: number) => samples.find((x) => x.t >= t && x.litres > 0);
+      const start = from ?? 0;
+      return (qualityOf(at(start + 10 * HOUR) as Sample)?.currentEstCFU ?? 0) - (qualityOf(at(start + HOUR) as Sample)?.currentEstCFU ?? 0);
+    };
+    expect(rise(true)).toBeGreaterThan(2 * rise(false));
+  });
+
+  it('a vat without it sends no quality', () => {
+    expect(msgs(run(model(), START, 24 * 60)).some((x) => x.m.quality !== undefined)).toBe(false);
+  });
+});

@@ -31,6 +31,11 @@ export interface VatModelConfig {
   readonly randomFaultsPerDay?: number;
   /** A Vat-Man Auto controller runs this vat: each message carries its `controller_status`. */
   readonly controller?: boolean;
+  /**
+   * The vat's model estimates the milk's quality (farmer §3 quality: currentEstCFU, pickupEstCFU),
+   * as the dairy company's vats do: each message with milk in the vat carries them.
+   */
+  readonly quality?: boolean;
 }
 
 type Phase = 'idle' | 'milking' | 'collecting';
@@ -60,6 +65,8 @@ export interface VatModelState {
   seq: number;
   wasOffline: boolean;
   faults: ActiveFault[];
+  /** The colony estimate of the milk in the vat (log CFU/mL); absent in a state saved before it. */
+  cfu?: number;
 }
 
 export interface VatModel {
@@ -103,6 +110,17 @@ interface Session {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * The quality estimate (farmer §3, §9 bands: Excellent up to 4.3): fresh milk starts at 3.6 and
+ * the estimate grows with time in the vat, doubling its pace with every 4 °C over 4 °C. Cold
+ * milk stays Excellent for days; a vat left warm for hours climbs toward the risk bands.
+ */
+const FRESH_CFU = 3.6;
+const cfuGrowthPerMinute = (temp: number) => 0.00008 * 2 ** ((Math.max(0, temp) - 4) / 4);
+/** When no tanker is due yet, the estimate at pickup looks a day ahead. */
+const PICKUP_LOOKAHEAD_MINUTES = 24 * 60;
 const toward = (x: number, target: number, tauMinutes: number) => x + (target - x) / tauMinutes;
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 
@@ -297,6 +315,12 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
       s.temp1 = washing ? toward(s.temp1, 0.55 * s.temp5, 6) : toward(s.temp1, ambient, 90);
     }
 
+    // Quality: an empty vat starts afresh; milk in it ages with its temperature (physics, so offline too).
+    const hasMilk = s.volume > 0;
+    s.cfu = hasMilk ? Math.min(8, (s.cfu ?? FRESH_CFU) + cfuGrowthPerMinute(s.temp1)) : FRESH_CFU;
+    const pickupMinutes = s.collectAt !== null ? Math.max(0, (s.collectAt - t) / MINUTE) : PICKUP_LOOKAHEAD_MINUTES;
+    const quality = config.quality && hasMilk ? { currentEstCFU: round2(s.cfu), pickupEstCFU: round2(Math.min(8, s.cfu + cfuGrowthPerMinute(s.temp1) * pickupMinutes)) } : undefined;
+
     // Signal: a slow random walk around the site's level; a reconnect after being offline.
     s.signal.strength = Math.round(clamp(s.signal.strength + jitter(rng, 1.5) + (signalBase.strength - s.signal.strength) * 0.05, 5, 99));
     s.signal.quality = Math.round(clamp(s.signal.quality + jitter(rng, 1.5) + (signalBase.quality - s.signal.quality) * 0.05, 5, 99));
@@ -340,6 +364,7 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
       signal: { ...s.signal },
       seq: s.seq,
       ...(config.controller && fx.controller !== null ? { controller_status: fx.controller } : {}),
+      ...(quality ? { quality } : {}),
     };
   };
 

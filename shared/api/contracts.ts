@@ -5,6 +5,7 @@ import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
 import { farmerNotificationContracts } from './actions/farmer-notification';
 import { farmerSettingContracts } from './actions/farmer-setting';
+import { milkQualityContracts } from './actions/milk-quality';
 import { operatorContracts } from './actions/operator';
 import { farmerSurveyContracts, settingProfileContracts } from './actions/profile';
 import { userContracts } from './actions/user';
@@ -24,6 +25,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(settingProfileContracts),
   ...Object.values(farmerSurveyContracts),
   ...Object.values(operatorContracts),
+  ...Object.values(milkQualityContracts),
   ...Object.values(adminDeviceContracts),
 ];
 

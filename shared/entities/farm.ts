@@ -8,6 +8,18 @@ export type Package = z.infer<typeof packageSchema>;
 export const isDairyCompanyFarm = (fonterraId: string): boolean =>
   /^\d{5}$/.test(fonterraId) || fonterraId.toUpperCase().startsWith('FON');
 
+/**
+ * Dairy supplier codes (operator §3): who the farm supplies. The partner views decide by it, never
+ * by the supply number's look: Westlands staff see the farms whose supplier is WES, Milk Quality
+ * staff the main dairy company's (FON).
+ */
+export const SUPPLIER_CODES = ['FON', 'OCD', 'SYN', 'MIR', 'WES', 'TAT', 'MAT', 'GRE', 'DGC', 'WAI', 'OTH'] as const;
+export const supplierSchema = z.enum(SUPPLIER_CODES);
+export type Supplier = z.infer<typeof supplierSchema>;
+/** The main dairy company's code (operator §3 'FON'). */
+export const DAIRY_COMPANY_SUPPLIER: Supplier = 'FON';
+export const WESTLANDS_SUPPLIER: Supplier = 'WES';
+
 export const knodeAssetSchema = z.object({
   type: z.string(),
   asset_name: z.string(),
@@ -35,6 +47,11 @@ export const knodeSchema = z.object({
 export const farmSchema = z.object({
   _id: z.string(),
   fonterra_id: z.string(),
+  /**
+   * The dairy supplier code (the new install's dairySupplier, operator §3). Absent on a farm stored
+   * before the field: such a farm is no partner's (neither partner view reaches it; Admin does).
+   */
+  supplier: supplierSchema.optional(),
   name: z.string().optional(),
   package: packageSchema,
   is_milk_enabled: z.boolean(),

@@ -7,6 +7,7 @@ import { dynamoReadingsRepository, type StoredActivity } from '../../lambdas/ada
 import type { Access, Contract } from '../../shared/api/contract';
 import { ALL_CONTRACTS } from '../../shared/api/contracts';
 import { activityId, pointOf } from '../../shared/telemetry/activities';
+import { localDayOf } from '../../shared/time/local-day';
 import { DEMO_EQUIPMENT, DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { decodeJwt, signJwt, strangerKey } from '../support/jwt';
 import { startTestStack } from '../support/local-stack';
@@ -104,6 +105,10 @@ const SAMPLES: Record<string, Sample> = {
   DEVICE_LIST: { fields: () => ({ isRetired: '1' }) },
   FARM_LIST: { fields: () => ({}) },
   WESTLANDS_FARMS: { fields: () => ({}) },
+  // Today on the Auto farm's vat 2 (FON50412 by its 5 digits) and the Westlands farm's vat 1 (WES118 by its 3).
+  MILK_QUALITY_DATA: { fields: () => ({ supplyNumber: '50412', vatNumber: '2', fromDate: localDayOf(now, 'Pacific/Auckland'), toDate: localDayOf(now, 'Pacific/Auckland') }) },
+  WESTLANDS_DATA: { fields: () => ({ supplyNumber: '118', vatNumber: '1', fromDate: localDayOf(now, 'Pacific/Auckland'), toDate: localDayOf(now, 'Pacific/Auckland') }) },
+  MILK_DATA_LOOKUPS: { fields: () => ({}) },
   GET_SETTINGS: { fields: () => ({}) },
   EQUIPMENT_GET: { fields: () => ({ farm: 'farm-pro' }) },
   // The Pro farm's own plant written again: allowed callers change nothing.

@@ -32,11 +32,11 @@ export const screens: RouteObject[] = [
   { path: paths.adminUsers.pattern, loader: toAdminUsers, Component: RouteFallback },
   // Partner shells (operator §2): static /dts/westlands/… outranks /dts/:partner/…, so Westlands wins there.
   { lazy: screen(() => import('../features/partner-shell/components/partner-shell'), (m) => m.MilkQualityShell), children: [
-    { path: paths.partnerMilkQuality.pattern, handle: { title: 'Milk Quality' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.MilkQualityComingSoon) },
+    { path: paths.partnerMilkQuality.pattern, handle: { title: 'Milk Quality' }, lazy: screen(() => import('../features/milk-quality/components/milk-quality-page'), (m) => m.MilkQualityPage) },
     { path: paths.partnerProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
   ] },
   { lazy: screen(() => import('../features/partner-shell/components/partner-shell'), (m) => m.WestlandsShell), children: [
-    { path: paths.westlandsArea.pattern, handle: { title: 'Westlands Data' }, lazy: screen(() => import('../features/partner-shell/components/coming-soon'), (m) => m.WestlandsDataComingSoon) },
+    { path: paths.westlandsArea.pattern, handle: { title: 'Westlands Data' }, lazy: screen(() => import('../features/milk-quality/components/westlands-data-page'), (m) => m.WestlandsDataPage) },
     { path: paths.westlandsProfile.pattern, handle: { title: 'Profile' }, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
   ] },
   { path: paths.register.pattern, lazy: screen(() => import('../features/auth/components/register-page'), (m) => m.RegisterPage) },
@@ -54,7 +54,8 @@ export const screens: RouteObject[] = [
       { path: paths.survey.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/enquiry-page'), (m) => m.EnquiryPage) },
       { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
       { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.UsersComingSoon) },
-      { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.WestlandsDataComingSoon) },
+      { path: paths.milkQuality.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/milk-quality-page'), (m) => m.MilkQualityMainPage) },
+      { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/westlands-data-page'), (m) => m.WestlandsDataMainPage) },
       // The device fleet (operator §2): Admin and Installer; the server decides.
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
       { path: paths.virtualDevices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/virtual-devices-page'), (m) => m.VirtualDevicesPage) },

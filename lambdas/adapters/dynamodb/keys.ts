@@ -36,6 +36,12 @@ export const farmsKeys = {
   enquiry: (userId: string, at: string) => ({ pk: `${ENQUIRY_KEY_PREFIX}${userId}`, sk: at }),
   /** The farm's milk-cooling plant (EQUIPMENT_UPDATE): the whole set in one item, so a save replaces it in one write. */
   equipment: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'EQUIPMENT' }),
+  /**
+   * A milk-data lookup by operator staff (MILK_QUALITY_DATA, WESTLANDS_DATA): its own partition
+   * prefix (`LOOKUP#`), so the milk-quality function may put these items and nothing else.
+   */
+  lookup: (farmId: string, at: string, userId: string) => ({ pk: `LOOKUP#${farmId}`, sk: `${at}#${userId}`, gsi1pk: 'ALL#LOOKUP', gsi1sk: `${at}#${farmId}#${userId}` }),
+  lookupsAll: 'ALL#LOOKUP',
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */

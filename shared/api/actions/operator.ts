@@ -15,11 +15,6 @@ export const adminFarmActions = {
   FARM_LIST: z.object({ type: z.literal('FARM_LIST') }),
 } as const;
 
-/** /api/milkquality (operator spec §7). */
-export const milkQualityActions = {
-  WESTLANDS_FARMS: z.object({ type: z.literal('WESTLANDS_FARMS') }),
-} as const;
-
 /** /api/watchman (operator spec §7). */
 export const watchmanActions = {
   GET_SETTINGS: z.object({ type: z.literal('GET_SETTINGS') }),
@@ -39,13 +34,6 @@ export const operatorContracts = {
     input: adminFarmActions.FARM_LIST,
     answer: z.object({ listFarm: z.array(farmSchema), listDevice: z.array(deviceSchema) }),
     access: access.operator(),
-  }),
-  WESTLANDS_FARMS: contract({
-    path: '/api/milkquality',
-    type: 'WESTLANDS_FARMS',
-    input: milkQualityActions.WESTLANDS_FARMS,
-    answer: z.array(z.object({ _id: z.string(), fonterra_id: z.string() })),
-    access: access.operator('Westlands'),
   }),
   GET_SETTINGS: contract({
     path: '/api/watchman',

@@ -1,5 +1,6 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_POINT_CAP } from '@shared/constants';
+import { qualityBand } from './quality-bands';
 
 /** A point of a line chart on a time (epoch ms) x axis. */
 export interface XY {
@@ -49,8 +50,11 @@ export const temperatureLimitLines = (from: number, to: number) =>
     { label: '6 °C', data: referenceLine(6, from, to), colour: '#2e6b31', reference: true },
   ] as const;
 
-/** What a chart's values are: litres, degrees, the stirrer's state (agitator_status 1 on, 0 off), millimetres of level, shaft rpm. */
-export type ChartUnit = 'L' | '°C' | 'stirrer' | 'mm' | 'rpm';
+/**
+ * What a chart's values are: litres, degrees, the stirrer's state (agitator_status 1 on, 0 off),
+ * millimetres of level, shaft rpm, the colony estimate (§9 quality bands).
+ */
+export type ChartUnit = 'L' | '°C' | 'stirrer' | 'mm' | 'rpm' | 'quality';
 
 /** The stirrer chart's value as words. */
 export const stirrerText = (value: number): string => (value >= 1 ? 'Running' : 'Stopped');
@@ -58,7 +62,11 @@ export const stirrerText = (value: number): string => (value >= 1 ? 'Running' : 
 /** §2.17 tooltip: the local date and time, then the value with its unit. */
 export const tooltipLines = (x: number, value: number, unit: ChartUnit): [string, string] => [
   new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }),
-  unit === 'stirrer' ? stirrerText(value) : `${unit === '°C' ? value.toFixed(1) : Math.round(value)} ${unit}`,
+  unit === 'stirrer'
+    ? stirrerText(value)
+    : unit === 'quality'
+      ? `${value.toFixed(2)} (${qualityBand(value).label})`
+      : `${unit === '°C' ? value.toFixed(1) : Math.round(value)} ${unit}`,
 ];
 
 /** An axis tick: the local weekday and time. */

@@ -1,19 +1,11 @@
 import { z } from 'zod';
+import { qualityBand, type QualityRisk } from '../../../components/charts/quality-bands';
 
 /** §9 quality gauge (colony estimate): range 3 to 6.2, default 3; 4.85 when the alert is 2 with agitator data. */
 export const GAUGE_MIN = 3;
 export const GAUGE_MAX = 6.2;
 export const GAUGE_DEFAULT = 3;
 export const GAUGE_AGITATOR_ALERT = 4.85;
-
-export type QualityRisk = 'NORISK' | 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
-
-const BANDS: readonly { readonly upTo: number; readonly risk: QualityRisk; readonly label: string }[] = [
-  { upTo: 4.3, risk: 'NORISK', label: 'Excellent' },
-  { upTo: 4.7, risk: 'LOW', label: 'Low risk' },
-  { upTo: 5, risk: 'MEDIUM', label: 'Medium risk' },
-  { upTo: 6, risk: 'HIGH', label: 'High risk' },
-];
 
 /** The reading's quality block as the device sends it (shared/telemetry/device-message.ts); the answer keeps it as a record. */
 const qualitySchema = z.object({
@@ -35,12 +27,12 @@ export const qualityGauge = (quality: unknown): QualityGauge => {
   const q = parsed.success ? parsed.data : {};
   const raw = q.alert === 2 && q.agitator ? GAUGE_AGITATOR_ALERT : (q.currentEstCFU ?? GAUGE_DEFAULT);
   const value = Number.isFinite(raw) ? raw : GAUGE_DEFAULT;
-  const band = BANDS.find((b) => value <= b.upTo);
+  const band = qualityBand(value);
   const clamped = Math.min(GAUGE_MAX, Math.max(GAUGE_MIN, value));
   return {
     value,
     percent: ((clamped - GAUGE_MIN) / (GAUGE_MAX - GAUGE_MIN)) * 100,
-    risk: band?.risk ?? 'CRITICAL',
-    label: band?.label ?? 'Do not collect',
+    risk: band.risk,
+    label: band.label,
   };
 };

@@ -30,7 +30,7 @@ const userAnswer = (role: Role, firstName = 'Mere') => ({ user: build.user({ rol
 
 /** The whole app at `path`, its API answering USER_ONE_GET_BY_TOKEN with `answer`. */
 const open = (path: string, answer: () => FakeAnswer | Promise<FakeAnswer>) => {
-  const api = fakeApi({ USER_ONE_GET_BY_TOKEN: answer });
+  const api = fakeApi({ USER_ONE_GET_BY_TOKEN: answer, WESTLANDS_FARMS: () => [] });
   return { ...renderApp(path, { apiClient: testApiClient(api.fetch) }), api };
 };
 
@@ -50,7 +50,7 @@ describe('partner shell: loading the user', () => {
     await act(async () => answer(userAnswer('Milk Quality')));
     expect(await screen.findByRole('heading', { name: 'Milk Quality' })).toBeInTheDocument();
     expect(screen.getByRole('banner')).toHaveTextContent('Vat-Man');
-    expect(screen.getByText(/^Coming soon: milk quality data/)).toBeInTheDocument();
+    expect(await screen.findByRole('form', { name: 'Milk quality data' })).toBeInTheDocument();
   });
 
   it('a 401 signs out and goes to the login page carrying the current path', async () => {

@@ -16,6 +16,3 @@ function ComingSoon({ title, what }: { readonly title: string; readonly what: st
 export const UsersComingSoon = () => (
   <ComingSoon title="Users" what="the admins, installers and users, with their roles and the herdsman setting." />
 );
-export const WestlandsDataComingSoon = () => (
-  <ComingSoon title="Westlands Data" what="Westlands farms' vat data by farm and vat, with its chart and download." />
-);

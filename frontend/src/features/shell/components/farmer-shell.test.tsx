@@ -55,6 +55,7 @@ const openShell = async (path = '/dts/milking', { user = {}, farms = FARMS, orga
     FARMER_MILKING_LIST: () => ({ range: { from: '2026-01-01T00:00:00.000Z', to: '2026-01-31T00:00:00.000Z', startDate: '2026-01-01', endDate: '2026-01-31', page_index: 1 }, list: [] }),
     EQUIPMENT_GET: () => [{ type: 1, id: 1, value: 0, sub_value: 0 }],
     EQUIPMENT_DATA_GET: () => ({ vat1: null, vat2: null }),
+    WESTLANDS_FARMS: () => [{ _id: 'farm-wes', fonterra_id: 'WES118' }],
   });
   const app = renderApp(path, { apiClient: testApiClient(api.fetch) });
   return { ...app, api };
@@ -226,13 +227,22 @@ describe('top bar (farmer §2.2)', () => {
 
   it.each([
     ['/dts/users', 'Users'],
-    ['/dts/westlandsdata', 'Westlands Data'],
   ])('%s shows its heading and an honest coming-soon notice inside the shell, not a 404', async (path, heading) => {
     await openShell(path, { user: { role: 'Admin' } });
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
     expect(screen.getByText(/^Coming soon: /)).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
     expect(screen.queryByText('Promotion 404')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['/dts/milkquality', 'Milk Quality', 'Milk quality data'],
+    ['/dts/westlandsdata', 'Westlands Data', 'Westlands data'],
+  ])('%s is the milk data view inside the shell (operator §2), with no coming-soon line', async (path, heading, form) => {
+    await openShell(path, { user: { role: 'Admin' } });
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    expect(await screen.findByRole('form', { name: form })).toBeInTheDocument();
+    expect(screen.queryByText(/^Coming soon: /)).not.toBeInTheDocument();
   });
 
   it('Logout asks first; Cancel stays signed in', async () => {

@@ -1,0 +1,68 @@
+import type { MilkData } from '@shared/api/actions/milk-quality';
+
+/** operator §9 'Milk quality CSV exports: date/time, volume, vat temperature, inlet temperature, stirrer, quality estimates, phystate'. */
+export const MILK_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Inlet Temperature', 'Stirrer', 'currentEstCFU', 'pickupEstCFU', 'phystate'] as const;
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** 'DD MMM YYYY HH:mm:ss' in the farm's zone: the file says the farm's time wherever it is opened. */
+export const csvDateTime = (iso: string, timeZone: string): string => {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('day')} ${MONTHS[Number(get('month')) - 1] ?? ''} ${get('year')} ${get('hour')}:${get('minute')}:${get('second')}`;
+};
+
+/**
+ * One cell. Text that a spreadsheet would read as a formula (it starts with =, +, -, @, a tab or
+ * a carriage return) gets a leading apostrophe, so a device's state text can never run as a
+ * formula (OWASP CSV injection); numbers are written as they are.
+ */
+export const csvCell = (v: string | number | null | undefined): string => {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+const numberIn = (record: unknown, key: string): number | undefined => {
+  if (record === null || typeof record !== 'object') return undefined;
+  const v = (record as Record<string, unknown>)[key];
+  return typeof v === 'number' ? v : undefined;
+};
+
+/**
+ * The vat's readings of the range, oldest first, in the spec's columns. Values as stored (no
+ * display rounding): this is data for a spreadsheet. Stirrer is agitator_status (1 on, 0 off).
+ */
+export const buildMilkCsv = (data: Pick<MilkData, 'detailData' | 'farm'>): string => {
+  const rows = [...data.detailData]
+    .sort((a, b) => a.published_at.localeCompare(b.published_at))
+    .map((p) =>
+      [
+        csvDateTime(p.published_at, data.farm.timezone),
+        p.milk_volume,
+        p.temp1,
+        p.temp2,
+        p.agitator_status,
+        numberIn(p.quality, 'currentEstCFU'),
+        numberIn(p.quality, 'pickupEstCFU'),
+        p.state_machine,
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  return `${[MILK_CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+};
+
+/** The download's name: which farm, vat and days it holds. */
+export const milkCsvName = (data: Pick<MilkData, 'farm' | 'device' | 'range'>): string =>
+  `${data.farm.fonterra_id}-vat${data.device.vat_number}-${data.range.startDate}-${data.range.endDate}.csv`.replace(/[^A-Za-z0-9._-]/g, '_');
