@@ -6,7 +6,7 @@ import type { User } from '@shared/entities/user';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { enquiryProfileQuery, submitEnquiry } from '../api/profile';
-import { VerifiedBadge } from './verified-badge';
+import { PersonFields, type Verifiable } from './person-fields';
 import { VerifyEmailDialog, VerifyPhoneDialog } from './verify-dialogs';
 import './profile.css';
 
@@ -16,7 +16,7 @@ const NOTHING: EnquiryProducts = { water: false, effluent: false, soil: false, w
 export function EnquiryPage() {
   const client = useApiClient();
   const query = useQuery(enquiryProfileQuery(client));
-  const [open, setOpen] = useState<'email' | 'phone' | null>(null);
+  const [open, setOpen] = useState<Verifiable | null>(null);
 
   return (
     <section className="profile">
@@ -36,33 +36,11 @@ export function EnquiryPage() {
   );
 }
 
-function PersonCard({ user, onVerify }: { readonly user: User; readonly onVerify: (what: 'email' | 'phone') => void }) {
-  const ids = { first: useId(), last: useId(), email: useId(), phone: useId() };
+function PersonCard({ user, onVerify }: { readonly user: User; readonly onVerify: (what: Verifiable) => void }) {
   return (
-    <section className="profile__card" aria-label="Profile">
-      <h2>Profile</h2>
-      <div className="form__field">
-        <label htmlFor={ids.first}>First Name</label>
-        <input id={ids.first} value={user.firstName} readOnly />
-      </div>
-      <div className="form__field">
-        <label htmlFor={ids.last}>Last Name</label>
-        <input id={ids.last} value={user.lastName} readOnly />
-      </div>
-      <div className="form__field">
-        <label htmlFor={ids.email}>Email Address</label>
-        <div className="profile__with-badge">
-          <input id={ids.email} value={user.email} readOnly />
-          <VerifiedBadge flag={user.email_verify} what="Email" onVerify={() => onVerify('email')} />
-        </div>
-      </div>
-      <div className="form__field">
-        <label htmlFor={ids.phone}>Phone</label>
-        <div className="profile__with-badge">
-          <input id={ids.phone} value={user.phone} readOnly />
-          <VerifiedBadge flag={user.phone_verify} what="Phone" onVerify={() => onVerify('phone')} />
-        </div>
-      </div>
+    <section className="card" aria-label="Profile">
+      <h2 className="card__title">Profile</h2>
+      <PersonFields user={user} onVerify={onVerify} />
     </section>
   );
 }
@@ -70,8 +48,8 @@ function PersonCard({ user, onVerify }: { readonly user: User; readonly onVerify
 /** One ticked, disabled checkbox per farm, labelled by its supply number (§2.16). */
 function SupplyNumbers({ farms }: { readonly farms: readonly Farm[] }) {
   return (
-    <section className="profile__card" aria-label="Supply Number">
-      <h2>Supply Number</h2>
+    <section className="card" aria-label="Supply Number">
+      <h2 className="card__title">Supply Number</h2>
       {farms.length === 0 ? (
         <p className="page__note">No farm is linked to your account yet.</p>
       ) : (
@@ -114,8 +92,8 @@ function ProductsForm() {
     send.mutate();
   };
   return (
-    <form className="profile__card" aria-label="Interested in other monitoring solutions?" onSubmit={submit} noValidate>
-      <h2>Interested in other monitoring solutions?</h2>
+    <form className="card" aria-label="Interested in other monitoring solutions?" onSubmit={submit} noValidate>
+      <h2 className="card__title">Interested in other monitoring solutions?</h2>
       <p className="page__note">Choose and submit:</p>
       <fieldset className="profile__checks" aria-describedby={empty ? errorId : undefined} style={{ border: 0, padding: 0 }}>
         <legend className="visually-hidden">Products</legend>

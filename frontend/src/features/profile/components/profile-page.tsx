@@ -6,11 +6,11 @@ import type { User } from '@shared/entities/user';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { changePassword, checkEmailCode, profileQuery, refreshPerson, saveProfile } from '../api/profile';
-import { VerifiedBadge } from './verified-badge';
+import { PersonFields, type Verifiable } from './person-fields';
 import { VerifyEmailDialog, VerifyPhoneDialog } from './verify-dialogs';
 import './profile.css';
 
-type Open = 'email' | 'phone' | null;
+type Open = Verifiable | null;
 
 /**
  * /dts/user/profile/{verification?} in the main shell, /dts/{partner}/profile/{verification?} and
@@ -71,7 +71,7 @@ function ProfileForm({ user, onVerify }: { readonly user: User; readonly onVerif
   const queryClient = useQueryClient();
   const [values, setValues] = useState({ firstName: user.firstName, lastName: user.lastName, phone: user.phone, subscribed: user.subscribed });
   const [problem, setProblem] = useState<string | null>(null);
-  const ids = { first: useId(), last: useId(), email: useId(), phone: useId(), subscribed: useId() };
+  const subscribedId = useId();
   const save = useMutation({
     mutationFn: () => saveProfile(client, profileEditSchema.parse(values)),
     onSuccess: () => {
@@ -90,38 +90,17 @@ function ProfileForm({ user, onVerify }: { readonly user: User; readonly onVerif
     setProblem(null);
     save.mutate();
   };
-  const text = (field: 'firstName' | 'lastName' | 'phone') => ({
-    value: values[field],
-    onChange: (event: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: event.target.value })),
-  });
 
   return (
-    <form className="profile__card" aria-label="Profile" onSubmit={submit} noValidate>
-      <h2>Profile</h2>
-      <div className="form__field">
-        <label htmlFor={ids.first}>First Name</label>
-        <input id={ids.first} autoComplete="given-name" {...text('firstName')} />
-      </div>
-      <div className="form__field">
-        <label htmlFor={ids.last}>Last Name</label>
-        <input id={ids.last} autoComplete="family-name" {...text('lastName')} />
-      </div>
-      <div className="form__field">
-        <label htmlFor={ids.email}>Email Address</label>
-        <div className="profile__with-badge">
-          <input id={ids.email} value={user.email} readOnly />
-          <VerifiedBadge flag={user.email_verify} what="Email" onVerify={() => onVerify('email')} />
-        </div>
-      </div>
-      <div className="form__field">
-        <label htmlFor={ids.phone}>Phone</label>
-        <div className="profile__with-badge">
-          <input id={ids.phone} type="tel" autoComplete="tel" {...text('phone')} />
-          <VerifiedBadge flag={user.phone_verify} what="Phone" onVerify={() => onVerify('phone')} />
-        </div>
-      </div>
-      <label className="profile__check" htmlFor={ids.subscribed}>
-        <input id={ids.subscribed} type="checkbox" checked={values.subscribed} onChange={() => setValues((v) => ({ ...v, subscribed: !v.subscribed }))} />
+    <form className="card" aria-label="Profile" onSubmit={submit} noValidate>
+      <h2 className="card__title">Profile</h2>
+      <PersonFields
+        user={user}
+        editable={{ ...values, onChange: (field, value) => setValues((v) => ({ ...v, [field]: value })) }}
+        onVerify={onVerify}
+      />
+      <label className="profile__check" htmlFor={subscribedId}>
+        <input id={subscribedId} type="checkbox" checked={values.subscribed} onChange={() => setValues((v) => ({ ...v, subscribed: !v.subscribed }))} />
         Subscribe to Vat-Man news
       </label>
       {problem && (
@@ -163,8 +142,8 @@ function PasswordForm() {
     save.mutate();
   };
   return (
-    <form className="profile__card" aria-label="Change password" onSubmit={submit} noValidate>
-      <h2>Change password</h2>
+    <form className="card" aria-label="Change password" onSubmit={submit} noValidate>
+      <h2 className="card__title">Change password</h2>
       <div className="form__field">
         <label htmlFor={ids.current}>Current password</label>
         <input id={ids.current} autoComplete="current-password" {...field('password')} />
