@@ -44,6 +44,10 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   equipmentWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
+  // Roles are group memberships (operator §6): the Users page lists and changes them.
+  groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
+  audit: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  auditWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // The JWKS is public.
   verifier: [],
   botCheck: [{ kind: 'botCheckSecret' }],

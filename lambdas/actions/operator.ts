@@ -2,9 +2,6 @@ import { operatorContracts as contracts } from '../../shared/api/actions/operato
 import { WATCHMAN_DEFAULTS } from '../../shared/constants';
 import { serve, type ServedAction } from '../lib/dispatch';
 
-/** /api/admin/user (operator spec §7): Admin only (the contract's rule). */
-export const adminUserActions: readonly ServedAction[] = [serve(contracts.USER_LIST, ['farms'], async (_input, { deps }) => deps.farms.listUsers())];
-
 /** /api/admin/farm: Admin only. */
 export const adminFarmActions: readonly ServedAction[] = [
   serve(contracts.FARM_LIST, ['farms'], async (_input, { deps }) => {

@@ -1,5 +1,7 @@
 import { botCheckFromEnv, type BotCheck } from '../adapters/bot-check/bot-check';
 import { identityProviderFromEnv, type IdentityProvider } from '../adapters/cognito/identity-provider';
+import { userGroupsFromEnv, type UserGroups } from '../adapters/cognito/user-groups';
+import { dynamoAuditRepository, type AuditRepository } from '../adapters/dynamodb/audit-repository';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
@@ -28,6 +30,7 @@ export type ReadingsReader = Pick<
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
+export type AuditReader = Pick<AuditRepository, 'list'>;
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
@@ -49,6 +52,11 @@ export interface Ports {
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
   readonly identity: IdentityProvider;
+  /** Cognito group membership: the roles (operator §6), read and changed by Admins. */
+  readonly groups: UserGroups;
+  /** The administrative changes (issue 18): read, and appended to by the write port. */
+  readonly audit: AuditReader;
+  readonly auditWrite: AuditRepository;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
   readonly devices: DeviceCommands;
@@ -79,6 +87,9 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
+    groups: () => userGroupsFromEnv(env),
+    audit: () => ports.auditWrite,
+    auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),

@@ -1,5 +1,6 @@
 import type { Contract } from './contract';
 import { adminDeviceContracts } from './actions/admin-device';
+import { adminUserContracts } from './actions/admin-user';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
@@ -25,6 +26,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(farmerSurveyContracts),
   ...Object.values(operatorContracts),
   ...Object.values(adminDeviceContracts),
+  ...Object.values(adminUserContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

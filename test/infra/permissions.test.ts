@@ -132,16 +132,19 @@ describe('least privilege per function', () => {
     expect(unexplained).toEqual([]);
   });
 
-  it('lets no API function publish to SNS or change Cognito groups, and only the user endpoint confirm sign-ups', () => {
+  it('lets no API function publish to SNS, only the admin user endpoint change Cognito groups, and only the user endpoint confirm sign-ups', () => {
     const api = grants.filter((g) => g.fn.startsWith('Api'));
     expect(api.filter((g) => g.actions.some((a) => a.startsWith('sns:'))).map((g) => g.fn)).toEqual([]);
-    expect(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn)).toEqual([]);
-    expect([...new Set(api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:'))).map((g) => g.fn))]).toEqual(['ApiUser']);
+    // Roles are group memberships (operator §6): the Users page (issue 18) is the one place that changes them.
+    expect([...new Set(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn))]).toEqual(['ApiAdminUser']);
+    expect(api.filter((g) => g.actions.includes('cognito-idp:AdminConfirmSignUp')).map((g) => g.fn)).toEqual(['ApiUser']);
+    expect([...new Set(api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:'))).map((g) => g.fn))].sort()).toEqual(['ApiAdminUser', 'ApiUser']);
   });
 
   it('gives read-only functions no write action on any table', () => {
     const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
-    const readOnly = ['ApiFarmerDashboard', 'ApiSettingProfile', 'ApiFarmerSurvey', 'ApiAdminUser', 'ApiAdminFarm', 'ApiMilkquality', 'ApiWatchman'];
+    // ApiAdminUser writes the herd flag and the audit entries (issue 18).
+    const readOnly = ['ApiFarmerDashboard', 'ApiSettingProfile', 'ApiFarmerSurvey', 'ApiAdminFarm', 'ApiMilkquality', 'ApiWatchman'];
     expect(grants.filter((g) => readOnly.includes(g.fn) && g.actions.some((a) => writes.test(a))).map((g) => g.fn)).toEqual([]);
   });
 });

@@ -91,6 +91,10 @@ const SAMPLES: Record<string, Sample> = {
   USER_SETTING_ALERT_SET_USER: { fields: () => ({ farm: 'farm-pro', alert_setting: JSON.stringify({}) }) },
   USER_PROFILE_DATAILS: { fields: () => ({}) },
   USER_LIST: { fields: () => ({}) },
+  // The installer's role and herd flag set to what they are: allowed callers change nothing.
+  USER_ROLE_EDIT: { fields: () => ({ userid: subOf('Installer'), role: 'Installer' }) },
+  USER_HERD_EDIT: { fields: () => ({ userid: subOf('Installer'), is_herd_enabled: '0' }) },
+  USER_AUDIT_LIST: { fields: () => ({}) },
   DEVICE_LIST: { fields: () => ({ isRetired: '1' }) },
   FARM_LIST: { fields: () => ({}) },
   WESTLANDS_FARMS: { fields: () => ({}) },
@@ -110,6 +114,8 @@ const SAMPLES: Record<string, Sample> = {
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 const tokens: Partial<Record<Caller, string>> = {};
+/** A signed-in caller's user id (the token's sub). */
+const subOf = (caller: Caller): string => String(decodeJwt(tokens[caller] as string).sub);
 
 /**
  * One call through the gateway. Hundreds of calls a few seconds apart go over the gateway's stage

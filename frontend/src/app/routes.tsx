@@ -52,7 +52,8 @@ export const screens: RouteObject[] = [
       // Screens that need no farm (FARM_OPTIONAL): the person's own pages and the operator pages.
       { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.ProfileComingSoon) },
       { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
-      { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.UsersComingSoon) },
+      // Administration (operator §2): Admin only; the server decides.
+      { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/users/components/users-page'), (m) => m.UsersPage) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.WestlandsDataComingSoon) },
       // The device fleet (operator §2): Admin and Installer; the server decides.
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },

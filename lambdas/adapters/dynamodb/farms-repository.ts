@@ -21,6 +21,12 @@ export interface FarmRepository {
   /** Writes the profile; with `onlyIfNew` it never overwrites (sign-up retried, seed re-run). */
   putUser(user: User, options?: { onlyIfNew?: boolean }): Promise<void>;
   listUsers(): Promise<User[]>;
+  /**
+   * The herdsman flag (operator §2): on, with the herd link's token id; off, with the token id
+   * removed so an old link stops working. Answers the user after the change, undefined when
+   * there is no such user.
+   */
+  setHerd(userId: string, herd: { readonly enabled: true; readonly tokenId: string } | { readonly enabled: false }): Promise<User | undefined>;
   linkUserToFarm(userId: string, farmId: string): Promise<void>;
   listFarmIdsOfUser(userId: string): Promise<string[]>;
   isLinked(userId: string, farmId: string): Promise<boolean>;
@@ -138,6 +144,24 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
       const entries = await all('USER');
       const users = await batchGet(entries.map((e) => ({ pk: String(e.pk), sk: 'PROFILE' })));
       return users.map((u) => userSchema.parse(strip(u)));
+    },
+    async setHerd(userId, herd) {
+      try {
+        const res = await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: k.userProfile(userId),
+            UpdateExpression: herd.enabled ? 'SET is_herd_enabled = :e, token_id = :t' : 'SET is_herd_enabled = :e REMOVE token_id',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: herd.enabled ? { ':e': 1, ':t': herd.tokenId } : { ':e': 0 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return parseUser(res.Attributes);
+      } catch (err) {
+        if (isConditionFailure(err)) return undefined;
+        throw err;
+      }
     },
     async linkUserToFarm(userId, farmId) {
       await doc.send(

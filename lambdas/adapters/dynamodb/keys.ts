@@ -30,6 +30,9 @@ export const farmsKeys = {
   pickupPrefix: 'PICKUP#',
   /** The farm's milk-cooling plant (EQUIPMENT_UPDATE): the whole set in one item, so a save replaces it in one write. */
   equipment: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'EQUIPMENT' }),
+  /** An administrative change (issue 18): one partition per admin page, sorted by time. */
+  audit: (area: string, at: string, id: string) => ({ pk: `AUDIT#${area}`, sk: `${at}#${id}` }),
+  auditPartition: (area: string) => `AUDIT#${area}`,
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */

@@ -16,9 +16,6 @@ function ComingSoon({ title, what }: { readonly title: string; readonly what: st
 export const ProfileComingSoon = () => (
   <ComingSoon title="Profile" what="your name, email and phone with their verification, the subscription setting, and password change." />
 );
-export const UsersComingSoon = () => (
-  <ComingSoon title="Users" what="the admins, installers and users, with their roles and the herdsman setting." />
-);
 export const WestlandsDataComingSoon = () => (
   <ComingSoon title="Westlands Data" what="Westlands farms' vat data by farm and vat, with its chart and download." />
 );

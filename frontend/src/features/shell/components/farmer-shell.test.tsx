@@ -226,7 +226,6 @@ describe('top bar (farmer §2.2)', () => {
 
   it.each([
     ['/dts/user/profile', 'Profile'],
-    ['/dts/users', 'Users'],
     ['/dts/westlandsdata', 'Westlands Data'],
   ])('%s shows its heading and an honest coming-soon notice inside the shell, not a 404', async (path, heading) => {
     await openShell(path, { user: { role: 'Admin' } });
