@@ -52,6 +52,7 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     env: account || region ? { account, region } : undefined,
     description: `Vat-Man milk-vat monitoring (${stage})`,
     botCheck,
+    farmFlagUserIds: (contextString(app, 'farmFlagUserIds') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     ...props.stackProps,
     stage,
   });

@@ -48,6 +48,10 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
   audit: [{ kind: 'table', table: 'Farms', access: 'read' }],
   auditWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  milkingWindows: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  milkingWindowsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  // The list is configuration (FARM_FLAG_USER_IDS, set by the Api construct), no AWS call.
+  flagEditors: [],
   // The JWKS is public.
   verifier: [],
   botCheck: [{ kind: 'botCheckSecret' }],

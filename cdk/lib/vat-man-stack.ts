@@ -29,6 +29,11 @@ export interface VatManStackProps extends StackProps {
    * @default recaptcha, secret in the SSM parameter /vatman/recaptcha-secret
    */
   readonly botCheck?: BotCheckConfig;
+  /**
+   * Who may set the farm flags (operator §6): Cognito subs, from `-c farmFlagUserIds=<sub>,<sub>`.
+   * @default [] (nobody)
+   */
+  readonly farmFlagUserIds?: readonly string[];
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -63,6 +68,7 @@ export class VatManStack extends Stack {
       alerts: this.alerts,
       webOrigin: this.web.url,
       botCheck,
+      farmFlagUserIds: props.farmFlagUserIds ?? [],
       removalPolicy,
       logRetention,
     });

@@ -2,14 +2,6 @@ import { operatorContracts as contracts } from '../../shared/api/actions/operato
 import { WATCHMAN_DEFAULTS } from '../../shared/constants';
 import { serve, type ServedAction } from '../lib/dispatch';
 
-/** /api/admin/farm: Admin only. */
-export const adminFarmActions: readonly ServedAction[] = [
-  serve(contracts.FARM_LIST, ['farms'], async (_input, { deps }) => {
-    const [listFarm, listDevice] = await Promise.all([deps.farms.listFarms(), deps.farms.listDevices()]);
-    return { listFarm, listDevice };
-  }),
-];
-
 /** /api/milkquality: Milk Quality and Westlands staff (operator spec §6). */
 export const milkQualityActions: readonly ServedAction[] = [
   serve(contracts.WESTLANDS_FARMS, ['farms'], async (_input, { deps }) => {

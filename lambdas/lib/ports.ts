@@ -7,6 +7,7 @@ import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoMilkingWindowsRepository, type MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
@@ -31,6 +32,24 @@ export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
 export type AuditReader = Pick<AuditRepository, 'list'>;
+export type MilkingWindowsReader = Pick<MilkingWindowsRepository, 'list'>;
+
+/** Who may set the farm flags (operator §6: a fixed list of user ids, here configuration). */
+export interface FlagEditors {
+  allows(userId: string): boolean;
+}
+
+/**
+ * FARM_FLAG_USER_IDS: the user ids (Cognito subs), comma-separated, from CDK context
+ * `farmFlagUserIds` in AWS and the local stack's configuration locally. It must be set; empty
+ * means nobody may set the flags.
+ */
+export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEditors => {
+  const raw = env.FARM_FLAG_USER_IDS;
+  if (raw === undefined) throw new Error('Missing environment variable FARM_FLAG_USER_IDS');
+  const ids = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
+  return { allows: (userId) => ids.has(userId) };
+};
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
@@ -57,6 +76,10 @@ export interface Ports {
   /** The administrative changes (issue 18): read, and appended to by the write port. */
   readonly audit: AuditReader;
   readonly auditWrite: AuditRepository;
+  /** The farms' milking windows (operator §3 Farm settings row): read, and written by the import. */
+  readonly milkingWindows: MilkingWindowsReader;
+  readonly milkingWindowsWrite: MilkingWindowsRepository;
+  readonly flagEditors: FlagEditors;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
   readonly devices: DeviceCommands;
@@ -90,6 +113,9 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     groups: () => userGroupsFromEnv(env),
     audit: () => ports.auditWrite,
     auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    milkingWindows: () => ports.milkingWindowsWrite,
+    milkingWindowsWrite: () => dynamoMilkingWindowsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    flagEditors: () => flagEditorsFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),

@@ -1,5 +1,6 @@
 import type { Contract } from './contract';
 import { adminDeviceContracts } from './actions/admin-device';
+import { adminFarmContracts } from './actions/admin-farm';
 import { adminUserContracts } from './actions/admin-user';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
@@ -27,6 +28,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(operatorContracts),
   ...Object.values(adminDeviceContracts),
   ...Object.values(adminUserContracts),
+  ...Object.values(adminFarmContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

@@ -8,6 +8,23 @@ export type Package = z.infer<typeof packageSchema>;
 export const isDairyCompanyFarm = (fonterraId: string): boolean =>
   /^\d{5}$/.test(fonterraId) || fonterraId.toUpperCase().startsWith('FON');
 
+/** Dairy supplier codes (operator §3): FON is the main dairy company. */
+export const DAIRY_SUPPLIERS = ['FON', 'OCD', 'SYN', 'MIR', 'WES', 'TAT', 'MAT', 'GRE', 'DGC', 'WAI', 'OTH'] as const;
+export const dairySupplierSchema = z.enum(DAIRY_SUPPLIERS);
+export type DairySupplier = z.infer<typeof dairySupplierSchema>;
+
+/**
+ * A farm's dairy supplier: the code the installer's new install stored (`dairy_supplier`), else
+ * read from the supply number (a dairy-company number; a known code as its prefix, as the demo's
+ * OCD40721 and WES118), else OTH.
+ */
+export const supplierOf = (farm: { readonly fonterra_id: string; readonly dairy_supplier?: DairySupplier | undefined }): DairySupplier => {
+  if (farm.dairy_supplier) return farm.dairy_supplier;
+  if (isDairyCompanyFarm(farm.fonterra_id)) return 'FON';
+  const prefix = farm.fonterra_id.slice(0, 3).toUpperCase();
+  return DAIRY_SUPPLIERS.find((c) => c === prefix) ?? 'OTH';
+};
+
 export const knodeAssetSchema = z.object({
   type: z.string(),
   asset_name: z.string(),
@@ -47,5 +64,9 @@ export const farmSchema = z.object({
   harvest: z.boolean(),
   install_numVats: z.number().int().min(1).max(4),
   install_date: z.string().optional(),
+  /** The dairy the farm supplies (operator §3 codes): set by the installer's new install. */
+  dairy_supplier: dairySupplierSchema.optional(),
+  /** The package installed (operator §3 `install_packege`, spelled so), which `package` may since differ from. */
+  install_packege: packageSchema.optional(),
 });
 export type Farm = z.infer<typeof farmSchema>;

@@ -143,8 +143,8 @@ describe('least privilege per function', () => {
 
   it('gives read-only functions no write action on any table', () => {
     const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
-    // ApiAdminUser writes the herd flag and the audit entries (issue 18).
-    const readOnly = ['ApiFarmerDashboard', 'ApiSettingProfile', 'ApiFarmerSurvey', 'ApiAdminFarm', 'ApiMilkquality', 'ApiWatchman'];
+    // ApiAdminUser and ApiAdminFarm write the herd and farm flags and the audit entries (issue 18).
+    const readOnly = ['ApiFarmerDashboard', 'ApiSettingProfile', 'ApiFarmerSurvey', 'ApiMilkquality', 'ApiWatchman'];
     expect(grants.filter((g) => readOnly.includes(g.fn) && g.actions.some((a) => writes.test(a))).map((g) => g.fn)).toEqual([]);
   });
 });

@@ -54,6 +54,7 @@ export const screens: RouteObject[] = [
       { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
       // Administration (operator §2): Admin only; the server decides.
       { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/users/components/users-page'), (m) => m.UsersPage) },
+      { path: paths.farms.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/farms/components/farms-page'), (m) => m.FarmsPage) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.WestlandsDataComingSoon) },
       // The device fleet (operator §2): Admin and Installer; the server decides.
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },

@@ -34,6 +34,8 @@ export interface FarmRepository {
   getFarms(farmIds: readonly string[]): Promise<Farm[]>;
   findFarmBySupplyNumber(fonterraId: string): Promise<Farm | undefined>;
   putFarm(farm: Farm): Promise<void>;
+  /** Sets one of the admin flags (operator §4); answers the farm after it, undefined for an unknown farm. */
+  setFarmFlag(farmId: string, flag: 'auto_check' | 'fonterra_api_status' | 'harvest', value: boolean): Promise<Farm | undefined>;
   listFarms(): Promise<Farm[]>;
   getDevice(deviceId: string): Promise<Device | undefined>;
   putDevice(device: Device): Promise<void>;
@@ -201,6 +203,25 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
           Item: { pk: `FARM#${farm._id}`, sk: 'LISTING', gsi1pk: k.allOf('FARM'), gsi1sk: farm.fonterra_id },
         }),
       );
+    },
+    async setFarmFlag(farmId, flag, value) {
+      try {
+        const res = await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: k.farm(farmId),
+            UpdateExpression: 'SET #f = :v',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#f': flag },
+            ExpressionAttributeValues: { ':v': value },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return parseFarm(res.Attributes);
+      } catch (err) {
+        if (isConditionFailure(err)) return undefined;
+        throw err;
+      }
     },
     async listFarms() {
       const entries = await all('FARM');

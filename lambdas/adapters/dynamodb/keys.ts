@@ -30,6 +30,8 @@ export const farmsKeys = {
   pickupPrefix: 'PICKUP#',
   /** The farm's milk-cooling plant (EQUIPMENT_UPDATE): the whole set in one item, so a save replaces it in one write. */
   equipment: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'EQUIPMENT' }),
+  /** A farm's milking window (operator §3 Farm settings row), from the admin CSV import. */
+  milkingWindow: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'MILKING_WINDOW' }),
   /** An administrative change (issue 18): one partition per admin page, sorted by time. */
   audit: (area: string, at: string, id: string) => ({ pk: `AUDIT#${area}`, sk: `${at}#${id}` }),
   auditPartition: (area: string) => `AUDIT#${area}`,

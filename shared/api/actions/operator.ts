@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { WATCHMAN_DEFAULTS } from '../../constants';
-import { deviceSchema } from '../../entities/device';
-import { farmSchema } from '../../entities/farm';
 import { access, contract } from '../contract';
-
-/** /api/admin/farm (operator spec §7). */
-export const adminFarmActions = {
-  FARM_LIST: z.object({ type: z.literal('FARM_LIST') }),
-} as const;
 
 /** /api/milkquality (operator spec §7). */
 export const milkQualityActions = {
@@ -26,13 +19,6 @@ export const watchmanSettingsSchema = z.object(
 
 /** Operator §6: Admin only unless a group is named; Admin always qualifies. */
 export const operatorContracts = {
-  FARM_LIST: contract({
-    path: '/api/admin/farm',
-    type: 'FARM_LIST',
-    input: adminFarmActions.FARM_LIST,
-    answer: z.object({ listFarm: z.array(farmSchema), listDevice: z.array(deviceSchema) }),
-    access: access.operator(),
-  }),
   WESTLANDS_FARMS: contract({
     path: '/api/milkquality',
     type: 'WESTLANDS_FARMS',

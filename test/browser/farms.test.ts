@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserTestFile, shot, signIn, withShot } from '../support/browser';
+import { until } from '../support/until';
+
+/**
+ * The Farms page in Chromium as the demo Admin (issue 18; operator §2 Admin farms, §4, §9): the
+ * dairy filter and supply search over the cards, the Watch flag flipped and kept over a reload,
+ * the settings table, and the hidden billing export downloaded as CSV.
+ */
+const env = browserTestFile('farms');
+
+const openFarms = async (path = '/dts/farms'): Promise<Page> => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${env.web}/dts/login`);
+  await signIn(page, 'admin@vatman.local');
+  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
+  await page.goto(`${env.web}${path}`);
+  await page.getByRole('list', { name: 'Farms' }).waitFor();
+  return page;
+};
+
+/** The supply numbers on the cards, once they are `want`. */
+const cards = async (page: Page, want: string) =>
+  until(
+    async () => {
+      const titles = (await page.getByRole('list', { name: 'Farms' }).getByRole('heading').allTextContents()).join();
+      return titles === want ? titles : undefined;
+    },
+    { timeoutMs: 10_000 },
+  );
+
+describe.skipIf(!env.run)('Farms page (Admin)', () => {
+  it('filters by dairy, searches the supply number, and keeps a Watch flag flipped over a reload', async () => {
+    const page = await openFarms();
+    await withShot(page, 'farms-flags', async () => {
+      await cards(page, '31245,FON50412,OCD40721,WES118');
+      await page.getByLabel('Dairy company').selectOption('FON');
+      await cards(page, '31245,FON50412');
+      await page.getByLabel('Dairy company').selectOption('NONE-FON');
+      await cards(page, 'OCD40721,WES118');
+      await page.getByLabel('Dairy company').selectOption('ALL');
+      await page.getByRole('searchbox', { name: 'Supply number' }).fill('fon5');
+      await cards(page, 'FON50412');
+      await page.getByRole('searchbox', { name: 'Supply number' }).fill('');
+      await cards(page, '31245,FON50412,OCD40721,WES118');
+
+      const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: '31245', exact: true }) });
+      expect(await card.getByText('Vat-Man Pro').count()).toBe(2);
+      const watch = card.getByRole('checkbox', { name: 'Watch' });
+      expect(await watch.isChecked()).toBe(true);
+      await watch.uncheck();
+      // The change is recorded at the bottom once the server has it.
+      await page.getByRole('table', { name: 'Changes' }).getByText('Watch off').waitFor();
+      await page.reload();
+      await page.getByRole('list', { name: 'Farms' }).waitFor();
+      const again = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: '31245', exact: true }) });
+      await until(async () => ((await again.getByRole('checkbox', { name: 'Watch' }).count()) === 1 ? true : undefined), { timeoutMs: 10_000 });
+      expect(await again.getByRole('checkbox', { name: 'Watch' }).isChecked()).toBe(false);
+      expect(await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'FON50412', exact: true }) }).getByRole('checkbox', { name: 'Watch' }).isChecked()).toBe(true);
+
+      const settings = page.getByRole('table', { name: 'Farm settings' });
+      expect((await settings.locator('tbody tr').allTextContents()).join('|')).toBe('3124530 min08:30|FON5041245 min09:00');
+      // The billing export is hidden (operator §2) without ?billing.
+      expect(await page.getByRole('button', { name: 'Billing export' }).count()).toBe(0);
+    });
+    await shot(page, 'farms');
+    await page.context().close();
+  });
+
+  it('downloads the billing CSV from the hidden export', async () => {
+    const page = await openFarms('/dts/farms?billing=1');
+    await withShot(page, 'farms-billing', async () => {
+      await page.getByLabel('Billing month').fill('2026-06');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Billing export' }).click()]);
+      expect(download.suggestedFilename()).toBe('billing-2026-06.csv');
+      const lines = (await readFile((await download.path()) ?? '', 'utf8')).trim().split('\r\n');
+      expect(lines[0]).toBe('month,supply_number,farm,dairy_supplier,package,code,quantity,sms_sent,sms_total');
+      expect(lines.map((l) => l.split(',')[5])).toEqual(['code', 'DTSVMPRO', 'DTSVMAUTO', 'DTSVMAUTOINST', 'DTSVMLITE', 'DTSVMLITE']);
+    });
+    await page.context().close();
+  });
+});
