@@ -1,4 +1,4 @@
-import { adminFarmContracts as contracts, billingCsv, FARM_FLAGS, matchesDairyFilter, type AdminFarm, type FarmFlag } from '../../shared/api/actions/admin-farm';
+import { adminFarmContracts as contracts, billingCsv, FARM_FLAGS, listed, matchesDairyFilter, MSG_SUCCESS, parseMilkingWindowCsv, type AdminFarm, type FarmFlag } from '../../shared/api/actions/admin-farm';
 import { smsTotalFor } from '../../shared/constants';
 import { AUDIT_PAGE } from '../../shared/entities/audit';
 import type { Device } from '../../shared/entities/device';
@@ -26,6 +26,8 @@ export const adminFarmView = (f: Farm, devices: readonly Device[]): AdminFarm =>
 });
 
 const onOff = (v: boolean) => (v ? 'on' : 'off');
+/** One problem is a message, several a list (as dispatch answers a schema's problems). */
+const oneOrList = (messages: readonly string[]): string | readonly string[] => (messages.length === 1 ? (messages[0] as string) : messages);
 
 /** One flag's action (operator §4: each checkbox click sends the new value for that farm). */
 const flagAction = <T extends (typeof FARM_FLAGS)[number]>(flag: T) =>
@@ -76,4 +78,35 @@ export const adminFarmActions: readonly ServedAction[] = [
     return { filename: `billing-${month}.csv`, csv: billingCsv(month, rows) };
   }),
   serve(contracts.FARM_AUDIT_LIST, ['audit'], async (_input, { deps }) => deps.audit.list('farm', AUDIT_PAGE)),
+
+  serve(contracts.FARMS_SETTINGS_UPLOAD, ['farms', 'milkingWindows', 'milkingWindowsWrite', 'auditWrite', 'now'], async ({ farms_settings }, { deps, caller }) => {
+    // Every row is judged before anything is stored: one bad row and nothing changes.
+    const { rows, errors } = parseMilkingWindowCsv(farms_settings.content);
+    if (errors.length) throw new ValidationError(oneOrList(errors));
+    const bySupply = new Map((await deps.farms.listFarms()).map((f) => [f.fonterra_id.toUpperCase(), f]));
+    const unknown = rows.filter((r) => !bySupply.has(r.supply_number)).map((r) => `Row ${r.row}: no farm has supply number ${r.supply_number}`);
+    if (unknown.length) throw new ValidationError(oneOrList(listed(unknown)));
+
+    const targets = rows.map((r) => ({ row: r, farm: bySupply.get(r.supply_number) as Farm }));
+    const before = new Map((await deps.milkingWindows.list(targets.map((t) => t.farm._id))).map((w) => [w.farm_id, w]));
+    const at = deps.now().toISOString();
+    // dynalite has no transactions; each window is its own item, so a failure part-way leaves
+    // some farms with the new window and the rest with the old one, and the same file imported
+    // again finishes the job.
+    for (const { row, farm } of targets) {
+      await deps.milkingWindowsWrite.put({ farm_id: farm._id, fonterra_id: farm.fonterra_id, buffer_duration: row.buffer_duration, end_of_milking: row.end_of_milking, updated_at: at, updated_by: caller.userId });
+    }
+    const text = (w: { buffer_duration: number; end_of_milking: string } | undefined) => (w ? `${w.buffer_duration} min, ${w.end_of_milking}` : 'none');
+    const summary = (pick: (t: (typeof targets)[number]) => string) => {
+      const all = targets.map(pick).join('; ');
+      return all.length > 500 ? `${all.slice(0, 497)}...` : all;
+    };
+    await recordChange(deps, caller, 'farm', {
+      action: 'FARMS_SETTINGS_UPLOAD',
+      target: `${farms_settings.filename} (${rows.length} ${rows.length === 1 ? 'row' : 'rows'})`,
+      before: summary((t) => `${t.farm.fonterra_id} ${text(before.get(t.farm._id))}`),
+      after: summary((t) => `${t.farm.fonterra_id} ${text(t.row)}`),
+    });
+    return { message: MSG_SUCCESS, imported: rows.length };
+  }),
 ];

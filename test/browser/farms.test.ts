@@ -70,6 +70,31 @@ describe.skipIf(!env.run)('Farms page (Admin)', () => {
     await page.context().close();
   });
 
+  it('imports milking windows: a file with a bad row stores nothing and names the row; a good one says Success! and fills the table', async () => {
+    const page = await openFarms();
+    await withShot(page, 'farms-import', async () => {
+      const table = page.getByRole('table', { name: 'Farm settings' });
+      const rows = async () => (await table.locator('tbody tr').allTextContents()).join('|');
+      await table.waitFor();
+      const before = await rows();
+      const file = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+      await page.getByLabel('Milking-window CSV').setInputFiles(file('bad.csv', 'supply_number,buffer_duration,end_of_milking\nWES118,25,07:40\n31245,40,8.30\n'));
+      await page.getByRole('button', { name: 'Import' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Nothing was imported' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('Row 3: end_of_milking must be a time of day as HH:mm (24-hour)');
+      expect(await rows()).toBe(before);
+
+      await page.getByLabel('Milking-window CSV').setInputFiles(file('good.csv', 'supply_number,buffer_duration,end_of_milking\nWES118,25,07:40\n31245,40,08:30\n'));
+      await page.getByRole('button', { name: 'Import' }).click();
+      await page.getByRole('status').filter({ hasText: 'Success!' }).waitFor();
+      await until(async () => ((await rows()) === '3124540 min08:30|FON5041245 min09:00|WES11825 min07:40' ? true : undefined), { timeoutMs: 10_000 });
+      expect(await page.getByRole('alert').filter({ hasText: 'Nothing was imported' }).count()).toBe(0);
+      await page.getByRole('table', { name: 'Changes' }).getByText('good.csv (2 rows)').waitFor();
+    });
+    await page.context().close();
+  });
+
   it('downloads the billing CSV from the hidden export', async () => {
     const page = await openFarms('/dts/farms?billing=1');
     await withShot(page, 'farms-billing', async () => {

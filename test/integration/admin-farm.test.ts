@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminFarmContracts as c, type AdminFarm, type FarmSettingsRow } from '../../shared/api/actions/admin-farm';
+import { adminFarmContracts as c, MILKING_WINDOW_HEADER, type AdminFarm, type FarmSettingsRow } from '../../shared/api/actions/admin-farm';
 import { adminUserContracts } from '../../shared/api/actions/admin-user';
 import type { AuditEntry } from '../../shared/entities/audit';
 import { decodeJwt } from '../support/jwt';
@@ -40,6 +40,7 @@ describe('who may call it', () => {
       FARMS_SETTINGS_GET: {},
       FARM_BILLING_OUTPUT: { month: '2026-06' },
       FARM_AUDIT_LIST: {},
+      FARMS_SETTINGS_UPLOAD: { farms_settings: JSON.stringify({ filename: 'w.csv', content: 'supply_number,buffer_duration,end_of_milking\n31245,10,07:00' }) },
     };
     for (const type of Object.keys(c) as (keyof typeof c)[]) {
       expect((await call(type, fields[type], 'farmer@vatman.local')).status, `${type} as farmer`).toBe(403);
@@ -111,6 +112,7 @@ describe('the flags', () => {
       expect((await ok<FarmList>('FARM_LIST')).listFarm.find((f) => f._id === 'farm-pro')?.auto_check).toBe(true);
     } finally {
       expect((await promote('Installer')).status).toBe(200);
+      tokens[INSTALLER] = await stack.signIn(INSTALLER);
     }
   });
 });
@@ -138,5 +140,57 @@ describe('settings and billing', () => {
     const feb = await ok<{ csv: string }>('FARM_BILLING_OUTPUT', { month: '2026-02' });
     expect(feb.csv.trim().split('\r\n').slice(1).map((l) => l.split(',')[5])).toEqual(['DTSVMPRO']);
     expect((await call('FARM_BILLING_OUTPUT', { month: '2026-13' })).status).toBe(422);
+  });
+});
+
+describe('the milking-window import (multipart)', () => {
+  const HEADER = MILKING_WINDOW_HEADER.join(',');
+  /** Posts a CSV file as the page does: multipart/form-data with the file in `farms_settings`. */
+  const upload = async (content: string | Buffer, filename = 'windows.csv', email = ADMIN) => {
+    const form = new FormData();
+    form.set('type', 'FARMS_SETTINGS_UPLOAD');
+    form.set('dairy_current', 'ALL');
+    form.set('farms_settings', new Blob([content], { type: 'text/csv' }), filename);
+    const res = await fetch(`${stack.facts.api}${c.FARMS_SETTINGS_UPLOAD.path}`, { method: 'POST', headers: { authorization: `Bearer ${tokens[email]}` }, body: form });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  };
+  const windows = async () => (await ok<FarmSettingsRow[]>('FARMS_SETTINGS_GET')).map((r) => `${r.farm} ${r.buffer_duration} ${r.end_of_milking}`);
+
+  it('checks every row first: bad rows are a 422 naming each row, and nothing is stored', async () => {
+    const before = await windows();
+    const res = await upload(`${HEADER}\r\nOCD40721,20,07:15\r\n31245,abc,08:00\r\nnope1,10,25:00\r\nocd40721,5,06:00\r\n`);
+    expect(res).toEqual({
+      status: 422,
+      body: {
+        message: [
+          'Row 3: buffer_duration must be whole minutes from 0 to 720',
+          'Row 4: end_of_milking must be a time of day as HH:mm (24-hour)',
+          'Row 5: supply number OCD40721 is also on row 2',
+        ],
+      },
+    });
+    // Well-formed but unknown to the fleet: also refused, also nothing stored.
+    expect(await upload(`${HEADER}\nOCD40721,20,07:15\nXYZ999,10,06:00\n`)).toEqual({ status: 422, body: { message: 'Row 3: no farm has supply number XYZ999' } });
+    expect(await upload('farm,buffer,end\n31245,1,02:00\n')).toEqual({ status: 422, body: { message: `The first line must be: ${HEADER}` } });
+    expect(await upload(`${HEADER}\n\n`)).toEqual({ status: 422, body: { message: 'The file has no rows.' } });
+    expect(await windows()).toEqual(before);
+  });
+
+  it('refuses a file over 1 MB', async () => {
+    const big = `${HEADER}\n${'31245,30,08:30\n'.repeat(Math.ceil((1024 * 1024) / 15) + 10)}`;
+    expect(await upload(big)).toEqual({ status: 422, body: { message: 'The file may be at most 1 MB.' } });
+  });
+
+  it('imports a good file: Success!, the settings table has the new windows, and the import is recorded', async () => {
+    const res = await upload(`\uFEFF${HEADER}\r\nOCD40721,20,7:15\r\n31245,35,08:45\r\n`, 'november.csv');
+    expect(res).toEqual({ status: 200, body: { message: 'Success!', imported: 2 } });
+    expect(await windows()).toEqual(['31245 35 08:45', 'FON50412 45 09:00', 'OCD40721 20 07:15']);
+    const [entry] = await ok<AuditEntry[]>('FARM_AUDIT_LIST');
+    expect(entry).toMatchObject({ action: 'FARMS_SETTINGS_UPLOAD', target: 'november.csv (2 rows)', before: 'OCD40721 none; 31245 30 min, 08:30', after: 'OCD40721 20 min, 07:15; 31245 35 min, 08:45' });
+  });
+
+  it('refuses the upload to an installer', async () => {
+    expect((await upload(`${HEADER}\n31245,1,01:00\n`, 'x.csv', INSTALLER)).status).toBe(403);
   });
 });

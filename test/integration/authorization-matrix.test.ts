@@ -104,6 +104,8 @@ const SAMPLES: Record<string, Sample> = {
   FARMS_SETTINGS_GET: { fields: () => ({}) },
   FARM_BILLING_OUTPUT: { fields: () => ({ month: '2026-06' }) },
   FARM_AUDIT_LIST: { fields: () => ({}) },
+  // The Pro farm's seeded window imported again (as JSON text; the page sends a multipart file).
+  FARMS_SETTINGS_UPLOAD: { fields: () => ({ farms_settings: JSON.stringify({ filename: 'windows.csv', content: 'supply_number,buffer_duration,end_of_milking\n31245,30,08:30\n' }) }) },
   WESTLANDS_FARMS: { fields: () => ({}) },
   GET_SETTINGS: { fields: () => ({}) },
   EQUIPMENT_GET: { fields: () => ({ farm: 'farm-pro' }) },

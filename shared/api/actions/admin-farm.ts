@@ -3,7 +3,7 @@ import { deviceSchema } from '../../entities/device';
 import { auditEntrySchema } from '../../entities/audit';
 import { dairySupplierSchema, isDairyCompanyFarm, packageSchema, PACKAGES, supplierOf, type Farm, type Package } from '../../entities/farm';
 import { access, contract } from '../contract';
-import { boolField, ID_MAX, idField } from '../fields';
+import { boolField, FILE_MAX_BYTES, ID_MAX, idField, jsonField, MSG_FILE_TOO_LARGE } from '../fields';
 
 /*
  * /api/admin/farm (operator spec §2 Admin farms, §3 Farm (admin), Farm settings row, §6, §7, §9):
@@ -72,6 +72,80 @@ export const farmSettingsRowSchema = z.object({
 });
 export type FarmSettingsRow = z.infer<typeof farmSettingsRowSchema>;
 
+// ---- Milking-window import ------------------------------------------------------------------
+
+/**
+ * The milking-window CSV (issue 18; docs/architecture.md "Farms"): a header line, then one line
+ * per farm. buffer_duration is whole minutes (0 to 720); end_of_milking the farm-local time of
+ * day the milking ends, HH:mm on a 24-hour clock.
+ */
+export const MILKING_WINDOW_HEADER = ['supply_number', 'buffer_duration', 'end_of_milking'] as const;
+export const BUFFER_MAX_MINUTES = 720;
+/** operator §8. */
+export const MSG_SUCCESS = 'Success!' as const;
+/** Row errors listed at most; the rest are counted. */
+const ERRORS_LISTED = 50;
+
+export interface MilkingWindowRow {
+  /** The line in the file, the header being line 1 (as a spreadsheet numbers it). */
+  readonly row: number;
+  readonly supply_number: string;
+  readonly buffer_duration: number;
+  readonly end_of_milking: string;
+}
+
+const cellsOf = (line: string): string[] => line.split(',').map((c) => c.trim().replace(/^"(.*)"$/, '$1').trim());
+
+/**
+ * Reads and checks every line of the file before anything is stored: answers the rows, or every
+ * problem found, each naming its row. Blank lines are skipped; a supply number listed twice is a
+ * problem (which line should win is not for the server to guess).
+ */
+export const parseMilkingWindowCsv = (text: string): { rows: MilkingWindowRow[]; errors: string[] } => {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+  const header = cellsOf(lines[0] ?? '').map((c) => c.toLowerCase());
+  if (header.join(',') !== MILKING_WINDOW_HEADER.join(',')) return { rows: [], errors: [`The first line must be: ${MILKING_WINDOW_HEADER.join(',')}`] };
+  const rows: MilkingWindowRow[] = [];
+  const errors: string[] = [];
+  const seen = new Map<string, number>();
+  lines.slice(1).forEach((line, i) => {
+    const row = i + 2;
+    if (line.trim() === '') return;
+    const cells = cellsOf(line);
+    if (cells.length !== MILKING_WINDOW_HEADER.length) return void errors.push(`Row ${row}: ${MILKING_WINDOW_HEADER.length} values expected, found ${cells.length}`);
+    const [supply = '', buffer = '', end = ''] = cells;
+    const problems: string[] = [];
+    const supplyNumber = supply.toUpperCase();
+    if (!supplyNumber || supplyNumber.length > ID_MAX) problems.push('supply_number is missing');
+    else if (seen.has(supplyNumber)) problems.push(`supply number ${supplyNumber} is also on row ${seen.get(supplyNumber) ?? ''}`);
+    else seen.set(supplyNumber, row);
+    const minutes = /^\d{1,4}$/.test(buffer) ? Number(buffer) : NaN;
+    if (!(minutes >= 0 && minutes <= BUFFER_MAX_MINUTES)) problems.push(`buffer_duration must be whole minutes from 0 to ${BUFFER_MAX_MINUTES}`);
+    const time = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(end);
+    if (!time) problems.push('end_of_milking must be a time of day as HH:mm (24-hour)');
+    if (problems.length) return void errors.push(`Row ${row}: ${problems.join('; ')}`);
+    rows.push({ row, supply_number: supplyNumber, buffer_duration: minutes, end_of_milking: `${(time?.[1] ?? '').padStart(2, '0')}:${time?.[2] ?? ''}` });
+  });
+  if (!errors.length && !rows.length) errors.push('The file has no rows.');
+  return { rows, errors: listed(errors) };
+};
+
+/** At most ERRORS_LISTED messages, then how many more rows have problems. */
+export const listed = (errors: readonly string[]): string[] =>
+  errors.length > ERRORS_LISTED ? [...errors.slice(0, ERRORS_LISTED), `and ${errors.length - ERRORS_LISTED} more rows with problems`] : [...errors];
+
+/**
+ * The uploaded file as the API layer hands it over from a multipart form (lambdas/lib/multipart.ts),
+ * or the same object as JSON text in a form-encoded or JSON body.
+ */
+const uploadedFileSchema = z.object(
+  {
+    filename: z.string().max(255, 'The file name is too long'),
+    content: z.string().max(FILE_MAX_BYTES, MSG_FILE_TOO_LARGE),
+  },
+  { error: 'farms_settings must be a CSV file' },
+);
+
 const farmIdField = idField('_id');
 const flagInput = <T extends string, F extends string>(type: T, flag: F) =>
   z.object({ type: z.literal(type), _id: farmIdField, [flag]: boolField, ...carried } as { type: z.ZodLiteral<T>; _id: typeof farmIdField } & Record<F, typeof boolField> & typeof carried);
@@ -90,6 +164,7 @@ export const adminFarmActions = {
     ...carried,
   }),
   FARM_AUDIT_LIST: z.object({ type: z.literal('FARM_AUDIT_LIST'), ...carried }),
+  FARMS_SETTINGS_UPLOAD: z.object({ type: z.literal('FARMS_SETTINGS_UPLOAD'), farms_settings: jsonField(uploadedFileSchema, 'farms_settings', 2 * FILE_MAX_BYTES), ...carried }),
 } as const;
 
 /** The three flags (operator §2, §4): the type that sets each, its field, and its label on the card. */
@@ -126,6 +201,17 @@ export const adminFarmContracts = {
     type: 'FARM_BILLING_OUTPUT',
     input: adminFarmActions.FARM_BILLING_OUTPUT,
     answer: z.object({ filename: z.string(), csv: z.string() }),
+    access: admin,
+  }),
+  /**
+   * The multipart upload of `farms_settings` (operator §7; the spec names no type). Every row is
+   * checked before any is stored: one bad row is a 422 listing each bad row, nothing stored.
+   */
+  FARMS_SETTINGS_UPLOAD: contract({
+    path: PATH,
+    type: 'FARMS_SETTINGS_UPLOAD',
+    input: adminFarmActions.FARMS_SETTINGS_UPLOAD,
+    answer: z.object({ message: z.literal(MSG_SUCCESS), imported: z.number().int() }),
     access: admin,
   }),
   /** Not in the spec (issue 18): the newest flag changes and imports, for the bottom of the page. */

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { adminFarmContracts as c, type DairyFilter, type FarmFlag } from '@shared/api/actions/admin-farm';
 import type { ApiClient } from '../../../lib/api-client';
+import type { ApiError } from '../../../lib/api-error';
 
 /** The page's filters, carried by every farm call (operator §7). */
 export interface FarmFilters {
@@ -36,3 +37,7 @@ export const setFarmFlag = (client: ApiClient, f: FarmFilters, farmId: string, f
 };
 
 export const billingOutput = (client: ApiClient, f: FarmFilters, month: string) => client.call(c.FARM_BILLING_OUTPUT, { ...f, month });
+
+/** The milking-window CSV as a multipart upload (operator §7); a refusal goes to `onError`, not the snackbar. */
+export const importSettings = (client: ApiClient, f: FarmFilters, file: File, onError: (error: ApiError) => void) =>
+  client.call(c.FARMS_SETTINGS_UPLOAD, { ...f, farms_settings: file }, { onError });

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { DAIRY_FILTERS, FARM_FLAGS, type AdminFarm, type DairyFilter, type FarmFlag } from '@shared/api/actions/admin-farm';
+import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type FarmFlag } from '@shared/api/actions/admin-farm';
 import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { billingOutput, farmAuditQuery, farmListKey, farmListQuery, farmSettingsQuery, setFarmFlag, type FarmFilters } from '../api/farms';
+import type { ApiError } from '../../../lib/api-error';
+import { billingOutput, farmAuditQuery, farmListKey, farmListQuery, farmSettingsQuery, importSettings, setFarmFlag, type FarmFilters } from '../api/farms';
 import { farmPageCount, farmPageOf, lastMonth, saveText } from '../utils/farms';
 import './farms.css';
 
@@ -99,6 +100,13 @@ export function FarmsPage() {
         <h2 id="farm-settings-title" className="farms__title">
           Farm settings
         </h2>
+        <SettingsImport
+          onImport={(file, onError) => importSettings(client, filters, file, onError)}
+          onSuccess={async () => {
+            snackbar.show(MSG_SUCCESS, 'success');
+            await queryClient.invalidateQueries({ queryKey: ['admin-farms'] });
+          }}
+        />
         {!settings.data ? (
           <p className="page__note">{settings.isError ? 'The farm settings could not be loaded.' : 'Loading…'}</p>
         ) : settings.data.length === 0 ? (
@@ -191,5 +199,61 @@ function BillingExport({ onExport, onError }: { readonly onExport: (month: strin
         Billing export
       </button>
     </span>
+  );
+}
+
+/**
+ * The milking-window CSV import (operator §2; format in docs/architecture.md): the file goes as a
+ * multipart upload; a refusal lists the rows at fault here, since nothing was imported.
+ */
+function SettingsImport({ onImport, onSuccess }: { readonly onImport: (file: File, onError: (e: ApiError) => void) => Promise<unknown>; readonly onSuccess: () => Promise<void> }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [problems, setProblems] = useState<readonly string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    if (!file) return;
+    setBusy(true);
+    setProblems([]);
+    let refusal: readonly string[] = [];
+    try {
+      await onImport(file, (e) => {
+        const m = e.userMessage;
+        refusal = m === undefined ? ['The file could not be imported.'] : typeof m === 'string' ? [m] : m;
+      });
+      setFile(null);
+      if (input.current) input.current.value = '';
+      await onSuccess();
+    } catch {
+      setProblems(refusal.length ? refusal : ['The file could not be imported.']);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="farms__import">
+      <p className="page__note">
+        Import milking windows from a CSV file (at most 1 MB). The first line is <code>{MILKING_WINDOW_HEADER.join(',')}</code>; then one line per farm: its supply number,
+        the buffer duration in whole minutes (0 to {BUFFER_MAX_MINUTES}), and the end of milking as the farm&apos;s local time, HH:mm on a 24-hour clock, e.g.{' '}
+        <code>31245,30,08:30</code>. Every row is checked first: if any row is wrong, nothing is imported.
+      </p>
+      <label>
+        Milking-window CSV{' '}
+        <input ref={input} type="file" accept=".csv,text/csv" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      </label>
+      <button type="button" className="button" disabled={!file || busy} onClick={() => void run()}>
+        Import
+      </button>
+      {problems.length > 0 && (
+        <div className="farms__problems" role="alert">
+          <p>Nothing was imported:</p>
+          <ul>
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
   );
 }
