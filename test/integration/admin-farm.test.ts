@@ -26,7 +26,7 @@ const supplies = async (fields: Record<string, string>) => (await ok<FarmList>('
 
 beforeAll(async () => {
   stack = await startTestStack();
-  for (const email of [ADMIN, INSTALLER, 'farmer@vatman.local']) tokens[email] = await stack.signIn(email);
+  for (const email of [ADMIN, INSTALLER, 'farmer@vatman.local', 'newfarmer@vatman.local']) tokens[email] = await stack.signIn(email);
 }, 180_000);
 afterAll(async () => stack?.stop());
 
@@ -44,6 +44,7 @@ describe('who may call it', () => {
     };
     for (const type of Object.keys(c) as (keyof typeof c)[]) {
       expect((await call(type, fields[type], 'farmer@vatman.local')).status, `${type} as farmer`).toBe(403);
+      expect((await call(type, fields[type], 'newfarmer@vatman.local')).status, `${type} as a user with no farm`).toBe(403);
       expect((await call(type, fields[type], INSTALLER)).status, `${type} as installer`).toBe(403);
       expect((await stack.post(c[type].path, { type, ...fields[type] })).status, `${type} without a token`).toBe(401);
     }

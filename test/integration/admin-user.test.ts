@@ -1,8 +1,10 @@
+import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { adminUserContracts as c, MSG_OWN_ROLE, type AdminUser } from '../../shared/api/actions/admin-user';
 import type { AuditEntry } from '../../shared/entities/audit';
+import { DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { decodeJwt } from '../support/jwt';
 import { startTestStack } from '../support/local-stack';
 
@@ -42,6 +44,8 @@ describe('who may call it', () => {
       expect((await call(type, fields[type], 'farmer@vatman.local')).status, `${type} as farmer`).toBe(403);
       expect((await call(type, fields[type], 'installer@vatman.local')).status, `${type} as installer`).toBe(403);
       expect((await stack.post(c[type].path, { type, ...fields[type] })).status, `${type} without a token`).toBe(401);
+      // A signed-in stranger: an account with no farm and no group.
+      expect((await call(type, fields[type], 'newfarmer@vatman.local')).status, `${type} as a user with no farm`).toBe(403);
     }
     // Nothing changed: the new farmer is still a plain user without the herd link.
     expect(await listed('newfarmer@vatman.local')).toMatchObject({ role: 'User', is_herd_enabled: 0 });
@@ -89,6 +93,26 @@ describe('roles', () => {
     expect((await stack.post('/api/admin/device', { type: 'DEVICE_LIST', isRetired: '1' }, tokens['installer@vatman.local'])).status).toBe(200);
   });
 
+  it('lets a promoted user in after a token refresh (the refresh token flow, as the web app renews its session)', async () => {
+    const signIn = await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email: 'farmer@vatman.local', password: DEMO_PASSWORD }) });
+    const { token, refreshToken } = signIn.body as { token: string; refreshToken: string };
+    const farmer = sub('farmer@vatman.local');
+    expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, token)).status).toBe(403);
+    await ok('USER_ROLE_EDIT', { userid: farmer, role: 'Admin' });
+    try {
+      const { cognito } = stack.facts;
+      const client = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region });
+      const refreshed = await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: cognito.clientId, AuthParameters: { REFRESH_TOKEN: refreshToken } }));
+      const fresh = refreshed.AuthenticationResult?.AccessToken ?? '';
+      expect(decodeJwt(fresh)['cognito:groups']).toEqual(['Admin']);
+      expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, fresh)).status).toBe(200);
+      // The token from before the change still carries no group.
+      expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, token)).status).toBe(403);
+    } finally {
+      await ok('USER_ROLE_EDIT', { userid: farmer, role: 'User' });
+    }
+  });
+
   it('keeps a Milk Quality membership when the menu makes its holder an Installer, and again when made a User', async () => {
     const mq = sub('milkquality@vatman.local');
     expect(await ok<AdminUser>('USER_ROLE_EDIT', { userid: mq, role: 'Installer' })).toMatchObject({ role: 'Installer', partner_roles: ['Milk Quality'] });
@@ -131,6 +155,8 @@ describe('the audit list', () => {
       ['USER_HERD_EDIT', 'newfarmer@vatman.local', 'None', 'Herd'],
       ['USER_ROLE_EDIT', 'milkquality@vatman.local', 'Installer', 'Milk Quality'],
       ['USER_ROLE_EDIT', 'milkquality@vatman.local', 'Milk Quality', 'Installer'],
+      ['USER_ROLE_EDIT', 'farmer@vatman.local', 'Admin', 'User'],
+      ['USER_ROLE_EDIT', 'farmer@vatman.local', 'User', 'Admin'],
       ['USER_ROLE_EDIT', 'installer@vatman.local', 'Admin', 'Installer'],
       ['USER_ROLE_EDIT', 'installer@vatman.local', 'Installer', 'Admin'],
     ]);
