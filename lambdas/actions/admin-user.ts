@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { adminUserContracts as contracts, MSG_NO_SUCH_USER, MSG_OWN_ROLE, type AdminUser, type RoleChoice } from '../../shared/api/actions/admin-user';
+import { adminUserContracts as contracts, herdText, MSG_NO_SUCH_USER, MSG_OWN_ROLE, type AdminUser, type RoleChoice } from '../../shared/api/actions/admin-user';
 import { AUDIT_PAGE } from '../../shared/entities/audit';
 import type { User } from '../../shared/entities/user';
 import { roleFromGroups, type OperatorGroup } from '../../shared/roles';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import { recordChange } from './audit';
-
-/** What the herdsman column shows (operator §3: 1 = the herd product's label, 0 = None). */
-const herdText = (flag: 0 | 1) => (flag === 1 ? 'Herd' : 'None');
 
 /** The admin view (operator §3): named fields only, the role from the Cognito groups. */
 export const adminView = (u: User, groups: readonly OperatorGroup[]): AdminUser => ({

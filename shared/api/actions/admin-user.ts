@@ -13,6 +13,10 @@ import { idField } from '../fields';
 export const MSG_OWN_ROLE = 'You can not change your own role!';
 export const MSG_NO_SUCH_USER = 'No such user.';
 
+/** operator §3: is_herd_enabled 1 shows the herd product's label (the shell's menu link is 'Herd'), 0 None. */
+export const HERD_LABEL = 'Herd';
+export const herdText = (flag: 0 | 1): string => (flag === 1 ? HERD_LABEL : 'None');
+
 /** The role menu (operator §2): the three choices an Admin makes. */
 export const ROLE_CHOICES = ['Admin', 'Installer', 'User'] as const;
 export type RoleChoice = (typeof ROLE_CHOICES)[number];

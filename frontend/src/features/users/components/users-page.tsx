@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useOutletContext } from 'react-router-dom';
-import { MSG_OWN_ROLE, ROLE_CHOICES, type AdminUser, type RoleChoice } from '@shared/api/actions/admin-user';
+import { HERD_LABEL, herdText, MSG_OWN_ROLE, ROLE_CHOICES, type AdminUser, type RoleChoice } from '@shared/api/actions/admin-user';
 import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { setHerd, setRole, userAuditQuery, usersQuery, USERS_LIST_KEY } from '../api/users';
-import { herdText, HERD_LABEL, pageCount, pageOf, roleChoiceOf, searchUsers, splitByRole, withRole } from '../utils/users';
+import { pageCount, pageOf, roleChoiceOf, searchUsers, splitByRole, withRole } from '../utils/users';
 import { ChoiceMenu, type Choice } from './choice-menu';
 import './users.css';
 

@@ -3,10 +3,6 @@ import type { AdminUser, RoleChoice } from '@shared/api/actions/admin-user';
 /** operator §9: the Users table's page size. */
 export const USERS_PAGE_SIZE = 10;
 
-/** operator §3: 1 shows the herd product's label (the shell's menu calls the link 'Herd'), 0 None. */
-export const HERD_LABEL = 'Herd';
-export const herdText = (flag: 0 | 1): string => (flag === 1 ? HERD_LABEL : 'None');
-
 /** operator §2: Admins, Installers, and everyone else (Milk Quality and Westlands staff included). */
 export const splitByRole = (users: readonly AdminUser[]) => ({
   admins: users.filter((u) => u.role === 'Admin'),
