@@ -11,8 +11,8 @@ import { until } from '../support/until';
  */
 const env = browserTestFile('farms');
 
-const openFarms = async (path = '/dts/farms'): Promise<Page> => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+const openFarms = async (path = '/dts/farms', width = 1280): Promise<Page> => {
+  const context = await env.browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   await page.goto(`${env.web}/dts/login`);
   await signIn(page, 'admin@vatman.local');
@@ -105,6 +105,16 @@ describe.skipIf(!env.run)('Farms page (Admin)', () => {
       expect(lines[0]).toBe('month,supply_number,farm,dairy_supplier,package,code,quantity,sms_sent,sms_total');
       expect(lines.map((l) => l.split(',')[5])).toEqual(['code', 'DTSVMPRO', 'DTSVMAUTO', 'DTSVMAUTOINST', 'DTSVMLITE', 'DTSVMLITE']);
     });
+    await page.context().close();
+  });
+
+  it('fits a 375 px phone: one card a row, the page does not scroll sideways', async () => {
+    const page = await openFarms('/dts/farms?billing=1', 375);
+    await withShot(page, 'farms-phone', async () => {
+      await cards(page, '31245,FON50412,OCD40721,WES118');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    });
+    await shot(page, 'farms-phone');
     await page.context().close();
   });
 });

@@ -12,8 +12,8 @@ import { until } from '../support/until';
  */
 const env = browserTestFile('users');
 
-const openUsers = async (): Promise<Page> => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+const openUsers = async (width = 1280): Promise<Page> => {
+  const context = await env.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${env.web}/dts/login`);
   await signIn(page, 'admin@vatman.local');
@@ -98,6 +98,15 @@ describe.skipIf(!env.run)('Users page (Admin)', () => {
       expect(rows[2]).toMatch(/installer@vatman\.local\s*InstallerAdmin$/);
     });
     await shot(page, 'users');
+    await page.context().close();
+  });
+
+  it('fits a 375 px phone: the tables scroll inside the page, the page does not scroll sideways', async () => {
+    const page = await openUsers(375);
+    await withShot(page, 'users-phone', async () => {
+      await page.getByRole('table', { name: 'Users', exact: true }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    });
     await page.context().close();
   });
 });
