@@ -13,6 +13,7 @@ import { createTokenVerifier } from '../lambdas/lib/token-verifier';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoEquipmentRepository } from '../lambdas/adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
+import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/milking-windows-repository';
 import { DEVICE_TOPIC_FILTER, telemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
@@ -29,8 +30,8 @@ import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
-import { seedDemo, seedDemoEquipment } from './seed/seed';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD } from './seed/demo-data';
+import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows } from './seed/seed';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, FARM_FLAG_ACCOUNTS } from './seed/demo-data';
 import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -165,8 +166,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
-    await seedDemo(farms, cognito.client, cognito.userPoolId);
+    const demoIds = await seedDemo(farms, cognito.client, cognito.userPoolId);
+    // operator §6's fixed list of user ids that may set the farm flags: in AWS CDK context
+    // farmFlagUserIds; here the demo accounts of FARM_FLAG_ACCOUNTS, whose ids the seed knows.
+    process.env.FARM_FLAG_USER_IDS = FARM_FLAG_ACCOUNTS.map((email) => demoIds[email]).filter(Boolean).join(',');
     await seedDemoEquipment(dynamoEquipmentRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
+    await seedDemoMilkingWindows(dynamoMilkingWindowsRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
 
     const verifier = createTokenVerifier({ issuer: cognito.issuer, jwksUri: process.env.JWKS_URI as string, audience: [cognito.clientId] });
     const api = await startApiGateway({

@@ -54,6 +54,7 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     description: `Vat-Man milk-vat monitoring (${stage})`,
     botCheck,
     contacts: contactsFromContext(app),
+    farmFlagUserIds: (contextString(app, 'farmFlagUserIds') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     ...props.stackProps,
     stage,
   });

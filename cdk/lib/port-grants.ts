@@ -57,6 +57,14 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   account: [{ kind: 'cognito', actions: ['cognito-idp:AdminUpdateUserAttributes'] }],
   enquiries: [{ kind: 'tableKeys', table: 'Farms', prefix: ENQUIRY_KEY_PREFIX, why: 'An enquiry is written once under its own keys (ENQUIRY#<user>) and never read back by the API' }],
   salesMail: [{ kind: 'enquiryTopic' }],
+  // Roles are group memberships (operator §6): the Users page lists and changes them.
+  groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
+  audit: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  auditWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  milkingWindows: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  milkingWindowsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  // The list is configuration (FARM_FLAG_USER_IDS, set by the Api construct), no AWS call.
+  flagEditors: [],
   // The JWKS is public.
   verifier: [],
   botCheck: [{ kind: 'botCheckSecret' }],

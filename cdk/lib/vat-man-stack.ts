@@ -35,6 +35,11 @@ export interface VatManStackProps extends StackProps {
    * @default DEFAULT_CONTACTS
    */
   readonly contacts?: Contacts;
+  /**
+   * Who may set the farm flags (operator §6): Cognito subs, from `-c farmFlagUserIds=<sub>,<sub>`.
+   * @default [] (nobody)
+   */
+  readonly farmFlagUserIds?: readonly string[];
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -71,6 +76,7 @@ export class VatManStack extends Stack {
       webOrigin: this.web.url,
       botCheck,
       salesEmail: contacts.salesEmail,
+      farmFlagUserIds: props.farmFlagUserIds ?? [],
       removalPolicy,
       logRetention,
     });

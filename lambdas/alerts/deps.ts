@@ -2,6 +2,7 @@ import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoMilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
 import { alertEmailTopicsFromEnv, createSnsClient, snsAlertSender, type AlertSender } from '../adapters/sns/alert-sender';
 import { requireEnv } from '../lib/env';
 import type { Logger } from '../lib/logger';
@@ -22,5 +23,6 @@ export const alertProcessorFromEnv = (
   const sns = createSnsClient(env);
   const sender = givenSender ?? snsAlertSender(sns, alertEmailTopicsFromEnv(settings, env, sns));
   const notifier = makeNotifier({ farms, settings, alerts, sender, now, log });
-  return makeAlertProcessor({ farms, settings, alerts, notifier, now, log });
+  const milkingWindows = dynamoMilkingWindowsRepository(doc, requireEnv('FARMS_TABLE', env));
+  return makeAlertProcessor({ farms, settings, milkingWindows, alerts, notifier, now, log });
 };

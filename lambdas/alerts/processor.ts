@@ -6,6 +6,7 @@ import type { Reading } from '../../shared/telemetry/reading';
 import type { AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import type { AlertsRepository, EngineRecord, OutboxAlert, StoredNotification } from '../adapters/dynamodb/alerts-repository';
 import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
+import type { MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import type { Notifier } from './notifier';
@@ -13,6 +14,8 @@ import type { Notifier } from './notifier';
 export interface AlertProcessorDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getDevice'>;
   readonly settings: Pick<AlertSettingsRepository, 'getFarmSettings'>;
+  /** The farms' imported milking windows (issue 18): late milking (1201) follows a farm's window when it has one. */
+  readonly milkingWindows?: Pick<MilkingWindowsRepository, 'list'>;
   readonly alerts: AlertsRepository;
   readonly notifier: Notifier;
   readonly now: () => Date;
@@ -76,14 +79,20 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     const key = device._id;
     const hit = contexts.get(key);
     if (hit && deps.now().getTime() - hit.at < CONTEXT_CACHE_MS) return hit;
-    const [farm, settings] = await Promise.all([deps.farms.getFarm(device.farm_id), deps.settings.getFarmSettings(device.farm_id)]);
+    const [farm, settings, windows] = await Promise.all([
+      deps.farms.getFarm(device.farm_id),
+      deps.settings.getFarmSettings(device.farm_id),
+      deps.milkingWindows?.list([device.farm_id]) ?? Promise.resolve([]),
+    ]);
     if (!farm) return undefined;
+    const window = windows[0];
     const ctx: AlertContext = {
       vat: { vat_size: device.vat_size },
       settings,
       pro: farm.package === 'Vat-Man Pro' || farm.package === 'Vat-Man Auto',
       dairyCompany: isDairyCompanyFarm(farm.fonterra_id),
       auto: farm.package === 'Vat-Man Auto',
+      ...(window ? { milkingWindow: { end_of_milking: window.end_of_milking, buffer_duration: window.buffer_duration, timezone: farm.timezone } } : {}),
     };
     const entry = { at: deps.now().getTime(), farm, ctx };
     contexts.set(key, entry);

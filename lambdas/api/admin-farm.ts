@@ -1,4 +1,4 @@
-import { adminFarmActions } from '../actions/operator';
+import { adminFarmActions } from '../actions/admin-farm';
 import { apiHandler } from '../lib/api-handler';
 
 /** /api/admin/farm (spec §7): dispatches on `type`. */

@@ -1,4 +1,4 @@
-import { adminUserActions } from '../actions/operator';
+import { adminUserActions } from '../actions/admin-user';
 import { apiHandler } from '../lib/api-handler';
 
 /** /api/admin/user (spec §7): dispatches on `type`. */

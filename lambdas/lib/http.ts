@@ -5,6 +5,7 @@ import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { AppError } from './errors';
 import type { Logger } from './logger';
+import { multipartBody } from './multipart';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -37,7 +38,7 @@ export const toHttpError = (err: unknown, log: Logger): APIGatewayProxyResultV2 
 
 /**
  * The middy stack every API Lambda shares: header normalising, JSON and form bodies (both
- * accepted, spec §7), and error mapping. `handle` returns the action's answer; it is sent as
+ * accepted, spec §7), multipart forms (the farm settings upload), and error mapping. `handle` returns the action's answer; it is sent as
  * JSON with status 200.
  */
 export const http = (
@@ -46,6 +47,7 @@ export const http = (
 ) =>
   middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>()
     .use(httpHeaderNormalizer())
+    .use(multipartBody())
     .use(httpJsonBodyParser({ disableContentTypeError: true }))
     .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
     .use({

@@ -1,6 +1,8 @@
 import { botCheckFromEnv, type BotCheck } from '../adapters/bot-check/bot-check';
 import { accountServiceFromEnv, type AccountService } from '../adapters/cognito/account';
 import { identityProviderFromEnv, type IdentityProvider } from '../adapters/cognito/identity-provider';
+import { userGroupsFromEnv, type UserGroups } from '../adapters/cognito/user-groups';
+import { dynamoAuditRepository, type AuditRepository } from '../adapters/dynamodb/audit-repository';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
@@ -8,6 +10,7 @@ import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dyn
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
+import { dynamoMilkingWindowsRepository, type MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
@@ -32,6 +35,25 @@ export type ReadingsReader = Pick<
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
+export type AuditReader = Pick<AuditRepository, 'list'>;
+export type MilkingWindowsReader = Pick<MilkingWindowsRepository, 'list'>;
+
+/** Who may set the farm flags (operator §6: a fixed list of user ids, here configuration). */
+export interface FlagEditors {
+  allows(userId: string): boolean;
+}
+
+/**
+ * FARM_FLAG_USER_IDS: the user ids (Cognito subs), comma-separated, from CDK context
+ * `farmFlagUserIds` in AWS and the local stack's configuration locally. It must be set; empty
+ * means nobody may set the flags.
+ */
+export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEditors => {
+  const raw = env.FARM_FLAG_USER_IDS;
+  if (raw === undefined) throw new Error('Missing environment variable FARM_FLAG_USER_IDS');
+  const ids = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
+  return { allows: (userId) => ids.has(userId) };
+};
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
@@ -61,6 +83,15 @@ export interface Ports {
   readonly enquiries: EnquiryRepository;
   /** Mail to the sales address (the enquiry topic). */
   readonly salesMail: SalesMail;
+  /** Cognito group membership: the roles (operator §6), read and changed by Admins. */
+  readonly groups: UserGroups;
+  /** The administrative changes (issue 18): read, and appended to by the write port. */
+  readonly audit: AuditReader;
+  readonly auditWrite: AuditRepository;
+  /** The farms' milking windows (operator §3 Farm settings row): read, and written by the import. */
+  readonly milkingWindows: MilkingWindowsReader;
+  readonly milkingWindowsWrite: MilkingWindowsRepository;
+  readonly flagEditors: FlagEditors;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
   readonly devices: DeviceCommands;
@@ -95,6 +126,12 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     account: () => accountServiceFromEnv(env),
     enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     salesMail: () => salesMailFromEnv(env),
+    groups: () => userGroupsFromEnv(env),
+    audit: () => ports.auditWrite,
+    auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    milkingWindows: () => ports.milkingWindowsWrite,
+    milkingWindowsWrite: () => dynamoMilkingWindowsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    flagEditors: () => flagEditorsFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),

@@ -9,6 +9,12 @@ import type { OperatorGroup } from '../../shared/roles';
  */
 export const DEMO_PASSWORD = 'VatMan-demo-2026';
 
+/**
+ * The local stack's list of who may set the farm flags (operator §6: a fixed list of user ids;
+ * FARM_FLAG_USER_IDS). Accounts by email, as their ids are made by the seed: the demo Admin.
+ */
+export const FARM_FLAG_ACCOUNTS: readonly string[] = ['admin@vatman.local'];
+
 export interface DemoAccount {
   readonly role: 'Farmer' | 'Admin' | 'Installer' | 'Milk Quality' | 'Westlands' | 'Farmer (no farm)' | 'Demo farm (showroom)';
   readonly email: string;
@@ -38,7 +44,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 ];
 
 /** A farm with the demo defaults (New Zealand time, milk module on, Watch on) and what `f` gives. */
-export const demoFarm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'supplier' | 'name' | 'package' | 'install_numVats'> & { knode?: Partial<Farm['knode']> }): Farm => ({
+export const demoFarm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'name' | 'package' | 'install_numVats' | 'supplier'> & Partial<Pick<Farm, 'install_date'>> & { knode?: Partial<Farm['knode']> }): Farm => ({
   is_milk_enabled: true,
   power: true,
   timezone: 'Pacific/Auckland',
@@ -51,8 +57,8 @@ export const demoFarm = (f: Pick<Farm, '_id' | 'fonterra_id' | 'supplier' | 'nam
 });
 
 export const DEMO_FARMS: readonly Farm[] = [
-  demoFarm({ _id: 'farm-lite', fonterra_id: 'OCD40721', supplier: 'OCD', name: 'Kowhai Flats', package: 'Vat-Man Lite', install_numVats: 1 }),
-  demoFarm({ _id: 'farm-pro', fonterra_id: '31245', supplier: 'FON', name: 'Totara Downs', package: 'Vat-Man Pro', install_numVats: 2, knode: { is_water_enabled: true, is_weather_enabled: true } }),
+  demoFarm({ _id: 'farm-lite', fonterra_id: 'OCD40721', name: 'Kowhai Flats', package: 'Vat-Man Lite', install_numVats: 1, supplier: 'OCD' }),
+  demoFarm({ _id: 'farm-pro', fonterra_id: '31245', name: 'Totara Downs', package: 'Vat-Man Pro', install_numVats: 2, supplier: 'FON', install_date: '2025-11-18', knode: { is_water_enabled: true, is_weather_enabled: true } }),
   demoFarm({
     _id: 'farm-auto',
     fonterra_id: 'FON50412',
@@ -60,9 +66,10 @@ export const DEMO_FARMS: readonly Farm[] = [
     name: 'Rimu Valley',
     package: 'Vat-Man Auto',
     install_numVats: 4,
+    install_date: '2026-06-09',
     knode: { is_water_enabled: true, is_effluent_enabled: true, is_land_enabled: true, is_weather_enabled: true },
   }),
-  demoFarm({ _id: 'farm-wes', fonterra_id: 'WES118', supplier: 'WES', name: 'Matai Road', package: 'Vat-Man Lite', install_numVats: 3 }),
+  demoFarm({ _id: 'farm-wes', fonterra_id: 'WES118', name: 'Matai Road', package: 'Vat-Man Lite', install_numVats: 3, supplier: 'WES' }),
 ];
 
 /** Vat sizes and heights from the installer table (operator spec §9). */
@@ -136,3 +143,9 @@ export const DEMO_EQUIPMENT: Readonly<Record<string, readonly EquipmentItem[]>> 
     ],
   }),
 };
+
+/** Milking windows of two demo farms (operator §3 Farm settings row): buffer minutes, end of milking local time. */
+export const DEMO_MILKING_WINDOWS: readonly { farm_id: string; fonterra_id: string; buffer_duration: number; end_of_milking: string }[] = [
+  { farm_id: 'farm-pro', fonterra_id: '31245', buffer_duration: 30, end_of_milking: '08:30' },
+  { farm_id: 'farm-auto', fonterra_id: 'FON50412', buffer_duration: 45, end_of_milking: '09:00' },
+];

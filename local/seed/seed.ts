@@ -7,9 +7,10 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { EquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { MilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/milking-windows-repository';
 import { normaliseEmail } from '../../shared/entities/user';
 import { knodeThingOf } from '../simulator/knode-model';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, type DemoAccount } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_MILKING_WINDOWS, DEMO_PASSWORD, type DemoAccount } from './demo-data';
 
 const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
   try {
@@ -94,4 +95,10 @@ export const seedDemoEquipment = async (equipment: EquipmentRepository, now = ne
   for (const [farmId, items] of Object.entries(DEMO_EQUIPMENT)) {
     if (!(await equipment.getEquipment(farmId))) await equipment.putEquipment(farmId, items, { userId: 'seed', at: now.toISOString() });
   }
+};
+
+/** Seeds the demo farms' milking windows; a farm whose window was imported since keeps it. */
+export const seedDemoMilkingWindows = async (windows: MilkingWindowsRepository, now = new Date()) => {
+  const have = new Set((await windows.list(DEMO_MILKING_WINDOWS.map((w) => w.farm_id))).map((w) => w.farm_id));
+  for (const w of DEMO_MILKING_WINDOWS) if (!have.has(w.farm_id)) await windows.put({ ...w, updated_at: now.toISOString(), updated_by: 'seed' });
 };

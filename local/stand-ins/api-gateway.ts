@@ -38,7 +38,7 @@ export const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burs
 };
 
 const readBody = (req: IncomingMessage, limit = 10 * 1024 * 1024) =>
-  new Promise<string>((resolve, reject) => {
+  new Promise<Buffer>((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => {
@@ -46,9 +46,12 @@ const readBody = (req: IncomingMessage, limit = 10 * 1024 * 1024) =>
       if (size > limit) reject(new Error('Request body too large'));
       else chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+
+/** HTTP API passes text bodies as they are and base64-encodes the rest (multipart forms among them). */
+const isTextBody = (contentType: string): boolean => contentType === '' || /^(text\/|application\/(json|x-www-form-urlencoded|xml|javascript))/i.test(contentType);
 
 const lambdaContext = (name: string, requestId: string): Context => {
   const deadline = Date.now() + 29_000;
@@ -112,7 +115,9 @@ export const startApiGateway = async (options: GatewayOptions): Promise<{ server
         return json(res, 401, { message: 'Unauthorized' }, corsHeaders);
       }
     }
-    const body = await readBody(req);
+    const rawBody = await readBody(req);
+    const textBody = isTextBody(String(req.headers['content-type'] ?? ''));
+    const body = rawBody.toString(textBody ? 'utf8' : 'base64');
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
     );
@@ -137,7 +142,7 @@ export const startApiGateway = async (options: GatewayOptions): Promise<{ server
         ...(authorizer ? { authorizer } : {}),
       } as APIGatewayProxyEventV2['requestContext'],
       body,
-      isBase64Encoded: false,
+      isBase64Encoded: !textBody,
     };
     let lambda = handlers.get(endpoint.handler);
     if (!lambda) {

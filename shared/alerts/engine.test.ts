@@ -257,6 +257,32 @@ describe('other system alerts', () => {
     expect(typesOf(run(readings, ctx({ dairyCompany: false }))).filter((t) => t === 1201)).toEqual([]);
   });
 
+  it('1201 from the imported milking window: its session is late after end of milking plus the buffer, in farm time; other sessions keep the learned rule', () => {
+    const day = 1440;
+    const milking = (d: number, endMinute: number) =>
+      Array.from({ length: 120 }, (_, i) => r(d * day + endMinute - 90 + i, { state_machine: i < 90 ? 'milking' : 'storage' }));
+    // at(0) is midnight UTC; the farm is on UTC+13 (Pacific/Auckland daylight time, March 2025): 19:00 UTC is 08:00 local.
+    const zone = 'Pacific/Auckland';
+    const local8 = 19 * 60;
+    const window = { end_of_milking: '08:00', buffer_duration: 30, timezone: zone };
+    const lateOf = (readings: Reading[], c: AlertContext) => {
+      const state = { value: initialAlertState() };
+      return readings.flatMap((x) => {
+        const step = evaluate(state.value, x, c);
+        state.value = step.state;
+        return step.raised.filter((a) => a.type === 1201);
+      });
+    };
+    // First day already: 08:29 local is within the buffer, 08:31 is late; no history needed.
+    expect(lateOf(milking(0, local8 + 29), ctx({ dairyCompany: true, milkingWindow: window }))).toEqual([]);
+    const late = lateOf(milking(0, local8 + 31), ctx({ dairyCompany: true, milkingWindow: window }));
+    expect(late.map((a) => a.lateMilking)).toEqual([{ end_time_current: at(local8 + 31), end_time_schedule: at(local8) }]);
+    // An afternoon milking (16:00 local) is another session: the learned rule, which needs history.
+    expect(lateOf(milking(0, local8 + 8 * 60), ctx({ dairyCompany: true, milkingWindow: window }))).toEqual([]);
+    // Not a dairy-company farm: no 1201 at all.
+    expect(lateOf(milking(0, local8 + 90), ctx({ dairyCompany: false, milkingWindow: window }))).toEqual([]);
+  });
+
   it('a reading older than the last one evaluated changes nothing (late readings are old news)', () => {
     const x = run([r(10, { temp1: 8 }), r(11, { temp1: 8 }), r(12, { temp1: 8 })]);
     const late = evaluate(x.state, r(5, { temp1: 20 }), ctx());

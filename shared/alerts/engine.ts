@@ -121,7 +121,23 @@ export interface AlertContext {
   readonly dairyCompany: boolean;
   /** Vat-Man Auto farms get the controller rules (112-114; farmer §2.9 Vat-Man Auto section). */
   readonly auto: boolean;
+  /**
+   * The farm's milking window from the admin import (operator §2 settings, issue 18): milkings of
+   * that session are late (1201) when they end over `buffer_duration` minutes after
+   * `end_of_milking` (farm-local HH:mm in `timezone`). Without one, the session's usual end is
+   * learned from the previous milkings.
+   */
+  readonly milkingWindow?: { readonly end_of_milking: string; readonly buffer_duration: number; readonly timezone: string };
 }
+
+/** Minutes from midnight of an instant in a zone (what the farm's clock shows). */
+const localMinuteOfDay = (instant: number, timeZone: string): number => {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(instant));
+  const get = (type: 'hour' | 'minute') => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return get('hour') * 60 + get('minute');
+};
+/** a - b in minutes of the day, wrapped into -720..719 (23:50 is 20 minutes before 00:10). */
+const wrapMinutes = (a: number, b: number): number => ((((a - b) % 1440) + 2160) % 1440) - 720;
 
 export interface EngineStep {
   readonly state: AlertEngineState;
@@ -256,9 +272,20 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
     }
     st.durations = [...st.durations, minutes].slice(-T.milkingHistory);
     const endMinute = Math.floor((now % 86_400_000) / MIN);
-    if (ctx.dairyCompany) {
+    const window = ctx.milkingWindow;
+    const [wh, wm] = (window?.end_of_milking ?? '').split(':').map(Number);
+    // The imported window's session: this milking ended within the session window of its end.
+    const windowLate = window && wh !== undefined && wm !== undefined ? wrapMinutes(localMinuteOfDay(now, window.timezone), wh * 60 + wm) : undefined;
+    if (ctx.dairyCompany && window && windowLate !== undefined && Math.abs(windowLate) <= T.sessionWindowMinutes) {
+      if (windowLate > window.buffer_duration) {
+        s.once(1201, data, {
+          lateMilking: { end_time_current: t, end_time_schedule: new Date(now - windowLate * MIN).toISOString() },
+          detail: `milking ended ${windowLate} min after the end of milking (${window.end_of_milking}, buffer ${window.buffer_duration} min)`,
+        });
+      }
+    } else if (ctx.dairyCompany) {
       // Signed difference to each earlier end of the same session, wrapping at midnight.
-      const diffs = (st.ends ?? []).map((e) => ((((endMinute - e) % 1440) + 2160) % 1440) - 720).filter((d) => Math.abs(d) <= T.sessionWindowMinutes);
+      const diffs = (st.ends ?? []).map((e) => wrapMinutes(endMinute, e)).filter((d) => Math.abs(d) <= T.sessionWindowMinutes);
       if (diffs.length >= 2) {
         const late = diffs.reduce((a, b) => a + b, 0) / diffs.length;
         if (late > T.lateMilkingMinutes) {

@@ -1,5 +1,7 @@
 import type { Contract } from './contract';
 import { adminDeviceContracts } from './actions/admin-device';
+import { adminFarmContracts } from './actions/admin-farm';
+import { adminUserContracts } from './actions/admin-user';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
@@ -27,6 +29,8 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(operatorContracts),
   ...Object.values(milkQualityContracts),
   ...Object.values(adminDeviceContracts),
+  ...Object.values(adminUserContracts),
+  ...Object.values(adminFarmContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

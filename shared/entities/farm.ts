@@ -20,6 +20,19 @@ export type Supplier = z.infer<typeof supplierSchema>;
 export const DAIRY_COMPANY_SUPPLIER: Supplier = 'FON';
 export const WESTLANDS_SUPPLIER: Supplier = 'WES';
 
+/**
+ * A farm's dairy supplier for the admin filter (operator §9 dairy filter): the code stored on the
+ * farm (the installer's new install, the seed), else read from the supply number (a dairy-company
+ * number; a known code as its prefix, as the demo's OCD40721 and WES118), else OTH. Access to the
+ * partner views goes by the stored code alone (docs/architecture.md).
+ */
+export const supplierOf = (farm: { readonly fonterra_id: string; readonly supplier?: Supplier | undefined }): Supplier => {
+  if (farm.supplier) return farm.supplier;
+  if (isDairyCompanyFarm(farm.fonterra_id)) return 'FON';
+  const prefix = farm.fonterra_id.slice(0, 3).toUpperCase();
+  return SUPPLIER_CODES.find((c) => c === prefix) ?? 'OTH';
+};
+
 export const knodeAssetSchema = z.object({
   type: z.string(),
   asset_name: z.string(),
@@ -64,5 +77,7 @@ export const farmSchema = z.object({
   harvest: z.boolean(),
   install_numVats: z.number().int().min(1).max(4),
   install_date: z.string().optional(),
+  /** The package installed (operator §3 `install_packege`, spelled so), which `package` may since differ from. */
+  install_packege: packageSchema.optional(),
 });
 export type Farm = z.infer<typeof farmSchema>;

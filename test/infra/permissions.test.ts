@@ -132,13 +132,15 @@ describe('least privilege per function', () => {
     expect(unexplained).toEqual([]);
   });
 
-  it('lets only the survey endpoint publish to SNS, to the enquiry topic alone; no API function changes Cognito groups; only /api/user confirms sign-ups and only the profile edits attributes', () => {
+  it('lets only the survey endpoint publish to SNS, to the enquiry topic alone; only the admin user endpoint changes Cognito groups; only /api/user confirms sign-ups and only the profile edits attributes', () => {
     const api = grants.filter((g) => g.fn.startsWith('Api'));
     const sns = api.filter((g) => g.actions.some((a) => a.startsWith('sns:')));
     expect(sns.map((g) => [g.fn, g.actions, g.resources])).toEqual([['ApiFarmerSurvey', ['sns:Publish'], ['{ApiEnquiryTopic}']]]);
-    expect(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn)).toEqual([]);
+    // Roles are group memberships (operator §6): the Users page (issue 18) is the one place that changes them.
+    expect([...new Set(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn))]).toEqual(['ApiAdminUser']);
     const cognito = api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:')));
     expect(cognito.map((g) => [g.fn, g.actions]).sort()).toEqual([
+      ['ApiAdminUser', ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup']],
       ['ApiSettingProfile', ['cognito-idp:AdminUpdateUserAttributes']],
       ['ApiUser', ['cognito-idp:AdminConfirmSignUp']],
     ]);
@@ -146,7 +148,8 @@ describe('least privilege per function', () => {
 
   it('gives read-only functions no write action on any table, and the survey only PutItem on enquiry keys', () => {
     const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
-    const readOnly = ['ApiFarmerDashboard', 'ApiAdminUser', 'ApiAdminFarm', 'ApiWatchman'];
+    // ApiAdminUser and ApiAdminFarm write the herd and farm flags and the audit entries (issue 18).
+    const readOnly = ['ApiFarmerDashboard', 'ApiWatchman'];
     expect(grants.filter((g) => readOnly.includes(g.fn) && g.actions.some((a) => writes.test(a))).map((g) => g.fn)).toEqual([]);
     const surveyWrites = grants.filter((g) => g.fn === 'ApiFarmerSurvey' && g.actions.some((a) => writes.test(a)));
     expect(surveyWrites.map((g) => [g.actions, g.condition])).toEqual([[['dynamodb:PutItem'], true]]);

@@ -203,22 +203,20 @@ describe('API Lambdas', () => {
     expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))).toEqual([]);
   });
 
-  it('gives Cognito admin actions to /api/user (confirm sign-up) and /api/setting/profile (name and phone) only, scoped to the pool', () => {
+  it('gives Cognito admin actions to /api/user (sign-up), /api/setting/profile (name and phone) and /api/admin/user (roles) only, scoped to the pool', () => {
     const cognitoPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement.some((st) =>
         [st.Action].flat().some((a) => a.startsWith('cognito-idp:')),
       ),
     );
-    expect(cognitoPolicies).toHaveLength(2);
-    const profileFn = lambdaFunctions(template)[endpointFunctionId(template, '/api/setting/profile')]?.Properties;
+    expect(cognitoPolicies).toHaveLength(3);
+    const roleOf = (path: string) => ((lambdaFunctions(template)[endpointFunctionId(template, path)]?.Properties?.Role) as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: (profileFn?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0] }],
+      Roles: [{ Ref: roleOf('/api/setting/profile') }],
       PolicyDocument: { Statement: Match.arrayWith([{ Effect: 'Allow', Action: 'cognito-idp:AdminUpdateUserAttributes', Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] } }]) },
     });
-    const userFn = lambdaFunctions(template)[endpointFunctionId(template, '/api/user')]?.Properties;
-    const userRoleId = (userFn?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
-      Roles: [{ Ref: userRoleId }],
+      Roles: [{ Ref: roleOf('/api/user') }],
       PolicyDocument: {
         Statement: Match.arrayWith([
           {
@@ -229,6 +227,30 @@ describe('API Lambdas', () => {
         ]),
       },
     });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: roleOf('/api/admin/user') }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: 'Allow',
+            Action: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'],
+            Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] },
+          },
+        ]),
+      },
+    });
+  });
+
+  it('gives the farm flag list (operator §6) to /api/admin/farm only: empty unless -c farmFlagUserIds names the ids', () => {
+    for (const endpoint of ENDPOINTS) {
+      expect(functionEnv(template, endpointFunctionId(template, endpoint.path)).FARM_FLAG_USER_IDS, endpoint.path).toBe(endpoint.path === '/api/admin/farm' ? '' : undefined);
+    }
+    const withIds = synthVatMan({ stage: 'prod', context: { farmFlagUserIds: 'sub-1, sub-2' } });
+    try {
+      expect(functionEnv(withIds.template, endpointFunctionId(withIds.template, '/api/admin/farm')).FARM_FLAG_USER_IDS).toBe('sub-1,sub-2');
+    } finally {
+      withIds.cleanup();
+    }
   });
 
   it('may publish to the users’ alert email topics and send SMS', () => {

@@ -3,6 +3,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository } from '../../lambdas/adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { dynamoMilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/milking-windows-repository';
 import { makeAlertProcessor } from '../../lambdas/alerts/processor';
 import type { Notifier } from '../../lambdas/alerts/notifier';
 import { createLogger } from '../../lambdas/lib/logger';
@@ -34,10 +35,36 @@ const warm = (m: number, temp1 = 8) =>
 const processorWith = (repo: AlertsRepository, delivered: string[]) => {
   const notifier = { deliver: async (n: { _id: string }) => (delivered.push(n._id), 'done' as const), retryPending: async () => 0 } as unknown as Notifier;
   const settings = dynamoAlertSettingsRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable);
-  return makeAlertProcessor({ farms, settings, alerts: repo, notifier, now: () => new Date(), log: createLogger({}, 'error') });
+  const milkingWindows = dynamoMilkingWindowsRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable);
+  return makeAlertProcessor({ farms, settings, milkingWindows, alerts: repo, notifier, now: () => new Date(), log: createLogger({}, 'error') });
 };
 
 describe('alert processor', () => {
+  it("raises 1201 late milking from the farm's imported milking window (issue 18)", async () => {
+    const auto = (await farms.getDevice('dev-fon50412-1')) as Device;
+    const farm = await farms.getFarm(auto.farm_id);
+    // The window's end of milking: an hour before this milking ends, in the farm's time; 30 min buffer.
+    const end = T0 + 11 * 60_000;
+    const hhmm = new Intl.DateTimeFormat('en-GB', { timeZone: farm?.timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(end - 60 * 60_000));
+    await dynamoMilkingWindowsRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable).put({
+      farm_id: auto.farm_id,
+      fonterra_id: farm?.fonterra_id ?? '',
+      buffer_duration: 30,
+      end_of_milking: hhmm,
+      updated_at: new Date().toISOString(),
+      updated_by: 'test',
+    });
+    const p = processorWith(alerts, []);
+    for (let m = 0; m <= 12; m += 1) {
+      await p.onReading({
+        device: auto,
+        reading: reading({ published_at: new Date(T0 + m * 60_000).toISOString(), milk_volume: 2_000 + m * 50, temp1: 4, agitator_status: 1, state_machine: m < 11 ? 'milking' : 'storage', battery: '0x0B' }),
+      });
+    }
+    const late = (await alerts.list(auto.farm_id)).filter((n) => n.type === 1201);
+    expect(late.map((n) => n.lateMilking)).toEqual([{ end_time_current: new Date(end).toISOString(), end_time_schedule: new Date(end - 60 * 60_000).toISOString() }]);
+  });
+
   it('a crash after committing the state but before writing the alert: the next reading writes it, delivered once', async () => {
     const delivered: string[] = [];
     let failOnce = true;

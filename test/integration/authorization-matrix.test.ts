@@ -102,8 +102,21 @@ const SAMPLES: Record<string, Sample> = {
   USER_PROFILE_VERIFY_CHECK_PHONE: { fields: () => ({ verification: '000000' }), ok: 422 },
   SURVEY_SUBMIT: { fields: () => ({ products: JSON.stringify({ water: true }) }) },
   USER_LIST: { fields: () => ({}) },
+  // The installer's role and herd flag set to what they are: allowed callers change nothing.
+  USER_ROLE_EDIT: { fields: () => ({ userid: subOf('Installer'), role: 'Installer' }) },
+  USER_HERD_EDIT: { fields: () => ({ userid: subOf('Installer'), is_herd_enabled: '0' }) },
+  USER_AUDIT_LIST: { fields: () => ({}) },
   DEVICE_LIST: { fields: () => ({ isRetired: '1' }) },
-  FARM_LIST: { fields: () => ({}) },
+  FARM_LIST: { fields: () => ({ dairy_current: 'ALL' }) },
+  // The Pro farm's flags set to what they are: allowed callers change nothing.
+  FARM_AUTO_CHECK_STATUS: { fields: () => ({ _id: 'farm-pro', auto_check: 'true' }) },
+  FARM_FONTERRA_API_STATUS: { fields: () => ({ _id: 'farm-pro', fonterra_api_status: 'false' }) },
+  FARM_HARVEST_API_STATUS: { fields: () => ({ _id: 'farm-pro', harvest: 'false' }) },
+  FARMS_SETTINGS_GET: { fields: () => ({}) },
+  FARM_BILLING_OUTPUT: { fields: () => ({ month: '2026-06' }) },
+  FARM_AUDIT_LIST: { fields: () => ({}) },
+  // The Pro farm's seeded window imported again (as JSON text; the page sends a multipart file).
+  FARMS_SETTINGS_UPLOAD: { fields: () => ({ farms_settings: JSON.stringify({ filename: 'windows.csv', content: 'supply_number,buffer_duration,end_of_milking\n31245,30,08:30\n' }) }) },
   WESTLANDS_FARMS: { fields: () => ({}) },
   // Today on the Auto farm's vat 2 (FON50412 by its 5 digits) and the Westlands farm's vat 1 (WES118 by its 3).
   MILK_QUALITY_DATA: { fields: () => ({ supplyNumber: '50412', vatNumber: '2', fromDate: localDayOf(now, 'Pacific/Auckland'), toDate: localDayOf(now, 'Pacific/Auckland') }) },
@@ -125,6 +138,8 @@ const SAMPLES: Record<string, Sample> = {
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 const tokens: Partial<Record<Caller, string>> = {};
+/** A signed-in caller's user id (the token's sub). */
+const subOf = (caller: Caller): string => String(decodeJwt(tokens[caller] as string).sub);
 
 /**
  * One call through the gateway. Hundreds of calls a few seconds apart go over the gateway's stage

@@ -59,6 +59,12 @@ export interface ApiProps {
   /** Where enquiries are mailed (farmer §2.16): subscribed to the enquiry topic. */
   readonly salesEmail: string;
   /**
+   * The user ids (Cognito subs) that may set the farm flags (operator §6's fixed list), given to
+   * the functions whose actions use the `flagEditors` port as FARM_FLAG_USER_IDS.
+   * @default [] (nobody)
+   */
+  readonly farmFlagUserIds?: readonly string[];
+  /**
    * What happens to log groups when they leave the stack.
    * @default RemovalPolicy.RETAIN
    */
@@ -170,7 +176,9 @@ export class Api extends Construct {
       const fn = this.endpointFunction(endpoint, props, removalPolicy, logRetention);
       functions.set(endpoint.path, fn);
       // Least privilege: the function gets what its actions' ports need, nothing else.
-      const { deviceCommands } = grantPorts(fn, portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]), {
+      const ports = portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]);
+      if (ports.includes('flagEditors')) fn.addEnvironment('FARM_FLAG_USER_IDS', (props.farmFlagUserIds ?? []).join(','));
+      const { deviceCommands } = grantPorts(fn, ports, {
         data: props.data,
         userPoolArn: auth.userPool.userPoolArn,
         ...(botCheckSecret ? { botCheckSecret } : {}),

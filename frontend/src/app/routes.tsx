@@ -53,14 +53,16 @@ export const screens: RouteObject[] = [
       { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
       { path: paths.survey.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/enquiry-page'), (m) => m.EnquiryPage) },
       { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
-      { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/shell/components/coming-soon-pages'), (m) => m.UsersComingSoon) },
+      // Administration (operator §2): Admin only; the server decides.
+      { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/users/components/users-page'), (m) => m.UsersPage) },
+      { path: paths.farms.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/farms/components/farms-page'), (m) => m.FarmsPage) },
       { path: paths.milkQuality.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/milk-quality-page'), (m) => m.MilkQualityMainPage) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/westlands-data-page'), (m) => m.WestlandsDataMainPage) },
       // The device fleet (operator §2): Admin and Installer; the server decides.
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
       { path: paths.virtualDevices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/virtual-devices-page'), (m) => m.VirtualDevicesPage) },
       { path: paths.device.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-page'), (m) => m.DevicePage) },
-      // The milk pages, under the farm tab bar. The coming-soon lines are replaced by the real screens.
+      // The milk pages, under the farm tab bar.
       {
         lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),
         children: [

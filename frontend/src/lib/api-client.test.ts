@@ -80,6 +80,19 @@ describe('request', () => {
     expect(new URLSearchParams(form.toString()).get('user')).toBe(form.get('user'));
   });
 
+  it('sends a form with a file as multipart/form-data, letting fetch set the boundary', async () => {
+    const h = harness(() => Promise.resolve(json(200, { ok: true })));
+    const file = new File(['supply_number,buffer_duration,end_of_milking\n'], 'windows.csv', { type: 'text/csv' });
+    await h.client.call(probe('/api/admin/farm', 'FARMS_SETTINGS_UPLOAD'), { farms_settings: file, dairy_current: 'ALL' });
+    const { init, headers } = sent(h);
+    expect(headers.get('Content-Type')).toBeNull();
+    expect(init.body).toBeInstanceOf(FormData);
+    const form = init.body as FormData;
+    expect(form.get('type')).toBe('FARMS_SETTINGS_UPLOAD');
+    expect(form.get('dairy_current')).toBe('ALL');
+    expect((form.get('farms_settings') as File).name).toBe('windows.csv');
+  });
+
   it('sends the access token as a bearer', async () => {
     const h = harness(() => Promise.resolve(json(200, {})), 'eyJ.token.sig');
     await h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {});

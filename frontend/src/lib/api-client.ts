@@ -11,7 +11,7 @@ import { ApiError, type UserMessage } from './api-error';
  * client's events; the app shell subscribes (snackbar, redirect).
  */
 
-export type FieldValue = string | number | boolean | object | null | undefined;
+export type FieldValue = string | number | boolean | object | Blob | null | undefined;
 /** Action fields besides `type`; `undefined` and `null` values are left out. */
 export type ApiFields = Readonly<Record<string, FieldValue>>;
 
@@ -61,6 +61,23 @@ export const encodeForm = (type: string, fields: ApiFields = {}): URLSearchParam
     body.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
   return body;
+};
+
+/**
+ * A form with a file (a Blob or File value; the admin farm settings upload, operator §7) goes as
+ * multipart/form-data, the file under its field name with its file name; the other fields as text
+ * as in encodeForm.
+ */
+export const hasFile = (fields: ApiFields = {}): boolean => Object.values(fields).some((v) => typeof Blob !== 'undefined' && v instanceof Blob);
+export const encodeMultipart = (type: string, fields: ApiFields = {}): FormData => {
+  const form = new FormData();
+  form.append('type', type);
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === 'type' || value === undefined || value === null) continue;
+    if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);
+    else form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return form;
 };
 
 const readBody = async (response: Response): Promise<unknown> => {
@@ -115,8 +132,10 @@ export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch
 
   const send = async <T>(path: string, type: string, fields: ApiFields | undefined, options: RequestOptions<T>): Promise<T> => {
     const { schema, signal } = options;
+    const multipart = hasFile(fields);
+    // A multipart body's Content-Type (with its boundary) is set by fetch itself.
     const headers: Record<string, string> = {
-      'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8',
+      ...(multipart ? {} : { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' }),
       Accept: 'application/json, text/plain, */*',
     };
     const accessToken = await token();
@@ -125,7 +144,7 @@ export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch
     let response: Response;
     let body: unknown;
     try {
-      response = await fetchFn(`${base}${path}`, { method: 'POST', headers, body: encodeForm(type, fields), signal, credentials: 'omit' });
+      response = await fetchFn(`${base}${path}`, { method: 'POST', headers, body: multipart ? encodeMultipart(type, fields) : encodeForm(type, fields), signal, credentials: 'omit' });
       body = await readBody(response);
     } catch (err) {
       throw new ApiError({ kind: isAbort(err, signal) ? 'cancelled' : 'network', cause: err });

@@ -4,6 +4,7 @@ import {
   GetCommand,
   PutCommand,
   UpdateCommand,
+  type UpdateCommandInput,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -23,6 +24,12 @@ export interface FarmRepository {
   listUsers(): Promise<User[]>;
   /** Changes the named fields of an existing profile and answers it as stored; undefined when there is none. */
   updateUser(userId: string, change: UserChange): Promise<User | undefined>;
+  /**
+   * The herdsman flag (operator §2): on, with the herd link's token id; off, with the token id
+   * removed so an old link stops working. Answers the user after the change, undefined when
+   * there is no such user.
+   */
+  setHerd(userId: string, herd: { readonly enabled: true; readonly tokenId: string } | { readonly enabled: false }): Promise<User | undefined>;
   linkUserToFarm(userId: string, farmId: string): Promise<void>;
   listFarmIdsOfUser(userId: string): Promise<string[]>;
   isLinked(userId: string, farmId: string): Promise<boolean>;
@@ -30,6 +37,8 @@ export interface FarmRepository {
   getFarms(farmIds: readonly string[]): Promise<Farm[]>;
   findFarmBySupplyNumber(fonterraId: string): Promise<Farm | undefined>;
   putFarm(farm: Farm): Promise<void>;
+  /** Sets one of the admin flags (operator §4); answers the farm after it, undefined for an unknown farm. */
+  setFarmFlag(farmId: string, flag: 'auto_check' | 'fonterra_api_status' | 'harvest', value: boolean): Promise<Farm | undefined>;
   listFarms(): Promise<Farm[]>;
   getDevice(deviceId: string): Promise<Device | undefined>;
   putDevice(device: Device): Promise<void>;
@@ -109,6 +118,22 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
   };
 
   const parseUser = (i: Record<string, unknown> | undefined) => (i ? userSchema.parse(strip(i)) : undefined);
+
+  /** One conditional UpdateItem of an existing profile, answering it as stored (undefined: no such user). */
+  const updateProfile = async (
+    userId: string,
+    update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+  ): Promise<User | undefined> => {
+    try {
+      const res = await doc.send(
+        new UpdateCommand({ TableName: table, Key: k.userProfile(userId), ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_NEW', ...update }),
+      );
+      return parseUser(res.Attributes);
+    } catch (err) {
+      if (isConditionFailure(err)) return undefined;
+      throw err;
+    }
+  };
   const parseFarm = (i: Record<string, unknown> | undefined) => (i ? farmSchema.parse(strip(i)) : undefined);
   const parseDevice = (i: Record<string, unknown> | undefined) => (i ? deviceSchema.parse(strip(i)) : undefined);
 
@@ -147,24 +172,17 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     async updateUser(userId, change) {
       const entries = Object.entries(change).filter(([, v]) => v !== undefined);
       if (entries.length === 0) return parseUser(await get(k.userProfile(userId)));
-      try {
-        const res = await doc.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: k.userProfile(userId),
-            UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: Object.fromEntries(entries.map(([f], i) => [`#f${i}`, f])),
-            ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return parseUser(res.Attributes);
-      } catch (err) {
-        if (isConditionFailure(err)) return undefined;
-        throw err;
-      }
+      return updateProfile(userId, {
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([f], i) => [`#f${i}`, f])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+      });
     },
+    setHerd: (userId, herd) =>
+      updateProfile(userId, {
+        UpdateExpression: herd.enabled ? 'SET is_herd_enabled = :e, token_id = :t' : 'SET is_herd_enabled = :e REMOVE token_id',
+        ExpressionAttributeValues: herd.enabled ? { ':e': 1, ':t': herd.tokenId } : { ':e': 0 },
+      }),
     async linkUserToFarm(userId, farmId) {
       await doc.send(
         new PutCommand({
@@ -203,6 +221,25 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
           Item: { pk: `FARM#${farm._id}`, sk: 'LISTING', gsi1pk: k.allOf('FARM'), gsi1sk: farm.fonterra_id },
         }),
       );
+    },
+    async setFarmFlag(farmId, flag, value) {
+      try {
+        const res = await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: k.farm(farmId),
+            UpdateExpression: 'SET #f = :v',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#f': flag },
+            ExpressionAttributeValues: { ':v': value },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return parseFarm(res.Attributes);
+      } catch (err) {
+        if (isConditionFailure(err)) return undefined;
+        throw err;
+      }
     },
     async listFarms() {
       const entries = await all('FARM');

@@ -42,6 +42,11 @@ export const farmsKeys = {
    */
   lookup: (farmId: string, at: string, userId: string) => ({ pk: `LOOKUP#${farmId}`, sk: `${at}#${userId}`, gsi1pk: 'ALL#LOOKUP', gsi1sk: `${at}#${farmId}#${userId}` }),
   lookupsAll: 'ALL#LOOKUP',
+  /** A farm's milking window (operator §3 Farm settings row), from the admin CSV import. */
+  milkingWindow: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'MILKING_WINDOW' }),
+  /** An administrative change (issue 18): one partition per admin page, sorted by time. */
+  audit: (area: string, at: string, id: string) => ({ pk: `AUDIT#${area}`, sk: `${at}#${id}` }),
+  auditPartition: (area: string) => `AUDIT#${area}`,
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */

@@ -1,19 +1,6 @@
 import { z } from 'zod';
 import { WATCHMAN_DEFAULTS } from '../../constants';
-import { deviceSchema } from '../../entities/device';
-import { farmSchema } from '../../entities/farm';
-import { userSchema } from '../../entities/user';
 import { access, contract } from '../contract';
-
-/** /api/admin/user (operator spec §7). */
-export const adminUserActions = {
-  USER_LIST: z.object({ type: z.literal('USER_LIST') }),
-} as const;
-
-/** /api/admin/farm (operator spec §7). */
-export const adminFarmActions = {
-  FARM_LIST: z.object({ type: z.literal('FARM_LIST') }),
-} as const;
 
 /** /api/watchman (operator spec §7). */
 export const watchmanActions = {
@@ -27,14 +14,6 @@ export const watchmanSettingsSchema = z.object(
 
 /** Operator §6: Admin only unless a group is named; Admin always qualifies. */
 export const operatorContracts = {
-  USER_LIST: contract({ path: '/api/admin/user', type: 'USER_LIST', input: adminUserActions.USER_LIST, answer: z.array(userSchema), access: access.operator() }),
-  FARM_LIST: contract({
-    path: '/api/admin/farm',
-    type: 'FARM_LIST',
-    input: adminFarmActions.FARM_LIST,
-    answer: z.object({ listFarm: z.array(farmSchema), listDevice: z.array(deviceSchema) }),
-    access: access.operator(),
-  }),
   GET_SETTINGS: contract({
     path: '/api/watchman',
     type: 'GET_SETTINGS',

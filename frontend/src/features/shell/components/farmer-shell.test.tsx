@@ -226,16 +226,6 @@ describe('top bar (farmer §2.2)', () => {
   });
 
   it.each([
-    ['/dts/users', 'Users'],
-  ])('%s shows its heading and an honest coming-soon notice inside the shell, not a 404', async (path, heading) => {
-    await openShell(path, { user: { role: 'Admin' } });
-    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
-    expect(screen.getByText(/^Coming soon: /)).toBeInTheDocument();
-    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
-    expect(screen.queryByText('Promotion 404')).not.toBeInTheDocument();
-  });
-
-  it.each([
     ['/dts/milkquality', 'Milk Quality', 'Milk quality data'],
     ['/dts/westlandsdata', 'Westlands Data', 'Westlands data'],
   ])('%s is the milk data view inside the shell (operator §2), with no coming-soon line', async (path, heading, form) => {

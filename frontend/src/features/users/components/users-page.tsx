@@ -1,0 +1,210 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useOutletContext } from 'react-router-dom';
+import { HERD_LABEL, herdText, MSG_OWN_ROLE, ROLE_CHOICES, type AdminUser, type RoleChoice } from '@shared/api/actions/admin-user';
+import { AuditList } from '../../../components/audit-list';
+import { useSnackbar } from '../../../components/snackbar';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { setHerd, setRole, userAuditQuery, usersQuery, USERS_LIST_KEY } from '../api/users';
+import { pageCount, pageOf, roleChoiceOf, searchUsers, splitByRole, withRole } from '../utils/users';
+import { ChoiceMenu, type Choice } from './choice-menu';
+import './users.css';
+
+/** What this page reads of the shell's context: who is signed in. */
+interface UsersContext {
+  readonly user: { readonly _id: string };
+}
+
+/** operator §6's labels for the rights each role gives. */
+const ROLE_MENU: readonly Choice<RoleChoice>[] = ROLE_CHOICES.map((r) => ({
+  value: r,
+  label: r,
+  hint: r === 'Admin' ? 'Have administrative rights' : r === 'Installer' ? 'Have installer rights' : undefined,
+}));
+const HERD_MENU: readonly Choice<'1' | '0'>[] = [
+  { value: '1', label: HERD_LABEL },
+  { value: '0', label: 'None' },
+];
+
+const createDate = (iso: string) => new Date(iso).toLocaleDateString('en-NZ', { day: '2-digit', month: 'short', year: 'numeric' });
+const nameOf = (u: AdminUser) => `${u.firstName} ${u.lastName}`.trim() || u.email;
+
+/** /dts/users (operator §2 Admin users): Admin only; the server decides. */
+export function UsersPage() {
+  const { user: me } = useOutletContext<UsersContext>();
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  const snackbar = useSnackbar();
+  const list = useQuery(usersQuery(client));
+  const audit = useQuery(userAuditQuery(client));
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+
+  /** operator §4: the table changes at once; the server's answer (or a reload after a refusal) settles it. */
+  const patch = (id: string, change: (u: AdminUser) => AdminUser) =>
+    queryClient.setQueryData<AdminUser[]>(USERS_LIST_KEY, (old) => old?.map((u) => (u._id === id ? change(u) : u)));
+  const settle = async () => {
+    await queryClient.invalidateQueries({ queryKey: ['admin-users'] });
+  };
+  const role = useMutation({
+    mutationFn: ({ u, choice }: { u: AdminUser; choice: RoleChoice }) => setRole(client, u._id, choice),
+    onMutate: ({ u, choice }) => patch(u._id, (x) => withRole(x, choice)),
+    onSettled: settle,
+  });
+  const herd = useMutation({
+    mutationFn: ({ u, flag }: { u: AdminUser; flag: 0 | 1 }) => setHerd(client, u._id, flag),
+    onMutate: ({ u, flag }) => patch(u._id, (x) => ({ ...x, is_herd_enabled: flag })),
+    onSettled: settle,
+  });
+
+  const pickRole = (u: AdminUser, choice: RoleChoice) => {
+    // operator §5: barred here as on the server, with the spec's snackbar.
+    if (u._id === me._id) return snackbar.show(MSG_OWN_ROLE, 'error');
+    if (choice !== roleChoiceOf(u)) role.mutate({ u, choice });
+  };
+  const roleCell = (u: AdminUser) => (
+    <td>
+      <span className="users__role">{u.role}</span>
+      {u.partner_roles.filter((p) => p !== u.role).map((p) => (
+        <span key={p} className="users__partner">
+          {p}
+        </span>
+      ))}
+      <ChoiceMenu label={`Change role of ${nameOf(u)}`} button={<PencilIcon />} choices={ROLE_MENU} current={roleChoiceOf(u)} onPick={(c) => pickRole(u, c)} />
+    </td>
+  );
+
+  const groups = splitByRole(list.data ?? []);
+  const found = searchUsers(groups.others, keyword);
+  const pages = pageCount(found.length);
+  const shownPage = Math.min(page, pages);
+
+  return (
+    <section className="users">
+      <h1 className="page__title">Users</h1>
+      <p className="page__note users__note">
+        A role change takes effect at the user&apos;s next sign-in or token refresh (within an hour); until then they keep the rights they signed in with.
+      </p>
+      {!list.data ? (
+        <p className="page__note">{list.isError ? 'The users could not be loaded.' : 'Loading…'}</p>
+      ) : (
+        <>
+          <StaffTable title="Admins" users={groups.admins} roleCell={roleCell} />
+          <StaffTable title="Installers" users={groups.installers} roleCell={roleCell} />
+          <h2 className="users__title" id="users-others">
+            Users
+          </h2>
+          <input
+            type="search"
+            className="users__search"
+            aria-label="Search users"
+            placeholder="name, phone, email"
+            value={keyword}
+            onChange={(e) => {
+              setKeyword(e.target.value);
+              setPage(1);
+            }}
+          />
+          <div className="users__scroll">
+            <table className="users__table" aria-labelledby="users-others">
+              <thead>
+                <tr>
+                  <th scope="col">First Name</th>
+                  <th scope="col">Last Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Phone</th>
+                  <th scope="col">Herdsman</th>
+                  <th scope="col">Role</th>
+                </tr>
+              </thead>
+              <tbody>
+                {pageOf(found, shownPage).map((u) => (
+                  <tr key={u._id}>
+                    <td>{u.firstName}</td>
+                    <td>{u.lastName}</td>
+                    <td>{u.email}</td>
+                    <td>{u.phone}</td>
+                    <td>
+                      <span className="users__herd">{herdText(u.is_herd_enabled)}</span>
+                      <ChoiceMenu
+                        label={`Herdsman setting of ${nameOf(u)}`}
+                        button={<PencilIcon />}
+                        choices={HERD_MENU}
+                        current={u.is_herd_enabled === 1 ? '1' : '0'}
+                        onPick={(v) => {
+                          const flag = v === '1' ? 1 : 0;
+                          if (flag !== u.is_herd_enabled) herd.mutate({ u, flag });
+                        }}
+                      />
+                    </td>
+                    {roleCell(u)}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {found.length === 0 && <p className="page__note">No users match.</p>}
+          </div>
+          <nav className="users__pages" aria-label="Users pages">
+            <button type="button" className="button" disabled={shownPage <= 1} onClick={() => setPage(shownPage - 1)}>
+              Previous
+            </button>
+            <span>
+              Page {shownPage} of {pages}
+            </span>
+            <button type="button" className="button" disabled={shownPage >= pages} onClick={() => setPage(shownPage + 1)}>
+              Next
+            </button>
+          </nav>
+        </>
+      )}
+      <AuditList entries={audit.data} failed={audit.isError} />
+    </section>
+  );
+}
+
+/** The Admins and Installers tables (operator §2): never filtered or paged (§5). */
+function StaffTable({ title, users, roleCell }: { readonly title: string; readonly users: readonly AdminUser[]; readonly roleCell: (u: AdminUser) => ReactNode }) {
+  const id = `users-${title.toLowerCase()}`;
+  return (
+    <>
+      <h2 className="users__title" id={id}>
+        {title}
+      </h2>
+      <div className="users__scroll">
+        <table className="users__table" aria-labelledby={id}>
+          <thead>
+            <tr>
+              <th scope="col">First Name</th>
+              <th scope="col">Last Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Create Date</th>
+              <th scope="col">Role</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u._id}>
+                <td>{u.firstName}</td>
+                <td>{u.lastName}</td>
+                <td>{u.email}</td>
+                <td>{u.phone}</td>
+                <td>{createDate(u.created_at)}</td>
+                {roleCell(u)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {users.length === 0 && <p className="page__note">None.</p>}
+      </div>
+    </>
+  );
+}
+
+function PencilIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+      <path fill="currentColor" d="M3 17.25V21h3.75L17.81 9.94l-3.75-3.75L3 17.25zm17.71-10.21a1 1 0 0 0 0-1.41l-2.34-2.34a1 1 0 0 0-1.41 0l-1.83 1.83 3.75 3.75 1.83-1.83z" />
+    </svg>
+  );
+}

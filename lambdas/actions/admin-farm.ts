@@ -1,0 +1,112 @@
+import { adminFarmContracts as contracts, billingCsv, FARM_FLAGS, listed, matchesDairyFilter, MSG_SUCCESS, parseMilkingWindowCsv, type AdminFarm, type FarmFlag } from '../../shared/api/actions/admin-farm';
+import { smsTotalFor } from '../../shared/constants';
+import { AUDIT_PAGE } from '../../shared/entities/audit';
+import type { Device } from '../../shared/entities/device';
+import { supplierOf, type Farm } from '../../shared/entities/farm';
+import { serve, type ServedAction } from '../lib/dispatch';
+import { ForbiddenError, ValidationError } from '../lib/errors';
+import { recordChange } from './audit';
+
+export const MSG_NO_SUCH_FARM = 'No such farm.';
+
+/** The admin card's view of a farm (operator §3 Farm (admin)): named fields only. */
+export const adminFarmView = (f: Farm, devices: readonly Device[]): AdminFarm => ({
+  _id: f._id,
+  fonterra_id: f.fonterra_id,
+  name: f.name ?? null,
+  supplier: supplierOf(f),
+  devices: devices.map((d) => ({ _id: d._id, name: d.name, vat_number: d.vat_number, status: d.status })),
+  auto_check: f.auto_check,
+  fonterra_api_status: f.fonterra_api_status,
+  harvest: f.harvest,
+  package: f.package,
+  install_packege: f.install_packege ?? f.package,
+  install_numVats: f.install_numVats,
+  install_date: f.install_date ?? null,
+});
+
+const onOff = (v: boolean) => (v ? 'on' : 'off');
+/** One problem is a message, several a list (as dispatch answers a schema's problems). */
+const oneOrList = (messages: readonly string[]): string | readonly string[] => (messages.length === 1 ? (messages[0] as string) : messages);
+
+/** One flag's action (operator §4: each checkbox click sends the new value for that farm). */
+const flagAction = <T extends (typeof FARM_FLAGS)[number]>(flag: T) =>
+  serve(contracts[flag.type], ['farms', 'farmsWrite', 'flagEditors', 'auditWrite', 'now'], async (input, { deps, caller }) => {
+    // operator §6 limits these to a fixed list of user ids: the list is configuration, enforced here.
+    if (!deps.flagEditors.allows(caller.userId)) throw new ForbiddenError();
+    const field: FarmFlag = flag.field;
+    const value = (input as unknown as Record<FarmFlag, boolean>)[field];
+    const before = await deps.farms.getFarm(input._id);
+    if (!before) throw new ValidationError(MSG_NO_SUCH_FARM);
+    const after = await deps.farmsWrite.setFarmFlag(input._id, field, value);
+    if (!after) throw new ValidationError(MSG_NO_SUCH_FARM);
+    if (before[field] !== value) {
+      await recordChange(deps, caller, 'farm', { action: flag.type, target: before.fonterra_id, before: `${flag.label} ${onOff(before[field])}`, after: `${flag.label} ${onOff(value)}` });
+    }
+    return adminFarmView(after, await deps.farms.listDevicesOfFarm(after._id));
+  });
+
+/** /api/admin/farm (operator spec §7): Admin only (the contracts' rule). */
+export const adminFarmActions: readonly ServedAction[] = [
+  serve(contracts.FARM_LIST, ['farms', 'flagEditors'], async ({ dairy_current, farm_type, farm_id }, { deps, caller }) => {
+    const [farms, devices] = await Promise.all([deps.farms.listFarms(), deps.farms.listDevices()]);
+    const search = farm_id.toUpperCase();
+    const shown = farms
+      .filter((f) => matchesDairyFilter(f, dairy_current) && (farm_type === 'ALL' || f.package === farm_type) && f.fonterra_id.toUpperCase().includes(search))
+      .sort((a, b) => a.fonterra_id.localeCompare(b.fonterra_id));
+    const ids = new Set(shown.map((f) => f._id));
+    const listDevice = devices.filter((d) => ids.has(d.farm_id)).sort((a, b) => a.vat_number - b.vat_number);
+    return {
+      listFarm: shown.map((f) => adminFarmView(f, listDevice.filter((d) => d.farm_id === f._id))),
+      listDevice,
+      flags_editable: deps.flagEditors.allows(caller.userId),
+    };
+  }),
+  ...FARM_FLAGS.map(flagAction),
+  serve(contracts.FARMS_SETTINGS_GET, ['farms', 'milkingWindows'], async (_input, { deps }) => {
+    const farms = await deps.farms.listFarms();
+    const windows = await deps.milkingWindows.list(farms.map((f) => f._id));
+    const supply = new Map(farms.map((f) => [f._id, f.fonterra_id]));
+    return windows
+      .map((w) => ({ farm: supply.get(w.farm_id) ?? w.fonterra_id, farm_id: w.farm_id, buffer_duration: w.buffer_duration, end_of_milking: w.end_of_milking, updated_at: w.updated_at }))
+      .sort((a, b) => a.farm.localeCompare(b.farm));
+  }),
+  serve(contracts.FARM_BILLING_OUTPUT, ['farms', 'alerts'], async ({ month }, { deps }) => {
+    const farms = await deps.farms.listFarms();
+    // Texts are counted per farm-local month (the alert notifier's allowance).
+    const rows = await Promise.all(farms.map(async (farm) => ({ farm, smsSent: await deps.alerts.smsCount(farm._id, month), smsTotal: smsTotalFor(farm.package) })));
+    return { filename: `billing-${month}.csv`, csv: billingCsv(month, rows) };
+  }),
+  serve(contracts.FARM_AUDIT_LIST, ['audit'], async (_input, { deps }) => deps.audit.list('farm', AUDIT_PAGE)),
+
+  serve(contracts.FARMS_SETTINGS_UPLOAD, ['farms', 'milkingWindows', 'milkingWindowsWrite', 'auditWrite', 'now'], async ({ farms_settings }, { deps, caller }) => {
+    // Every row is judged before anything is stored: one bad row and nothing changes.
+    const { rows, errors } = parseMilkingWindowCsv(farms_settings.content);
+    if (errors.length) throw new ValidationError(oneOrList(errors));
+    const bySupply = new Map((await deps.farms.listFarms()).map((f) => [f.fonterra_id.toUpperCase(), f]));
+    const unknown = rows.filter((r) => !bySupply.has(r.supply_number)).map((r) => `Row ${r.row}: no farm has supply number ${r.supply_number}`);
+    if (unknown.length) throw new ValidationError(oneOrList(listed(unknown)));
+
+    const targets = rows.map((r) => ({ row: r, farm: bySupply.get(r.supply_number) as Farm }));
+    const before = new Map((await deps.milkingWindows.list(targets.map((t) => t.farm._id))).map((w) => [w.farm_id, w]));
+    const at = deps.now().toISOString();
+    // dynalite has no transactions; each window is its own item, so a failure part-way leaves
+    // some farms with the new window and the rest with the old one, and the same file imported
+    // again finishes the job.
+    for (const { row, farm } of targets) {
+      await deps.milkingWindowsWrite.put({ farm_id: farm._id, fonterra_id: farm.fonterra_id, buffer_duration: row.buffer_duration, end_of_milking: row.end_of_milking, updated_at: at, updated_by: caller.userId });
+    }
+    const text = (w: { buffer_duration: number; end_of_milking: string } | undefined) => (w ? `${w.buffer_duration} min, ${w.end_of_milking}` : 'none');
+    const summary = (pick: (t: (typeof targets)[number]) => string) => {
+      const all = targets.map(pick).join('; ');
+      return all.length > 500 ? `${all.slice(0, 497)}...` : all;
+    };
+    await recordChange(deps, caller, 'farm', {
+      action: 'FARMS_SETTINGS_UPLOAD',
+      target: `${farms_settings.filename} (${rows.length} ${rows.length === 1 ? 'row' : 'rows'})`,
+      before: summary((t) => `${t.farm.fonterra_id} ${text(before.get(t.farm._id))}`),
+      after: summary((t) => `${t.farm.fonterra_id} ${text(t.row)}`),
+    });
+    return { message: MSG_SUCCESS, imported: rows.length };
+  }),
+];
