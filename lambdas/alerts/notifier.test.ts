@@ -187,6 +187,13 @@ describe('the notifier', () => {
     expect(published()).toHaveLength(4);
   });
 
+  it('a showroom account (is_demo) linked to the farm gets nothing and uses none of the text allowance', async () => {
+    const w = world([user({ _id: 'u1', email: 'a@b.nz' }), user({ _id: 'u2', email: 'demo@d.nz', phone: '+64219999999', is_demo: true })]);
+    await w.notifier.deliver(alert());
+    expect(published().map((p) => p.PhoneNumber ?? 'email')).toEqual([expect.not.stringMatching('9999999'), 'email']);
+    expect(w.sms()).toBe(1);
+  });
+
   it('an alert from readings over 12 hours old is listed but not sent', async () => {
     const w = world([user({ _id: 'u1', email: 'a@b.nz' })]);
     const old = alert({ data: { published_at: '2026-11-21T15:00:00.000Z', temp1: 8, milk_volume: 4000, agitator_status: 1 } });

@@ -41,6 +41,7 @@ export type DeliveryResult = 'done' | 'pending';
  *  - a text only to a verified phone (phone_verify 2), and only while the farm's monthly text
  *    allowance (§9 SMS totals) lasts; a user who wants a text but cannot get one gets the email
  *    instead, saying why when it is the allowance, so an alert is never lost for want of a text;
+ *  - never to a showroom account (is_demo);
  *  - each channel sent is recorded on the notification, so a retry (here or from the sweep)
  *    never sends it twice; the notification stays pending until every channel went out.
  */
@@ -90,7 +91,9 @@ export const makeNotifier = (deps: NotifierDeps) => {
     for (const userId of userIds) {
       const user = await deps.farms.getUser(userId);
       const p = prefs.get(userId);
-      if (!user || !p) continue;
+      // A showroom account (is_demo, farmer §6) looks at real farms but is nobody's to alert: no
+      // messages, and none of the farm's text allowance.
+      if (!user || !p || user.is_demo) continue;
       const wants = channelsFor(p, n.type);
       let emailNote: string | undefined;
       let needEmail = wants.email;
