@@ -35,6 +35,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['frontend/src/**/*.test.{ts,tsx}'],
           setupFiles: ['frontend/src/testing/setup.ts'],
+          // Above the 5 s that findBy…/waitFor may wait (testing/setup.ts), for several in one test.
+          testTimeout: 30_000,
         },
       },
       {
