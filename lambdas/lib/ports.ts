@@ -8,6 +8,7 @@ import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dyn
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
+import { dynamoOrganizationRepository, type OrganizationRepository } from '../adapters/dynamodb/organizations-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
@@ -32,6 +33,7 @@ export type ReadingsReader = Pick<
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
+export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser'>;
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
@@ -52,6 +54,9 @@ export interface Ports {
   /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
+  /** Organizations (farmer §2.12): the tree, its farms and its users' roles; the write port adds, edits, deletes, links and unlinks. */
+  readonly organizations: OrganizationReader;
+  readonly organizationsWrite: OrganizationRepository;
   /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
   readonly lookups: LookupRepository;
   readonly identity: IdentityProvider;
@@ -90,6 +95,8 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    organizations: () => ports.organizationsWrite,
+    organizationsWrite: () => dynamoOrganizationRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),

@@ -7,9 +7,10 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { EquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { OrganizationRepository } from '../../lambdas/adapters/dynamodb/organizations-repository';
 import { normaliseEmail } from '../../shared/entities/user';
 import { knodeThingOf } from '../simulator/knode-model';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, type DemoAccount } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoAccount } from './demo-data';
 
 const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
   try {
@@ -94,4 +95,22 @@ export const seedDemoEquipment = async (equipment: EquipmentRepository, now = ne
   for (const [farmId, items] of Object.entries(DEMO_EQUIPMENT)) {
     if (!(await equipment.getEquipment(farmId))) await equipment.putEquipment(farmId, items, { userId: 'seed', at: now.toISOString() });
   }
+};
+
+/**
+ * Seeds the demo organization with its farms and roles (`ids`: the accounts' ids by email, from
+ * seedDemo). Only when it is not there: what people changed in it since (users added or unlinked,
+ * sub-organizations) is kept at the next start.
+ */
+export const seedDemoOrganization = async (organizations: OrganizationRepository, ids: Readonly<Record<string, string>>) => {
+  const { organization, farms, roles } = DEMO_ORGANIZATION;
+  if (await organizations.getOrganization(organization._id)) return;
+  for (const farmId of farms) await organizations.linkFarm(organization._id, farmId);
+  for (const r of roles) {
+    const userId = ids[r.email];
+    if (!userId) throw new Error(`Seed: no demo account ${r.email} for the demo organization`);
+    await organizations.putRole(organization._id, userId, r.role);
+  }
+  // The node last: a start interrupted before this point seeds the links again next time.
+  await organizations.putOrganization(organization);
 };

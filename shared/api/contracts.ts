@@ -4,6 +4,7 @@ import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
 import { farmerNotificationContracts } from './actions/farmer-notification';
+import { farmerOrganizationContracts } from './actions/farmer-organization';
 import { farmerSettingContracts } from './actions/farmer-setting';
 import { milkQualityContracts } from './actions/milk-quality';
 import { operatorContracts } from './actions/operator';
@@ -27,6 +28,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(operatorContracts),
   ...Object.values(milkQualityContracts),
   ...Object.values(adminDeviceContracts),
+  ...Object.values(farmerOrganizationContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);
