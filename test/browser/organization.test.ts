@@ -120,4 +120,23 @@ describe.runIf(run)('organization pages (farmer §2.12)', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('fits a 375 px phone: the page does not scroll sideways (wide tables scroll inside their card)', async () => {
+    const context = await farmContext(env.browser, env.web, 'farm-pro', { width: 375, height: 800, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${env.web}/dts/group/${ORG}`);
+      await signIn(page, 'farmer@vatman.local');
+      await page.waitForURL(`${env.web}/dts/group/${ORG}`);
+      await withShot(page, 'organization-phone', async () => {
+        await page.getByRole('region', { name: 'Summary' }).waitFor();
+        expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(375);
+        await page.getByRole('button', { name: 'Add a user' }).click();
+        expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(375);
+      });
+      await shot(page, 'organization-phone');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

@@ -146,39 +146,41 @@ export function OrganizationPage() {
         {answer.listSub.length === 0 ? (
           <p className="page__note">{current ? 'No sub-organizations or farms yet.' : 'You are not in an organization.'}</p>
         ) : (
-          <table className="organization__table" aria-labelledby="organization-subs">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Supply id</th>
-                <th scope="col">Tag</th>
-                {admin && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {answer.listSub.map((row) => (
-                <tr key={`${row.is_farm ? 'farm' : 'org'}-${row._id}`}>
-                  <td>{row.is_farm ? labelOf(row) : <Link to={linkTo(row)}>{labelOf(row)}</Link>}</td>
-                  <td>{row.fonterra_id ?? ''}</td>
-                  <td>
-                    <span className="organization__chip">{row.tag}</span>
-                  </td>
-                  {admin && (
-                    <td className="organization__actions">
-                      {!row.is_farm && (
-                        <>
-                          <SubEdit row={row} answer={answer} onEdit={(o) => setDrawer({ mode: 'edit', organization: o })} />
-                          <button type="button" className="button button--text" aria-label={`Delete ${labelOf(row)}`} onClick={() => confirmDelete(() => remove.mutate(row._id))}>
-                            Delete
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  )}
+          <div className="organization__scroll">
+            <table className="organization__table" aria-labelledby="organization-subs">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Supply id</th>
+                  <th scope="col">Tag</th>
+                  {admin && <th scope="col">Actions</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {answer.listSub.map((row) => (
+                  <tr key={`${row.is_farm ? 'farm' : 'org'}-${row._id}`}>
+                    <td>{row.is_farm ? labelOf(row) : <Link to={linkTo(row)}>{labelOf(row)}</Link>}</td>
+                    <td>{row.fonterra_id ?? ''}</td>
+                    <td>
+                      <span className="organization__chip">{row.tag}</span>
+                    </td>
+                    {admin && (
+                      <td className="organization__actions">
+                        {!row.is_farm && (
+                          <>
+                            <SubEdit row={row} answer={answer} onEdit={(o) => setDrawer({ mode: 'edit', organization: o })} />
+                            <button type="button" className="button button--text" aria-label={`Delete ${labelOf(row)}`} onClick={() => confirmDelete(() => remove.mutate(row._id))}>
+                              Delete
+                            </button>
+                          </>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </div>
 
@@ -204,34 +206,36 @@ export function OrganizationPage() {
           {answer.listUser.length === 0 ? (
             <p className="page__note">No users in this organization itself; the users of the organizations above it see it too.</p>
           ) : (
-            <table className="organization__table" aria-labelledby="organization-users">
-              <thead>
-                <tr>
-                  <th scope="col">First name</th>
-                  <th scope="col">Last name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  {admin && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {answer.listUser.map((u) => (
-                  <tr key={u._id}>
-                    <td>{u.firstName}</td>
-                    <td>{u.lastName}</td>
-                    <td className="organization__email">{u.email}</td>
-                    <td>{answer.listRole.find((r) => r.user_id === u._id)?.role ?? ''}</td>
-                    {admin && (
-                      <td className="organization__actions">
-                        <button type="button" className="button button--text" aria-label={`Delete ${u.firstName} ${u.lastName}`} onClick={() => confirmDelete(() => unlink.mutate(u._id))}>
-                          Delete
-                        </button>
-                      </td>
-                    )}
+            <div className="organization__scroll">
+              <table className="organization__table" aria-labelledby="organization-users">
+                <thead>
+                  <tr>
+                    <th scope="col">First name</th>
+                    <th scope="col">Last name</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    {admin && <th scope="col">Actions</th>}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {answer.listUser.map((u) => (
+                    <tr key={u._id}>
+                      <td>{u.firstName}</td>
+                      <td>{u.lastName}</td>
+                      <td className="organization__email">{u.email}</td>
+                      <td>{answer.listRole.find((r) => r.user_id === u._id)?.role ?? ''}</td>
+                      {admin && (
+                        <td className="organization__actions">
+                          <button type="button" className="button button--text" aria-label={`Delete ${u.firstName} ${u.lastName}`} onClick={() => confirmDelete(() => unlink.mutate(u._id))}>
+                            Delete
+                          </button>
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </div>
       )}
@@ -309,28 +313,30 @@ function SummaryCard({ summary }: { readonly summary: NonNullable<OrganizationLi
         </div>
       </dl>
       {summary.farms.length > 0 && (
-        <table className="organization__table" aria-label="Farms of the organization">
-          <thead>
-            <tr>
-              <th scope="col">Supply id</th>
-              <th scope="col">Farm</th>
-              <th scope="col">Package</th>
-              <th scope="col">Vats</th>
-              <th scope="col">SMS this month</th>
-            </tr>
-          </thead>
-          <tbody>
-            {summary.farms.map((f) => (
-              <tr key={f._id}>
-                <td>{f.fonterra_id}</td>
-                <td>{f.name ?? ''}</td>
-                <td>{f.package}</td>
-                <td>{f.vats}</td>
-                <td>{smsText(f.sms_sent, f.sms_total)}</td>
+        <div className="organization__scroll">
+          <table className="organization__table" aria-label="Farms of the organization">
+            <thead>
+              <tr>
+                <th scope="col">Supply id</th>
+                <th scope="col">Farm</th>
+                <th scope="col">Package</th>
+                <th scope="col">Vats</th>
+                <th scope="col">SMS this month</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {summary.farms.map((f) => (
+                <tr key={f._id}>
+                  <td>{f.fonterra_id}</td>
+                  <td>{f.name ?? ''}</td>
+                  <td>{f.package}</td>
+                  <td>{f.vats}</td>
+                  <td>{smsText(f.sms_sent, f.sms_total)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );
