@@ -126,7 +126,8 @@ export const farmerOrganizationActions: readonly ServedAction[] = [
       package: NON_INDEPENDENT,
       parent_id: org.organization._id,
     };
-    await deps.organizationsWrite.putOrganization(added, { onlyIfNew: true });
+    // A random id never meets an existing one; the condition makes sure no node is ever overwritten.
+    if (!(await deps.organizationsWrite.putOrganization(added, { onlyIfNew: true }))) throw new Error(`organization id ${added._id} taken`);
     log.info('organization added', { organization: added._id, parent: org.organization._id, by: caller.userId });
     return added;
   }),
@@ -136,7 +137,8 @@ export const farmerOrganizationActions: readonly ServedAction[] = [
     if (input.tag !== undefined && input.tag !== stored.tag) throw new ValidationError(MSG.tagLocked);
     if (input.package !== undefined && input.package !== stored.package) throw new ValidationError(MSG.packageByProvider);
     const edited: Organization = { ...stored, name: input.name, contact: input.contact, address: input.address, email: input.email, phone: input.phone };
-    await deps.organizationsWrite.putOrganization(edited);
+    // Deleted since the rule read it (another Admin): answered as an unknown organization, not brought back.
+    if (!(await deps.organizationsWrite.putOrganization(edited, { onlyIfExists: true }))) throw new ForbiddenError();
     log.info('organization edited', { organization: stored._id, by: caller.userId });
     return edited;
   }),

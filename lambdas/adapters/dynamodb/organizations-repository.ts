@@ -18,8 +18,11 @@ export interface OrganizationRepository {
   getRole(orgId: string, userId: string): Promise<OrganizationRole | undefined>;
   /** The organizations the user has a role in (not those they reach through one). */
   listOrganizationIdsOfUser(userId: string): Promise<string[]>;
-  /** Creates or replaces the node (`onlyIfNew`: never overwrites an existing id). */
-  putOrganization(org: Organization, options?: { onlyIfNew?: boolean }): Promise<void>;
+  /**
+   * Creates or replaces the node. `onlyIfNew`: never overwrites an existing id. `onlyIfExists`:
+   * never brings back a node deleted meanwhile (answers false then).
+   */
+  putOrganization(org: Organization, options?: { onlyIfNew?: boolean; onlyIfExists?: boolean }): Promise<boolean>;
   /** Removes the node and its users' roles; the caller has checked it has no sub-organizations or farms. */
   deleteOrganization(orgId: string): Promise<void>;
   putRole(orgId: string, userId: string, role: OrganizationRole): Promise<void>;
@@ -70,16 +73,18 @@ export const dynamoOrganizationRepository = (doc: DynamoDBDocumentClient, table:
       return items.filter((i) => i.kind === 'ORG_ROLE').map((i) => String(i.org_id));
     },
     async putOrganization(org, options) {
+      const condition = options?.onlyIfNew ? 'attribute_not_exists(pk)' : options?.onlyIfExists ? 'attribute_exists(pk)' : undefined;
       try {
         await doc.send(
           new PutCommand({
             TableName: table,
             Item: { ...k.organization(org._id), ...(org.parent_id ? k.subOrganizationIndex(org.parent_id, org._id) : {}), kind: 'ORG', ...org },
-            ...(options?.onlyIfNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+            ...(condition ? { ConditionExpression: condition } : {}),
           }),
         );
+        return true;
       } catch (err) {
-        if (options?.onlyIfNew && isConditionFailure(err)) return;
+        if (condition && isConditionFailure(err)) return false;
         throw err;
       }
     },
