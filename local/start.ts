@@ -12,6 +12,7 @@ import { createLogger } from '../lambdas/lib/logger';
 import { createTokenVerifier } from '../lambdas/lib/token-verifier';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoEquipmentRepository } from '../lambdas/adapters/dynamodb/equipment-repository';
+import { dynamoOrganizationRepository } from '../lambdas/adapters/dynamodb/organizations-repository';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/milking-windows-repository';
 import { DEVICE_TOPIC_FILTER, telemetryTopic } from '../shared/telemetry/device-message';
@@ -30,7 +31,7 @@ import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
-import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows } from './seed/seed';
+import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows, seedDemoOrganization } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, FARM_FLAG_ACCOUNTS } from './seed/demo-data';
 import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
 
@@ -170,6 +171,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // operator §6's fixed list of user ids that may set the farm flags: in AWS CDK context
     // farmFlagUserIds; here the demo accounts of FARM_FLAG_ACCOUNTS, whose ids the seed knows.
     process.env.FARM_FLAG_USER_IDS = FARM_FLAG_ACCOUNTS.map((email) => demoIds[email]).filter(Boolean).join(',');
+    await seedDemoOrganization(dynamoOrganizationRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string), demoIds);
     await seedDemoEquipment(dynamoEquipmentRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
     await seedDemoMilkingWindows(dynamoMilkingWindowsRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
 

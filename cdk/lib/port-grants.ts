@@ -47,6 +47,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   pickups: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   equipment: [{ kind: 'table', table: 'Farms', access: 'read' }],
   equipmentWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  organizations: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  organizationsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   lookups: [
     { kind: 'table', table: 'Farms', access: 'read' },
     { kind: 'tableKeys', table: 'Farms', prefix: 'LOOKUP#', why: 'A milk-data lookup is logged as an item of its own (pk LOOKUP#<farm>): the one write of the partner views' },

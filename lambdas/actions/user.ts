@@ -2,18 +2,20 @@ import { decodeResetToken, MSG_RESET_LINK, userContracts as contracts } from '..
 import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
+import { organizationOfUser } from './farmer-organization';
 
 /** /api/user: the signed-in user's record, sign-in and login status (farmer spec §7). */
 export const userActions: readonly ServedAction[] = [
-  serve(contracts.USER_ONE_GET_BY_TOKEN, ['farms'], async (_input, { caller, deps }) => {
+  serve(contracts.USER_ONE_GET_BY_TOKEN, ['farms', 'organizations'], async (_input, { caller, deps }) => {
     const user = await deps.farms.getUser(caller.userId);
     // A Cognito account without a profile is not a user of this product (yet): no permission.
     if (!user) throw new ForbiddenError('No user profile for this account');
-    const listFarm = await deps.farms.getFarms(await deps.farms.listFarmIdsOfUser(caller.userId));
-    // The role shown is the one the verified token carries, never a stored copy. Organizations
-    // (farmer §2.12) do not exist yet: null says "none", which also hides the group link, until
-    // the organization issue stores them and answers the user's own here.
-    return { user: { ...user, role: caller.role }, listFarm, organization: null };
+    const [farmIds, organization] = await Promise.all([deps.farms.listFarmIdsOfUser(caller.userId), organizationOfUser(deps.organizations, caller.userId)]);
+    const listFarm = await deps.farms.getFarms(farmIds);
+    // The role shown is the one the verified token carries, never a stored copy. The organization
+    // is the top of the user's first organization tree (farmer §2.12), null when they have none,
+    // which hides the group link (as does a demo account, in the shell).
+    return { user: { ...user, role: caller.role }, listFarm, organization };
   }),
   serve(contracts.USER_CHECK_LOGIN_STATUS, [], async (_input, { caller }) => (caller ? 'logged_in' : 'logged_out')),
   serve(contracts.USER_SIGN_IN, ['identity'], async ({ user }, { deps }) => {

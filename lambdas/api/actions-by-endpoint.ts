@@ -3,6 +3,7 @@ import { farmerActivityActions } from '../actions/farmer-activity';
 import { farmerDashboardActions } from '../actions/farmer-dashboard';
 import { farmerEquipmentActions } from '../actions/farmer-equipment';
 import { farmerNotificationActions } from '../actions/farmer-notification';
+import { farmerOrganizationActions } from '../actions/farmer-organization';
 import { farmerSettingActions } from '../actions/farmer-setting';
 import { adminDeviceActions } from '../actions/admin-device';
 import { adminUserActions } from '../actions/admin-user';
@@ -26,7 +27,7 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/farmer/setting': farmerSettingActions,
   '/api/setting/profile': settingProfileActions,
   '/api/farmer/activity': farmerActivityActions,
-  '/api/farmer/organization': [],
+  '/api/farmer/organization': farmerOrganizationActions,
   '/api/farmer/equipment': farmerEquipmentActions,
   '/api/farmer/log/fonterra': [],
   '/api/farmer/survey': farmerSurveyActions,

@@ -1,7 +1,5 @@
+import { farmerOrganizationActions } from '../actions/farmer-organization';
 import { apiHandler } from '../lib/api-handler';
 
-/**
- * /api/farmer/organization (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
- */
-export const handler = apiHandler('/api/farmer/organization', []);
+/** /api/farmer/organization (spec §7): the organization tree, its users and its Summary (ORGANIZATION_LIST, _ADD, _EDIT, _DELETE, _USER_ADD, _USER_UNLINK). */
+export const handler = apiHandler('/api/farmer/organization', farmerOrganizationActions);

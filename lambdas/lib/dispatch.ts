@@ -5,18 +5,32 @@ import type { Access, Contract, ContractReply } from '../../shared/api/contract'
 import type { EndpointAuth } from '../../shared/api/endpoints';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
+import { MAX_ORGANIZATION_DEPTH, type Organization, type OrganizationRole } from '../../shared/entities/organization';
 import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
 import { callerFromClaims, type Caller } from './caller';
 import { ForbiddenError, UnauthorizedError, ValidationError } from './errors';
 import type { Logger } from './logger';
 import type { PortName, Ports } from './ports';
 
+/** An organization with the caller's role in it (theirs there or above) and the organizations above it, top first. */
+export interface ResolvedOrganization {
+  readonly organization: Organization;
+  readonly role: OrganizationRole;
+  readonly parents: readonly Organization[];
+}
+
 /** What an access rule resolved, handed to the action so it does not look it up again. */
 export type Resolved<A extends Access> = A extends { kind: 'farmMember' }
   ? { readonly farm: Farm }
   : A extends { kind: 'activityMember' }
     ? { readonly farm: Farm; readonly device: Device; readonly activity: StoredActivity }
-    : unknown;
+    : A extends { kind: 'orgAdmin' }
+      ? { readonly org: ResolvedOrganization }
+      : A extends { kind: 'orgMember'; optional: true }
+        ? { readonly org: ResolvedOrganization | undefined }
+        : A extends { kind: 'orgMember' }
+          ? { readonly org: ResolvedOrganization }
+          : unknown;
 
 export type ActionContext<C extends Contract, K extends PortName> = {
   /** From verified token claims only; absent only on a public action called without a token. */
@@ -29,7 +43,7 @@ export type ActionContext<C extends Contract, K extends PortName> = {
 export interface ServedAction {
   readonly contract: Contract;
   readonly ports: readonly PortName[];
-  run(input: unknown, ctx: { caller: Caller | undefined; deps: Ports; log: Logger } & Partial<{ farm: Farm; device: Device; activity: StoredActivity }>): Promise<unknown>;
+  run(input: unknown, ctx: { caller: Caller | undefined; deps: Ports; log: Logger } & Partial<{ farm: Farm; device: Device; activity: StoredActivity; org: ResolvedOrganization }>): Promise<unknown>;
 }
 
 /**
@@ -45,7 +59,13 @@ export const serve = <C extends Contract, const K extends PortName = never>(
 
 /** The ports an access rule reads before the action runs. */
 export const rulePorts = (rule: Access): PortName[] =>
-  rule.kind === 'farmMember' ? ['farms'] : rule.kind === 'activityMember' ? ['farms', 'readings'] : [];
+  rule.kind === 'farmMember'
+    ? ['farms']
+    : rule.kind === 'activityMember'
+      ? ['farms', 'readings']
+      : rule.kind === 'orgMember' || rule.kind === 'orgAdmin'
+        ? ['organizations']
+        : [];
 
 /** Every port an endpoint's actions and their rules use (the function's grants follow from it). */
 export const portsOf = (actions: readonly ServedAction[]): PortName[] =>
@@ -100,6 +120,30 @@ const activityOf = async (ports: Ports, caller: Caller, id: string, kind: Stored
   return { farm, device, activity };
 };
 
+/**
+ * An organization with the caller's role in it (farmer §6): a role given in the organization or in
+ * any organization above it counts there, the strongest winning (an Admin of a group administers
+ * its regions and branches); the Admin group supports every organization. Unknown, foreign and
+ * (with `admin`) not-administered organizations all answer 403, so ids cannot be probed.
+ */
+const organizationOf = async (ports: Ports, caller: Caller, orgId: string, admin: boolean): Promise<ResolvedOrganization> => {
+  const organization = await ports.organizations.getOrganization(orgId);
+  if (!organization) throw new ForbiddenError();
+  const chain: Organization[] = [organization];
+  const seen = new Set([organization._id]);
+  for (let node = organization; node.parent_id && chain.length < MAX_ORGANIZATION_DEPTH && !seen.has(node.parent_id); ) {
+    const parent = await ports.organizations.getOrganization(node.parent_id);
+    if (!parent) break;
+    seen.add(parent._id);
+    chain.push(parent);
+    node = parent;
+  }
+  const roles = isAdmin(caller) ? ['Admin' as const] : await Promise.all(chain.map((o) => ports.organizations.getRole(o._id, caller.userId)));
+  const role: OrganizationRole | undefined = roles.includes('Admin') ? 'Admin' : roles.includes('User') ? 'User' : undefined;
+  if (!role || (admin && role !== 'Admin')) throw new ForbiddenError();
+  return { organization, role, parents: chain.slice(1).reverse() };
+};
+
 /** The rule's checks that need no input: a 403 before the fields are even read. */
 const checkCaller = (rule: Access, caller: Caller | undefined): void => {
   if (rule.kind === 'public') return;
@@ -113,6 +157,11 @@ const fieldOf = (input: unknown, field: string): string => String((input as Reco
 const resolveAccess = async (rule: Access, input: unknown, caller: Caller | undefined, ports: Ports) => {
   if (rule.kind === 'farmMember') return { farm: await farmOf(ports, caller as Caller, fieldOf(input, rule.field)) };
   if (rule.kind === 'activityMember') return activityOf(ports, caller as Caller, fieldOf(input, rule.field), rule.activity);
+  if (rule.kind === 'orgMember' || rule.kind === 'orgAdmin') {
+    const id = fieldOf(input, rule.field);
+    if (id === '' && rule.kind === 'orgMember' && rule.optional) return { org: undefined };
+    return { org: await organizationOf(ports, caller as Caller, id, rule.kind === 'orgAdmin') };
+  }
   return {};
 };
 
@@ -130,7 +179,7 @@ export interface EndpointOptions {
  * Dispatch on the form field `type` (spec §7). Order: no valid token is a 401 before anything
  * else (as API Gateway's authorizer answers before the Lambda runs) unless the type is public;
  * an unknown type is a 422 naming it; an operator rule the caller's groups do not meet is a 403;
- * then the schema (422); then the farm or activity rule (403); then the action.
+ * then the schema (422); then the farm, activity or organization rule (403); then the action.
  */
 export const dispatch = (options: EndpointOptions) => {
   const byType = new Map(options.actions.map((a) => [a.contract.type, a]));

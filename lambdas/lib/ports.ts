@@ -11,6 +11,8 @@ import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
 import { dynamoMilkingWindowsRepository, type MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
+
+import { dynamoOrganizationRepository, type OrganizationRepository } from '../adapters/dynamodb/organizations-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
@@ -55,6 +57,8 @@ export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEd
   return { allows: (userId) => ids.has(userId) };
 };
 
+export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser'>;
+
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
  * `serve`), its endpoint's Lambda builds only those (below), and the stack grants each function
@@ -74,6 +78,9 @@ export interface Ports {
   /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
+  /** Organizations (farmer §2.12): the tree, its farms and its users' roles; the write port adds, edits, deletes, links and unlinks. */
+  readonly organizations: OrganizationReader;
+  readonly organizationsWrite: OrganizationRepository;
   /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
   readonly lookups: LookupRepository;
   readonly identity: IdentityProvider;
@@ -121,6 +128,8 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    organizations: () => ports.organizationsWrite,
+    organizationsWrite: () => dynamoOrganizationRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),

@@ -1,6 +1,7 @@
 import type { Device } from '../../shared/entities/device';
 import { itemsOf, type EquipmentItem } from '../../shared/entities/equipment';
 import type { Farm, KnodeAsset } from '../../shared/entities/farm';
+import type { Organization, OrganizationRole } from '../../shared/entities/organization';
 import type { OperatorGroup } from '../../shared/roles';
 
 /**
@@ -149,3 +150,31 @@ export const DEMO_MILKING_WINDOWS: readonly { farm_id: string; fonterra_id: stri
   { farm_id: 'farm-pro', fonterra_id: '31245', buffer_duration: 30, end_of_milking: '08:30' },
   { farm_id: 'farm-auto', fonterra_id: 'FON50412', buffer_duration: 45, end_of_milking: '09:00' },
 ];
+
+/**
+ * The demo organization (farmer §2.12): a group on Vat-Man Pro (so its Summary shows 120 texts a
+ * month) with two of the demo farmer's farms; the demo farmer is its Admin and the Westlands
+ * farmer a member (role User), so the group link shows for both and only the first may edit.
+ */
+export const DEMO_ORGANIZATION: {
+  readonly organization: Organization;
+  readonly farms: readonly string[];
+  readonly roles: readonly { readonly email: string; readonly role: OrganizationRole }[];
+} = {
+  organization: {
+    _id: 'org-ngata',
+    name: 'Ngata Farming Group',
+    tag: 'Group',
+    contact: 'Aroha Ngata',
+    address: '12 Totara Road, Matamata',
+    email: 'farmer@vatman.local',
+    phone: '+64211234501',
+    package: 'Vat-Man Pro',
+    parent_id: null,
+  },
+  farms: ['farm-pro', 'farm-auto'],
+  roles: [
+    { email: 'farmer@vatman.local', role: 'Admin' },
+    { email: 'westfarmer@vatman.local', role: 'User' },
+  ],
+};

@@ -8,9 +8,10 @@ import {
 import type { EquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import type { MilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/milking-windows-repository';
+import type { OrganizationRepository } from '../../lambdas/adapters/dynamodb/organizations-repository';
 import { normaliseEmail } from '../../shared/entities/user';
 import { knodeThingOf } from '../simulator/knode-model';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_MILKING_WINDOWS, DEMO_PASSWORD, type DemoAccount } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_MILKING_WINDOWS, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoAccount } from './demo-data';
 
 const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
   try {
@@ -101,4 +102,22 @@ export const seedDemoEquipment = async (equipment: EquipmentRepository, now = ne
 export const seedDemoMilkingWindows = async (windows: MilkingWindowsRepository, now = new Date()) => {
   const have = new Set((await windows.list(DEMO_MILKING_WINDOWS.map((w) => w.farm_id))).map((w) => w.farm_id));
   for (const w of DEMO_MILKING_WINDOWS) if (!have.has(w.farm_id)) await windows.put({ ...w, updated_at: now.toISOString(), updated_by: 'seed' });
+};
+
+/**
+ * Seeds the demo organization with its farms and roles (`ids`: the accounts' ids by email, from
+ * seedDemo). Only when it is not there: what people changed in it since (users added or unlinked,
+ * sub-organizations) is kept at the next start.
+ */
+export const seedDemoOrganization = async (organizations: OrganizationRepository, ids: Readonly<Record<string, string>>) => {
+  const { organization, farms, roles } = DEMO_ORGANIZATION;
+  if (await organizations.getOrganization(organization._id)) return;
+  for (const farmId of farms) await organizations.linkFarm(organization._id, farmId);
+  for (const r of roles) {
+    const userId = ids[r.email];
+    if (!userId) throw new Error(`Seed: no demo account ${r.email} for the demo organization`);
+    await organizations.putRole(organization._id, userId, r.role);
+  }
+  // The node last: a start interrupted before this point seeds the links again next time.
+  await organizations.putOrganization(organization);
 };

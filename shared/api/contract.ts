@@ -25,7 +25,15 @@ export type Access =
    */
   | { readonly kind: 'activityMember'; readonly field: string; readonly activity: ActivityKind }
   /** A member of one of the operator groups (Cognito groups only); Admin always qualifies. */
-  | { readonly kind: 'operator'; readonly groups: readonly OperatorGroup[] };
+  | { readonly kind: 'operator'; readonly groups: readonly OperatorGroup[] }
+  /**
+   * The organization named by `field` has the caller in it: a role there or in an organization
+   * above it (farmer §6); the Admin group reaches every organization. Unknown ids answer 403 like
+   * foreign ones. With `optional`, an empty field passes with no organization (the caller's list).
+   */
+  | { readonly kind: 'orgMember'; readonly field: string; readonly optional: boolean }
+  /** As orgMember, and the caller's role there (or above) is the organization role Admin (farmer §6). */
+  | { readonly kind: 'orgAdmin'; readonly field: string };
 
 export const access = {
   public: { kind: 'public' } as const,
@@ -33,6 +41,10 @@ export const access = {
   farmMember: (field = 'farm') => ({ kind: 'farmMember', field }) as const,
   activityMember: (activity: ActivityKind, field = 'activity_id') => ({ kind: 'activityMember', field, activity }) as const,
   operator: (...groups: OperatorGroup[]) => ({ kind: 'operator', groups }) as const,
+  orgMember: (field = 'organization_id') => ({ kind: 'orgMember', field, optional: false }) as const,
+  /** orgMember, or no organization at all when the field is empty (the caller's own list). */
+  orgMemberOrNone: (field = 'organization_id') => ({ kind: 'orgMember', field, optional: true }) as const,
+  orgAdmin: (field = 'organization_id') => ({ kind: 'orgAdmin', field }) as const,
 } satisfies Record<string, Access | ((...args: never[]) => Access)>;
 
 /**

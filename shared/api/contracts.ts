@@ -6,6 +6,7 @@ import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
 import { farmerNotificationContracts } from './actions/farmer-notification';
+import { farmerOrganizationContracts } from './actions/farmer-organization';
 import { farmerSettingContracts } from './actions/farmer-setting';
 import { milkQualityContracts } from './actions/milk-quality';
 import { operatorContracts } from './actions/operator';
@@ -31,6 +32,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(adminDeviceContracts),
   ...Object.values(adminUserContracts),
   ...Object.values(adminFarmContracts),
+  ...Object.values(farmerOrganizationContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

@@ -38,6 +38,9 @@ const expected = (rule: Access, caller: Caller): 'allowed' | 401 | 403 => {
   if (caller === 'none' || caller === 'forged') return 401;
   if (caller === 'Admin' || rule.kind === 'self') return 'allowed';
   if (rule.kind === 'farmMember' || rule.kind === 'activityMember') return caller === 'owner' ? 'allowed' : 403;
+  // The demo organization: farmer@ is its Admin, westfarmer@ a member with the role User.
+  if (rule.kind === 'orgMember') return caller === 'owner' || caller === 'otherFarmer' ? 'allowed' : 403;
+  if (rule.kind === 'orgAdmin') return caller === 'owner' ? 'allowed' : 403;
   return (rule.groups as readonly string[]).includes(caller) ? 'allowed' : 403;
 };
 
@@ -134,6 +137,19 @@ const SAMPLES: Record<string, Sample> = {
   DEVICE_ONE_SERIES: { fields: () => ({ device_id: 'dev-31245-1', days1: '1', hours1: '0', days2: '0', hours2: '0' }) },
   DEVICE_ONE_SERIES_TIME_RANGE: { fields: () => ({ device_id: 'dev-31245-1', start: new Date(now - 2 * 3_600_000).toISOString(), end: new Date(now - 3_600_000).toISOString() }) },
   DEVICE_ONE_RAW: { fields: () => ({ _id: `dev-31245-1~${ids.rawAt}` }) },
+  ORGANIZATION_LIST: { fields: () => ({ organization_id: 'org-ngata' }) },
+  // Each allowed caller adds a sub-organization of its own (nothing else reads them here).
+  ORGANIZATION_ADD: { fields: () => ({ organization_id: 'org-ngata', name: `Matrix ${(unique += 1)}`, tag: 'Branch', contact: '', address: '', email: '', phone: '' }) },
+  // The seeded group written again as it is: allowed callers change nothing.
+  ORGANIZATION_EDIT: {
+    fields: () => ({ _id: 'org-ngata', name: 'Ngata Farming Group', contact: 'Aroha Ngata', address: '12 Totara Road, Matamata', email: 'farmer@vatman.local', phone: '+64211234501' }),
+  },
+  // The group holds farms: past the rule, refused by the action (422), so it stays for the other callers.
+  ORGANIZATION_DELETE: { fields: () => ({ _id: 'org-ngata' }), ok: 422 },
+  // Adding a member again keeps their role: nothing changes.
+  ORGANIZATION_USER_ADD: { fields: () => ({ organization_id: 'org-ngata', email: 'westfarmer@vatman.local' }) },
+  // Someone not in the group: past the rule, refused by the action (422).
+  ORGANIZATION_USER_UNLINK: { fields: () => ({ organization_id: 'org-ngata', user_id: 'not-a-member' }), ok: 422 },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;

@@ -52,6 +52,9 @@ export const screens: RouteObject[] = [
       // Screens that need no farm (FARM_OPTIONAL): the person's own pages and the operator pages.
       { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
       { path: paths.survey.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/enquiry-page'), (m) => m.EnquiryPage) },
+      // Organizations (farmer §2.12): the group link's pages; the tree needs no selected farm.
+      { path: paths.group.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/organization/components/organization-page'), (m) => m.OrganizationPage) },
+      { path: paths.organization.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/organization/components/organization-page'), (m) => m.OrganizationPage) },
       { path: paths.userSettings.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/alert-settings/components/notification-preferences-page'), (m) => m.NotificationPreferencesPage) },
       // Administration (operator §2): Admin only; the server decides.
       { path: paths.users.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/users/components/users-page'), (m) => m.UsersPage) },

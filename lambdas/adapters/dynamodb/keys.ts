@@ -47,6 +47,17 @@ export const farmsKeys = {
   /** An administrative change (issue 18): one partition per admin page, sorted by time. */
   audit: (area: string, at: string, id: string) => ({ pk: `AUDIT#${area}`, sk: `${at}#${id}` }),
   auditPartition: (area: string) => `AUDIT#${area}`,
+  /**
+   * Organizations (farmer §2.12): the node, its farms and its users' roles share the partition
+   * `ORG#<id>` (one Query reads a node's content); gsi1 lists a node's sub-organizations
+   * (`ORG#<parent>` / `SUB#<id>`), a farm's organizations and a user's organizations.
+   */
+  organization: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  organizationPartition: (orgId: string) => `ORG#${orgId}`,
+  subOrganizationIndex: (parentId: string, orgId: string) => ({ gsi1pk: `ORG#${parentId}`, gsi1sk: `SUB#${orgId}` }),
+  subOrganizationPrefix: 'SUB#',
+  organizationFarm: (orgId: string, farmId: string) => ({ pk: `ORG#${orgId}`, sk: `FARM#${farmId}`, gsi1pk: `FARM#${farmId}`, gsi1sk: `ORG#${orgId}` }),
+  organizationRole: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `USER#${userId}`, gsi1pk: `USER#${userId}`, gsi1sk: `ORG#${orgId}` }),
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */

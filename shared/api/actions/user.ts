@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MIN } from '../../constants';
 import { farmSchema } from '../../entities/farm';
+import { organizationTagSchema } from '../../entities/organization';
 import { userSchema } from '../../entities/user';
 import { access, contract } from '../contract';
 import { boolField, ID_MAX, jsonField } from '../fields';
@@ -100,8 +101,8 @@ export const decodeResetToken = (token: string): { email: string; code: string }
 
 // ---- Answers and contracts -------------------------------------------------------------------
 
-/** A user's organization (farmer §3 Organization); null until organizations exist. */
-export const organizationSchema = z.object({ _id: z.string(), name: z.string().optional() });
+/** A user's organization (farmer §3 Organization): the top of their first organization tree; null when they have none. */
+export const organizationSchema = z.object({ _id: z.string(), name: z.string().optional(), tag: organizationTagSchema.optional() });
 
 /** USER_ONE_GET_BY_TOKEN (farmer §3 User, §7): the caller, their farms and organization. */
 export const currentUserAnswerSchema = z.object({
