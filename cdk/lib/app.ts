@@ -54,6 +54,9 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     description: `Vat-Man milk-vat monitoring (${stage})`,
     botCheck,
     contacts: contactsFromContext(app),
+    // -c dairyGatewayUrl (else the SSM parameter /vatman/dairy-gateway-url at deploy time) and
+    // -c dairyGatewayTokenParameter (default /vatman/dairy-gateway-token, a SecureString).
+    dairyGateway: { url: contextString(app, 'dairyGatewayUrl'), tokenParameterName: contextString(app, 'dairyGatewayTokenParameter') ?? '/vatman/dairy-gateway-token' },
     ...props.stackProps,
     stage,
   });

@@ -5,6 +5,7 @@ import { farmerEquipmentActions } from '../actions/farmer-equipment';
 import { farmerNotificationActions } from '../actions/farmer-notification';
 import { farmerSettingActions } from '../actions/farmer-setting';
 import { adminDeviceActions } from '../actions/admin-device';
+import { calibrationActions, farmerLogFonterraActions, installerActions } from '../actions/dairy-company';
 import { milkQualityActions } from '../actions/milk-quality';
 import { adminFarmActions, adminUserActions, watchmanActions } from '../actions/operator';
 import { farmerSurveyActions, settingProfileActions } from '../actions/profile';
@@ -26,13 +27,13 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/farmer/activity': farmerActivityActions,
   '/api/farmer/organization': [],
   '/api/farmer/equipment': farmerEquipmentActions,
-  '/api/farmer/log/fonterra': [],
+  '/api/farmer/log/fonterra': farmerLogFonterraActions,
   '/api/farmer/survey': farmerSurveyActions,
   '/api/admin/user': adminUserActions,
   '/api/admin/device': adminDeviceActions,
   '/api/admin/farm': adminFarmActions,
   '/api/milkquality': milkQualityActions,
-  '/api/installer': [],
-  '/api/calibration': [],
+  '/api/installer': installerActions,
+  '/api/calibration': calibrationActions,
   '/api/watchman': watchmanActions,
 };

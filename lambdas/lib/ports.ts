@@ -4,6 +4,7 @@ import { identityProviderFromEnv, type IdentityProvider } from '../adapters/cogn
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
+import { dynamoDairyRepository, type DairyRepository } from '../adapters/dynamodb/dairy-repository';
 import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
@@ -32,6 +33,8 @@ export type ReadingsReader = Pick<
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
+/** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
+export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
@@ -49,9 +52,13 @@ export interface Ports {
   readonly alertSettings: AlertSettingsReader;
   readonly alertSettingsWrite: AlertSettingsRepository;
   readonly pickups: PickupRepository;
+  /** The farm's entered pickups, read only (calibration's volumes for farms the dairy company does not report). */
+  readonly pickupList: Pick<PickupRepository, 'listPickups'>;
   /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
+  /** The dairy company's reports per vat and its tanker dockets. */
+  readonly dairy: DairyReader;
   /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
   readonly lookups: LookupRepository;
   readonly identity: IdentityProvider;
@@ -88,8 +95,10 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     alertSettings: () => ports.alertSettingsWrite,
     alertSettingsWrite: () => dynamoAlertSettingsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    pickupList: () => ports.pickups,
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    dairy: () => dynamoDairyRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),

@@ -1,5 +1,6 @@
 import type { Contract } from './contract';
 import { adminDeviceContracts } from './actions/admin-device';
+import { dairyCompanyContracts } from './actions/dairy-company';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
@@ -27,6 +28,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(operatorContracts),
   ...Object.values(milkQualityContracts),
   ...Object.values(adminDeviceContracts),
+  ...Object.values(dairyCompanyContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

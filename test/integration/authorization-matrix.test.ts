@@ -121,6 +121,11 @@ const SAMPLES: Record<string, Sample> = {
   DEVICE_ONE_SERIES: { fields: () => ({ device_id: 'dev-31245-1', days1: '1', hours1: '0', days2: '0', hours2: '0' }) },
   DEVICE_ONE_SERIES_TIME_RANGE: { fields: () => ({ device_id: 'dev-31245-1', start: new Date(now - 2 * 3_600_000).toISOString(), end: new Date(now - 3_600_000).toISOString() }) },
   DEVICE_ONE_RAW: { fields: () => ({ _id: `dev-31245-1~${ids.rawAt}` }) },
+  FARMER_LOG_FONTERRA: { fields: () => ({ farm: 'farm-pro' }) },
+  COLLECTIONS: { fields: () => ({ amount: 'RECENT', supplyNumber: '31245', vatNumber: '1' }) },
+  VAT_CONFIG: { fields: () => ({ supplyNumber: '31245', vatNumber: '1' }) },
+  // The Pro farm's vat 1 calibrated to what it already has (local/seed/demo-data.ts): allowed callers change nothing.
+  VAT_SETTINGS: { fields: () => ({ supplyNumber: '31245', vatNumber: '1', vatSize: '14000', height: '2438', diameter: '2875', wedgeHeight: '60', volumeOffset: '0' }) },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
