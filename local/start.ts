@@ -254,6 +254,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // minute per vat; the state file makes a restart continue each series where it stopped.
     let simulator: SimulatorHandle | undefined;
     if (options.simulator) {
+      // The live demo reports its dairy-company farms to the gateway stand-in (sync on), so the
+      // farmer's event log and calibration have something to show. Tests switch it on themselves.
+      for (const f of DEMO_FARMS.filter((x) => isDairyCompanyFarm(x.fonterra_id))) {
+        const stored = await farms.getFarm(f._id);
+        if (stored && !stored.fonterra_api_status) await farms.putFarm({ ...stored, fonterra_api_status: true });
+      }
       simulator = await startSimulator({
         mqttUrl: mqtt.url,
         farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE),
@@ -262,6 +268,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         randomFaults: true,
         controlPort: ports.simulator,
         log: (line) => log.info(line, { component: 'simulator' }),
+        // The tanker's meter: each pickup of a dairy-company farm's vat becomes a docket at the gateway.
+        onPickup: ({ device, at, litres, temperature }) => {
+          const d = DEMO_DEVICES.find((x) => x.name === device);
+          const farm = DEMO_FARMS.find((f) => f._id === d?.farm_id);
+          if (!d || !farm || !isDairyCompanyFarm(farm.fonterra_id)) return;
+          dairyGateway.tanker({ supplierId: farm.fonterra_id, vatId: d.vat_number, at: new Date(at).toISOString(), litres, temperature: temperature ?? 4 });
+        },
       });
       closers.push(() => simulator?.stop());
     }
