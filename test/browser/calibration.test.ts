@@ -65,6 +65,19 @@ beforeAll(async () => {
     await readings.putActivity({ kind: 'collection', start: point(start, litres), end: point(end, 0), device_id: device._id, farm_id: 'farm-pro' }, 1);
     env.stack.dairyGateway.tanker({ supplierId: '31245', vatId: 2, at: iso(start + 5 * MIN), litres, temperature: 3.9 });
   }
+  // An unadjusted collection (no reading with a radar distance kept for it) and no docket: hidden
+  // until the Collection Start header box is ticked, and omitted.
+  const bare = today - 6 * DAY + 19 * 60 * MIN;
+  await readings.putActivity(
+    {
+      kind: 'collection',
+      start: { published_at: iso(bare), milk_volume: 8000, temp1: 3.9, temp2: null, temp3: null },
+      end: { published_at: iso(bare + 40 * MIN), milk_volume: 0, temp1: 3.9, temp2: null, temp3: null },
+      device_id: device._id,
+      farm_id: 'farm-pro',
+    },
+    1,
+  );
   const exporter = makeDairyExporter({
     farms,
     readings,
@@ -106,6 +119,14 @@ describe.skipIf(!env.run)('calibration (/dts/calibration)', () => {
       // The vat config loaded by itself.
       await expect.poll(() => page.getByLabel('Diameter').inputValue()).toBe(String(device.vat_diameter));
       await expect.poll(() => page.locator('td[data-red="true"]:nth-child(10)').count()).toBe(5);
+      // The header boxes: unadjusted collections shown on demand, omitted ones hidden on demand.
+      await page.getByLabel('Show unadjusted collections').check();
+      await expect.poll(() => volumeDifferences(page).count()).toBe(6);
+      await page.getByLabel('Hide omitted collections').check();
+      await expect.poll(() => volumeDifferences(page).count()).toBe(5);
+      await page.getByLabel('Hide omitted collections').uncheck();
+      await page.getByLabel('Show unadjusted collections').uncheck();
+      await expect.poll(() => volumeDifferences(page).count()).toBe(5);
 
       await page.getByRole('button', { name: 'Set Diameter To Average' }).click();
       const diameter = Number(await page.getByLabel('Diameter').inputValue());
