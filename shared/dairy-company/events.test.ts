@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectionEventOf, durationText, milkingEventOf, vatExceptionOf } from './events';
-import { collectionEventSchema, gatewayJson, milkingEventSchema, vatExceptionSchema } from './payloads';
+import { collectionEventSchema, gatewayJson, milkingEventSchema, vatExceptionSchema, withTemperatureDecimals } from './payloads';
 
 const point = (at: string, milk_volume: number | null, temp1: number | null = 4) => ({ published_at: at, milk_volume, temp1, temp2: null, temp3: null });
 
@@ -16,6 +16,11 @@ describe('dairy-company payloads from what the platform detected', () => {
     expect(gatewayJson(e)).toContain('"AverageTemperatureAtCollection":4.0,');
     expect(gatewayJson(e)).toContain('"VatTemperature":4.0}');
     expect(e).toMatchObject({ TotalVolumeBeforeCollection: 20800, TotalVolumeAfterCollection: 12, CollectionOccurredDuringMilking: false });
+    // Read back for the farmer's log, the whole degree keeps its decimal.
+    const shown = withTemperatureDecimals(JSON.stringify(JSON.parse(gatewayJson(e)), null, 2));
+    expect(shown).toContain('"AverageTemperatureAtCollection": 4.0,');
+    expect(shown).toContain('"VatTemperature": 4.0\n');
+    expect(shown).toContain('"TotalVolumeAfterCollection": 12,');
   });
 
   it('exceptions: APC bands carry the quality value, a late milking the minutes late as hh:mm:ss; other types are none', () => {

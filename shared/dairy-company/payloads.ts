@@ -105,6 +105,13 @@ export const gatewayJson = (payload: unknown): string =>
   JSON.stringify(payload).replace(new RegExp(`"(${TEMPERATURE_KEYS.join('|')})":"(-?\\d+\\.\\d)"`, 'g'), '"$1":$2');
 
 /**
+ * Pretty-printed JSON of something holding a parsed request (the farmer's log): a temperature the
+ * gateway received as 4.0 reads back as 4 once parsed, so whole temperatures get their ".0" again.
+ */
+export const withTemperatureDecimals = (prettyJson: string): string =>
+  prettyJson.replace(new RegExp(`"(${TEMPERATURE_KEYS.join('|')})": (-?\\d+)(?=[,\\n]|$)`, 'g'), '"$1": $2.0');
+
+/**
  * A tanker docket (the company's record of a pickup, per vat): the company's volume and
  * temperature. Operator §7 lists "bulk data" without detail; this is the shape the exporter reads
  * from `/v5/milkvattelemetry/{supplierId}/dockets?from&to`.

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useOutletContext } from 'react-router-dom';
 import type { DairyReport, VatLog } from '@shared/api/actions/dairy-company';
+import { withTemperatureDecimals } from '@shared/dairy-company/payloads';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { dairyLogQuery } from '../api/dairy-log';
@@ -18,7 +19,7 @@ function Report({ heading, report }: { heading: string; report: DairyReport | un
   return (
     <div className="dairy-log__report">
       <h3 className="dairy-log__heading">{heading}</h3>
-      {report ? <pre className="dairy-log__json">{JSON.stringify(report, null, 2)}</pre> : <p className="page__note">{NO_REPORT}</p>}
+      {report ? <pre className="dairy-log__json">{withTemperatureDecimals(JSON.stringify(report, null, 2))}</pre> : <p className="page__note">{NO_REPORT}</p>}
     </div>
   );
 }
