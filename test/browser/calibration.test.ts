@@ -128,6 +128,12 @@ describe.skipIf(!env.run)('calibration (/dts/calibration)', () => {
       await page.getByLabel('Show unadjusted collections').uncheck();
       await expect.poll(() => volumeDifferences(page).count()).toBe(5);
 
+      // Recalculate needs height, diameter, wedge height and volume offset (operator §5).
+      await page.getByLabel('Wedge Height').fill('');
+      await page.getByRole('button', { name: 'Recalculate Volumes' }).click();
+      await expect(page.getByText('Required Field').count()).resolves.toBe(1);
+      await page.getByLabel('Wedge Height').fill(String(device.wedgeHeight));
+
       await page.getByRole('button', { name: 'Set Diameter To Average' }).click();
       const diameter = Number(await page.getByLabel('Diameter').inputValue());
       expect(Math.abs(diameter - device.vat_diameter * Math.sqrt(0.96))).toBeLessThanOrEqual(4);
