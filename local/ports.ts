@@ -11,6 +11,8 @@ export const PORTS = {
   lambda: { env: 'LAMBDA_PORT', fallback: 3003 },
   /** The device simulator's control server (POST/GET /faults). */
   simulator: { env: 'SIMULATOR_PORT', fallback: 3004 },
+  /** The dairy company's telemetry gateway stand-in (issue 21). */
+  dairy: { env: 'DAIRY_GATEWAY_PORT', fallback: 3005 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

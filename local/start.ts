@@ -23,6 +23,8 @@ import { startSnsOutbox } from './stand-ins/sns-outbox';
 import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
+import { startDairyGateway, type DairyGateway } from './stand-ins/dairy-gateway';
+import { isDairyCompanyFarm } from '../shared/entities/farm';
 import { HERD_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
 import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/adapters/sns/sales-mail';
@@ -47,6 +49,8 @@ export interface LocalFacts {
   mqtt: string;
   sns: string;
   dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
+  /** The dairy company's gateway stand-in (issue 21). */
+  dairyGateway: string;
   /** The simulator's fault control (POST/GET /faults), when it runs. */
   simulator?: { control: string };
   cognito: { endpoint: string; userPoolId: string; clientId: string; region: string };
@@ -64,6 +68,12 @@ export interface LocalStackOptions {
    * @default false
    */
   readonly simulator?: boolean;
+  /**
+   * Run the dairy-company sync every minute (the exporter: events out, dockets in). Tests that
+   * drive the exporter with their own clock turn it off.
+   * @default true
+   */
+  readonly dairySync?: boolean;
 }
 
 let stacksStarted = 0;
@@ -95,6 +105,16 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     const sns = await startSnsOutbox(ports.sns, join(DATA, 'outbox', 'messages.jsonl'));
     closers.push(closeServer(sns.server));
+
+    // The dairy company's gateway (issue 21): it knows the demo's dairy-company farms, and its
+    // dockets for the Pro farm's vat 2 read 4 % low, so calibration has something to find.
+    const DAIRY_TOKEN = 'local-dairy-gateway-token';
+    const dairyGateway: DairyGateway = await startDairyGateway(ports.dairy, {
+      farms: DEMO_FARMS.filter((f) => isDairyCompanyFarm(f.fonterra_id)).map((f) => f.fonterra_id),
+      token: DAIRY_TOKEN,
+      offVats: { '31245#2': 0.96 },
+    });
+    closers.push(closeServer(dairyGateway.server));
 
     const web = `http://localhost:${ports.web}`;
     process.env.WEB_URL = web;
@@ -164,6 +184,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       CHECK_ANSWERS: process.env.VITEST ? '1' : '0',
       // No IoT control-plane stand-in yet: the device records are the thing registry (DEVICE_LOAD_NAME).
       THING_REGISTRY: 'records',
+      // The dairy company's gateway; in AWS its URL comes from CDK context and its credentials from SSM.
+      DAIRY_GATEWAY_URL: dairyGateway.url,
+      DAIRY_GATEWAY_TOKEN: DAIRY_TOKEN,
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
@@ -238,6 +261,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // minute per vat; the state file makes a restart continue each series where it stopped.
     let simulator: SimulatorHandle | undefined;
     if (options.simulator) {
+      // The live demo reports its dairy-company farms to the gateway stand-in (sync on), so the
+      // farmer's event log and calibration have something to show. Tests switch it on themselves.
+      for (const f of DEMO_FARMS.filter((x) => isDairyCompanyFarm(x.fonterra_id))) {
+        const stored = await farms.getFarm(f._id);
+        if (stored && !stored.fonterra_api_status) await farms.putFarm({ ...stored, fonterra_api_status: true });
+      }
       simulator = await startSimulator({
         mqttUrl: mqtt.url,
         farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE),
@@ -246,6 +275,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         randomFaults: true,
         controlPort: ports.simulator,
         log: (line) => log.info(line, { component: 'simulator' }),
+        // The tanker's meter: each pickup of a dairy-company farm's vat becomes a docket at the gateway.
+        onPickup: ({ device, at, litres, temperature }) => {
+          const d = DEMO_DEVICES.find((x) => x.name === device);
+          const farm = DEMO_FARMS.find((f) => f._id === d?.farm_id);
+          if (!d || !farm || !isDairyCompanyFarm(farm.fonterra_id)) return;
+          dairyGateway.tanker({ supplierId: farm.fonterra_id, vatId: d.vat_number, at: new Date(at).toISOString(), litres, temperature: temperature ?? 4 });
+        },
       });
       closers.push(() => simulator?.stop());
     }
@@ -268,6 +304,16 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     );
     closers.push(() => alertScheduler.stop());
 
+    // The dairy-company link (issue 21): events out, dockets in, every minute like its EventBridge schedule.
+    if (options.dairySync ?? true) {
+      const dairySyncUrl = new URL(`../lambdas/dairy/sync-handler.ts?stack=${stackId}`, import.meta.url);
+      const dairySync = ((await import(dairySyncUrl.href)) as { handler: () => Promise<unknown> }).handler;
+      const dairyScheduler = startScheduler([{ name: 'dairy-sync', everyMs: 60_000, invoke: () => dairySync() }], (name, err) =>
+        log.error('scheduled target failed', { name, err }),
+      );
+      closers.push(() => dairyScheduler.stop());
+    }
+
     const hosting = await startWebHosting(ports.web, options.distDir ?? join(ROOT, 'frontend', 'dist'), {
       apiUrl: api.url,
       region: cognito.region,
@@ -285,6 +331,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       api: api.url,
       mqtt: mqtt.url,
       sns: `${sns.endpoint}/messages`,
+      dairyGateway: dairyGateway.url,
       ...(simulator?.controlUrl ? { simulator: { control: simulator.controlUrl } } : {}),
       dynamodb: {
         endpoint: dynamo.endpoint,
@@ -307,7 +354,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     };
     /** Resolves when the ingest stream has handed on every record and its consumers are idle (tests). */
     const ingestDrained = () => ingestStream.drained();
-    return { facts, stop, ingestDrained };
+    return { facts, stop, ingestDrained, dairyGateway };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;
@@ -323,6 +370,7 @@ const banner = (f: LocalFacts) =>
     `  API       ${f.api}`,
     `  MQTT      ${f.mqtt}   (devices publish to dts/<thing>/telemetry)`,
     `  Outbox    ${f.sns}   (every SMS and email sent)`,
+    `  Dairy co. ${f.dairyGateway}   (the dairy company's gateway: events received, dockets)`,
     `  Cognito   ${f.cognito.endpoint}   pool ${f.cognito.userPoolId}`,
     ...(f.simulator
       ? [`  Devices   simulated for the demo farms; faults: curl -X POST ${f.simulator.control}/faults -d '{"device":"vm-31245-1","kind":"chiller_off","minutes":240}'`]

@@ -55,6 +55,9 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     botCheck,
     contacts: contactsFromContext(app),
     farmFlagUserIds: (contextString(app, 'farmFlagUserIds') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    // -c dairyGatewayUrl (else the SSM parameter /vatman/dairy-gateway-url at deploy time) and
+    // -c dairyGatewayTokenParameter (default /vatman/dairy-gateway-token, a SecureString).
+    dairyGateway: { url: contextString(app, 'dairyGatewayUrl'), tokenParameterName: contextString(app, 'dairyGatewayTokenParameter') ?? '/vatman/dairy-gateway-token' },
     ...props.stackProps,
     stage,
   });

@@ -45,10 +45,12 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   alertSettings: [{ kind: 'table', table: 'Farms', access: 'read' }],
   alertSettingsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   pickups: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  pickupList: [{ kind: 'table', table: 'Farms', access: 'read' }],
   equipment: [{ kind: 'table', table: 'Farms', access: 'read' }],
   equipmentWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   organizations: [{ kind: 'table', table: 'Farms', access: 'read' }],
   organizationsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  dairy: [{ kind: 'table', table: 'Farms', access: 'read' }],
   lookups: [
     { kind: 'table', table: 'Farms', access: 'read' },
     { kind: 'tableKeys', table: 'Farms', prefix: 'LOOKUP#', why: 'A milk-data lookup is logged as an item of its own (pk LOOKUP#<farm>): the one write of the partner views' },

@@ -11,6 +11,7 @@ import { UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
+import { DairyLink } from './constructs/dairy-link';
 import { Telemetry } from './constructs/telemetry';
 import { Web } from './constructs/web';
 import { DEFAULT_CONTACTS, type Contacts } from '../../shared/config';
@@ -40,6 +41,11 @@ export interface VatManStackProps extends StackProps {
    * @default [] (nobody)
    */
   readonly farmFlagUserIds?: readonly string[];
+  /**
+   * The dairy company's gateway (issue 21): its URL and the SSM SecureString of its token.
+   * @default URL from the SSM parameter /vatman/dairy-gateway-url at deploy time, token in /vatman/dairy-gateway-token
+   */
+  readonly dairyGateway?: { readonly url?: string; readonly tokenParameterName: string };
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -51,6 +57,7 @@ export class VatManStack extends Stack {
   readonly web: Web;
   readonly telemetry: Telemetry;
   readonly alertEngine: AlertEngine;
+  readonly dairyLink: DairyLink;
 
   constructor(scope: Construct, id: string, props: VatManStackProps) {
     super(scope, id, props);
@@ -89,6 +96,17 @@ export class VatManStack extends Stack {
       ingest: this.telemetry.ingest,
       commandSenders: this.api.commandSenders,
       iotDataEndpoint: this.node.tryGetContext('iotDataEndpoint') as string | undefined,
+      removalPolicy,
+      logRetention,
+    });
+
+    // The dairy-company link (issue 21): the gateway's URL from context or, by default, SSM at
+    // deploy time (a deploy without it fails loudly); its token stays in SSM and is read at run time.
+    const dairyGateway = props.dairyGateway ?? { tokenParameterName: '/vatman/dairy-gateway-token' };
+    this.dairyLink = new DairyLink(this, 'DairyLink', {
+      data: this.data,
+      gatewayUrl: dairyGateway.url ?? StringParameter.valueForStringParameter(this, '/vatman/dairy-gateway-url'),
+      tokenParameterName: dairyGateway.tokenParameterName,
       removalPolicy,
       logRetention,
     });

@@ -8,6 +8,7 @@ import { farmerSettingActions } from '../actions/farmer-setting';
 import { adminDeviceActions } from '../actions/admin-device';
 import { adminUserActions } from '../actions/admin-user';
 import { adminFarmActions } from '../actions/admin-farm';
+import { calibrationActions, farmerLogFonterraActions, installerActions } from '../actions/dairy-company';
 import { milkQualityActions } from '../actions/milk-quality';
 import { watchmanActions } from '../actions/operator';
 import { farmerSurveyActions, settingProfileActions } from '../actions/profile';
@@ -29,13 +30,13 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/farmer/activity': farmerActivityActions,
   '/api/farmer/organization': farmerOrganizationActions,
   '/api/farmer/equipment': farmerEquipmentActions,
-  '/api/farmer/log/fonterra': [],
+  '/api/farmer/log/fonterra': farmerLogFonterraActions,
   '/api/farmer/survey': farmerSurveyActions,
   '/api/admin/user': adminUserActions,
   '/api/admin/device': adminDeviceActions,
   '/api/admin/farm': adminFarmActions,
   '/api/milkquality': milkQualityActions,
-  '/api/installer': [],
-  '/api/calibration': [],
+  '/api/installer': installerActions,
+  '/api/calibration': calibrationActions,
   '/api/watchman': watchmanActions,
 };

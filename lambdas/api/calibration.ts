@@ -1,7 +1,5 @@
+import { calibrationActions } from '../actions/dairy-company';
 import { apiHandler } from '../lib/api-handler';
 
-/**
- * /api/calibration (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
- */
-export const handler = apiHandler('/api/calibration', []);
+/** /api/calibration (operator §7): COLLECTIONS joined with the dairy company's dockets, and VAT_CONFIG. */
+export const handler = apiHandler('/api/calibration', calibrationActions);

@@ -1,7 +1,5 @@
+import { farmerLogFonterraActions } from '../actions/dairy-company';
 import { apiHandler } from '../lib/api-handler';
 
-/**
- * /api/farmer/log/fonterra (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
- */
-export const handler = apiHandler('/api/farmer/log/fonterra', []);
+/** /api/farmer/log/fonterra (farmer §2.15, §7): the dairy-company reports per vat (FARMER_LOG_FONTERRA). */
+export const handler = apiHandler('/api/farmer/log/fonterra', farmerLogFonterraActions);

@@ -1,7 +1,9 @@
+import { installerActions } from '../actions/dairy-company';
 import { apiHandler } from '../lib/api-handler';
 
 /**
- * /api/installer (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
+ * /api/installer (operator §7). VAT_SETTINGS (calibration's Apply) is built; the installer tools'
+ * other types are built by their own issue (docs/architecture.md, "Endpoints and their types") and
+ * answer 422 'Unknown type' until then.
  */
-export const handler = apiHandler('/api/installer', []);
+export const handler = apiHandler('/api/installer', installerActions);

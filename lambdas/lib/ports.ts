@@ -6,6 +6,7 @@ import { dynamoAuditRepository, type AuditRepository } from '../adapters/dynamod
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
+import { dynamoDairyRepository, type DairyRepository } from '../adapters/dynamodb/dairy-repository';
 import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
@@ -59,6 +60,9 @@ export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEd
 
 export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser'>;
 
+/** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
+export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
+
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
  * `serve`), its endpoint's Lambda builds only those (below), and the stack grants each function
@@ -75,12 +79,17 @@ export interface Ports {
   readonly alertSettings: AlertSettingsReader;
   readonly alertSettingsWrite: AlertSettingsRepository;
   readonly pickups: PickupRepository;
+  /** The farm's entered pickups, read only (calibration's volumes for farms the dairy company does not report). */
+  readonly pickupList: Pick<PickupRepository, 'listPickups'>;
   /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;
   /** Organizations (farmer §2.12): the tree, its farms and its users' roles; the write port adds, edits, deletes, links and unlinks. */
   readonly organizations: OrganizationReader;
   readonly organizationsWrite: OrganizationRepository;
+
+  /** The dairy company's reports per vat and its tanker dockets. */
+  readonly dairy: DairyReader;
   /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
   readonly lookups: LookupRepository;
   readonly identity: IdentityProvider;
@@ -126,10 +135,13 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     alertSettings: () => ports.alertSettingsWrite,
     alertSettingsWrite: () => dynamoAlertSettingsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    pickupList: () => ports.pickups,
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     organizations: () => ports.organizationsWrite,
     organizationsWrite: () => dynamoOrganizationRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+
+    dairy: () => dynamoDairyRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),

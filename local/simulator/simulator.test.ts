@@ -59,6 +59,27 @@ describe('simulator driver over a real MQTT broker', () => {
     }
   };
 
+  it("tells the tanker each pickup: the litres really in the vat when it starts emptying it", async () => {
+    const pickups: { device: string; at: number; litres: number }[] = [];
+    sim = await startSimulator({
+      mqttUrl: broker.url,
+      farms: [farm],
+      backfillHours: 48,
+      catchUpPerSecond: 50_000,
+      seed: 5,
+      stateFile: join(dir, 'pickups.json'),
+      onPickup: (p) => pickups.push(p),
+    });
+    await sim.caughtUp;
+    // Two days of milkings fill each vat at least once; a tanker takes it when it is due.
+    expect(pickups.length).toBeGreaterThanOrEqual(2);
+    for (const p of pickups) {
+      expect(p.litres).toBeGreaterThan(1_000);
+      expect(p.at).toBeLessThanOrEqual(Date.now());
+    }
+    expect(new Set(pickups.map((p) => p.device)).size).toBe(2);
+  }, 60_000);
+
   it('catches up from the backfill start to now, each message valid and none dated in the future, then stops cleanly', async () => {
     const before = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     sim = await startSimulator({ mqttUrl: broker.url, farms: [farm], backfillHours: 3, catchUpPerSecond: 5_000, seed: 5, stateFile: join(dir, 'a.json') });

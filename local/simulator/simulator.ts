@@ -59,6 +59,12 @@ export interface SimulatorOptions {
   readonly controlPort?: number;
   /** Progress lines (faults injected, caught up, publish errors). @default silent */
   readonly log?: (line: string) => void;
+  /**
+   * A tanker starts emptying a vat: the litres really in it (the model's truth, not what the radar
+   * and the vat's configuration make of it) and the milk's temperature. The local stack hands it to
+   * the dairy company's gateway stand-in, whose dockets are made from it.
+   */
+  readonly onPickup?: (p: { readonly device: string; readonly at: number; readonly litres: number; readonly temperature: number | null }) => void;
 }
 
 export interface DeviceFault {
@@ -244,7 +250,12 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
       const e = earliest();
       if (!e || e.next > limit) break;
       const t = e.next;
+      const collecting = e.kind === 'vat' && e.model.state().phase === 'collecting';
       const messages = e.kind === 'vat' ? [e.model.step(t)].filter((m) => m !== undefined) : e.model.step(t);
+      if (o.onPickup && e.kind === 'vat' && !collecting && e.model.state().phase === 'collecting') {
+        const m = messages[0];
+        o.onPickup({ device: e.key, at: t, litres: Math.round(e.model.volume()), temperature: m && 'temp1' in m ? (m.temp1 ?? null) : null });
+      }
       e.next = e.model.nextTime();
       for (const m of messages) publishes.push(client.publishAsync(e.topic, JSON.stringify(m), { qos: 1 }));
       for (const m of messages) if ('message_type' in m && m.message_type === 'AM') log(`simulator: alarm on ${e.key} at ${m.published_at} (${e.kind === 'vat' ? describeFaults(e.model.activeFaults(t)) : ''})`);

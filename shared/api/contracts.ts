@@ -2,6 +2,7 @@ import type { Contract } from './contract';
 import { adminDeviceContracts } from './actions/admin-device';
 import { adminFarmContracts } from './actions/admin-farm';
 import { adminUserContracts } from './actions/admin-user';
+import { dairyCompanyContracts } from './actions/dairy-company';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
@@ -33,6 +34,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(adminUserContracts),
   ...Object.values(adminFarmContracts),
   ...Object.values(farmerOrganizationContracts),
+  ...Object.values(dairyCompanyContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

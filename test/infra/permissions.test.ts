@@ -18,7 +18,7 @@ interface Resource {
 /** Wildcards that are there on purpose: function, action, resource pattern, and why. */
 const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; why: string }[] = [
   { fn: /./, action: /^dynamodb:/, resource: /\/index\/\*$/, why: "queries on a table's own secondary indexes" },
-  { fn: /^(ApiFarmerSetting)$/, action: /^iot:Publish$/, resource: /:topic\/dts\/\*\/cmd\/settings$/, why: 'controller settings to the vat the farmer picks; the device policy lets each unit read only its own' },
+  { fn: /^(ApiFarmerSetting|ApiInstaller)$/, action: /^iot:Publish$/, resource: /:topic\/dts\/\*\/cmd\/settings$/, why: 'controller settings (and calibration) to the vat the farmer or operator picks; the device policy lets each unit read only its own' },
   { fn: /^(TelemetryIngest|AlertEngineSweep|AlertEnginePostConfirmationTrigger)$/, action: /^sns:/, resource: /-alert-email-\*$/, why: "each user's alert topic, named by the stack's prefix and the user's id" },
   {
     fn: /^(TelemetryIngest|AlertEngineSweep)$/,

@@ -165,8 +165,9 @@ describe('API Lambdas', () => {
       expect(env.RECAPTCHA_SECRET, endpoint.path).toBeUndefined();
       expect(env.RECAPTCHA_SECRET_PARAMETER, endpoint.path).toBe(endpoint.path === '/api/user' ? '/vatman/recaptcha-secret' : undefined);
     }
-    const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
-      JSON.stringify(p).includes('ssm:GetParameter'),
+    // The dairy-company sync reads its own token parameter (test/infra/dairy-link.test.ts); no other function reads a parameter.
+    const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter(
+      (p) => JSON.stringify(p).includes('ssm:GetParameter') && !JSON.stringify(p).includes(':parameter/vatman/dairy-gateway-token'),
     );
     expect(readers).toHaveLength(1);
     expect(JSON.stringify(readers[0])).toContain(':parameter/vatman/recaptcha-secret');

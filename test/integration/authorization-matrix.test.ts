@@ -150,6 +150,11 @@ const SAMPLES: Record<string, Sample> = {
   ORGANIZATION_USER_ADD: { fields: () => ({ organization_id: 'org-ngata', email: 'westfarmer@vatman.local' }) },
   // Someone not in the group: past the rule, refused by the action (422).
   ORGANIZATION_USER_UNLINK: { fields: () => ({ organization_id: 'org-ngata', user_id: 'not-a-member' }), ok: 422 },
+  FARMER_LOG_FONTERRA: { fields: () => ({ farm: 'farm-pro' }) },
+  COLLECTIONS: { fields: () => ({ amount: 'RECENT', supplyNumber: '31245', vatNumber: '1' }) },
+  VAT_CONFIG: { fields: () => ({ supplyNumber: '31245', vatNumber: '1' }) },
+  // The Pro farm's vat 1 calibrated to what it already has (local/seed/demo-data.ts): allowed callers change nothing.
+  VAT_SETTINGS: { fields: () => ({ supplyNumber: '31245', vatNumber: '1', vatSize: '14000', height: '2438', diameter: '2875', wedgeHeight: '60', volumeOffset: '0' }) },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;

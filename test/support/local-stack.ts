@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PortError } from '../../local/ports';
-import { startLocalStack } from '../../local/start';
+import { startLocalStack, type LocalStackOptions } from '../../local/start';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { useFreePorts } from './free-port';
 
@@ -19,11 +19,11 @@ export const fakeDist = () => {
  * Another test process may take a chosen port before this stack listens on it (both saw it
  * free): then the start fails, closes what it opened, and is tried again on other ports.
  */
-const startOnFreePorts = async (dataDir: string, distDir: string) => {
+const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<LocalStackOptions, 'dairySync'> = {}) => {
   for (let attempt = 1; ; attempt += 1) {
     await useFreePorts();
     try {
-      return await startLocalStack({ dataDir, distDir });
+      return await startLocalStack({ dataDir, distDir, ...options });
     } catch (err) {
       const clash = err instanceof PortError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
       if (!clash || attempt >= 3) throw err;
@@ -32,8 +32,8 @@ const startOnFreePorts = async (dataDir: string, distDir: string) => {
 };
 
 /** The local stack on free ports with its own data folder: the real stand-ins, the real SDK. */
-export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist()) => {
-  const stack = await startOnFreePorts(dataDir, distDir);
+export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist(), options: Pick<LocalStackOptions, 'dairySync'> = {}) => {
+  const stack = await startOnFreePorts(dataDir, distDir, options);
   const { facts } = stack;
   const post = async (path: string, fields: Record<string, string>, token?: string) => {
     const res = await fetch(`${facts.api}${path}`, {

@@ -24,6 +24,7 @@ export const screens: RouteObject[] = [
   { path: paths.home.pattern, Component: HomePage },
   { path: paths.logout.pattern, lazy: screen(() => import('../features/auth/components/logout-page'), (m) => m.LogoutPage) },
   { path: paths.login.pattern, lazy: screen(() => import('../features/auth/components/login-page'), (m) => m.LoginPage) },
+  { path: paths.telemetryInterface.pattern, lazy: screen(() => import('../features/interface-docs/components/interface-docs-page'), (m) => m.InterfaceDocsPage) },
   { path: paths.test.pattern, lazy: screen(() => import('./routes/test-page'), (m) => m.TestPage) },
   // Redirects: the loader answers before anything renders; the fallback is what a pending loader shows.
   { path: paths.redirect.pattern, loader: toRoleLanding, Component: RouteFallback },
@@ -62,6 +63,8 @@ export const screens: RouteObject[] = [
       { path: paths.milkQuality.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/milk-quality-page'), (m) => m.MilkQualityMainPage) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/westlands-data-page'), (m) => m.WestlandsDataMainPage) },
       // The device fleet (operator §2): Admin and Installer; the server decides.
+      { path: paths.fonterraLog.pattern, lazy: screen(() => import('../features/dairy-log/components/dairy-log-page'), (m) => m.DairyLogPage) },
+      { path: paths.calibration.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/calibration/components/calibration-page'), (m) => m.CalibrationPage) },
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
       { path: paths.virtualDevices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/virtual-devices-page'), (m) => m.VirtualDevicesPage) },
       { path: paths.device.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-page'), (m) => m.DevicePage) },

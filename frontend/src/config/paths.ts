@@ -76,6 +76,9 @@ export const paths = {
   milkQuality: { pattern: '/dts/milkquality', to: () => '/dts/milkquality' },
   westlandsData: { pattern: '/dts/westlandsdata', to: () => '/dts/westlandsdata' },
 
+  /** The external telemetry interface page (operator §2; the spec does not show its route): static, public. */
+  telemetryInterface: { pattern: '/dts/telemetry/interface', to: () => '/dts/telemetry/interface' },
+
   // Partner shells (operator §2)
   partnerMilkQuality: { pattern: '/dts/:partner/milkquality', to: (partner: string) => `/dts${seg(partner)}/milkquality` },
   partnerProfile: {

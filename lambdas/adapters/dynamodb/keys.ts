@@ -58,6 +58,17 @@ export const farmsKeys = {
   subOrganizationPrefix: 'SUB#',
   organizationFarm: (orgId: string, farmId: string) => ({ pk: `ORG#${orgId}`, sk: `FARM#${farmId}`, gsi1pk: `FARM#${farmId}`, gsi1sk: `ORG#${orgId}` }),
   organizationRole: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `USER#${userId}`, gsi1pk: `USER#${userId}`, gsi1sk: `ORG#${orgId}` }),
+  /**
+   * An event for the dairy company (issue 21): one per vat, kind and time, so detecting it again
+   * finds it queued. A pending one is also in gsi1 under DAIRY#PENDING, sorted by its next try.
+   */
+  dairyEvent: (farmId: string, vat: number, kind: string, eventAt: string) => ({ pk: `FARM#${farmId}`, sk: `DAIRY#${vat}#${kind}#${eventAt}` }),
+  dairyEventPrefix: 'DAIRY#',
+  dairyPendingIndex: 'DAIRY#PENDING',
+  dairyPending: (nextAt: string, pk: string, sk: string) => ({ gsi1pk: 'DAIRY#PENDING', gsi1sk: `${nextAt}~${pk}~${sk}` }),
+  /** A tanker docket from the dairy company, per vat and pickup time (fetched again, it overwrites itself). */
+  docket: (farmId: string, vat: number, pickupAt: string) => ({ pk: `FARM#${farmId}`, sk: `DOCKET#${vat}#${pickupAt}` }),
+  docketPrefix: (vat: number) => `DOCKET#${vat}#`,
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */

@@ -89,6 +89,19 @@ describe('/dts/notification (farmer §2.8)', () => {
     expect(within(panel()).queryByRole('button', { name: /^Archive / })).not.toBeInTheDocument();
   });
 
+  it("shows a dairy-company alert's own figure (farmer §9): the quality value for 1001-1004, the minutes late for 1201", async () => {
+    const { user } = await openAlerts([
+      alertOf({ type: 1003, status: 3, quality: { value: 5.4 } }),
+      alertOf({ type: 1201, status: 3, vat: 2, lateMilking: { end_time_current: '2026-11-22T05:20:00.000Z', end_time_schedule: '2026-11-22T04:00:00.000Z' } }),
+    ]);
+    await user.click(await screen.findByRole('tab', { name: 'Archive' }));
+    await user.click(within(panel()).getByRole('button', { name: /^APC high/ }));
+    await user.click(within(panel()).getByRole('button', { name: /^late milking/ }));
+    const facts = within(panel()).getAllByRole('definition').map((d) => d.textContent);
+    expect(facts).toEqual(expect.arrayContaining(['5.40', '80 min']));
+    expect(within(panel()).queryByText('Temperature')).not.toBeInTheDocument();
+  });
+
   it('expanding shows type, local time, temperature, volume and agitator', async () => {
     const { user } = await openAlerts([alertOf({ status: 2 })]);
     await user.click(await screen.findByRole('button', { name: /^Temperature over 6°C/, expanded: false }));

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useNavigate, useOutletContext } from 'react-router-dom';
 import { isSystemType, NOTIFICATION_STATUS } from '@shared/alerts/types';
 import { NO_DETAIL_MESSAGE } from '@shared/api/actions/farmer-notification';
+import { minutesLate } from '@shared/dairy-company/events';
 import type { Farm } from '@shared/entities/farm';
 import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
@@ -156,6 +157,36 @@ interface AlertRowProps {
   readonly onDetail: () => void;
 }
 
+/**
+ * The dairy company's alerts (farmer §9: over 1000) show their own figure instead of temperature,
+ * volume and agitator: 1001-1004 the quality value, 1102 the agitator outage percent, 1201 the
+ * minutes the milking ended late.
+ */
+function DairyFacts({ alert }: { readonly alert: AlertRowProps['alert'] }) {
+  if (alert.type === 1201) {
+    return (
+      <div>
+        <dt>Minutes late</dt>
+        <dd>{alert.lateMilking ? `${minutesLate(alert.lateMilking)} min` : '-'}</dd>
+      </div>
+    );
+  }
+  if (alert.type === 1102) {
+    return (
+      <div>
+        <dt>Agitator outage</dt>
+        <dd>{alert.quality?.agitator_outage_percent === undefined ? '-' : `${alert.quality.agitator_outage_percent}%`}</dd>
+      </div>
+    );
+  }
+  return (
+    <div>
+      <dt>Quality</dt>
+      <dd>{alert.quality?.value === undefined ? '-' : alert.quality.value.toFixed(2)}</dd>
+    </div>
+  );
+}
+
 function AlertRow({ alert, timeZone, expanded, busy, onToggle, onArchive, onDetail }: AlertRowProps) {
   const bodyId = useId();
   const label = typeLabel(alert.type);
@@ -194,18 +225,24 @@ function AlertRow({ alert, timeZone, expanded, busy, onToggle, onArchive, onDeta
               <dt>When</dt>
               <dd>{when}</dd>
             </div>
-            <div>
-              <dt>Temperature</dt>
-              <dd>{formatTemperature(alert.data.temp1)}</dd>
-            </div>
-            <div>
-              <dt>Volume</dt>
-              <dd>{formatVolume(alert.data.milk_volume)}</dd>
-            </div>
-            <div>
-              <dt>Agitator</dt>
-              <dd>{formatAgitator(alert.data.agitator_status)}</dd>
-            </div>
+            {isSystemType(alert.type) ? (
+              <>
+                <div>
+                  <dt>Temperature</dt>
+                  <dd>{formatTemperature(alert.data.temp1)}</dd>
+                </div>
+                <div>
+                  <dt>Volume</dt>
+                  <dd>{formatVolume(alert.data.milk_volume)}</dd>
+                </div>
+                <div>
+                  <dt>Agitator</dt>
+                  <dd>{formatAgitator(alert.data.agitator_status)}</dd>
+                </div>
+              </>
+            ) : (
+              <DairyFacts alert={alert} />
+            )}
           </dl>
           {alert.detail && <p className="alert-row__detail">{alert.detail}</p>}
           <button type="button" className="button button--text" disabled={busy} onClick={onDetail}>

@@ -1,0 +1,60 @@
+import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import * as path from 'node:path';
+import { Construct } from 'constructs';
+import { REPO_ROOT } from '../paths';
+import type { Data } from './data';
+import { VatManFunction } from './vat-man-function';
+
+/** How often the dairy-company sync runs: events are due a minute after they are detected. */
+export const DAIRY_SYNC_RATE = Duration.minutes(1);
+
+export interface DairyLinkProps {
+  readonly data: Data;
+  /** The dairy company's gateway base URL (`-c dairyGatewayUrl`, or an SSM parameter's value at deploy). */
+  readonly gatewayUrl: string;
+  /** The SSM SecureString holding the gateway's bearer token (read by the function at first use). */
+  readonly tokenParameterName: string;
+  readonly removalPolicy: RemovalPolicy;
+  readonly logRetention: RetentionDays;
+}
+
+/**
+ * The dairy-company link (issue 21): the sync function (lambdas/dairy/sync-handler.ts) every
+ * minute. It reads activities (Readings) and exception notifications (Alerts), and keeps its
+ * queue of events and the dockets in the Farms table; it reads the gateway's token from SSM.
+ */
+export class DairyLink extends Construct {
+  readonly sync: VatManFunction;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: DairyLinkProps) {
+    super(scope, id);
+    this.sync = new VatManFunction(this, 'Sync', {
+      entry: path.join(REPO_ROOT, 'lambdas', 'dairy', 'sync-handler.ts'),
+      description: 'Vat-Man dairy-company link: milking, collection and exception events out, tanker dockets in',
+      // A run sends what is due and stops trying a gateway that does not answer; well inside the rate.
+      timeout: Duration.seconds(50),
+      removalPolicy: props.removalPolicy,
+      logRetention: props.logRetention,
+      environment: { DAIRY_GATEWAY_URL: props.gatewayUrl, DAIRY_GATEWAY_TOKEN_PARAMETER: props.tokenParameterName },
+    });
+    this.sync.bindTable(props.data.table('Farms'), 'readWrite');
+    this.sync.bindTable(props.data.table('Readings'), 'read');
+    this.sync.bindTable(props.data.table('Alerts'), 'read');
+    this.sync.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['ssm:GetParameter'],
+        resources: [Stack.of(this).formatArn({ service: 'ssm', resource: 'parameter', resourceName: props.tokenParameterName.replace(/^\//, '') })],
+      }),
+    );
+    this.schedule = new Rule(this, 'SyncSchedule', {
+      description: 'Runs the Vat-Man dairy-company sync every minute',
+      schedule: Schedule.rate(DAIRY_SYNC_RATE),
+      targets: [new LambdaFunction(this.sync.function, { retryAttempts: 0 })],
+    });
+  }
+}

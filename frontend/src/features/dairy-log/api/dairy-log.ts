@@ -1,0 +1,10 @@
+import { queryOptions } from '@tanstack/react-query';
+import { dairyCompanyContracts as c } from '@shared/api/actions/dairy-company';
+import type { ApiClient } from '../../../lib/api-client';
+
+/** FARMER_LOG_FONTERRA (farmer §2.15, §7): per vat the last milking, collection and exception report. */
+export const dairyLogQuery = (client: ApiClient, farmId: string) =>
+  queryOptions({
+    queryKey: ['dairy-log', farmId],
+    queryFn: ({ signal }) => client.call(c.FARMER_LOG_FONTERRA, { farm: farmId }, { signal }),
+  });

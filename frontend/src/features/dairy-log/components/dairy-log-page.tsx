@@ -1,0 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
+import { useOutletContext } from 'react-router-dom';
+import type { DairyReport, VatLog } from '@shared/api/actions/dairy-company';
+import { withTemperatureDecimals } from '@shared/dairy-company/payloads';
+import type { Farm } from '@shared/entities/farm';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { dairyLogQuery } from '../api/dairy-log';
+import './dairy-log.css';
+
+/** What the page reads from the shell's outlet context (the shell's contract, not its code). */
+export interface DairyLogContext {
+  readonly farm: Pick<Farm, '_id'> | undefined;
+}
+
+/** Farmer §2.15's words. */
+export const NO_REPORT = 'No alert report';
+
+function Report({ heading, report }: { heading: string; report: DairyReport | undefined }) {
+  return (
+    <div className="dairy-log__report">
+      <h3 className="dairy-log__heading">{heading}</h3>
+      {report ? <pre className="dairy-log__json">{withTemperatureDecimals(JSON.stringify(report, null, 2))}</pre> : <p className="page__note">{NO_REPORT}</p>}
+    </div>
+  );
+}
+
+function VatReports({ log }: { log: VatLog }) {
+  return (
+    <section className="card dairy-log__vat" aria-label={`Vat ${log.vat}`}>
+      <Report heading={`Vat ${log.vat}: Milking event`} report={log.activity.find((r) => r.kind === 'milkingevent')} />
+      <Report heading="Collection event" report={log.activity.find((r) => r.kind === 'collectionevent')} />
+      <Report heading="Exception event" report={log.alert[0]} />
+    </section>
+  );
+}
+
+/**
+ * /dts/log/fonterra (farmer §2.15): what was reported to the dairy company for each vat of the
+ * selected farm: the last milking, collection and exception report as JSON (the request as sent,
+ * and each try with the company's answer), 'No alert report' where there is none.
+ */
+export function DairyLogPage() {
+  const { farm } = useOutletContext<DairyLogContext>();
+  const client = useApiClient();
+  const log = useQuery({ ...dairyLogQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
+  return (
+    <section className="page dairy-log">
+      <h1 className="page__title">Dairy company event log</h1>
+      {log.isPending && farm && <p className="page__note">Loading the reports…</p>}
+      {log.isError && !log.data && <p className="page__note">The reports could not be loaded. Open this page again shortly.</p>}
+      {log.data?.length === 0 && <p className="page__note">This farm has no vats yet.</p>}
+      {log.data?.map((v) => <VatReports key={v.vat} log={v} />)}
+    </section>
+  );
+}

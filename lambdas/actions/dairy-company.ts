@@ -1,0 +1,124 @@
+import { CALIBRATION_MESSAGES, dairyCompanyContracts as contracts, type CalibrationCollection, type DairyReport } from '../../shared/api/actions/dairy-company';
+import { diameterFor } from '../../shared/calibration/formula';
+import { WATCHMAN_DEFAULTS } from '../../shared/constants';
+import type { Device } from '../../shared/entities/device';
+import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
+import type { DairyEvent } from '../adapters/dynamodb/dairy-repository';
+import { serve, type ServedAction } from '../lib/dispatch';
+import { ValidationError } from '../lib/errors';
+import type { Ports } from '../lib/ports';
+
+const DAY = 86_400_000;
+const MIN = 60_000;
+/** A unit that reported within this long counts as connected (operator §8 'particle is connected'). */
+const CONNECTED_WITHIN_MS = 5 * MIN;
+
+const reportOf = (e: DairyEvent): DairyReport => ({
+  kind: e.kind,
+  event_at: e.event_at,
+  state: e.state,
+  request: JSON.parse(e.payload) as unknown,
+  attempts: [...e.attempts],
+});
+const lastOf = (events: readonly DairyEvent[], kind: DairyEvent['kind']): DairyReport[] => {
+  const last = events.filter((e) => e.kind === kind).sort((a, b) => a.event_at.localeCompare(b.event_at)).at(-1);
+  return last ? [reportOf(last)] : [];
+};
+
+/** /api/farmer/log/fonterra (farmer §2.15, §7): per vat the last milking, collection and exception report. */
+export const farmerLogFonterraActions: readonly ServedAction[] = [
+  serve(contracts.FARMER_LOG_FONTERRA, ['farms', 'dairy'], async (_input, { farm, deps }) => {
+    const [devices, events] = await Promise.all([deps.farms.listDevicesOfFarm(farm._id), deps.dairy.listEvents(farm._id)]);
+    return devices
+      .filter((d) => d.status === 1)
+      .map((d) => {
+        const mine = events.filter((e) => e.vat === d.vat_number);
+        return { vat: d.vat_number, activity: [...lastOf(mine, 'milkingevent'), ...lastOf(mine, 'collectionevent')], alert: lastOf(mine, 'vatexceptions') };
+      });
+  }),
+];
+
+/** The farm and active vat an operator names by supply number and vat number (422 when either is unknown). */
+const vatOf = async (farms: Ports['farms'], supplyNumber: string, vatNumber: number): Promise<{ farm: Farm; device: Device }> => {
+  const farm = await farms.findFarmBySupplyNumber(supplyNumber);
+  if (!farm) throw new ValidationError(CALIBRATION_MESSAGES.noFarm);
+  const device = (await farms.listDevicesOfFarm(farm._id)).find((d) => d.vat_number === vatNumber && d.status === 1);
+  if (!device) throw new ValidationError(CALIBRATION_MESSAGES.noVat(vatNumber));
+  return { farm, device };
+};
+
+/** The company's (or the farmer's) figure for a pickup: the one nearest the collection's start within the matching window. */
+const MATCH_MS = WATCHMAN_DEFAULTS.matching_pickup_minutes * MIN;
+const nearest = <T>(items: readonly T[], at: (t: T) => string, start: string, end: string): T | undefined => {
+  const s = Date.parse(start);
+  const e = Date.parse(end);
+  return items
+    .filter((i) => Date.parse(at(i)) >= s - MATCH_MS && Date.parse(at(i)) <= e + MATCH_MS)
+    .sort((a, b) => Math.abs(Date.parse(at(a)) - s) - Math.abs(Date.parse(at(b)) - s))[0];
+};
+
+/** /api/calibration (operator §7): collections joined with the company's dockets, and the vat config. */
+export const calibrationActions: readonly ServedAction[] = [
+  serve(contracts.COLLECTIONS, ['farms', 'readings', 'dairy', 'pickupList', 'now'], async ({ amount, supplyNumber, vatNumber }, { deps }) => {
+    const { farm, device } = await vatOf(deps.farms, supplyNumber, vatNumber);
+    const now = deps.now();
+    const from = amount === 'RECENT' ? new Date(now.getTime() - WATCHMAN_DEFAULTS.calibration_days * DAY).toISOString() : '0';
+    const collections = (await deps.readings.listActivities(device._id, from, now.toISOString(), ['collection'])).filter((c) => c.end !== null);
+    // A dairy-company farm's volumes are the company's dockets; any other farm's, the pickups its farmer entered.
+    const company = isDairyCompanyFarm(farm.fonterra_id);
+    const dockets = company ? await deps.dairy.listDockets(farm._id, vatNumber) : [];
+    const pickups = company ? [] : (await deps.pickupList.listPickups(farm._id)).filter((p) => p.vat === vatNumber);
+    const config = { height: device.vat_max_height, diameter: device.vat_diameter, wedgeHeight: device.wedgeHeight, volumeOffset: device.vat_volume_offset };
+    const adjustAt = async (iso: string) => {
+      const r = (await deps.readings.readRange(device._id, iso, iso))[0];
+      return r && r.radar_distance !== null ? { radar_distance: r.radar_distance, milk_level: r.milk_level, milk_volume: r.milk_volume, created_at: r.published_at } : null;
+    };
+    const rows: CalibrationCollection[] = [];
+    for (const c of collections) {
+      const end = c.end ?? c.start;
+      const [startAdjust, endAdjust] = await Promise.all([adjustAt(c.start.published_at), adjustAt(end.published_at)]);
+      const docket = nearest(dockets, (d) => d.PickupDateTime, c.start.published_at, end.published_at);
+      const pickup = docket ? undefined : nearest(pickups, (p) => p.datetime, c.start.published_at, end.published_at);
+      const volume = docket?.Volume ?? pickup?.volume ?? null;
+      const temperature = docket?.Temperature ?? pickup?.temperature ?? null;
+      rows.push({
+        _id: `${device._id}~collection~${c.start.published_at}`,
+        start: { published_at: c.start.published_at, temp1: c.start.temp1, milk_volume: c.start.milk_volume },
+        end: { published_at: end.published_at, temp1: end.temp1, milk_volume: end.milk_volume },
+        start_adjust: startAdjust,
+        end_adjust: endAdjust,
+        fonterra_volume: volume,
+        fonterra_temperature: temperature,
+        volume_source: docket ? 'docket' : pickup ? 'pickup' : null,
+        diameter: volume !== null && startAdjust && endAdjust ? (diameterFor(volume, startAdjust.radar_distance, endAdjust.radar_distance, config) ?? null) : null,
+        omit: volume === null,
+      });
+    }
+    return rows;
+  }),
+
+  serve(contracts.VAT_CONFIG, ['farms'], async ({ supplyNumber, vatNumber }, { deps }) => {
+    const { device } = await vatOf(deps.farms, supplyNumber, vatNumber);
+    return { vat_size: device.vat_size, vat_max_height: device.vat_max_height, vat_diameter: device.vat_diameter, wedgeHeight: device.wedgeHeight, vat_volume_offset: device.vat_volume_offset };
+  }),
+];
+
+/**
+ * /api/installer VAT_SETTINGS (calibration's Apply, operator §7, §8): stores the vat config (the
+ * ingest computes every later volume with it) and pushes it to the unit over MQTT, waiting for
+ * its reply. return_value 1: the unit applied it; otherwise `connected` says whether the unit
+ * reported in the last 5 minutes.
+ */
+export const installerActions: readonly ServedAction[] = [
+  serve(contracts.VAT_SETTINGS, ['farms', 'farmsWrite', 'devices', 'now'], async (input, { deps, log, caller }) => {
+    const { farm, device } = await vatOf(deps.farms, input.supplyNumber, input.vatNumber);
+    const config = { vat_size: input.vatSize, vat_max_height: input.height, vat_diameter: input.diameter, wedgeHeight: input.wedgeHeight, vat_volume_offset: input.volumeOffset };
+    // Stored first: the platform's volumes follow the calibration even if the unit is offline.
+    await deps.farmsWrite.putDevice({ ...device, ...config });
+    log.info('vat calibrated', { farm: farm._id, device: device._id, by: caller.userId, ...config });
+    const answer = await deps.devices.sendSettings(device.name, config);
+    if (answer.answered) return { return_value: 1, connected: true };
+    const seen = device.seen_at ? Date.parse(device.seen_at) : Number.NaN;
+    return { return_value: 0, connected: deps.now().getTime() - seen <= CONNECTED_WITHIN_MS };
+  }),
+];

@@ -1,0 +1,140 @@
+import type { DairyGatewayClient } from '../adapters/dairy-company/gateway-client';
+import { GatewayUnavailableError } from '../adapters/dairy-company/gateway-client';
+import type { DairyEvent, DairyRepository } from '../adapters/dynamodb/dairy-repository';
+import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
+import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
+import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import { collectionEventOf, milkingEventOf, vatExceptionOf } from '../../shared/dairy-company/events';
+import { gatewayJson, type DairyEventKind } from '../../shared/dairy-company/payloads';
+import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
+import type { Logger } from '../lib/logger';
+
+const MIN = 60_000;
+/** How far back each run looks for activities and exceptions (a run missed for a day still finds them). */
+export const LOOKBACK_MS = 3 * 24 * 60 * MIN;
+/** Dockets are fetched for the last week (the calibration's recent collections). */
+export const DOCKET_LOOKBACK_MS = 7 * 24 * 60 * MIN;
+/** Retries back off 30 s, 1, 2, 4 minutes, then every 5 minutes until the gateway answers. */
+export const retryDelayMs = (attempts: number): number => Math.min(5 * MIN, 30_000 * 2 ** Math.max(0, attempts - 1));
+
+export interface ExporterDeps {
+  readonly farms: Pick<FarmRepository, 'listFarms' | 'listDevicesOfFarm'>;
+  readonly readings: Pick<ReadingsRepository, 'listActivities'>;
+  readonly alerts: Pick<AlertsRepository, 'list'>;
+  readonly dairy: DairyRepository;
+  readonly gateway: DairyGatewayClient;
+  readonly now: () => Date;
+  readonly log: Logger;
+}
+
+/** Farms whose events go to the company: its farms (5 digits or FON…) with the dairy-company API status on. */
+export const isSynced = (f: Farm): boolean => f.fonterra_api_status && isDairyCompanyFarm(f.fonterra_id);
+
+const eventKey = (farmId: string, vat: number, kind: DairyEventKind, at: string) => `vatman:${farmId}:${vat}:${kind}:${at}`;
+
+/**
+ * The dairy-company exporter (issue 21), run every minute by the schedule. Three steps, each safe
+ * to repeat and to run twice at once:
+ *  1. queue: every finished milking and collection of the synced farms' vats, and every exception
+ *     notification (1001-1004, 1201), becomes one queued event (conditional put on its key);
+ *  2. send: each due event is posted with its idempotency key; a 2xx marks it sent, a 4xx refused
+ *     (the gateway's final word, kept for the log), no answer leaves it pending with a backoff;
+ *  3. dockets: the company's tanker dockets of the last week are fetched and stored per vat.
+ * The queue is the Farms table's pending index, not SQS: an event must be kept with its attempts
+ * for the farmer's log anyway, and dynalite stands in for it locally.
+ */
+export const makeDairyExporter = (d: ExporterDeps) => {
+  const queue = async (farm: Farm): Promise<number> => {
+    const now = d.now();
+    const from = new Date(now.getTime() - LOOKBACK_MS).toISOString();
+    const to = now.toISOString();
+    const devices = (await d.farms.listDevicesOfFarm(farm._id)).filter((v) => v.status === 1);
+    const events: DairyEvent[] = [];
+    const make = (vat: number, kind: DairyEventKind, at: string, payload: unknown): DairyEvent => ({
+      key: eventKey(farm._id, vat, kind, at),
+      farm_id: farm._id,
+      supplier_id: farm.fonterra_id,
+      vat,
+      kind,
+      event_at: at,
+      payload: gatewayJson(payload),
+      state: 'pending',
+      next_at: to,
+      attempts: [],
+    });
+    for (const device of devices) {
+      const acts = await d.readings.listActivities(device._id, from, to, ['milking', 'collection']);
+      const milkings = acts.filter((a) => a.kind === 'milking');
+      for (const a of acts) {
+        if (!a.end) continue;
+        if (a.kind === 'milking') events.push(make(device.vat_number, 'milkingevent', a.start.published_at, milkingEventOf(device.vat_number, a)));
+        else {
+          const start = a.start.published_at;
+          const end = a.end.published_at;
+          const during = milkings.some((m) => m.start.published_at <= end && (m.end?.published_at ?? to) >= start);
+          events.push(make(device.vat_number, 'collectionevent', start, collectionEventOf(device.vat_number, a, during)));
+        }
+      }
+    }
+    for (const n of await d.alerts.list(farm._id)) {
+      if (n.created_at < from) continue;
+      const exception = vatExceptionOf(n.device.vat_number, n);
+      if (exception) events.push(make(n.device.vat_number, 'vatexceptions', n.data.published_at, exception));
+    }
+    let created = 0;
+    for (const e of events) if ((await d.dairy.addEvent(e)) === 'created') created += 1;
+    return created;
+  };
+
+  const send = async (e: DairyEvent): Promise<'sent' | 'refused' | 'retry'> => {
+    const at = d.now().toISOString();
+    try {
+      const { status, answer } = await d.gateway.send(e.kind, e.supplier_id, e.payload, e.key);
+      const state = status >= 200 && status < 300 ? 'sent' : 'refused';
+      await d.dairy.recordAttempt(e, { at, status, message: answer.message }, { state });
+      if (state === 'refused') d.log.warn('dairy gateway refused an event', { farm: e.farm_id, key: e.key, status, message: answer.message });
+      return state;
+    } catch (err) {
+      if (!(err instanceof GatewayUnavailableError)) throw err;
+      const next = new Date(d.now().getTime() + retryDelayMs(e.attempts.length + 1)).toISOString();
+      await d.dairy.recordAttempt(e, { at, status: 0, message: err.message }, { state: 'pending', next_at: next });
+      return 'retry';
+    }
+  };
+
+  const fetchDockets = async (farm: Farm): Promise<number> => {
+    const now = d.now();
+    const dockets = await d.gateway.dockets(farm.fonterra_id, new Date(now.getTime() - DOCKET_LOOKBACK_MS).toISOString().slice(0, 19), now.toISOString().slice(0, 19) + 'Z');
+    for (const docket of dockets) await d.dairy.putDocket({ ...docket, farm_id: farm._id });
+    return dockets.length;
+  };
+
+  return {
+    async run(): Promise<{ queued: number; sent: number; refused: number; retrying: number; dockets: number }> {
+      const farms = (await d.farms.listFarms()).filter(isSynced);
+      let queued = 0;
+      for (const farm of farms) queued += await queue(farm);
+      const result = { queued, sent: 0, refused: 0, retrying: 0, dockets: 0 };
+      const down = new Set<string>();
+      for (const e of await d.dairy.listDue(d.now().toISOString())) {
+        // One unanswered try per run is enough to know the gateway is down: the rest wait their turn.
+        if (down.has(e.supplier_id)) continue;
+        const outcome = await send(e);
+        if (outcome === 'sent') result.sent += 1;
+        else if (outcome === 'refused') result.refused += 1;
+        else {
+          result.retrying += 1;
+          down.add(e.supplier_id);
+        }
+      }
+      for (const farm of farms) {
+        try {
+          result.dockets += await fetchDockets(farm);
+        } catch (err) {
+          d.log.warn('dairy dockets not fetched', { farm: farm._id, err });
+        }
+      }
+      return result;
+    },
+  };
+};
