@@ -19,7 +19,7 @@ function LastTime({ label, at, now }: { readonly label: string; readonly at: str
 function QualityIndicator({ quality }: { readonly quality: unknown }) {
   const gauge = qualityGauge(quality);
   return (
-    <div className="quality-gauge">
+    <div className={gauge.value === null ? 'quality-gauge quality-gauge--none' : 'quality-gauge'}>
       <span className="quality-gauge__label">Milk quality</span>
       <div
         className="quality-gauge__track"
@@ -27,8 +27,8 @@ function QualityIndicator({ quality }: { readonly quality: unknown }) {
         aria-label="Milk quality"
         aria-valuemin={3}
         aria-valuemax={6.2}
-        aria-valuenow={gauge.value}
-        aria-valuetext={`${gauge.label} (${gauge.value.toFixed(2)})`}
+        aria-valuenow={gauge.value ?? undefined}
+        aria-valuetext={gauge.value === null ? gauge.label : `${gauge.label} (${gauge.value.toFixed(2)})`}
       >
         <span className="quality-gauge__needle" style={{ left: `${gauge.percent}%` }} />
       </div>
