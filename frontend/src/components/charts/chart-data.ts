@@ -1,5 +1,6 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_POINT_CAP } from '@shared/constants';
+import { formatChartTime } from '../../lib/time-format';
 import { qualityBand } from './quality-bands';
 
 /** A point of a line chart on a time (epoch ms) x axis. */
@@ -59,48 +60,20 @@ export type ChartUnit = 'L' | '°C' | 'stirrer' | 'mm' | 'rpm' | 'quality';
 /** The stirrer chart's value as words. */
 export const stirrerText = (value: number): string => (value >= 1 ? 'Running' : 'Stopped');
 
-/** §2.17 tooltip: the local date and time, then the value with its unit. */
-export const tooltipLines = (x: number, value: number, unit: ChartUnit): [string, string] => [
-  new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }),
+/**
+ * §2.17 tooltip: the farm's date and time in §9's chart format, then the value with its unit,
+ * rounded as §9 says (volume to the nearest 10 L, temperature to 1 decimal).
+ */
+export const tooltipLines = (x: number, value: number, unit: ChartUnit, timeZone: string | undefined): [string, string] => [
+  formatChartTime(x, timeZone),
   unit === 'stirrer'
     ? stirrerText(value)
     : unit === 'quality'
       ? `${value.toFixed(2)} (${qualityBand(value).label})`
-      : `${unit === '°C' ? value.toFixed(1) : Math.round(value)} ${unit}`,
+      : unit === 'L'
+        ? `${(Math.round(value / 10) * 10).toLocaleString('en-NZ')} L`
+        : `${unit === '°C' ? value.toFixed(1) : Math.round(value)} ${unit}`,
 ];
-
-/** An axis tick: the local weekday and time. */
-export const tickLabel = (x: number): string =>
-  new Date(x).toLocaleString('en-NZ', { weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
-
-const MINUTE = 60_000;
-/** Tick spacings a farmer reads at a glance: whole quarter hours, hours, days, weeks. */
-const TICK_MINUTES = [10, 15, 30, 60, 120, 180, 360, 720] as const;
-const TICK_DAYS = [1, 2, 7] as const;
-
-/**
- * The x ticks of a time chart at round local times (whole hours, local midnights, …), at most
- * `maxTicks`, instead of chart.js's evenly spread values (Sat 21:33).
- */
-export const niceTimeTicks = (min: number, max: number, maxTicks = 6): number[] => {
-  if (!(max > min)) return [min];
-  const span = max - min;
-  const minutes = TICK_MINUTES.find((m) => Math.floor(span / (m * MINUTE)) + 1 <= maxTicks);
-  const ticks: number[] = [];
-  const start = new Date(min);
-  if (minutes !== undefined) {
-    const midnight = new Date(start.getFullYear(), start.getMonth(), start.getDate()).getTime();
-    let t = midnight + Math.ceil((min - midnight) / (minutes * MINUTE)) * minutes * MINUTE;
-    for (; t <= max; t += minutes * MINUTE) ticks.push(t);
-    return ticks;
-  }
-  const days = TICK_DAYS.find((d) => Math.floor(span / (d * 1440 * MINUTE)) + 1 <= maxTicks) ?? Math.ceil(span / (1440 * MINUTE) / (maxTicks - 1));
-  const day = new Date(start.getFullYear(), start.getMonth(), start.getDate());
-  if (day.getTime() < min) day.setDate(day.getDate() + 1);
-  // setDate steps local days, so a daylight-saving change keeps ticks on midnight.
-  for (; day.getTime() <= max; day.setDate(day.getDate() + days)) ticks.push(day.getTime());
-  return ticks;
-};
 
 /**
  * Battery-off periods (farmer §2.17, operator §3 Battery record): raw.status is hex, odd = on

@@ -58,7 +58,7 @@ export function MilkDashboardPage() {
       {data && data.length > 0 && (
         <div className="card-grid milk-dashboard__cards">
           {data.map((vat) => (
-            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} />
+            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} timeZone={farm?.timezone} />
           ))}
         </div>
       )}

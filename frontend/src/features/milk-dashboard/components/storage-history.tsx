@@ -21,7 +21,7 @@ const storageBands = (h: VatStorageHistory, rangeEnd: number): (Band & { readonl
     return Number.isNaN(from) || Number.isNaN(to) || to < from ? [] : [{ from, to, id: s._id }];
   });
 
-function VatHistory({ history }: { readonly history: VatStorageHistory }) {
+function VatHistory({ history, timeZone }: { readonly history: VatStorageHistory; readonly timeZone: string | undefined }) {
   const n = history.device.vat_number;
   const from = Date.parse(history.from);
   const to = Date.parse(history.to);
@@ -44,6 +44,7 @@ function VatHistory({ history }: { readonly history: VatStorageHistory }) {
         to={to}
         shaded={shaded}
         onPick={onPick}
+        timeZone={timeZone}
         series={[{ label: 'Milk Volume', data: seriesOf(history.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
       <VatLineChart
@@ -54,6 +55,7 @@ function VatHistory({ history }: { readonly history: VatStorageHistory }) {
         to={to}
         shaded={shaded}
         onPick={onPick}
+        timeZone={timeZone}
         series={[{ label: 'Vat', data: seriesOf(history.detailData, 'temp1'), colour: '#1d4f91' }]}
       />
     </div>
@@ -61,7 +63,7 @@ function VatHistory({ history }: { readonly history: VatStorageHistory }) {
 }
 
 /** The 'Milk storage history' card (farmer §2.5): the last 7 days per vat, storages shaded; not loaded on phones. */
-export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id'> }) {
+export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id' | 'timezone'> }) {
   const client = useApiClient();
   const [narrow] = useState(isNarrow);
   const { data } = useQuery({ ...storageHistoryQuery(client, farm._id), enabled: !narrow });
@@ -73,7 +75,7 @@ export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id'> }) {
       </h2>
       <p className="vat-charts__legend">The last 7 days; shaded: milk in storage (click one to open it).</p>
       {data.map((h) => (
-        <VatHistory key={h.device._id} history={h} />
+        <VatHistory key={h.device._id} history={h} timeZone={farm.timezone} />
       ))}
     </section>
   );

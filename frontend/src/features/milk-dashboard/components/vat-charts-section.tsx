@@ -6,7 +6,7 @@ import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
 import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
-import { dayText } from '../../../lib/day-text';
+import { pickerDayText } from '../../../lib/time-format';
 import { checkDays, defaultDays } from '../utils/date-range';
 import { StorageHistory } from './storage-history';
 import { VatCharts } from './vat-charts';
@@ -21,8 +21,8 @@ const errorText = (error: unknown): string => errorTextOf(error, 'The charts cou
 
 function DatePicker({ today, onView }: { readonly today: string; readonly onView: (range: ChartRange) => void }) {
   const initial = defaultDays(today);
-  const [fromText, setFromText] = useState(dayText(initial.startDate));
-  const [toText, setToText] = useState(dayText(initial.endDate));
+  const [fromText, setFromText] = useState(pickerDayText(initial.startDate));
+  const [toText, setToText] = useState(pickerDayText(initial.endDate));
   const [problem, setProblem] = useState<string>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -89,7 +89,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
         </p>
       )}
       {isFetching && !data && <p className="page__note">Loading charts…</p>}
-      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} />)}
+      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} timeZone={farm.timezone} />)}
       <StorageHistory farm={farm} />
     </div>
   );

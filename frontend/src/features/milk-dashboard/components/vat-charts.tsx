@@ -8,8 +8,8 @@ const OUTAGE = 'rgb(198 40 40 / 18%)';
 const BATTERY_OFF = 'rgb(91 103 117 / 18%)';
 
 /** Saves the vat's readings of the range as data.csv (farmer §2.5, Pro and Auto). */
-const downloadCsv = (item: VatLastAll) => {
-  const blob = new Blob([buildDataCsv(item.detailData, item.coolerData)], { type: 'text/csv;charset=utf-8' });
+const downloadCsv = (item: VatLastAll, timeZone: string | undefined) => {
+  const blob = new Blob([buildDataCsv(item.detailData, item.coolerData, timeZone)], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -26,9 +26,11 @@ export interface VatChartsProps {
   readonly download: boolean;
   readonly view: XView | undefined;
   readonly onView: (view: XView) => void;
+  /** The farm's zone: the charts and data.csv read its clock (§9). */
+  readonly timeZone: string | undefined;
 }
 
-export function VatCharts({ item, download, view, onView }: VatChartsProps) {
+export function VatCharts({ item, download, view, onView, timeZone }: VatChartsProps) {
   const n = item.device.vat_number;
   const from = Date.parse(item.range.from);
   const to = Date.parse(item.range.to);
@@ -37,7 +39,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
   const batteryOff: ShadedBands = { bands: batteryOffBands(item.batteryData, to), colour: BATTERY_OFF };
   const headingId = `vat-charts-${item.device._id}`;
   // Every chart of the vat shows the same time window and zooms together.
-  const span = { from, to, view, onView };
+  const span = { from, to, view, onView, timeZone };
   return (
     <section className="card vat-charts" aria-label={`Vat ${n} charts`}>
       <div className="vat-charts__header">
@@ -45,7 +47,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
           Vat {n}
         </h2>
         {download && (
-          <button type="button" className="button" onClick={() => downloadCsv(item)} aria-label={`Download Vat ${n} data`}>
+          <button type="button" className="button" onClick={() => downloadCsv(item, timeZone)} aria-label={`Download Vat ${n} data`}>
             Download
           </button>
         )}

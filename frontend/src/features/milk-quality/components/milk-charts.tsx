@@ -58,7 +58,7 @@ export function MilkCharts({ data, shading, view, onView }: MilkChartsProps) {
   const from = Date.parse(data.range.from);
   const to = Date.parse(data.range.to);
   const shaded = shadedBands(data, shading);
-  const span = { from, to, view, onView, shaded };
+  const span = { from, to, view, onView, shaded, timeZone: data.farm.timezone };
   return (
     <div className="milk-quality__charts">
       <h2 className="milk-quality__chart-title">Milk Volume</h2>

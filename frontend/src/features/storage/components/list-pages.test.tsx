@@ -40,9 +40,9 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
   it('lists each vat’s collections in the farm’s local time, and says so for a vat with none', async () => {
     const { api } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))) }, 'Collections');
     const vat1 = await screen.findByRole('region', { name: 'Vat 1' });
-    expect(facts(within(vat1).getByRole('listitem'))).toEqual({ Started: '10 Mar 2026 09:00', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C' });
+    expect(facts(within(vat1).getByRole('listitem'))).toEqual({ Started: '10 Mar 2026 09:00 NZDT', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C' });
     expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByText('No collections in these days.')).toBeInTheDocument();
-    expect(screen.getByText('09/02/2026 to 11/03/2026')).toBeInTheDocument();
+    expect(screen.getByText('09 Feb 2026 to 11 Mar 2026')).toBeInTheDocument();
     expect(api.callsOf('FARMER_COLLECTION_LIST')[0]?.fields.get('farm')).toBe('farm-1');
     expect(api.callsOf('FARMER_COLLECTION_LIST')[0]?.fields.get('page_index')).toBe('1');
     expect(screen.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'true');
@@ -85,8 +85,8 @@ describe('/dts/agitator: the agitator stop periods', () => {
     await open('/dts/agitator', { FARMER_AGITATOR_LIST: () => stops }, 'Agitator stops');
     const vat2 = await screen.findByRole('region', { name: 'Vat 2' });
     const [open1, closed] = within(vat2).getAllByRole('listitem');
-    expect(facts(open1 as HTMLElement)).toMatchObject({ Stopped: '10 Mar 2026 14:00', Restarted: 'Still stopped', Duration: '–' });
-    expect(facts(closed as HTMLElement)).toEqual({ Stopped: '09 Mar 2026 14:00', Restarted: '09 Mar 2026 15:35', Duration: '1 h 35 min', Milk: '3,000 L, 4.4 °C' });
+    expect(facts(open1 as HTMLElement)).toMatchObject({ Stopped: '10 Mar 2026 14:00 NZDT', Restarted: 'Still stopped', Duration: '–' });
+    expect(facts(closed as HTMLElement)).toEqual({ Stopped: '09 Mar 2026 14:00 NZDT', Restarted: '09 Mar 2026 15:35 NZDT', Duration: '1 h 35 min', Milk: '3,000 L, 4.4 °C' });
     expect(within(screen.getByRole('region', { name: 'Vat 1' })).getByText('No agitator stops in these days.')).toBeInTheDocument();
   });
 });
@@ -114,8 +114,8 @@ describe('/dts/dashboard/data: Milk storage data', () => {
     const { router, user } = await open('/dts/dashboard/data', { FARMER_STORAGE_HISTORY: () => history }, 'Milk storage data');
     const vat1 = await screen.findByRole('region', { name: 'Vat 1' });
     const [current, earlier] = within(vat1).getAllByRole('listitem');
-    expect(facts(current as HTMLElement)).toEqual({ Started: '10 Mar 2026 18:00', Ended: 'In the vat', 'Peak volume': '2,100 L', 'Peak temperature': '9.6 °C' });
-    expect(facts(earlier as HTMLElement)).toEqual({ Started: '08 Mar 2026 23:00', Ended: '10 Mar 2026 09:00', 'Peak volume': '9,000 L', 'Peak temperature': '12.0 °C' });
+    expect(facts(current as HTMLElement)).toEqual({ Started: '10 Mar 2026 18:00 NZDT', Ended: 'In the vat', 'Peak volume': '2,100 L', 'Peak temperature': '9.6 °C' });
+    expect(facts(earlier as HTMLElement)).toEqual({ Started: '08 Mar 2026 23:00 NZDT', Ended: '10 Mar 2026 09:00 NZDT', 'Peak volume': '9,000 L', 'Peak temperature': '12.0 °C' });
     expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByText('No storages in the last 7 days.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Collections' })).toHaveAttribute('href', '/dts/collection');
     expect(screen.getByRole('link', { name: 'Agitator stops' })).toHaveAttribute('href', '/dts/agitator');

@@ -5,7 +5,7 @@ import { PageButtons } from '../../../components/page-buttons';
 import type { ApiClient } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
-import { dayText } from '../../../lib/day-text';
+import { formatDay } from '../../../lib/time-format';
 import { ActivityList, byVat, type ActivityRow } from './activity-list';
 import type { StorageContext } from './storage-page';
 import '../../../components/charts/charts.css';
@@ -54,7 +54,7 @@ export function PagedVatLists<D extends Ranged<{ readonly vat_number: number }>,
       </div>
       {data && (
         <p className="page__note">
-          {dayText(data.range.startDate)} to {dayText(data.range.endDate)}
+          {formatDay(data.range.startDate)} to {formatDay(data.range.endDate)}
         </p>
       )}
       {isPending && <p className="page__note">Loading…</p>}

@@ -12,13 +12,13 @@ const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
  * stops shaded, and the vat temperature with the §9 6 and 10 °C lines, over the storage's time,
  * zooming together (§2.17).
  */
-export function StorageCharts({ storage, rangeEnd }: { readonly storage: StorageOne; readonly rangeEnd: number }) {
+export function StorageCharts({ storage, rangeEnd, timeZone }: { readonly storage: StorageOne; readonly rangeEnd: number; readonly timeZone: string | undefined }) {
   const [view, setView] = useState<XView>();
   const n = storage.device.vat_number;
   const from = Date.parse(storage.activity.activity.start.published_at);
   const to = Math.max(from + 60_000, storage.activity.activity.end ? Date.parse(storage.activity.activity.end.published_at) : rangeEnd);
   const stops: ShadedBands = { bands: bandsOf(storage.agitatorData.listStop, to), colour: AGITATOR_STOP };
-  const span = { from, to, view, onView: setView };
+  const span = { from, to, view, onView: setView, timeZone };
   return (
     <>
       <ZoomControl view={view} onReset={() => setView(undefined)} />

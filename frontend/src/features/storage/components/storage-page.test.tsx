@@ -63,7 +63,7 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
     expect(box).toHaveTextContent('Temperature over 6°C');
     expect(box).toHaveTextContent('Milk over 6C');
     // Auckland is 13 h ahead in March: 20:00 UTC is 09:00 on the 10th.
-    expect(box).toHaveTextContent('10 Mar 2026 09:00 · 7.2 °C · 6,000 L · Agitator Stopped');
+    expect(box).toHaveTextContent('10 Mar 2026 09:00 NZDT · 7.2 °C · 6,000 L · Agitator Stopped');
 
     const card = screen.getByRole('region', { name: 'Milk storage data' });
     expect(within(card).getByText('Agitator Stopped')).toBeInTheDocument();
@@ -84,7 +84,7 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Vat 2' })).toBeInTheDocument();
     expect(api.callsOf('FARMER_STORAGE_ONE')[0]?.fields.get('alert_id')).toBe('');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(screen.getByText('In storage from 09 Mar 2026 23:00 to 10 Mar 2026 21:00')).toBeInTheDocument();
+    expect(screen.getByText('In storage from 09 Mar 2026 23:00 NZDT to 10 Mar 2026 21:00 NZDT')).toBeInTheDocument();
   });
 
   it('a storage of another of the user’s farms switches the selected farm to it and reloads', async () => {
