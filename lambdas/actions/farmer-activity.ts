@@ -244,12 +244,16 @@ export const farmerActivityActions: readonly ServedAction[] = [
       // Only an alert of the storage's own farm: another farm's id answers no alert, as a missing one does.
       alert_id ? deps.alerts.get(device.farm_id, alert_id) : Promise.resolve(undefined),
     ]);
+    const shown = downsample(readings, CHART_POINT_CAP);
+    const columns = columnsFromReadings(readings);
     return {
       activity: toWire(activity),
       farm_id: device.farm_id,
       device: toVat(device),
-      detailData: downsample(readings, CHART_POINT_CAP).map(detailPoint),
-      agitatorData: { listStop: agitatorStops(columnsFromReadings(readings)) },
+      detailData: shown.map(detailPoint),
+      coolerData: coolerPoints(shown),
+      phyStateData: phyStates(columns),
+      agitatorData: { listStop: agitatorStops(columns) },
       alert: alert ? { _id: alert._id, type: alert.type, status: alert.status, data: { ...alert.data }, created_at: alert.created_at, device: alert.device } : null,
     };
   }),

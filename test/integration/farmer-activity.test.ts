@@ -178,6 +178,10 @@ describe('every type answers for the farmer’s own farm', () => {
     expect(body.device.vat_number).toBe(1);
     expect(body.detailData.length).toBe(601);
     expect(body.alert).toBeNull();
+    // The state runs for the milking start and end markers (farmer §4), as the dashboard's range has them.
+    expect(body.phyStateData.map((r) => r.phystate)).toEqual(['milking', 'storage']);
+    expect(Date.parse(body.phyStateData[1]?.start ?? '')).toBe(Date.parse(at(120)));
+    expect(body.coolerData).toEqual([]);
   });
 
   it('FARMER_STORAGE_ONE with alert_id: the farm’s alert, and none for another farm’s alert id', async () => {

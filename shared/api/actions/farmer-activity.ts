@@ -242,6 +242,10 @@ export const storageOneResponseSchema = z.object({
   farm_id: z.string(),
   device: vatSchema,
   detailData: z.array(detailPointSchema),
+  /** The cooler's Milk In and Water In (farmer §9's eight series), as FARMER_DASHBOARD_LAST_ALL gives them. */
+  coolerData: z.array(coolerPointSchema),
+  /** State runs, for the milking start and end markers (farmer §4), as FARMER_DASHBOARD_LAST_ALL gives them. */
+  phyStateData: z.array(phyStateSchema),
   agitatorData: z.object({ listStop: z.array(periodSchema) }),
   /** The farm's alert of alert_id (farmer §2.7 red box); null when none was asked for or it is not this farm's. */
   alert: z

@@ -124,6 +124,13 @@ export interface VatLineChartProps {
   readonly timeZone?: string | undefined;
 }
 
+/**
+ * The y axis's width in px, whatever its labels: charts stacked on one page (volume over
+ * temperature) then have their plot areas, and so their time axes, exactly one above the other.
+ * Wide enough for '5,500' with the axis title.
+ */
+export const Y_AXIS_WIDTH = 72;
+
 /** The options of a vat chart, apart from the component so a test can read them. */
 export const lineChartOptions = ({ unit, yTitle, yMin = 0, markers = [], from, to, shaded, view, onView, onPick, timeZone }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
   const report = ({ chart }: { chart: ChartJS }) => {
@@ -154,12 +161,16 @@ export const lineChartOptions = ({ unit, yTitle, yMin = 0, markers = [], from, t
         },
         ticks: { callback: (v) => formatTick(Number(v), timeZone) },
       },
-      y:
-        unit === 'stirrer'
-          ? { type: 'linear', min: 0, max: 1, title: { display: true, text: yTitle }, ticks: { stepSize: 1, callback: (v) => stirrerText(Number(v)) } }
+      y: {
+        ...(unit === 'stirrer'
+          ? { type: 'linear', min: 0, max: 1, title: { display: true, text: yTitle }, ticks: { stepSize: 1, callback: (v: number | string) => stirrerText(Number(v)) } }
           : yMin === null
             ? { type: 'linear', title: { display: true, text: yTitle } }
-            : { type: 'linear', beginAtZero: true, min: yMin, title: { display: true, text: yTitle } },
+            : { type: 'linear', beginAtZero: true, min: yMin, title: { display: true, text: yTitle } }),
+        afterFit: (axis: { width: number }) => {
+          axis.width = Y_AXIS_WIDTH;
+        },
+      },
     },
     plugins: {
       legend: { position: 'bottom' },

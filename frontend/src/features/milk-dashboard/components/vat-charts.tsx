@@ -1,5 +1,5 @@
 import type { VatLastAll } from '../api/dashboard-last-all';
-import { bandsOf, batteryOffBands, seriesOf, temperatureLimitLines } from '../../../components/charts/chart-data';
+import { bandsOf, batteryOffBands, milkingMarkers, seriesOf, temperatureLimitLines, temperatureSeries } from '../../../components/charts/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
 
@@ -20,7 +20,11 @@ const downloadCsv = (item: VatLastAll, timeZone: string | undefined) => {
   URL.revokeObjectURL(url);
 };
 
-/** The charts of one vat (farmer §2.5, §2.17): temperature with the 6 and 10 °C lines, volume with agitator stops. */
+/**
+ * The charts of one vat (farmer §2.5, §2.17, §4, §9): the seven temperatures (the vat's shown, the
+ * others behind the legend) with the 6 and 10 °C lines, volume with agitator stops, the stirrer;
+ * each marks milking start and end.
+ */
 export interface VatChartsProps {
   readonly item: VatLastAll;
   readonly download: boolean;
@@ -39,7 +43,7 @@ export function VatCharts({ item, download, view, onView, timeZone }: VatChartsP
   const batteryOff: ShadedBands = { bands: batteryOffBands(item.batteryData, to), colour: BATTERY_OFF };
   const headingId = `vat-charts-${item.device._id}`;
   // Every chart of the vat shows the same time window and zooms together.
-  const span = { from, to, view, onView, timeZone };
+  const span = { from, to, view, onView, timeZone, markers: milkingMarkers(item.phyStateData) };
   return (
     <section className="card vat-charts" aria-label={`Vat ${n} charts`}>
       <div className="vat-charts__header">
@@ -59,12 +63,7 @@ export function VatCharts({ item, download, view, onView, timeZone }: VatChartsP
         yTitle="Temperatures"
         {...span}
         shaded={[outages, batteryOff]}
-        series={[
-          { label: 'Vat', data: seriesOf(item.detailData, 'temp1'), colour: '#1d4f91' },
-          // The CIP overlay (§2.17): wash water runs far hotter than milk, so it starts hidden and the legend shows it.
-          { label: 'CIP', data: seriesOf(item.detailData, 'temp5'), colour: '#8e44ad', hidden: true },
-          ...temperatureLimitLines(from, to),
-        ]}
+        series={[...temperatureSeries(item.detailData, item.coolerData), ...temperatureLimitLines(from, to)]}
       />
       <VatLineChart
         label={`Vat ${n} milk volume`}
