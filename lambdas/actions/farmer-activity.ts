@@ -1,11 +1,11 @@
 import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
-import { CHART_POINT_CAP, MAX_RANGE_DAYS } from '../../shared/constants';
+import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
-import { agitatorStops, batteryChanges, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
+import { agitatorStops, batteryChanges, controllerNow, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
 import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
 import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
@@ -88,8 +88,13 @@ const farmActivities = async (deps: ActivityDeps, farmId: string, range: Resolve
 export const farmerActivityActions: readonly ServedAction[] = [
   serve(contracts.FARMER_DASHBOARD_LAST, ['farms', 'readings', 'now'], async (_input, { farm, deps }) => {
     const vats = await activeVats(deps, farm._id);
+    const now = deps.now().getTime();
+    // The Auto tile's controller status and when it last changed: the last 2 days (the dashboard's
+    // default range) are read only for Vat-Man Auto farms, whose vats report it.
+    const auto = farm.package === 'Vat-Man Auto';
+    const recent = auto ? await deps.readings.readRangeColumns(vats.map((d) => d._id), iso(now - DEFAULT_RANGE_DAYS * DAY), iso(now)) : [];
     return Promise.all(
-      vats.map(async (d) => {
+      vats.map(async (d, i) => {
         const [latest, [storage, collection, milking, cip]] = await Promise.all([
           deps.readings.latestReading(d._id, deps.now().toISOString()),
           Promise.all((['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k))),
@@ -103,6 +108,7 @@ export const farmerActivityActions: readonly ServedAction[] = [
           lastCollection: wire(collection),
           lastMilking: wire(milking),
           lastCIP: wire(cip),
+          ...(auto ? { controller: controllerNow(recent[i] ?? EMPTY_COLUMNS) ?? null } : {}),
         };
       }),
     );

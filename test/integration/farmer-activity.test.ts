@@ -100,6 +100,8 @@ describe('every type answers for the farmer’s own farm', () => {
     expect(body[0]?.lastCollection?.kind).toBe('collection');
     expect(body[0]?.lastCIP).toBeNull();
     expect(body[0]?.last).toMatchObject({ published_at: at(599), temp1: 4 });
+    // The controller status is the Vat-Man Auto tile's: a Pro farm's answer has none.
+    expect(body[0]).not.toHaveProperty('controller');
   });
 
   it('FARMER_DASHBOARD_LAST_ALL: per vat in vat order, the groups of §3, for the default 2 days', async () => {

@@ -3,6 +3,7 @@ import { lastUpdatedSchema } from '../../entities/device';
 import { packageSchema } from '../../entities/farm';
 import { COOLING_RULES } from '../../compliance/cooling-rules';
 import { ACTIVITY_KINDS, type ActivityKind } from '../../telemetry/activities';
+import { controllerStatusSchema } from '../../telemetry/device-message';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
 import { farmField, ID_MAX, intField, jsonField } from '../fields';
@@ -158,6 +159,12 @@ export const lastResponseSchema = z.array(
     lastCollection: activitySchema.nullable(),
     lastMilking: activitySchema.nullable(),
     lastCIP: activitySchema.nullable(),
+    /**
+     * A Vat-Man Auto vat's controller selector (farmer §2.5 Auto tile): the latest reported status
+     * and when it last changed within the last 2 days (null: not within them); null when no reading
+     * of those days reports one. Absent for farms that are not Vat-Man Auto.
+     */
+    controller: z.object({ status: controllerStatusSchema, since: z.string().nullable() }).nullable().optional(),
   }),
 );
 

@@ -65,7 +65,7 @@ export function MilkDashboardPage() {
       {farm && data && data.length > 0 && (
         <div className="card-grid">
           <StorageDataCard vats={data} now={now} />
-          {farm.package === 'Vat-Man Auto' && <AutoTile farmId={farm._id} vats={data} />}
+          {farm.package === 'Vat-Man Auto' && <AutoTile farmId={farm._id} vats={data} timeZone={farm.timezone} />}
         </div>
       )}
       {farm && (
