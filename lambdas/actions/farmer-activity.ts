@@ -13,7 +13,7 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../lib/ports';
 import { toVat } from './farmer-dashboard';
-import { addPickupAction } from './farmer-pickup';
+import { addPickupAction, deletePickupAction } from './farmer-pickup';
 
 /** The ports the helpers below read. */
 type ActivityDeps = Pick<Ports, 'farms' | 'readings'>;
@@ -287,4 +287,17 @@ export const farmerActivityActions: readonly ServedAction[] = [
     };
   }),
   addPickupAction,
+  deletePickupAction,
+
+  // The pickups entered on /dts/pickup, of the 30 days of page_index in the farm's days, newest first (issue 24).
+  serve(contracts.FARMER_PICKUP_LIST, ['farms', 'pickups', 'now'], async (input, { farm, caller, deps }) => {
+    const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
+    const from = Date.parse(range.from);
+    const to = Date.parse(range.to);
+    const list = (await deps.pickups.listPickups(farm._id))
+      .filter((p) => Date.parse(p.datetime) >= from && Date.parse(p.datetime) <= to)
+      .sort((a, b) => b.datetime.localeCompare(a.datetime) || a.vat - b.vat)
+      .map((p) => ({ vat: p.vat, device_id: p.device_id, datetime: p.datetime, volume: p.volume, temperature: p.temperature, submitted_at: p.submitted_at, mine: p.submitted_by === caller.userId }));
+    return { range, list };
+  }),
 ];

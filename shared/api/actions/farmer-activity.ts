@@ -7,7 +7,7 @@ import { controllerStatusSchema } from '../../telemetry/device-message';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
 import { farmField, ID_MAX, intField, jsonField } from '../fields';
-import { addPickupResponseSchema, addPickupSchema } from './farmer-pickup';
+import { addPickupResponseSchema, addPickupSchema, deletePickupResponseSchema, deletePickupSchema, pickupListItemSchema } from './farmer-pickup';
 import { MAX_PAGE_INDEX } from '../range';
 
 /*
@@ -79,6 +79,8 @@ export const farmerActivityActions = {
   FARMER_COLLECTION_LIST: farmRange('FARMER_COLLECTION_LIST'),
   /** Not in the spec's table: the data of /dts/agitator (farmer §2.3, §4 agitator stop periods). */
   FARMER_AGITATOR_LIST: farmRange('FARMER_AGITATOR_LIST'),
+  /** Not in the spec's table: the pickups entered on /dts/pickup, listed on /dts/collection (issue 24). */
+  FARMER_PICKUP_LIST: farmRange('FARMER_PICKUP_LIST'),
 } as const;
 
 // ---- Answers -------------------------------------------------------------------------------
@@ -272,6 +274,9 @@ export const collectionListResponseSchema = z.object({
   list: z.array(activitySchema.extend({ vat_number: z.number().int(), volume_collected: z.number().nullable(), duration_min: z.number().nullable() })),
 });
 
+/** The farm's submitted pickups of the 30 days of page_index, newest first. */
+export const pickupListResponseSchema = z.object({ range: rangeSchema, list: z.array(pickupListItemSchema) });
+
 export const agitatorListResponseSchema = z.object({
   range: rangeSchema,
   list: z.array(activitySchema.extend({ vat_number: z.number().int(), duration_min: z.number().nullable() })),
@@ -295,4 +300,7 @@ export const farmerActivityContracts = {
   FARMER_COLLECTION_LIST: contract({ path: PATH, type: 'FARMER_COLLECTION_LIST', input: farmerActivityActions.FARMER_COLLECTION_LIST, answer: collectionListResponseSchema, access: farmMember }),
   FARMER_AGITATOR_LIST: contract({ path: PATH, type: 'FARMER_AGITATOR_LIST', input: farmerActivityActions.FARMER_AGITATOR_LIST, answer: agitatorListResponseSchema, access: farmMember }),
   ADD_PICKUP: contract({ path: PATH, type: 'ADD_PICKUP', input: addPickupSchema, answer: addPickupResponseSchema, access: access.farmMember('farm_id') }),
+  FARMER_PICKUP_LIST: contract({ path: PATH, type: 'FARMER_PICKUP_LIST', input: farmerActivityActions.FARMER_PICKUP_LIST, answer: pickupListResponseSchema, access: farmMember }),
+  // The farm's members reach it; the action itself lets only the person who entered the pickup delete it.
+  DELETE_PICKUP: contract({ path: PATH, type: 'DELETE_PICKUP', input: deletePickupSchema, answer: deletePickupResponseSchema, access: access.farmMember('farm_id') }),
 } as const;

@@ -38,7 +38,7 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
   });
 
   it('lists each vat’s collections in the farm’s local time, and says so for a vat with none', async () => {
-    const { api } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))) }, 'Collections');
+    const { api } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))), FARMER_PICKUP_LIST: (f) => ({ range: range(Number(f.get('page_index'))), list: [] }) }, 'Collections');
     const vat1 = await screen.findByRole('region', { name: 'Vat 1' });
     expect(facts(within(vat1).getByRole('listitem'))).toEqual({ Started: '10 Mar 2026 09:00 NZDT', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C' });
     expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByText('No collections in these days.')).toBeInTheDocument();
@@ -49,12 +49,67 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
   });
 
   it('Previous asks for the 30 days before', async () => {
-    const { api, user } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))) }, 'Collections');
+    const { api, user } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))), FARMER_PICKUP_LIST: (f) => ({ range: range(Number(f.get('page_index'))), list: [] }) }, 'Collections');
     await screen.findByText('25 min');
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     expect(await within(screen.getByRole('region', { name: 'Vat 1' })).findByText('No collections in these days.')).toBeInTheDocument();
     expect(api.callsOf('FARMER_COLLECTION_LIST')[1]?.fields.get('page_index')).toBe('2');
     expect(screen.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'false');
+  });
+
+  describe('the pickups entered on Submit Pickup, beside the detected collections (issue 24)', () => {
+    const pickup = (datetime: string, vat: number, mine: boolean, volume = 8450) => ({ vat, device_id: `dev-${vat}`, datetime, volume, temperature: 3.84, submitted_at: datetime, mine });
+    const openWithPickups = (list: ReturnType<typeof pickup>[], more: Record<string, FakeHandler> = {}) =>
+      open(
+        '/dts/collection',
+        {
+          FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))),
+          FARMER_PICKUP_LIST: (f) => ({ range: range(Number(f.get('page_index'))), list: Number(f.get('page_index')) === 1 ? list : [] }),
+          DELETE_PICKUP: () => 'success',
+          ...more,
+        },
+        'Collections',
+      );
+
+    it("lists each vat's submitted pickups among its collections, newest first, marked as entered by hand and by whom", async () => {
+      const { api } = await openWithPickups([pickup('2026-03-10T01:00:00.000Z', 1, true), pickup('2026-03-09T01:00:00.000Z', 1, false, 7000), pickup('2026-03-09T05:00:00.000Z', 2, true)]);
+      const vat1 = await screen.findByRole('region', { name: 'Vat 1' });
+      await within(vat1).findByText('You');
+      expect(within(vat1).getAllByRole('listitem').map(facts)).toEqual([
+        { 'Submitted pickup': '10 Mar 2026 14:00 NZDT', Volume: '8,450 L', Temperature: '3.8 °C', 'Entered by': 'You' },
+        { Started: '10 Mar 2026 09:00 NZDT', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C' },
+        { 'Submitted pickup': '09 Mar 2026 14:00 NZDT', Volume: '7,000 L', Temperature: '3.8 °C', 'Entered by': 'Another user of the farm' },
+      ]);
+      // Delete only for the one who entered it.
+      expect(within(vat1).getAllByRole('button', { name: /^Delete/ })).toHaveLength(1);
+      expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByText('18:00', { exact: false })).toBeInTheDocument();
+      expect(api.callsOf('FARMER_PICKUP_LIST')[0]?.fields.get('farm')).toBe('farm-1');
+      expect(api.callsOf('FARMER_PICKUP_LIST')[0]?.fields.get('page_index')).toBe('1');
+    });
+
+    it("deletes one's own pickup after 'Are you sure you want to delete it?', and Cancel deletes nothing", async () => {
+      let list = [pickup('2026-03-10T01:00:00.000Z', 1, true)];
+      const { api, user } = await openWithPickups([], {
+        FARMER_PICKUP_LIST: (f) => ({ range: range(Number(f.get('page_index'))), list }),
+        DELETE_PICKUP: () => {
+          list = [];
+          return 'success';
+        },
+      });
+      const remove = await screen.findByRole('button', { name: 'Delete the pickup of Vat 1 at 10 Mar 2026 14:00 NZDT' });
+      await user.click(remove);
+      const dialog = await screen.findByRole('dialog');
+      expect(dialog).toHaveTextContent('Are you sure you want to delete it?');
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(api.callsOf('DELETE_PICKUP')).toHaveLength(0);
+
+      await user.click(remove);
+      await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'OK' }));
+      await waitFor(() => expect(api.callsOf('DELETE_PICKUP')).toHaveLength(1));
+      const call = api.callsOf('DELETE_PICKUP')[0];
+      expect([call?.fields.get('farm_id'), call?.fields.get('vat'), call?.fields.get('datetime')]).toEqual(['farm-1', '1', '2026-03-10 01:00:00']);
+      await waitFor(() => expect(screen.queryByText('Submitted pickup')).not.toBeInTheDocument());
+    });
   });
 });
 
