@@ -279,6 +279,14 @@ describe('isLiveRange: the ranges that refresh every 120 s', () => {
   });
 });
 
+describe("the charts' clock", () => {
+  it("says the axes and the picker are the farm's clock, named, when the browser's zone reads another time (the tests run in UTC)", async () => {
+    await openDashboard('Vat-Man Pro');
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(screen.getByText(/^Times are the farm's \(NZ[DS]T\)\.$/)).toBeInTheDocument();
+  });
+});
+
 describe('lineChartOptions', () => {
   it('the stirrer chart runs 0 to 1 and reads Stopped and Running', () => {
     const options = lineChartOptions({ unit: 'stirrer', yTitle: 'Stirrer', from: 1, to: 9, shaded: [] });

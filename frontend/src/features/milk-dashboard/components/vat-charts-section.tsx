@@ -13,6 +13,7 @@ import { VatCharts } from './vat-charts';
 import type { XView } from '../../../components/charts/vat-line-chart';
 import '../../../components/charts/charts.css';
 import { ZoomControl } from '../../../components/charts/zoom-control';
+import { FarmClockNote } from '../../../components/charts/farm-clock-note';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
@@ -82,6 +83,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
           <PageButtons page={page} onPage={(p) => setRange({ kind: 'page', page: p })} />
         </div>
       )}
+      <FarmClockNote timeZone={farm.timezone} />
       <ZoomControl view={view} onReset={() => setView(undefined)} />
       {error && (
         <p className="chart-range__problem" role="alert">

@@ -6,6 +6,7 @@ import { byVat, perMilking, scatterPoints } from '../utils/milking-view';
 import { MilkingLineChart } from './milking-line-chart';
 import { MilkingScatter, type ScatterSet } from './milking-scatter';
 import { ZoomControl } from '../../../components/charts/zoom-control';
+import { FarmClockNote } from '../../../components/charts/farm-clock-note';
 
 /** One colour per vat on the comparison scatter (up to four vats a farm, operator §9). */
 const VAT_COLOURS = ['#1d4f91', '#c26a00', '#2e6b31', '#8e44ad'] as const;
@@ -33,6 +34,7 @@ export function MilkingCharts({ data, timeZone }: { readonly data: MilkingList; 
         <p className="page__note">Litres of each milking. Click a point to open that milking.</p>
         <MilkingScatter label="Milking volume comparison" sets={sets} from={from} to={to} timeZone={timeZone} />
       </section>
+      <FarmClockNote timeZone={timeZone} />
       <ZoomControl view={view} onReset={() => setView(undefined)} className="milking__reset" />
       {vats.map((v) => (
         <section key={v.vatNumber} className="card milking-card" aria-label={`Vat ${v.vatNumber} milkings`}>

@@ -3,6 +3,7 @@ import { VatLineChart, type ShadedBands, type XView } from '../../../components/
 import { bandsOf, milkingMarkers, seriesOf, temperatureLimitLines, temperatureSeries } from '../../../components/charts/chart-data';
 import type { StorageOne } from '../api/storage';
 import { ZoomControl } from '../../../components/charts/zoom-control';
+import { FarmClockNote } from '../../../components/charts/farm-clock-note';
 
 /** The milk dashboard's agitator-stop shade, so 'Agitator Stopped' reads the same on both screens. */
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
@@ -21,6 +22,7 @@ export function StorageCharts({ storage, rangeEnd, timeZone }: { readonly storag
   const span = { from, to, view, onView: setView, timeZone, markers: milkingMarkers(storage.phyStateData) };
   return (
     <>
+      <FarmClockNote timeZone={timeZone} at={from} />
       <ZoomControl view={view} onReset={() => setView(undefined)} />
       <VatLineChart
         label={`Vat ${n} storage volume`}
