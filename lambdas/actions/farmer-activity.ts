@@ -155,17 +155,24 @@ export const farmerActivityActions: readonly ServedAction[] = [
     ]);
     return vats.map((d, i) => {
       const c = columns[i] ?? EMPTY_COLUMNS;
+      const shown = rowsOf(c, downsampleIndices(seriesSource(c), HISTORY_POINTS));
       return {
         device: toVat(d),
         from,
         to: iso(to),
         storages: (storages[i] ?? []).map(toWire).sort(byStartDesc),
-        detailData: rowsOf(c, downsampleIndices(seriesSource(c), HISTORY_POINTS)).map((r) => ({
+        detailData: shown.map((r) => ({
           published_at: r.published_at,
           milk_level: r.milk_level,
           milk_volume: r.milk_volume,
           temp1: r.temp1,
+          temp2: r.temp2,
+          temp3: r.temp3,
+          temp4: r.temp4,
+          temp5: r.temp5,
         })),
+        coolerData: coolerPoints(shown),
+        phyStateData: phyStates(c),
       };
     });
   }),

@@ -133,6 +133,8 @@ describe('every type answers for the farmer’s own farm', () => {
     const body = await ok(storageHistoryResponseSchema, { type: 'FARMER_STORAGE_HISTORY', farm: 'farm-pro' });
     expect(body[0]?.storages.map((s) => s._id)).toEqual([ids.pro1Storage]);
     expect(body[0]?.detailData.length).toBe(601);
+    // The milking start and end markers' state runs (farmer §4).
+    expect(body[0]?.phyStateData.map((r) => r.phystate)).toEqual(['milking', 'storage']);
   });
 
   it('FARMER_MILKING_LIST: newest first with duration, productivity and speed', async () => {

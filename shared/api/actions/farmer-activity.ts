@@ -194,7 +194,12 @@ export const storageHistoryResponseSchema = z.array(
     from: z.string(),
     to: z.string(),
     storages: z.array(activitySchema),
-    detailData: z.array(z.object({ published_at: z.string(), milk_level: num, milk_volume: num, temp1: num })),
+    /** Milk Volume and the temperatures of §9 (temp1 Vat, temp2 Inlet, temp3 Plate, temp4 Ambient, temp5 CIP). */
+    detailData: z.array(z.object({ published_at: z.string(), milk_level: num, milk_volume: num, temp1: num, temp2: num, temp3: num, temp4: num, temp5: num })),
+    /** Milk In and Water In of the readings shown. */
+    coolerData: z.array(coolerPointSchema),
+    /** State runs of the 7 days, for the milking start and end markers (farmer §4). */
+    phyStateData: z.array(phyStateSchema),
   }),
 );
 

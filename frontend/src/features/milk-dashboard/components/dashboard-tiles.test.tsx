@@ -118,6 +118,8 @@ describe('the storage history chart (farmer §2.7)', () => {
         to: hoursAgo(0),
         storages: [storage(1, start, hoursAgo(10))],
         detailData: [{ published_at: start, milk_level: 300, milk_volume: 900, temp1: 4 }],
+        coolerData: [],
+        phyStateData: [],
       },
     ];
     const { router } = await openDashboard({}, [vatLast(1, null)], { FARMER_STORAGE_HISTORY: () => history, FARMER_STORAGE_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }) });

@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { storageHistoryQuery, type VatStorageHistory } from '../../../lib/queries/storage-history';
-import { seriesOf, type Band } from '../../../components/charts/chart-data';
+import { milkingMarkers, seriesOf, temperatureSeries, type Band } from '../../../components/charts/chart-data';
 import { VatLineChart } from '../../../components/charts/vat-line-chart';
 
 /** Phones skip the history call (farmer §2.5): the same width at which the cards stack. */
@@ -27,6 +27,7 @@ function VatHistory({ history, timeZone }: { readonly history: VatStorageHistory
   const to = Date.parse(history.to);
   const bands = storageBands(history, to);
   const shaded = [{ bands, colour: STORAGE }];
+  const markers = milkingMarkers(history.phyStateData);
   const navigate = useNavigate();
   // Clicking a storage's shaded area opens that storage (farmer §2.7).
   const onPick = (x: number) => {
@@ -45,6 +46,7 @@ function VatHistory({ history, timeZone }: { readonly history: VatStorageHistory
         shaded={shaded}
         onPick={onPick}
         timeZone={timeZone}
+        markers={markers}
         series={[{ label: 'Milk Volume', data: seriesOf(history.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
       <VatLineChart
@@ -56,7 +58,8 @@ function VatHistory({ history, timeZone }: { readonly history: VatStorageHistory
         shaded={shaded}
         onPick={onPick}
         timeZone={timeZone}
-        series={[{ label: 'Vat', data: seriesOf(history.detailData, 'temp1'), colour: '#1d4f91' }]}
+        markers={markers}
+        series={temperatureSeries(history.detailData, history.coolerData)}
       />
     </div>
   );

@@ -45,7 +45,12 @@ const history = (n: number) => ({
       activity: { start: { published_at: '2026-03-09T10:00:00.000Z', milk_volume: 900, temp1: 4, temp2: null, temp3: null }, end: null },
     },
   ],
-  detailData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_level: 300, milk_volume: 900, temp1: 4 }],
+  detailData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_level: 300, milk_volume: 900, temp1: 4, temp2: 20 }],
+  coolerData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_in: 31, water_in: 13 }],
+  phyStateData: [
+    { start: '2026-03-09T09:00:00.000Z', end: '2026-03-09T10:00:00.000Z', phystate: 'milking' },
+    { start: '2026-03-09T10:00:00.000Z', end: '2026-03-09T10:00:00.000Z', phystate: 'storage' },
+  ],
 });
 
 const openDashboard = (pkg: Farm['package'], lastAll?: FakeHandler, storageHistory: FakeHandler = () => []) =>
@@ -258,6 +263,29 @@ describe('Milk storage history (farmer §2.5)', () => {
     // chart.js hands its options back as proxies: read them into plain values before comparing.
     const bands = volume?.options.plugins?.bands?.shaded?.map((s) => s?.bands?.map((b) => [b?.from, b?.to]));
     expect(bands).toEqual([[[Date.parse('2026-03-09T10:00:00.000Z'), Date.parse('2026-03-10T12:00:00.000Z')]]]);
+  });
+
+  it('has the seven temperatures (all but Vat hidden) and marks milking start and end on both charts', async () => {
+    await openDashboard('Vat-Man Lite', undefined, () => [history(1)]);
+    const card = await screen.findByRole('region', { name: 'Milk storage history' });
+    const volume = await chartOn(within(card).getByRole('img', { name: 'Vat 1 storage volume' }));
+    const temperatures = await chartOn(within(card).getByRole('img', { name: 'Vat 1 storage temperatures' }));
+    expect(temperatures.data.datasets.map((d) => [d.label, d.hidden])).toEqual([
+      ['Vat', false],
+      ['Inlet', true],
+      ['Plate', true],
+      ['Ambient', true],
+      ['CIP', true],
+      ['Milk In', true],
+      ['Water In', true],
+    ]);
+    expect(temperatures.data.datasets.find((d) => d.label === 'Water In')?.data).toEqual([{ x: Date.parse('2026-03-09T10:00:00.000Z'), y: 13 }]);
+    for (const chart of [volume, temperatures]) {
+      expect(chart.options.plugins?.markers?.lines?.map((m) => [m?.label, m?.at])).toEqual([
+        ['Milking start', Date.parse('2026-03-09T09:00:00.000Z')],
+        ['Milking end', Date.parse('2026-03-09T10:00:00.000Z')],
+      ]);
+    }
   });
 
   it('a phone skips the history call', async () => {

@@ -161,8 +161,10 @@ describe('/dts/dashboard/data: Milk storage data', () => {
         { published_at: '2026-03-09T19:00:00.000Z', milk_level: 900, milk_volume: 9004, temp1: 3.8 },
         { published_at: '2026-03-10T06:00:00.000Z', milk_level: 300, milk_volume: 2100, temp1: 9.6 },
       ],
+      coolerData: [],
+      phyStateData: [],
     },
-    { device: device(2), from: '2026-03-03T12:00:00.000Z', to: '2026-03-10T12:00:00.000Z', storages: [], detailData: [] },
+    { device: device(2), from: '2026-03-03T12:00:00.000Z', to: '2026-03-10T12:00:00.000Z', storages: [], detailData: [], coolerData: [], phyStateData: [] },
   ];
 
   it('lists each vat’s storages of 7 days newest first with peaks, each opening its storage page', async () => {
