@@ -1,11 +1,11 @@
 import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
-import { CHART_POINT_CAP, MAX_RANGE_DAYS } from '../../shared/constants';
+import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
-import { agitatorStops, batteryChanges, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
+import { agitatorStops, batteryChanges, controllerNow, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
 import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
 import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
@@ -13,7 +13,7 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../lib/ports';
 import { toVat } from './farmer-dashboard';
-import { addPickupAction } from './farmer-pickup';
+import { addPickupAction, deletePickupAction } from './farmer-pickup';
 
 /** The ports the helpers below read. */
 type ActivityDeps = Pick<Ports, 'farms' | 'readings'>;
@@ -88,8 +88,13 @@ const farmActivities = async (deps: ActivityDeps, farmId: string, range: Resolve
 export const farmerActivityActions: readonly ServedAction[] = [
   serve(contracts.FARMER_DASHBOARD_LAST, ['farms', 'readings', 'now'], async (_input, { farm, deps }) => {
     const vats = await activeVats(deps, farm._id);
+    const now = deps.now().getTime();
+    // The Auto tile's controller status and when it last changed: the last 2 days (the dashboard's
+    // default range) are read only for Vat-Man Auto farms, whose vats report it.
+    const auto = farm.package === 'Vat-Man Auto';
+    const recent = auto ? await deps.readings.readRangeColumns(vats.map((d) => d._id), iso(now - DEFAULT_RANGE_DAYS * DAY), iso(now)) : [];
     return Promise.all(
-      vats.map(async (d) => {
+      vats.map(async (d, i) => {
         const [latest, [storage, collection, milking, cip]] = await Promise.all([
           deps.readings.latestReading(d._id, deps.now().toISOString()),
           Promise.all((['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k))),
@@ -103,6 +108,7 @@ export const farmerActivityActions: readonly ServedAction[] = [
           lastCollection: wire(collection),
           lastMilking: wire(milking),
           lastCIP: wire(cip),
+          ...(auto ? { controller: controllerNow(recent[i] ?? EMPTY_COLUMNS) ?? null } : {}),
         };
       }),
     );
@@ -149,17 +155,24 @@ export const farmerActivityActions: readonly ServedAction[] = [
     ]);
     return vats.map((d, i) => {
       const c = columns[i] ?? EMPTY_COLUMNS;
+      const shown = rowsOf(c, downsampleIndices(seriesSource(c), HISTORY_POINTS));
       return {
         device: toVat(d),
         from,
         to: iso(to),
         storages: (storages[i] ?? []).map(toWire).sort(byStartDesc),
-        detailData: rowsOf(c, downsampleIndices(seriesSource(c), HISTORY_POINTS)).map((r) => ({
+        detailData: shown.map((r) => ({
           published_at: r.published_at,
           milk_level: r.milk_level,
           milk_volume: r.milk_volume,
           temp1: r.temp1,
+          temp2: r.temp2,
+          temp3: r.temp3,
+          temp4: r.temp4,
+          temp5: r.temp5,
         })),
+        coolerData: coolerPoints(shown),
+        phyStateData: phyStates(c),
       };
     });
   }),
@@ -244,12 +257,16 @@ export const farmerActivityActions: readonly ServedAction[] = [
       // Only an alert of the storage's own farm: another farm's id answers no alert, as a missing one does.
       alert_id ? deps.alerts.get(device.farm_id, alert_id) : Promise.resolve(undefined),
     ]);
+    const shown = downsample(readings, CHART_POINT_CAP);
+    const columns = columnsFromReadings(readings);
     return {
       activity: toWire(activity),
       farm_id: device.farm_id,
       device: toVat(device),
-      detailData: downsample(readings, CHART_POINT_CAP).map(detailPoint),
-      agitatorData: { listStop: agitatorStops(columnsFromReadings(readings)) },
+      detailData: shown.map(detailPoint),
+      coolerData: coolerPoints(shown),
+      phyStateData: phyStates(columns),
+      agitatorData: { listStop: agitatorStops(columns) },
       alert: alert ? { _id: alert._id, type: alert.type, status: alert.status, data: { ...alert.data }, created_at: alert.created_at, device: alert.device } : null,
     };
   }),
@@ -277,4 +294,17 @@ export const farmerActivityActions: readonly ServedAction[] = [
     };
   }),
   addPickupAction,
+  deletePickupAction,
+
+  // The pickups entered on /dts/pickup, of the 30 days of page_index in the farm's days, newest first (issue 24).
+  serve(contracts.FARMER_PICKUP_LIST, ['farms', 'pickups', 'now'], async (input, { farm, caller, deps }) => {
+    const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
+    const from = Date.parse(range.from);
+    const to = Date.parse(range.to);
+    const list = (await deps.pickups.listPickups(farm._id))
+      .filter((p) => Date.parse(p.datetime) >= from && Date.parse(p.datetime) <= to)
+      .sort((a, b) => b.datetime.localeCompare(a.datetime) || a.vat - b.vat)
+      .map((p) => ({ vat: p.vat, device_id: p.device_id, datetime: p.datetime, volume: p.volume, temperature: p.temperature, submitted_at: p.submitted_at, mine: p.submitted_by === caller.userId }));
+    return { range, list };
+  }),
 ];

@@ -1,5 +1,5 @@
 import { farmerActivityContracts as contracts } from '../../shared/api/actions/farmer-activity';
-import { PICKUP_FUTURE_SLACK_MS, PICKUP_MESSAGES } from '../../shared/api/actions/farmer-pickup';
+import { PICKUP_DELETE_REFUSED, PICKUP_FUTURE_SLACK_MS, PICKUP_MESSAGES } from '../../shared/api/actions/farmer-pickup';
 import { isDairyCompanyFarm } from '../../shared/entities/farm';
 import { serve } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
@@ -26,5 +26,19 @@ export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 
     submitted_at: now.toISOString(),
   });
   log.info('pickup stored', { farm: farm._id, vat: input.vat, datetime: input.datetime });
+  return 'success' as const;
+});
+
+/**
+ * DELETE_PICKUP: the farm's member reaches it (the contract); only the person who entered the
+ * pickup may delete it (403 otherwise, Admin included: a pickup is that farmer's statement). A
+ * pickup already gone answers 'success', so a second click or a retry does no harm.
+ */
+export const deletePickupAction = serve(contracts.DELETE_PICKUP, ['pickups'], async (input, { farm, caller, deps, log }) => {
+  const pickup = (await deps.pickups.listPickups(farm._id)).find((p) => p.vat === input.vat && p.datetime === input.datetime);
+  if (!pickup) return 'success' as const;
+  if (pickup.submitted_by !== caller.userId) throw new ForbiddenError(PICKUP_DELETE_REFUSED);
+  await deps.pickups.deletePickup(farm._id, pickup.datetime, pickup.vat);
+  log.info('pickup deleted', { farm: farm._id, vat: pickup.vat, datetime: pickup.datetime });
   return 'success' as const;
 });

@@ -1,5 +1,5 @@
 import { OUTAGE_GAP_MINUTES } from '../constants';
-import { isOnMains } from './device-message';
+import { isOnMains, type ControllerStatus } from './device-message';
 import type { Reading } from './reading';
 import type { ReadingColumns } from './reading-columns';
 
@@ -137,4 +137,27 @@ export const outages = (c: ReadingColumns): Period[] => {
     if ((c.t[i] as number) - (c.t[i - 1] as number) > gap) out.push({ start: { published_at: isoAt(c, i - 1) }, end: { published_at: isoAt(c, i) } });
   }
   return out;
+};
+
+/**
+ * The Vat-Man Auto controller's selector now (farmer §2.5's Auto tile): the latest reported
+ * `controller_status` of a time-ordered range and the time of the first reading of its current run,
+ * i.e. when it last changed; `since` is null when it held for the whole range (it changed before).
+ * Readings without a status say nothing (only DATA readings carry one) and are passed over.
+ * Undefined when no reading of the range reports one.
+ */
+export const controllerNow = (c: ReadingColumns): { status: ControllerStatus; since: string | null } | undefined => {
+  const statuses = c.cols.controller_status;
+  let i = c.t.length - 1;
+  while (i >= 0 && (statuses[i] === null || statuses[i] === undefined)) i--;
+  if (i < 0) return undefined;
+  const status = statuses[i] as ControllerStatus;
+  let first = i;
+  for (let j = i - 1; j >= 0; j--) {
+    const s = statuses[j];
+    if (s === null || s === undefined) continue;
+    if (s !== status) return { status, since: isoAt(c, first) };
+    first = j;
+  }
+  return { status, since: null };
 };

@@ -85,6 +85,10 @@ const farmLocal = (iso: string) => {
   return `${parts.day} ${parts.month} ${parts.year} ${parts.hour}:${parts.minute}`;
 };
 
+/** The farm zone's short name at that instant (NZDT or NZST): the page names it, the browser's clock (UTC) being another. */
+const farmZoneName = (iso: string) =>
+  new Intl.DateTimeFormat('en-NZ', { timeZone: TIMEZONE, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+
 /** The same instant as a browser in UTC would show it, to prove the page does not. */
 const utcShown = (iso: string) => `${iso.slice(11, 16)}`;
 
@@ -165,8 +169,9 @@ describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
         const panel = page.getByRole('tabpanel');
         const vat1 = panel.getByRole('region', { name: 'Vat 1' });
         await vat1.waitFor();
-        const when102 = farmLocal(alert102.data.published_at);
-        const when101 = farmLocal(alert101.data.published_at);
+        // The farm's clock, named (issue 24: the browser's zone, UTC, reads another time).
+        const when102 = `${farmLocal(alert102.data.published_at)} ${farmZoneName(alert102.data.published_at)}`;
+        const when101 = `${farmLocal(alert101.data.published_at)} ${farmZoneName(alert101.data.published_at)}`;
         // The farm's zone, not the browser's (UTC): 13 hours (NZDT) or 12 (NZST) ahead.
         const row102 = vat1.getByRole('button', { name: /^Temperature over 6°C/ });
         await row102.waitFor();

@@ -268,16 +268,25 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
         .filter((m) => m.milk_level !== undefined && m.milk_level !== null)
         .sort((a, b) => a.published_at.localeCompare(b.published_at));
       expect((sent.get(d._id) ?? []).length).toBeGreaterThan(withVolume.length);
+      // §9: the farm's 'DD MMM YYYY HH:mm' (no seconds), volume to the nearest 10 L, temperatures to 1 decimal.
       const local = new Intl.DateTimeFormat('en-GB', {
-        timeZone: TIME_ZONE, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+        timeZone: TIME_ZONE, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
       });
       const dateTime = (iso: string) => {
         const p = Object.fromEntries(local.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
-        return `${p['day']} ${p['month']} ${p['year']} ${p['hour']}:${p['minute']}:${p['second']}`;
+        return `${p['day']} ${p['month']} ${p['year']} ${p['hour']}:${p['minute']}`;
       };
+      const degrees = (t: number | null | undefined) => (t === null || t === undefined ? '' : (Math.round(t * 10) / 10).toFixed(1));
       expect(rows).toEqual(
         withVolume.map((m) =>
-          [dateTime(m.published_at), volumeFromLevel(m.milk_level ?? 0, d), m.temp1, m.agitator_status, m.cooler?.milk_in ?? '', m.cooler?.water_in ?? ''].join(','),
+          [
+            dateTime(m.published_at),
+            Math.round(volumeFromLevel(m.milk_level ?? 0, d) / 10) * 10,
+            degrees(m.temp1),
+            m.agitator_status ?? '',
+            degrees(m.cooler?.milk_in),
+            degrees(m.cooler?.water_in),
+          ].join(','),
         ),
       );
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoPickupRepository, type PickupRepository } from '../../lambdas/adapters/dynamodb/pickups-repository';
-import { PICKUP_MESSAGES, toWireTime } from '../../shared/api/actions/farmer-pickup';
+import { PICKUP_DELETE_REFUSED, PICKUP_MESSAGES, toWireTime } from '../../shared/api/actions/farmer-pickup';
 import { startTestStack } from '../support/local-stack';
 
 /**
@@ -87,5 +87,39 @@ describe('ADD_PICKUP', () => {
     expect(await call(fields({ farm_id: 'farm-wes', vat: '3' }), west)).toEqual({ status: 200, body: 'success' });
     expect((await pickups.listPickups('farm-wes')).map((p) => p.vat)).toEqual([3]);
     expect((await stack.post(PATH, fields())).status).toBe(401);
+  });
+});
+
+describe('FARMER_PICKUP_LIST and DELETE_PICKUP (/dts/collection, issue 24)', () => {
+  const list = async (token: string, farm = 'farm-lite') => stack.post(PATH, { type: 'FARMER_PICKUP_LIST', farm }, token);
+  const remove = (token: string, over: Record<string, string> = {}) =>
+    stack.post(PATH, { type: 'DELETE_PICKUP', farm_id: 'farm-lite', vat: '1', datetime: toWireTime(twoHoursAgo), ...over }, token);
+
+  it("lists the farm's pickups of the 30 days, newest first, marked mine for the one who entered them", async () => {
+    expect(await call(fields({ datetime: toWireTime(twoHoursAgo - 30 * HOUR), volume: '7000' }))).toEqual({ status: 200, body: 'success' });
+    const mine = await list(farmer);
+    expect(mine.status).toBe(200);
+    const body = mine.body as { range: { startDate: string }; list: { datetime: string; volume: number; mine: boolean }[] };
+    expect(body.list.map((p) => [p.datetime, p.volume, p.mine])).toEqual([
+      [new Date(twoHoursAgo).toISOString(), 8500, true],
+      [new Date(twoHoursAgo - 30 * HOUR).toISOString(), 7000, true],
+    ]);
+    expect(body.list[0]).not.toHaveProperty('submitted_by');
+    // The Admin may see the farm's list; nothing in it is theirs.
+    const admin = await stack.signIn('admin@vatman.local');
+    expect(((await list(admin)).body as { list: { mine: boolean }[] }).list.map((p) => p.mine)).toEqual([false, false]);
+    expect((await list(farmer, 'farm-wes')).status).toBe(403);
+  });
+
+  it('deletes a pickup only for the person who entered it; one already gone answers success', async () => {
+    const admin = await stack.signIn('admin@vatman.local');
+    expect(await remove(admin)).toEqual({ status: 403, body: { message: PICKUP_DELETE_REFUSED } });
+    expect(await pickups.listPickups('farm-lite')).toHaveLength(2);
+    const west = await stack.signIn('westfarmer@vatman.local');
+    expect((await remove(west)).status).toBe(403);
+    expect(await remove(farmer)).toEqual({ status: 200, body: 'success' });
+    expect((await pickups.listPickups('farm-lite')).map((p) => p.volume)).toEqual([7000]);
+    expect(await remove(farmer)).toEqual({ status: 200, body: 'success' });
+    expect(await pickups.listPickups('farm-lite')).toHaveLength(1);
   });
 });

@@ -82,6 +82,9 @@ const SAMPLES: Record<string, Sample> = {
   FARMER_COLLECTION_LIST: { fields: () => ({ farm: 'farm-pro' }) },
   FARMER_AGITATOR_LIST: { fields: () => ({ farm: 'farm-pro' }) },
   ADD_PICKUP: { fields: () => ({ farm_id: 'farm-lite', vat: '1', datetime: new Date(now - 3_600_000).toISOString(), volume: '4000', temperature: '4' }) },
+  FARMER_PICKUP_LIST: { fields: () => ({ farm: 'farm-lite' }) },
+  // A pickup nobody entered: deleting what is not there answers 'success' for every caller the rule lets in.
+  DELETE_PICKUP: { fields: () => ({ farm_id: 'farm-lite', vat: '1', datetime: '2020-01-01 00:00:00' }) },
   FARMER_NOTIFICATION_STATUS: { fields: () => ({ farm: 'farm-pro' }) },
   FARMER_NOTIFICATION_LIST: { fields: () => ({ farm: 'farm-pro' }) },
   // No such notification: past the rule, the farm's notification is looked for and not found (403).

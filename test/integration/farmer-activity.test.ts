@@ -100,6 +100,8 @@ describe('every type answers for the farmer’s own farm', () => {
     expect(body[0]?.lastCollection?.kind).toBe('collection');
     expect(body[0]?.lastCIP).toBeNull();
     expect(body[0]?.last).toMatchObject({ published_at: at(599), temp1: 4 });
+    // The controller status is the Vat-Man Auto tile's: a Pro farm's answer has none.
+    expect(body[0]).not.toHaveProperty('controller');
   });
 
   it('FARMER_DASHBOARD_LAST_ALL: per vat in vat order, the groups of §3, for the default 2 days', async () => {
@@ -131,6 +133,8 @@ describe('every type answers for the farmer’s own farm', () => {
     const body = await ok(storageHistoryResponseSchema, { type: 'FARMER_STORAGE_HISTORY', farm: 'farm-pro' });
     expect(body[0]?.storages.map((s) => s._id)).toEqual([ids.pro1Storage]);
     expect(body[0]?.detailData.length).toBe(601);
+    // The milking start and end markers' state runs (farmer §4).
+    expect(body[0]?.phyStateData.map((r) => r.phystate)).toEqual(['milking', 'storage']);
   });
 
   it('FARMER_MILKING_LIST: newest first with duration, productivity and speed', async () => {
@@ -178,6 +182,10 @@ describe('every type answers for the farmer’s own farm', () => {
     expect(body.device.vat_number).toBe(1);
     expect(body.detailData.length).toBe(601);
     expect(body.alert).toBeNull();
+    // The state runs for the milking start and end markers (farmer §4), as the dashboard's range has them.
+    expect(body.phyStateData.map((r) => r.phystate)).toEqual(['milking', 'storage']);
+    expect(Date.parse(body.phyStateData[1]?.start ?? '')).toBe(Date.parse(at(120)));
+    expect(body.coolerData).toEqual([]);
   });
 
   it('FARMER_STORAGE_ONE with alert_id: the farm’s alert, and none for another farm’s alert id', async () => {

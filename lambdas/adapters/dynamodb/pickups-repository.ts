@@ -1,4 +1,4 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { pickupSchema, type Pickup } from '../../../shared/api/actions/farmer-pickup';
 import { farmsKeys as k } from './keys';
 import { queryAll } from './query';
@@ -12,6 +12,8 @@ export interface PickupRepository {
   putPickup(pickup: Pickup): Promise<void>;
   /** The farm's pickups, oldest first. */
   listPickups(farmId: string): Promise<Pickup[]>;
+  /** Removes the farm's pickup of this vat and time (UTC ISO); nothing there is not an error. */
+  deletePickup(farmId: string, datetime: string, vat: number): Promise<void>;
 }
 
 export const dynamoPickupRepository = (doc: DynamoDBDocumentClient, table: string): PickupRepository => ({
@@ -24,5 +26,8 @@ export const dynamoPickupRepository = (doc: DynamoDBDocumentClient, table: strin
       ExpressionAttributeValues: { ':p': k.farm(farmId).pk, ':s': k.pickupPrefix },
     });
     return items.map((item) => pickupSchema.parse(item));
+  },
+  async deletePickup(farmId, datetime, vat) {
+    await doc.send(new DeleteCommand({ TableName: table, Key: k.pickup(farmId, datetime, vat) }));
   },
 });

@@ -3,10 +3,11 @@ import { lastUpdatedSchema } from '../../entities/device';
 import { packageSchema } from '../../entities/farm';
 import { COOLING_RULES } from '../../compliance/cooling-rules';
 import { ACTIVITY_KINDS, type ActivityKind } from '../../telemetry/activities';
+import { controllerStatusSchema } from '../../telemetry/device-message';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
 import { farmField, ID_MAX, intField, jsonField } from '../fields';
-import { addPickupResponseSchema, addPickupSchema } from './farmer-pickup';
+import { addPickupResponseSchema, addPickupSchema, deletePickupResponseSchema, deletePickupSchema, pickupListItemSchema } from './farmer-pickup';
 import { MAX_PAGE_INDEX } from '../range';
 
 /*
@@ -78,6 +79,8 @@ export const farmerActivityActions = {
   FARMER_COLLECTION_LIST: farmRange('FARMER_COLLECTION_LIST'),
   /** Not in the spec's table: the data of /dts/agitator (farmer §2.3, §4 agitator stop periods). */
   FARMER_AGITATOR_LIST: farmRange('FARMER_AGITATOR_LIST'),
+  /** Not in the spec's table: the pickups entered on /dts/pickup, listed on /dts/collection (issue 24). */
+  FARMER_PICKUP_LIST: farmRange('FARMER_PICKUP_LIST'),
 } as const;
 
 // ---- Answers -------------------------------------------------------------------------------
@@ -158,6 +161,12 @@ export const lastResponseSchema = z.array(
     lastCollection: activitySchema.nullable(),
     lastMilking: activitySchema.nullable(),
     lastCIP: activitySchema.nullable(),
+    /**
+     * A Vat-Man Auto vat's controller selector (farmer §2.5 Auto tile): the latest reported status
+     * and when it last changed within the last 2 days (null: not within them); null when no reading
+     * of those days reports one. Absent for farms that are not Vat-Man Auto.
+     */
+    controller: z.object({ status: controllerStatusSchema, since: z.string().nullable() }).nullable().optional(),
   }),
 );
 
@@ -185,7 +194,12 @@ export const storageHistoryResponseSchema = z.array(
     from: z.string(),
     to: z.string(),
     storages: z.array(activitySchema),
-    detailData: z.array(z.object({ published_at: z.string(), milk_level: num, milk_volume: num, temp1: num })),
+    /** Milk Volume and the temperatures of §9 (temp1 Vat, temp2 Inlet, temp3 Plate, temp4 Ambient, temp5 CIP). */
+    detailData: z.array(z.object({ published_at: z.string(), milk_level: num, milk_volume: num, temp1: num, temp2: num, temp3: num, temp4: num, temp5: num })),
+    /** Milk In and Water In of the readings shown. */
+    coolerData: z.array(coolerPointSchema),
+    /** State runs of the 7 days, for the milking start and end markers (farmer §4). */
+    phyStateData: z.array(phyStateSchema),
   }),
 );
 
@@ -242,6 +256,10 @@ export const storageOneResponseSchema = z.object({
   farm_id: z.string(),
   device: vatSchema,
   detailData: z.array(detailPointSchema),
+  /** The cooler's Milk In and Water In (farmer §9's eight series), as FARMER_DASHBOARD_LAST_ALL gives them. */
+  coolerData: z.array(coolerPointSchema),
+  /** State runs, for the milking start and end markers (farmer §4), as FARMER_DASHBOARD_LAST_ALL gives them. */
+  phyStateData: z.array(phyStateSchema),
   agitatorData: z.object({ listStop: z.array(periodSchema) }),
   /** The farm's alert of alert_id (farmer §2.7 red box); null when none was asked for or it is not this farm's. */
   alert: z
@@ -260,6 +278,9 @@ export const collectionListResponseSchema = z.object({
   range: rangeSchema,
   list: z.array(activitySchema.extend({ vat_number: z.number().int(), volume_collected: z.number().nullable(), duration_min: z.number().nullable() })),
 });
+
+/** The farm's submitted pickups of the 30 days of page_index, newest first. */
+export const pickupListResponseSchema = z.object({ range: rangeSchema, list: z.array(pickupListItemSchema) });
 
 export const agitatorListResponseSchema = z.object({
   range: rangeSchema,
@@ -284,4 +305,7 @@ export const farmerActivityContracts = {
   FARMER_COLLECTION_LIST: contract({ path: PATH, type: 'FARMER_COLLECTION_LIST', input: farmerActivityActions.FARMER_COLLECTION_LIST, answer: collectionListResponseSchema, access: farmMember }),
   FARMER_AGITATOR_LIST: contract({ path: PATH, type: 'FARMER_AGITATOR_LIST', input: farmerActivityActions.FARMER_AGITATOR_LIST, answer: agitatorListResponseSchema, access: farmMember }),
   ADD_PICKUP: contract({ path: PATH, type: 'ADD_PICKUP', input: addPickupSchema, answer: addPickupResponseSchema, access: access.farmMember('farm_id') }),
+  FARMER_PICKUP_LIST: contract({ path: PATH, type: 'FARMER_PICKUP_LIST', input: farmerActivityActions.FARMER_PICKUP_LIST, answer: pickupListResponseSchema, access: farmMember }),
+  // The farm's members reach it; the action itself lets only the person who entered the pickup delete it.
+  DELETE_PICKUP: contract({ path: PATH, type: 'DELETE_PICKUP', input: deletePickupSchema, answer: deletePickupResponseSchema, access: access.farmMember('farm_id') }),
 } as const;

@@ -91,3 +91,39 @@ export const pickupSchema = z.object({
   submitted_at: z.string(),
 });
 export type Pickup = z.infer<typeof pickupSchema>;
+
+/**
+ * DELETE_PICKUP (not in the spec's table; farmer §2.6 /dts/collection lists the submitted pickups,
+ * §5 "Delete ... need the confirmation"): the pickup of this vat and time, deleted only by the
+ * person who entered it. Deleting one that is not there (already deleted) answers 'success' too.
+ */
+export const deletePickupSchema = z.object({
+  type: z.literal('DELETE_PICKUP'),
+  farm_id: idField('farm_id'),
+  vat: figure('Vat', PICKUP_LIMITS.vat).refine(Number.isInteger, 'Vat must be a whole number'),
+  datetime: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: 'Pickup Time is required' })
+      .max(40, 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
+      .refine((s) => !Number.isNaN(parseWireTime(s)), 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
+      .transform((s) => new Date(parseWireTime(s)).toISOString()),
+  ),
+});
+export const deletePickupResponseSchema = z.literal('success');
+
+/** Who may delete a pickup: the person who entered it (farmer §2.6, issue 24). */
+export const PICKUP_DELETE_REFUSED = 'Only the person who entered a pickup can delete it.';
+
+/** A submitted pickup as /dts/collection lists it: `mine` when the caller entered it (who else did is not told). */
+export const pickupListItemSchema = z.object({
+  vat: z.number().int(),
+  device_id: z.string(),
+  /** UTC ISO 8601. */
+  datetime: z.string(),
+  volume: z.number(),
+  temperature: z.number().nullable(),
+  submitted_at: z.string(),
+  mine: z.boolean(),
+});
+export type PickupListItem = z.infer<typeof pickupListItemSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHART_POINT_CAP } from '@shared/constants';
-import { bandsOf, batteryOffBands, niceTimeTicks, referenceLine, seriesOf, temperatureLimitLines, tooltipLines } from './chart-data';
+import { bandsOf, batteryOffBands, referenceLine, seriesOf, temperatureLimitLines, tooltipLines } from './chart-data';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -60,14 +60,16 @@ describe('referenceLine and tooltipLines', () => {
     ]);
   });
 
-  it('the tooltip gives local date/time, then value and unit', () => {
-    const x = at('2026-03-10T01:05:00Z');
-    const [when, value] = tooltipLines(x, 4.26, '°C');
-    expect(when).toBe(new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }));
+  it("the tooltip gives the farm's date/time in §9's chart format, then value and unit rounded as §9", () => {
+    const x = at('2026-11-22T01:05:00Z');
+    const [when, value] = tooltipLines(x, 4.26, '°C', 'Pacific/Auckland');
+    expect(when).toMatch(/^Sun, 22nd November 14:05( NZDT)?$/);
+    expect(tooltipLines(x, 4.26, '°C', 'Europe/London')[0]).toMatch(/^Sun, 22nd November 01:05( GMT)?$/);
     expect(value).toBe('4.3 °C');
-    expect(tooltipLines(x, 1234.4, 'L')[1]).toBe('1234 L');
-    expect(tooltipLines(x, 1, 'stirrer')[1]).toBe('Running');
-    expect(tooltipLines(x, 0, 'stirrer')[1]).toBe('Stopped');
+    expect(tooltipLines(x, 1234.4, 'L', 'Pacific/Auckland')[1]).toBe('1,230 L');
+    expect(tooltipLines(x, 1235, 'L', 'Pacific/Auckland')[1]).toBe('1,240 L');
+    expect(tooltipLines(x, 1, 'stirrer', 'Pacific/Auckland')[1]).toBe('Running');
+    expect(tooltipLines(x, 0, 'stirrer', 'Pacific/Auckland')[1]).toBe('Stopped');
   });
 });
 
@@ -93,35 +95,5 @@ describe('batteryOffBands (odd hex status on, even off)', () => {
   });
   it('no off, no band', () => {
     expect(batteryOffBands([rec('2026-03-10T01:00:00Z', '1')], end)).toEqual([]);
-  });
-});
-
-describe('niceTimeTicks', () => {
-  const local = (y: number, mo: number, d: number, h = 0, mi = 0) => new Date(y, mo - 1, d, h, mi).getTime();
-
-  it('puts two days of readings on local midnights and every 12 hours, at most 6', () => {
-    const ticks = niceTimeTicks(local(2026, 3, 8, 9, 33), local(2026, 3, 10, 9, 33));
-    expect(ticks).toEqual([local(2026, 3, 8, 12), local(2026, 3, 9), local(2026, 3, 9, 12), local(2026, 3, 10)]);
-  });
-
-  it('puts a zoomed hour on whole quarter hours, and a month on local midnights a week apart', () => {
-    expect(niceTimeTicks(local(2026, 3, 8, 9, 7), local(2026, 3, 8, 10, 7))).toEqual([
-      local(2026, 3, 8, 9, 15),
-      local(2026, 3, 8, 9, 30),
-      local(2026, 3, 8, 9, 45),
-      local(2026, 3, 8, 10),
-    ]);
-    const month = niceTimeTicks(local(2026, 3, 1, 5), local(2026, 3, 31, 5));
-    expect(month).toEqual([local(2026, 3, 2), local(2026, 3, 9), local(2026, 3, 16), local(2026, 3, 23), local(2026, 3, 30)]);
-    for (const t of month) expect(new Date(t).getHours()).toBe(0);
-  });
-
-  it('never gives more than the limit, and one tick for an empty range', () => {
-    for (const span of [5, 50, 500, 5_000, 50_000, 500_000]) {
-      const ticks = niceTimeTicks(local(2026, 1, 1), local(2026, 1, 1) + span * 60_000);
-      expect(ticks.length).toBeLessThanOrEqual(6);
-      expect(ticks.length).toBeGreaterThan(0);
-    }
-    expect(niceTimeTicks(5, 5)).toEqual([5]);
   });
 });

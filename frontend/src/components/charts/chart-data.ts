@@ -1,5 +1,8 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_POINT_CAP } from '@shared/constants';
+import { isMilkingState, type StateMachine } from '@shared/telemetry/device-message';
+import { formatChartTime } from '../../lib/time-format';
+import type { LineSeries, Marker } from './vat-line-chart';
 import { qualityBand } from './quality-bands';
 
 /** A point of a line chart on a time (epoch ms) x axis. */
@@ -59,48 +62,20 @@ export type ChartUnit = 'L' | '°C' | 'stirrer' | 'mm' | 'rpm' | 'quality';
 /** The stirrer chart's value as words. */
 export const stirrerText = (value: number): string => (value >= 1 ? 'Running' : 'Stopped');
 
-/** §2.17 tooltip: the local date and time, then the value with its unit. */
-export const tooltipLines = (x: number, value: number, unit: ChartUnit): [string, string] => [
-  new Date(x).toLocaleString('en-NZ', { weekday: 'short', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hour12: false }),
+/**
+ * §2.17 tooltip: the farm's date and time in §9's chart format, then the value with its unit,
+ * rounded as §9 says (volume to the nearest 10 L, temperature to 1 decimal).
+ */
+export const tooltipLines = (x: number, value: number, unit: ChartUnit, timeZone: string | undefined): [string, string] => [
+  formatChartTime(x, timeZone),
   unit === 'stirrer'
     ? stirrerText(value)
     : unit === 'quality'
       ? `${value.toFixed(2)} (${qualityBand(value).label})`
-      : `${unit === '°C' ? value.toFixed(1) : Math.round(value)} ${unit}`,
+      : unit === 'L'
+        ? `${(Math.round(value / 10) * 10).toLocaleString('en-NZ')} L`
+        : `${unit === '°C' ? value.toFixed(1) : Math.round(value)} ${unit}`,
 ];
-
-/** An axis tick: the local weekday and time. */
-export const tickLabel = (x: number): string =>
-  new Date(x).toLocaleString('en-NZ', { weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
-
-const MINUTE = 60_000;
-/** Tick spacings a farmer reads at a glance: whole quarter hours, hours, days, weeks. */
-const TICK_MINUTES = [10, 15, 30, 60, 120, 180, 360, 720] as const;
-const TICK_DAYS = [1, 2, 7] as const;
-
-/**
- * The x ticks of a time chart at round local times (whole hours, local midnights, …), at most
- * `maxTicks`, instead of chart.js's evenly spread values (Sat 21:33).
- */
-export const niceTimeTicks = (min: number, max: number, maxTicks = 6): number[] => {
-  if (!(max > min)) return [min];
-  const span = max - min;
-  const minutes = TICK_MINUTES.find((m) => Math.floor(span / (m * MINUTE)) + 1 <= maxTicks);
-  const ticks: number[] = [];
-  const start = new Date(min);
-  if (minutes !== undefined) {
-    const midnight = new Date(start.getFullYear(), start.getMonth(), start.getDate()).getTime();
-    let t = midnight + Math.ceil((min - midnight) / (minutes * MINUTE)) * minutes * MINUTE;
-    for (; t <= max; t += minutes * MINUTE) ticks.push(t);
-    return ticks;
-  }
-  const days = TICK_DAYS.find((d) => Math.floor(span / (d * 1440 * MINUTE)) + 1 <= maxTicks) ?? Math.ceil(span / (1440 * MINUTE) / (maxTicks - 1));
-  const day = new Date(start.getFullYear(), start.getMonth(), start.getDate());
-  if (day.getTime() < min) day.setDate(day.getDate() + 1);
-  // setDate steps local days, so a daylight-saving change keeps ticks on midnight.
-  for (; day.getTime() <= max; day.setDate(day.getDate() + days)) ticks.push(day.getTime());
-  return ticks;
-};
 
 /**
  * Battery-off periods (farmer §2.17, operator §3 Battery record): raw.status is hex, odd = on
@@ -123,4 +98,69 @@ export const batteryOffBands = (records: readonly { published_at: string; raw: {
   }
   if (offSince !== undefined && rangeEnd > offSince) bands.push({ from: offSince, to: rangeEnd });
   return bands;
+};
+
+/** A cooler reading (operator §3): the milk and water temperatures at the plate cooler's inlets. */
+export interface CoolerPoint {
+  readonly published_at: string;
+  readonly milk_in: number | null;
+  readonly water_in: number | null;
+}
+
+/** The cooler's `field` as chart points in time order, at most CHART_POINT_CAP (§9). */
+export const coolerSeriesOf = (points: readonly CoolerPoint[], field: 'milk_in' | 'water_in'): XY[] => {
+  const out: XY[] = [];
+  for (const p of points) {
+    const y = p[field];
+    const x = Date.parse(p.published_at);
+    if (y === null || !Number.isFinite(y) || Number.isNaN(x)) continue;
+    out.push({ x, y });
+  }
+  out.sort((a, b) => a.x - b.x);
+  return out.length > CHART_POINT_CAP ? out.slice(out.length - CHART_POINT_CAP) : out;
+};
+
+/**
+ * The seven temperature series of §9 (Vat, Inlet, Plate, Ambient, CIP, Milk In, Water In; Milk
+ * Volume has its own chart). The vat's temperature is what a farmer reads; the others are there
+ * for a closer look, so they start hidden and the legend brings them in (as CIP always was: wash
+ * water and the inlets run far warmer than stored milk and would flatten the vat's line).
+ */
+export const temperatureSeries = (points: readonly DetailPoint[], cooler: readonly CoolerPoint[]): LineSeries[] => [
+  { label: 'Vat', data: seriesOf(points, 'temp1'), colour: '#1d4f91' },
+  { label: 'Inlet', data: seriesOf(points, 'temp2'), colour: '#b26a00', hidden: true },
+  { label: 'Plate', data: seriesOf(points, 'temp3'), colour: '#00838f', hidden: true },
+  { label: 'Ambient', data: seriesOf(points, 'temp4'), colour: '#5b6775', hidden: true },
+  { label: 'CIP', data: seriesOf(points, 'temp5'), colour: '#8e44ad', hidden: true },
+  { label: 'Milk In', data: coolerSeriesOf(cooler, 'milk_in'), colour: '#0f7c8c', hidden: true },
+  { label: 'Water In', data: coolerSeriesOf(cooler, 'water_in'), colour: '#6d8fd0', hidden: true },
+];
+
+/** A run of one state machine value (FARMER_DASHBOARD_LAST_ALL's phyStateData): `end` is where the next run begins. */
+export interface PhyStateRun {
+  readonly start: string;
+  readonly end: string;
+  readonly phystate: string;
+}
+
+const MILKING_MARKER = '#2e6b31';
+const milking = (phystate: string | undefined) => phystate !== undefined && isMilkingState(phystate as StateMachine);
+
+/**
+ * Vertical markers where the state changes to or from milking (farmer §4: som, milking and eom
+ * all count as milking): 'Milking start' where milking follows another state (or opens the
+ * range), 'Milking end' where another state follows it. A milking still going at the end of the
+ * range has no end yet.
+ */
+export const milkingMarkers = (runs: readonly PhyStateRun[]): Marker[] => {
+  const sorted = [...runs].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+  const out: Marker[] = [];
+  sorted.forEach((run, i) => {
+    if (!milking(run.phystate)) return;
+    const before = sorted[i - 1];
+    const after = sorted[i + 1];
+    if (!milking(before?.phystate)) out.push({ at: Date.parse(run.start), colour: MILKING_MARKER, label: 'Milking start', dashed: true });
+    if (after && !milking(after.phystate)) out.push({ at: Date.parse(after.start), colour: MILKING_MARKER, label: 'Milking end', dashed: true });
+  });
+  return out.filter((m) => !Number.isNaN(m.at));
 };

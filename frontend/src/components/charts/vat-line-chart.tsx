@@ -2,7 +2,8 @@ import { Chart as ChartJS, type ChartType, Legend, LinearScale, LineElement, Poi
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
-import { type Band, type ChartUnit, niceTimeTicks, stirrerText, type XY, tickLabel, tooltipLines } from './chart-data';
+import { formatTick, niceTimeTicks } from '../../lib/time-format';
+import { type Band, type ChartUnit, stirrerText, type XY, tooltipLines } from './chart-data';
 import './charts.css';
 
 ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
@@ -119,10 +120,19 @@ export interface VatLineChartProps {
   readonly onView?: ((view: XView) => void) | undefined;
   /** A click on the plot, as the time under the pointer (the storage history opens the storage clicked, §2.7). */
   readonly onPick?: ((x: number) => void) | undefined;
+  /** The farm's zone: ticks and tooltips read its clock (§9); undefined is the browser's (the operator's device pages). */
+  readonly timeZone?: string | undefined;
 }
 
+/**
+ * The y axis's width in px, whatever its labels: charts stacked on one page (volume over
+ * temperature) then have their plot areas, and so their time axes, exactly one above the other.
+ * Wide enough for '5,500' with the axis title.
+ */
+export const Y_AXIS_WIDTH = 72;
+
 /** The options of a vat chart, apart from the component so a test can read them. */
-export const lineChartOptions = ({ unit, yTitle, yMin = 0, markers = [], from, to, shaded, view, onView, onPick }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
+export const lineChartOptions = ({ unit, yTitle, yMin = 0, markers = [], from, to, shaded, view, onView, onPick, timeZone }: Omit<VatLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
   const report = ({ chart }: { chart: ChartJS }) => {
     const x = chart.scales['x'];
     if (x && onView) onView({ min: x.min, max: x.max });
@@ -145,26 +155,30 @@ export const lineChartOptions = ({ unit, yTitle, yMin = 0, markers = [], from, t
         type: 'linear',
         min: view?.min ?? from,
         max: view?.max ?? to,
-        // Round local times (whole hours, midnights) rather than evenly spread odd minutes.
+        // Round times of the farm's clock (whole hours, midnights) rather than evenly spread odd minutes.
         afterBuildTicks: (axis) => {
-          axis.ticks = niceTimeTicks(axis.min, axis.max).map((value) => ({ value }));
+          axis.ticks = niceTimeTicks(axis.min, axis.max, timeZone).map((value) => ({ value }));
         },
-        ticks: { callback: (v) => tickLabel(Number(v)) },
+        ticks: { callback: (v) => formatTick(Number(v), timeZone) },
       },
-      y:
-        unit === 'stirrer'
-          ? { type: 'linear', min: 0, max: 1, title: { display: true, text: yTitle }, ticks: { stepSize: 1, callback: (v) => stirrerText(Number(v)) } }
+      y: {
+        ...(unit === 'stirrer'
+          ? { type: 'linear', min: 0, max: 1, title: { display: true, text: yTitle }, ticks: { stepSize: 1, callback: (v: number | string) => stirrerText(Number(v)) } }
           : yMin === null
             ? { type: 'linear', title: { display: true, text: yTitle } }
-            : { type: 'linear', beginAtZero: true, min: yMin, title: { display: true, text: yTitle } },
+            : { type: 'linear', beginAtZero: true, min: yMin, title: { display: true, text: yTitle } }),
+        afterFit: (axis: { width: number }) => {
+          axis.width = Y_AXIS_WIDTH;
+        },
+      },
     },
     plugins: {
       legend: { position: 'bottom' },
       tooltip: {
         filter: (item) => !(item.dataset as { reference?: boolean }).reference,
         callbacks: {
-          title: (items) => (items[0] ? tooltipLines(items[0].parsed.x ?? 0, items[0].parsed.y ?? 0, unit)[0] : ''),
-          label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, unit)[1]}`,
+          title: (items) => (items[0] ? tooltipLines(items[0].parsed.x ?? 0, items[0].parsed.y ?? 0, unit, timeZone)[0] : ''),
+          label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, unit, timeZone)[1]}`,
         },
       },
       bands: { shaded },

@@ -130,12 +130,25 @@ describe('threshold save (farmer §5, §7, §8)', () => {
   });
 
   it.each([
-    ['Too warm (°C)', '18.5', 'Too warm input verification failed!'],
+    ['Too warm (°C)', 'milk_warm_plate', '31', 30],
+    ['Too warm (°C)', 'milk_warm_plate', '18.4', 18],
+    ['Too cold (°C)', 'milk_cold', '2.25', 2.5],
+    ['Volume level (%)', 'milk_volume', '101', 100],
+    ['Volume level (%)', 'milk_volume', '-80', 50],
+  ] as const)("%s '%s' saved with Enter (no blur) is clamped as on blur, then sent", async (label, field, typed, sent) => {
+    const { user, api } = await openSettings();
+    const input = screen.getByLabelText(label);
+    await user.clear(input);
+    await user.type(input, `${typed}{Enter}`);
+    expect(await snackbar()).toHaveTextContent(/^Success!$/);
+    expect(input).toHaveValue(String(sent));
+    expect(api.jsonField('USER_SETTING_ALERT_SET', 'alert_setting')).toMatchObject({ [field]: sent });
+  });
+
+  it.each([
     ['Too warm (°C)', '', 'Too warm input verification failed!'],
-    ['Too cold (°C)', '2.25', 'Too cold input verification failed!'],
-    ['Volume level (%)', '101', 'Volume level input verification failed!'],
-    ['Volume level (%)', '-80', 'Volume level input verification failed!'],
-  ])("%s '%s' submitted without leaving the field is refused: %s", async (label, typed, message) => {
+    ['Too cold (°C)', 'abc', 'Too cold input verification failed!'],
+  ])("%s '%s' (nothing a clamp can mend) saved with Enter is refused: %s", async (label, typed, message) => {
     const { user, api } = await openSettings();
     const input = screen.getByLabelText(label);
     await user.clear(input);
@@ -236,13 +249,18 @@ describe('controller save (farmer §5, §7, §8)', () => {
     expect(api.callsOf('USER_SETTING_ALERT_SET_AUTO')).toHaveLength(0);
   });
 
-  it('a basepad above the sidewall submitted without leaving the field is refused', async () => {
-    const { user, api } = await openSettings({ pkg: 'Vat-Man Auto', vats: [{ _id: 'dev-1', vat_number: 1, auto_settings: { pro_refrige_level_on_sidewall: 1000 } }] });
+  it('a basepad above the sidewall saved with Enter (no blur) is clamped to the sidewall, then sent', async () => {
+    const { user, api } = await openSettings({
+      pkg: 'Vat-Man Auto',
+      vats: [{ _id: 'dev-1', vat_number: 1, auto_settings: { pro_refrige_level_on_sidewall: 1000 } }],
+      setAuto: () => ({ return_value: 'settings applied', auto_settings: DEFAULT_AUTO_SETTINGS }),
+    });
     const basepad = within(controller(1)).getByLabelText('Basepad level (mm)');
     await user.clear(basepad);
     await user.type(basepad, '1500{Enter}');
-    expect(await snackbar()).toHaveTextContent('Basepad level input verification failed!');
-    expect(api.callsOf('USER_SETTING_ALERT_SET_AUTO')).toHaveLength(0);
+    expect(await snackbar()).toHaveTextContent(/^Success: settings applied$/);
+    expect(basepad).toHaveValue('1000');
+    expect(api.jsonField('USER_SETTING_ALERT_SET_AUTO', 'vat')).toMatchObject({ pro_refrige_level_on_basepad: 1000, pro_refrige_level_on_sidewall: 1000 });
   });
 
   it("Save sends that vat's settings with USER_SETTING_ALERT_SET_AUTO and shows 'Success: {return_value}'", async () => {

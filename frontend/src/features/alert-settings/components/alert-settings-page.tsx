@@ -18,7 +18,7 @@ import type { Farm, Package } from '@shared/entities/farm';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { alertSettingsQuery, saveAlertSettings, saveAutoSettings, type VatSettings } from '../api/alert-settings';
-import { parseNumber, pick, toFormValues, type FormValues } from '../utils/form-values';
+import { clampFields, parseNumber, pick, toFormValues, type FormValues } from '../utils/form-values';
 import { ALERT_SETTING_LABELS, AUTO_SETTING_LABELS, LITE_FIELDS, PRO_FIELDS } from '../utils/labels';
 import { SettingField } from './setting-field';
 import './alert-settings.css';
@@ -82,15 +82,16 @@ function ThresholdForm({ farmId, fields, pro, current }: ThresholdFormProps) {
     },
   });
 
-  const blur = (field: AlertSettingField) => {
-    const n = parseNumber(values[field]);
-    if (n !== undefined) setValues((v) => ({ ...v, [field]: String(clampAlertSetting(field, n)) }));
-  };
+  const clampAll = (v: FormValues<AlertSettingField>, only: readonly AlertSettingField[]) => clampFields(v, only, (f, n) => clampAlertSetting(f, n));
+  const blur = (field: AlertSettingField) => setValues((v) => clampAll(v, [field]));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Farmer §5: save only if every field passes; the first failure's message is shown.
-    const result = validateAlertSettings(pick(fields, values), current);
+    // Farmer §5 clamps on blur; Enter saves without a blur, so the save clamps too, then checks:
+    // only a value no clamp can mend (not a number) is refused with its field's message.
+    const clamped = clampAll(values, fields);
+    setValues(clamped);
+    const result = validateAlertSettings(pick(fields, clamped), current);
     if (!result.ok) {
       snackbar.show(result.message, 'error');
       return;
@@ -141,22 +142,25 @@ function ControllerForm({ farmId, vat }: { readonly farmId: string; readonly vat
   });
   const titleId = `controller-${vat._id}`;
 
-  const blur = (field: AutoSettingField) => {
-    const n = parseNumber(values[field]);
-    if (n === undefined) return;
-    // The basepad is kept at or below the sidewall and the sidewall at or above the basepad (§5).
-    const basepad = parseNumber(values.pro_refrige_level_on_basepad);
-    const sidewall = parseNumber(values.pro_refrige_level_on_sidewall);
-    const other: Partial<AutoSettings> = {
-      ...(basepad !== undefined ? { pro_refrige_level_on_basepad: basepad } : {}),
-      ...(sidewall !== undefined ? { pro_refrige_level_on_sidewall: sidewall } : {}),
-    };
-    setValues((v) => ({ ...v, [field]: String(clampAutoSetting(field, n, other)) }));
-  };
+  const clampAll = (v: FormValues<AutoSettingField>, only: readonly AutoSettingField[]) =>
+    clampFields(v, only, (f, n, now) => {
+      // The basepad is kept at or below the sidewall and the sidewall at or above the basepad (§5).
+      const basepad = parseNumber(now.pro_refrige_level_on_basepad);
+      const sidewall = parseNumber(now.pro_refrige_level_on_sidewall);
+      const other: Partial<AutoSettings> = {
+        ...(basepad !== undefined ? { pro_refrige_level_on_basepad: basepad } : {}),
+        ...(sidewall !== undefined ? { pro_refrige_level_on_sidewall: sidewall } : {}),
+      };
+      return clampAutoSetting(f, n, other);
+    });
+  const blur = (field: AutoSettingField) => setValues((v) => clampAll(v, [field]));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = validateAutoSettings(values, vat.auto_settings);
+    // As the threshold form: clamp as on blur, then check what cannot be clamped.
+    const clamped = clampAll(values, AUTO_SETTING_FIELDS);
+    setValues(clamped);
+    const result = validateAutoSettings(clamped, vat.auto_settings);
     if (!result.ok) {
       snackbar.show(result.message, 'error');
       return;

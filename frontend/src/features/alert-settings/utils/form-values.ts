@@ -15,3 +15,14 @@ export const toFormValues = <F extends string>(fields: readonly F[], values: Rea
 /** Only the fields the form shows: the server keeps the others as stored. */
 export const pick = <F extends string, V>(fields: readonly F[], values: Readonly<Record<F, V>>): Partial<Record<F, V>> =>
   Object.fromEntries(fields.map((f) => [f, values[f]])) as Partial<Record<F, V>>;
+
+/**
+ * The clamp of farmer §5 applied to `fields` in turn (each field sees the ones clamped before it,
+ * as the basepad and sidewall limits need); text that is not a number is left for the save check.
+ * The blur clamps one field; a save (Enter included, which blurs nothing) clamps them all first.
+ */
+export const clampFields = <F extends string>(values: FormValues<F>, fields: readonly F[], clamp: (field: F, n: number, now: FormValues<F>) => number): FormValues<F> =>
+  fields.reduce<FormValues<F>>((now, f) => {
+    const n = parseNumber(now[f]);
+    return n === undefined ? now : { ...now, [f]: String(clamp(f, n, now)) };
+  }, values);

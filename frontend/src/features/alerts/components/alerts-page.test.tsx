@@ -6,7 +6,7 @@ import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 import { withSelectedFarm } from '../../../testing/selected-farm';
 import type { AlertItem } from '../api/notifications';
-import { formatWhen } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
@@ -107,7 +107,8 @@ describe('/dts/notification (farmer §2.8)', () => {
     await user.click(await screen.findByRole('button', { name: /^Temperature over 6°C/, expanded: false }));
     const facts = (label: string) => within(panel()).getByText(label, { selector: 'dt' }).nextSibling?.textContent;
     expect(facts('Alert')).toBe('Temperature over 6°C');
-    expect(facts('When')).toBe('22 Nov 2026 14:05');
+    // The farm's clock, named: the tests' browser runs in UTC (lib/time-format.ts).
+    expect(facts('When')).toBe('22 Nov 2026 14:05 NZDT');
     expect(facts('Temperature')).toBe('8.5 °C');
     expect(facts('Volume')).toBe('4,230 L');
     expect(facts('Agitator')).toBe('Running');
@@ -145,7 +146,7 @@ describe('/dts/notification (farmer §2.8)', () => {
     const one = alertOf({ status: 1, type: 401 });
     const { user, api } = await openAlerts([one]);
     await screen.findByRole('link', { name: /^Notifications\s*\(new\)$/ });
-    await user.click(screen.getByRole('button', { name: /^Archive Agitator stopped at 22 Nov 2026 14:05$/ }));
+    await user.click(screen.getByRole('button', { name: /^Archive Agitator stopped at 22 Nov 2026 14:05 NZDT$/ }));
     await waitFor(() => expect(api.callsOf('FARMER_NOTIFICATION_ONE_EDIT')[0]?.fields.get('status')).toBe('3'));
     expect(api.jsonField('FARMER_NOTIFICATION_ONE_EDIT', 'item')).toEqual({ _id: one._id });
     expect(await within(panel()).findByText('No alerts.')).toBeInTheDocument();
@@ -184,10 +185,10 @@ describe('/dts/notification (farmer §2.8)', () => {
   });
 });
 
-describe('formatWhen (farmer §9 DD MMM YYYY HH:mm, local time)', () => {
+describe("formatWhen (farmer §9 DD MMM YYYY HH:mm, the farm's time, named as the browser here is in UTC)", () => {
   it.each([
-    ['2026-11-22T01:05:00.000Z', 'Pacific/Auckland', '22 Nov 2026 14:05'],
-    ['2026-09-03 23:30:00', 'Pacific/Auckland', '04 Sep 2026 11:30'],
+    ['2026-11-22T01:05:00.000Z', 'Pacific/Auckland', '22 Nov 2026 14:05 NZDT'],
+    ['2026-09-03 23:30:00', 'Pacific/Auckland', '04 Sep 2026 11:30 NZST'],
     ['2026-06-30T12:00:00Z', 'UTC', '30 Jun 2026 12:00'],
     ['not a time', 'UTC', 'not a time'],
   ])('%s in %s → %s', (text, zone, out) => {

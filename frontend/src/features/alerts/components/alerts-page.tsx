@@ -15,7 +15,8 @@ import {
   notificationListQuery,
   type AlertItem,
 } from '../api/notifications';
-import { formatAgitator, formatTemperature, formatVolume, formatWhen, typeLabel } from '../../../lib/format';
+import { formatAgitator, formatTemperature, formatVolume, typeLabel } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import './alerts.css';
 
 /** What this screen reads from the farmer shell's outlet context (its contract, not its code). */

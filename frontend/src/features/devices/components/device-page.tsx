@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { formatWhen } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import { deviceOneQuery, rawMessage } from '../api/devices';
 import { farmLabel } from '../utils/fleet';
 import { DeviceSeries } from './device-series';

@@ -3,12 +3,9 @@ import { useState } from 'react';
 import { RAW_ARCHIVE_DAYS } from '@shared/constants';
 import { addDays, localDayOf } from '@shared/time/local-day';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { formatWhen } from '../../../lib/format';
+import { formatDay as dayText, formatWhen } from '../../../lib/time-format';
 import { deviceRawsQuery } from '../api/devices';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-/** 'DD MMM YYYY' of a YYYY-MM-DD day. */
-const dayText = (day: string) => `${day.slice(8, 10)} ${MONTHS[Number(day.slice(5, 7)) - 1] ?? ''} ${day.slice(0, 4)}`;
 
 /** The farm's local day `days` before today, as YYYY-MM-DD (as the server counts DEVICE_ONE_RAWS' days). */
 const localDay = (days: number, timeZone: string) => addDays(localDayOf(Date.now(), timeZone), -days);

@@ -3,6 +3,7 @@ import { Link, useOutletContext } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
+import { formatClock } from '../../../lib/time-format';
 import { equipmentDataQuery, equipmentQuery } from '../api/equipment';
 import { plantFromItems } from '../utils/plant';
 import { useNarrow } from '../utils/use-narrow';
@@ -11,10 +12,9 @@ import './equipment.css';
 
 /** What the equipment screens read from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface EquipmentContext {
-  readonly farm: Pick<Farm, '_id'> | undefined;
+  readonly farm: Pick<Farm, '_id' | 'timezone'> | undefined;
 }
 
-const clock = (at: number) => new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /**
  * /dts/equipment (farmer §2.13, tab 2 of the farm tabs, menu Milk): the farm's cooling plant as a
@@ -50,7 +50,7 @@ export function EquipmentPage() {
       )}
       {items.data && (
         <p className="page__note equipment__note">
-          {live.data ? `Live values as of ${clock(live.dataUpdatedAt)}; they refresh every 2 minutes.` : live.isError ? 'The live values could not be loaded; they will be asked for again shortly.' : 'Loading the live values…'}
+          {live.data ? `Live values as of ${formatClock(live.dataUpdatedAt, farm?.timezone)}; they refresh every 2 minutes.` : live.isError ? 'The live values could not be loaded; they will be asked for again shortly.' : 'Loading the live values…'}
         </p>
       )}
     </section>

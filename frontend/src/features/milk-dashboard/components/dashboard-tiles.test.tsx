@@ -81,6 +81,26 @@ describe('the Vat-Man Auto tile (farmer §2.5, §4)', () => {
     expect(api.callsOf('USER_SETTING_ALERT_GET')[0]?.fields.get('farm')).toBe('farm-1');
   });
 
+  it("shows each vat's controller status (Auto, Manual override, Off, Unknown) with the time it last changed, on the farm's clock", async () => {
+    const vats: VatLast[] = [
+      // 01:05 UTC on 22 Nov is 14:05 NZDT; the tests' browser is in UTC, so the zone is named.
+      { ...vatLast(1, null, true), controller: { status: 'manual', since: '2026-11-22T01:05:00.000Z' } },
+      { ...vatLast(2, null, true), controller: { status: 'auto', since: null } },
+      { ...vatLast(3, null, true), controller: { status: 'off', since: '2026-11-22T02:00:00.000Z' } },
+      { ...vatLast(4, null, true), controller: { status: 'unknown', since: '2026-11-22T03:00:00.000Z' } },
+      { ...vatLast(5, null, true), controller: null },
+    ];
+    await openDashboard({ package: 'Vat-Man Auto', fonterra_id: 'OCD40721' }, vats, { USER_SETTING_ALERT_GET: settings });
+    const rows = within(screen.getByRole('region', { name: 'Vat-Man Auto' })).getAllByRole('listitem');
+    expect(rows.map((r) => /Controller: .*$/.exec(r.textContent ?? '')?.[0])).toEqual([
+      'Controller: Manual override since 22 Nov 2026 14:05 NZDT',
+      'Controller: Auto for over 2 days',
+      'Controller: Off since 22 Nov 2026 15:00 NZDT',
+      'Controller: Unknown since 22 Nov 2026 16:00 NZDT',
+      'Controller: Unknown',
+    ]);
+  });
+
   it('is not shown for other packages', async () => {
     const { api } = await openDashboard({ package: 'Vat-Man Pro' }, [vatLast(1, null)]);
     expect(screen.queryByRole('region', { name: 'Vat-Man Auto' })).not.toBeInTheDocument();
@@ -98,6 +118,8 @@ describe('the storage history chart (farmer §2.7)', () => {
         to: hoursAgo(0),
         storages: [storage(1, start, hoursAgo(10))],
         detailData: [{ published_at: start, milk_level: 300, milk_volume: 900, temp1: 4 }],
+        coolerData: [],
+        phyStateData: [],
       },
     ];
     const { router } = await openDashboard({}, [vatLast(1, null)], { FARMER_STORAGE_HISTORY: () => history, FARMER_STORAGE_ONE: () => ({ status: 403, body: { message: 'Forbidden' } }) });

@@ -96,7 +96,10 @@ describe('/dts/dashboard vat cards (farmer §2.5)', () => {
     await openDashboard([vatLast(1, {}, { quality: { currentEstCFU: 4.9 } }), vatLast(2, {}, { quality: null })], { fonterra_id: 'FON88' });
     const one = await screen.findByRole('region', { name: 'Vat 1' });
     expect(within(one).getByRole('meter', { name: 'Milk quality' })).toHaveAttribute('aria-valuetext', 'Medium risk (4.90)');
-    expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByRole('meter', { name: 'Milk quality' })).toHaveAttribute('aria-valuetext', 'Excellent (3.00)');
+    const empty = within(screen.getByRole('region', { name: 'Vat 2' }));
+    expect(empty.getByRole('meter', { name: 'Milk quality' })).toHaveAttribute('aria-valuetext', 'No quality reading');
+    expect(empty.getByText('No quality reading')).toHaveClass('quality-gauge__risk--none');
+    expect(empty.queryByText('Excellent')).not.toBeInTheDocument();
   });
 
   it('other farms have no quality gauge', async () => {

@@ -58,14 +58,14 @@ export function MilkDashboardPage() {
       {data && data.length > 0 && (
         <div className="card-grid milk-dashboard__cards">
           {data.map((vat) => (
-            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} />
+            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} timeZone={farm?.timezone} />
           ))}
         </div>
       )}
       {farm && data && data.length > 0 && (
         <div className="card-grid">
           <StorageDataCard vats={data} now={now} />
-          {farm.package === 'Vat-Man Auto' && <AutoTile farmId={farm._id} vats={data} />}
+          {farm.package === 'Vat-Man Auto' && <AutoTile farmId={farm._id} vats={data} timeZone={farm.timezone} />}
         </div>
       )}
       {farm && (

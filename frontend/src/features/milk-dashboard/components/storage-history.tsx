@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { storageHistoryQuery, type VatStorageHistory } from '../../../lib/queries/storage-history';
-import { seriesOf, type Band } from '../../../components/charts/chart-data';
+import { milkingMarkers, seriesOf, temperatureSeries, type Band } from '../../../components/charts/chart-data';
 import { VatLineChart } from '../../../components/charts/vat-line-chart';
 
 /** Phones skip the history call (farmer §2.5): the same width at which the cards stack. */
@@ -21,12 +21,13 @@ const storageBands = (h: VatStorageHistory, rangeEnd: number): (Band & { readonl
     return Number.isNaN(from) || Number.isNaN(to) || to < from ? [] : [{ from, to, id: s._id }];
   });
 
-function VatHistory({ history }: { readonly history: VatStorageHistory }) {
+function VatHistory({ history, timeZone }: { readonly history: VatStorageHistory; readonly timeZone: string | undefined }) {
   const n = history.device.vat_number;
   const from = Date.parse(history.from);
   const to = Date.parse(history.to);
   const bands = storageBands(history, to);
   const shaded = [{ bands, colour: STORAGE }];
+  const markers = milkingMarkers(history.phyStateData);
   const navigate = useNavigate();
   // Clicking a storage's shaded area opens that storage (farmer §2.7).
   const onPick = (x: number) => {
@@ -44,6 +45,8 @@ function VatHistory({ history }: { readonly history: VatStorageHistory }) {
         to={to}
         shaded={shaded}
         onPick={onPick}
+        timeZone={timeZone}
+        markers={markers}
         series={[{ label: 'Milk Volume', data: seriesOf(history.detailData, 'milk_volume'), colour: '#1d4f91' }]}
       />
       <VatLineChart
@@ -54,14 +57,16 @@ function VatHistory({ history }: { readonly history: VatStorageHistory }) {
         to={to}
         shaded={shaded}
         onPick={onPick}
-        series={[{ label: 'Vat', data: seriesOf(history.detailData, 'temp1'), colour: '#1d4f91' }]}
+        timeZone={timeZone}
+        markers={markers}
+        series={temperatureSeries(history.detailData, history.coolerData)}
       />
     </div>
   );
 }
 
 /** The 'Milk storage history' card (farmer §2.5): the last 7 days per vat, storages shaded; not loaded on phones. */
-export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id'> }) {
+export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id' | 'timezone'> }) {
   const client = useApiClient();
   const [narrow] = useState(isNarrow);
   const { data } = useQuery({ ...storageHistoryQuery(client, farm._id), enabled: !narrow });
@@ -73,7 +78,7 @@ export function StorageHistory({ farm }: { readonly farm: Pick<Farm, '_id'> }) {
       </h2>
       <p className="vat-charts__legend">The last 7 days; shaded: milk in storage (click one to open it).</p>
       {data.map((h) => (
-        <VatHistory key={h.device._id} history={h} />
+        <VatHistory key={h.device._id} history={h} timeZone={farm.timezone} />
       ))}
     </section>
   );

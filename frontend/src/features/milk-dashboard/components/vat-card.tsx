@@ -1,16 +1,17 @@
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
+import { formatWhen } from '../../../lib/time-format';
 import { qualityGauge } from '../utils/quality-gauge';
 import { agitatorLabel, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
 
 const present = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
 
-function LastTime({ label, at, now }: { readonly label: string; readonly at: string | undefined; readonly now: number }) {
+function LastTime({ label, at, now, timeZone }: { readonly label: string; readonly at: string | undefined; readonly now: number; readonly timeZone: string | undefined }) {
   const text = at === undefined ? undefined : relativeTime(at, now);
   return (
     <div className="vat-card__fact">
       <dt>{label}</dt>
-      <dd>{text && at ? <time dateTime={at} title={new Date(at).toLocaleString()}>{text}</time> : '—'}</dd>
+      <dd>{text && at ? <time dateTime={at} title={formatWhen(at, timeZone)}>{text}</time> : '—'}</dd>
     </div>
   );
 }
@@ -19,7 +20,7 @@ function LastTime({ label, at, now }: { readonly label: string; readonly at: str
 function QualityIndicator({ quality }: { readonly quality: unknown }) {
   const gauge = qualityGauge(quality);
   return (
-    <div className="quality-gauge">
+    <div className={gauge.value === null ? 'quality-gauge quality-gauge--none' : 'quality-gauge'}>
       <span className="quality-gauge__label">Milk quality</span>
       <div
         className="quality-gauge__track"
@@ -27,8 +28,8 @@ function QualityIndicator({ quality }: { readonly quality: unknown }) {
         aria-label="Milk quality"
         aria-valuemin={3}
         aria-valuemax={6.2}
-        aria-valuenow={gauge.value}
-        aria-valuetext={`${gauge.label} (${gauge.value.toFixed(2)})`}
+        aria-valuenow={gauge.value ?? undefined}
+        aria-valuetext={gauge.value === null ? gauge.label : `${gauge.label} (${gauge.value.toFixed(2)})`}
       >
         <span className="quality-gauge__needle" style={{ left: `${gauge.percent}%` }} />
       </div>
@@ -38,7 +39,15 @@ function QualityIndicator({ quality }: { readonly quality: unknown }) {
 }
 
 /** One vat on the milk dashboard (farmer §2.5): volume, level graphic, temperature, agitator and the last activities. */
-export function VatCard({ vat, now, dairyCompany }: { readonly vat: VatLast; readonly now: number; readonly dairyCompany: boolean }) {
+export interface VatCardProps {
+  readonly vat: VatLast;
+  readonly now: number;
+  readonly dairyCompany: boolean;
+  /** The farm's zone: a last activity's exact time (on hover) reads the farm's clock (§9). */
+  readonly timeZone: string | undefined;
+}
+
+export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
   const { device, last } = vat;
   const title = `Vat ${device.vat_number}`;
   const volume = present(last?.milk_volume) ? last.milk_volume : undefined;
@@ -96,9 +105,9 @@ export function VatCard({ vat, now, dairyCompany }: { readonly vat: VatLast; rea
             <dt>Agitator</dt>
             <dd>{agitator ?? 'Unknown'}</dd>
           </div>
-          <LastTime label="Last Collection" at={vat.lastCollection?.activity.start.published_at} now={now} />
-          <LastTime label="Last Milking Start" at={vat.lastMilking?.activity.start.published_at} now={now} />
-          <LastTime label="Last CIP" at={vat.lastCIP?.activity.start.published_at} now={now} />
+          <LastTime label="Last Collection" at={vat.lastCollection?.activity.start.published_at} now={now} timeZone={timeZone} />
+          <LastTime label="Last Milking Start" at={vat.lastMilking?.activity.start.published_at} now={now} timeZone={timeZone} />
+          <LastTime label="Last CIP" at={vat.lastCIP?.activity.start.published_at} now={now} timeZone={timeZone} />
         </dl>
       </div>
       {dairyCompany && <QualityIndicator quality={last?.quality} />}

@@ -6,7 +6,7 @@ import { isLiveRange, type VatLastAll } from '../api/dashboard-last-all';
 import { build } from '../../../testing/build';
 import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
-import { lineChartOptions } from '../../../components/charts/vat-line-chart';
+import { lineChartOptions, Y_AXIS_WIDTH } from '../../../components/charts/vat-line-chart';
 import { chartOn } from '../../../testing/charts';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
@@ -45,7 +45,12 @@ const history = (n: number) => ({
       activity: { start: { published_at: '2026-03-09T10:00:00.000Z', milk_volume: 900, temp1: 4, temp2: null, temp3: null }, end: null },
     },
   ],
-  detailData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_level: 300, milk_volume: 900, temp1: 4 }],
+  detailData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_level: 300, milk_volume: 900, temp1: 4, temp2: 20 }],
+  coolerData: [{ published_at: '2026-03-09T10:00:00.000Z', milk_in: 31, water_in: 13 }],
+  phyStateData: [
+    { start: '2026-03-09T09:00:00.000Z', end: '2026-03-09T10:00:00.000Z', phystate: 'milking' },
+    { start: '2026-03-09T10:00:00.000Z', end: '2026-03-09T10:00:00.000Z', phystate: 'storage' },
+  ],
 });
 
 const openDashboard = (pkg: Farm['package'], lastAll?: FakeHandler, storageHistory: FakeHandler = () => []) =>
@@ -70,7 +75,7 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     expect(call?.fields.has('startDate')).toBe(false);
   });
 
-  it('shades agitator stops on the volume chart and battery-off on both; temperature has the 6 and 10 °C lines and a hidden CIP', async () => {
+  it('shades agitator stops on the volume chart and battery-off on both; temperature has the seven §9 temperatures (all but Vat hidden) and the 6 and 10 °C lines', async () => {
     await openDashboard('Vat-Man Lite', () => [
       { ...item(1, 'Vat-Man Lite'), batteryData: [{ published_at: '2026-03-10T09:00:00Z', raw: { status: '2' } }, { published_at: '2026-03-10T09:30:00Z', raw: { status: '3' } }] },
     ]);
@@ -83,10 +88,68 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     expect(volume?.data.datasets.map((d) => d.label)).toEqual(['Milk Volume']);
     expect(temperature?.data.datasets.map((d) => [d.label, d.hidden])).toEqual([
       ['Vat', false],
+      ['Inlet', true],
+      ['Plate', true],
+      ['Ambient', true],
       ['CIP', true],
+      ['Milk In', true],
+      ['Water In', true],
       ['10 °C', false],
       ['6 °C', false],
     ]);
+  });
+
+  it('draws each of the eight series from its field (Milk In and Water In from the cooler data) and marks milking start and end on every chart of the vat', async () => {
+    await openDashboard('Vat-Man Lite', () => [
+      {
+        ...item(1, 'Vat-Man Lite'),
+        detailData: [{ published_at: '2026-03-10T10:00:00Z', milk_volume: 1000, temp1: 4, temp2: 30, temp3: 12, temp4: 18, temp5: 60, agitator_status: 1 }],
+        coolerData: [{ published_at: '2026-03-10T10:00:00Z', milk_in: 33, water_in: 14 }],
+        // eom counts as milking (§4): one milking from 09:00 to 09:50.
+        phyStateData: [
+          { start: '2026-03-10T08:00:00Z', end: '2026-03-10T09:00:00Z', phystate: 'storage' },
+          { start: '2026-03-10T09:00:00Z', end: '2026-03-10T09:40:00Z', phystate: 'milking' },
+          { start: '2026-03-10T09:40:00Z', end: '2026-03-10T09:50:00Z', phystate: 'eom' },
+          { start: '2026-03-10T09:50:00Z', end: '2026-03-10T11:00:00Z', phystate: 'storage' },
+        ],
+      },
+    ]);
+    const vat1 = await screen.findByRole('region', { name: 'Vat 1 charts' });
+    const t = Date.parse('2026-03-10T10:00:00Z');
+    const volume = await chartOn(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }));
+    const temperature = await chartOn(within(vat1).getByRole('img', { name: 'Vat 1 temperatures' }));
+    const stirrer = await chartOn(within(vat1).getByRole('img', { name: 'Vat 1 stirrer' }));
+    const values = (chart: typeof volume) => Object.fromEntries(chart.data.datasets.filter((d) => !(d as { reference?: boolean }).reference).map((d) => [d.label, d.data]));
+    expect({ ...values(volume), ...values(temperature) }).toEqual({
+      'Milk Volume': [{ x: t, y: 1000 }],
+      Vat: [{ x: t, y: 4 }],
+      Inlet: [{ x: t, y: 30 }],
+      Plate: [{ x: t, y: 12 }],
+      Ambient: [{ x: t, y: 18 }],
+      CIP: [{ x: t, y: 60 }],
+      'Milk In': [{ x: t, y: 33 }],
+      'Water In': [{ x: t, y: 14 }],
+    });
+    for (const chart of [volume, temperature, stirrer]) {
+      expect(chart.options.plugins?.markers?.lines?.map((m) => [m?.label, m?.at])).toEqual([
+        ['Milking start', Date.parse('2026-03-10T09:00:00Z')],
+        ['Milking end', Date.parse('2026-03-10T09:50:00Z')],
+      ]);
+    }
+  });
+
+  it("tooltips read the farm's clock in §9's chart format and litres to the nearest 10 L", async () => {
+    await openDashboard('Vat-Man Lite', () => [{ ...item(1, 'Vat-Man Lite'), detailData: [{ published_at: '2026-03-10T10:00:00Z', milk_volume: 1234, temp1: 4.26 }] }]);
+    const vat1 = await screen.findByRole('region', { name: 'Vat 1 charts' });
+    const volume = await chartOn(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }));
+    const callbacks = volume.options.plugins?.tooltip?.callbacks as unknown as {
+      title: (items: unknown[]) => string;
+      label: (item: unknown) => string;
+    };
+    const point = { parsed: { x: Date.parse('2026-03-10T10:00:00Z'), y: 1234 }, dataset: { label: 'Milk Volume' } };
+    // 10:00 UTC is 23:00 NZDT in Auckland; the tests' browser is in UTC, so the zone is named.
+    expect(callbacks.title([point])).toBe('Tue, 10th March 23:00 NZDT');
+    expect(callbacks.label(point)).toBe('Milk Volume: 1,230 L');
   });
 
   it('zooming one chart applies its x range to every chart; Reset zoom zooms every chart out', async () => {
@@ -202,6 +265,29 @@ describe('Milk storage history (farmer §2.5)', () => {
     expect(bands).toEqual([[[Date.parse('2026-03-09T10:00:00.000Z'), Date.parse('2026-03-10T12:00:00.000Z')]]]);
   });
 
+  it('has the seven temperatures (all but Vat hidden) and marks milking start and end on both charts', async () => {
+    await openDashboard('Vat-Man Lite', undefined, () => [history(1)]);
+    const card = await screen.findByRole('region', { name: 'Milk storage history' });
+    const volume = await chartOn(within(card).getByRole('img', { name: 'Vat 1 storage volume' }));
+    const temperatures = await chartOn(within(card).getByRole('img', { name: 'Vat 1 storage temperatures' }));
+    expect(temperatures.data.datasets.map((d) => [d.label, d.hidden])).toEqual([
+      ['Vat', false],
+      ['Inlet', true],
+      ['Plate', true],
+      ['Ambient', true],
+      ['CIP', true],
+      ['Milk In', true],
+      ['Water In', true],
+    ]);
+    expect(temperatures.data.datasets.find((d) => d.label === 'Water In')?.data).toEqual([{ x: Date.parse('2026-03-09T10:00:00.000Z'), y: 13 }]);
+    for (const chart of [volume, temperatures]) {
+      expect(chart.options.plugins?.markers?.lines?.map((m) => [m?.label, m?.at])).toEqual([
+        ['Milking start', Date.parse('2026-03-09T09:00:00.000Z')],
+        ['Milking end', Date.parse('2026-03-09T10:00:00.000Z')],
+      ]);
+    }
+  });
+
   it('a phone skips the history call', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(max-width: 719px)', media: query, addEventListener: vi.fn(), removeEventListener: vi.fn() }));
     const { api } = await openDashboard('Vat-Man Lite', undefined, () => [history(1)]);
@@ -221,6 +307,14 @@ describe('isLiveRange: the ranges that refresh every 120 s', () => {
   });
 });
 
+describe("the charts' clock", () => {
+  it("says the axes and the picker are the farm's clock, named, when the browser's zone reads another time (the tests run in UTC)", async () => {
+    await openDashboard('Vat-Man Pro');
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(screen.getByText(/^Times are the farm's \(NZ[DS]T\)\.$/)).toBeInTheDocument();
+  });
+});
+
 describe('lineChartOptions', () => {
   it('the stirrer chart runs 0 to 1 and reads Stopped and Running', () => {
     const options = lineChartOptions({ unit: 'stirrer', yTitle: 'Stirrer', from: 1, to: 9, shaded: [] });
@@ -235,5 +329,15 @@ describe('lineChartOptions', () => {
     expect(options.scales?.['y']).toMatchObject({ min: 0, beginAtZero: true, title: { display: true, text: 'Litres' } });
     expect(options.scales?.['x']).toMatchObject({ min: 1, max: 9 });
     expect(options.plugins?.bands).toEqual({ shaded });
+  });
+
+  it('gives every y axis the same width, so stacked charts line their time axes up', () => {
+    const widths = (['L', '°C', 'stirrer'] as const).map((unit) => {
+      const y = lineChartOptions({ unit, yTitle: 'y', from: 1, to: 9, shaded: [] }).scales?.['y'] as { afterFit: (axis: { width: number }) => void };
+      const axis = { width: unit === 'L' ? 58 : 31 };
+      y.afterFit(axis);
+      return axis.width;
+    });
+    expect(widths).toEqual([Y_AXIS_WIDTH, Y_AXIS_WIDTH, Y_AXIS_WIDTH]);
   });
 });

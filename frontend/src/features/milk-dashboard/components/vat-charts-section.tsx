@@ -6,13 +6,14 @@ import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
 import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
-import { dayText } from '../../../lib/day-text';
+import { pickerDayText } from '../../../lib/time-format';
 import { checkDays, defaultDays } from '../utils/date-range';
 import { StorageHistory } from './storage-history';
 import { VatCharts } from './vat-charts';
 import type { XView } from '../../../components/charts/vat-line-chart';
 import '../../../components/charts/charts.css';
 import { ZoomControl } from '../../../components/charts/zoom-control';
+import { FarmClockNote } from '../../../components/charts/farm-clock-note';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
@@ -21,8 +22,8 @@ const errorText = (error: unknown): string => errorTextOf(error, 'The charts cou
 
 function DatePicker({ today, onView }: { readonly today: string; readonly onView: (range: ChartRange) => void }) {
   const initial = defaultDays(today);
-  const [fromText, setFromText] = useState(dayText(initial.startDate));
-  const [toText, setToText] = useState(dayText(initial.endDate));
+  const [fromText, setFromText] = useState(pickerDayText(initial.startDate));
+  const [toText, setToText] = useState(pickerDayText(initial.endDate));
   const [problem, setProblem] = useState<string>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -82,6 +83,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
           <PageButtons page={page} onPage={(p) => setRange({ kind: 'page', page: p })} />
         </div>
       )}
+      <FarmClockNote timeZone={farm.timezone} />
       <ZoomControl view={view} onReset={() => setView(undefined)} />
       {error && (
         <p className="chart-range__problem" role="alert">
@@ -89,7 +91,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
         </p>
       )}
       {isFetching && !data && <p className="page__note">Loading charts…</p>}
-      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} />)}
+      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} timeZone={farm.timezone} />)}
       <StorageHistory farm={farm} />
     </div>
   );

@@ -1,5 +1,5 @@
 import type { VatLastAll } from '../api/dashboard-last-all';
-import { bandsOf, batteryOffBands, seriesOf, temperatureLimitLines } from '../../../components/charts/chart-data';
+import { bandsOf, batteryOffBands, milkingMarkers, seriesOf, temperatureLimitLines, temperatureSeries } from '../../../components/charts/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
 
@@ -8,8 +8,8 @@ const OUTAGE = 'rgb(198 40 40 / 18%)';
 const BATTERY_OFF = 'rgb(91 103 117 / 18%)';
 
 /** Saves the vat's readings of the range as data.csv (farmer §2.5, Pro and Auto). */
-const downloadCsv = (item: VatLastAll) => {
-  const blob = new Blob([buildDataCsv(item.detailData, item.coolerData)], { type: 'text/csv;charset=utf-8' });
+const downloadCsv = (item: VatLastAll, timeZone: string | undefined) => {
+  const blob = new Blob([buildDataCsv(item.detailData, item.coolerData, timeZone)], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -20,15 +20,21 @@ const downloadCsv = (item: VatLastAll) => {
   URL.revokeObjectURL(url);
 };
 
-/** The charts of one vat (farmer §2.5, §2.17): temperature with the 6 and 10 °C lines, volume with agitator stops. */
+/**
+ * The charts of one vat (farmer §2.5, §2.17, §4, §9): the seven temperatures (the vat's shown, the
+ * others behind the legend) with the 6 and 10 °C lines, volume with agitator stops, the stirrer;
+ * each marks milking start and end.
+ */
 export interface VatChartsProps {
   readonly item: VatLastAll;
   readonly download: boolean;
   readonly view: XView | undefined;
   readonly onView: (view: XView) => void;
+  /** The farm's zone: the charts and data.csv read its clock (§9). */
+  readonly timeZone: string | undefined;
 }
 
-export function VatCharts({ item, download, view, onView }: VatChartsProps) {
+export function VatCharts({ item, download, view, onView, timeZone }: VatChartsProps) {
   const n = item.device.vat_number;
   const from = Date.parse(item.range.from);
   const to = Date.parse(item.range.to);
@@ -37,7 +43,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
   const batteryOff: ShadedBands = { bands: batteryOffBands(item.batteryData, to), colour: BATTERY_OFF };
   const headingId = `vat-charts-${item.device._id}`;
   // Every chart of the vat shows the same time window and zooms together.
-  const span = { from, to, view, onView };
+  const span = { from, to, view, onView, timeZone, markers: milkingMarkers(item.phyStateData) };
   return (
     <section className="card vat-charts" aria-label={`Vat ${n} charts`}>
       <div className="vat-charts__header">
@@ -45,7 +51,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
           Vat {n}
         </h2>
         {download && (
-          <button type="button" className="button" onClick={() => downloadCsv(item)} aria-label={`Download Vat ${n} data`}>
+          <button type="button" className="button" onClick={() => downloadCsv(item, timeZone)} aria-label={`Download Vat ${n} data`}>
             Download
           </button>
         )}
@@ -57,12 +63,7 @@ export function VatCharts({ item, download, view, onView }: VatChartsProps) {
         yTitle="Temperatures"
         {...span}
         shaded={[outages, batteryOff]}
-        series={[
-          { label: 'Vat', data: seriesOf(item.detailData, 'temp1'), colour: '#1d4f91' },
-          // The CIP overlay (§2.17): wash water runs far hotter than milk, so it starts hidden and the legend shows it.
-          { label: 'CIP', data: seriesOf(item.detailData, 'temp5'), colour: '#8e44ad', hidden: true },
-          ...temperatureLimitLines(from, to),
-        ]}
+        series={[...temperatureSeries(item.detailData, item.coolerData), ...temperatureLimitLines(from, to)]}
       />
       <VatLineChart
         label={`Vat ${n} milk volume`}

@@ -1,4 +1,5 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
+import { formatCsvWhen } from '../../../lib/time-format';
 
 export const DATA_CSV_NAME = 'data.csv';
 export const DATA_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Stirrer', 'milk_in', 'water_in'] as const;
@@ -9,14 +10,10 @@ interface CoolerPoint {
   readonly water_in: number | null;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** §9 display format 'DD MMM YYYY HH:mm' in local time, with seconds so readings a minute apart stay apart. */
-export const csvDateTime = (iso: string): string => {
-  const d = new Date(iso);
-  return `${two(d.getDate())} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-};
+const present = (v: number | null | undefined): v is number => v !== null && v !== undefined && Number.isFinite(v);
+/** §9: volume to the nearest 10 L, temperature to 1 decimal. */
+const litres = (v: number | null | undefined) => (present(v) ? Math.round(v / 10) * 10 : undefined);
+const degrees = (v: number | null | undefined) => (present(v) ? (Math.round(v * 10) / 10).toFixed(1) : undefined);
 
 const cell = (v: string | number | null | undefined): string => {
   if (v === null || v === undefined) return '';
@@ -26,15 +23,12 @@ const cell = (v: string | number | null | undefined): string => {
 
 /**
  * data.csv of the milk dashboard (farmer §2.5): the readings and the cooler data merged by the raw
- * message they came from (the same instant), only readings with a milk volume, oldest first. Values
- * are as stored (no display rounding): this is data for a spreadsheet. Stirrer is agitator_status
+ * message they came from (the same instant), only readings with a milk volume, oldest first.
+ * DateTime is §9's 'DD MMM YYYY HH:mm' on the farm's clock; volume is rounded to the nearest 10 L
+ * and temperatures to 1 decimal as §9 says for every value shown. Stirrer is agitator_status
  * (1 on, 0 off, empty when the device did not say).
  */
-export const buildDataCsv = (
-  detailData: readonly DetailPoint[],
-  coolerData: readonly CoolerPoint[],
-  formatTime: (iso: string) => string = csvDateTime,
-): string => {
+export const buildDataCsv = (detailData: readonly DetailPoint[], coolerData: readonly CoolerPoint[], timeZone: string | undefined): string => {
   const cooler = new Map<number, CoolerPoint>();
   for (const c of coolerData) cooler.set(Date.parse(c.published_at), c);
   const rows = detailData
@@ -43,7 +37,7 @@ export const buildDataCsv = (
     .sort((a, b) => a.t - b.t)
     .map(({ p, t }) => {
       const c = cooler.get(t);
-      return [formatTime(p.published_at), p.milk_volume, p.temp1, p.agitator_status, c?.milk_in, c?.water_in].map(cell).join(',');
+      return [formatCsvWhen(p.published_at, timeZone), litres(p.milk_volume), degrees(p.temp1), p.agitator_status, degrees(c?.milk_in), degrees(c?.water_in)].map(cell).join(',');
     });
   return `${[DATA_CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
 };

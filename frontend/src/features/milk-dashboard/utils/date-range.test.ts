@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayText } from '../../../lib/day-text';
-import { checkDays, defaultDays, parseDayText } from './date-range';
+import { parsePickerDay as parseDayText, pickerDayText as dayText } from '../../../lib/time-format';
+import { checkDays, defaultDays } from './date-range';
 
 describe('parseDayText / dayText (DD/MM/YYYY)', () => {
   it('reads a calendar day and writes it back', () => {

@@ -13,8 +13,10 @@ describe('qualityGauge (§9)', () => {
     expect(qualityGauge({ currentEstCFU: value })).toMatchObject({ value, risk, label });
   });
 
-  it('defaults to 3 without an estimate; the needle sits on the 3 to 6.2 range', () => {
-    expect(qualityGauge(null)).toMatchObject({ value: 3, percent: 0, risk: 'NORISK' });
+  it('without an estimate says No quality reading (grey), the needle resting at the default 3; the needle sits on the 3 to 6.2 range', () => {
+    expect(qualityGauge(null)).toEqual({ value: null, percent: 0, risk: 'NONE', label: 'No quality reading' });
+    expect(qualityGauge({ currentEstCFU: null, alert: 0 })).toMatchObject({ value: null, risk: 'NONE', label: 'No quality reading' });
+    expect(qualityGauge({ alert: 2, agitator: { timeAgitatorStop: 10 } })).toMatchObject({ value: 4.85, risk: 'MEDIUM' });
     expect(qualityGauge({ currentEstCFU: 9 }).percent).toBe(100);
     expect(qualityGauge({ currentEstCFU: 4.6 }).percent).toBeCloseTo(50, 6);
   });

@@ -15,18 +15,26 @@ const qualitySchema = z.object({
 });
 
 export interface QualityGauge {
-  readonly value: number;
-  /** Where the needle sits, 0–100 % of the 3 to 6.2 range. */
+  /** The estimate shown, or null when the vat has no quality reading. */
+  readonly value: number | null;
+  /** Where the needle sits, 0–100 % of the 3 to 6.2 range (the default 3 when there is no reading). */
   readonly percent: number;
-  readonly risk: QualityRisk;
+  /** 'NONE' when there is no reading: grey, never a verdict. */
+  readonly risk: QualityRisk | 'NONE';
   readonly label: string;
 }
+
+/** What the gauge says without an estimate: §9's default 3 is where the needle rests, not 'Excellent'. */
+export const NO_QUALITY_READING = 'No quality reading';
 
 export const qualityGauge = (quality: unknown): QualityGauge => {
   const parsed = qualitySchema.safeParse(quality ?? {});
   const q = parsed.success ? parsed.data : {};
-  const raw = q.alert === 2 && q.agitator ? GAUGE_AGITATOR_ALERT : (q.currentEstCFU ?? GAUGE_DEFAULT);
-  const value = Number.isFinite(raw) ? raw : GAUGE_DEFAULT;
+  const raw = q.alert === 2 && q.agitator ? GAUGE_AGITATOR_ALERT : q.currentEstCFU;
+  if (raw === null || raw === undefined || !Number.isFinite(raw)) {
+    return { value: null, percent: ((GAUGE_DEFAULT - GAUGE_MIN) / (GAUGE_MAX - GAUGE_MIN)) * 100, risk: 'NONE', label: NO_QUALITY_READING };
+  }
+  const value = raw;
   const band = qualityBand(value);
   const clamped = Math.min(GAUGE_MAX, Math.max(GAUGE_MIN, value));
   return {

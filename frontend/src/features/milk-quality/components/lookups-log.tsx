@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { getSession } from '../../../lib/auth-session';
 import type { Role } from '@shared/roles';
-import { formatWhen } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import { lookupsLogQuery } from '../api/milk-data';
 
 const VIEW_NAMES = { milkquality: 'Milk Quality', westlands: 'Westlands' } as const;

@@ -1,5 +1,5 @@
 import type { MilkData } from '@shared/api/actions/milk-quality';
-import { bandsOf, batteryOffBands, referenceLine, seriesOf, type XY } from '../../../components/charts/chart-data';
+import { bandsOf, batteryOffBands, milkingMarkers, referenceLine, seriesOf, type XY } from '../../../components/charts/chart-data';
 import { QUALITY_BANDS } from '../../../components/charts/quality-bands';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
 
@@ -58,7 +58,7 @@ export function MilkCharts({ data, shading, view, onView }: MilkChartsProps) {
   const from = Date.parse(data.range.from);
   const to = Date.parse(data.range.to);
   const shaded = shadedBands(data, shading);
-  const span = { from, to, view, onView, shaded };
+  const span = { from, to, view, onView, shaded, timeZone: data.farm.timezone, markers: milkingMarkers(data.phyStateData) };
   return (
     <div className="milk-quality__charts">
       <h2 className="milk-quality__chart-title">Milk Volume</h2>

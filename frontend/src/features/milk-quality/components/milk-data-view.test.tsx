@@ -7,7 +7,7 @@ import type { Role } from '@shared/roles';
 import { lineChartOptions } from '../../../components/charts/vat-line-chart';
 import { build } from '../../../testing/build';
 import { chartOn } from '../../../testing/charts';
-import { formatWhen } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import { SHADE } from './milk-charts';
 import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
@@ -103,7 +103,7 @@ describe('Milk Quality view (operator §2, §5)', () => {
       ['currentEstCFU', 2],
       ['pickupEstCFU', 1],
     ]);
-    expect(within(screen.getByLabelText('Last activities')).getByText('10 Mar 2026 14:00 – 10 Mar 2026 15:00')).toBeInTheDocument();
+    expect(within(screen.getByLabelText('Last activities')).getByText('10 Mar 2026 14:00 NZDT – 10 Mar 2026 15:00 NZDT')).toBeInTheDocument();
     // Off at first: no shading; each toggle adds its bands (the outage in the critical colour).
     // chart.js hands its options back as proxies: read them plainly, band by band.
     const shadedOf = async (canvas: HTMLElement) =>

@@ -1,25 +1,11 @@
 import type { MilkData } from '@shared/api/actions/milk-quality';
+import { formatCsvWhen } from '../../../lib/time-format';
 
 /** operator §9 'Milk quality CSV exports: date/time, volume, vat temperature, inlet temperature, stirrer, quality estimates, phystate'. */
 export const MILK_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Inlet Temperature', 'Stirrer', 'currentEstCFU', 'pickupEstCFU', 'phystate'] as const;
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-
 /** 'DD MMM YYYY HH:mm:ss' in the farm's zone: the file says the farm's time wherever it is opened. */
-export const csvDateTime = (iso: string, timeZone: string): string => {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('day')} ${MONTHS[Number(get('month')) - 1] ?? ''} ${get('year')} ${get('hour')}:${get('minute')}:${get('second')}`;
-};
+export const csvDateTime = (iso: string, timeZone: string): string => formatCsvWhen(iso, timeZone, true);
 
 /**
  * One cell. Text that a spreadsheet would read as a formula (it starts with =, +, -, @, a tab or

@@ -4,6 +4,7 @@ import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_HEIGHT } from '@shared/constants';
 import { referenceLine, seriesOf } from '../../../components/charts/chart-data';
 import { lineChartOptions, markersPlugin } from '../../../components/charts/vat-line-chart';
+import { formatClock } from '../../../lib/time-format';
 
 /** The cooling chart's y axis (farmer §2.6): 0 to 15 °C, where the 6 and 10 °C rules are read. */
 export const COOLING_Y_MAX = 15;
@@ -17,8 +18,8 @@ export interface ChartMarker {
 const MARKER_COLOUR = '#5b6775';
 const HOUR = 3_600_000;
 
-/** A tick of the cooling chart: the local time 'HH:mm'. */
-export const hourTick = (x: number): string => new Date(x).toLocaleTimeString('en-NZ', { hour: '2-digit', minute: '2-digit', hour12: false });
+/** A tick of the cooling chart: the farm's time 'HH:mm'. */
+export const hourTick = (x: number, timeZone: string | undefined): string => formatClock(x, timeZone, false);
 
 export interface CoolingChartProps {
   readonly label: string;
@@ -27,17 +28,19 @@ export interface CoolingChartProps {
   readonly from: number;
   readonly to: number;
   readonly markers: readonly ChartMarker[];
+  /** The farm's zone (§9): ticks and tooltips read its clock. */
+  readonly timeZone: string | undefined;
 }
 
 /** The options of the cooling chart, apart from the component so a test can read them. */
-export const coolingChartOptions = ({ from, to, markers }: Pick<CoolingChartProps, 'from' | 'to' | 'markers'>): ChartOptions<'line'> => {
-  const base = lineChartOptions({ unit: '°C', yTitle: 'Temperatures', from, to, shaded: [] });
+export const coolingChartOptions = ({ from, to, markers, timeZone }: Pick<CoolingChartProps, 'from' | 'to' | 'markers' | 'timeZone'>): ChartOptions<'line'> => {
+  const base = lineChartOptions({ unit: '°C', yTitle: 'Temperatures', from, to, shaded: [], timeZone });
   return {
     ...base,
     scales: {
       ...base.scales,
       // Hours of one milking: a tick on each whole hour that fits, as HH:mm.
-      x: { ...(base.scales?.['x'] as object), type: 'linear' as const, ticks: { callback: (v: number | string) => hourTick(Number(v)), stepSize: HOUR, autoSkip: true, maxRotation: 0 } },
+      x: { ...(base.scales?.['x'] as object), type: 'linear' as const, ticks: { callback: (v: number | string) => hourTick(Number(v), timeZone), stepSize: HOUR, autoSkip: true, maxRotation: 0 } },
       y: { type: 'linear' as const, min: 0, max: COOLING_Y_MAX, ticks: { stepSize: 1 }, title: { display: true, text: 'Temperatures' } },
     },
     plugins: { ...base.plugins, markers: { lines: markers.map((m) => ({ ...m, colour: MARKER_COLOUR, dashed: true })) } },
@@ -48,7 +51,7 @@ export const coolingChartOptions = ({ from, to, markers }: Pick<CoolingChartProp
  * The milking's cooling trend (farmer §2.6): the vat temperature from the start until the vat is
  * empty, inlet and plate behind the legend, the §9 lines at 6 and 10 °C, and the markers.
  */
-export function CoolingChart({ label, points, from, to, markers }: CoolingChartProps) {
+export function CoolingChart({ label, points, from, to, markers, timeZone }: CoolingChartProps) {
   const line = (name: string, data: { x: number; y: number }[], colour: string, extra: { hidden?: boolean; reference?: boolean } = {}) => ({
     label: name,
     data,
@@ -72,7 +75,7 @@ export function CoolingChart({ label, points, from, to, markers }: CoolingChartP
   };
   return (
     <div className="milking-chart" style={{ height: CHART_HEIGHT }}>
-      <Line aria-label={label} role="img" data={data} options={coolingChartOptions({ from, to, markers })} plugins={[markersPlugin]} />
+      <Line aria-label={label} role="img" data={data} options={coolingChartOptions({ from, to, markers, timeZone })} plugins={[markersPlugin]} />
     </div>
   );
 }

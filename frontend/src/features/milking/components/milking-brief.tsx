@@ -12,7 +12,15 @@ const BRIEF_DAYS = 15;
  * The milking among the vat's others (farmer §2.6, §7 FARMER_MILKING_LIST_BRIEF): litres per
  * milking 15 days either side, this one larger and red; a click opens another. Loaded lazily with chart.js.
  */
-export function MilkingBriefCard({ activityId, start, vatNumber }: { readonly activityId: string; readonly start: string; readonly vatNumber: number }) {
+export interface MilkingBriefCardProps {
+  readonly activityId: string;
+  readonly start: string;
+  readonly vatNumber: number;
+  /** The farm's zone (§9). */
+  readonly timeZone: string | undefined;
+}
+
+export function MilkingBriefCard({ activityId, start, vatNumber, timeZone }: MilkingBriefCardProps) {
   const client = useApiClient();
   const { data, isError } = useQuery(milkingBriefQuery(client, activityId));
   const t = Date.parse(start);
@@ -33,6 +41,7 @@ export function MilkingBriefCard({ activityId, start, vatNumber }: { readonly ac
           ]}
           from={t - BRIEF_DAYS * DAY}
           to={t + BRIEF_DAYS * DAY}
+          timeZone={timeZone}
         />
       )}
     </section>

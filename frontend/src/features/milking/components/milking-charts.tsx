@@ -6,6 +6,7 @@ import { byVat, perMilking, scatterPoints } from '../utils/milking-view';
 import { MilkingLineChart } from './milking-line-chart';
 import { MilkingScatter, type ScatterSet } from './milking-scatter';
 import { ZoomControl } from '../../../components/charts/zoom-control';
+import { FarmClockNote } from '../../../components/charts/farm-clock-note';
 
 /** One colour per vat on the comparison scatter (up to four vats a farm, operator §9). */
 const VAT_COLOURS = ['#1d4f91', '#c26a00', '#2e6b31', '#8e44ad'] as const;
@@ -14,7 +15,7 @@ const VAT_COLOURS = ['#1d4f91', '#c26a00', '#2e6b31', '#8e44ad'] as const;
  * The Milking tab's charts (farmer §2.6, §2.17): the comparison scatter, then per vat the litres
  * of each milking and its temperatures when it ended. Loaded lazily: chart.js is large.
  */
-export function MilkingCharts({ data }: { readonly data: MilkingList }) {
+export function MilkingCharts({ data, timeZone }: { readonly data: MilkingList; readonly timeZone: string | undefined }) {
   // One zoom for the vat charts of the screen (§2.17); a new page starts zoomed out (the section is keyed by page).
   const [view, setView] = useState<XView>();
   // A little room either side, so a milking at the very start or end of the range is a whole dot.
@@ -23,7 +24,7 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
   const to = Date.parse(data.range.to) + pad;
   const vats = byVat(data.list);
   const sets: ScatterSet[] = vats.map((v, i) => ({ label: `Vat ${v.vatNumber}`, colour: VAT_COLOURS[i % VAT_COLOURS.length] ?? '#1d4f91', points: scatterPoints(v.milkings) }));
-  const span = { from, to, view, onView: setView };
+  const span = { from, to, view, onView: setView, timeZone };
   return (
     <>
       <section className="card milking-card" aria-labelledby="milking-comparison-title">
@@ -31,8 +32,9 @@ export function MilkingCharts({ data }: { readonly data: MilkingList }) {
           Milking volume comparison
         </h2>
         <p className="page__note">Litres of each milking. Click a point to open that milking.</p>
-        <MilkingScatter label="Milking volume comparison" sets={sets} from={from} to={to} />
+        <MilkingScatter label="Milking volume comparison" sets={sets} from={from} to={to} timeZone={timeZone} />
       </section>
+      <FarmClockNote timeZone={timeZone} />
       <ZoomControl view={view} onReset={() => setView(undefined)} className="milking__reset" />
       {vats.map((v) => (
         <section key={v.vatNumber} className="card milking-card" aria-label={`Vat ${v.vatNumber} milkings`}>

@@ -10,6 +10,8 @@ import { chartOn } from '../../../testing/charts';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
+/** The selected farm's zone (testing/build.ts); the tests run in UTC, so its name is shown. */
+const FARM_ZONE = 'Pacific/Auckland';
 const T0 = Date.parse('2026-03-10T04:00:00.000Z');
 const at = (m: number) => new Date(T0 + m * 60_000).toISOString();
 const ID = `dev-1~milking~${at(0)}`;
@@ -74,23 +76,24 @@ describe('/dts/milking/{activity_id} (farmer §2.6)', () => {
     const overall = await screen.findByRole('region', { name: 'Overall' });
     expect(api.callsOf('FARMER_MILKING_ONE')[0]?.fields.get('activity_id')).toBe(ID);
     expect(screen.getByText('Vat 2')).toBeInTheDocument();
-    expect(fact(overall, 'Date')).toBe(dateTime(at(0)));
+    expect(fact(overall, 'Date')).toBe(dateTime(at(0), FARM_ZONE));
+    expect(fact(overall, 'Date')).toBe('10 Mar 2026 17:00 NZDT');
     expect(fact(overall, 'Duration')).toBe('2 h 0 min');
     expect(fact(overall, 'Productivity')).toBe('6,000 L');
     expect(fact(overall, 'Speed')).toBe('50.0 L/min');
     const start = screen.getByRole('region', { name: 'Start' });
     expect([fact(start, 'Plate'), fact(start, 'Inlet'), fact(start, 'Vat'), fact(start, 'Volume')]).toEqual(['12.0 °C', '18.3 °C', '4.0 °C', '0 L']);
     const stop = screen.getByRole('region', { name: 'Stop' });
-    expect([fact(stop, 'Time'), fact(stop, 'Vat'), fact(stop, 'Volume')]).toEqual([dateTime(at(120)), '14.0 °C', '6,000 L']);
+    expect([fact(stop, 'Time'), fact(stop, 'Vat'), fact(stop, 'Volume')]).toEqual([dateTime(at(120), FARM_ZONE), '14.0 °C', '6,000 L']);
   });
 
   it('shows each §9 rule with pass or fail and its time, as evaluated for this milking: slow cooling fails the 6 °C rule at end + 2 h', async () => {
     await openDetail(() => milkingOne(slow));
     await screen.findByRole('region', { name: 'Raw milk cooling rules' });
     const rows = ruleRows().map((li) => li.textContent);
-    expect(rows[0]).toBe(`Cool to 10°C within four hours of milking startPassedMet at ${dateTime(at(200))}`);
-    expect(rows[1]).toBe(`Cool to 6°C within six hours of start or two hours after milking endsFailedFailed at ${dateTime(at(240))}`);
-    expect(rows[2]).toBe(`Then hold at or below 6°CFailedFailed at ${dateTime(at(240))}`);
+    expect(rows[0]).toBe(`Cool to 10°C within four hours of milking startPassedMet at ${dateTime(at(200), FARM_ZONE)}`);
+    expect(rows[1]).toBe(`Cool to 6°C within six hours of start or two hours after milking endsFailedFailed at ${dateTime(at(240), FARM_ZONE)}`);
+    expect(rows[2]).toBe(`Then hold at or below 6°CFailedFailed at ${dateTime(at(240), FARM_ZONE)}`);
     expect(rows[3]).toBe('Not above 10°C during later milkingsPendingNot decided yet');
     expect(ruleRows()[1]).toHaveAttribute('data-status', 'failed');
   });
@@ -101,7 +104,7 @@ describe('/dts/milking/{activity_id} (farmer §2.6)', () => {
     await screen.findByRole('region', { name: 'Raw milk cooling rules' });
     // The readings end at +6 h while 'now' is +10 h: the hold (R3) cannot be judged, which is no pass.
     expect(ruleRows().map((li) => li.getAttribute('data-status'))).toEqual(['passed', 'passed', 'no_data', 'pending']);
-    expect(ruleRows()[1]).toHaveTextContent(`PassedMet at ${dateTime(at(200))}`);
+    expect(ruleRows()[1]).toHaveTextContent(`PassedMet at ${dateTime(at(200), FARM_ZONE)}`);
     expect(ruleRows()[2]).toHaveTextContent('No dataReadings missing: it cannot be judged');
   });
 
@@ -150,7 +153,7 @@ describe('/dts/milking/{activity_id} (farmer §2.6)', () => {
     const stop = await screen.findByRole('region', { name: 'Stop' });
     expect(stop).toHaveTextContent('The milking has not ended yet.');
     expect(fact(screen.getByRole('region', { name: 'Overall' }), 'Duration')).toBe('In progress');
-    await waitFor(() => expect(ruleRows()[0]).toHaveTextContent(`PendingDue by ${dateTime(at(240))}`));
+    await waitFor(() => expect(ruleRows()[0]).toHaveTextContent(`PendingDue by ${dateTime(at(240), FARM_ZONE)}`));
   });
 
   it('compares the milking with the vat’s others (FARMER_MILKING_LIST_BRIEF), this one apart; a click opens another', async () => {

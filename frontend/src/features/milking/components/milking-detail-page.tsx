@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useOutletContext, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError, errorTextOf } from '../../../lib/api-error';
 import { milkingOneQuery, type MilkingOne } from '../api/milking-one';
+import type { MilkingContext } from './milking-page';
 import { coolingTrace, dateTime, degrees, duration, litres, markersOf, ruleWhen, speed, STATUS_LABEL } from '../utils/milking-view';
 import './milking.css';
 
@@ -27,13 +28,13 @@ function Fact({ label, value }: { readonly label: string; readonly value: string
 }
 
 /** A start or stop card (farmer §2.6): plate, inlet and vat temperatures and the volume. */
-function PointCard({ title, card }: { readonly title: string; readonly card: MilkingOne['startCard'] | null }) {
+function PointCard({ title, card, timeZone }: { readonly title: string; readonly card: MilkingOne['startCard'] | null; readonly timeZone: string | undefined }) {
   return (
     <section className="card milking-card" aria-label={title}>
       <h2 className="card__title">{title}</h2>
       {card ? (
         <dl className="milking-facts">
-          <Fact label="Time" value={dateTime(card.published_at)} />
+          <Fact label="Time" value={dateTime(card.published_at, timeZone)} />
           <Fact label="Plate" value={degrees(card.plate)} />
           <Fact label="Inlet" value={degrees(card.inlet)} />
           <Fact label="Vat" value={degrees(card.vat)} />
@@ -47,7 +48,7 @@ function PointCard({ title, card }: { readonly title: string; readonly card: Mil
 }
 
 /** The raw milk cooling rules of farmer §9 as the server judged them for this milking. */
-function CoolingRules({ rules }: { readonly rules: MilkingOne['compliance'] }) {
+function CoolingRules({ rules, timeZone }: { readonly rules: MilkingOne['compliance']; readonly timeZone: string | undefined }) {
   return (
     <section className="card milking-card milking-rules" aria-labelledby="milking-rules-title">
       <h2 className="card__title" id="milking-rules-title">
@@ -58,7 +59,7 @@ function CoolingRules({ rules }: { readonly rules: MilkingOne['compliance'] }) {
           <li key={r.rule} className="card-list__item milking-rule" data-status={r.status}>
             <span className="milking-rule__text">{r.text}</span>
             <span className="milking-rule__status">{STATUS_LABEL[r.status]}</span>
-            <span className="milking-rule__when">{ruleWhen(r)}</span>
+            <span className="milking-rule__when">{ruleWhen(r, timeZone)}</span>
           </li>
         ))}
       </ul>
@@ -66,7 +67,7 @@ function CoolingRules({ rules }: { readonly rules: MilkingOne['compliance'] }) {
   );
 }
 
-function MilkingDetail({ milking }: { readonly milking: MilkingOne }) {
+function MilkingDetail({ milking, timeZone }: { readonly milking: MilkingOne; readonly timeZone: string | undefined }) {
   const n = milking.device.vat_number;
   const start = Date.parse(milking.markers.start);
   const trace = coolingTrace(milking.detailData, milking.markers.start);
@@ -78,15 +79,15 @@ function MilkingDetail({ milking }: { readonly milking: MilkingOne }) {
       <p className="milking-detail__vat">Vat {n}</p>
       <section className="card milking-card" aria-label="Overall">
         <dl className="milking-facts">
-          <Fact label="Date" value={dateTime(milking.activity.start.published_at)} />
+          <Fact label="Date" value={dateTime(milking.activity.start.published_at, timeZone)} />
           <Fact label="Duration" value={milking.activity.end ? duration(milking.summary.duration_min) : 'In progress'} />
           <Fact label="Productivity" value={litres(milking.summary.productivity_l)} />
           <Fact label="Speed" value={speed(milking.summary.speed_l_min)} />
         </dl>
       </section>
       <div className="milking-detail__cards">
-        <PointCard title="Start" card={milking.startCard} />
-        <PointCard title="Stop" card={milking.stopCard} />
+        <PointCard title="Start" card={milking.startCard} timeZone={timeZone} />
+        <PointCard title="Stop" card={milking.stopCard} timeZone={timeZone} />
       </div>
       <section className="card milking-card" aria-labelledby="milking-cooling-title">
         <h2 className="card__title" id="milking-cooling-title">
@@ -94,12 +95,12 @@ function MilkingDetail({ milking }: { readonly milking: MilkingOne }) {
         </h2>
         {trace.length === 0 && <p className="page__note">No readings for this milking.</p>}
         <Suspense fallback={<p className="page__note">Loading chart…</p>}>
-          <CoolingChart label={`Vat ${n} cooling trend`} points={trace} from={start} to={to} markers={markersOf(milking.markers)} />
+          <CoolingChart label={`Vat ${n} cooling trend`} points={trace} from={start} to={to} markers={markersOf(milking.markers)} timeZone={timeZone} />
         </Suspense>
       </section>
-      <CoolingRules rules={milking.compliance} />
+      <CoolingRules rules={milking.compliance} timeZone={timeZone} />
       <Suspense fallback={<p className="page__note">Loading chart…</p>}>
-        <MilkingBriefCard activityId={milking._id} start={milking.activity.start.published_at} vatNumber={n} />
+        <MilkingBriefCard activityId={milking._id} start={milking.activity.start.published_at} vatNumber={n} timeZone={timeZone} />
       </Suspense>
     </>
   );
@@ -108,6 +109,8 @@ function MilkingDetail({ milking }: { readonly milking: MilkingOne }) {
 /** /dts/milking/{activity_id} (farmer §2.6): one milking's figures, cooling trend and the §9 cooling rules. */
 export function MilkingDetailPage() {
   const { activityId = '' } = useParams();
+  // Under the farm tabs: the selected farm's zone is the clock of this page (§9).
+  const { farm } = useOutletContext<MilkingContext | undefined>() ?? { farm: undefined };
   const client = useApiClient();
   const { data, error, isPending } = useQuery(milkingOneQuery(client, activityId));
   return (
@@ -128,7 +131,7 @@ export function MilkingDetailPage() {
             {errorText(error)}
           </p>
         ))}
-      {data && <MilkingDetail milking={data} />}
+      {data && <MilkingDetail milking={data} timeZone={farm?.timezone} />}
     </section>
   );
 }

@@ -13,13 +13,15 @@ export interface MilkingLineChartProps {
   readonly to: number;
   readonly view: XView | undefined;
   readonly onView: (view: XView) => void;
+  /** The farm's zone (§9): ticks and tooltips read its clock. */
+  readonly timeZone: string | undefined;
 }
 
-/** The options: the dashboard's (units in local-time tooltips, the shared zoom), with day ticks for a month of milkings. */
+/** The options: the dashboard's (units in the farm's time in tooltips, the shared zoom), with day ticks for a month of milkings. */
 export const milkingLineOptions = (props: Omit<MilkingLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
   const base = lineChartOptions({ ...props, shaded: [] });
   const x = base.scales?.['x'] as object;
-  return { ...base, scales: { ...base.scales, x: { ...x, type: 'linear' as const, ticks: { callback: (v: number | string) => dayTick(Number(v)), maxTicksLimit: 6 } } } };
+  return { ...base, scales: { ...base.scales, x: { ...x, type: 'linear' as const, ticks: { callback: (v: number | string) => dayTick(Number(v), props.timeZone), maxTicksLimit: 6 } } } };
 };
 
 /**

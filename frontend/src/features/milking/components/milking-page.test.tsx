@@ -44,7 +44,7 @@ const chartOf = (name: string) => chartOn(screen.getByRole('img', { name }));
 describe('/dts/milking (farmer §2.6, tab 1)', () => {
   it('asks FARMER_MILKING_LIST for the selected farm, page 1, and shows the days it covers', async () => {
     const { api } = await openTab();
-    expect(await screen.findByText('09/02/2026 to 10/03/2026')).toBeInTheDocument();
+    expect(await screen.findByText('09 Feb 2026 to 10 Mar 2026')).toBeInTheDocument();
     const call = api.callsOf('FARMER_MILKING_LIST')[0];
     expect(call?.path).toBe('/api/farmer/activity');
     expect([call?.fields.get('farm'), call?.fields.get('page_index')]).toEqual(['farm-1', '1']);
@@ -93,7 +93,7 @@ describe('/dts/milking (farmer §2.6, tab 1)', () => {
     const { user, api } = await openTab((fields) => answer(fields.get('page_index') === '2' ? [milking(1, 800, 4000)] : LIST, Number(fields.get('page_index'))));
     expect(await screen.findByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'true');
     await user.click(screen.getByRole('button', { name: 'Previous' }));
-    expect(await screen.findByText('10/01/2026 to 08/02/2026')).toBeInTheDocument();
+    expect(await screen.findByText('10 Jan 2026 to 08 Feb 2026')).toBeInTheDocument();
     expect(api.callsOf('FARMER_MILKING_LIST').map((c) => c.fields.get('page_index'))).toEqual(['1', '2']);
     expect(screen.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'false');
   });

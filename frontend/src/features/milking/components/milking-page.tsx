@@ -5,7 +5,7 @@ import type { Farm } from '@shared/entities/farm';
 import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
-import { dayText } from '../../../lib/day-text';
+import { formatDay } from '../../../lib/time-format';
 import { milkingListQuery } from '../api/milking-list';
 import './milking.css';
 
@@ -13,7 +13,7 @@ const MilkingCharts = lazy(() => import('./milking-charts').then((m) => ({ defau
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface MilkingContext {
-  readonly farm: Pick<Farm, '_id'> | undefined;
+  readonly farm: Pick<Farm, '_id' | 'timezone'> | undefined;
 }
 
 const errorText = (error: unknown): string => errorTextOf(error, 'The milkings could not be loaded.');
@@ -31,7 +31,7 @@ export function MilkingPage() {
         <PageButtons page={page} onPage={setPage} />
         {data && (
           <span className="milking__range-text">
-            {dayText(data.range.startDate)} to {dayText(data.range.endDate)}
+            {formatDay(data.range.startDate)} to {formatDay(data.range.endDate)}
           </span>
         )}
       </div>
@@ -44,7 +44,7 @@ export function MilkingPage() {
       {data && !error && data.list.length === 0 && <p className="page__note">No milkings in these 30 days.</p>}
       {data && !error && data.list.length > 0 && (
         <Suspense fallback={<p className="page__note">Loading charts…</p>}>
-          <MilkingCharts key={page} data={data} />
+          <MilkingCharts key={page} data={data} timeZone={farm?.timezone} />
         </Suspense>
       )}
     </section>

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { CHART_HEIGHT } from '@shared/constants';
 import { paths } from '../../../config/paths';
 import { tooltipLines } from '../../../components/charts/chart-data';
+import { formatDayTick } from '../../../lib/time-format';
 import { dateTime, litres, type ScatterPoint } from '../utils/milking-view';
 
 ChartJS.register(PointElement, LinearScale, Tooltip, Legend);
@@ -17,11 +18,11 @@ export interface ScatterSet {
   readonly radius?: number;
 }
 
-/** A day tick on a range of weeks: '22 Nov'. */
-export const dayTick = (x: number): string => new Date(x).toLocaleDateString('en-NZ', { day: 'numeric', month: 'short' });
+/** A day tick on a range of weeks: '22 Nov' on the farm's calendar. */
+export const dayTick = (x: number, timeZone: string | undefined): string => formatDayTick(x, timeZone);
 
 /** The options of the scatter, apart from the component so a test can call its click handler. */
-export const scatterOptions = (sets: readonly ScatterSet[], from: number, to: number, open: (id: string) => void): ChartOptions<'scatter'> => {
+export const scatterOptions = (sets: readonly ScatterSet[], from: number, to: number, open: (id: string) => void, timeZone: string | undefined): ChartOptions<'scatter'> => {
   const pointOf = (el: ActiveElement | undefined) => (el ? sets[el.datasetIndex]?.points[el.index] : undefined);
   return {
     responsive: true,
@@ -30,7 +31,7 @@ export const scatterOptions = (sets: readonly ScatterSet[], from: number, to: nu
     parsing: false,
     interaction: { mode: 'nearest', intersect: true },
     scales: {
-      x: { type: 'linear', min: from, max: to, ticks: { callback: (v) => dayTick(Number(v)), maxTicksLimit: 6 } },
+      x: { type: 'linear', min: from, max: to, ticks: { callback: (v) => dayTick(Number(v), timeZone), maxTicksLimit: 6 } },
       y: { type: 'linear', beginAtZero: true, min: 0, title: { display: true, text: 'Litres' } },
     },
     onClick: (_event, elements) => {
@@ -45,8 +46,8 @@ export const scatterOptions = (sets: readonly ScatterSet[], from: number, to: nu
       legend: { position: 'bottom' },
       tooltip: {
         callbacks: {
-          title: (items) => (items[0] ? tooltipLines(items[0].parsed.x ?? 0, 0, 'L')[0] : ''),
-          label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, 'L')[1]}`,
+          title: (items) => (items[0] ? tooltipLines(items[0].parsed.x ?? 0, 0, 'L', timeZone)[0] : ''),
+          label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, 'L', timeZone)[1]}`,
           footer: () => 'Click to open the milking',
         },
       },
@@ -67,7 +68,18 @@ interface PlacedPoint {
  * reader, so each drawn point also gets a transparent link-like button at its place (mouse clicks
  * pass through to the chart; Tab and Enter reach the button).
  */
-export function MilkingScatter({ label, sets, from, to }: { readonly label: string; readonly sets: readonly ScatterSet[]; readonly from: number; readonly to: number }) {
+export interface MilkingScatterProps {
+  readonly label: string;
+  readonly sets: readonly ScatterSet[];
+  readonly from: number;
+  readonly to: number;
+  /** The farm's zone (§9): ticks, tooltips and the points' names read its clock. */
+  readonly timeZone: string | undefined;
+}
+
+export function MilkingScatter({ label, sets, from, to, timeZone }: MilkingScatterProps) {
+  const zoneRef = useRef(timeZone);
+  zoneRef.current = timeZone;
   const navigate = useNavigate();
   const [placed, setPlaced] = useState<readonly PlacedPoint[]>([]);
   const setPlacedRef = useRef(setPlaced);
@@ -85,7 +97,7 @@ export function MilkingScatter({ label, sets, from, to }: { readonly label: stri
           set.points.forEach((p, j) => {
             const el = meta.data[j];
             if (!el || !Number.isFinite(el.x) || !Number.isFinite(el.y)) return;
-            next.push({ id: p.id, label: `${set.label}, ${dateTime(new Date(p.x).toISOString())}, ${litres(p.y)}`, left: el.x, top: el.y });
+            next.push({ id: p.id, label: `${set.label}, ${dateTime(new Date(p.x).toISOString(), zoneRef.current)}, ${litres(p.y)}`, left: el.x, top: el.y });
           });
         });
         setPlacedRef.current((prev) =>
@@ -103,7 +115,7 @@ export function MilkingScatter({ label, sets, from, to }: { readonly label: stri
   };
   return (
     <div className="milking-chart milking-scatter" style={{ height: CHART_HEIGHT }}>
-      <Scatter aria-label={label} role="img" data={data} options={scatterOptions(sets, from, to, open)} plugins={[placer]} />
+      <Scatter aria-label={label} role="img" data={data} options={scatterOptions(sets, from, to, open, timeZone)} plugins={[placer]} />
       {placed.map((p) => (
         <button key={p.id} type="button" className="milking-scatter__point" style={{ left: p.left, top: p.top }} aria-label={`Open milking: ${p.label}`} onClick={() => open(p.id)} />
       ))}

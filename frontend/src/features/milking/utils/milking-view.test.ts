@@ -23,9 +23,9 @@ describe('milking view (farmer §2.6, §9)', () => {
   });
 
   it('says "Due by" only for the deadline rules while pending', () => {
-    expect(ruleWhen({ rule: 'R3', status: 'pending', met_at: null, failed_at: null, deadline: at(600) })).toBe('Not decided yet');
-    expect(ruleWhen({ rule: 'R2', status: 'pending', met_at: null, failed_at: null, deadline: null })).toBe('Not decided yet');
-    expect(ruleWhen({ rule: 'R1', status: 'pending', met_at: null, failed_at: null, deadline: at(240) })).toMatch(/^Due by \d{2} Mar 2026 \d{2}:\d{2}$/);
+    expect(ruleWhen({ rule: 'R3', status: 'pending', met_at: null, failed_at: null, deadline: at(600) }, 'Pacific/Auckland')).toBe('Not decided yet');
+    expect(ruleWhen({ rule: 'R2', status: 'pending', met_at: null, failed_at: null, deadline: null }, 'Pacific/Auckland')).toBe('Not decided yet');
+    expect(ruleWhen({ rule: 'R1', status: 'pending', met_at: null, failed_at: null, deadline: at(240) }, 'UTC')).toMatch(/^Due by \d{2} Mar 2026 \d{2}:\d{2}$/);
   });
 
   it('keeps the milking on show apart from the others and leaves out unfinished ones', () => {

@@ -1,17 +1,17 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import type { RuleStatus } from '@shared/compliance/cooling-rules';
-import { formatWhen } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import type { MilkingBrief } from '../api/milking-brief';
 import type { MilkingItem } from '../api/milking-list';
 import type { MilkingOne, RuleResultWire } from '../api/milking-one';
 
 /*
  * The milking screens' figures (farmer §2.6, §9), pure so they are tested without a DOM. Times are
- * shown in the browser's local time, as the charts' tooltips are, so a screen never mixes zones.
+ * the farm's clock, as on every farmer screen (lib/time-format.ts).
  */
 
-/** 'DD MMM YYYY HH:mm' (§9) in local time; '—' when there is none. */
-export const dateTime = (iso: string | null | undefined): string => (iso ? formatWhen(iso, undefined) : '—');
+/** 'DD MMM YYYY HH:mm' (§9) in the farm's zone; '—' when there is none. */
+export const dateTime = (iso: string | null | undefined, timeZone: string | undefined): string => (iso ? formatWhen(iso, timeZone) : '—');
 
 /** Litres to the nearest 10 (§9). */
 export const litres = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : `${(Math.round(v / 10) * 10).toLocaleString('en-NZ')} L`);
@@ -105,15 +105,15 @@ export const STATUS_LABEL: Readonly<Record<RuleStatus, string>> = {
 };
 
 /** What a rule's row says besides its status: when it was met or broken, or why it is undecided. */
-export const ruleWhen = (r: Pick<RuleResultWire, 'rule' | 'status' | 'met_at' | 'failed_at' | 'deadline'>): string => {
+export const ruleWhen = (r: Pick<RuleResultWire, 'rule' | 'status' | 'met_at' | 'failed_at' | 'deadline'>, timeZone: string | undefined): string => {
   switch (r.status) {
     case 'passed':
-      return `Met at ${dateTime(r.met_at)}`;
+      return `Met at ${dateTime(r.met_at, timeZone)}`;
     case 'failed':
-      return `Failed at ${dateTime(r.failed_at)}`;
+      return `Failed at ${dateTime(r.failed_at, timeZone)}`;
     case 'pending':
       // R1 and R2 have a deadline; R3 and R4 are judged when the milk is collected or milked into again.
-      return (r.rule === 'R1' || r.rule === 'R2') && r.deadline ? `Due by ${dateTime(r.deadline)}` : 'Not decided yet';
+      return (r.rule === 'R1' || r.rule === 'R2') && r.deadline ? `Due by ${dateTime(r.deadline, timeZone)}` : 'Not decided yet';
     case 'no_data':
       return 'Readings missing: it cannot be judged';
     case 'not_applicable':

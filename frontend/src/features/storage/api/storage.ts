@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { agitatorListResponseSchema, collectionListResponseSchema, farmerActivityContracts as c, storageOneResponseSchema } from '@shared/api/actions/farmer-activity';
+import { toWireTime } from '@shared/api/actions/farmer-pickup';
 import type { ApiClient } from '../../../lib/api-client';
 
 export type StorageOne = z.infer<typeof storageOneResponseSchema>;
@@ -32,6 +33,17 @@ export const agitatorListQuery = (client: ApiClient, farmId: string, page: numbe
     queryKey: ['farmer-agitator-list', farmId, page] as const,
     queryFn: ({ signal }) => client.call(c.FARMER_AGITATOR_LIST, { farm: farmId, page_index: page }, { signal }),
   });
+
+/** FARMER_PICKUP_LIST (/dts/collection): the pickups entered on /dts/pickup in the 30 days of page_index, newest first. */
+export const pickupListQuery = (client: ApiClient, farmId: string, page: number) =>
+  queryOptions({
+    queryKey: ['farmer-pickup-list', farmId, page] as const,
+    queryFn: ({ signal }) => client.call(c.FARMER_PICKUP_LIST, { farm: farmId, page_index: page }, { signal }),
+  });
+
+/** DELETE_PICKUP: the caller's own pickup of that vat and time (§9 wire time); the server refuses anyone else's. */
+export const deletePickup = (client: ApiClient, farmId: string, pickup: { readonly vat: number; readonly datetime: string }) =>
+  client.call(c.DELETE_PICKUP, { farm_id: farmId, vat: String(pickup.vat), datetime: toWireTime(Date.parse(pickup.datetime)) });
 
 /** The ADD_PICKUP fields as the form sends them (§9: the time as UTC 'YYYY-MM-DD HH:mm:ss'). */
 export interface PickupFields {

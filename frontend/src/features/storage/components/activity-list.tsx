@@ -4,8 +4,10 @@ export interface ActivityRow {
   readonly key: string;
   /** Label and value pairs, shown as a small definition list. */
   readonly facts: readonly (readonly [string, string])[];
-  /** An action at the end of the row (a link to the storage page). */
+  /** An action at the end of the row (a link to the storage page, a Delete button). */
   readonly action?: ReactNode;
+  /** When it happened (ISO), for merging rows of two lists newest first. */
+  readonly at?: string;
 }
 
 /** Rows grouped by vat number, vats in order. */

@@ -1,4 +1,5 @@
-import { formatTemperature, formatVolume, formatWhen } from '../../../lib/format';
+import { formatTemperature, formatVolume } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import { agitatorListQuery } from '../api/storage';
 import { formatDuration } from '../utils/format';
 import { PagedVatLists } from './paged-vat-lists';

@@ -1,17 +1,74 @@
-import { formatTemperature, formatVolume, formatWhen } from '../../../lib/format';
-import { collectionListQuery } from '../api/storage';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useConfirm } from '../../../components/confirm-dialog';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { formatTemperature, formatVolume } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
+import { collectionListQuery, deletePickup, pickupListQuery } from '../api/storage';
 import { formatDuration } from '../utils/format';
+import type { ActivityRow } from './activity-list';
 import { PagedVatLists } from './paged-vat-lists';
 
-/** /dts/collection (farmer §2.6): the collections the vat monitor detected, per vat, newest first, in the farm's local time. */
+/** Farmer §5: a delete needs this confirmation. */
+export const DELETE_CONFIRMATION = 'Are you sure you want to delete it?';
+
+/**
+ * The pickups entered on /dts/pickup for the page's 30 days, as rows of their vat's card: marked as
+ * entered by hand, with Delete for the person who entered them (after the §5 confirmation).
+ */
+function usePickupRows(farmId: string, page: number, timeZone: string): { vat: number; row: ActivityRow }[] {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const { data } = useQuery({ ...pickupListQuery(client, farmId, page), enabled: farmId !== '' });
+  const remove = useMutation({
+    mutationFn: (pickup: { vat: number; datetime: string }) => deletePickup(client, farmId, pickup),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['farmer-pickup-list', farmId] }),
+  });
+  return (data?.list ?? []).map((p) => {
+    const when = formatWhen(p.datetime, timeZone);
+    return {
+      vat: p.vat,
+      row: {
+        key: `pickup-${p.vat}-${p.datetime}`,
+        at: p.datetime,
+        facts: [
+          ['Submitted pickup', when],
+          ['Volume', formatVolume(p.volume)],
+          ['Temperature', formatTemperature(p.temperature)],
+          ['Entered by', p.mine ? 'You' : 'Another user of the farm'],
+        ],
+        ...(p.mine && {
+          action: (
+            <button
+              type="button"
+              className="button button--text"
+              disabled={remove.isPending}
+              aria-label={`Delete the pickup of Vat ${p.vat} at ${when}`}
+              onClick={() => confirm({ title: 'Delete pickup', body: DELETE_CONFIRMATION, onOk: () => remove.mutate(p), onCancel: () => undefined })}
+            >
+              Delete
+            </button>
+          ),
+        }),
+      },
+    };
+  });
+}
+
+/**
+ * /dts/collection (farmer §2.6): the collections the vat monitor detected, per vat, newest first, in
+ * the farm's local time, and beside them the pickups the farm entered on Submit Pickup (issue 24).
+ */
 export function CollectionPage() {
   return (
     <PagedVatLists
       title="Collections"
       listQuery={collectionListQuery}
       empty="No collections in these days."
+      useMoreRows={usePickupRows}
       rowOf={(c, tz) => ({
         key: c._id,
+        at: c.activity.start.published_at,
         facts: [
           ['Started', formatWhen(c.activity.start.published_at, tz)],
           ['Duration', c.activity.end ? formatDuration(c.duration_min) : 'Still collecting'],

@@ -5,7 +5,7 @@ import { PageButtons } from '../../../components/page-buttons';
 import type { ApiClient } from '../../../lib/api-client';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
-import { dayText } from '../../../lib/day-text';
+import { formatDay } from '../../../lib/time-format';
 import { ActivityList, byVat, type ActivityRow } from './activity-list';
 import type { StorageContext } from './storage-page';
 import '../../../components/charts/charts.css';
@@ -27,14 +27,21 @@ export interface PagedVatListsProps<D extends Ranged<{ readonly vat_number: numb
   readonly rowOf: (item: Item<D>, timeZone: string) => ActivityRow;
   /** What a vat with nothing in the range says. */
   readonly empty: string;
+  /**
+   * More rows for the same page, merged into each vat's card newest first (by `at`): the submitted
+   * pickups beside the detected collections. A hook: it is called on every render.
+   */
+  readonly useMoreRows?: (farmId: string, page: number, timeZone: string) => readonly { readonly vat: number; readonly row: ActivityRow }[];
 }
+
+const noMoreRows = () => [];
 
 /**
  * A screen of the selected farm's activities of 30 days (collections, agitator stops), a card per
  * vat (every vat of the farm, so a quiet vat says so), paged back in time by page_index: Previous
  * goes 30 days further back, Next returns (disabled on page 1).
  */
-export function PagedVatLists<D extends Ranged<{ readonly vat_number: number }>, K extends QueryKey>({ title, listQuery, rowOf, empty }: PagedVatListsProps<D, K>) {
+export function PagedVatLists<D extends Ranged<{ readonly vat_number: number }>, K extends QueryKey>({ title, listQuery, rowOf, empty, useMoreRows = noMoreRows }: PagedVatListsProps<D, K>) {
   const { farm } = useOutletContext<StorageContext>();
   const client = useApiClient();
   const [page, setPage] = useState(1);
@@ -42,9 +49,17 @@ export function PagedVatLists<D extends Ranged<{ readonly vat_number: number }>,
   const { data, isPending, isError } = useQuery({ ...listQuery(client, farmId, page), enabled: farm !== undefined, placeholderData: keepPreviousData });
   // The farm's vats, from the dashboard's call (usually cached): a vat with nothing in range still gets its card.
   const vats = useQuery({ ...dashboardLastQuery(client, farmId), enabled: farm !== undefined }).data?.map((v) => v.device.vat_number) ?? [];
+  const more = useMoreRows(farmId, page, farm?.timezone ?? '');
   if (!farm) return null;
   const groups = new Map(data ? byVat<Item<D>>(data.list, (item) => item.vat_number) : []);
-  const vatNumbers = [...new Set([...vats, ...groups.keys()])].sort((a, b) => a - b);
+  const moreGroups = new Map(byVat(more, (m) => m.vat));
+  const vatNumbers = [...new Set([...vats, ...groups.keys(), ...(data ? moreGroups.keys() : [])])].sort((a, b) => a - b);
+  const rowsOf = (n: number): ActivityRow[] => {
+    const rows = (groups.get(n) ?? []).map((item) => rowOf(item, farm.timezone));
+    const extra = (moreGroups.get(n) ?? []).map((m) => m.row);
+    // Newest first across both lists; rows without a time keep their order.
+    return extra.length === 0 ? rows : [...rows, ...extra].sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
+  };
 
   return (
     <section className="page">
@@ -54,13 +69,13 @@ export function PagedVatLists<D extends Ranged<{ readonly vat_number: number }>,
       </div>
       {data && (
         <p className="page__note">
-          {dayText(data.range.startDate)} to {dayText(data.range.endDate)}
+          {formatDay(data.range.startDate)} to {formatDay(data.range.endDate)}
         </p>
       )}
       {isPending && <p className="page__note">Loading…</p>}
       {isError && !data && <p className="page__note">The list could not be loaded.</p>}
       {data && vatNumbers.length === 0 && <p className="page__note">{empty}</p>}
-      {data && vatNumbers.map((n) => <ActivityList key={n} vat={n} rows={(groups.get(n) ?? []).map((item) => rowOf(item, farm.timezone))} empty={empty} />)}
+      {data && vatNumbers.map((n) => <ActivityList key={n} vat={n} rows={rowsOf(n)} empty={empty} />)}
     </section>
   );
 }

@@ -31,6 +31,11 @@ describe('/dts/pickup (farmer §2.14, §5)', () => {
     expect(api.callsOf('ADD_PICKUP')).toHaveLength(0);
   });
 
+  it("Pickup Time is the farm's clock, named when the browser's zone is another (the tests run in UTC, the farm in Auckland)", async () => {
+    await open();
+    expect(screen.getByLabelText('Pickup Time')).toHaveAccessibleDescription(/^The farm's time \(NZ[DS]T\)$/);
+  });
+
   it('accepts only values >= 0 for Vat, Volume and Temperature', async () => {
     const { user, api } = await open();
     await user.type(screen.getByLabelText('Pickup Time'), '2026-03-09T07:30');
@@ -61,7 +66,8 @@ describe('/dts/pickup (farmer §2.14, §5)', () => {
       type: 'ADD_PICKUP',
       farm_id: 'farm-1',
       vat: '2',
-      datetime: new Date('2026-03-09T07:30').toISOString().slice(0, 19).replace('T', ' '),
+      // The field is the farm's clock (Pacific/Auckland, NZDT in March), whatever the browser's zone.
+      datetime: '2026-03-08 18:30:00',
       volume: '8450',
       temperature: '3.8',
     });

@@ -7,7 +7,7 @@ import { isDairyCompanyFarm } from '@shared/entities/farm';
 import { useConfirm } from '../../../components/confirm-dialog';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { addPickup, type PickupFields } from '../api/storage';
-import { localInputValue } from '../utils/format';
+import { instantOfPickerValue, pickerValue, zoneSuffix } from '../../../lib/time-format';
 import type { StorageContext } from './storage-page';
 import './storage.css';
 
@@ -16,10 +16,10 @@ type Values = Record<Field, string>;
 
 const EMPTY: Values = { vat: '1', datetime: '', volume: '', temperature: '' };
 
-/** The datetime-local value (the browser's local time) as the §9 wire form in UTC; '' stays '' (required). */
-const wireTime = (local: string): string => {
+/** The datetime-local value, read on the farm's clock (§9), as the §9 wire form in UTC; '' stays '' (required). */
+const wireTime = (local: string, timeZone: string | undefined): string => {
   if (local === '') return '';
-  const instant = new Date(local).getTime();
+  const instant = instantOfPickerValue(local, timeZone);
   return Number.isNaN(instant) ? local : toWireTime(instant);
 };
 
@@ -60,7 +60,7 @@ export function PickupPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const fields: PickupFields = { farm_id: farm._id, vat: values.vat, datetime: wireTime(values.datetime), volume: values.volume, temperature: values.temperature };
+    const fields: PickupFields = { farm_id: farm._id, vat: values.vat, datetime: wireTime(values.datetime, farm.timezone), volume: values.volume, temperature: values.temperature };
     const checked = farmerActivityContracts.ADD_PICKUP.input.safeParse({ type: farmerActivityContracts.ADD_PICKUP.type, ...fields });
     if (!checked.success) {
       const found: Partial<Record<Field, string>> = {};
@@ -75,7 +75,7 @@ export function PickupPage() {
     submit.mutate(fields);
   };
 
-  const field = (name: Field, label: string, input: { type: string; min?: number; step?: string; max?: string; inputMode?: 'decimal' | 'numeric' }) => {
+  const field = (name: Field, label: string, input: { type: string; min?: number; step?: string; max?: string; inputMode?: 'decimal' | 'numeric' }, hint?: string) => {
     const id = `pickup-${name}`;
     return (
       <div className="form__field">
@@ -87,8 +87,13 @@ export function PickupPage() {
           value={values[name]}
           onChange={set(name)}
           aria-invalid={problems[name] ? true : undefined}
-          aria-describedby={problems[name] ? `${id}-problem` : undefined}
+          aria-describedby={[hint ? `${id}-hint` : '', problems[name] ? `${id}-problem` : ''].filter(Boolean).join(' ') || undefined}
         />
+        {hint && (
+          <p className="form__hint" id={`${id}-hint`}>
+            {hint}
+          </p>
+        )}
         {problems[name] && (
           <p className="form__error" id={`${id}-problem`}>
             {problems[name]}
@@ -98,12 +103,15 @@ export function PickupPage() {
     );
   };
 
+  // The field reads the farm's clock; an adviser in another zone is told which clock it is.
+  const zone = zoneSuffix(Date.now(), farm.timezone).trim();
+
   return (
     <section className="page">
       <h1 className="page__title">Submit Pickup</h1>
       <form className="form pickup-form" onSubmit={onSubmit} noValidate>
         {field('vat', 'Vat', { type: 'number', min: 0, step: '1', inputMode: 'numeric' })}
-        {field('datetime', 'Pickup Time', { type: 'datetime-local', max: localInputValue(Date.now()) })}
+        {field('datetime', 'Pickup Time', { type: 'datetime-local', max: pickerValue(Date.now(), farm.timezone) }, zone ? `The farm's time (${zone})` : undefined)}
         {field('volume', 'Volume (L)', { type: 'number', min: 0, step: 'any', inputMode: 'decimal' })}
         {field('temperature', 'Temperature (C)', { type: 'number', min: 0, step: 'any', inputMode: 'decimal' })}
         <button type="submit" className="button button--primary" disabled={submit.isPending}>

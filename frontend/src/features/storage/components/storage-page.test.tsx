@@ -30,6 +30,14 @@ const storage = (over: Partial<StorageOne> = {}): StorageOne => ({
     { published_at: '2026-03-09T20:00:00.000Z', milk_volume: 6000, temp1: 7.2, agitator_status: 0 },
     { published_at: '2026-03-10T08:00:00.000Z', milk_volume: 9000, temp1: 4, agitator_status: 1 },
   ],
+  coolerData: [{ published_at: '2026-03-09T20:00:00.000Z', milk_in: 33.4, water_in: 14.2 }],
+  // A second milking into the stored milk from 18:00 to 19:00 UTC.
+  phyStateData: [
+    { start: START, end: '2026-03-09T18:00:00.000Z', phystate: 'storage' },
+    { start: '2026-03-09T18:00:00.000Z', end: '2026-03-09T18:05:00.000Z', phystate: 'som' },
+    { start: '2026-03-09T18:05:00.000Z', end: '2026-03-09T19:00:00.000Z', phystate: 'milking' },
+    { start: '2026-03-09T19:00:00.000Z', end: '2026-03-10T08:00:00.000Z', phystate: 'storage' },
+  ],
   agitatorData: { listStop: [{ start: { published_at: '2026-03-09T20:00:00.000Z' }, end: { published_at: '2026-03-09T21:00:00.000Z' } }] },
   alert: null,
   ...over,
@@ -63,7 +71,7 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
     expect(box).toHaveTextContent('Temperature over 6°C');
     expect(box).toHaveTextContent('Milk over 6C');
     // Auckland is 13 h ahead in March: 20:00 UTC is 09:00 on the 10th.
-    expect(box).toHaveTextContent('10 Mar 2026 09:00 · 7.2 °C · 6,000 L · Agitator Stopped');
+    expect(box).toHaveTextContent('10 Mar 2026 09:00 NZDT · 7.2 °C · 6,000 L · Agitator Stopped');
 
     const card = screen.getByRole('region', { name: 'Milk storage data' });
     expect(within(card).getByText('Agitator Stopped')).toBeInTheDocument();
@@ -79,12 +87,39 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
     ]);
   });
 
+  it('charts the eight §9 series (the lesser temperatures hidden until the legend shows them) and marks milking start and end on both charts (§4)', async () => {
+    await open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
+    const card = await screen.findByRole('region', { name: 'Milk storage data' });
+    const volume = await chartOn(await within(card).findByRole('img', { name: 'Vat 2 storage volume' }, { timeout: 5000 }));
+    const temperatures = await chartOn(within(card).getByRole('img', { name: 'Vat 2 storage temperatures' }));
+    const shown = (chart: typeof volume) =>
+      chart.data.datasets.filter((d) => !(d as { reference?: boolean }).reference).map((d) => [d.label, (d as { hidden?: boolean }).hidden ?? false]);
+    expect([...shown(volume), ...shown(temperatures)]).toEqual([
+      ['Milk Volume', false],
+      ['Vat', false],
+      ['Inlet', true],
+      ['Plate', true],
+      ['Ambient', true],
+      ['CIP', true],
+      ['Milk In', true],
+      ['Water In', true],
+    ]);
+    expect(temperatures.data.datasets.find((d) => d.label === 'Milk In')?.data).toEqual([{ x: Date.parse('2026-03-09T20:00:00.000Z'), y: 33.4 }]);
+    // som counts as milking: one start at 18:00, one end at 19:00.
+    for (const chart of [volume, temperatures]) {
+      expect(chart.options.plugins?.markers?.lines?.map((m) => [m?.label, m?.at])).toEqual([
+        ['Milking start', Date.parse('2026-03-09T18:00:00.000Z')],
+        ['Milking end', Date.parse('2026-03-09T19:00:00.000Z')],
+      ]);
+    }
+  });
+
   it('without an alert: no red box, and alert_id is sent empty', async () => {
     const api = await open(`/dts/storage/${encodeURIComponent(ID)}`, () => storage());
     expect(await screen.findByRole('heading', { level: 1, name: 'Vat 2' })).toBeInTheDocument();
     expect(api.callsOf('FARMER_STORAGE_ONE')[0]?.fields.get('alert_id')).toBe('');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(screen.getByText('In storage from 09 Mar 2026 23:00 to 10 Mar 2026 21:00')).toBeInTheDocument();
+    expect(screen.getByText('In storage from 09 Mar 2026 23:00 NZDT to 10 Mar 2026 21:00 NZDT')).toBeInTheDocument();
   });
 
   it('a storage of another of the user’s farms switches the selected farm to it and reloads', async () => {

@@ -4,7 +4,8 @@ import { useOutletContext, useParams } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { ApiError } from '../../../lib/api-error';
-import { formatAgitator, formatTemperature, formatVolume, formatWhen, typeLabel } from '../../../lib/format';
+import { formatAgitator, formatTemperature, formatVolume, typeLabel } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import { storageOneQuery, type StorageOne } from '../api/storage';
 import { alertDescription } from '../utils/format';
 import '../../../components/charts/charts.css';
@@ -96,7 +97,7 @@ export function StoragePage() {
           <p className="page__note">No readings in this storage.</p>
         ) : (
           <Suspense fallback={<p className="page__note">Loading charts…</p>}>
-            <StorageCharts storage={data} rangeEnd={now} />
+            <StorageCharts storage={data} rangeEnd={now} timeZone={timeZone} />
           </Suspense>
         )}
       </section>

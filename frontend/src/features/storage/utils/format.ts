@@ -14,10 +14,3 @@ export const formatDuration = (minutes: number | null | undefined): string => {
 
 /** What an alert type means (farmer §3 "code: label, meaning"), in the words of the alert messages. */
 export const alertDescription = (type: number): string | undefined => (isNotificationType(type) ? ALERT_WORDS[type] : undefined);
-
-/** Local date and time for a datetime-local field ('YYYY-MM-DDTHH:mm'). */
-export const localInputValue = (instant: number): string => {
-  const d = new Date(instant);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
