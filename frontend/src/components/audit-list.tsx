@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@shared/entities/audit';
-import { formatWhen } from '../lib/format';
+import { formatWhen } from '../lib/time-format';
 import './audit-list.css';
 
 /**

@@ -14,7 +14,7 @@ import { useConfirm } from '../../../components/confirm-dialog';
 import { Dialog } from '../../../components/dialog';
 import { errorTextOf } from '../../../lib/api-error';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { formatWhen } from '../../../lib/format';
+import { formatWhen } from '../../../lib/time-format';
 import { applyVatSettings, loadCollections, loadVatConfig } from '../api/calibration';
 import './calibration.css';
 
