@@ -13,6 +13,7 @@ import { createTokenVerifier } from '../lambdas/lib/token-verifier';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoEquipmentRepository } from '../lambdas/adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
+import { dynamoInstallRepository } from '../lambdas/adapters/dynamodb/installs-repository';
 import { DEVICE_TOPIC_FILTER, telemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
@@ -29,7 +30,7 @@ import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
-import { seedDemo, seedDemoEquipment } from './seed/seed';
+import { seedDemo, seedDemoEquipment, seedDemoUnits } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD } from './seed/demo-data';
 import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
 
@@ -167,6 +168,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
     await seedDemo(farms, cognito.client, cognito.userPoolId);
     await seedDemoEquipment(dynamoEquipmentRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
+    await seedDemoUnits(dynamoInstallRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
 
     const verifier = createTokenVerifier({ issuer: cognito.issuer, jwksUri: process.env.JWKS_URI as string, audience: [cognito.clientId] });
     const api = await startApiGateway({

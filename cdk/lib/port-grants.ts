@@ -51,6 +51,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     { kind: 'table', table: 'Farms', access: 'read' },
     { kind: 'tableKeys', table: 'Farms', prefix: 'LOOKUP#', why: 'A milk-data lookup is logged as an item of its own (pk LOOKUP#<farm>): the one write of the partner views' },
   ],
+  // Units and the install log are items of the Farms table (UNIT#, INSTALL#) beside the farms and devices they describe.
+  installs: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
   // Codes, checks and the password change are authorized by the person's own access token (no IAM).

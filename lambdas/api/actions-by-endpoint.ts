@@ -5,6 +5,7 @@ import { farmerEquipmentActions } from '../actions/farmer-equipment';
 import { farmerNotificationActions } from '../actions/farmer-notification';
 import { farmerSettingActions } from '../actions/farmer-setting';
 import { adminDeviceActions } from '../actions/admin-device';
+import { installerActions } from '../actions/installer';
 import { milkQualityActions } from '../actions/milk-quality';
 import { adminFarmActions, adminUserActions, watchmanActions } from '../actions/operator';
 import { farmerSurveyActions, settingProfileActions } from '../actions/profile';
@@ -32,7 +33,7 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/admin/device': adminDeviceActions,
   '/api/admin/farm': adminFarmActions,
   '/api/milkquality': milkQualityActions,
-  '/api/installer': [],
+  '/api/installer': installerActions,
   '/api/calibration': [],
   '/api/watchman': watchmanActions,
 };

@@ -1,7 +1,5 @@
+import { installerActions } from '../actions/installer';
 import { apiHandler } from '../lib/api-handler';
 
-/**
- * /api/installer (spec §7). Its types are built by their own issues (see docs/architecture.md,
- * "Endpoints and their types"); until one lands here, every type answers 422 'Unknown type'.
- */
-export const handler = apiHandler('/api/installer', []);
+/** /api/installer (operator §2 installer tools, §7). */
+export const handler = apiHandler('/api/installer', installerActions);

@@ -7,6 +7,7 @@ import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynam
 import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoInstallRepository, type InstallRepository } from '../adapters/dynamodb/installs-repository';
 import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
@@ -54,6 +55,8 @@ export interface Ports {
   readonly equipmentWrite: EquipmentRepository;
   /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
   readonly lookups: LookupRepository;
+  /** The installer's records: farms' controller units and the install log. */
+  readonly installs: InstallRepository;
   readonly identity: IdentityProvider;
   /** The signed-in person's own Cognito account: verification codes, password, name and phone. */
   readonly account: AccountService;
@@ -91,6 +94,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     equipment: () => ports.equipmentWrite,
     equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    installs: () => dynamoInstallRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),
     enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),

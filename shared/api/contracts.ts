@@ -5,6 +5,7 @@ import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
 import { farmerNotificationContracts } from './actions/farmer-notification';
 import { farmerSettingContracts } from './actions/farmer-setting';
+import { installerContracts } from './actions/installer';
 import { milkQualityContracts } from './actions/milk-quality';
 import { operatorContracts } from './actions/operator';
 import { farmerSurveyContracts, settingProfileContracts } from './actions/profile';
@@ -27,6 +28,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(operatorContracts),
   ...Object.values(milkQualityContracts),
   ...Object.values(adminDeviceContracts),
+  ...Object.values(installerContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

@@ -121,6 +121,29 @@ const SAMPLES: Record<string, Sample> = {
   DEVICE_ONE_SERIES: { fields: () => ({ device_id: 'dev-31245-1', days1: '1', hours1: '0', days2: '0', hours2: '0' }) },
   DEVICE_ONE_SERIES_TIME_RANGE: { fields: () => ({ device_id: 'dev-31245-1', start: new Date(now - 2 * 3_600_000).toISOString(), end: new Date(now - 3_600_000).toISOString() }) },
   DEVICE_ONE_RAW: { fields: () => ({ _id: `dev-31245-1~${ids.rawAt}` }) },
+  // The Pro farm's unit and vat 2 as seeded, written again: allowed callers change nothing but the vat's radar serial.
+  DEVICE_SEARCH: { fields: () => ({ supplyNumber: '31245' }) },
+  PARTICLE_CONFIG: {
+    fields: () => ({ key: 'farm', particleID: 'unit-352656100000029', imei: '352656100000029', farmID: 'farm-pro', supplyNumber: '31245', productVariant: 'Vat-Man Pro', lowConnectivity: 'false' }),
+  },
+  VAT_CONFIG: {
+    fields: () => ({
+      particleID: 'unit-352656100000029',
+      farmID: 'farm-pro',
+      deviceID: 'dev-31245-2',
+      supplyNumber: '31245',
+      vatNumber: '2',
+      diameter: '2337',
+      volume: '11000',
+      height: '2719',
+      manufacturer: '',
+      serial: '',
+      radarSerial: 'RS-31245-2',
+      auto: 'false',
+      wedgeHeight: '60',
+    }),
+  },
+  INSTALLS: { fields: () => ({ supplyNumber: '', logType: 'All', page: '0', pageSize: '50' }) },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
