@@ -11,6 +11,8 @@ export const PORTS = {
   lambda: { env: 'LAMBDA_PORT', fallback: 3003 },
   /** The device simulator's control server (POST/GET /faults). */
   simulator: { env: 'SIMULATOR_PORT', fallback: 3004 },
+  /** The IoT control-plane stand-in (things, certificates, policies: the installer's provisioning). */
+  iot: { env: 'IOT_PORT', fallback: 3005 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

@@ -19,6 +19,9 @@ import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
 import { startCognito } from './stand-ins/cognito';
 import { startSnsOutbox } from './stand-ins/sns-outbox';
+import { startIotControlPlane } from './stand-ins/iot-control';
+import { localCa } from './stand-ins/local-ca';
+import { unitAttributes, unitThingName } from '../shared/entities/install';
 import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
@@ -31,13 +34,15 @@ import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
 import { seedDemo, seedDemoEquipment, seedDemoUnits } from './seed/seed';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD } from './seed/demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, DEMO_UNIT_IMEIS } from './seed/demo-data';
 import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TABLE_PREFIX = 'vatman';
 const CUSTOM_MESSAGE_FUNCTION = 'vatman-custom-message';
 const POST_CONFIRMATION_FUNCTION = 'vatman-post-confirmation';
+/** The device policy's name locally (in AWS the stack's DevicePolicy). */
+const LOCAL_DEVICE_POLICY = 'vatman-local-device-policy';
 const log = createLogger({ service: 'local-stack' });
 
 export interface LocalFacts {
@@ -94,6 +99,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     const sns = await startSnsOutbox(ports.sns, join(DATA, 'outbox', 'messages.jsonl'));
     closers.push(closeServer(sns.server));
+
+    // IoT's control plane (things, certificates, the device policy) with a local CA for real X.509.
+    const ca = localCa(join(DATA, 'iot', 'ca'));
+    const iot = await startIotControlPlane(ports.iot, join(DATA, 'iot'), ca, 'localhost');
+    closers.push(closeServer(iot.server));
 
     const web = `http://localhost:${ports.web}`;
     process.env.WEB_URL = web;
@@ -161,14 +171,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       // an answer that strays from its contract is a 500 there, not a silent drift. Not for
       // `npm start` and the bench, which must measure what AWS runs (a 30-day range is 16,000 points).
       CHECK_ANSWERS: process.env.VITEST ? '1' : '0',
-      // No IoT control-plane stand-in yet: the device records are the thing registry (DEVICE_LOAD_NAME).
-      THING_REGISTRY: 'records',
+      // The same @aws-sdk/client-iot code as in AWS, against the stand-in (local/stand-ins/iot-control.ts).
+      IOT_ENDPOINT: iot.endpoint,
+      IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,
+      // What a unit trusts for the broker's TLS port: the local CA (in AWS, Amazon Root CA 1).
+      IOT_ROOT_CA_PEM: ca.caPem,
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
     await seedDemo(farms, cognito.client, cognito.userPoolId);
     await seedDemoEquipment(dynamoEquipmentRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
     await seedDemoUnits(dynamoInstallRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
+    // The demo farms' units are things of the registry, as a deployed fleet's are.
+    for (const f of DEMO_FARMS) {
+      const imei = DEMO_UNIT_IMEIS[f._id];
+      if (imei) iot.ensureThing(unitThingName(imei), unitAttributes(imei, f.fonterra_id, f.package, false));
+    }
 
     const verifier = createTokenVerifier({ issuer: cognito.issuer, jwksUri: process.env.JWKS_URI as string, audience: [cognito.clientId] });
     const api = await startApiGateway({
@@ -302,7 +320,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     };
     /** Resolves when the ingest stream has handed on every record and its consumers are idle (tests). */
     const ingestDrained = () => ingestStream.drained();
-    return { facts, stop, ingestDrained };
+    return { facts, stop, ingestDrained, iot };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;

@@ -71,6 +71,7 @@ export class VatManStack extends Stack {
       webOrigin: this.web.url,
       botCheck,
       salesEmail: contacts.salesEmail,
+      devicePolicyName: this.telemetry.devicePolicy.ref,
       removalPolicy,
       logRetention,
     });

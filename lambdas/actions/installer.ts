@@ -1,9 +1,12 @@
-import { installerContracts as contracts, type VatDevice } from '../../shared/api/actions/installer';
+import { randomUUID } from 'node:crypto';
+import { installerContracts as contracts, vatsOfInstall, type VatDevice } from '../../shared/api/actions/installer';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
-import { unitThingName, type Unit } from '../../shared/entities/install';
+import { unitAttributes, unitThingName, type Unit } from '../../shared/entities/install';
 import { isTableVat } from '../../shared/installer/height-table';
+import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
+import { optionalEnv } from '../lib/env';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../lib/ports';
 
@@ -41,6 +44,40 @@ const unitAndFarm = async (deps: Pick<Ports, 'farmsWrite' | 'installs'>, q: { pa
   if (!unit || !farm || unit.farm_id !== farm._id || unitThingName(unit.imei) !== q.particleID) throw new ValidationError(NOT_THIS_FARM);
   if (farm.fonterra_id.toUpperCase() !== q.supplyNumber) throw new ValidationError(`Supply number ${q.supplyNumber} is not this farm's`);
   return { unit, farm };
+};
+
+/** The installer's name for the log: the profile's, else the sign-in name. */
+const installerName = async (farms: Pick<Ports['farms'], 'getUser'>, caller: Caller): Promise<string> => {
+  const user = await farms.getUser(caller.userId);
+  return user ? `${user.firstName} ${user.lastName}`.trim() : caller.username;
+};
+
+/**
+ * Steps that each leave something behind, with its undo: when a later step fails, the earlier
+ * ones are undone newest first, so a failed new install leaves no thing, certificate, farm,
+ * device or unit. An undo that fails is logged and the others still run.
+ */
+const transaction = (log: { error: (msg: string, fields?: Record<string, unknown>) => void }) => {
+  const undo: { name: string; run: () => Promise<unknown> }[] = [];
+  return {
+    async step<T>(name: string, run: () => Promise<T>, revert?: (value: T) => Promise<unknown>): Promise<T> {
+      const value = await run();
+      if (revert) undo.push({ name, run: () => revert(value) });
+      return value;
+    },
+    async rollback(): Promise<string[]> {
+      const failed: string[] = [];
+      for (const u of undo.reverse()) {
+        try {
+          await u.run();
+        } catch (err) {
+          failed.push(u.name);
+          log.error('new install: undo failed', { step: u.name, err });
+        }
+      }
+      return failed;
+    },
+  };
 };
 
 /** /api/installer (operator §2, §5, §7): Installer and Admin. */
@@ -120,6 +157,94 @@ export const installerActions: readonly ServedAction[] = [
     if (q.vatNumber > farm.install_numVats) await deps.farmsWrite.putFarm({ ...farm, install_numVats: q.vatNumber });
     log.info('installer vat config', { farm: farm._id, device: updated._id, vat: q.vatNumber, added: !q.deviceID, tableVat: isTableVat(q.diameter, q.volume, q.height) });
     return { success: true, result: `Vat ${q.vatNumber} ${q.deviceID ? 'updated' : 'added'}`, device: vatDevice(updated) };
+  }),
+
+  /**
+   * New Install (§2, §5; issue 20): provisions for real. The unit's IoT thing (unit-<imei>, with
+   * its attributes), a certificate with the device policy attached, the certificate attached to
+   * the thing; then the farm (supplier code and time zone), its vat devices and the unit record;
+   * the data endpoint; the log entry. Any step failing undoes the earlier ones. The certificate
+   * and private key are answered once and kept nowhere.
+   */
+  serve(contracts.NEW_INSTALL, ['farmsWrite', 'installs', 'provisioning'], async (q, { deps, caller, log }) => {
+    const supply = q.supplyNumber;
+    const [takenFarm, takenUnit] = await Promise.all([deps.farmsWrite.findFarmBySupplyNumber(supply), deps.installs.getUnit(q.imei)]);
+    if (takenFarm) throw new ValidationError(`Supply number ${supply} is already installed`);
+    if (takenUnit) throw new ValidationError(`IMEI ${q.imei} is already installed`);
+    const id = supply.toLowerCase();
+    const farmId = `farm-${id}`;
+    if (await deps.farmsWrite.getFarm(farmId)) throw new ValidationError(`Supply number ${supply} is already installed`);
+    const thingName = unitThingName(q.imei);
+    const now = new Date().toISOString();
+    const vats = vatsOfInstall(q as unknown as Record<string, unknown> & { numVats: number });
+    const p = deps.provisioning;
+    const tx = transaction(log);
+    try {
+      await tx.step('CreateThing', () => p.createThing(thingName, unitAttributes(q.imei, supply, q.productVariant, q.lowConnectivity)), () => p.deleteThing(thingName));
+      const cert = await tx.step('CreateKeysAndCertificate', () => p.createCertificate(), (c) => p.deleteCertificate(c.certificateId));
+      await tx.step('AttachPolicy', () => p.attachPolicy(cert.certificateArn), () => p.detachPolicy(cert.certificateArn));
+      await tx.step('AttachThingPrincipal', () => p.attachThingPrincipal(thingName, cert.certificateArn), () => p.detachThingPrincipal(thingName, cert.certificateArn));
+      const farm: Farm = {
+        _id: farmId,
+        fonterra_id: supply,
+        supplier: q.dairySupplier,
+        package: q.productVariant,
+        is_milk_enabled: true,
+        power: true,
+        knode: { is_water_enabled: false, is_effluent_enabled: false, is_land_enabled: false, is_weather_enabled: false },
+        timezone: q.timezone,
+        auto_check: true,
+        fonterra_api_status: false,
+        harvest: false,
+        install_numVats: q.numVats,
+        install_date: now.slice(0, 10),
+      };
+      await tx.step('farm', () => deps.farmsWrite.putFarm(farm), () => deps.farmsWrite.deleteFarm(farmId));
+      for (const v of vats) {
+        const device: Device = {
+          _id: `dev-${id}-${v.vatNumber}`,
+          name: `vm-${id}-${v.vatNumber}`,
+          farm_id: farmId,
+          vat_number: v.vatNumber,
+          status: 1,
+          vat_size: v.volume,
+          vat_max_height: v.height,
+          vat_diameter: v.diameter,
+          wedgeHeight: 0,
+          vat_volume_offset: 0,
+          vat_auto: v.auto,
+          vat_manufacturer: v.manufacturer,
+          vat_serial: v.serial,
+          radar_serial: v.radarSerial,
+          ...(v.oclock !== undefined ? { oclock: v.oclock } : {}),
+        };
+        await tx.step(`device ${device._id}`, () => deps.farmsWrite.putDevice(device), () => deps.farmsWrite.deleteDevice(device));
+      }
+      const unit: Unit = { _id: thingName, imei: q.imei, farm_id: farmId, low_connectivity: q.lowConnectivity, num_displays: q.numDisplays, certificate_id: cert.certificateId, created_at: now };
+      await tx.step('unit', () => deps.installs.putUnit(unit), () => deps.installs.deleteUnit(q.imei));
+      const endpoint = await tx.step('DescribeEndpoint', () => p.dataEndpoint());
+      const result = `Vat-Man installed for ${supply}: ${q.numVats} vat${q.numVats === 1 ? '' : 's'}`;
+      const entry = { _id: randomUUID(), created_at: now, updated_at: now, supply_number: supply, installer_name: await installerName(deps.farmsWrite, caller), imei: q.imei, result, numVats: q.numVats, particle_id: thingName };
+      await tx.step('install log', () => deps.installs.putEntry(entry));
+      log.info('new install', { farm: farmId, unit: thingName, vats: q.numVats, supplier: q.dairySupplier, certificate: cert.certificateId });
+      const rootCaPem = optionalEnv('IOT_ROOT_CA_PEM');
+      return {
+        success: true,
+        result,
+        redirect: true,
+        download: { thingName, certificateId: cert.certificateId, certificatePem: cert.certificatePem, privateKey: cert.privateKey, endpoint, ...(rootCaPem ? { rootCaPem } : {}) },
+      };
+    } catch (err) {
+      const failedUndo = await tx.rollback();
+      log.error('new install failed; undone', { supply, imei: q.imei, err, failedUndo });
+      return {
+        success: false,
+        result: failedUndo.length
+          ? `The install could not be completed (${String((err as Error).message ?? err)}); undoing ${failedUndo.join(', ')} failed: tell an administrator.`
+          : `The install could not be completed (${String((err as Error).message ?? err)}); nothing was kept. Please try again.`,
+        redirect: false,
+      };
+    }
   }),
 
   /** The install log (§2): newest first, by supply number (blank: every farm) and log type, pages of 50. */

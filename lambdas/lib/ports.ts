@@ -12,6 +12,7 @@ import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynam
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
+import { provisioningFromEnv, type UnitProvisioning } from '../adapters/iot/provisioning';
 import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
 import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
 import { requireEnv } from './env';
@@ -69,6 +70,8 @@ export interface Ports {
   readonly devices: DeviceCommands;
   /** The IoT thing registry (device names). */
   readonly thingRegistry: ThingRegistry;
+  /** IoT provisioning of a farm's unit (thing, certificate, policy): the installer's alone. */
+  readonly provisioning: UnitProvisioning;
   readonly now: () => Date;
 }
 export type PortName = keyof Ports;
@@ -102,7 +105,8 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),
-    thingRegistry: () => thingRegistryFromEnv(ports.farmsWrite, env),
+    thingRegistry: () => thingRegistryFromEnv(env),
+    provisioning: () => provisioningFromEnv(env),
     now: () => () => new Date(),
   };
   const built: Partial<Record<PortName, unknown>> = {};

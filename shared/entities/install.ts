@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Package } from './farm';
 
 /**
  * The installer's records (operator §3): the controller unit on a farm ('particle' in the spec:
@@ -11,12 +12,27 @@ export const unitSchema = z.object({
   imei: z.string(),
   farm_id: z.string(),
   low_connectivity: z.boolean(),
+  /** Displays wired to the unit (New Install's numDisplays, 0-4). */
+  num_displays: z.number().int().min(0).max(4).optional(),
+  /** The unit's certificate (its id at IoT), attached to its thing. */
+  certificate_id: z.string().optional(),
   created_at: z.string(),
 });
 export type Unit = z.infer<typeof unitSchema>;
 
 /** One unit per IMEI, one thing per unit: the thing's name is the IMEI's. */
-export const unitThingName = (imei: string): string => `unit-${imei}`;
+export const UNIT_THING_PREFIX = 'unit-';
+export const unitThingName = (imei: string): string => `${UNIT_THING_PREFIX}${imei}`;
+
+/** IoT attribute values allow no spaces: the variant is kept as lite, pro or auto. */
+const variantAttribute = (pkg: Package): string => pkg.replace(/^Vat-Man /, '').toLowerCase();
+/** The unit's thing attributes (issue 20: imei, supply number, variant, low connectivity). */
+export const unitAttributes = (imei: string, supplyNumber: string, pkg: Package, lowConnectivity: boolean): Record<string, string> => ({
+  imei,
+  supply_number: supplyNumber,
+  variant: variantAttribute(pkg),
+  low_connectivity: String(lowConnectivity),
+});
 
 /** Install log entry types (operator §3): a new install has none. */
 export const CHECK_TYPES = ['Check Online', 'Check Diagnostics', 'Check Sensor Boards'] as const;

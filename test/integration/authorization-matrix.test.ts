@@ -144,6 +144,27 @@ const SAMPLES: Record<string, Sample> = {
     }),
   },
   INSTALLS: { fields: () => ({ supplyNumber: '', logType: 'All', page: '0', pageSize: '50' }) },
+  // A fresh unit and supply number each call: every allowed caller provisions a new one-vat install.
+  NEW_INSTALL: {
+    fields: () => {
+      unique += 1;
+      return {
+        imei: `35265619${String(unique).padStart(7, '0')}`,
+        dairySupplier: 'OTH',
+        supplyNumber: `MX${unique}`,
+        productVariant: 'Vat-Man Lite',
+        numVats: '1',
+        numDisplays: '0',
+        lowConnectivity: 'false',
+        timezone: 'Pacific/Auckland',
+        vat1Diameter: '2337',
+        vat1Volume: '9100',
+        vat1Height: '2438',
+        vat1RadarSerial: 'RS-MX',
+        vat1OClock: '12',
+      };
+    },
+  },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;

@@ -1,8 +1,10 @@
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoInstallRepository, type InstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
-import { FILL_ONE, installerContracts as c, type DeviceSearchAnswer } from '../../shared/api/actions/installer';
+import { FILL_ONE, installerContracts as c, type DeviceSearchAnswer, type UnitDownload } from '../../shared/api/actions/installer';
+import type { IotOperation } from '../../local/stand-ins/iot-control';
 import { unitThingName, type InstallLogEntry } from '../../shared/entities/install';
 import { DEMO_UNIT_IMEIS, demoFarm } from '../../local/seed/demo-data';
 import { startTestStack } from '../support/local-stack';
@@ -169,5 +171,104 @@ describe('install log (INSTALLS)', () => {
     expect(all.installs[0]?._id).toBe('e100');
     await refused('INSTALLS', { logType: 'Everything' });
     await refused('INSTALLS', { pageSize: '51' });
+  });
+});
+
+describe('new install (NEW_INSTALL)', () => {
+  const install = (imei: string, supplyNumber: string, over: Record<string, string> = {}) => ({
+    imei,
+    dairySupplier: 'OCD',
+    supplyNumber,
+    productVariant: 'Vat-Man Pro',
+    numVats: '2',
+    numDisplays: '1',
+    lowConnectivity: 'false',
+    timezone: 'Pacific/Chatham',
+    // One vat from the height table (the 18000 L Sidewall row) and one entered by hand.
+    vat1Diameter: '2875',
+    vat1Volume: '18000',
+    vat1Height: '2750',
+    vat1RadarSerial: 'R-1',
+    vat1OClock: '12',
+    vat2Diameter: '2500',
+    vat2Volume: '10000',
+    vat2Height: '2100',
+    vat2RadarSerial: 'R-2',
+    vat2OClock: '10',
+    vat2Manufacturer: 'Handmade',
+    ...over,
+  });
+  type Answer = { success: boolean; result: string; redirect: boolean; download?: UnitDownload };
+
+  it('provisions the unit for real: thing, certificate with the device policy, farm, vats, unit and log entry; the download once', async () => {
+    const imei = '352656100000501';
+    const r = await ok<Answer>('NEW_INSTALL', install(imei, '77001'));
+    expect(r).toMatchObject({ success: true, redirect: true, result: 'Vat-Man installed for 77001: 2 vats' });
+    const d = r.download as UnitDownload;
+    expect(d).toMatchObject({ thingName: 'unit-352656100000501', endpoint: 'localhost' });
+    // A real X.509 certificate from the local CA, with its private key.
+    const cert = new X509Certificate(d.certificatePem);
+    expect(cert.verify(new X509Certificate(d.rootCaPem as string).publicKey)).toBe(true);
+    expect(d.privateKey).toContain('PRIVATE KEY');
+    const thing = stack.iot.thing('unit-352656100000501');
+    expect(thing?.attributes).toEqual({ imei, supply_number: '77001', variant: 'pro', low_connectivity: 'false' });
+    const stored = stack.iot.certificates().find((x) => x.certificateId === d.certificateId);
+    expect(stored).toMatchObject({ status: 'ACTIVE', policies: ['vatman-local-device-policy'] });
+    expect(thing?.principals).toEqual([stored?.certificateArn]);
+    // The farm with its supplier code and zone, its vats, its unit.
+    expect(await farms.findFarmBySupplyNumber('77001')).toMatchObject({ _id: 'farm-77001', supplier: 'OCD', timezone: 'Pacific/Chatham', package: 'Vat-Man Pro', install_numVats: 2 });
+    expect(await farms.getDevice('dev-77001-1')).toMatchObject({ vat_size: 18000, vat_max_height: 2750, vat_diameter: 2875, oclock: 12, radar_serial: 'R-1' });
+    expect(await farms.getDevice('dev-77001-2')).toMatchObject({ vat_size: 10000, vat_max_height: 2100, vat_manufacturer: 'Handmade' });
+    expect(await installs.getUnit(imei)).toMatchObject({ farm_id: 'farm-77001', num_displays: 1, certificate_id: d.certificateId });
+    const search = await ok<DeviceSearchAnswer>('DEVICE_SEARCH', { imei });
+    expect(search.devices.map((v) => v.vat_number)).toEqual([1, 2]);
+    const logged = await ok<{ count: number; installs: InstallLogEntry[] }>('INSTALLS', { supplyNumber: '77001', logType: 'New Installs' });
+    expect(logged.count).toBe(1);
+    expect(logged.installs[0]).toMatchObject({ imei, numVats: 2, particle_id: 'unit-352656100000501', installer_name: 'Tom Fraser' });
+    expect(logged.installs[0]?.type).toBeUndefined();
+    // Neither the supply number nor the IMEI can be installed twice.
+    expect(await refused('NEW_INSTALL', install(imei, '77002'))).toContain('is already installed');
+    expect(await refused('NEW_INSTALL', install('352656100000502', '77001'))).toContain('is already installed');
+  });
+
+  it('leaves no thing, certificate, farm, device or unit behind when a step after CreateThing fails', async () => {
+    const steps: IotOperation[] = ['CreateKeysAndCertificate', 'AttachPolicy', 'AttachThingPrincipal', 'DescribeEndpoint'];
+    for (const [i, step] of steps.entries()) {
+      const imei = `35265610000060${i}`;
+      const supply = `7710${i}`;
+      const certificates = stack.iot.certificates().length;
+      stack.iot.failNext(step);
+      const r = await ok<Answer>('NEW_INSTALL', install(imei, supply));
+      expect(r, step).toMatchObject({ success: false, redirect: false });
+      expect(r.result, step).toContain('nothing was kept');
+      expect(r.download, step).toBeUndefined();
+      expect(stack.iot.thing(`unit-${imei}`), step).toBeUndefined();
+      expect(stack.iot.certificates().length, step).toBe(certificates);
+      expect(await farms.findFarmBySupplyNumber(supply), step).toBeUndefined();
+      expect(await farms.getFarm(`farm-${supply}`), step).toBeUndefined();
+      expect(await farms.getDevice(`dev-${supply}-1`), step).toBeUndefined();
+      expect(await farms.getDevice(`dev-${supply}-2`), step).toBeUndefined();
+      expect(await installs.getUnit(imei), step).toBeUndefined();
+      expect((await farms.listDevices()).some((dev) => dev.farm_id === `farm-${supply}`), step).toBe(false);
+      expect((await ok<{ count: number }>('INSTALLS', { supplyNumber: supply })).count, step).toBe(0);
+      // The same install goes through once IoT answers again.
+      expect((await ok<Answer>('NEW_INSTALL', install(imei, supply))).success, step).toBe(true);
+    }
+  });
+
+  it('refuses what §5 refuses before provisioning anything', async () => {
+    const before = stack.iot.certificates().length;
+    expect(await refused('NEW_INSTALL', install('352656100000700', '77200', { vat2RadarSerial: '' }))).toContain('vat2RadarSerial: Required Field');
+    expect(await refused('NEW_INSTALL', install('352656100000700', '77200', { vat1Height: '' }))).toContain('vat1Height: Required Field');
+    expect(await refused('NEW_INSTALL', install('352656100000700', '77200', { vat1Diameter: '-1' }))).toContain('vat1Diameter must be 0 or more');
+    await refused('NEW_INSTALL', install('352656100000700', '77200', { numVats: '5' }));
+    await refused('NEW_INSTALL', install('352656100000700', '77200', { numDisplays: '5' }));
+    await refused('NEW_INSTALL', install('352656100000700', '77200', { dairySupplier: 'XYZ' }));
+    await refused('NEW_INSTALL', install('352656100000700', '77200', { timezone: 'Mars/Olympus' }));
+    await refused('NEW_INSTALL', install('352656100000700', '77200', { vat1OClock: '13' }));
+    // Vat 3's fields are not needed for a two-vat install; a one-vat install ignores vat 2's.
+    expect((await ok<Answer>('NEW_INSTALL', install('352656100000700', '77200', { numVats: '1', vat2Height: '' }))).success).toBe(true);
+    expect(await farms.getDevice('dev-77200-2')).toBeUndefined();
+    expect(stack.iot.certificates().length).toBe(before + 1);
   });
 });

@@ -58,6 +58,8 @@ export interface ApiProps {
   readonly botCheck: BotCheckConfig;
   /** Where enquiries are mailed (farmer §2.16): subscribed to the enquiry topic. */
   readonly salesEmail: string;
+  /** The IoT policy every unit's certificate gets (the installer's NEW_INSTALL attaches it). */
+  readonly devicePolicyName: string;
   /**
    * What happens to log groups when they leave the stack.
    * @default RemovalPolicy.RETAIN
@@ -175,6 +177,7 @@ export class Api extends Construct {
         userPoolArn: auth.userPool.userPoolArn,
         ...(botCheckSecret ? { botCheckSecret } : {}),
         enquiryTopic: this.enquiryTopic,
+        devicePolicyName: props.devicePolicyName,
       });
       if (deviceCommands) commandSenders.push(fn);
       this.httpApi.addRoutes({

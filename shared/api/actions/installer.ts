@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { packageSchema } from '../../entities/farm';
+import { packageSchema, supplierSchema, SUPPLIER_CODES } from '../../entities/farm';
 import { INSTALL_LOG_PAGE, installLogEntrySchema, LOG_TYPES } from '../../entities/install';
 import { access, contract } from '../contract';
 import { boolField, ID_MAX, intField } from '../fields';
@@ -61,6 +61,61 @@ export const MAX_DIAMETER_MM = 10_000;
 export const MAX_HEIGHT_MM = 10_000;
 export const MAX_VOLUME_L = 100_000;
 
+/** New install (§5, §9): 1-4 vats, 0-4 displays; the New Install O'Clock choices. */
+export const MAX_VATS = 4;
+export const MAX_DISPLAYS = 4;
+export const NEW_INSTALL_OCLOCK = [12, 10, 8, 6, 4, 2] as const;
+export const DEFAULT_TIME_ZONE = 'Pacific/Auckland';
+
+const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-NZ', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** One vat of a new install as sent (vat<n>Diameter …): required up to numVats, ignored beyond. */
+const newInstallVat = (n: number) => ({
+  [`vat${n}Diameter`]: optionalMeasure(`vat${n}Diameter`, 0, MAX_DIAMETER_MM),
+  [`vat${n}Volume`]: optionalMeasure(`vat${n}Volume`, 0, MAX_VOLUME_L),
+  [`vat${n}Height`]: optionalMeasure(`vat${n}Height`, 0, MAX_HEIGHT_MM),
+  [`vat${n}Manufacturer`]: optionalText(`vat${n}Manufacturer`),
+  [`vat${n}Serial`]: optionalText(`vat${n}Serial`),
+  [`vat${n}OClock`]: optionalMeasure(`vat${n}OClock`, 0, 12),
+  [`vat${n}RadarSerial`]: optionalText(`vat${n}RadarSerial`),
+  [`vat${n}Auto`]: boolField.default(false),
+});
+
+/** A new install's vat, read back from the flat fields. */
+export interface NewInstallVat {
+  readonly vatNumber: number;
+  readonly diameter: number;
+  readonly volume: number;
+  readonly height: number;
+  readonly manufacturer: string;
+  readonly serial: string;
+  readonly oclock: number | undefined;
+  readonly radarSerial: string;
+  readonly auto: boolean;
+}
+export const vatsOfInstall = (f: Record<string, unknown> & { numVats: number }): NewInstallVat[] =>
+  Array.from({ length: f.numVats }, (_, i) => {
+    const n = i + 1;
+    return {
+      vatNumber: n,
+      diameter: f[`vat${n}Diameter`] as number,
+      volume: f[`vat${n}Volume`] as number,
+      height: f[`vat${n}Height`] as number,
+      manufacturer: (f[`vat${n}Manufacturer`] as string | undefined) ?? '',
+      serial: (f[`vat${n}Serial`] as string | undefined) ?? '',
+      oclock: f[`vat${n}OClock`] as number | undefined,
+      radarSerial: f[`vat${n}RadarSerial`] as string,
+      auto: (f[`vat${n}Auto`] as boolean | undefined) ?? false,
+    };
+  });
+
 export const installerActions = {
   DEVICE_SEARCH: z
     .object({
@@ -101,6 +156,32 @@ export const installerActions = {
       oclock: optionalMeasure('oclock', 0, 12).refine((v) => v === undefined || Number.isInteger(v), 'oclock must be a whole hour'),
     })
     .refine((f) => (f.wedgeHeight === undefined) !== (f.oclock === undefined), 'Send wedgeHeight (manual radar) or oclock, not both'),
+  NEW_INSTALL: z
+    .object({
+      type: z.literal('NEW_INSTALL'),
+      imei: imeiField,
+      dairySupplier: z.string({ error: `dairySupplier must be one of ${SUPPLIER_CODES.join(', ')}` }).max(SHORT, `dairySupplier must be one of ${SUPPLIER_CODES.join(', ')}`).pipe(supplierSchema),
+      supplyNumber: supplyField,
+      productVariant: z.string({ error: 'productVariant must be a Vat-Man package' }).max(SHORT, 'productVariant must be a Vat-Man package').pipe(packageSchema),
+      numVats: intField('numVats').min(1, `numVats must be 1 to ${MAX_VATS}`).max(MAX_VATS, `numVats must be 1 to ${MAX_VATS}`),
+      numDisplays: intField('numDisplays').min(0, `numDisplays must be 0 to ${MAX_DISPLAYS}`).max(MAX_DISPLAYS, `numDisplays must be 0 to ${MAX_DISPLAYS}`).default(0),
+      lowConnectivity: boolField.default(false),
+      timezone: z.string({ error: 'timezone must be a time zone' }).trim().max(SHORT, 'timezone must be a time zone').default(DEFAULT_TIME_ZONE).refine(isTimeZone, 'timezone must be a time zone'),
+      ...newInstallVat(1),
+      ...newInstallVat(2),
+      ...newInstallVat(3),
+      ...newInstallVat(4),
+    })
+    .superRefine((f, ctx) => {
+      const fields = f as unknown as Record<string, unknown>;
+      for (let n = 1; n <= f.numVats; n += 1) {
+        for (const name of [`vat${n}Diameter`, `vat${n}Volume`, `vat${n}Height`, `vat${n}RadarSerial`]) {
+          if (fields[name] === undefined || fields[name] === '') ctx.addIssue({ code: 'custom', path: [name], message: `${name}: ${REQUIRED_FIELD}` });
+        }
+        const oclock = fields[`vat${n}OClock`];
+        if (oclock !== undefined && !Number.isInteger(oclock)) ctx.addIssue({ code: 'custom', path: [`vat${n}OClock`], message: `vat${n}OClock must be a whole hour` });
+      }
+    }),
   INSTALLS: z.object({
     type: z.literal('INSTALLS'),
     supplyNumber: supplyText.optional().default(''),
@@ -144,6 +225,19 @@ export const deviceSearchAnswerSchema = z.object({
 });
 export type DeviceSearchAnswer = z.infer<typeof deviceSearchAnswerSchema>;
 
+/** What a unit needs to connect (NEW_INSTALL's download): its thing name, certificate, key, endpoint and CA. */
+export const unitDownloadSchema = z.object({
+  thingName: z.string(),
+  certificateId: z.string(),
+  certificatePem: z.string(),
+  privateKey: z.string(),
+  /** The account's IoT data endpoint (DescribeEndpoint iot:Data-ATS); port 8883. */
+  endpoint: z.string(),
+  /** The CA the unit trusts for the endpoint: the local CA locally; in AWS absent (Amazon Root CA 1). */
+  rootCaPem: z.string().optional(),
+});
+export type UnitDownload = z.infer<typeof unitDownloadSchema>;
+
 // ---- Contracts ------------------------------------------------------------------------------
 
 const PATH = '/api/installer';
@@ -157,6 +251,20 @@ export const installerContracts = {
     type: 'VAT_CONFIG',
     input: installerActions.VAT_CONFIG,
     answer: z.object({ success: z.boolean(), result: z.string(), device: vatDeviceSchema }),
+    access: installers,
+  }),
+  NEW_INSTALL: contract({
+    path: PATH,
+    type: 'NEW_INSTALL',
+    input: installerActions.NEW_INSTALL,
+    answer: z.object({
+      success: z.boolean(),
+      result: z.string(),
+      /** Whether the screen moves on when its dialog closes (§4: the dairy company's form for FON, else Check Install). */
+      redirect: z.boolean(),
+      /** Shown once, for the installer to load onto the unit: nothing keeps the private key. */
+      download: unitDownloadSchema.optional(),
+    }),
     access: installers,
   }),
   INSTALLS: contract({
