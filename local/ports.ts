@@ -7,6 +7,8 @@ export const PORTS = {
   cognito: { env: 'COGNITO_PORT', fallback: 9229 },
   dynamodb: { env: 'DYNAMODB_PORT', fallback: 8000 },
   mqtt: { env: 'MQTT_PORT', fallback: 1883 },
+  /** The broker's mutual-TLS port (units with the certificate NEW_INSTALL made, as on IoT Core's 8883). */
+  mqttTls: { env: 'MQTT_TLS_PORT', fallback: 8883 },
   sns: { env: 'SNS_PORT', fallback: 3002 },
   lambda: { env: 'LAMBDA_PORT', fallback: 3003 },
   /** The device simulator's control server (POST/GET /faults). */

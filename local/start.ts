@@ -49,6 +49,8 @@ export interface LocalFacts {
   web: string;
   api: string;
   mqtt: string;
+  /** The broker's mutual-TLS port (mqtts://localhost:<port>): a unit's certificate, key and the local CA. */
+  mqttTls: string;
   sns: string;
   dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
   /** The simulator's fault control (POST/GET /faults), when it runs. */
@@ -244,6 +246,20 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         },
       ],
       (rule, topic, err) => log.error('rule failed', { rule, topic, err }),
+      {
+        port: ports.mqttTls,
+        ...(() => {
+          const server = ca.issueServer();
+          return { keyPem: server.keyPem, certPem: server.certPem };
+        })(),
+        caPem: ca.caPem,
+        // A certificate the registry holds, active, with the device policy, attached to a thing.
+        thingOf: (pem) => {
+          const cert = iot.certificateByPem(pem);
+          if (!cert?.policies.includes(LOCAL_DEVICE_POLICY)) return undefined;
+          return iot.thingOfCertificate(cert.certificateArn)?.thingName;
+        },
+      },
     );
     closers.push(() => mqtt.close());
 
@@ -297,6 +313,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       web,
       api: api.url,
       mqtt: mqtt.url,
+      mqttTls: mqtt.tlsUrl ?? '',
       sns: `${sns.endpoint}/messages`,
       ...(simulator?.controlUrl ? { simulator: { control: simulator.controlUrl } } : {}),
       dynamodb: {
@@ -335,6 +352,7 @@ const banner = (f: LocalFacts) =>
     `  Web app   ${f.web}`,
     `  API       ${f.api}`,
     `  MQTT      ${f.mqtt}   (devices publish to dts/<thing>/telemetry)`,
+    `  MQTT TLS  ${f.mqttTls}   (mutual TLS: a unit's certificate and key from New Install, CA .data/iot/ca/ca-cert.pem)`,
     `  Outbox    ${f.sns}   (every SMS and email sent)`,
     `  Cognito   ${f.cognito.endpoint}   pool ${f.cognito.userPoolId}`,
     ...(f.simulator

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
@@ -8,6 +9,7 @@ import type { IotOperation } from '../../local/stand-ins/iot-control';
 import { unitThingName, type InstallLogEntry } from '../../shared/entities/install';
 import { DEMO_UNIT_IMEIS, demoFarm } from '../../local/seed/demo-data';
 import { startTestStack } from '../support/local-stack';
+import { until } from '../support/until';
 
 /** /api/installer through the local stack (operator §2, §4, §5, §7; issue "Installer tools"). */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
@@ -270,5 +272,45 @@ describe('new install (NEW_INSTALL)', () => {
     expect((await ok<Answer>('NEW_INSTALL', install('352656100000700', '77200', { numVats: '1', vat2Height: '' }))).success).toBe(true);
     expect(await farms.getDevice('dev-77200-2')).toBeUndefined();
     expect(stack.iot.certificates().length).toBe(before + 1);
+  });
+});
+
+describe("the broker's mutual-TLS port", () => {
+  it("takes a provisioned unit's certificate, lets it publish to its own topics only, and refuses strangers", async () => {
+    const r = await ok<{ download: UnitDownload }>('NEW_INSTALL', {
+      imei: '352656100000801',
+      dairySupplier: 'OTH',
+      supplyNumber: '77800',
+      productVariant: 'Vat-Man Lite',
+      numVats: '1',
+      vat1Diameter: '2337',
+      vat1Volume: '9100',
+      vat1Height: '2438',
+      vat1RadarSerial: 'R-800',
+    });
+    const d = r.download;
+    const tls = { key: d.privateKey, cert: d.certificatePem, ca: d.rootCaPem as string, reconnectPeriod: 0, connectTimeout: 5_000 };
+    const watcher = await mqtt.connectAsync(stack.facts.mqtt, { clientId: 'tls-watcher' });
+    const seen: string[] = [];
+    watcher.on('message', (topic) => seen.push(topic));
+    await watcher.subscribeAsync('dts/#');
+    try {
+      // Its own telemetry topic: delivered.
+      const unit = await mqtt.connectAsync(stack.facts.mqttTls, { ...tls, clientId: d.thingName });
+      await unit.publishAsync(`dts/${d.thingName}/telemetry`, JSON.stringify({ published_at: new Date().toISOString(), temp1: 4 }), { qos: 1 });
+      await until(async () => (seen.includes(`dts/${d.thingName}/telemetry`) ? true : undefined), { timeoutMs: 5_000 });
+      // Another unit's topic: refused, the connection closed, nothing delivered.
+      const closed = new Promise<void>((resolve) => unit.once('close', () => resolve()));
+      unit.publish(`dts/unit-${PRO_IMEI}/telemetry`, '{}', { qos: 1 });
+      await closed;
+      expect(seen).not.toContain(`dts/unit-${PRO_IMEI}/telemetry`);
+      await unit.endAsync(true);
+      // Connecting as another thing's client id is refused.
+      await expect(mqtt.connectAsync(stack.facts.mqttTls, { ...tls, clientId: PRO_UNIT })).rejects.toThrow();
+      // No certificate: the TLS handshake fails.
+      await expect(mqtt.connectAsync(stack.facts.mqttTls, { ca: tls.ca, reconnectPeriod: 0, connectTimeout: 5_000, clientId: d.thingName })).rejects.toThrow();
+    } finally {
+      await watcher.endAsync();
+    }
   });
 });
