@@ -99,9 +99,13 @@ export const installerActions: readonly ServedAction[] = [
     return { particle: { _id: unit._id, body: { imei: unit.imei } }, farm: installerFarm(farm, unit), devices: devices.map(vatDevice), key };
   }),
 
-  /** 'Submit Device Changes' (§2): the farm's product variant and the unit's low-connectivity flag. */
-  serve(contracts.PARTICLE_CONFIG, ['farmsWrite', 'installs'], async (q, { deps, log }) => {
+  /** 'Submit Device Changes' (§2): the farm's product variant and the unit's low-connectivity flag, on the records and the unit's thing. */
+  serve(contracts.PARTICLE_CONFIG, ['farmsWrite', 'installs', 'provisioning'], async (q, { deps, log }) => {
     const { unit, farm } = await unitAndFarm(deps, q);
+    // The unit's thing carries the same attributes (issue 20): IoT first, so a refusal there changes nothing here.
+    if (farm.package !== q.productVariant || unit.low_connectivity !== q.lowConnectivity) {
+      await deps.provisioning.updateThing(unit._id, unitAttributes(unit.imei, farm.fonterra_id, q.productVariant, q.lowConnectivity));
+    }
     if (farm.package !== q.productVariant) await deps.farmsWrite.putFarm({ ...farm, package: q.productVariant });
     if (unit.low_connectivity !== q.lowConnectivity) await deps.installs.putUnit({ ...unit, low_connectivity: q.lowConnectivity });
     log.info('installer device config', { farm: farm._id, unit: unit._id, package: q.productVariant, lowConnectivity: q.lowConnectivity });

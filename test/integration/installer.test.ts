@@ -103,6 +103,7 @@ describe('device changes (PARTICLE_CONFIG)', () => {
     expect(message).toContain('31245');
     expect((await farms.getFarm('farm-pro'))?.package).toBe('Vat-Man Auto');
     expect((await installs.getUnit(PRO_IMEI))?.low_connectivity).toBe(true);
+    expect(stack.iot.thing(PRO_UNIT)?.attributes).toMatchObject({ variant: 'auto', low_connectivity: 'true', imei: PRO_IMEI, supply_number: '31245' });
     await ok('PARTICLE_CONFIG', fields({ productVariant: 'Vat-Man Pro', lowConnectivity: 'false' }));
     expect((await farms.getFarm('farm-pro'))?.package).toBe('Vat-Man Pro');
   });
