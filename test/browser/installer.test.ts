@@ -102,3 +102,44 @@ describe.skipIf(!env.run)('new install, install log and device list', () => {
     await admin.context().close();
   });
 });
+
+describe.skipIf(!env.run)('installer vat settings (config)', () => {
+  it('searches, says what it did not find, and saves a vat; an added vat needs its required fields', async () => {
+    const page = await openAs('installer@vatman.local', '/dts/installer/config');
+    await withShot(page, 'installer-config', async () => {
+      const panel = page.getByRole('tabpanel');
+      await panel.getByRole('button', { name: 'Search' }).click();
+      await panel.getByText('Please fill ONE of these fields').waitFor();
+      await panel.getByLabel('Supply Number').fill('NOSUCH9');
+      await panel.getByRole('button', { name: 'Search' }).click();
+      const notFound = page.getByRole('dialog', { name: 'Farm/Particle Not Found' });
+      await notFound.getByText('Please try again').waitFor();
+      await notFound.getByRole('button', { name: 'Close' }).click();
+      await panel.getByLabel('Supply Number').fill('31245');
+      await panel.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('tab', { name: 'Vat 4' }).waitFor();
+      // Searched by supply number: the IMEI is filled and read-only (§4).
+      await expect(panel.getByLabel('IMEI').inputValue()).resolves.toBe('352656100000029');
+      await expect(panel.getByLabel('IMEI').getAttribute('readonly')).resolves.not.toBeNull();
+      await page.getByRole('tab', { name: 'Vat 2' }).click();
+      await expect(panel.getByLabel('Height', { exact: true }).inputValue()).resolves.toBe('2719');
+      // A seeded vat has its wedge height and no O'Clock position: it opens with manual radar on.
+      await expect(panel.getByLabel('Wedge Height').inputValue()).resolves.toBe('60');
+      await panel.getByRole('switch', { name: 'Manual Radar Input' }).uncheck();
+      await panel.getByLabel('Radar Serial').fill('RS-NEW-2');
+      await panel.getByLabel("Radar O'Clock").fill('8');
+      await panel.getByRole('button', { name: 'Submit Vat 2 Changes' }).click();
+      const saved = page.getByRole('dialog', { name: 'Vat Update Success' });
+      await saved.getByText('Vat 2 updated').waitFor();
+      await saved.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('tab', { name: 'Vat 3' }).click();
+      await panel.getByRole('button', { name: 'Add Vat 3' }).click();
+      await panel.getByRole('button', { name: 'Submit Vat 3 Changes' }).click();
+      await expect(panel.getByText('Required Field').count()).resolves.toBe(5);
+      await panel.getByRole('button', { name: 'Remove Vat 3' }).click();
+      await panel.getByRole('button', { name: 'Add Vat 3' }).waitFor();
+    });
+    await shot(page, 'installer-config');
+    await page.context().close();
+  });
+});

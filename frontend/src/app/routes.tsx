@@ -57,6 +57,7 @@ export const screens: RouteObject[] = [
       { path: paths.milkQuality.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/milk-quality-page'), (m) => m.MilkQualityMainPage) },
       { path: paths.westlandsData.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/milk-quality/components/westlands-data-page'), (m) => m.WestlandsDataMainPage) },
       // The device fleet (operator §2): Admin and Installer; the server decides.
+      { path: paths.installerConfig.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/installer-config-page'), (m) => m.InstallerConfigPage) },
       { path: paths.installerNew.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/new-install-page'), (m) => m.NewInstallPage) },
       { path: paths.installerLog.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/install-log-page'), (m) => m.InstallLogPage) },
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },

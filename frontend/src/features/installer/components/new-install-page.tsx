@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { installerContracts, type UnitDownload } from '@shared/api/actions/installer';
 import type { ContractFields } from '@shared/api/contract';
@@ -23,27 +23,13 @@ import {
   type FormProblems,
   type VatForm,
 } from '../utils/new-install-form';
+import { Field } from './field';
 import './installer.css';
 
 const ZONES = ['Pacific/Auckland', 'Pacific/Chatham'] as const;
 
 /** A PEM as a file to save (the unit's certificate, key and CA). */
 const fileHref = (text: string) => `data:application/x-pem-file;charset=utf-8,${encodeURIComponent(text)}`;
-
-function Field({ label, problem, children }: { readonly label: string; readonly problem: string | undefined; readonly children: (props: { 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode }) {
-  const id = useId();
-  return (
-    <label className="installer__field">
-      {label}
-      {children({ 'aria-invalid': problem !== undefined, 'aria-describedby': problem ? id : undefined })}
-      {problem && (
-        <span className="installer__required" id={id}>
-          {problem}
-        </span>
-      )}
-    </label>
-  );
-}
 
 interface Outcome {
   readonly success: boolean;
