@@ -7,12 +7,16 @@ export const PORTS = {
   cognito: { env: 'COGNITO_PORT', fallback: 9229 },
   dynamodb: { env: 'DYNAMODB_PORT', fallback: 8000 },
   mqtt: { env: 'MQTT_PORT', fallback: 1883 },
+  /** The broker's mutual-TLS port (units with the certificate NEW_INSTALL made, as on IoT Core's 8883). */
+  mqttTls: { env: 'MQTT_TLS_PORT', fallback: 8883 },
   sns: { env: 'SNS_PORT', fallback: 3002 },
   lambda: { env: 'LAMBDA_PORT', fallback: 3003 },
   /** The device simulator's control server (POST/GET /faults). */
   simulator: { env: 'SIMULATOR_PORT', fallback: 3004 },
   /** The dairy company's telemetry gateway stand-in (issue 21). */
   dairy: { env: 'DAIRY_GATEWAY_PORT', fallback: 3005 },
+  /** The IoT control-plane stand-in (things, certificates, policies: the installer's provisioning). */
+  iot: { env: 'IOT_PORT', fallback: 3006 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

@@ -15,11 +15,15 @@ import { dynamoEquipmentRepository } from '../lambdas/adapters/dynamodb/equipmen
 import { dynamoOrganizationRepository } from '../lambdas/adapters/dynamodb/organizations-repository';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/milking-windows-repository';
+import { dynamoInstallRepository } from '../lambdas/adapters/dynamodb/installs-repository';
 import { DEVICE_TOPIC_FILTER, telemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
 import { startCognito } from './stand-ins/cognito';
 import { startSnsOutbox } from './stand-ins/sns-outbox';
+import { startIotControlPlane } from './stand-ins/iot-control';
+import { localCa } from './stand-ins/local-ca';
+import { unitAttributes, unitThingName } from '../shared/entities/install';
 import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
@@ -33,20 +37,24 @@ import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
-import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows, seedDemoOrganization } from './seed/seed';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, FARM_FLAG_ACCOUNTS } from './seed/demo-data';
+import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows, seedDemoOrganization, seedDemoUnits } from './seed/seed';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, DEMO_UNIT_IMEIS, FARM_FLAG_ACCOUNTS } from './seed/demo-data';
 import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TABLE_PREFIX = 'vatman';
 const CUSTOM_MESSAGE_FUNCTION = 'vatman-custom-message';
 const POST_CONFIRMATION_FUNCTION = 'vatman-post-confirmation';
+/** The device policy's name locally (in AWS the stack's DevicePolicy). */
+const LOCAL_DEVICE_POLICY = 'vatman-local-device-policy';
 const log = createLogger({ service: 'local-stack' });
 
 export interface LocalFacts {
   web: string;
   api: string;
   mqtt: string;
+  /** The broker's mutual-TLS port (mqtts://localhost:<port>): a unit's certificate, key and the local CA. */
+  mqttTls: string;
   sns: string;
   dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
   /** The dairy company's gateway stand-in (issue 21). */
@@ -115,6 +123,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       offVats: { '31245#2': 0.96 },
     });
     closers.push(closeServer(dairyGateway.server));
+    // IoT's control plane (things, certificates, the device policy) with a local CA for real X.509.
+    const ca = localCa(join(DATA, 'iot', 'ca'));
+    const iot = await startIotControlPlane(ports.iot, join(DATA, 'iot'), ca, 'localhost');
+    closers.push(closeServer(iot.server));
 
     const web = `http://localhost:${ports.web}`;
     process.env.WEB_URL = web;
@@ -182,11 +194,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       // an answer that strays from its contract is a 500 there, not a silent drift. Not for
       // `npm start` and the bench, which must measure what AWS runs (a 30-day range is 16,000 points).
       CHECK_ANSWERS: process.env.VITEST ? '1' : '0',
-      // No IoT control-plane stand-in yet: the device records are the thing registry (DEVICE_LOAD_NAME).
-      THING_REGISTRY: 'records',
       // The dairy company's gateway; in AWS its URL comes from CDK context and its credentials from SSM.
       DAIRY_GATEWAY_URL: dairyGateway.url,
       DAIRY_GATEWAY_TOKEN: DAIRY_TOKEN,
+      // The same @aws-sdk/client-iot code as in AWS, against the stand-in (local/stand-ins/iot-control.ts).
+      IOT_ENDPOINT: iot.endpoint,
+      IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,
+      // What a unit trusts for the broker's TLS port: the local CA (in AWS, Amazon Root CA 1).
+      IOT_ROOT_CA_PEM: ca.caPem,
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
@@ -197,6 +212,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     await seedDemoOrganization(dynamoOrganizationRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string), demoIds);
     await seedDemoEquipment(dynamoEquipmentRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
     await seedDemoMilkingWindows(dynamoMilkingWindowsRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
+    await seedDemoUnits(dynamoInstallRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string));
+    // The demo farms' units are things of the registry, as a deployed fleet's are.
+    for (const f of DEMO_FARMS) {
+      const imei = DEMO_UNIT_IMEIS[f._id];
+      if (imei) iot.ensureThing(unitThingName(imei), unitAttributes(imei, f.fonterra_id, f.package, false));
+    }
 
     const verifier = createTokenVerifier({ issuer: cognito.issuer, jwksUri: process.env.JWKS_URI as string, audience: [cognito.clientId] });
     const api = await startApiGateway({
@@ -254,6 +275,20 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         },
       ],
       (rule, topic, err) => log.error('rule failed', { rule, topic, err }),
+      {
+        port: ports.mqttTls,
+        ...(() => {
+          const server = ca.issueServer();
+          return { keyPem: server.keyPem, certPem: server.certPem };
+        })(),
+        caPem: ca.caPem,
+        // A certificate the registry holds, active, with the device policy, attached to a thing.
+        thingOf: (pem) => {
+          const cert = iot.certificateByPem(pem);
+          if (!cert?.policies.includes(LOCAL_DEVICE_POLICY)) return undefined;
+          return iot.thingOfCertificate(cert.certificateArn)?.thingName;
+        },
+      },
     );
     closers.push(() => mqtt.close());
 
@@ -330,6 +365,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       web,
       api: api.url,
       mqtt: mqtt.url,
+      mqttTls: mqtt.tlsUrl ?? '',
       sns: `${sns.endpoint}/messages`,
       dairyGateway: dairyGateway.url,
       ...(simulator?.controlUrl ? { simulator: { control: simulator.controlUrl } } : {}),
@@ -354,7 +390,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     };
     /** Resolves when the ingest stream has handed on every record and its consumers are idle (tests). */
     const ingestDrained = () => ingestStream.drained();
-    return { facts, stop, ingestDrained, dairyGateway };
+    return { facts, stop, ingestDrained, dairyGateway, iot };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;
@@ -369,6 +405,7 @@ const banner = (f: LocalFacts) =>
     `  Web app   ${f.web}`,
     `  API       ${f.api}`,
     `  MQTT      ${f.mqtt}   (devices publish to dts/<thing>/telemetry)`,
+    `  MQTT TLS  ${f.mqttTls}   (mutual TLS: a unit's certificate and key from New Install, CA .data/iot/ca/ca-cert.pem)`,
     `  Outbox    ${f.sns}   (every SMS and email sent)`,
     `  Dairy co. ${f.dairyGateway}   (the dairy company's gateway: events received, dockets)`,
     `  Cognito   ${f.cognito.endpoint}   pool ${f.cognito.userPoolId}`,

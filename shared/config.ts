@@ -23,6 +23,11 @@ export const webConfigSchema = z.object({
    * off and no widget renders.
    */
   recaptchaSiteKey: z.string().min(1).optional(),
+  /**
+   * The dairy company's post-install form (operator §2 Help page; §4: a successful FON install
+   * goes there). Absent: the Help page says so and a FON install goes to Check Install.
+   */
+  installFormUrl: z.string().url().optional(),
 });
 export type WebConfig = z.infer<typeof webConfigSchema>;
 

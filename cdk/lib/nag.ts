@@ -19,7 +19,7 @@ export const nagGetAtt = (resource: IConstruct, attribute: string): string => {
 };
 
 /** A pseudo parameter as cdk-nag prints it: the literal when the stack knows it, else `<AWS::Name>`. */
-const nagPseudo = (stack: Stack, value: string): string => {
+export const nagPseudo = (stack: Stack, value: string): string => {
   const resolved: unknown = stack.resolve(value);
   if (typeof resolved === 'string') return resolved;
   if (typeof resolved === 'object' && resolved !== null && 'Ref' in resolved) return `<${String(resolved.Ref)}>`;

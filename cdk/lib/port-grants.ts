@@ -1,12 +1,14 @@
+import { Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ENQUIRY_KEY_PREFIX } from '../../lambdas/adapters/dynamodb/keys';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/adapters/sns/sales-mail';
+import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
 import type { PortName } from '../../lambdas/lib/ports';
 import type { Data } from './constructs/data';
 import type { VatManFunction } from './constructs/vat-man-function';
-import { acknowledge } from './nag';
+import { acknowledge, nagPseudo } from './nag';
 
 /**
  * What each port of lambdas/lib/ports.ts needs in AWS. An API function gets the union of its
@@ -24,6 +26,11 @@ export type PortGrant =
   | { readonly kind: 'botCheckSecret' }
   /** sns:Publish to the enquiry topic (the sales address is subscribed to it), with its ARN. */
   | { readonly kind: 'enquiryTopic' }
+  /**
+   * IoT provisioning of farm units (NEW_INSTALL): things named unit-*, certificates, and the
+   * device policy alone, with its name in IOT_DEVICE_POLICY.
+   */
+  | { readonly kind: 'iotProvisioning' }
   /** Actions with no resource-level permission in IAM (resource `*`), each with its reason. */
   | { readonly kind: 'accountWide'; readonly actions: readonly string[]; readonly why: string };
 
@@ -55,6 +62,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     { kind: 'table', table: 'Farms', access: 'read' },
     { kind: 'tableKeys', table: 'Farms', prefix: 'LOOKUP#', why: 'A milk-data lookup is logged as an item of its own (pk LOOKUP#<farm>): the one write of the partner views' },
   ],
+  // Units and the install log are items of the Farms table (UNIT#, INSTALL#) beside the farms and devices they describe.
+  installs: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
   // Codes, checks and the password change are authorized by the person's own access token (no IAM).
@@ -75,6 +84,14 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   // The command and its reply wait in the Alerts table (lambdas/adapters/iot/device-commands.ts).
   devices: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }, { kind: 'deviceCommands' }],
   thingRegistry: [{ kind: 'accountWide', actions: ['iot:ListThings'], why: 'iot:ListThings has no resource-level permission: IAM accepts only "*" for it; it reads thing names and attributes, nothing else' }],
+  provisioning: [
+    { kind: 'iotProvisioning' },
+    {
+      kind: 'accountWide',
+      actions: ['iot:CreateKeysAndCertificate', 'iot:DescribeEndpoint'],
+      why: 'iot:CreateKeysAndCertificate and iot:DescribeEndpoint have no resource-level permission: IAM accepts only "*" for them; a new install makes its unit one certificate and reads the account data endpoint the unit connects to',
+    },
+  ],
   now: [],
 };
 
@@ -82,7 +99,13 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
 export const grantPorts = (
   fn: VatManFunction,
   ports: readonly PortName[],
-  { data, userPoolArn, botCheckSecret, enquiryTopic }: { data: Data; userPoolArn: string; botCheckSecret?: { name: string; arn: string }; enquiryTopic?: ITopic },
+  {
+    data,
+    userPoolArn,
+    botCheckSecret,
+    enquiryTopic,
+    devicePolicyName,
+  }: { data: Data; userPoolArn: string; botCheckSecret?: { name: string; arn: string }; enquiryTopic?: ITopic; devicePolicyName?: string },
 ): { deviceCommands: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
   // The strongest access per table wins: readWrite over read.
@@ -114,6 +137,33 @@ export const grantPorts = (
     if (!enquiryTopic) throw new Error(`${fn.node.path}: a port mails the sales address but the stack gave no enquiry topic`);
     fn.addEnvironment(ENQUIRY_TOPIC_ARN_ENV, enquiryTopic.topicArn);
     enquiryTopic.grantPublish(fn.role);
+  }
+  if (grants.some((g) => g.kind === 'iotProvisioning')) {
+    if (!devicePolicyName) throw new Error(`${fn.node.path}: a port provisions units but the stack gave no device policy`);
+    fn.addEnvironment('IOT_DEVICE_POLICY', devicePolicyName);
+    const stack = Stack.of(fn);
+    const thing = stack.formatArn({ service: 'iot', resource: 'thing', resourceName: `${UNIT_THING_PREFIX}*` });
+    const cert = stack.formatArn({ service: 'iot', resource: 'cert', resourceName: '*' });
+    const policy = stack.formatArn({ service: 'iot', resource: 'policy', resourceName: devicePolicyName });
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['iot:CreateThing', 'iot:DescribeThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
+        resources: [thing],
+      }),
+    );
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:UpdateCertificate', 'iot:DeleteCertificate'], resources: [cert] }));
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:AttachPolicy', 'iot:DetachPolicy'], resources: [policy, cert] }));
+    const [partition, region, account] = [stack.partition, stack.region, stack.account].map((v) => nagPseudo(stack, v));
+    acknowledge(
+      fn.role,
+      `IAM5[Resource::arn:${partition}:iot:${region}:${account}:thing/${UNIT_THING_PREFIX}*]`,
+      'A new install names its unit thing from the IMEI the installer enters: the wildcard is the IMEI only, and only unit things (unit-<imei>) match.',
+    );
+    acknowledge(
+      fn.role,
+      `IAM5[Resource::arn:${partition}:iot:${region}:${account}:cert/*]`,
+      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand; only the device policy can be attached to it, and undo deactivates and deletes only the certificate just made.',
+    );
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));

@@ -84,6 +84,7 @@ export class VatManStack extends Stack {
       botCheck,
       salesEmail: contacts.salesEmail,
       farmFlagUserIds: props.farmFlagUserIds ?? [],
+      devicePolicyName: this.telemetry.devicePolicy.ref,
       removalPolicy,
       logRetention,
     });

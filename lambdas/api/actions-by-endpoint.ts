@@ -8,7 +8,8 @@ import { farmerSettingActions } from '../actions/farmer-setting';
 import { adminDeviceActions } from '../actions/admin-device';
 import { adminUserActions } from '../actions/admin-user';
 import { adminFarmActions } from '../actions/admin-farm';
-import { calibrationActions, farmerLogFonterraActions, installerActions } from '../actions/dairy-company';
+import { calibrationActions, farmerLogFonterraActions, installerActions as calibrationApplyActions } from '../actions/dairy-company';
+import { installerActions } from '../actions/installer';
 import { milkQualityActions } from '../actions/milk-quality';
 import { watchmanActions } from '../actions/operator';
 import { farmerSurveyActions, settingProfileActions } from '../actions/profile';
@@ -36,7 +37,7 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/admin/device': adminDeviceActions,
   '/api/admin/farm': adminFarmActions,
   '/api/milkquality': milkQualityActions,
-  '/api/installer': installerActions,
+  '/api/installer': [...installerActions, ...calibrationApplyActions],
   '/api/calibration': calibrationActions,
   '/api/watchman': watchmanActions,
 };

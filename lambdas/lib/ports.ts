@@ -10,6 +10,7 @@ import { dynamoDairyRepository, type DairyRepository } from '../adapters/dynamod
 import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
 import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoInstallRepository, type InstallRepository } from '../adapters/dynamodb/installs-repository';
 import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
 import { dynamoMilkingWindowsRepository, type MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
 
@@ -17,6 +18,7 @@ import { dynamoOrganizationRepository, type OrganizationRepository } from '../ad
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
+import { provisioningFromEnv, type UnitProvisioning } from '../adapters/iot/provisioning';
 import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
 import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
 import { requireEnv } from './env';
@@ -92,6 +94,8 @@ export interface Ports {
   readonly dairy: DairyReader;
   /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
   readonly lookups: LookupRepository;
+  /** The installer's records: farms' controller units and the install log. */
+  readonly installs: InstallRepository;
   readonly identity: IdentityProvider;
   /** The signed-in person's own Cognito account: verification codes, password, name and phone. */
   readonly account: AccountService;
@@ -113,6 +117,8 @@ export interface Ports {
   readonly devices: DeviceCommands;
   /** The IoT thing registry (device names). */
   readonly thingRegistry: ThingRegistry;
+  /** IoT provisioning of a farm's unit (thing, certificate, policy): the installer's alone. */
+  readonly provisioning: UnitProvisioning;
   readonly now: () => Date;
 }
 export type PortName = keyof Ports;
@@ -143,6 +149,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
 
     dairy: () => dynamoDairyRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    installs: () => dynamoInstallRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),
     enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
@@ -156,7 +163,8 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),
-    thingRegistry: () => thingRegistryFromEnv(ports.farmsWrite, env),
+    thingRegistry: () => thingRegistryFromEnv(env),
+    provisioning: () => provisioningFromEnv(env),
     now: () => () => new Date(),
   };
   const built: Partial<Record<PortName, unknown>> = {};

@@ -111,6 +111,14 @@ export const DEMO_DEVICES: readonly Device[] = DEMO_FARMS.flatMap((f) =>
   })),
 );
 
+/** Each demo farm's controller unit (installer tools: one unit per farm, up to 4 vats), by IMEI. */
+export const DEMO_UNIT_IMEIS: Readonly<Record<string, string>> = {
+  'farm-lite': '352656100000011',
+  'farm-pro': '352656100000029',
+  'farm-auto': '352656100000037',
+  'farm-wes': '352656100000045',
+};
+
 export const DEMO_KNODE: Readonly<Record<string, readonly KnodeAsset[]>> = {
   'farm-pro': [
     { type: 'Tank', asset_name: 'House tank', metric_value_1: 71, unit_1: '%', url: 'https://app.vatman.example/knode/house-tank', alarm_active: false },

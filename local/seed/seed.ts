@@ -7,11 +7,13 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { EquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
 import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { InstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
 import type { MilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/milking-windows-repository';
 import type { OrganizationRepository } from '../../lambdas/adapters/dynamodb/organizations-repository';
+import { unitThingName } from '../../shared/entities/install';
 import { normaliseEmail } from '../../shared/entities/user';
 import { knodeThingOf } from '../simulator/knode-model';
-import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_MILKING_WINDOWS, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoAccount } from './demo-data';
+import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_EQUIPMENT, DEMO_FARMS, DEMO_KNODE, DEMO_MILKING_WINDOWS, DEMO_ORGANIZATION, DEMO_PASSWORD, DEMO_UNIT_IMEIS, type DemoAccount } from './demo-data';
 
 const subOf = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<string | undefined> => {
   try {
@@ -89,6 +91,13 @@ export const seedDemo = async (farms: FarmRepository, cognito: CognitoIdentityPr
     for (const farmId of a.farms) await farms.linkUserToFarm(sub, farmId);
   }
   return ids;
+};
+
+/** Seeds each demo farm's controller unit (the installer's config search finds it); a unit already stored is kept. */
+export const seedDemoUnits = async (installs: InstallRepository, now = new Date()) => {
+  for (const [farmId, imei] of Object.entries(DEMO_UNIT_IMEIS)) {
+    if (!(await installs.getUnit(imei))) await installs.putUnit({ _id: unitThingName(imei), imei, farm_id: farmId, low_connectivity: false, created_at: now.toISOString() });
+  }
 };
 
 /** Seeds the demo farms' cooling plants; a plant someone has described since (the builder) is kept. */

@@ -1,5 +1,6 @@
 import type { Device } from '../../shared/entities/device';
 import { PACKAGES, type Farm } from '../../shared/entities/farm';
+import { HEIGHT_TABLE } from '../../shared/installer/height-table';
 import { createRng, intBetween } from './random';
 
 /**
@@ -8,28 +9,8 @@ import { createRng, intBetween } from './random';
  * §9). Deterministic from the seed, so a re-run provisions the same farms.
  */
 
-/** Installer table (operator §9): diameter (mm), capacity (L), height (mm). */
-export const INSTALLER_VATS: readonly { readonly diameter: number; readonly size: number; readonly height: number }[] = [
-  { diameter: 2337, size: 4500, height: 1219 },
-  { diameter: 2337, size: 5700, height: 1500 },
-  { diameter: 2337, size: 6800, height: 1750 },
-  { diameter: 2337, size: 7800, height: 2000 },
-  { diameter: 2337, size: 9100, height: 2438 },
-  { diameter: 2337, size: 11000, height: 2719 },
-  { diameter: 2337, size: 12000, height: 3000 },
-  { diameter: 2337, size: 14000, height: 3500 },
-  { diameter: 2337, size: 16000, height: 4000 },
-  { diameter: 2337, size: 18000, height: 4438 },
-  { diameter: 2875, size: 11500, height: 2000 },
-  { diameter: 2875, size: 14000, height: 2438 },
-  { diameter: 2875, size: 16000, height: 2719 },
-  { diameter: 2875, size: 18000, height: 3000 },
-  { diameter: 2875, size: 18000, height: 2750 },
-  { diameter: 2875, size: 21500, height: 3500 },
-  { diameter: 2875, size: 24000, height: 4000 },
-  { diameter: 2875, size: 26000, height: 4438 },
-  { diameter: 2875, size: 30000, height: 4719 },
-];
+/** The installer's vat table (shared/installer/height-table.ts, operator §9): one row per synthetic vat. */
+export const INSTALLER_VATS = HEIGHT_TABLE;
 
 export const syntheticSupplyNumber = (n: number): string => `SIM${String(n).padStart(4, '0')}`;
 
@@ -68,7 +49,7 @@ export const syntheticFarms = (count: number, seed: number, today = new Date()):
         status: 1,
         system_version: '3.2.1',
         firmware_version: '41',
-        vat_size: cfg.size,
+        vat_size: cfg.volume,
         vat_max_height: cfg.height,
         vat_diameter: cfg.diameter,
         wedgeHeight: 60,

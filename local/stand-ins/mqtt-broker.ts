@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:net';
-import { Aedes } from 'aedes';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { Aedes, type Client } from 'aedes';
 
 /**
  * An IoT topic rule as the local stack runs it: messages on topics matching `topicFilter`
@@ -30,12 +31,62 @@ const RETRIES = 2;
  * message before the rule runs, as IoT Core does; the rule runs asynchronously and a failure
  * is retried, then reported (the AWS side sends it to the rule's error action).
  */
+/**
+ * The mutual-TLS port, as IoT Core's 8883: a client presents a certificate issued by the CA; the
+ * certificate must be one the registry holds, ACTIVE, with the device policy attached and
+ * attached to a thing, and the client id must be that thing's name. The device policy
+ * (cdk/lib/constructs/telemetry.ts) is then applied: publish only to the thing's own telemetry,
+ * knode and cmd/reply topics, subscribe only to its own cmd topics. A refused publish or
+ * subscribe closes the connection, as IoT Core does.
+ */
+export interface MutualTls {
+  readonly port: number;
+  readonly keyPem: string;
+  readonly certPem: string;
+  readonly caPem: string;
+  /** The thing a presented certificate (PEM) may connect as, or undefined. */
+  readonly thingOf: (certificatePem: string) => string | undefined;
+}
+
+const derToPem = (der: Buffer) => `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
+
+/** The device policy's topics for a thing (cdk/lib/constructs/telemetry.ts DevicePolicy). */
+export const devicePolicy = (thing: string) => ({
+  publish: [`dts/${thing}/telemetry`, `dts/${thing}/knode`, `dts/${thing}/cmd/reply`],
+  subscribe: (filter: string) => filter.startsWith(`dts/${thing}/cmd/`) && !filter.slice(`dts/${thing}/cmd/`.length).includes('#'),
+});
+
 export const startMqttBroker = async (
   port: number,
   rules: readonly TopicRule[],
   onRuleError: (rule: string, topic: string, err: unknown) => void,
-): Promise<{ server: Server; broker: Aedes; url: string; close: () => Promise<void> }> => {
+  mutualTls?: MutualTls,
+): Promise<{ server: Server; broker: Aedes; url: string; tlsUrl?: string; close: () => Promise<void> }> => {
   const broker = await Aedes.createBroker();
+  /** The thing each mutual-TLS client connected as (plain-port clients are not in it). */
+  const things = new WeakMap<Client, string>();
+  const tlsSockets = new WeakSet<object>();
+  broker.authenticate = (client, _username, _password, done) => {
+    if (!tlsSockets.has(client.conn)) return done(null, true);
+    const peer = (client.conn as unknown as TLSSocket).getPeerCertificate();
+    const thing = peer?.raw ? mutualTls?.thingOf(derToPem(peer.raw)) : undefined;
+    if (!thing || client.id !== thing) {
+      const err = Object.assign(new Error(thing ? `client id must be ${thing}` : 'certificate not registered, inactive, or without policy and thing'), { returnCode: 5 as const });
+      return done(err, false);
+    }
+    things.set(client, thing);
+    done(null, true);
+  };
+  broker.authorizePublish = (client, packet, callback) => {
+    const thing = client ? things.get(client) : undefined;
+    if (client && tlsSockets.has(client.conn) && (!thing || !devicePolicy(thing).publish.includes(packet.topic))) return callback(new Error(`${thing ?? 'client'} may not publish to ${packet.topic}`));
+    callback(null);
+  };
+  broker.authorizeSubscribe = (client, sub, callback) => {
+    const thing = client ? things.get(client) : undefined;
+    if (client && tlsSockets.has(client.conn) && (!thing || !devicePolicy(thing).subscribe(sub.topic))) return callback(new Error(`${thing ?? 'client'} may not subscribe to ${sub.topic}`));
+    callback(null, sub);
+  };
   broker.on('publish', (packet, client) => {
     // Only device messages run rules: the broker's own $SYS messages have no client.
     if (!client || packet.topic.startsWith('$SYS')) return;
@@ -62,12 +113,26 @@ export const startMqttBroker = async (
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+  const tlsServer = mutualTls
+    ? createTlsServer({ key: mutualTls.keyPem, cert: mutualTls.certPem, ca: [mutualTls.caPem], requestCert: true, rejectUnauthorized: true }, (socket) => {
+        tlsSockets.add(socket);
+        broker.handle(socket);
+      })
+    : undefined;
+  if (tlsServer && mutualTls) {
+    await new Promise<void>((resolve, reject) => {
+      tlsServer.once('error', reject);
+      tlsServer.listen(mutualTls.port, '127.0.0.1', () => resolve());
+    });
+  }
   return {
     server,
     broker,
     url: `mqtt://127.0.0.1:${port}`,
+    ...(mutualTls ? { tlsUrl: `mqtts://localhost:${mutualTls.port}` } : {}),
     close: () =>
       new Promise<void>((resolve) => {
+        tlsServer?.close();
         server.close(() => broker.close(() => resolve()));
       }),
   };

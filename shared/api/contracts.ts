@@ -9,6 +9,7 @@ import { farmerEquipmentContracts } from './actions/farmer-equipment';
 import { farmerNotificationContracts } from './actions/farmer-notification';
 import { farmerOrganizationContracts } from './actions/farmer-organization';
 import { farmerSettingContracts } from './actions/farmer-setting';
+import { installerContracts } from './actions/installer';
 import { milkQualityContracts } from './actions/milk-quality';
 import { operatorContracts } from './actions/operator';
 import { farmerSurveyContracts, settingProfileContracts } from './actions/profile';
@@ -35,6 +36,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(adminFarmContracts),
   ...Object.values(farmerOrganizationContracts),
   ...Object.values(dairyCompanyContracts),
+  ...Object.values(installerContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

@@ -33,6 +33,12 @@ export const deviceSchema = z.object({
   wedgeHeight: z.number(),
   vat_volume_offset: z.number(),
   vat_auto: z.boolean(),
+  /** What the installer entered (operator §3 Vat device): optional, kept for the install record. */
+  vat_manufacturer: z.string().optional(),
+  vat_serial: z.string().optional(),
+  radar_serial: z.string().optional(),
+  /** The radar's clock position on the vat lid (0-12), when its wedge height was not entered by hand. */
+  oclock: z.number().int().min(0).max(12).optional(),
   last_updated: lastUpdatedSchema.optional(),
   /** When the platform last received a reading of this device (arrival, not device time). */
   seen_at: z.string().optional(),
@@ -54,4 +60,8 @@ export const DEVICE_CONFIG_FIELDS = [
   'wedgeHeight',
   'vat_volume_offset',
   'vat_auto',
+  'vat_manufacturer',
+  'vat_serial',
+  'radar_serial',
+  'oclock',
 ] as const satisfies readonly (keyof Device)[];

@@ -27,6 +27,14 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
     why: 'SMS straight to a phone number, which has no ARN (to be replaced by per-user SMS subscriptions)',
   },
   { fn: /^ApiAdminDevice$/, action: /^iot:ListThings$/, resource: /^\*$/, why: 'iot:ListThings has no resource-level permission (Load name from Particle)' },
+  {
+    fn: /^ApiInstaller$/,
+    action: /^iot:(CreateKeysAndCertificate|DescribeEndpoint)$/,
+    resource: /^\*$/,
+    why: 'no resource-level permission: a new install makes one certificate and reads the data endpoint',
+  },
+  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
+  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate (its id is not known before)' },
   { fn: /^WebDeployment$/, action: /^(s3:|cloudfront:)/, resource: /./, why: "CDK's BucketDeployment: the asset bucket and the site bucket's objects, and CloudFront invalidation (no resource-level permission)" },
 ];
 

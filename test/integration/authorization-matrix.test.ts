@@ -49,6 +49,9 @@ const now = Math.floor(Date.now() / MIN) * MIN;
 const ids = { milking: '', storage: '', rawAt: '' };
 let unique = 0;
 
+/** A type's sample: by `<path> <type>` where two endpoints share a type name (VAT_CONFIG), else by type. */
+const sampleOf = (c: Pick<Contract, 'path' | 'type'>): Sample | undefined => SAMPLES[`${c.path} ${c.type}`] ?? SAMPLES[c.type];
+
 /** Valid fields for each type, on the demo farmer's farms (farm-lite has no dairy company, so pickups are allowed). */
 interface Sample {
   readonly fields: () => Record<string, string>;
@@ -155,9 +158,54 @@ const SAMPLES: Record<string, Sample> = {
   ORGANIZATION_USER_UNLINK: { fields: () => ({ organization_id: 'org-ngata', user_id: 'not-a-member' }), ok: 422 },
   FARMER_LOG_FONTERRA: { fields: () => ({ farm: 'farm-pro' }) },
   COLLECTIONS: { fields: () => ({ amount: 'RECENT', supplyNumber: '31245', vatNumber: '1' }) },
-  VAT_CONFIG: { fields: () => ({ supplyNumber: '31245', vatNumber: '1' }) },
+  // Calibration's VAT_CONFIG reads (operator §7 lists a VAT_CONFIG on each endpoint, keyed here by path).
+  '/api/calibration VAT_CONFIG': { fields: () => ({ supplyNumber: '31245', vatNumber: '1' }) },
   // The Pro farm's vat 1 calibrated to what it already has (local/seed/demo-data.ts): allowed callers change nothing.
   VAT_SETTINGS: { fields: () => ({ supplyNumber: '31245', vatNumber: '1', vatSize: '14000', height: '2438', diameter: '2875', wedgeHeight: '60', volumeOffset: '0' }) },
+  // The Pro farm's unit and vat 2 as seeded, written again: allowed callers change nothing but the vat's radar serial.
+  DEVICE_SEARCH: { fields: () => ({ supplyNumber: '31245' }) },
+  PARTICLE_CONFIG: {
+    fields: () => ({ key: 'farm', particleID: 'unit-352656100000029', imei: '352656100000029', farmID: 'farm-pro', supplyNumber: '31245', productVariant: 'Vat-Man Pro', lowConnectivity: 'false' }),
+  },
+  '/api/installer VAT_CONFIG': {
+    fields: () => ({
+      particleID: 'unit-352656100000029',
+      farmID: 'farm-pro',
+      deviceID: 'dev-31245-2',
+      supplyNumber: '31245',
+      vatNumber: '2',
+      diameter: '2337',
+      volume: '11000',
+      height: '2719',
+      manufacturer: '',
+      serial: '',
+      radarSerial: 'RS-31245-2',
+      auto: 'false',
+      wedgeHeight: '60',
+    }),
+  },
+  INSTALLS: { fields: () => ({ supplyNumber: '', logType: 'All', page: '0', pageSize: '50' }) },
+  // A fresh unit and supply number each call: every allowed caller provisions a new one-vat install.
+  NEW_INSTALL: {
+    fields: () => {
+      unique += 1;
+      return {
+        imei: `35265619${String(unique).padStart(7, '0')}`,
+        dairySupplier: 'OTH',
+        supplyNumber: `MX${unique}`,
+        productVariant: 'Vat-Man Lite',
+        numVats: '1',
+        numDisplays: '0',
+        lowConnectivity: 'false',
+        timezone: 'Pacific/Auckland',
+        vat1Diameter: '2337',
+        vat1Volume: '9100',
+        vat1Height: '2438',
+        vat1RadarSerial: 'RS-MX',
+        vat1OClock: '12',
+      };
+    },
+  },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
@@ -229,14 +277,14 @@ afterAll(async () => stack?.stop());
 
 describe('authorization matrix: every declared action × every kind of caller', () => {
   it('has sample fields for every declared action (a new action must be added here to be covered)', () => {
-    expect(ALL_CONTRACTS.map((c) => c.type).filter((t) => !SAMPLES[t])).toEqual([]);
+    expect(ALL_CONTRACTS.filter((c) => !sampleOf(c)).map((c) => `${c.path} ${c.type}`)).toEqual([]);
   });
 
   it('answers exactly as each access rule says', async () => {
     const wrong: string[] = [];
     let covered = 0;
     for (const c of ALL_CONTRACTS) {
-      const sample = SAMPLES[c.type];
+      const sample = sampleOf(c);
       if (!sample) continue;
       for (const caller of CALLERS) {
         const res = await send(c, caller, sample.fields());
@@ -258,7 +306,7 @@ describe('no input gives a 500: every field oversized and wrong-typed is a 422, 
     const wrong: string[] = [];
     let probes = 0;
     for (const c of ALL_CONTRACTS) {
-      const sample = SAMPLES[c.type];
+      const sample = sampleOf(c);
       if (!sample || !(c.input instanceof z.ZodObject)) continue;
       // A caller the rule lets through, so the fields are what is judged.
       const caller: Caller = c.access.kind === 'public' ? 'none' : 'Admin';

@@ -58,6 +58,8 @@ export interface ApiProps {
   readonly botCheck: BotCheckConfig;
   /** Where enquiries are mailed (farmer §2.16): subscribed to the enquiry topic. */
   readonly salesEmail: string;
+  /** The IoT policy every unit's certificate gets (the installer's NEW_INSTALL attaches it). */
+  readonly devicePolicyName: string;
   /**
    * The user ids (Cognito subs) that may set the farm flags (operator §6's fixed list), given to
    * the functions whose actions use the `flagEditors` port as FARM_FLAG_USER_IDS.
@@ -183,6 +185,7 @@ export class Api extends Construct {
         userPoolArn: auth.userPool.userPoolArn,
         ...(botCheckSecret ? { botCheckSecret } : {}),
         enquiryTopic: this.enquiryTopic,
+        devicePolicyName: props.devicePolicyName,
       });
       if (deviceCommands) commandSenders.push(fn);
       this.httpApi.addRoutes({

@@ -65,6 +65,9 @@ export const screens: RouteObject[] = [
       // The device fleet (operator §2): Admin and Installer; the server decides.
       { path: paths.fonterraLog.pattern, lazy: screen(() => import('../features/dairy-log/components/dairy-log-page'), (m) => m.DairyLogPage) },
       { path: paths.calibration.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/calibration/components/calibration-page'), (m) => m.CalibrationPage) },
+      { path: paths.installerConfig.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/installer-config-page'), (m) => m.InstallerConfigPage) },
+      { path: paths.installerNew.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/new-install-page'), (m) => m.NewInstallPage) },
+      { path: paths.installerLog.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/install-log-page'), (m) => m.InstallLogPage) },
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
       { path: paths.virtualDevices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/virtual-devices-page'), (m) => m.VirtualDevicesPage) },
       { path: paths.device.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-page'), (m) => m.DevicePage) },

@@ -1,6 +1,7 @@
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   UpdateCommand,
@@ -42,6 +43,10 @@ export interface FarmRepository {
   listFarms(): Promise<Farm[]>;
   getDevice(deviceId: string): Promise<Device | undefined>;
   putDevice(device: Device): Promise<void>;
+  /** Removes a farm record and its listing entry (the installer's undo of a failed new install). */
+  deleteFarm(farmId: string): Promise<void>;
+  /** Removes a device, its thing-name entry and its listing entry (the same undo). */
+  deleteDevice(device: Pick<Device, '_id' | 'name'>): Promise<void>;
   /** A farm's devices ordered by vat number. */
   listDevicesOfFarm(farmId: string): Promise<Device[]>;
   listDevices(): Promise<Device[]>;
@@ -274,6 +279,12 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
           Item: { pk: `DEVICE#${device._id}`, sk: 'LISTING', gsi1pk: k.allOf('DEVICE'), gsi1sk: device.name },
         }),
       );
+    },
+    async deleteFarm(farmId) {
+      for (const Key of [k.farm(farmId), { pk: `FARM#${farmId}`, sk: 'LISTING' }]) await doc.send(new DeleteCommand({ TableName: table, Key }));
+    },
+    async deleteDevice(device) {
+      for (const Key of [k.device(device._id), k.thing(device.name), { pk: `DEVICE#${device._id}`, sk: 'LISTING' }]) await doc.send(new DeleteCommand({ TableName: table, Key }));
     },
     async listDevicesOfFarm(farmId) {
       const items = await byGsi1(`FARM#${farmId}`, 'VAT#');

@@ -69,6 +69,16 @@ export const farmsKeys = {
   /** A tanker docket from the dairy company, per vat and pickup time (fetched again, it overwrites itself). */
   docket: (farmId: string, vat: number, pickupAt: string) => ({ pk: `FARM#${farmId}`, sk: `DOCKET#${vat}#${pickupAt}` }),
   docketPrefix: (vat: number) => `DOCKET#${vat}#`,
+  /** A farm's controller unit by IMEI; gsi1 finds a farm's unit (its own sort-key prefix beside the farm's vats and users). */
+  unit: (imei: string, farmId: string) => ({ pk: `UNIT#${imei}`, sk: 'UNIT', gsi1pk: `FARM#${farmId}`, gsi1sk: `UNIT#${imei}` }),
+  /** An install log entry, by supply number and time; gsi1 `ALL#INSTALL` lists every farm's, newest first. */
+  install: (supplyNumber: string, createdAt: string, id: string) => ({
+    pk: `INSTALL#${supplyNumber.toUpperCase()}`,
+    sk: `${createdAt}#${id}`,
+    gsi1pk: 'ALL#INSTALL',
+    gsi1sk: `${createdAt}#${id}`,
+  }),
+  installsAll: 'ALL#INSTALL',
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */

@@ -1,6 +1,5 @@
-import { IoTClient, ListThingsCommand } from '@aws-sdk/client-iot';
-import type { FarmRepository } from '../dynamodb/farms-repository';
-import { optionalEnv } from '../../lib/env';
+import { ListThingsCommand, type IoTClient } from '@aws-sdk/client-iot';
+import { iotClientFromEnv } from './provisioning';
 
 /** A registered thing and the vat device it names (its `device_id` attribute). */
 export interface RegisteredThing {
@@ -27,13 +26,5 @@ export const iotThingRegistry = (client: IoTClient): ThingRegistry => ({
   },
 });
 
-/**
- * Until the local stack has an IoT control-plane stand-in (the installer issue), the registry of
- * the local stack is the device records themselves: each device is registered under its name.
- */
-export const recordsThingRegistry = (farms: Pick<FarmRepository, 'listDevices'>): ThingRegistry => ({
-  listThings: async () => (await farms.listDevices()).map((d) => ({ thingName: d.name, deviceId: d._id })),
-});
-
-export const thingRegistryFromEnv = (farms: Pick<FarmRepository, 'listDevices'>, env: NodeJS.ProcessEnv = process.env): ThingRegistry =>
-  optionalEnv('THING_REGISTRY', env) === 'records' ? recordsThingRegistry(farms) : iotThingRegistry(new IoTClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));
+/** IoT's registry; locally IOT_ENDPOINT points the client at the control-plane stand-in (local/stand-ins/iot-control.ts). */
+export const thingRegistryFromEnv = (env: NodeJS.ProcessEnv = process.env): ThingRegistry => iotThingRegistry(iotClientFromEnv(env));

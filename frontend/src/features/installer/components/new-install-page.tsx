@@ -1,0 +1,283 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { installerContracts, type UnitDownload } from '@shared/api/actions/installer';
+import type { ContractFields } from '@shared/api/contract';
+import { DAIRY_COMPANY_SUPPLIER, PACKAGES, SUPPLIER_CODES, type Package, type Supplier } from '@shared/entities/farm';
+import { Dialog } from '../../../components/dialog';
+import { paths } from '../../../config/paths';
+import { useApiClient } from '../../../lib/api-client-provider';
+import { errorTextOf } from '../../../lib/api-error';
+import { useWebConfig } from '../../../lib/use-web-config';
+import {
+  capacityChoices,
+  checkNewInstall,
+  DEFAULT_DEVICE,
+  DISPLAY_COUNTS,
+  NEW_INSTALL_OCLOCK,
+  NEW_VAT,
+  newInstallFields,
+  VAT_COUNTS,
+  VAT_DIAMETERS,
+  vatHeight,
+  type DeviceForm,
+  type FormProblems,
+  type VatForm,
+} from '../utils/new-install-form';
+import { Field } from './field';
+import './installer.css';
+
+const ZONES = ['Pacific/Auckland', 'Pacific/Chatham'] as const;
+
+/** A PEM as a file to save (the unit's certificate, key and CA). */
+const fileHref = (text: string) => `data:application/x-pem-file;charset=utf-8,${encodeURIComponent(text)}`;
+
+interface Outcome {
+  readonly success: boolean;
+  readonly result: string;
+  readonly redirect: boolean;
+  readonly supplier: string;
+  readonly download?: UnitDownload;
+}
+
+/** /dts/installer/new (operator §2, §5): Device and Vat 1…N tabs; 'Submit New Install' on the last vat tab. */
+export function NewInstallPage() {
+  const client = useApiClient();
+  const navigate = useNavigate();
+  const installFormUrl = useWebConfig()?.installFormUrl;
+  const [device, setDevice] = useState<DeviceForm>(DEFAULT_DEVICE);
+  const [vats, setVats] = useState<VatForm[]>(VAT_COUNTS.map(() => ({ ...NEW_VAT })));
+  const [tab, setTab] = useState(0);
+  const [problems, setProblems] = useState<FormProblems>({});
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>();
+  const count = Number(device.numVats) || 1;
+  const tabs = ['Device', ...VAT_COUNTS.slice(0, count).map((n) => `Vat ${n}`)];
+
+  const setVat = (i: number, change: Partial<VatForm>) => setVats((all) => all.map((v, k) => (k === i ? { ...v, ...change } : v)));
+  const submit = async () => {
+    const found = checkNewInstall(device, vats);
+    setProblems(found);
+    if (Object.keys(found).length) return;
+    setSending(true);
+    try {
+      const answer = await client.call(installerContracts.NEW_INSTALL, newInstallFields(device, vats) as ContractFields<typeof installerContracts.NEW_INSTALL>, { onError: () => undefined });
+      setOutcome({ ...answer, supplier: device.dairySupplier });
+    } catch (err) {
+      setOutcome({ success: false, result: errorTextOf(err, 'The install could not be sent.'), redirect: false, supplier: device.dairySupplier });
+    } finally {
+      setSending(false);
+    }
+  };
+  const close = () => {
+    const done = outcome;
+    setOutcome(undefined);
+    if (!done?.redirect) return;
+    // §4: a successful install for the dairy company goes to its form; otherwise to Check Install.
+    if (done.success && done.supplier === DAIRY_COMPANY_SUPPLIER && installFormUrl) window.location.assign(installFormUrl);
+    else void navigate(paths.installerCheck.to());
+  };
+
+  const deviceTab = (
+    <div className="installer__grid">
+      <Field label="IMEI" problem={problems['device.imei']}>
+        {(a) => <input {...a} type="text" inputMode="numeric" value={device.imei} onChange={(e) => setDevice({ ...device, imei: e.target.value })} />}
+      </Field>
+      <Field label="Dairy Supplier" problem={problems['device.dairySupplier']}>
+        {(a) => (
+          <select {...a} value={device.dairySupplier} onChange={(e) => setDevice({ ...device, dairySupplier: e.target.value as Supplier })}>
+            {SUPPLIER_CODES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Supply Number" problem={problems['device.supplyNumber']}>
+        {(a) => <input {...a} type="text" inputMode="numeric" value={device.supplyNumber} onChange={(e) => setDevice({ ...device, supplyNumber: e.target.value })} />}
+      </Field>
+      <Field label="Product Variant" problem={problems['device.productVariant']}>
+        {(a) => (
+          <select {...a} value={device.productVariant} onChange={(e) => setDevice({ ...device, productVariant: e.target.value as Package })}>
+            {PACKAGES.map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Number of Vats" problem={problems['device.numVats']}>
+        {(a) => (
+          <select {...a} value={device.numVats} onChange={(e) => setDevice({ ...device, numVats: e.target.value })}>
+            {VAT_COUNTS.map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Number of Displays" problem={undefined}>
+        {(a) => (
+          <select {...a} value={device.numDisplays} onChange={(e) => setDevice({ ...device, numDisplays: e.target.value })}>
+            {DISPLAY_COUNTS.map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Time Zone" problem={undefined}>
+        {(a) => (
+          <select {...a} value={device.timezone} onChange={(e) => setDevice({ ...device, timezone: e.target.value })}>
+            {ZONES.map((z) => (
+              <option key={z}>{z}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <label className="installer__check">
+        <input type="checkbox" checked={device.lowConnectivity} onChange={(e) => setDevice({ ...device, lowConnectivity: e.target.checked })} />
+        Select If Low Connectivity Install
+      </label>
+    </div>
+  );
+
+  const vatTab = (i: number) => {
+    const v = vats[i] ?? NEW_VAT;
+    const p = (name: string) => problems[`vat${i + 1}.${name}`];
+    return (
+      <div className="installer__grid">
+        <label className="installer__check">
+          <input type="checkbox" role="switch" checked={v.manual} onChange={(e) => setVat(i, { manual: e.target.checked, height: e.target.checked ? vatHeight(v) : '' })} />
+          Manual Vat Input
+        </label>
+        <Field label="Diameter" problem={p('diameter')}>
+          {(a) =>
+            v.manual ? (
+              <input {...a} type="number" min={0} value={v.diameter} onChange={(e) => setVat(i, { diameter: e.target.value })} />
+            ) : (
+              <select {...a} value={v.diameter} onChange={(e) => setVat(i, { diameter: e.target.value, capacity: '' })}>
+                <option value="">Choose</option>
+                {VAT_DIAMETERS.map((d) => (
+                  <option key={d}>{d}</option>
+                ))}
+              </select>
+            )
+          }
+        </Field>
+        <Field label="Capacity" problem={p('capacity')}>
+          {(a) =>
+            v.manual ? (
+              <input {...a} type="number" min={0} value={v.capacity} onChange={(e) => setVat(i, { capacity: e.target.value })} />
+            ) : (
+              <select {...a} value={v.capacity} onChange={(e) => setVat(i, { capacity: e.target.value })}>
+                <option value="">Choose</option>
+                {capacityChoices(v.diameter).map((c) => (
+                  <option key={c}>{c}</option>
+                ))}
+              </select>
+            )
+          }
+        </Field>
+        <Field label="Height" problem={p('height')}>
+          {(a) => <input {...a} type="number" min={0} value={vatHeight(v)} readOnly={!v.manual} onChange={(e) => setVat(i, { height: e.target.value })} />}
+        </Field>
+        <Field label="Manufacturer" problem={undefined}>
+          {(a) => <input {...a} type="text" value={v.manufacturer} onChange={(e) => setVat(i, { manufacturer: e.target.value })} />}
+        </Field>
+        <Field label="Serial" problem={undefined}>
+          {(a) => <input {...a} type="text" value={v.serial} onChange={(e) => setVat(i, { serial: e.target.value })} />}
+        </Field>
+        <Field label="Radar O'Clock" problem={undefined}>
+          {(a) => (
+            <select {...a} value={v.oclock} onChange={(e) => setVat(i, { oclock: e.target.value })}>
+              {NEW_INSTALL_OCLOCK.map((o) => (
+                <option key={o}>{o}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Radar Serial" problem={p('radarSerial')}>
+          {(a) => <input {...a} type="text" value={v.radarSerial} onChange={(e) => setVat(i, { radarSerial: e.target.value })} />}
+        </Field>
+        <label className="installer__check">
+          <input type="checkbox" checked={v.auto} onChange={(e) => setVat(i, { auto: e.target.checked })} />
+          Select if this Vat has Vat-Man Auto
+        </label>
+      </div>
+    );
+  };
+
+  const shown = Math.min(tab, tabs.length - 1);
+  const anyProblem = Object.keys(problems).length > 0;
+  return (
+    <section className="page installer">
+      <h1 className="page__title">New Install</h1>
+      <div role="tablist" aria-label="New install" className="installer__tabs">
+        {tabs.map((t, k) => {
+          const bad = Object.keys(problems).some((key) => key.startsWith(k === 0 ? 'device.' : `vat${k}.`));
+          return (
+            <button key={t} type="button" role="tab" aria-selected={k === shown} className={`installer__tab${bad ? ' installer__tab--error' : ''}`} onClick={() => setTab(k)}>
+              {t}
+            </button>
+          );
+        })}
+      </div>
+      <div role="tabpanel" aria-label={tabs[shown]}>
+        {shown === 0 ? deviceTab : vatTab(shown - 1)}
+      </div>
+      {anyProblem && (
+        <p className="installer__required" role="alert">
+          Required Field
+        </p>
+      )}
+      <div className="installer__buttons">
+        {shown < tabs.length - 1 && (
+          <button type="button" className="button" onClick={() => setTab(shown + 1)}>
+            Next
+          </button>
+        )}
+        {shown === tabs.length - 1 && shown > 0 && (
+          <button type="button" className="button button--primary" disabled={sending} onClick={() => void submit()}>
+            Submit New Install
+          </button>
+        )}
+      </div>
+      {outcome && (
+        <Dialog
+          title={outcome.success ? 'Vat-Man Install Submitted Successfully' : 'Error Submitting Vat-Man Install'}
+          onDismiss={close}
+          actions={
+            <button type="button" className="button button--primary" data-autofocus onClick={close}>
+              Close
+            </button>
+          }
+        >
+          <p>{outcome.result}</p>
+          {outcome.download && (
+            <div className="installer__download">
+              <p>Load these onto the unit now: the private key is shown only this once.</p>
+              <ul>
+                <li>
+                  <a href={fileHref(outcome.download.certificatePem)} download={`${outcome.download.thingName}.cert.pem`}>
+                    Certificate
+                  </a>
+                </li>
+                <li>
+                  <a href={fileHref(outcome.download.privateKey)} download={`${outcome.download.thingName}.private.key`}>
+                    Private key
+                  </a>
+                </li>
+                {outcome.download.rootCaPem && (
+                  <li>
+                    <a href={fileHref(outcome.download.rootCaPem)} download="root-ca.pem">
+                      CA certificate
+                    </a>
+                  </li>
+                )}
+              </ul>
+              <p>
+                Thing <code>{outcome.download.thingName}</code>, endpoint <code>{outcome.download.endpoint}</code>
+              </p>
+            </div>
+          )}
+        </Dialog>
+      )}
+    </section>
+  );
+}

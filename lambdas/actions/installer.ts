@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { installerContracts as contracts, vatsOfInstall, type VatDevice } from '../../shared/api/actions/installer';
+import type { Device } from '../../shared/entities/device';
+import type { Farm } from '../../shared/entities/farm';
+import { unitAttributes, unitThingName, type Unit } from '../../shared/entities/install';
+import { isTableVat } from '../../shared/installer/height-table';
+import type { Caller } from '../lib/caller';
+import { serve, type ServedAction } from '../lib/dispatch';
+import { optionalEnv } from '../lib/env';
+import { ValidationError } from '../lib/errors';
+import type { Ports } from '../lib/ports';
+
+/** The installer's view of a vat device (operator §3). */
+const vatDevice = (d: Device): VatDevice => ({
+  _id: d._id,
+  vat_number: d.vat_number,
+  vat_max_height: d.vat_max_height,
+  oclock: d.oclock ?? null,
+  radar_serial: d.radar_serial ?? '',
+  vat_manufacturer: d.vat_manufacturer ?? '',
+  vat_serial: d.vat_serial ?? '',
+  wedgeHeight: d.wedgeHeight,
+  vat_diameter: d.vat_diameter,
+  vat_size: d.vat_size,
+  vat_auto: d.vat_auto,
+});
+
+const installerFarm = (farm: Farm, unit: Unit | undefined) => ({ _id: farm._id, fonterra_id: farm.fonterra_id, package: farm.package, lowConnectivity: unit?.low_connectivity ?? false });
+
+/** The IMEI inside a unit's thing name (unitThingName), or undefined for anything else. */
+const imeiOfParticle = (particleId: string): string | undefined => /^unit-(\d{15})$/.exec(particleId)?.[1];
+
+const NOT_THIS_FARM = 'This particle is not the unit of this farm';
+
+/**
+ * The unit and farm a config change names, checked against each other: the particle must be the
+ * farm's unit and the supply number the farm's, so a form edited by hand cannot move a unit or a
+ * vat to another farm.
+ */
+const unitAndFarm = async (deps: Pick<Ports, 'farmsWrite' | 'installs'>, q: { particleID: string; farmID: string; supplyNumber: string; imei?: string }): Promise<{ unit: Unit; farm: Farm }> => {
+  const imei = imeiOfParticle(q.particleID);
+  if (!imei || (q.imei !== undefined && q.imei !== imei)) throw new ValidationError(NOT_THIS_FARM);
+  const [unit, farm] = await Promise.all([deps.installs.getUnit(imei), deps.farmsWrite.getFarm(q.farmID)]);
+  if (!unit || !farm || unit.farm_id !== farm._id || unitThingName(unit.imei) !== q.particleID) throw new ValidationError(NOT_THIS_FARM);
+  if (farm.fonterra_id.toUpperCase() !== q.supplyNumber) throw new ValidationError(`Supply number ${q.supplyNumber} is not this farm's`);
+  return { unit, farm };
+};
+
+/** The installer's name for the log: the profile's, else the sign-in name. */
+const installerName = async (farms: Pick<Ports['farms'], 'getUser'>, caller: Caller): Promise<string> => {
+  const user = await farms.getUser(caller.userId);
+  return user ? `${user.firstName} ${user.lastName}`.trim() : caller.username;
+};
+
+/**
+ * Steps that each leave something behind, with its undo: when a later step fails, the earlier
+ * ones are undone newest first, so a failed new install leaves no thing, certificate, farm,
+ * device or unit. An undo that fails is logged and the others still run.
+ */
+const transaction = (log: { error: (msg: string, fields?: Record<string, unknown>) => void }) => {
+  const undo: { name: string; run: () => Promise<unknown> }[] = [];
+  return {
+    async step<T>(name: string, run: () => Promise<T>, revert?: (value: T) => Promise<unknown>): Promise<T> {
+      const value = await run();
+      if (revert) undo.push({ name, run: () => revert(value) });
+      return value;
+    },
+    async rollback(): Promise<string[]> {
+      const failed: string[] = [];
+      for (const u of undo.reverse()) {
+        try {
+          await u.run();
+        } catch (err) {
+          failed.push(u.name);
+          log.error('new install: undo failed', { step: u.name, err });
+        }
+      }
+      return failed;
+    },
+  };
+};
+
+/** /api/installer (operator §2, §5, §7): Installer and Admin. */
+export const installerActions: readonly ServedAction[] = [
+  /** Config search (§4): by IMEI or by supply number; the answer's key says which field was searched. */
+  serve(contracts.DEVICE_SEARCH, ['farms', 'installs'], async ({ imei, supplyNumber }, { deps }) => {
+    const key = imei ? ('imei' as const) : ('farm' as const);
+    let unit: Unit | undefined;
+    let farm: Farm | undefined;
+    if (imei) {
+      unit = await deps.installs.getUnit(imei);
+      farm = unit ? await deps.farms.getFarm(unit.farm_id) : undefined;
+    } else {
+      farm = await deps.farms.findFarmBySupplyNumber(supplyNumber);
+      unit = farm ? await deps.installs.unitOfFarm(farm._id) : undefined;
+    }
+    if (!unit || !farm) return { particle: null, farm: farm ? installerFarm(farm, undefined) : null, devices: [], key };
+    const devices = (await deps.farms.listDevicesOfFarm(farm._id)).filter((d) => d.status === 1);
+    return { particle: { _id: unit._id, body: { imei: unit.imei } }, farm: installerFarm(farm, unit), devices: devices.map(vatDevice), key };
+  }),
+
+  /** 'Submit Device Changes' (§2): the farm's product variant and the unit's low-connectivity flag, on the records and the unit's thing. */
+  serve(contracts.PARTICLE_CONFIG, ['farmsWrite', 'installs', 'provisioning'], async (q, { deps, log }) => {
+    const { unit, farm } = await unitAndFarm(deps, q);
+    // The unit's thing carries the same attributes (issue 20): IoT first, so a refusal there changes nothing here.
+    if (farm.package !== q.productVariant || unit.low_connectivity !== q.lowConnectivity) {
+      await deps.provisioning.updateThing(unit._id, unitAttributes(unit.imei, farm.fonterra_id, q.productVariant, q.lowConnectivity));
+    }
+    if (farm.package !== q.productVariant) await deps.farmsWrite.putFarm({ ...farm, package: q.productVariant });
+    if (unit.low_connectivity !== q.lowConnectivity) await deps.installs.putUnit({ ...unit, low_connectivity: q.lowConnectivity });
+    log.info('installer device config', { farm: farm._id, unit: unit._id, package: q.productVariant, lowConnectivity: q.lowConnectivity });
+    return { message: `Device changes saved for ${farm.fonterra_id}: ${q.productVariant}${q.lowConnectivity ? ', low connectivity' : ''}` };
+  }),
+
+  /**
+   * 'Submit Vat n Changes' (§2, §5): a vat's configuration, or a new vat (no deviceID). The §5
+   * rules (required diameter, capacity, height and radar serial; values ≥ 0; O'Clock 0-12) are
+   * the contract's; here the vat must be the farm's.
+   */
+  serve(contracts.VAT_CONFIG, ['farmsWrite', 'installs'], async (q, { deps, log }) => {
+    const { farm } = await unitAndFarm(deps, q);
+    const vats = await deps.farmsWrite.listDevicesOfFarm(farm._id);
+    let device: Device | undefined;
+    if (q.deviceID) {
+      device = vats.find((d) => d._id === q.deviceID);
+      if (!device || device.vat_number !== q.vatNumber) throw new ValidationError(`Device ${q.deviceID} is not vat ${q.vatNumber} of this farm`);
+    } else {
+      if (vats.some((d) => d.vat_number === q.vatNumber && d.status === 1)) throw new ValidationError(`Vat ${q.vatNumber} already exists`);
+      const id = farm.fonterra_id.toLowerCase();
+      const known = await deps.farmsWrite.getDevice(`dev-${id}-${q.vatNumber}`);
+      if (known && known.farm_id !== farm._id) throw new ValidationError(`Device dev-${id}-${q.vatNumber} belongs to another farm`);
+      // A retired device of this farm's vat n comes back; otherwise a new one (named as the seed and the simulator name vats).
+      device = known ?? {
+        _id: `dev-${id}-${q.vatNumber}`,
+        name: `vm-${id}-${q.vatNumber}`,
+        farm_id: farm._id,
+        vat_number: q.vatNumber,
+        status: 1,
+        vat_size: q.volume,
+        vat_max_height: q.height,
+        vat_diameter: q.diameter,
+        wedgeHeight: 0,
+        vat_volume_offset: 0,
+        vat_auto: q.auto,
+      };
+    }
+    const updated: Device = {
+      ...device,
+      status: 1,
+      vat_size: q.volume,
+      vat_max_height: q.height,
+      vat_diameter: q.diameter,
+      vat_auto: q.auto,
+      vat_manufacturer: q.manufacturer,
+      vat_serial: q.serial,
+      radar_serial: q.radarSerial,
+      ...(q.wedgeHeight !== undefined ? { wedgeHeight: q.wedgeHeight } : {}),
+      ...(q.oclock !== undefined ? { oclock: q.oclock } : {}),
+    };
+    await deps.farmsWrite.putDevice(updated);
+    if (q.vatNumber > farm.install_numVats) await deps.farmsWrite.putFarm({ ...farm, install_numVats: q.vatNumber });
+    log.info('installer vat config', { farm: farm._id, device: updated._id, vat: q.vatNumber, added: !q.deviceID, tableVat: isTableVat(q.diameter, q.volume, q.height) });
+    return { success: true, result: `Vat ${q.vatNumber} ${q.deviceID ? 'updated' : 'added'}`, device: vatDevice(updated) };
+  }),
+
+  /**
+   * New Install (§2, §5; issue 20): provisions for real. The unit's IoT thing (unit-<imei>, with
+   * its attributes), a certificate with the device policy attached, the certificate attached to
+   * the thing; then the farm (supplier code and time zone), its vat devices and the unit record;
+   * the data endpoint; the log entry. Any step failing undoes the earlier ones. The certificate
+   * and private key are answered once and kept nowhere.
+   */
+  serve(contracts.NEW_INSTALL, ['farmsWrite', 'installs', 'provisioning'], async (q, { deps, caller, log }) => {
+    const supply = q.supplyNumber;
+    const [takenFarm, takenUnit] = await Promise.all([deps.farmsWrite.findFarmBySupplyNumber(supply), deps.installs.getUnit(q.imei)]);
+    if (takenFarm) throw new ValidationError(`Supply number ${supply} is already installed`);
+    if (takenUnit) throw new ValidationError(`IMEI ${q.imei} is already installed`);
+    const id = supply.toLowerCase();
+    const farmId = `farm-${id}`;
+    if (await deps.farmsWrite.getFarm(farmId)) throw new ValidationError(`Supply number ${supply} is already installed`);
+    const thingName = unitThingName(q.imei);
+    const now = new Date().toISOString();
+    const vats = vatsOfInstall(q as unknown as Record<string, unknown> & { numVats: number });
+    const p = deps.provisioning;
+    const tx = transaction(log);
+    try {
+      await tx.step('CreateThing', () => p.createThing(thingName, unitAttributes(q.imei, supply, q.productVariant, q.lowConnectivity)), () => p.deleteThing(thingName));
+      const cert = await tx.step('CreateKeysAndCertificate', () => p.createCertificate(), (c) => p.deleteCertificate(c.certificateId));
+      await tx.step('AttachPolicy', () => p.attachPolicy(cert.certificateArn), () => p.detachPolicy(cert.certificateArn));
+      await tx.step('AttachThingPrincipal', () => p.attachThingPrincipal(thingName, cert.certificateArn), () => p.detachThingPrincipal(thingName, cert.certificateArn));
+      const farm: Farm = {
+        _id: farmId,
+        fonterra_id: supply,
+        supplier: q.dairySupplier,
+        package: q.productVariant,
+        is_milk_enabled: true,
+        power: true,
+        knode: { is_water_enabled: false, is_effluent_enabled: false, is_land_enabled: false, is_weather_enabled: false },
+        timezone: q.timezone,
+        auto_check: true,
+        fonterra_api_status: false,
+        harvest: false,
+        install_numVats: q.numVats,
+        install_date: now.slice(0, 10),
+      };
+      await tx.step('farm', () => deps.farmsWrite.putFarm(farm), () => deps.farmsWrite.deleteFarm(farmId));
+      for (const v of vats) {
+        const device: Device = {
+          _id: `dev-${id}-${v.vatNumber}`,
+          name: `vm-${id}-${v.vatNumber}`,
+          farm_id: farmId,
+          vat_number: v.vatNumber,
+          status: 1,
+          vat_size: v.volume,
+          vat_max_height: v.height,
+          vat_diameter: v.diameter,
+          wedgeHeight: 0,
+          vat_volume_offset: 0,
+          vat_auto: v.auto,
+          vat_manufacturer: v.manufacturer,
+          vat_serial: v.serial,
+          radar_serial: v.radarSerial,
+          ...(v.oclock !== undefined ? { oclock: v.oclock } : {}),
+        };
+        await tx.step(`device ${device._id}`, () => deps.farmsWrite.putDevice(device), () => deps.farmsWrite.deleteDevice(device));
+      }
+      const unit: Unit = { _id: thingName, imei: q.imei, farm_id: farmId, low_connectivity: q.lowConnectivity, num_displays: q.numDisplays, certificate_id: cert.certificateId, created_at: now };
+      await tx.step('unit', () => deps.installs.putUnit(unit), () => deps.installs.deleteUnit(q.imei));
+      const endpoint = await tx.step('DescribeEndpoint', () => p.dataEndpoint());
+      const result = `Vat-Man installed for ${supply}: ${q.numVats} vat${q.numVats === 1 ? '' : 's'}`;
+      const entry = { _id: randomUUID(), created_at: now, updated_at: now, supply_number: supply, installer_name: await installerName(deps.farmsWrite, caller), imei: q.imei, result, numVats: q.numVats, particle_id: thingName };
+      await tx.step('install log', () => deps.installs.putEntry(entry));
+      log.info('new install', { farm: farmId, unit: thingName, vats: q.numVats, supplier: q.dairySupplier, certificate: cert.certificateId });
+      const rootCaPem = optionalEnv('IOT_ROOT_CA_PEM');
+      return {
+        success: true,
+        result,
+        redirect: true,
+        download: { thingName, certificateId: cert.certificateId, certificatePem: cert.certificatePem, privateKey: cert.privateKey, endpoint, ...(rootCaPem ? { rootCaPem } : {}) },
+      };
+    } catch (err) {
+      const failedUndo = await tx.rollback();
+      log.error('new install failed; undone', { supply, imei: q.imei, err, failedUndo });
+      return {
+        success: false,
+        result: failedUndo.length
+          ? `The install could not be completed (${String((err as Error).message ?? err)}); undoing ${failedUndo.join(', ')} failed: tell an administrator.`
+          : `The install could not be completed (${String((err as Error).message ?? err)}); nothing was kept. Please try again.`,
+        redirect: false,
+      };
+    }
+  }),
+
+  /** The install log (§2): newest first, by supply number (blank: every farm) and log type, pages of 50. */
+  serve(contracts.INSTALLS, ['installs'], async ({ supplyNumber, logType, page, pageSize }, { deps }) =>
+    deps.installs.listEntries({ ...(supplyNumber ? { supplyNumber } : {}), logType, page, pageSize }),
+  ),
+];

@@ -1,0 +1,92 @@
+import {
+  AttachPolicyCommand,
+  AttachThingPrincipalCommand,
+  CreateKeysAndCertificateCommand,
+  CreateThingCommand,
+  DeleteCertificateCommand,
+  DeleteThingCommand,
+  DescribeEndpointCommand,
+  DetachPolicyCommand,
+  DetachThingPrincipalCommand,
+  IoTClient,
+  UpdateCertificateCommand,
+  UpdateThingCommand,
+} from '@aws-sdk/client-iot';
+import { optionalEnv, requireEnv } from '../../lib/env';
+
+export interface UnitCertificate {
+  readonly certificateId: string;
+  readonly certificateArn: string;
+  readonly certificatePem: string;
+  readonly privateKey: string;
+}
+
+/**
+ * Provisioning a farm's controller unit on IoT Core (issue 20): one thing per unit, one
+ * certificate, the device policy (which allows only the thing's own topics) attached to the
+ * certificate and the certificate to the thing. Each step has its undo, so NEW_INSTALL leaves
+ * nothing half-made when a later step fails.
+ */
+export interface UnitProvisioning {
+  /** The device policy every unit's certificate gets (IOT_DEVICE_POLICY). */
+  readonly policyName: string;
+  createThing(thingName: string, attributes: Record<string, string>): Promise<void>;
+  updateThing(thingName: string, attributes: Record<string, string>): Promise<void>;
+  deleteThing(thingName: string): Promise<void>;
+  createCertificate(): Promise<UnitCertificate>;
+  /** Deactivates then deletes (IoT deletes only an inactive certificate). */
+  deleteCertificate(certificateId: string): Promise<void>;
+  attachPolicy(certificateArn: string): Promise<void>;
+  detachPolicy(certificateArn: string): Promise<void>;
+  attachThingPrincipal(thingName: string, certificateArn: string): Promise<void>;
+  detachThingPrincipal(thingName: string, certificateArn: string): Promise<void>;
+  /** The account's ATS data endpoint, where the unit connects. */
+  dataEndpoint(): Promise<string>;
+}
+
+export const iotProvisioning = (client: IoTClient, policyName: string): UnitProvisioning => ({
+  policyName,
+  async createThing(thingName, attributes) {
+    await client.send(new CreateThingCommand({ thingName, attributePayload: { attributes } }));
+  },
+  async updateThing(thingName, attributes) {
+    await client.send(new UpdateThingCommand({ thingName, attributePayload: { attributes, merge: true } }));
+  },
+  async deleteThing(thingName) {
+    await client.send(new DeleteThingCommand({ thingName }));
+  },
+  async createCertificate() {
+    const out = await client.send(new CreateKeysAndCertificateCommand({ setAsActive: true }));
+    if (!out.certificateId || !out.certificateArn || !out.certificatePem || !out.keyPair?.PrivateKey) throw new Error('CreateKeysAndCertificate answered without a certificate');
+    return { certificateId: out.certificateId, certificateArn: out.certificateArn, certificatePem: out.certificatePem, privateKey: out.keyPair.PrivateKey };
+  },
+  async deleteCertificate(certificateId) {
+    await client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'INACTIVE' }));
+    await client.send(new DeleteCertificateCommand({ certificateId, forceDelete: true }));
+  },
+  async attachPolicy(certificateArn) {
+    await client.send(new AttachPolicyCommand({ policyName, target: certificateArn }));
+  },
+  async detachPolicy(certificateArn) {
+    await client.send(new DetachPolicyCommand({ policyName, target: certificateArn }));
+  },
+  async attachThingPrincipal(thingName, principal) {
+    await client.send(new AttachThingPrincipalCommand({ thingName, principal }));
+  },
+  async detachThingPrincipal(thingName, principal) {
+    await client.send(new DetachThingPrincipalCommand({ thingName, principal }));
+  },
+  async dataEndpoint() {
+    const out = await client.send(new DescribeEndpointCommand({ endpointType: 'iot:Data-ATS' }));
+    if (!out.endpointAddress) throw new Error('DescribeEndpoint answered no address');
+    return out.endpointAddress;
+  },
+});
+
+/** The IoT control-plane client: IOT_ENDPOINT points it at the local stand-in; in AWS it is unset. */
+export const iotClientFromEnv = (env: NodeJS.ProcessEnv = process.env): IoTClient => {
+  const endpoint = optionalEnv('IOT_ENDPOINT', env);
+  return new IoTClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1', ...(endpoint ? { endpoint } : {}) });
+};
+
+export const provisioningFromEnv = (env: NodeJS.ProcessEnv = process.env): UnitProvisioning => iotProvisioning(iotClientFromEnv(env), requireEnv('IOT_DEVICE_POLICY', env));
