@@ -43,8 +43,11 @@ describe.runIf(env.run)('profile, verification and enquiry in Chromium (issue 15
       await page.getByLabel('Password', { exact: true }).press('Enter');
       await page.getByRole('heading', { name: 'No Permission' }).waitFor();
 
-      // A new user has no farm: the profile is theirs all the same.
-      await page.goto(`${env.web}/dts/user/profile`);
+      // A new user has no farm: the shell's own pages (no farm needed) still carry the user menu.
+      await page.goto(`${env.web}/dts/user/setting`);
+      await page.getByRole('button', { name: /^Account/ }).click();
+      await page.getByRole('menuitem', { name: 'Profile' }).click();
+      await page.waitForURL(`${env.web}/dts/user/profile`);
       const profile = page.getByRole('form', { name: 'Profile' });
       await profile.waitFor();
       expect(await page.getByLabel('Email Address').inputValue()).toBe(email);
