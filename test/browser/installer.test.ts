@@ -72,10 +72,21 @@ describe.skipIf(!env.run)('new install, install log and device list', () => {
       expect(x509.verify(new X509Certificate(ca).publicKey)).toBe(true);
       expect(createPublicKey(createPrivateKey(key)).export({ type: 'spki', format: 'pem' })).toBe(x509.publicKey.export({ type: 'spki', format: 'pem' }));
       await dialog.getByRole('button', { name: 'Close' }).click();
-      // §4: not the dairy company's: on to Check Install, which the install log stands in for until it exists.
-      await page.waitForURL((u) => u.pathname === '/dts/installer/log');
+      // §4: not the dairy company's: on to Check Install.
+      await page.waitForURL((u) => u.pathname === '/dts/installer/check');
     });
     await shot(page, 'installer-new');
+
+    await withShot(page, 'installer-check', async () => {
+      // The new unit has reported nothing yet: the connection is down, and the check stops there (§4).
+      await page.getByLabel('Supply Number').fill(SUPPLY);
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.getByRole('list', { name: 'Check results' }).getByText('Connection is down').waitFor();
+    });
+
+    // The local stack sets no post-install form: the Help page says so rather than linking nowhere.
+    await page.goto(`${env.web}/dts/installer/help`);
+    await page.getByText("The post-install form's address is not configured", { exact: false }).waitFor();
 
     await page.goto(`${env.web}/dts/installer/log`);
     await withShot(page, 'installer-log', async () => {

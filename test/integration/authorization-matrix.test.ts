@@ -185,6 +185,10 @@ const SAMPLES: Record<string, Sample> = {
     }),
   },
   INSTALLS: { fields: () => ({ supplyNumber: '', logType: 'All', page: '0', pageSize: '50' }) },
+  // Check Install on the Pro farm: each allowed call adds an install log entry, nothing else.
+  CHECK_ONLINE: { fields: () => ({ supplyNumber: '31245' }) },
+  CHECK_DIAGNOSTICS: { fields: () => ({ supplyNumber: '31245' }) },
+  CHECK_SENSORBOARDS: { fields: () => ({ supplyNumber: '31245' }) },
   // A fresh unit and supply number each call: every allowed caller provisions a new one-vat install.
   NEW_INSTALL: {
     fields: () => {

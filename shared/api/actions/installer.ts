@@ -30,6 +30,14 @@ const supplyText = z
   .transform((s) => s.toUpperCase())
   .refine((s) => s === '' || /^[A-Z0-9]+$/.test(s), 'supplyNumber must be letters and digits');
 const supplyField = supplyText.refine((s) => s !== '', 'supplyNumber is required');
+/** Check Install's supply number (§5): required ('Required Field'), the first space removed, upper-cased. */
+export const checkSupplyNumber = (raw: string): string => raw.trim().replace(' ', '').toUpperCase();
+const checkSupplyField = z
+  .string({ error: `supplyNumber: ${REQUIRED_FIELD}` })
+  .max(SHORT, 'supplyNumber may be at most 40 characters')
+  .transform(checkSupplyNumber)
+  .refine((s) => s !== '', `supplyNumber: ${REQUIRED_FIELD}`)
+  .refine((s) => /^[A-Z0-9]+$/.test(s), 'supplyNumber must be letters and digits');
 const idText = (name: string) => z.string({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(ID_MAX, `${name} is not valid`);
 
 const numberText = (name: string) => z.union([z.number(), z.string().trim().max(SHORT, `${name} must be a number`)], { error: `${name} must be a number` });
@@ -189,6 +197,9 @@ export const installerActions = {
     page: intField('page').min(0, 'page must be 0 or more').max(100_000, 'page is too large').default(0),
     pageSize: intField('pageSize').min(1, `pageSize must be 1 to ${INSTALL_LOG_PAGE}`).max(INSTALL_LOG_PAGE, `pageSize must be 1 to ${INSTALL_LOG_PAGE}`).default(INSTALL_LOG_PAGE),
   }),
+  CHECK_ONLINE: z.object({ type: z.literal('CHECK_ONLINE'), supplyNumber: checkSupplyField }),
+  CHECK_DIAGNOSTICS: z.object({ type: z.literal('CHECK_DIAGNOSTICS'), supplyNumber: checkSupplyField }),
+  CHECK_SENSORBOARDS: z.object({ type: z.literal('CHECK_SENSORBOARDS'), supplyNumber: checkSupplyField }),
 } as const;
 
 // ---- Answers --------------------------------------------------------------------------------
@@ -238,6 +249,42 @@ export const unitDownloadSchema = z.object({
 });
 export type UnitDownload = z.infer<typeof unitDownloadSchema>;
 
+/** §7 CHECK_*: the server's answer when no farm has the supply number (§8 'Farm not found, try again.'). */
+export const NO_SUCH_FARM = 'No such farm';
+const noSuchFarm = z.literal(NO_SUCH_FARM);
+
+/** CHECK_ONLINE (§7): an online flag (a vat reported within ONLINE_WINDOW_MIN minutes), or 'No such farm'. */
+export const ONLINE_WINDOW_MIN = 15;
+export const checkOnlineAnswerSchema = z.union([noSuchFarm, z.object({ online: z.boolean(), lastSeen: z.string().nullable() })]);
+export type CheckOnlineAnswer = z.infer<typeof checkOnlineAnswerSchema>;
+
+/** CHECK_DIAGNOSTICS (§7): data.device.network.signal.strength and quality, power.source, power.battery.state. */
+export const POWER_MAINS = 'VIN';
+export const POWER_BATTERY = 'BATTERY';
+export const checkDiagnosticsAnswerSchema = z.union([
+  noSuchFarm,
+  z.object({
+    data: z.object({
+      device: z.object({
+        network: z.object({ signal: z.object({ strength: z.number().nullable(), quality: z.number().nullable() }), disconnects: z.number().nullable() }),
+        /** source: VIN on mains, BATTERY off it, null unknown; battery.state: charging, discharging or unknown. */
+        power: z.object({ source: z.string().nullable(), battery: z.object({ state: z.string() }) }),
+        published_at: z.string().nullable(),
+      }),
+    }),
+  }),
+]);
+export type CheckDiagnosticsAnswer = z.infer<typeof checkDiagnosticsAnswerSchema>;
+
+/** CHECK_SENSORBOARDS (§7): text, beginning with 'fault' on failure. */
+export const checkSensorBoardsAnswerSchema = z.union([noSuchFarm, z.object({ result: z.string() })]);
+export type CheckSensorBoardsAnswer = z.infer<typeof checkSensorBoardsAnswerSchema>;
+
+/** §9 check thresholds. */
+export const SIGNAL_STRENGTH_OKAY_ABOVE = 20;
+export const SIGNAL_QUALITY_OKAY_ABOVE = 55;
+export const batteryOkay = (state: string): boolean => state === 'charging' || state === 'charged';
+
 // ---- Contracts ------------------------------------------------------------------------------
 
 const PATH = '/api/installer';
@@ -274,4 +321,7 @@ export const installerContracts = {
     answer: z.object({ count: z.number().int(), installs: z.array(installLogEntrySchema) }),
     access: installers,
   }),
+  CHECK_ONLINE: contract({ path: PATH, type: 'CHECK_ONLINE', input: installerActions.CHECK_ONLINE, answer: checkOnlineAnswerSchema, access: installers }),
+  CHECK_DIAGNOSTICS: contract({ path: PATH, type: 'CHECK_DIAGNOSTICS', input: installerActions.CHECK_DIAGNOSTICS, answer: checkDiagnosticsAnswerSchema, access: installers }),
+  CHECK_SENSORBOARDS: contract({ path: PATH, type: 'CHECK_SENSORBOARDS', input: installerActions.CHECK_SENSORBOARDS, answer: checkSensorBoardsAnswerSchema, access: installers }),
 } as const;

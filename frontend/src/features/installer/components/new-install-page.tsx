@@ -73,10 +73,8 @@ export function NewInstallPage() {
     setOutcome(undefined);
     if (!done?.redirect) return;
     // §4: a successful install for the dairy company goes to its form; otherwise to Check Install.
-    // Check Install has no screen yet (issue 20 is open): until it has, the install log, which
-    // lists the install just made, stands in, so the flow never ends on 'Promotion 404'.
     if (done.success && done.supplier === DAIRY_COMPANY_SUPPLIER && installFormUrl) window.location.assign(installFormUrl);
-    else void navigate(paths.installerLog.to());
+    else void navigate(paths.installerCheck.to());
   };
 
   const deviceTab = (
