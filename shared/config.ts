@@ -43,6 +43,8 @@ export const contactsSchema = z.object({
   herdSiteUrl: z.string().url(),
   /** Where enquiries go (SURVEY_SUBMIT), subscribed to the enquiry topic. */
   salesEmail: z.email(),
+  /** The dairy company's post-install form (operator §2 Help, §4 after a FON install); none by default. */
+  installFormUrl: z.string().url().optional(),
 });
 export type Contacts = z.infer<typeof contactsSchema>;
 

@@ -131,6 +131,7 @@ export class VatManStack extends Stack {
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
+      ...(contacts.installFormUrl ? { installFormUrl: contacts.installFormUrl } : {}),
       // The checkbox's public site key: from -c recaptchaSiteKey, else SSM at deploy time (like the
       // secret), so `cdk synth` needs no flag and a deploy without the parameter fails loudly.
       ...(botCheck.mode === 'recaptcha'

@@ -58,3 +58,21 @@ describe('the bot-check configuration (spec §7): never silently off', () => {
     withSynth({}, (synth) => expect(deployedConfig(synth).recaptchaSiteKey).toBe(TEST_RECAPTCHA_SITE_KEY));
   });
 });
+
+describe("the provider's contacts from context (farmer §1, §2.1, §2.2, §2.16; operator §2 Help)", () => {
+  it('puts -c supportUrl, -c herdSiteUrl, -c supportPhones and -c installFormUrl into config.json, and refuses a value that is not a URL', () => {
+    withSynth(
+      { supportUrl: 'https://help.example.nz', herdSiteUrl: 'https://herd.example.nz/login', supportPhones: '[{"label":"Vat-Man","phone":"0800 1"}]', installFormUrl: 'https://dairy.example.nz/form' },
+      (synth) => {
+        const config = deployedConfig(synth) as Record<string, unknown>;
+        expect(config).toMatchObject({
+          supportUrl: 'https://help.example.nz',
+          herdSiteUrl: 'https://herd.example.nz/login',
+          supportPhones: [{ label: 'Vat-Man', phone: '0800 1' }],
+          installFormUrl: 'https://dairy.example.nz/form',
+        });
+      },
+    );
+    expect(() => synthVatMan({ context: { herdSiteUrl: 'not a url' } })).toThrow(/herdSiteUrl/);
+  });
+});
