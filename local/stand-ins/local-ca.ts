@@ -21,8 +21,18 @@ const length = (n: number): Buffer => {
 const tlv = (tag: number, content: Buffer): Buffer => Buffer.concat([Buffer.from([tag]), length(content.length), content]);
 const seq = (...items: Buffer[]) => tlv(0x30, Buffer.concat(items));
 const set = (...items: Buffer[]) => tlv(0x31, Buffer.concat(items));
-const integer = (bytes: Buffer): Buffer => tlv(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
-const smallInt = (n: number) => integer(Buffer.from([n]));
+/**
+ * A DER INTEGER of unsigned big-endian bytes: minimal (leading zero bytes dropped, DER forbids
+ * them; a random serial starts with 0x00 one time in 256), then one zero byte back when the high
+ * bit is set so it stays positive.
+ */
+export const derInteger = (bytes: Buffer): Buffer => {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start += 1;
+  const minimal = bytes.subarray(start);
+  return tlv(0x02, (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+};
+const smallInt = (n: number) => derInteger(Buffer.from([n]));
 const nul = Buffer.from([0x05, 0x00]);
 const bool = (b: boolean) => tlv(0x01, Buffer.from([b ? 0xff : 0x00]));
 const octets = (b: Buffer) => tlv(0x04, b);
@@ -102,7 +112,7 @@ const certificateDer = (spec: CertSpec): Buffer => {
   serial[0] = (serial[0] ?? 0) & 0x7f;
   const tbs = seq(
     explicit(0, smallInt(2)),
-    integer(serial),
+    derInteger(serial),
     algorithm,
     name(spec.issuer.name),
     seq(time(new Date(now - 60_000)), time(new Date(now + spec.days * 86_400_000))),
