@@ -47,18 +47,22 @@ const figure = (label: string, max: number) =>
       .max(max, `${label} must be at most ${max.toLocaleString('en-NZ')}`),
   );
 
+/** The vat and the pickup time, as ADD_PICKUP takes them and DELETE_PICKUP names a pickup by them. */
+const vatField = figure('Vat', PICKUP_LIMITS.vat).refine(Number.isInteger, 'Vat must be a whole number');
+const pickupTimeField = z.preprocess(
+  blankToUndefined,
+  z
+    .string({ error: 'Pickup Time is required' })
+    .max(40, 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
+    .refine((s) => !Number.isNaN(parseWireTime(s)), 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
+    .transform((s) => new Date(parseWireTime(s)).toISOString()),
+);
+
 export const addPickupSchema = z.object({
   type: z.literal('ADD_PICKUP'),
   farm_id: idField('farm_id'),
-  vat: figure('Vat', PICKUP_LIMITS.vat).refine(Number.isInteger, 'Vat must be a whole number'),
-  datetime: z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: 'Pickup Time is required' })
-      .max(40, 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
-      .refine((s) => !Number.isNaN(parseWireTime(s)), 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
-      .transform((s) => new Date(parseWireTime(s)).toISOString()),
-  ),
+  vat: vatField,
+  datetime: pickupTimeField,
   volume: figure('Volume', PICKUP_LIMITS.volume),
   // Optional (§2.14): left empty it is stored as null.
   temperature: z.preprocess(blankToUndefined, figure('Temperature', PICKUP_LIMITS.temperature).optional()),
@@ -100,15 +104,8 @@ export type Pickup = z.infer<typeof pickupSchema>;
 export const deletePickupSchema = z.object({
   type: z.literal('DELETE_PICKUP'),
   farm_id: idField('farm_id'),
-  vat: figure('Vat', PICKUP_LIMITS.vat).refine(Number.isInteger, 'Vat must be a whole number'),
-  datetime: z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: 'Pickup Time is required' })
-      .max(40, 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
-      .refine((s) => !Number.isNaN(parseWireTime(s)), 'Pickup Time must be a date and time as YYYY-MM-DD HH:mm:ss')
-      .transform((s) => new Date(parseWireTime(s)).toISOString()),
-  ),
+  vat: vatField,
+  datetime: pickupTimeField,
 });
 export const deletePickupResponseSchema = z.literal('success');
 
