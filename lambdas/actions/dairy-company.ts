@@ -98,8 +98,15 @@ export const calibrationActions: readonly ServedAction[] = [
   }),
 
   serve(contracts.VAT_CONFIG, ['farms'], async ({ supplyNumber, vatNumber }, { deps }) => {
-    const { device } = await vatOf(deps.farms, supplyNumber, vatNumber);
-    return { vat_size: device.vat_size, vat_max_height: device.vat_max_height, vat_diameter: device.vat_diameter, wedgeHeight: device.wedgeHeight, vat_volume_offset: device.vat_volume_offset };
+    const { farm, device } = await vatOf(deps.farms, supplyNumber, vatNumber);
+    return {
+      vat_size: device.vat_size,
+      vat_max_height: device.vat_max_height,
+      vat_diameter: device.vat_diameter,
+      wedgeHeight: device.wedgeHeight,
+      vat_volume_offset: device.vat_volume_offset,
+      timezone: farm.timezone,
+    };
   }),
 ];
 

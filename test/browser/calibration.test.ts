@@ -11,6 +11,7 @@ import { makeDairyExporter } from '../../lambdas/dairy/exporter';
 import { createLogger } from '../../lambdas/lib/logger';
 import { calibrationCollectionSchema, vatConfigSchema } from '../../shared/api/actions/dairy-company';
 import { volumeThreshold } from '../../shared/calibration/formula';
+import { formatWhen } from '../../frontend/src/lib/time-format';
 import type { Device } from '../../shared/entities/device';
 import { telemetryMessageSchema, telemetryTopic } from '../../shared/telemetry/device-message';
 import { toReading } from '../../shared/telemetry/reading';
@@ -119,6 +120,10 @@ describe.skipIf(!env.run)('calibration (/dts/calibration)', () => {
       // The vat config loaded by itself.
       await expect.poll(() => page.getByLabel('Diameter').inputValue()).toBe(String(device.vat_diameter));
       await expect.poll(() => page.locator('td[data-red="true"]:nth-child(10)').count()).toBe(5);
+      // Times are the farm's (§9), named when the browser's zone differs.
+      const listed = calibrationCollectionSchema.array().parse((await env.stack.post('/api/calibration', { type: 'COLLECTIONS', amount: 'ALL', supplyNumber: '31245', vatNumber: '2' }, await env.stack.signIn('installer@vatman.local'))).body);
+      const farmTimes = listed.map((c) => formatWhen(c.start.published_at, 'Pacific/Auckland'));
+      expect(farmTimes).toContain(await page.locator('table.calibration__table tbody tr td:nth-child(1)').first().textContent());
       // The header boxes: unadjusted collections shown on demand, omitted ones hidden on demand.
       await page.getByLabel('Show unadjusted collections').check();
       await expect.poll(() => volumeDifferences(page).count()).toBe(6);

@@ -71,6 +71,8 @@ export const vatConfigSchema = z.object({
   vat_diameter: z.number(),
   wedgeHeight: z.number(),
   vat_volume_offset: z.number(),
+  /** The farm's IANA time zone: the collections' times are shown in it (§9). */
+  timezone: z.string(),
 });
 export type VatConfigAnswer = z.infer<typeof vatConfigSchema>;
 

@@ -62,6 +62,8 @@ export function CalibrationPage() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [result, setResult] = useState<string | undefined>(undefined);
+  /** The farm's zone, from VAT_CONFIG: collection times are shown in it (§9). */
+  const [timeZone, setTimeZone] = useState<string | undefined>(undefined);
 
   const supplyNumber = supply.trim().toUpperCase();
   const vatNumber = Number(vat.trim());
@@ -93,11 +95,16 @@ export function CalibrationPage() {
     }
   };
 
+  /** Loads the vat's stored configuration into the form and the calculation, and the farm's zone. */
+  const fetchConfig = async () => {
+    const c = await loadVatConfig(client, supplyNumber, vatNumber);
+    setConfig({ vatSize: String(c.vat_size), height: String(c.vat_max_height), diameter: String(c.vat_diameter), wedgeHeight: String(c.wedgeHeight), volumeOffset: String(c.vat_volume_offset) });
+    setCalc({ height: c.vat_max_height, diameter: c.vat_diameter, wedgeHeight: c.wedgeHeight, volumeOffset: c.vat_volume_offset });
+    setTimeZone(c.timezone);
+  };
   const loadConfig = () =>
     run(async () => {
-      const c = await loadVatConfig(client, supplyNumber, vatNumber);
-      setConfig({ vatSize: String(c.vat_size), height: String(c.vat_max_height), diameter: String(c.vat_diameter), wedgeHeight: String(c.wedgeHeight), volumeOffset: String(c.vat_volume_offset) });
-      setCalc({ height: c.vat_max_height, diameter: c.vat_diameter, wedgeHeight: c.wedgeHeight, volumeOffset: c.vat_volume_offset });
+      await fetchConfig();
       setErrors(new Set());
     });
 
@@ -106,9 +113,7 @@ export function CalibrationPage() {
     run(async () => {
       const list = await loadCollections(client, amount, supplyNumber, vatNumber);
       setRows([...list].reverse().map(rowOf));
-      const c = await loadVatConfig(client, supplyNumber, vatNumber);
-      setConfig({ vatSize: String(c.vat_size), height: String(c.vat_max_height), diameter: String(c.vat_diameter), wedgeHeight: String(c.wedgeHeight), volumeOffset: String(c.vat_volume_offset) });
-      setCalc({ height: c.vat_max_height, diameter: c.vat_diameter, wedgeHeight: c.wedgeHeight, volumeOffset: c.vat_volume_offset });
+      await fetchConfig();
     });
 
   const maxHeight = () => {
@@ -217,7 +222,7 @@ export function CalibrationPage() {
                 const f = calc ? calibrateRow(r, calc) : undefined;
                 return (
                   <tr key={r.source._id}>
-                    <td>{formatWhen(r.source.start.published_at, undefined)}</td>
+                    <td>{formatWhen(r.source.start.published_at, timeZone)}</td>
                     <td>{show(r.startRadar)}</td>
                     <td>{show(f?.startLevel)}</td>
                     <td>{show(f?.startVolume)}</td>
@@ -232,7 +237,7 @@ export function CalibrationPage() {
                     <td>{show(r.fonterraTemperature)}</td>
                     <td className={f?.temperatureRed ? 'calibration__red' : undefined} data-red={f?.temperatureRed ? 'true' : 'false'}>{show(f?.temperatureDifference)}</td>
                     <td>
-                      <input type="checkbox" checked={r.omit} onChange={() => toggleOmit(i)} aria-label={`Omit ${formatWhen(r.source.start.published_at, undefined)}`} />
+                      <input type="checkbox" checked={r.omit} onChange={() => toggleOmit(i)} aria-label={`Omit ${formatWhen(r.source.start.published_at, timeZone)}`} />
                     </td>
                   </tr>
                 );
