@@ -39,8 +39,6 @@ export const settingProfileActions: readonly ServedAction[] = [
     const before = await profileOf(deps.farmsWrite, caller);
     const phone = normalisePhone(user.phone);
     const phoneChanged = phone !== before.phone;
-    // Cognito first: if it refuses the phone, nothing is stored here either.
-    await deps.account.updateAttributes(caller.username, { firstName: user.firstName, lastName: user.lastName, ...(phoneChanged ? { phone } : {}) });
     // A new phone is unverified (§4): texts stop until its code is checked (the notifier sends only to phone_verify 2).
     const after = await deps.farmsWrite.updateUser(caller.userId, {
       firstName: user.firstName,
@@ -49,6 +47,18 @@ export const settingProfileActions: readonly ServedAction[] = [
       ...(phoneChanged ? { phone, phone_verify: 1 } : {}),
     });
     if (!after) throw new ForbiddenError('No user profile for this account');
+    try {
+      await deps.account.updateAttributes(caller.username, { firstName: user.firstName, lastName: user.lastName, ...(phoneChanged ? { phone } : {}) });
+    } catch (err) {
+      // Cognito refused (a phone it cannot take, throttling): the stored profile goes back to what it was, so the two never disagree.
+      await deps.farmsWrite.updateUser(caller.userId, {
+        firstName: before.firstName,
+        lastName: before.lastName,
+        subscribed: before.subscribed,
+        ...(phoneChanged ? { phone: before.phone, phone_verify: before.phone_verify } : {}),
+      });
+      throw err;
+    }
     if (phoneChanged) log.info('phone changed; texts stop until it is verified', { user: caller.userId });
     return { ...after, role: caller.role };
   }),

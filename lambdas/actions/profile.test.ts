@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { User } from '../../shared/entities/user';
+import type { Caller } from '../lib/caller';
+import type { ServedAction } from '../lib/dispatch';
+import { createLogger } from '../lib/logger';
+import type { Ports } from '../lib/ports';
+import { settingProfileActions } from './profile';
+
+/** USER_PROFILE_EDIT_BASE keeps the stored profile and the Cognito account in step when the second write fails. */
+const editBase = settingProfileActions.find((a) => a.contract.type === 'USER_PROFILE_EDIT_BASE') as ServedAction;
+const caller: Caller = { userId: 'u1', username: 'kiri@example.nz', groups: [], role: 'User' };
+const stored = (): User =>
+  ({ _id: 'u1', email: 'kiri@example.nz', firstName: 'Kiri', lastName: 'Ngata', phone: '+64211234567', phone_verify: 2, email_verify: 2, subscribed: true, role: 'User' }) as User;
+
+const fakes = (refuse: boolean) => {
+  let user = stored();
+  const cognito: unknown[] = [];
+  const deps = {
+    farmsWrite: {
+      getUser: async () => user,
+      updateUser: async (_id: string, change: Partial<User>) => {
+        user = { ...user, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
+        return user;
+      },
+    },
+    account: {
+      updateAttributes: async (_username: string, change: unknown) => {
+        if (refuse) throw Object.assign(new Error('Invalid phone number format.'), { name: 'InvalidParameterException' });
+        cognito.push(change);
+      },
+    },
+  } as unknown as Ports;
+  return { deps, user: () => user, cognito };
+};
+const run = (deps: Ports, user: Record<string, unknown>) =>
+  editBase.run({ type: 'USER_PROFILE_EDIT_BASE', user: { firstName: 'Aroha', lastName: 'Smith', phone: '+64 27 555 0100', ...user } }, { caller, deps, log: createLogger({}, 'error', () => undefined) });
+
+describe('USER_PROFILE_EDIT_BASE', () => {
+  it('stores the change and a new phone unverified, and tells Cognito the same', async () => {
+    const f = fakes(false);
+    await run(f.deps, {});
+    expect(f.user()).toMatchObject({ firstName: 'Aroha', lastName: 'Smith', phone: '+64275550100', phone_verify: 1 });
+    expect(f.cognito).toEqual([{ firstName: 'Aroha', lastName: 'Smith', phone: '+64275550100' }]);
+  });
+
+  it('puts the stored profile back, verified phone included, when Cognito refuses the change', async () => {
+    const f = fakes(true);
+    await expect(run(f.deps, { subscribed: false })).rejects.toThrow('Invalid phone number format.');
+    expect(f.user()).toEqual(stored());
+  });
+});
