@@ -48,4 +48,13 @@ describe('USER_PROFILE_EDIT_BASE', () => {
     await expect(run(f.deps, { subscribed: false })).rejects.toThrow('Invalid phone number format.');
     expect(f.user()).toEqual(stored());
   });
+
+  it('leaves Cognito alone when the stored profile cannot be written', async () => {
+    const f = fakes(false);
+    (f.deps.farmsWrite as { updateUser: unknown }).updateUser = async () => {
+      throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+    };
+    await expect(run(f.deps, {})).rejects.toThrow('Throughput exceeds');
+    expect(f.cognito).toEqual([]);
+  });
 });
