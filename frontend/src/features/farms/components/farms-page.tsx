@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router-dom';
 import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type FarmFlag } from '@shared/api/actions/admin-farm';
 import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
+import { PageNav } from '../../../components/page-nav';
 import { useApiClient } from '../../../lib/api-client-provider';
 import type { ApiError } from '../../../lib/api-error';
 import { billingOutput, farmAuditQuery, farmListKey, farmListQuery, farmSettingsQuery, importSettings, setFarmFlag, type FarmFilters } from '../api/farms';
@@ -83,17 +84,7 @@ export function FarmsPage() {
             ))}
           </ul>
           {farms.length === 0 && <p className="page__note">No farms match.</p>}
-          <nav className="farms__pages" aria-label="Farm pages">
-            <button type="button" className="button" disabled={shownPage <= 1} onClick={() => setPage(shownPage - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {shownPage} of {pages}
-            </span>
-            <button type="button" className="button" disabled={shownPage >= pages} onClick={() => setPage(shownPage + 1)}>
-              Next
-            </button>
-          </nav>
+          <PageNav className="farms__pages" label="Farm pages" page={shownPage} pages={pages} onPage={setPage} />
         </>
       )}
       <section className="farms__settings" aria-labelledby="farm-settings-title">

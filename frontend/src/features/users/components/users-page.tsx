@@ -4,6 +4,7 @@ import { useOutletContext } from 'react-router-dom';
 import { HERD_LABEL, herdText, MSG_OWN_ROLE, ROLE_CHOICES, type AdminUser, type RoleChoice } from '@shared/api/actions/admin-user';
 import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
+import { PageNav } from '../../../components/page-nav';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { setHerd, setRole, userAuditQuery, usersQuery, USERS_LIST_KEY } from '../api/users';
 import { pageCount, pageOf, roleChoiceOf, searchUsers, splitByRole, withRole } from '../utils/users';
@@ -144,17 +145,7 @@ export function UsersPage() {
             </table>
             {found.length === 0 && <p className="page__note">No users match.</p>}
           </div>
-          <nav className="users__pages" aria-label="Users pages">
-            <button type="button" className="button" disabled={shownPage <= 1} onClick={() => setPage(shownPage - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {shownPage} of {pages}
-            </span>
-            <button type="button" className="button" disabled={shownPage >= pages} onClick={() => setPage(shownPage + 1)}>
-              Next
-            </button>
-          </nav>
+          <PageNav className="users__pages" label="Users pages" page={shownPage} pages={pages} onPage={setPage} />
         </>
       )}
       <AuditList entries={audit.data} failed={audit.isError} />
