@@ -76,6 +76,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   auditWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   milkingWindows: [{ kind: 'table', table: 'Farms', access: 'read' }],
   milkingWindowsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  watchman: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  watchmanWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   // The list is configuration (FARM_FLAG_USER_IDS, set by the Api construct), no AWS call.
   flagEditors: [],
   // The JWKS is public.

@@ -79,6 +79,18 @@ export const farmsKeys = {
     gsi1sk: `${createdAt}#${id}`,
   }),
   installsAll: 'ALL#INSTALL',
+  /**
+   * Watchman (issue 22): its settings and its run lease (one item each), its runs (one partition,
+   * newest last) and its cases (one partition: open ones under `OPEN#`, one per farm, vat and check,
+   * so a conditional put can never open a fault twice; closed ones under `CLOSED#`).
+   */
+  watchmanSettings: { pk: 'WATCHMAN', sk: 'SETTINGS' },
+  watchmanLease: { pk: 'WATCHMAN', sk: 'LEASE' },
+  watchmanRun: (startedAt: string, runId: string) => ({ pk: 'WATCHMAN#RUN', sk: `${startedAt}#${runId}` }),
+  watchmanRunPartition: 'WATCHMAN#RUN',
+  watchmanOpenCase: (farmId: string, vat: number, check: string) => ({ pk: 'WATCHMAN#CASE', sk: `OPEN#${farmId}#${vat}#${check}` }),
+  watchmanClosedCase: (farmId: string, vat: number, check: string, openedAt: string) => ({ pk: 'WATCHMAN#CASE', sk: `CLOSED#${farmId}#${vat}#${check}#${openedAt}` }),
+  watchmanCasePartition: 'WATCHMAN#CASE',
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */
