@@ -269,7 +269,7 @@ export const syncDecision = (syncOn: boolean, healthy: boolean, s: WatchmanSetti
 /** A fault's identity: one open case per farm, vat and check. */
 export interface FaultKey {
   readonly vat: number;
-  readonly check: CheckName;
+  readonly check: string;
 }
 export const faultKeyOf = (k: FaultKey): string => `${k.vat}#${k.check}`;
 
@@ -279,10 +279,10 @@ export const faultKeyOf = (k: FaultKey): string => `${k.vat}#${k.check}`;
  */
 export const reconcileCases = <C extends FaultKey>(
   open: readonly C[],
-  results: readonly (FaultKey & { readonly verdict: Verdict | CalibrationVerdict })[],
-): { toOpen: (FaultKey & { evidence: string })[]; toClose: C[] } => {
+  results: readonly { readonly vat: number; readonly check: CheckName; readonly verdict: Verdict | CalibrationVerdict }[],
+): { toOpen: { vat: number; check: CheckName; evidence: string }[]; toClose: C[] } => {
   const openKeys = new Set(open.map(faultKeyOf));
-  const toOpen: (FaultKey & { evidence: string })[] = [];
+  const toOpen: { vat: number; check: CheckName; evidence: string }[] = [];
   const passed = new Set<string>();
   for (const r of results) {
     const v = r.verdict;
