@@ -194,7 +194,7 @@ export const makeWatchman = (d: WatchmanDeps) => {
               const at = now.toISOString();
               for (const f of toOpen) {
                 const device = devices.find((v) => v.vat_number === f.vat) as Device;
-                const c: WatchmanCase = { farm_id: farm._id, fonterra_id: farm.fonterra_id, vat: f.vat, device_id: device._id, check: f.check, evidence: f.evidence, opened_at: at, closed_at: null };
+                const c: WatchmanCase = { farm_id: farm._id, fonterra_id: farm.fonterra_id, timezone: farm.timezone, vat: f.vat, device_id: device._id, check: f.check, evidence: f.evidence, opened_at: at, closed_at: null };
                 if ((await d.watchman.openCase(c)) === 'created') {
                   add('cases_created');
                   opened.push(c);

@@ -36,6 +36,8 @@ export type WatchmanRun = z.infer<typeof watchmanRunSchema>;
 export const watchmanCaseSchema = z.object({
   farm_id: z.string(),
   fonterra_id: z.string(),
+  /** The farm's zone, so the case's times are shown on the farm's clock. */
+  timezone: z.string(),
   vat: z.number(),
   device_id: z.string(),
   check: z.string(),
