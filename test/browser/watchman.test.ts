@@ -6,7 +6,8 @@ import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readin
 import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { createLogger } from '../../lambdas/lib/logger';
 import { makeWatchman } from '../../lambdas/watchman/job';
-import { rawVatWindow } from '../../lambdas/watchman/vat-window';
+import { dynamoWatchmanDigestRepository } from '../../lambdas/adapters/dynamodb/watchman-digest-repository';
+import { cachedVatWindow } from '../../lambdas/watchman/vat-window';
 import { operatorContracts } from '../../shared/api/actions/operator';
 import { browserTestFile, signIn, withShot } from '../support/browser';
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
   const job = makeWatchman({
     farms: dynamoFarmRepository(doc, farmsTable),
     readings,
-    vatWindow: rawVatWindow(readings),
+    vatWindow: cachedVatWindow(readings, dynamoWatchmanDigestRepository(doc, readingsTable)),
     dairy: dynamoDairyRepository(doc, farmsTable),
     watchman,
     now: () => new Date(),

@@ -7,7 +7,9 @@ import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readin
 import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { createLogger } from '../../lambdas/lib/logger';
 import { makeWatchman, type WatchmanDeps } from '../../lambdas/watchman/job';
-import { rawVatWindow } from '../../lambdas/watchman/vat-window';
+import { dynamoWatchmanDigestRepository } from '../../lambdas/adapters/dynamodb/watchman-digest-repository';
+import { cachedVatWindow } from '../../lambdas/watchman/vat-window';
+import { checkAgitatorProbe, checkDataGaps, checkSignal, checkTempAccuracy, checkTempProbeRange } from '../../shared/watchman/rules';
 import { createVatModel } from '../../local/simulator/vat-model';
 import { operatorContracts } from '../../shared/api/actions/operator';
 import { WATCHMAN_DEFAULTS } from '../../shared/constants';
@@ -98,10 +100,11 @@ beforeAll(async () => {
     const at = new Date(k.at).toISOString().slice(0, 19);
     await dairy.putDocket({ farm_id: 'farm-pro', DocketID: `D-${k.vat}-${at}`, VatID: k.vat, PickupDateTime: at, Volume: Math.round(k.litres), Temperature: 4 });
   }
-  // Two matched collections judge a vat (the default 3 needs more than this week holds after the recalibration).
-  await watchman.putSettings({ ...WATCHMAN_DEFAULTS, minimum_matched_collections: 2 });
+  // Two matched collections judge a vat (the default 3 needs more than this week holds after the
+  // recalibration); the simulator's agitators turn at 100-115 rpm, on the default maximum's edge.
+  await watchman.putSettings({ ...WATCHMAN_DEFAULTS, minimum_matched_collections: 2, maximum_agitator_probe_fault_threshold: 90 });
 
-  deps = { farms, readings, vatWindow: rawVatWindow(readings), dairy, watchman, log: createLogger({ test: 'watchman' }, 'error'), concurrency: 8 };
+  deps = { farms, readings, vatWindow: cachedVatWindow(readings, dynamoWatchmanDigestRepository(doc, readingsTable)), dairy, watchman, log: createLogger({ test: 'watchman' }, 'error'), concurrency: 8 };
   const job = makeWatchman({ ...deps, now: () => new Date(clock) });
   for (clock = D0 + DAY; clock <= Date.now() + HOUR; clock += 3 * HOUR) {
     const outcome = await job.run();
@@ -110,6 +113,18 @@ beforeAll(async () => {
     opened.push(...outcome.cases.opened.map((c) => ({ ...c, run: runs.length - 1 })));
     closed.push(...outcome.cases.closed.map((c) => ({ ...c, run: runs.length - 1 })));
     syncAfterRun.push((await farms.getFarm('farm-pro'))?.fonterra_api_status ?? false);
+  }
+  if (process.env.WATCHMAN_DEBUG) {
+    const s = { ...WATCHMAN_DEFAULTS, minimum_matched_collections: 2, maximum_agitator_probe_fault_threshold: 90 };
+    for (const at of [AGITATOR.from + 8 * HOUR, Date.now()]) {
+      for (const d of devices) {
+        const from = new Date(at - 3 * DAY).toISOString();
+        const w = await cachedVatWindow(readings, dynamoWatchmanDigestRepository(doc, readingsTable))(d, from, new Date(at).toISOString());
+        console.log(new Date(at).toISOString(), d.vat_number, w.points.length, w.ends.length, JSON.stringify([checkSignal(w.points, s), checkTempProbeRange(w.points, s), checkTempAccuracy(w.ends, s), checkAgitatorProbe(w.points, s), checkDataGaps(w.points, { from, now: new Date(at) }, s)]));
+      }
+    }
+    console.log(JSON.stringify(runs.map((r) => [r.started_at.slice(5, 16), r.farms_faulty, r.vats_within_spec, r.vats_out_of_spec, r.cases_created, r.cases_closed, r.syncs_turned_off, r.syncs_turned_on])));
+    console.log(JSON.stringify([...opened, ...closed].map((c) => [c.vat, c.check, c.opened_at.slice(5, 16), c.closed_at?.slice(5, 16), c.evidence])));
   }
 }, 900_000);
 afterAll(async () => stack?.stop());

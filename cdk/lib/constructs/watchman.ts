@@ -22,7 +22,7 @@ export interface WatchmanProps {
 /**
  * Watchman (issue 22): lambdas/watchman/handler.ts on an EventBridge schedule. It reads farms,
  * devices, dockets and its settings and writes runs, cases and the farms' sync flag (Farms), and
- * reads the vats' messages and activities (Readings). One execution at a time (reserved
+ * reads the vats' messages and activities and keeps its hourly digests of them (Readings). One execution at a time (reserved
  * concurrency 1) on top of its lease in DynamoDB; EventBridge does not retry a failed run (the
  * next one comes within the hour).
  */
@@ -45,7 +45,8 @@ export class Watchman extends Construct {
       logRetention: props.logRetention,
     });
     this.job.bindTable(props.data.table('Farms'), 'readWrite');
-    this.job.bindTable(props.data.table('Readings'), 'read');
+    // Readings: the vats' messages and activities, and its own hourly digests (W#<device>) beside them.
+    this.job.bindTable(props.data.table('Readings'), 'readWrite');
     this.schedule = new Rule(this, 'Schedule', {
       description: `Runs Vat-Man Watchman every ${rate} minutes`,
       schedule: Schedule.rate(Duration.minutes(rate)),

@@ -118,6 +118,9 @@ export const readingsKeys = {
   /** The detector state as it was just before the first reading of an hour (for replays). */
   snapshot: (deviceId: string, hour: string) => ({ pk: `S#${deviceId}`, sk: hour }),
   snapshotPartition: (deviceId: string) => `S#${deviceId}`,
+  /** Watchman's digest of one settled clock hour of a device's messages (issue 22): its data point and milking ends. */
+  watchmanDigest: (deviceId: string, hour: string) => ({ pk: `W#${deviceId}`, sk: hour }),
+  watchmanDigestPartition: (deviceId: string) => `W#${deviceId}`,
   /** A derived activity; sk sorts a device's activities by kind, then start. */
   activity: (deviceId: string, kind: string, start: string) => ({ pk: `A#${deviceId}`, sk: `${kind}#${start}` }),
   activityPartition: (deviceId: string) => `A#${deviceId}`,
