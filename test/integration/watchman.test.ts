@@ -9,7 +9,6 @@ import { createLogger } from '../../lambdas/lib/logger';
 import { makeWatchman, type WatchmanDeps } from '../../lambdas/watchman/job';
 import { dynamoWatchmanDigestRepository } from '../../lambdas/adapters/dynamodb/watchman-digest-repository';
 import { cachedVatWindow } from '../../lambdas/watchman/vat-window';
-import { checkAgitatorProbe, checkDataGaps, checkSignal, checkTempAccuracy, checkTempProbeRange } from '../../shared/watchman/rules';
 import { createVatModel } from '../../local/simulator/vat-model';
 import { operatorContracts } from '../../shared/api/actions/operator';
 import { WATCHMAN_DEFAULTS } from '../../shared/constants';
@@ -22,8 +21,8 @@ import { startTestStack } from '../support/local-stack';
  * Issue 22 acceptance, end to end. The simulator's vat model plays nine days of the Pro farm
  * (31245, two vats, a dairy-company farm with its sync on) and the messages go over MQTT through
  * the ingest. Vat 1 goes offline for 3 hours, then its plate runs warm for a day, then its
- * agitator stops through a milking; vat 2's radar drifts 80 mm for its first four days and is
- * then set right (recalibrated). The tanker's true litres become the company's dockets.
+ * agitator stops through a milking; vat 2's radar drifts (the simulator's radar_drift, 1 mm an
+ * hour) for its first four days and is then set right (recalibrated). The tanker's true litres become the company's dockets.
  * Watchman runs every 3 hours on its own clock through the week.
  */
 const MIN = 60_000;
@@ -35,7 +34,8 @@ const OFFLINE = { from: D0 + DAY + 10 * HOUR, minutes: 180 };
 const WARM_PLATE = { from: D0 + DAY + 16 * HOUR, minutes: 24 * 60 };
 // 01:00 UTC is 14:00 on the farm's (NZ) clock: the afternoon milking (about 15:30) falls inside.
 const AGITATOR = { from: Math.floor((D0 + 2 * DAY) / DAY) * DAY + DAY + HOUR, minutes: 6 * 60 };
-const DRIFT = { until: D0 + 4 * DAY, mm: 80 };
+// The radar drifts 1 mm an hour from the start (96 mm by day 4), then is set right.
+const DRIFT = { until: D0 + 4 * DAY };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let deps: Omit<WatchmanDeps, 'now'>;
@@ -65,7 +65,7 @@ beforeAll(async () => {
       m.inject('offline', OFFLINE.minutes, OFFLINE.from);
       m.inject('warm_plate', WARM_PLATE.minutes, WARM_PLATE.from);
       m.inject('agitator_stop', AGITATOR.minutes, AGITATOR.from);
-    }
+    } else m.inject('radar_drift', (DRIFT.until - D0) / MIN, D0);
     return { device: d, model: m, collecting: false };
   });
   const mq = await mqtt.connectAsync(stack.facts.mqtt, { clientId: 'watchman-week' });
@@ -84,9 +84,7 @@ beforeAll(async () => {
       }
       if (after === 0) v.collecting = false;
       if (!message) continue;
-      // Vat 2's radar reads 80 mm too far (the milk looks lower) until it is recalibrated.
-      const drifted = v.device.vat_number === 2 && t < DRIFT.until && typeof message.radar_distance === 'number' ? { ...message, radar_distance: message.radar_distance + DRIFT.mm } : message;
-      batch.push(mq.publishAsync(telemetryTopic(v.device.name), JSON.stringify(drifted), { qos: 1 }));
+      batch.push(mq.publishAsync(telemetryTopic(v.device.name), JSON.stringify(message), { qos: 1 }));
       if (batch.length >= 400) {
         await Promise.all(batch);
         batch = [];
@@ -114,24 +112,14 @@ beforeAll(async () => {
     closed.push(...outcome.cases.closed.map((c) => ({ ...c, run: runs.length - 1 })));
     syncAfterRun.push((await farms.getFarm('farm-pro'))?.fonterra_api_status ?? false);
   }
-  if (process.env.WATCHMAN_DEBUG) {
-    const s = { ...WATCHMAN_DEFAULTS, minimum_matched_collections: 2, maximum_agitator_probe_fault_threshold: 90 };
-    for (const at of [AGITATOR.from + 8 * HOUR, Date.now()]) {
-      for (const d of devices) {
-        const from = new Date(at - 3 * DAY).toISOString();
-        const w = await cachedVatWindow(readings, dynamoWatchmanDigestRepository(doc, readingsTable))(d, from, new Date(at).toISOString());
-        console.log(new Date(at).toISOString(), d.vat_number, w.points.length, w.ends.length, JSON.stringify([checkSignal(w.points, s), checkTempProbeRange(w.points, s), checkTempAccuracy(w.ends, s), checkAgitatorProbe(w.points, s), checkDataGaps(w.points, { from, now: new Date(at) }, s)]));
-      }
-    }
-    console.log(JSON.stringify(runs.map((r) => [r.started_at.slice(5, 16), r.farms_faulty, r.vats_within_spec, r.vats_out_of_spec, r.cases_created, r.cases_closed, r.syncs_turned_off, r.syncs_turned_on])));
-    console.log(JSON.stringify([...opened, ...closed].map((c) => [c.vat, c.check, c.opened_at.slice(5, 16), c.closed_at?.slice(5, 16), c.evidence])));
-  }
 }, 900_000);
 afterAll(async () => stack?.stop());
 
 const key = (c: { vat: number; check: string }) => `${c.vat}#${c.check}`;
 
 describe('Watchman over a simulated week of the Pro farm', () => {
+  // The warm plate (vat 1, a day) warms the inlet and the vat alike: none of the checks reads it as a
+  // device fault (the milk_warm_plate alert covers it), so it opens no case.
   it('opens exactly one case per simulated fault, and closes each once its check passes again', () => {
     expect(opened.map(key).sort()).toEqual(['1#agitator_probe', '1#data_gaps', '2#calibration']);
     expect(closed.map(key).sort()).toEqual(['1#agitator_probe', '1#data_gaps', '2#calibration']);
@@ -159,7 +147,8 @@ describe('Watchman over a simulated week of the Pro farm', () => {
     expect(syncAfterRun[offRun]).toBe(false);
     expect(syncAfterRun[onRun]).toBe(true);
     expect(syncAfterRun.at(-1)).toBe(true);
-    // Back on only after the calibration case closed.
+    // Never on while a vat is out of spec; back on only after the calibration case closed.
+    for (const [i, r] of runs.entries()) if (r.vats_out_of_spec > 0) expect(syncAfterRun[i]).toBe(false);
     expect(onRun).toBeGreaterThanOrEqual((closed.find((c) => c.check === 'calibration') as { run: number }).run);
   });
 
