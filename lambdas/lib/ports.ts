@@ -68,6 +68,8 @@ export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
 
 /** Watchman's settings, runs and open cases, read only (issue 22); the job (lambdas/watchman) writes runs and cases. */
 export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'listOpenCases'>;
+/** The API's one Watchman write: its settings item (a PutItem on `WATCHMAN` keys, cdk/lib/port-grants.ts). */
+export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
@@ -117,7 +119,7 @@ export interface Ports {
   readonly milkingWindowsWrite: MilkingWindowsRepository;
   /** Watchman (issue 22): settings, runs and open cases; the write port saves the settings. */
   readonly watchman: WatchmanReader;
-  readonly watchmanWrite: WatchmanRepository;
+  readonly watchmanWrite: WatchmanSettingsWriter;
   readonly flagEditors: FlagEditors;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
@@ -166,7 +168,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     milkingWindows: () => ports.milkingWindowsWrite,
     milkingWindowsWrite: () => dynamoMilkingWindowsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    watchman: () => ports.watchmanWrite,
+    watchman: () => dynamoWatchmanRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     watchmanWrite: () => dynamoWatchmanRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     flagEditors: () => flagEditorsFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),
