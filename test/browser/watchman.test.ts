@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
-import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
-import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
-import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { createLogger } from '../../lambdas/lib/logger';
 import { makeWatchman } from '../../lambdas/watchman/job';
-import { dynamoWatchmanDigestRepository } from '../../lambdas/adapters/dynamodb/watchman-digest-repository';
-import { cachedVatWindow } from '../../lambdas/watchman/vat-window';
+import { watchmanTables } from '../../lambdas/watchman/tables';
 import { operatorContracts } from '../../shared/api/actions/operator';
 import { browserTestFile, signIn, withShot } from '../support/browser';
 
@@ -21,22 +16,12 @@ let settingsNow: () => Promise<Record<string, unknown>>;
 
 beforeAll(async () => {
   if (!env.run) return;
-  const doc = createDocumentClient();
   const { farmsTable, readingsTable } = env.stack.facts.dynamodb;
-  const readings = dynamoReadingsRepository(doc, readingsTable);
-  const watchman = dynamoWatchmanRepository(doc, farmsTable);
-  const job = makeWatchman({
-    farms: dynamoFarmRepository(doc, farmsTable),
-    readings,
-    vatWindow: cachedVatWindow(readings, dynamoWatchmanDigestRepository(doc, readingsTable)),
-    dairy: dynamoDairyRepository(doc, farmsTable),
-    watchman,
-    now: () => new Date(),
-    log: createLogger({ test: 'watchman-browser' }, 'error'),
-  });
+  const tables = watchmanTables(createDocumentClient(), farmsTable, readingsTable);
+  const job = makeWatchman({ ...tables, now: () => new Date(), log: createLogger({ test: 'watchman-browser' }, 'error') });
   const outcome = await job.run();
   if (!outcome.ran) throw new Error('watchman did not run');
-  await watchman.openCase({
+  await tables.watchman.openCase({
     farm_id: 'farm-pro',
     fonterra_id: '31245',
     timezone: 'Pacific/Auckland',
