@@ -42,6 +42,8 @@ export interface WatchmanDeps {
   readonly now: () => Date;
   readonly log: Logger;
   readonly concurrency?: number;
+  /** @default ON_STATUS_RECHECK_MS */
+  readonly onStatusRecheckMs?: number;
 }
 
 export type WatchmanOutcome = { readonly ran: false; readonly reason: 'off' | 'busy' } | { readonly ran: true; readonly run: WatchmanRun; readonly cases: { opened: WatchmanCase[]; closed: WatchmanCase[] } };
@@ -140,7 +142,7 @@ export const makeWatchman = (d: WatchmanDeps) => {
         let stopped = false;
         let checkedAt = Date.now();
         const stillOn = async () => {
-          if (Date.now() - checkedAt < ON_STATUS_RECHECK_MS) return settings.on_status;
+          if (Date.now() - checkedAt < (d.onStatusRecheckMs ?? ON_STATUS_RECHECK_MS)) return settings.on_status;
           checkedAt = Date.now();
           settings = withDefaults(await d.watchman.getSettings());
           return settings.on_status;
