@@ -82,6 +82,12 @@ export interface LocalStackOptions {
    * @default true
    */
   readonly dairySync?: boolean;
+  /**
+   * Run Watchman (issue 22) on a timer like its hourly EventBridge schedule
+   * (`WATCHMAN_EVERY_MINUTES` changes the rate locally). Tests that run it themselves turn it off.
+   * @default true
+   */
+  readonly watchman?: boolean;
 }
 
 let stacksStarted = 0;
@@ -347,6 +353,15 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         log.error('scheduled target failed', { name, err }),
       );
       closers.push(() => dairyScheduler.stop());
+    }
+
+    // Watchman (issue 22): hourly like its EventBridge schedule; `npm run watchman` runs it once.
+    if (options.watchman ?? true) {
+      const watchmanUrl = new URL(`../lambdas/watchman/handler.ts?stack=${stackId}`, import.meta.url);
+      const watchman = ((await import(watchmanUrl.href)) as { handler: () => Promise<unknown> }).handler;
+      const everyMs = Number(process.env.WATCHMAN_EVERY_MINUTES ?? 60) * 60_000;
+      const watchmanScheduler = startScheduler([{ name: 'watchman', everyMs, invoke: () => watchman() }], (name, err) => log.error('scheduled target failed', { name, err }));
+      closers.push(() => watchmanScheduler.stop());
     }
 
     const hosting = await startWebHosting(ports.web, options.distDir ?? join(ROOT, 'frontend', 'dist'), {

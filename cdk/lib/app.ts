@@ -58,6 +58,8 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     // -c dairyGatewayUrl (else the SSM parameter /vatman/dairy-gateway-url at deploy time) and
     // -c dairyGatewayTokenParameter (default /vatman/dairy-gateway-token, a SecureString).
     dairyGateway: { url: contextString(app, 'dairyGatewayUrl'), tokenParameterName: contextString(app, 'dairyGatewayTokenParameter') ?? '/vatman/dairy-gateway-token' },
+    // -c watchmanRateMinutes: minutes between Watchman runs (default 60).
+    ...(contextString(app, 'watchmanRateMinutes') !== undefined ? { watchmanRateMinutes: Number(contextString(app, 'watchmanRateMinutes')) } : {}),
     ...props.stackProps,
     stage,
   });

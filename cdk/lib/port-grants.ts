@@ -76,6 +76,11 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   auditWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   milkingWindows: [{ kind: 'table', table: 'Farms', access: 'read' }],
   milkingWindowsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  watchman: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  watchmanWrite: [
+    { kind: 'table', table: 'Farms', access: 'read' },
+    { kind: 'tableKeys', table: 'Farms', prefix: 'WATCHMAN', why: "SAVE_SETTINGS puts Watchman's settings item (pk WATCHMAN): the API's one write of Watchman's records; runs and cases are the job's" },
+  ],
   // The list is configuration (FARM_FLAG_USER_IDS, set by the Api construct), no AWS call.
   flagEditors: [],
   // The JWKS is public.

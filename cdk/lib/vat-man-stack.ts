@@ -13,6 +13,7 @@ import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
 import { DairyLink } from './constructs/dairy-link';
 import { Telemetry } from './constructs/telemetry';
+import { Watchman } from './constructs/watchman';
 import { Web } from './constructs/web';
 import { DEFAULT_CONTACTS, type Contacts } from '../../shared/config';
 import { frontendSource } from './frontend-asset';
@@ -46,6 +47,11 @@ export interface VatManStackProps extends StackProps {
    * @default URL from the SSM parameter /vatman/dairy-gateway-url at deploy time, token in /vatman/dairy-gateway-token
    */
   readonly dairyGateway?: { readonly url?: string; readonly tokenParameterName: string };
+  /**
+   * Minutes between Watchman runs (issue 22), from `-c watchmanRateMinutes`.
+   * @default 60
+   */
+  readonly watchmanRateMinutes?: number;
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -58,6 +64,7 @@ export class VatManStack extends Stack {
   readonly telemetry: Telemetry;
   readonly alertEngine: AlertEngine;
   readonly dairyLink: DairyLink;
+  readonly watchman: Watchman;
 
   constructor(scope: Construct, id: string, props: VatManStackProps) {
     super(scope, id, props);
@@ -111,6 +118,9 @@ export class VatManStack extends Stack {
       removalPolicy,
       logRetention,
     });
+
+    // Watchman (issue 22): hourly unless -c watchmanRateMinutes says otherwise.
+    this.watchman = new Watchman(this, 'Watchman', { data: this.data, rateMinutes: props.watchmanRateMinutes, removalPolicy, logRetention });
 
     // The forgot-password email carries a link to the web app's reset page (spec §2.1), the email
     // verification a link to the profile page (§2.10), the phone's text the bare code.

@@ -17,6 +17,7 @@ import { dynamoMilkingWindowsRepository, type MilkingWindowsRepository } from '.
 import { dynamoOrganizationRepository, type OrganizationRepository } from '../adapters/dynamodb/organizations-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import { dynamoWatchmanRepository, type WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
 import { provisioningFromEnv, type UnitProvisioning } from '../adapters/iot/provisioning';
 import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
@@ -65,6 +66,11 @@ export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' 
 /** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
 export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
 
+/** Watchman's settings, runs and open cases, read only (issue 22); the job (lambdas/watchman) writes runs and cases. */
+export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'listOpenCases'>;
+/** The API's one Watchman write: its settings item (a PutItem on `WATCHMAN` keys, cdk/lib/port-grants.ts). */
+export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
+
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
  * `serve`), its endpoint's Lambda builds only those (below), and the stack grants each function
@@ -111,6 +117,9 @@ export interface Ports {
   /** The farms' milking windows (operator §3 Farm settings row): read, and written by the import. */
   readonly milkingWindows: MilkingWindowsReader;
   readonly milkingWindowsWrite: MilkingWindowsRepository;
+  /** Watchman (issue 22): settings, runs and open cases; the write port saves the settings. */
+  readonly watchman: WatchmanReader;
+  readonly watchmanWrite: WatchmanSettingsWriter;
   readonly flagEditors: FlagEditors;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
@@ -159,6 +168,8 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     milkingWindows: () => ports.milkingWindowsWrite,
     milkingWindowsWrite: () => dynamoMilkingWindowsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    watchman: () => dynamoWatchmanRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    watchmanWrite: () => dynamoWatchmanRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     flagEditors: () => flagEditorsFromEnv(env),
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),

@@ -9,7 +9,13 @@ import { z } from 'zod';
  */
 export const RANDOM_FAULT_KINDS = ['power_cut', 'agitator_stop', 'chiller_off', 'warm_plate', 'offline'] as const;
 export const CONTROLLER_FAULT_KINDS = ['controller_manual', 'controller_off', 'controller_silent'] as const;
-export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS] as const;
+/**
+ * Sensor faults the device cannot see itself (no alarm message): `radar_drift`, the radar reading
+ * 1 mm further per simulated hour since the fault began (the milk looks lower; Watchman's
+ * calibration check finds it against the dockets), until the fault ends (the radar is set right).
+ */
+export const SENSOR_FAULT_KINDS = ['radar_drift'] as const;
+export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS, ...SENSOR_FAULT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type RandomFaultKind = (typeof RANDOM_FAULT_KINDS)[number];
 export const isControllerFault = (kind: FaultKind): boolean => (CONTROLLER_FAULT_KINDS as readonly string[]).includes(kind);
@@ -49,6 +55,8 @@ export interface FaultEffects {
   readonly offline: boolean;
   /** The Vat-Man Auto controller's selector (auto unless a fault turns it), or null: no status sent. */
   readonly controller: 'auto' | 'manual' | 'off' | null;
+  /** How far beyond the truth the radar reads, mm (radar_drift). */
+  readonly radarDriftMm: number;
 }
 
 export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffects => {
@@ -60,12 +68,13 @@ export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffec
     warmPlate: on('warm_plate'),
     offline: on('offline'),
     controller: on('controller_silent') ? null : on('controller_off') ? 'off' : on('controller_manual') ? 'manual' : 'auto',
+    radarDriftMm: faults.filter((f) => f.kind === 'radar_drift' && isActive(f, t)).reduce((mm, f) => Math.max(mm, Math.floor((t - f.from) / 3_600_000)), 0),
   };
 };
 
 /** A fault that starts at t (the device sends an alarm message, AM, on that minute). */
 export const startsAt = (faults: readonly ActiveFault[], t: number, minuteMs = 60_000): boolean =>
-  faults.some((f) => f.kind !== 'offline' && f.from <= t && t < f.from + minuteMs && t < f.until);
+  faults.some((f) => f.kind !== 'offline' && f.kind !== 'radar_drift' && f.from <= t && t < f.from + minuteMs && t < f.until);
 
 /** Durations (simulated minutes) of the random demo faults: short enough to read on a 2-day chart. */
 export const RANDOM_FAULT_MINUTES: Readonly<Record<RandomFaultKind, readonly [number, number]>> = {

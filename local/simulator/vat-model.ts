@@ -347,7 +347,7 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
     return {
       published_at: new Date(t).toISOString(),
       message_type: startsAt(s.faults, t) ? 'AM' : event ? 'EM' : 'DATA',
-      radar_distance: clamp(Math.round(vat.vat_max_height - levelOf(s.volume) + radarNoise), 0, 10_000),
+      radar_distance: clamp(Math.round(vat.vat_max_height - levelOf(s.volume) + radarNoise + fx.radarDriftMm), 0, 10_000),
       temp1: round1(s.temp1),
       temp2: round1(s.temp2),
       temp3: round1(s.temp3),

@@ -1,3 +1,5 @@
+import { WATCHMAN_DEFAULTS } from '../../shared/constants';
+import { camelOf } from '../../shared/watchman/settings';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +134,9 @@ const SAMPLES: Record<string, Sample> = {
   WESTLANDS_DATA: { fields: () => ({ supplyNumber: '118', vatNumber: '1', fromDate: localDayOf(now, 'Pacific/Auckland'), toDate: localDayOf(now, 'Pacific/Auckland') }) },
   MILK_DATA_LOOKUPS: { fields: () => ({}) },
   GET_SETTINGS: { fields: () => ({}) },
+  GET_ACTIVITY: { fields: () => ({ page: '0' }) },
+  // The §9 defaults saved as they are: allowed callers store what GET_SETTINGS already answers.
+  SAVE_SETTINGS: { fields: () => Object.fromEntries(Object.entries(WATCHMAN_DEFAULTS).map(([k, v]) => [camelOf(k), String(v)])) },
   EQUIPMENT_GET: { fields: () => ({ farm: 'farm-pro' }) },
   // The Pro farm's own plant written again: allowed callers change nothing.
   EQUIPMENT_UPDATE: { fields: () => ({ farm: 'farm-pro', equipment: JSON.stringify(DEMO_EQUIPMENT['farm-pro']) }) },

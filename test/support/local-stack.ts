@@ -19,7 +19,7 @@ export const fakeDist = () => {
  * Another test process may take a chosen port before this stack listens on it (both saw it
  * free): then the start fails, closes what it opened, and is tried again on other ports.
  */
-const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<LocalStackOptions, 'dairySync'> = {}) => {
+const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<LocalStackOptions, 'dairySync' | 'watchman'> = {}) => {
   for (let attempt = 1; ; attempt += 1) {
     await useFreePorts();
     try {
@@ -32,7 +32,7 @@ const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<
 };
 
 /** The local stack on free ports with its own data folder: the real stand-ins, the real SDK. */
-export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist(), options: Pick<LocalStackOptions, 'dairySync'> = {}) => {
+export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist(), options: Pick<LocalStackOptions, 'dairySync' | 'watchman'> = {}) => {
   const stack = await startOnFreePorts(dataDir, distDir, options);
   const { facts } = stack;
   const post = async (path: string, fields: Record<string, string>, token?: string) => {

@@ -26,6 +26,11 @@ export interface VatManFunctionProps {
    * @default 512
    */
   readonly memorySize?: number;
+  /**
+   * Concurrent executions reserved for (and capping) the function; 1 for a job that must not overlap itself.
+   * @default none (the account's unreserved pool)
+   */
+  readonly reservedConcurrentExecutions?: number;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
   /**
@@ -81,6 +86,7 @@ export class VatManFunction extends Construct implements IGrantable {
       architecture: Architecture.ARM_64,
       timeout: props.timeout ?? Duration.seconds(10),
       memorySize: props.memorySize ?? 512,
+      ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       role: this.role,
       logGroup: this.logGroup,
       environment: {

@@ -65,6 +65,7 @@ export const screens: RouteObject[] = [
       // The device fleet (operator §2): Admin and Installer; the server decides.
       { path: paths.fonterraLog.pattern, lazy: screen(() => import('../features/dairy-log/components/dairy-log-page'), (m) => m.DairyLogPage) },
       { path: paths.calibration.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/calibration/components/calibration-page'), (m) => m.CalibrationPage) },
+      { path: paths.watchman.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/watchman/components/watchman-page'), (m) => m.WatchmanPage) },
       { path: paths.installerConfig.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/installer-config-page'), (m) => m.InstallerConfigPage) },
       { path: paths.installerNew.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/new-install-page'), (m) => m.NewInstallPage) },
       { path: paths.installerLog.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/install-log-page'), (m) => m.InstallLogPage) },

@@ -79,6 +79,18 @@ export const farmsKeys = {
     gsi1sk: `${createdAt}#${id}`,
   }),
   installsAll: 'ALL#INSTALL',
+  /**
+   * Watchman (issue 22): its settings and its run lease (one item each), its runs (one partition,
+   * newest last) and its cases (one partition: open ones under `OPEN#`, one per farm, vat and check,
+   * so a conditional put can never open a fault twice; closed ones under `CLOSED#`).
+   */
+  watchmanSettings: { pk: 'WATCHMAN', sk: 'SETTINGS' },
+  watchmanLease: { pk: 'WATCHMAN', sk: 'LEASE' },
+  watchmanRun: (startedAt: string, runId: string) => ({ pk: 'WATCHMAN#RUN', sk: `${startedAt}#${runId}` }),
+  watchmanRunPartition: 'WATCHMAN#RUN',
+  watchmanOpenCase: (farmId: string, vat: number, check: string) => ({ pk: 'WATCHMAN#CASE', sk: `OPEN#${farmId}#${vat}#${check}` }),
+  watchmanClosedCase: (farmId: string, vat: number, check: string, openedAt: string) => ({ pk: 'WATCHMAN#CASE', sk: `CLOSED#${farmId}#${vat}#${check}#${openedAt}` }),
+  watchmanCasePartition: 'WATCHMAN#CASE',
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */
@@ -106,6 +118,9 @@ export const readingsKeys = {
   /** The detector state as it was just before the first reading of an hour (for replays). */
   snapshot: (deviceId: string, hour: string) => ({ pk: `S#${deviceId}`, sk: hour }),
   snapshotPartition: (deviceId: string) => `S#${deviceId}`,
+  /** Watchman's digest of one settled clock hour of a device's messages (issue 22): its data point and milking ends. */
+  watchmanDigest: (deviceId: string, hour: string) => ({ pk: `W#${deviceId}`, sk: hour }),
+  watchmanDigestPartition: (deviceId: string) => `W#${deviceId}`,
   /** A derived activity; sk sorts a device's activities by kind, then start. */
   activity: (deviceId: string, kind: string, start: string) => ({ pk: `A#${deviceId}`, sk: `${kind}#${start}` }),
   activityPartition: (deviceId: string) => `A#${deviceId}`,

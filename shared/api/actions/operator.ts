@@ -1,24 +1,49 @@
 import { z } from 'zod';
-import { WATCHMAN_DEFAULTS } from '../../constants';
+import { watchmanCaseSchema, watchmanRunSchema } from '../../watchman/records';
+import { watchmanFormShape, watchmanSettingsSchema } from '../../watchman/settings';
+import { intField } from '../fields';
 import { access, contract } from '../contract';
+
+export { watchmanSettingsSchema };
+
+/** Runs per page of the Activity tab. */
+export const WATCHMAN_PAGE_SIZE = 20;
 
 /** /api/watchman (operator spec §7). */
 export const watchmanActions = {
   GET_SETTINGS: z.object({ type: z.literal('GET_SETTINGS') }),
+  /** No payload in the spec; `page` (zero-based, optional) pages the runs newest first. */
+  GET_ACTIVITY: z.object({ type: z.literal('GET_ACTIVITY'), page: intField('page').min(0, 'page must be 0 or more').max(10_000, 'page is not valid').optional() }),
+  SAVE_SETTINGS: z.object({ type: z.literal('SAVE_SETTINGS'), ...watchmanFormShape }),
 } as const;
 
-/** Watchman settings (operator §3): the §9 defaults' keys, each a number. */
-export const watchmanSettingsSchema = z.object(
-  Object.fromEntries(Object.keys(WATCHMAN_DEFAULTS).map((k) => [k, z.union([z.number(), z.boolean()])])) as Record<keyof typeof WATCHMAN_DEFAULTS, z.ZodUnion<[z.ZodNumber, z.ZodBoolean]>>,
-);
-
-/** Operator §6: Admin only unless a group is named; Admin always qualifies. */
+/** Operator §6: "Calibration, device series, gauges and Watchman are admin and installer pages." */
 export const operatorContracts = {
   GET_SETTINGS: contract({
     path: '/api/watchman',
     type: 'GET_SETTINGS',
     input: watchmanActions.GET_SETTINGS,
     answer: z.object({ key: z.literal('watchman'), settings: watchmanSettingsSchema }),
+    access: access.operator('Installer'),
+  }),
+  GET_ACTIVITY: contract({
+    path: '/api/watchman',
+    type: 'GET_ACTIVITY',
+    input: watchmanActions.GET_ACTIVITY,
+    answer: z.object({
+      runs: watchmanRunSchema.array(),
+      /** Total runs kept (for paging). */
+      count: z.number(),
+      /** The cases open now, per farm (the Activity tab expands them), each with the vat's device for the link. */
+      open_cases: watchmanCaseSchema.array(),
+    }),
+    access: access.operator('Installer'),
+  }),
+  SAVE_SETTINGS: contract({
+    path: '/api/watchman',
+    type: 'SAVE_SETTINGS',
+    input: watchmanActions.SAVE_SETTINGS,
+    answer: z.literal('success'),
     access: access.operator('Installer'),
   }),
 } as const;

@@ -1,0 +1,59 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
+import { WATCHMAN_DEFAULTS } from '@shared/constants';
+import { AppProvider } from '../../../app/provider';
+import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
+import { testApiClient } from '../../../testing/render-app';
+import { WatchmanPage } from './watchman-page';
+
+const renderPage = (handlers: Record<string, FakeHandler>) => {
+  const api = fakeApi({ GET_ACTIVITY: () => ({ runs: [], count: 0, open_cases: [] }), GET_SETTINGS: () => ({ key: 'watchman', settings: WATCHMAN_DEFAULTS }), ...handlers });
+  render(
+    <AppProvider apiClient={testApiClient(api.fetch)}>
+      <MemoryRouter>
+        <WatchmanPage />
+      </MemoryRouter>
+    </AppProvider>,
+  );
+  return { api, user: userEvent.setup() };
+};
+
+describe('Watchman settings (operator §5, §7, §8)', () => {
+  it("marks an empty field 'Required Field' and a negative one, and sends nothing", async () => {
+    const { api, user } = renderPage({});
+    await user.click(screen.getByRole('tab', { name: 'Settings' }));
+    const days = await screen.findByLabelText('Fault check (days)');
+    await user.clear(days);
+    await user.clear(screen.getByLabelText('Minimum data points'));
+    await user.type(screen.getByLabelText('Minimum data points'), '-1');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Required Field')).toBeTruthy();
+    expect(screen.getByText('Minimum data points must be 0 or more')).toBeTruthy();
+    expect(api.callsOf('SAVE_SETTINGS')).toHaveLength(0);
+  });
+
+  it('lets the probe minimum be negative and sends every setting in camelCase; Success, or Error for any other answer', async () => {
+    const { api, user } = renderPage({ SAVE_SETTINGS: () => 'success' });
+    await user.click(screen.getByRole('tab', { name: 'Settings' }));
+    const min = await screen.findByLabelText('Minimum temp probe temp (°C)');
+    await user.clear(min);
+    await user.type(min, '-25');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('heading', { name: 'Success' })).toBeTruthy();
+    const sent = api.callsOf('SAVE_SETTINGS')[0]?.fields;
+    expect(sent?.get('minimumTempProbeTemp')).toBe('-25');
+    expect(sent?.get('onStatus')).toBe('true');
+    expect(sent?.get('autoTurnFonterraSyncOff')).toBe('true');
+    expect(sent?.get('recentInstallWeeks')).toBe('2');
+  });
+
+  it("shows 'Error' when the save fails", async () => {
+    const { user } = renderPage({ SAVE_SETTINGS: () => ({ status: 500, body: { message: 'Server Error!' } }) });
+    await user.click(screen.getByRole('tab', { name: 'Settings' }));
+    await screen.findByLabelText('Fault check (days)');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Error' })).toBeTruthy());
+  });
+});

@@ -1,0 +1,116 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { watchmanCaseSchema, watchmanRunSchema, type WatchmanCase, type WatchmanRun } from '../../../shared/watchman/records';
+import type { WatchmanSettings } from '../../../shared/watchman/settings';
+import { farmsKeys as k } from './keys';
+import { isConditionFailure, queryAll } from './query';
+
+/** Watchman's records in the Farms table (issue 22; keys in keys.ts). */
+export interface WatchmanRepository {
+  getSettings(): Promise<Partial<WatchmanSettings> | undefined>;
+  putSettings(settings: WatchmanSettings): Promise<void>;
+  /**
+   * Takes the run lease unless another run holds an unexpired one (a conditional put): so two runs
+   * never overlap, and a run that died leaves a lease that expires. true: taken.
+   */
+  acquireLease(runId: string, now: Date, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back (only the holder's). */
+  releaseLease(runId: string): Promise<void>;
+  putRun(run: WatchmanRun): Promise<void>;
+  /** Runs newest first: one page and the total. */
+  listRuns(page: number, size: number): Promise<{ runs: WatchmanRun[]; count: number }>;
+  listOpenCases(): Promise<WatchmanCase[]>;
+  /** Opens a case unless one is open for its farm, vat and check: 'created' or 'exists'. */
+  openCase(c: WatchmanCase): Promise<'created' | 'exists'>;
+  /** Closes an open case: kept as closed, removed from the open ones. */
+  closeCase(c: WatchmanCase, closedAt: string): Promise<void>;
+}
+
+const strip = (i: Record<string, unknown>) => {
+  const { pk: _p, sk: _s, ...rest } = i;
+  return rest;
+};
+
+export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: string): WatchmanRepository => ({
+  async getSettings() {
+    const item = (await doc.send(new GetCommand({ TableName: table, Key: k.watchmanSettings }))).Item;
+    return item ? (strip(item) as Partial<WatchmanSettings>) : undefined;
+  },
+  async putSettings(settings) {
+    await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanSettings, ...settings } }));
+  },
+  async acquireLease(runId, now, ttlMs) {
+    try {
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: { ...k.watchmanLease, run_id: runId, until_ms: now.getTime() + ttlMs },
+          ConditionExpression: 'attribute_not_exists(pk) OR until_ms < :now',
+          ExpressionAttributeValues: { ':now': now.getTime() },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  },
+  async releaseLease(runId) {
+    await doc
+      .send(new DeleteCommand({ TableName: table, Key: k.watchmanLease, ConditionExpression: 'run_id = :r', ExpressionAttributeValues: { ':r': runId } }))
+      .catch((err: unknown) => {
+        if (!isConditionFailure(err)) throw err;
+      });
+  },
+  async putRun(run) {
+    await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanRun(run.started_at, run._id), ...run } }));
+  },
+  async listRuns(page, size) {
+    // Newest first, reading only as far as the page asked for; the count is a COUNT query (keys only).
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const res = await doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': k.watchmanRunPartition },
+          ScanIndexForward: false,
+          Limit: (page + 1) * size - items.length,
+          ExclusiveStartKey,
+        }),
+      );
+      items.push(...((res.Items ?? []) as Record<string, unknown>[]));
+      ExclusiveStartKey = res.LastEvaluatedKey;
+    } while (ExclusiveStartKey && items.length < (page + 1) * size);
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await doc.send(
+        new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': k.watchmanRunPartition }, Select: 'COUNT', ExclusiveStartKey: start }),
+      );
+      count += res.Count ?? 0;
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return { runs: items.slice(page * size).map((i) => watchmanRunSchema.parse(strip(i))), count };
+  },
+  async listOpenCases() {
+    const items = await queryAll(doc, table, {
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': k.watchmanCasePartition, ':s': 'OPEN#' },
+    });
+    return items.map((i) => watchmanCaseSchema.parse(strip(i)));
+  },
+  async openCase(c) {
+    try {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanOpenCase(c.farm_id, c.vat, c.check), ...c }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      return 'created';
+    } catch (err) {
+      if (isConditionFailure(err)) return 'exists';
+      throw err;
+    }
+  },
+  async closeCase(c, closedAt) {
+    await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanClosedCase(c.farm_id, c.vat, c.check, c.opened_at), ...c, closed_at: closedAt } }));
+    await doc.send(new DeleteCommand({ TableName: table, Key: k.watchmanOpenCase(c.farm_id, c.vat, c.check) }));
+  },
+});
