@@ -15,7 +15,7 @@ import { createLogger } from '../../lambdas/lib/logger';
 import { DEMO_FARMS } from '../../local/seed/demo-data';
 import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
 import { startKinesisStream } from '../../local/stand-ins/kinesis-stream';
-import { deadLetterRecords, redrive } from '../../local/replay-dlq';
+import { deadLetterLines, deadLetterRecords, redrive } from '../../local/replay-dlq';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import { dayOf } from '../../shared/time/utc';
 import { freePort } from '../support/free-port';
@@ -69,7 +69,7 @@ const container = (ports: Ports = { farms, readings, alerts }) => {
 
 /** The ingest stream (2 shards, Lambda's retries and on-failure destination) consumed by `consumer(shard)`. */
 const ingestStream = (consumer: (shard: number) => ReturnType<typeof container>, batchSize = 50) => {
-  const deadLetters: { partitionKey: string; data: string }[] = [];
+  let deadLetters = '';
   const stream = startKinesisStream({
     streamName: 'faults-ingest',
     shards: 2,
@@ -77,12 +77,12 @@ const ingestStream = (consumer: (shard: number) => ReturnType<typeof container>,
     retryAttempts: 5,
     retryDelayMs: () => 20,
     consume: (shard, event) => consumer(shard)(event),
-    onFailure: ({ records }) => deadLetters.push(...records.map((r) => ({ partitionKey: r.kinesis.partitionKey, data: r.kinesis.data }))),
+    onFailure: ({ shard, records }) => (deadLetters += deadLetterLines(shard, records)),
   });
   const send = (thing: string, messages: readonly TelemetryMessageInput[]) => {
     for (const m of messages) stream.put(thing, Buffer.from(JSON.stringify({ payload: Buffer.from(JSON.stringify(m)).toString('base64'), topic: telemetryTopic(thing), received_at: Date.now() })));
   };
-  return { stream, send, deadLetters };
+  return { stream, send, deadLetters: () => deadLetters };
 };
 
 /** About six hours across a UTC midnight: every kind of activity, then a chiller left off (alerts 102 and 101). */
@@ -198,7 +198,7 @@ describe('ingest faults', () => {
     }
     await stream.stop();
     expect(killer.state.killed).toBe(true);
-    expect(deadLetters).toEqual([]);
+    expect(deadLetters()).toBe('');
     // Held readings arrive late (no alert evaluation for them), so the comparison is with a clean
     // run of the same delivery when they were held; they lie outside the alert stretch.
     expect(await outcome(id)).toEqual(clean);
@@ -217,9 +217,8 @@ describe('ingest faults', () => {
       await dynamo.throttleWrites(0);
     }
     // What the stream gave up on after its retries is re-driven from the dead letters (npm run replay-dlq).
-    const lines = deadLetters.map((d) => JSON.stringify({ shard: 0, partitionKey: d.partitionKey, data: d.data })).join('\n');
-    const redriven = redrive(deadLetterRecords(lines), (key, data) => stream.put(key, data));
-    expect(redriven).toBe(deadLetters.length);
+    const dead = deadLetterRecords(deadLetters());
+    expect(redrive(dead, (key, data) => stream.put(key, data))).toBe(dead.length);
     await stream.drained();
     await stream.stop();
     expect(await outcome('throttle')).toEqual(clean);
@@ -237,7 +236,7 @@ describe('ingest faults', () => {
     send('vm-twice', shuffled(MESSAGES, 3));
     await stream.drained();
     await stream.stop();
-    expect(deadLetters).toEqual([]);
+    expect(deadLetters()).toBe('');
     expect(await outcome('twice')).toEqual(clean);
   });
 });
