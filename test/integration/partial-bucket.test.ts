@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
 import { dayOf } from '../../shared/time/utc';
 import { freePort } from '../support/free-port';
