@@ -89,10 +89,14 @@ export const planBatch = (state: IngestState | undefined, readings: readonly Rea
   return { fresh, replayFrom, through: fresh.at(-1)?.published_at ?? cursor };
 };
 
-/** The state with a replay intent from `from` (or from an earlier one already committed). */
+/**
+ * The state with a replay intent from `from` (or from an earlier one already committed). Its
+ * outbox is empty: the commit shell applies a committed outbox before every step, so the one of
+ * `state` is done, and applying it again with the intent's commit would only repeat its writes.
+ */
 export const withReplayIntent = (state: IngestState | undefined, from: string): IngestState => {
   const base = state ?? { cursor: null, detector: initialDetectorState(), pending: NO_PENDING };
-  return { ...base, replay: { from: base.replay && base.replay.from < from ? base.replay.from : from } };
+  return { ...base, pending: NO_PENDING, replay: { from: base.replay && base.replay.from < from ? base.replay.from : from } };
 };
 
 /** In-order readings only: the detectors step on from the committed state. */
