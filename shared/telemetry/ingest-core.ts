@@ -99,25 +99,22 @@ export const withReplayIntent = (state: IngestState | undefined, from: string): 
   return { ...base, pending: NO_PENDING, replay: { from: base.replay && base.replay.from < from ? base.replay.from : from } };
 };
 
+/** The state a step ends in, with its outbox: the activities it changed and the snapshots it passed, plus `more`. */
+const endState = (step: ReturnType<typeof stepThrough>, through: string | null, more: Omit<Pending, 'activities' | 'snapshots'>): { state: IngestState; n: number } => ({
+  n: step.state.n,
+  state: { cursor: through, detector: step.state.detector, pending: { activities: [...step.changed.values()], snapshots: step.snapshots, ...more } },
+});
+
 /** In-order readings only: the detectors step on from the committed state. */
 export const advance = (state: IngestState | undefined, n: number, fresh: readonly Reading[], vat: VatConfig & { readonly _id: string }): { state: IngestState; n: number } => {
   const cursor = state?.cursor ?? null;
   const step = stepThrough({ cursor, n, detector: state?.detector ?? initialDetectorState() }, fresh, vat);
   const through = step.state.cursor as string;
-  return {
-    n: step.state.n,
-    state: {
-      cursor: through,
-      detector: step.state.detector,
-      pending: {
-        activities: [...step.changed.values()],
-        deletions: [],
-        snapshots: step.snapshots,
-        compact: closedDays([...(cursor ? [cursor] : []), ...fresh.map((r) => r.published_at)], through),
-        alerts: { after: cursor, through },
-      },
-    },
-  };
+  return endState(step, through, {
+    deletions: [],
+    compact: closedDays([...(cursor ? [cursor] : []), ...fresh.map((r) => r.published_at)], through),
+    alerts: { after: cursor, through },
+  });
 };
 
 /**
@@ -145,19 +142,10 @@ export const replay = (input: {
   const fresh = stream.filter((r) => cursor === null || r.published_at > cursor);
   const late = stream.filter((r) => r.published_at >= input.replayFrom && (cursor === null || r.published_at <= cursor));
   const touched = [...(cursor ? [cursor] : []), input.replayFrom, ...late.map((r) => r.published_at), ...fresh.map((r) => r.published_at)];
-  return {
-    n: step.state.n,
-    state: {
-      cursor: through,
-      detector: step.state.detector,
-      pending: {
-        activities: [...step.changed.values()],
-        deletions,
-        snapshots: step.snapshots,
-        compact: through ? closedDays(touched, through) : [],
-        stalePartials: [...new Set([input.replayFrom, ...late.map((r) => r.published_at)].map(dayOf))].sort(),
-        ...(fresh.length > 0 && through ? { alerts: { after: cursor, through } } : {}),
-      },
-    },
-  };
+  return endState(step, through, {
+    deletions,
+    compact: through ? closedDays(touched, through) : [],
+    stalePartials: [...new Set([input.replayFrom, ...late.map((r) => r.published_at)].map(dayOf))].sort(),
+    ...(fresh.length > 0 && through ? { alerts: { after: cursor, through } } : {}),
+  });
 };
