@@ -35,6 +35,7 @@ import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/adapters/sns/sales-mail';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
 import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
+import { deadLetterLines } from './replay-dlq';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
 import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows, seedDemoOrganization, seedDemoUnits } from './seed/seed';
@@ -254,10 +255,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       batchSize: INGEST_STREAM.batchSize,
       retryAttempts: INGEST_STREAM.retryAttempts,
       consume: (shard, event) => ingest.invokeOn(shard, event) as Promise<KinesisStreamBatchResponse>,
-      // The on-failure destination: the records themselves, one JSON line each, to replay by hand.
+      // The on-failure destination: the records themselves, one JSON line each (npm run replay-dlq).
       onFailure: ({ shard, records, error }) => {
         log.error('ingest batch failed after its retries; records kept', { shard, records: records.length, file: deadLetters, err: error });
-        appendFileSync(deadLetters, records.map((r) => `${JSON.stringify({ shard, ...r.kinesis })}\n`).join(''));
+        appendFileSync(deadLetters, deadLetterLines(shard, records));
       },
     });
     closers.push(() => ingestStream.stop());

@@ -12,6 +12,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
 import { DairyLink } from './constructs/dairy-link';
+import { OperatorAlarms } from './constructs/operator-alarms';
 import { Telemetry } from './constructs/telemetry';
 import { Watchman } from './constructs/watchman';
 import { Web } from './constructs/web';
@@ -65,6 +66,7 @@ export class VatManStack extends Stack {
   readonly alertEngine: AlertEngine;
   readonly dairyLink: DairyLink;
   readonly watchman: Watchman;
+  readonly operatorAlarms: OperatorAlarms;
 
   constructor(scope: Construct, id: string, props: VatManStackProps) {
     super(scope, id, props);
@@ -159,5 +161,15 @@ export class VatManStack extends Stack {
       description: 'IoT policy to attach to each vat device certificate (confined to its thing name)',
     });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.telemetry.deadLetters.queueUrl, description: 'Device messages the ingest could not process (14 days)' });
+    new CfnOutput(this, 'IngestStreamName', { value: this.telemetry.stream.streamName, description: 'The ingest stream (7 days): npm run replay-dlq -- --aws re-drives dead-lettered batches from it' });
+
+    // One SNS topic for what an operator must hear about (-c operatorAlarmEmail subscribes an address).
+    const smsSpend = this.node.tryGetContext('smsSpendAlarmUsd') as string | number | undefined;
+    this.operatorAlarms = new OperatorAlarms(this, 'OperatorAlarms', {
+      telemetry: this.telemetry,
+      ...(smsSpend === undefined ? {} : { smsSpendUsd: Number(smsSpend) }),
+      ...(typeof this.node.tryGetContext('operatorAlarmEmail') === 'string' ? { email: this.node.tryGetContext('operatorAlarmEmail') as string } : {}),
+    });
+    new CfnOutput(this, 'OperatorAlarmTopicArn', { value: this.operatorAlarms.topic.topicArn, description: 'Operator alarms (ingest lag, errors, dead letters, SMS spend): subscribe operators here' });
   }
 }

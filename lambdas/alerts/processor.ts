@@ -9,6 +9,7 @@ import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
 import type { MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
+import { makeLockedCommit, type Step } from '../lib/locked-commit';
 import type { Notifier } from './notifier';
 
 export interface AlertProcessorDeps {
@@ -24,7 +25,6 @@ export interface AlertProcessorDeps {
 
 /** Types raised as one-off events: they never hold an open-condition item. */
 const ONE_SHOT: ReadonlySet<NotificationType> = new Set<NotificationType>([501, 111, 601, 1201]);
-const MAX_ATTEMPTS = 8;
 /** A warm container writes a record whose only change is the newest reading at most this often. */
 const VOLATILE_PERSIST_MS = 2 * 60_000;
 /** The state without what every reading changes (cursor, the last reading, its arrival). */
@@ -66,12 +66,8 @@ export const alertId = (deviceId: string, type: number, publishedAt: string): st
 export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
   const { alerts, log } = deps;
   const contexts = new Map<string, { at: number; farm: Farm; ctx: AlertContext }>();
-  /**
-   * A warm container remembers each device's engine record as it last committed it, saving a read
-   * per reading. Safe because every commit is conditional on n: if another container (or the
-   * sweep) committed meanwhile, the commit fails and the record is read again.
-   */
-  const engines = new Map<string, EngineRecord>();
+  /** The device and farm a run is about (the outbox needs them to write and deliver its alerts). */
+  const subjects = new Map<string, { device: Device; farm: Farm }>();
   /** When this container last wrote each device's record (its clock). */
   const persistedAt = new Map<string, number>();
 
@@ -112,79 +108,81 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     created_at: deps.now().toISOString(),
   });
 
-  /** Applies the outbox in order (idempotent: deterministic ids, conditional puts); returns the alerts to deliver. */
-  const flush = async (device: Device, outbox: readonly OutboxAlert[]) => {
-    const fresh: StoredNotification[] = [];
-    for (const op of outbox) {
-      if ('clear' in op) {
-        await alerts.clearOpen(device.farm_id, device._id, op.clear);
-        continue;
-      }
-      const n = toNotification(device, op);
-      const result = await alerts.raise(n, op.open);
-      if (result === 'created') fresh.push({ ...n, delivery_state: 'pending', delivered: [] });
-      else if (result === 'blocked') log.warn('alert already open under another id, not raised again', { device: device._id, type: op.alert.type });
-    }
-    return fresh;
+  const subjectOf = (deviceId: string) => {
+    const s = subjects.get(deviceId);
+    if (!s) throw new Error(`alert engine of ${deviceId}: no device for its outbox`);
+    return s;
   };
 
-  /** One engine step under the lock: load, (flush a leftover outbox), step, commit, flush, deliver. */
-  const run = async (device: Device, step: (record: EngineRecord, ctx: AlertContext) => EngineStep, caller: 'ingest' | 'sweep' = 'ingest') => {
-    const c = await contextOf(device);
-    if (!c) return;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 10 * 2 ** attempt * Math.random()));
-      const cached = attempt === 0 ? engines.get(device._id) : undefined;
-      const stored = cached ?? (await alerts.getEngine(device._id));
-      const record: EngineRecord = stored ?? { n: 0, farm_id: device.farm_id, state: initialAlertState(), outbox: [] };
-      const leftover = record.outbox;
-      const result = step(record, c.ctx);
-      const quiet = result.raised.length === 0 && result.cleared.length === 0 && leftover.length === 0;
-      if (quiet && JSON.stringify(result.state) === JSON.stringify(record.state)) return;
-      // Every reading moves the cursor, the last reading and its arrival time. Writing only those
-      // can wait a little in a warm container (the ingest keeps the arrival time on the device
-      // item too, for the sweep's OFFLINE); any other change is written at once.
-      const nowMs = deps.now().getTime();
-      if (quiet && sameMaterial(result.state, record.state)) {
-        // The sweep only took the volatile fields from the device item: nothing of its own to write.
-        if (caller === 'sweep') return;
-        if (cached && nowMs - (persistedAt.get(device._id) ?? 0) < VOLATILE_PERSIST_MS) {
-          engines.set(device._id, { ...record, state: result.state });
-          return;
+  /**
+   * The engine records under the shared commit shell (lambdas/lib/locked-commit.ts). A warm
+   * container remembers each device's record as it last committed it, saving a read per reading.
+   * The outbox (raised alerts, cleared conditions) is applied in order after the commit
+   * (idempotent: deterministic ids, conditional puts), then emptied by a second conditional write;
+   * the alerts it created are handed to the notifier.
+   */
+  const engines = makeLockedCommit<EngineRecord, StoredNotification[]>({
+    name: 'alert engine',
+    load: (id) => alerts.getEngine(id),
+    commit: (id, next, previous) => alerts.putEngine(id, next, previous?.n),
+    version: (r) => r.n,
+    hasOutbox: (r) => r.outbox.length > 0,
+    cleared: (r) => ({ ...r, n: r.n + 1, outbox: [] }),
+    now: () => deps.now().getTime(),
+    flush: async (id, record) => {
+      const { device } = subjectOf(id);
+      const fresh: StoredNotification[] = [];
+      for (const op of record.outbox) {
+        if ('clear' in op) {
+          await alerts.clearOpen(device.farm_id, device._id, op.clear);
+          continue;
         }
+        const n = toNotification(device, op);
+        const result = await alerts.raise(n, op.open);
+        if (result === 'created') fresh.push({ ...n, delivery_state: 'pending', delivered: [] });
+        else if (result === 'blocked') log.warn('alert already open under another id, not raised again', { device: device._id, type: op.alert.type });
       }
-      // Clears first: the engine never raises a type in the step that clears it.
-      const outbox: OutboxAlert[] = [
-        ...leftover,
-        ...result.cleared.map((clear) => ({ clear })),
-        ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) })),
-      ];
-      const next: EngineRecord = { n: record.n + 1, farm_id: device.farm_id, state: result.state, outbox };
-      if (!(await alerts.putEngine(device._id, next, stored ? stored.n : undefined))) {
-        engines.delete(device._id);
-        continue;
-      }
-      engines.set(device._id, next);
-      persistedAt.set(device._id, nowMs);
-      const fresh = await flush(device, outbox);
-      if (outbox.length > 0) {
-        const cleared: EngineRecord = { ...next, n: next.n + 1, outbox: [] };
-        if (await alerts.putEngine(device._id, cleared, next.n)) engines.set(device._id, cleared);
-        else engines.delete(device._id);
-      }
+      return fresh;
+    },
+    afterFlush: async (id, fresh) => {
+      const { device, farm } = subjectOf(id);
       for (const n of fresh) {
         log.info('alert raised', { farm: device.farm_id, device: device._id, type: n.type, at: n.data.published_at });
         try {
-          await deps.notifier.deliver(n, c.farm);
+          await deps.notifier.deliver(n, farm);
         } catch (err) {
           assertIsError(err);
           // The notification stays pending: the sweep delivers it.
           log.error('alert delivery failed; the sweep will retry', { alert: n._id, err });
         }
       }
-      return;
-    }
-    throw new Error(`alert engine of ${device._id}: still contended after ${MAX_ATTEMPTS} attempts`);
+    },
+  });
+
+  /** One engine step under the lock (load, apply a leftover outbox, step, commit, apply, deliver). */
+  const run = async (device: Device, step: (record: EngineRecord, ctx: AlertContext) => EngineStep, caller: 'ingest' | 'sweep' = 'ingest') => {
+    const c = await contextOf(device);
+    if (!c) return;
+    subjects.set(device._id, { device, farm: c.farm });
+    await engines.run(device._id, (stored, { cached }): Step<EngineRecord, void> => {
+      const record: EngineRecord = stored ?? { n: 0, farm_id: device.farm_id, state: initialAlertState(), outbox: [] };
+      const result = step(record, c.ctx);
+      const quiet = result.raised.length === 0 && result.cleared.length === 0;
+      if (quiet && JSON.stringify(result.state) === JSON.stringify(record.state)) return { kind: 'none', result: undefined };
+      // Every reading moves the cursor, the last reading and its arrival time. Writing only those
+      // can wait a little in a warm container (the ingest keeps the arrival time on the device
+      // item too, for the sweep's OFFLINE); any other change is written at once.
+      const nowMs = deps.now().getTime();
+      if (quiet && sameMaterial(result.state, record.state)) {
+        // The sweep only took the volatile fields from the device item: nothing of its own to write.
+        if (caller === 'sweep') return { kind: 'none', result: undefined };
+        if (cached && stored && nowMs - (persistedAt.get(device._id) ?? 0) < VOLATILE_PERSIST_MS) return { kind: 'keep', record: { ...record, state: result.state }, result: undefined };
+      }
+      persistedAt.set(device._id, nowMs);
+      // Clears first: the engine never raises a type in the step that clears it.
+      const outbox: OutboxAlert[] = [...result.cleared.map((clear) => ({ clear })), ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) }))];
+      return { kind: 'commit', record: { n: record.n + 1, farm_id: device.farm_id, state: result.state, outbox }, result: undefined };
+    });
   };
 
   /** The ingest's hook: a device's newest reading, after the ingest committed it. */

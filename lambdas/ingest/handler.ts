@@ -2,7 +2,6 @@ import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { alertProcessorFromEnv } from '../alerts/deps';
-import { alertHook } from '../alerts/hook';
 import { requireEnv } from '../lib/env';
 import { createLogger } from '../lib/logger';
 import { makeIngest, type IngestDeps } from './ingest';
@@ -16,8 +15,9 @@ export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestD
     readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
     now: () => new Date(),
     log: createLogger({ function: 'ingest' }),
-    // The alert engine (issue 6) steps with every in-order reading.
-    onReading: alertHook(alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env), createLogger({ function: 'ingest' })),
+    // The alert engine (issue 6) steps with every in-order reading, as part of the device's
+    // committed step: a failure fails the device's records, and their retry evaluates them.
+    onReading: alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env).onReading,
   };
 };
 

@@ -40,3 +40,22 @@ describe('ensureTables on an older data folder', () => {
     expect(device.Item?.ingest?.S).toBe('{"big":"state"}');
   });
 });
+
+describe('the write-throttling switch (fault injection)', () => {
+  it('refuses about that share of writes with ProvisionedThroughputExceededException, never a read, and stops when set to 0', async () => {
+    const raw = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+    const TableName = localTableName(TABLES.find((t) => t.id === 'Farms')!, PREFIX);
+    const put = (i: number) => raw.send(new PutItemCommand({ TableName, Item: { pk: { S: `T#${i}` }, sk: { S: 'X' } } })).then(() => 'ok', (e: Error) => e.name);
+    await dynamo.throttleWrites(0.3);
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => put(i)));
+    const refused = results.filter((r) => r === 'ProvisionedThroughputExceededException').length;
+    expect(results.every((r) => r === 'ok' || r === 'ProvisionedThroughputExceededException')).toBe(true);
+    expect(refused).toBeGreaterThan(30);
+    expect(refused).toBeLessThan(100);
+    const reads = await Promise.all(Array.from({ length: 50 }, () => raw.send(new GetItemCommand({ TableName, Key: { pk: { S: 'FARM#f1' }, sk: { S: 'FARM' } } })).then(() => 'ok')));
+    expect(reads.every((r) => r === 'ok')).toBe(true);
+    await dynamo.throttleWrites(0);
+    expect((await Promise.all(Array.from({ length: 50 }, (_, i) => put(i)))).every((r) => r === 'ok')).toBe(true);
+    raw.destroy();
+  });
+});

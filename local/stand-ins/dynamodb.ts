@@ -17,6 +17,12 @@ import { TABLES, type TableDefinition } from '../../shared/data/tables';
 
 export interface DynamoStandIn {
   readonly endpoint: string;
+  /**
+   * Fault injection: refuses this share of writes (PutItem, UpdateItem, DeleteItem,
+   * BatchWriteItem, TransactWriteItems) with ProvisionedThroughputExceededException, as DynamoDB
+   * does when a table or partition is over its throughput; 0 turns it off. Resolves once applied.
+   */
+  readonly throttleWrites: (share: number) => Promise<void>;
   readonly stop: () => Promise<void>;
 }
 
@@ -36,6 +42,16 @@ export const startDynamo = async (port: number, path?: string): Promise<DynamoSt
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    throttleWrites: (share) =>
+      new Promise<void>((resolve) => {
+        const ack = (m: unknown) => {
+          if (typeof m !== 'object' || m === null || !('throttled' in m)) return;
+          child.off('message', ack);
+          resolve();
+        };
+        child.on('message', ack);
+        child.send({ throttleWrites: share });
+      }),
     stop: async () => {
       if (child.exitCode === null) child.disconnect();
       await exited;

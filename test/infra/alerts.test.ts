@@ -87,9 +87,10 @@ describe('alert engine infrastructure', () => {
       return name as string;
     };
 
-    it('the stack holds no shared alert email topic (its one topic is the enquiry topic); the Lambdas and CDK agree on the variable', () => {
-      template.resourceCountIs('AWS::SNS::Topic', 1);
+    it('the stack holds no shared alert email topic (its topics are the enquiry topic and the operator alarms); the Lambdas and CDK agree on the variable', () => {
+      template.resourceCountIs('AWS::SNS::Topic', 2);
       template.hasResourceProperties('AWS::SNS::Topic', { DisplayName: 'Vat-Man enquiries' });
+      template.hasResourceProperties('AWS::SNS::Topic', { DisplayName: 'Vat-Man operator alarms' });
       template.resourceCountIs('AWS::SNS::Subscription', 1);
       expect(ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV).toBe(LAMBDA_PREFIX_ENV);
     });

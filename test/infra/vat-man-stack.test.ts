@@ -345,7 +345,8 @@ describe('auth', () => {
 
 describe('alerts', () => {
   it('holds no alert topic: each user’s alert email topic is made at run time, its policy refusing publishing without TLS (lambdas/adapters/sns/alert-email.test.ts)', () => {
-    expect(Object.values(template.findResources('AWS::SNS::Topic')).map((t) => (t as { Properties: { DisplayName?: string } }).Properties.DisplayName)).toEqual(['Vat-Man enquiries']);
+    // Its topics: enquiries, and the operators' alarms (test/infra/operator-alarms.test.ts).
+    expect(Object.values(template.findResources('AWS::SNS::Topic')).map((t) => (t as { Properties: { DisplayName?: string } }).Properties.DisplayName).sort()).toEqual(['Vat-Man enquiries', 'Vat-Man operator alarms']);
   });
 
   it('mails enquiries to the sales address through the enquiry topic, which refuses publishing without TLS', () => {
@@ -458,7 +459,7 @@ describe('web', () => {
 describe('stack outputs and checks', () => {
   it('exports the addresses and ids a client or operator needs', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DevicePolicyName', 'IngestDeadLetterQueueUrl', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DevicePolicyName', 'IngestDeadLetterQueueUrl', 'IngestStreamName', 'OperatorAlarmTopicArn', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
     expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     expect(outputs.UserPoolId?.Value).toEqual({ Ref: userPoolId });
     expect(outputs.UserPoolClientId?.Value).toEqual({ Ref: clientId });

@@ -62,11 +62,11 @@ export interface FarmRepository {
   /** The device with the ingest's state (undefined before its first reading). */
   getDeviceForIngest(deviceId: string): Promise<{ device: Device; ingest: IngestRecord | undefined } | undefined>;
   /**
-   * Commits the ingest's state if nobody else committed since `expectedN` was read (optimistic
-   * lock: n counts the readings the state has seen, so it grows with every commit). With
+   * Commits the ingest's state if nobody else committed since version `expectedV` was read
+   * (optimistic lock: v grows with every commit; undefined, the device's first). With
    * `lastUpdated`, the device's live values change too. false: someone else committed first.
    */
-  commitIngest(deviceId: string, ingest: IngestRecord, expectedN: number | undefined, live?: { lastUpdated: LastUpdated; seenAt: string }): Promise<boolean>;
+  commitIngest(deviceId: string, ingest: IngestRecord, expectedV: number | undefined, live?: { lastUpdated: LastUpdated; seenAt: string }): Promise<boolean>;
 }
 
 /** The profile fields a person or an operator changes after sign-up (the email and id never change). */
@@ -76,13 +76,19 @@ export type ThingOwner = { readonly kind: 'device'; readonly device_id: string }
 
 /** The ingest's per-device state, stored on the device item (JSON text; n beside it for the lock). */
 export interface IngestRecord {
+  /** The readings the state has seen (the same for the same readings, whatever the delivery order). */
   readonly n: number;
+  /**
+   * The lock version: grows with every commit, also one that adds no reading (a replay intent).
+   * Absent on an item written before it existed: n is its version then.
+   */
+  readonly v?: number;
   readonly state: unknown;
 }
 
 
 const strip = <T extends Record<string, unknown>>(item: T): Record<string, unknown> => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, kind: _k, ingest: _i, ingest_n: _in, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, gsi2pk: _g3, gsi2sk: _g4, kind: _k, ingest: _i, ingest_n: _in, ingest_v: _iv, ...rest } = item;
   return rest;
 };
 
@@ -323,21 +329,23 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     async getDeviceForIngest(deviceId) {
       const item = await get(k.device(deviceId));
       if (!item) return undefined;
-      const ingest = typeof item.ingest === 'string' ? { n: Number(item.ingest_n), state: JSON.parse(item.ingest) as unknown } : undefined;
+      const ingest = typeof item.ingest === 'string' ? { n: Number(item.ingest_n), v: Number(item.ingest_v ?? item.ingest_n), state: JSON.parse(item.ingest) as unknown } : undefined;
       return { device: deviceSchema.parse(strip(item)), ingest };
     },
-    async commitIngest(deviceId, ingest, expectedN, live) {
+    async commitIngest(deviceId, ingest, expectedV, live) {
       try {
         await doc.send(
           new UpdateCommand({
             TableName: table,
             Key: k.device(deviceId),
-            UpdateExpression: `SET ingest = :s, ingest_n = :n${live ? ', last_updated = :lu, seen_at = :seen' : ''}`,
-            ConditionExpression: expectedN === undefined ? 'attribute_exists(pk) AND attribute_not_exists(ingest_n)' : 'ingest_n = :expected',
+            UpdateExpression: `SET ingest = :s, ingest_n = :n, ingest_v = :v${live ? ', last_updated = :lu, seen_at = :seen' : ''}`,
+            ConditionExpression:
+              expectedV === undefined ? 'attribute_exists(pk) AND attribute_not_exists(ingest_n)' : 'ingest_v = :expected OR (attribute_not_exists(ingest_v) AND ingest_n = :expected)',
             ExpressionAttributeValues: {
               ':s': JSON.stringify(ingest.state),
               ':n': ingest.n,
-              ...(expectedN === undefined ? {} : { ':expected': expectedN }),
+              ':v': ingest.v ?? ingest.n,
+              ...(expectedV === undefined ? {} : { ':expected': expectedV }),
               ...(live ? { ':lu': live.lastUpdated, ':seen': live.seenAt } : {}),
             },
           }),

@@ -5,6 +5,7 @@ import {
   BatchWriteCommand,
   type BatchWriteCommandInput,
   DeleteCommand,
+  UpdateCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -75,7 +76,12 @@ export interface ReadingsRepository {
   getRaw(deviceId: string, publishedAt: string): Promise<string | undefined>;
   /** Compacts one UTC day's readings into its bucket; an older compaction never overwrites a newer one. */
   compactDay(deviceId: string, day: string): Promise<void>;
-  /** Drops the read path's partial bucket of a day (a late reading arrived for it). */
+  /**
+   * Drops the read path's partial bucket of a day (a late reading arrived for it), leaving a
+   * tombstone with a new generation: a range read that fetched the bucket (or found none) before
+   * the drop, and so may have read the day without the late reading, cannot put its stale partial
+   * back (its write is conditional on the generation it saw).
+   */
   dropPartial(deviceId: string, day: string): Promise<void>;
   getSnapshotAtOrBefore(deviceId: string, iso: string): Promise<{ hour: string; state: unknown } | undefined>;
   /** Written only if no snapshot there has seen more readings (n). */
@@ -165,9 +171,10 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
    * late by less than that still lands in the tail that is read after the partial bucket). A reading
    * later than that, older than readings already stored, shows once the partial is rewritten (after
    * PARTIAL_REFRESH_READINGS more) or the day bucket is written. Conditional: never replaces a
-   * partial that holds more readings.
+   * partial that holds more readings, nor one the ingest dropped since `gen` was read (the
+   * generation of the item as the read found it; undefined: no item).
    */
-  const putPartial = async (deviceId: string, day: string, readings: readonly Reading[]) => {
+  const putPartial = async (deviceId: string, day: string, readings: readonly Reading[], gen: number | undefined) => {
     const last = readings[readings.length - 1];
     if (!last) return;
     const through = new Date(Date.parse(last.published_at) - PARTIAL_SAFETY_MS).toISOString();
@@ -178,10 +185,18 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
       doc.send(
         new PutCommand({
           TableName: table,
-          Item: { ...k.partialBucket(deviceId, day), device_id: deviceId, count: kept.length, through: (kept[kept.length - 1] as Reading).published_at, data, expires_at: epochSeconds(`${day}T00:00:00.000Z`, 3) },
-          ConditionExpression: 'attribute_not_exists(#c) OR #c < :c',
-          ExpressionAttributeNames: { '#c': 'count' },
-          ExpressionAttributeValues: { ':c': kept.length },
+          Item: {
+            ...k.partialBucket(deviceId, day),
+            device_id: deviceId,
+            count: kept.length,
+            through: (kept[kept.length - 1] as Reading).published_at,
+            data,
+            expires_at: epochSeconds(`${day}T00:00:00.000Z`, 3),
+            ...(gen === undefined ? {} : { gen }),
+          },
+          ConditionExpression: `(attribute_not_exists(#c) OR #c < :c) AND ${gen === undefined ? 'attribute_not_exists(#g)' : '#g = :g'}`,
+          ExpressionAttributeNames: { '#c': 'count', '#g': 'gen' },
+          ExpressionAttributeValues: { ':c': kept.length, ...(gen === undefined ? {} : { ':g': gen }) },
         }),
       ),
     );
@@ -309,8 +324,8 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
       );
       const get = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
       const decode = (item: Record<string, unknown>) => {
-        // A bucket never changes without its count growing, so pk, sk and count name its content.
-        const key = `${String(item.pk)}|${String(item.sk)}|${String(item.count)}`;
+        // A bucket never changes without its count growing (or, a partial, its generation), so these name its content.
+        const key = `${String(item.pk)}|${String(item.sk)}|${String(item.count)}|${String(item.gen)}`;
         const hit = decoded.get(key);
         if (hit) {
           decoded.delete(key);
@@ -335,7 +350,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         }
         const readings = await readDay(deviceId, day, from, to);
         // Only the days whose partial is looked up (the last two) are worth compacting here.
-        if (from <= dayStart && openDays.includes(day)) await putPartial(deviceId, day, readings);
+        if (from <= dayStart && openDays.includes(day)) await putPartial(deviceId, day, readings, typeof partial?.gen === 'number' ? partial.gen : undefined);
         return columnsFromReadings(readings);
       };
 
@@ -382,7 +397,15 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     },
 
     async dropPartial(deviceId, day) {
-      await doc.send(new DeleteCommand({ TableName: table, Key: k.partialBucket(deviceId, day) }));
+      await doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: k.partialBucket(deviceId, day),
+          UpdateExpression: 'SET #g = if_not_exists(#g, :zero) + :one, expires_at = :exp REMOVE #data, #c, through',
+          ExpressionAttributeNames: { '#g': 'gen', '#data': 'data', '#c': 'count' },
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':exp': epochSeconds(`${day}T00:00:00.000Z`, 3) },
+        }),
+      );
     },
 
     async compactDay(deviceId, day) {

@@ -1,0 +1,243 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoAlertSettingsRepository } from '../../lambdas/adapters/dynamodb/alert-settings-repository';
+import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { dynamoMilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/milking-windows-repository';
+import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { Notifier } from '../../lambdas/alerts/notifier';
+import { makeAlertProcessor } from '../../lambdas/alerts/processor';
+import { makeIngest } from '../../lambdas/ingest/ingest';
+import { makeStreamHandler } from '../../lambdas/ingest/stream-handler';
+import { createLogger } from '../../lambdas/lib/logger';
+import { DEMO_FARMS } from '../../local/seed/demo-data';
+import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
+import { startKinesisStream } from '../../local/stand-ins/kinesis-stream';
+import { deadLetterLines, deadLetterRecords, redrive } from '../../local/replay-dlq';
+import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
+import { dayOf } from '../../shared/time/utc';
+import { freePort } from '../support/free-port';
+import { chillerOffTrace, shuffled, storedState, trace } from '../support/telemetry';
+
+/*
+ * Fault injection on the local stack's stand-ins (dynalite, the Kinesis stream with its retries
+ * and on-failure destination) with the real SDK, the real ingest and the real alert engine. Every
+ * case runs a clean device in the same test and compares what the faulty run stored with it: the
+ * readings, day buckets, activities, ingest state and alerts, with the device's id taken out.
+ */
+
+// ---- shared setup (the delivery cases use it too) ----
+let dynamo: DynamoStandIn;
+let farms: FarmRepository;
+let readings: ReadingsRepository;
+let alerts: AlertsRepository;
+let tables: Record<string, string>;
+const doc = () => createDocumentClient({ DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
+const log = createLogger({}, 'error');
+
+beforeAll(async () => {
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  dynamo = await startDynamo(await freePort());
+  tables = await ensureTables(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' }), 'faults');
+  farms = dynamoFarmRepository(doc(), tables.FARMS_TABLE as string);
+  readings = dynamoReadingsRepository(doc(), tables.READINGS_TABLE as string);
+  alerts = dynamoAlertsRepository(doc(), tables.ALERTS_TABLE as string);
+});
+afterAll(async () => dynamo?.stop());
+
+/** A Pro farm with one 21,500 L vat of its own: `vm-<id>` on `farm-<id>`. */
+const addVat = async (id: string) => {
+  const base = DEMO_FARMS[1];
+  if (!base) throw new Error('no demo farm');
+  await farms.putFarm({ ...base, _id: `farm-${id}`, fonterra_id: `F${id}`.slice(0, 12) });
+  await farms.putDevice({ _id: id, name: `vm-${id}`, farm_id: `farm-${id}`, vat_number: 1, status: 1, vat_size: 21_500, vat_max_height: 3500, vat_diameter: 2875, wedgeHeight: 60, vat_volume_offset: 0, vat_auto: false });
+};
+
+/** The notifier's place in the alert processor: delivery is not what these ingest cases look at (it has its own cases). */
+const quietNotifier = { deliver: async () => 'done', retryPending: async () => 0 } as unknown as Notifier;
+
+type Ports = { farms: FarmRepository; readings: ReadingsRepository; alerts: AlertsRepository };
+/** An ingest container as the ingest Lambda wires it (stream handler, ingest, alert engine) over these ports. */
+const container = (ports: Ports = { farms, readings, alerts }) => {
+  const settings = dynamoAlertSettingsRepository(doc(), tables.FARMS_TABLE as string);
+  const milkingWindows = dynamoMilkingWindowsRepository(doc(), tables.FARMS_TABLE as string);
+  const processor = makeAlertProcessor({ farms: ports.farms, settings, milkingWindows, alerts: ports.alerts, notifier: quietNotifier, now: () => new Date(), log });
+  return makeStreamHandler(makeIngest({ farms: ports.farms, readings: ports.readings, now: () => new Date(), log, onReading: processor.onReading }), log);
+};
+
+/** The ingest stream (2 shards, Lambda's retries and on-failure destination) consumed by `consumer(shard)`. */
+const ingestStream = (consumer: (shard: number) => ReturnType<typeof container>, batchSize = 50) => {
+  let deadLetters = '';
+  const stream = startKinesisStream({
+    streamName: 'faults-ingest',
+    shards: 2,
+    batchSize,
+    retryAttempts: 5,
+    retryDelayMs: () => 20,
+    consume: (shard, event) => consumer(shard)(event),
+    onFailure: ({ shard, records }) => (deadLetters += deadLetterLines(shard, records)),
+  });
+  const send = (thing: string, messages: readonly TelemetryMessageInput[]) => {
+    for (const m of messages) stream.put(thing, Buffer.from(JSON.stringify({ payload: Buffer.from(JSON.stringify(m)).toString('base64'), topic: telemetryTopic(thing), received_at: Date.now() })));
+  };
+  return { stream, send, deadLetters: () => deadLetters };
+};
+
+/** About six hours across a UTC midnight: every kind of activity, then a chiller left off (alerts 102 and 101). */
+const MIDNIGHT = Date.parse(`${dayOf(new Date(Date.now() - 86_400_000).toISOString())}T00:00:00.000Z`);
+const START = MIDNIGHT - 95 * 60_000;
+const MESSAGES: TelemetryMessageInput[] = [...trace(START, 200), ...chillerOffTrace((m) => new Date(START + (200 + m) * 60_000).toISOString())];
+const FROM = MESSAGES[0]!.published_at;
+const TO = MESSAGES.at(-1)!.published_at;
+
+/** What a device's run left: stored state, day buckets, activities and alerts, its ids taken out. */
+const outcome = async (id: string) => {
+  const buckets = await doc().send(new QueryCommand({ TableName: tables.READINGS_TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `B#${id}` } }));
+  const stored = await alerts.list(`farm-${id}`);
+  const state = await storedState(farms, readings, id, FROM, TO);
+  return {
+    ...state,
+    activities: state.activities.map(({ farm_id: _f, ...a }) => a),
+    buckets: (buckets.Items ?? []).map((b) => ({ day: b.sk as string, count: b.count as number })),
+    alerts: stored.map((n) => ({ type: n.type, status: n.status, data: n.data, quality: n.quality, detail: n.detail })).sort((a, b) => `${a.data.published_at}${a.type}`.localeCompare(`${b.data.published_at}${b.type}`)),
+  };
+};
+
+/** A clean run: each message once, in order, one healthy container per shard. */
+const cleanRun = async (id: string) => {
+  await addVat(id);
+  const healthy = [container(), container()];
+  const { stream, send } = ingestStream((shard) => healthy[shard] as ReturnType<typeof container>);
+  send(`vm-${id}`, MESSAGES);
+  await stream.drained();
+  await stream.stop();
+  const clean = await outcome(id);
+  // The trace is worth comparing: closed days compacted, activities, alerts.
+  expect(clean.buckets.length).toBeGreaterThan(0);
+  expect(clean.activities.length).toBeGreaterThan(3);
+  expect(clean.alerts.map((a) => a.type)).toEqual(expect.arrayContaining([101, 102]));
+  expect(clean.ingest?.n).toBe(MESSAGES.length);
+  return clean;
+};
+
+class Killed extends Error {
+  constructor() {
+    super('container killed');
+  }
+}
+
+/**
+ * Ports that die at a chosen point, as a Lambda container killed there (timeout, out of memory):
+ * from then on every call of that container fails. `point` names the method, before or after it
+ * runs, and which call (the arguments) kills.
+ */
+const killable = (point: { target: 'farms' | 'readings' | 'alerts'; method: string; when: 'before' | 'after'; match: (args: unknown[]) => boolean }) => {
+  const state = { dead: false, killed: false };
+  const wrap = <T extends object>(name: string, real: T): T =>
+    new Proxy(real, {
+      get(target, key) {
+        const value = Reflect.get(target, key) as unknown;
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          if (state.dead) throw new Killed();
+          const hit = !state.killed && name === point.target && key === point.method && point.match(args);
+          if (hit && point.when === 'before') {
+            state.dead = state.killed = true;
+            throw new Killed();
+          }
+          const result = (await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as unknown;
+          if (state.dead) throw new Killed();
+          if (hit) {
+            state.dead = state.killed = true;
+            throw new Killed();
+          }
+          return result;
+        };
+      },
+    });
+  return { state, ports: { farms: wrap('farms', farms), readings: wrap('readings', readings), alerts: wrap('alerts', alerts) } };
+};
+
+describe('ingest faults', () => {
+  /** Minutes 50-80 of the trace (a milking, an agitator stop) held back and sent after the rest: late readings, a replay. */
+  const held = (m: TelemetryMessageInput) => m.published_at >= new Date(START + 50 * 60_000).toISOString() && m.published_at < new Date(START + 80 * 60_000).toISOString();
+  const isIntent = (args: unknown[]) => (args[1] as { state: { replay?: unknown } }).state.replay !== undefined;
+
+  const killPoints = [
+    { name: 'after the late readings are written', late: true, point: { target: 'readings', method: 'writeReadings', when: 'after', match: () => true } },
+    // The replay reads from an hour ('YYYY-MM-DDTHH'); the alert catch-up of a cold container reads from an instant.
+    { name: 'during the replay', late: true, point: { target: 'readings', method: 'readPartitions', when: 'after', match: (a: unknown[]) => String(a[1]).length === 13 } },
+    { name: 'before the replay commit', late: true, point: { target: 'farms', method: 'commitIngest', when: 'before', match: (a: unknown[]) => !isIntent(a) } },
+    // The engine's commit that raises an alert (its outbox holds it): the readings that raise it are committed by the ingest already.
+    { name: 'after the commit, before the alert engine ran', late: false, point: { target: 'alerts', method: 'putEngine', when: 'before', match: (a: unknown[]) => (a[1] as { outbox: unknown[] }).outbox.length > 0 } },
+  ] as const;
+
+  it.each(killPoints)('a container killed $name: the redelivery ends where a clean run ends', async ({ name, late, point }) => {
+    const id = `kill-${killPoints.findIndex((k) => k.name === name)}`;
+    const clean = await cleanRun(`${id}-clean`);
+    await addVat(id);
+    // One container per shard; a killed one is replaced by a cold one (no warm state) for the retry.
+    let armed = !late;
+    let killer = killable(point);
+    const containers = [container(), container()];
+    const { stream, send, deadLetters } = ingestStream((shard) => {
+      if (armed) {
+        armed = false;
+        killer = killable(point);
+        containers[shard] = container(killer.ports);
+      } else if (killer.state.dead) containers[shard] = container();
+      return containers[shard] as ReturnType<typeof container>;
+    });
+    send(`vm-${id}`, late ? MESSAGES.filter((m) => !held(m)) : MESSAGES);
+    await stream.drained();
+    if (late) {
+      armed = true;
+      send(`vm-${id}`, MESSAGES.filter(held));
+      await stream.drained();
+    }
+    await stream.stop();
+    expect(killer.state.killed).toBe(true);
+    expect(deadLetters()).toBe('');
+    // Held readings arrive late (no alert evaluation for them), so the comparison is with a clean
+    // run of the same delivery when they were held; they lie outside the alert stretch.
+    expect(await outcome(id)).toEqual(clean);
+  });
+
+  it('DynamoDB refusing 30 % of writes: retries and a re-drive of the dead-lettered batches lose nothing', async () => {
+    const clean = await cleanRun('throttle-clean');
+    await addVat('throttle');
+    const healthy = [container(), container()];
+    const { stream, send, deadLetters } = ingestStream((shard) => healthy[shard] as ReturnType<typeof container>, 40);
+    await dynamo.throttleWrites(0.3);
+    try {
+      send('vm-throttle', MESSAGES);
+      await stream.drained();
+    } finally {
+      await dynamo.throttleWrites(0);
+    }
+    // What the stream gave up on after its retries is re-driven from the dead letters (npm run replay-dlq).
+    const dead = deadLetterRecords(deadLetters());
+    expect(redrive(dead, (key, data) => stream.put(key, data))).toBe(dead.length);
+    await stream.drained();
+    await stream.stop();
+    expect(await outcome('throttle')).toEqual(clean);
+  });
+
+  it('the same telemetry delivered twice and out of order ends where a clean run ends', async () => {
+    const clean = await cleanRun('twice-clean');
+    await addVat('twice');
+    const healthy = [container(), container()];
+    const { stream, send, deadLetters } = ingestStream((shard) => healthy[shard] as ReturnType<typeof container>, 30);
+    // Out of order within the first 100 minutes (a late reading is old news to the alert engine,
+    // so the stretch holds no alert condition), then all of it again, shuffled.
+    send('vm-twice', [...shuffled(MESSAGES.slice(0, 100), 7), ...MESSAGES.slice(100)]);
+    await stream.drained();
+    send('vm-twice', shuffled(MESSAGES, 3));
+    await stream.drained();
+    await stream.stop();
+    expect(deadLetters()).toBe('');
+    expect(await outcome('twice')).toEqual(clean);
+  });
+});
