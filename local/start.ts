@@ -16,7 +16,7 @@ import { dynamoOrganizationRepository } from '../lambdas/adapters/dynamodb/organ
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/milking-windows-repository';
 import { dynamoInstallRepository } from '../lambdas/adapters/dynamodb/installs-repository';
-import { DEVICE_TOPIC_FILTER, telemetryTopic } from '../shared/telemetry/device-message';
+import { DEVICE_TOPIC_FILTER, telemetryTopic, UNIT_TELEMETRY_TOPIC_FILTER } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
 import { startCognito } from './stand-ins/cognito';
@@ -259,14 +259,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // cdk/lib/constructs/alert-engine.ts, `SELECT *, topic(2) AS thing FROM 'dts/+/cmd/reply'`.
     const deviceReplyUrl = new URL(`../lambdas/alerts/device-reply-handler.ts?stack=${stackId}`, import.meta.url);
     const deviceReply = ((await import(deviceReplyUrl.href)) as { handler: (event: unknown) => Promise<void> }).handler;
+    // The ingest rules' action: the rule event on the stream, keyed by thing name (topic level 2).
+    const toIngestStream = async ({ topic, payload }: { topic: string; payload: Buffer }) =>
+      ingestStream.put(topic.split('/')[1] ?? topic, Buffer.from(JSON.stringify({ payload: payload.toString('base64'), topic, received_at: Date.now() })));
     const mqtt = await startMqttBroker(
       ports.mqtt,
       [
         {
           name: 'telemetry-ingest',
           topicFilter: DEVICE_TOPIC_FILTER,
-          target: async ({ topic, payload }) =>
-            ingestStream.put(topic.split('/')[1] ?? topic, Buffer.from(JSON.stringify({ payload: payload.toString('base64'), topic, received_at: Date.now() }))),
+          target: toIngestStream,
+        },
+        {
+          // A unit's vats (issue 20): the UnitIngestRule of cdk/lib/constructs/telemetry.ts.
+          name: 'unit-telemetry-ingest',
+          topicFilter: UNIT_TELEMETRY_TOPIC_FILTER,
+          target: toIngestStream,
         },
         {
           name: 'device-reply',
@@ -304,7 +312,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       }
       simulator = await startSimulator({
         mqttUrl: mqtt.url,
-        farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE),
+        farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS),
         stateFile: join(DATA, 'simulator', 'state.json'),
         backfillHours: 48,
         randomFaults: true,

@@ -7,7 +7,7 @@ import {
 } from '../../shared/api/actions/installer';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
-import { unitAttributes, unitThingName, type CheckType, type InstallLogEntry, type Unit } from '../../shared/entities/install';
+import { imeiOfUnitThing, unitAttributes, unitThingName, type CheckType, type InstallLogEntry, type Unit } from '../../shared/entities/install';
 import { sensorBoardsResult, UNIT_CHECK_TIMEOUT_MS, unitStatusSchema, type UnitCheck, type UnitStatus } from '../../shared/installer/unit-check';
 import { isTableVat } from '../../shared/installer/height-table';
 import type { Caller } from '../lib/caller';
@@ -33,9 +33,6 @@ const vatDevice = (d: Device): VatDevice => ({
 
 const installerFarm = (farm: Farm, unit: Unit | undefined) => ({ _id: farm._id, fonterra_id: farm.fonterra_id, package: farm.package, lowConnectivity: unit?.low_connectivity ?? false });
 
-/** The IMEI inside a unit's thing name (unitThingName), or undefined for anything else. */
-const imeiOfParticle = (particleId: string): string | undefined => /^unit-(\d{15})$/.exec(particleId)?.[1];
-
 const NOT_THIS_FARM = 'This particle is not the unit of this farm';
 
 /**
@@ -44,7 +41,7 @@ const NOT_THIS_FARM = 'This particle is not the unit of this farm';
  * vat to another farm.
  */
 const unitAndFarm = async (deps: Pick<Ports, 'farmsWrite' | 'installs'>, q: { particleID: string; farmID: string; supplyNumber: string; imei?: string }): Promise<{ unit: Unit; farm: Farm }> => {
-  const imei = imeiOfParticle(q.particleID);
+  const imei = imeiOfUnitThing(q.particleID);
   if (!imei || (q.imei !== undefined && q.imei !== imei)) throw new ValidationError(NOT_THIS_FARM);
   const [unit, farm] = await Promise.all([deps.installs.getUnit(imei), deps.farmsWrite.getFarm(q.farmID)]);
   if (!unit || !farm || unit.farm_id !== farm._id || unitThingName(unit.imei) !== q.particleID) throw new ValidationError(NOT_THIS_FARM);

@@ -9,7 +9,13 @@ import { z } from 'zod';
  */
 export const RANDOM_FAULT_KINDS = ['power_cut', 'agitator_stop', 'chiller_off', 'warm_plate', 'offline'] as const;
 export const CONTROLLER_FAULT_KINDS = ['controller_manual', 'controller_off', 'controller_silent'] as const;
-export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS] as const;
+/**
+ * Faults an installer's Check Install finds (issue 20): weak_signal (the cellular signal drops
+ * below the §9 thresholds) and sensor_board (the vat's sensor board is missing: no temperature
+ * probe reading, and the unit reports no board for that vat). Never random.
+ */
+export const INSTALL_FAULT_KINDS = ['weak_signal', 'sensor_board'] as const;
+export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS, ...INSTALL_FAULT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type RandomFaultKind = (typeof RANDOM_FAULT_KINDS)[number];
 export const isControllerFault = (kind: FaultKind): boolean => (CONTROLLER_FAULT_KINDS as readonly string[]).includes(kind);
@@ -47,6 +53,8 @@ export interface FaultEffects {
   readonly chillerOff: boolean;
   readonly warmPlate: boolean;
   readonly offline: boolean;
+  readonly weakSignal: boolean;
+  readonly sensorBoardMissing: boolean;
   /** The Vat-Man Auto controller's selector (auto unless a fault turns it), or null: no status sent. */
   readonly controller: 'auto' | 'manual' | 'off' | null;
 }
@@ -59,13 +67,18 @@ export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffec
     chillerOff: on('chiller_off'),
     warmPlate: on('warm_plate'),
     offline: on('offline'),
+    weakSignal: on('weak_signal'),
+    sensorBoardMissing: on('sensor_board'),
     controller: on('controller_silent') ? null : on('controller_off') ? 'off' : on('controller_manual') ? 'manual' : 'auto',
   };
 };
 
 /** A fault that starts at t (the device sends an alarm message, AM, on that minute). */
 export const startsAt = (faults: readonly ActiveFault[], t: number, minuteMs = 60_000): boolean =>
-  faults.some((f) => f.kind !== 'offline' && f.from <= t && t < f.from + minuteMs && t < f.until);
+  faults.some((f) => f.kind !== 'offline' && f.kind !== 'weak_signal' && f.from <= t && t < f.from + minuteMs && t < f.until);
+
+/** The cellular signal under a weak_signal fault: below §9's okay thresholds (strength above 20, quality above 55). */
+export const WEAK_SIGNAL = { strength: 12, quality: 38 } as const;
 
 /** Durations (simulated minutes) of the random demo faults: short enough to read on a 2-day chart. */
 export const RANDOM_FAULT_MINUTES: Readonly<Record<RandomFaultKind, readonly [number, number]>> = {
