@@ -108,28 +108,21 @@ export class Telemetry extends Construct {
     this.stream.grantWrite(ruleRole);
     this.deadLetters.grantSendMessages(ruleRole);
 
-    this.rule = new CfnTopicRule(this, 'IngestRule', {
-      topicRulePayload: {
-        description: 'Every vat and knode device message to the Vat-Man ingest stream',
-        sql: INGEST_RULE_SQL,
-        awsIotSqlVersion: '2016-03-23',
-        ruleDisabled: false,
-        actions: [{ kinesis: { streamName: this.stream.streamName, partitionKey: INGEST_PARTITION_KEY, roleArn: ruleRole.roleArn } }],
-        errorAction: { sqs: { queueUrl: this.deadLetters.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
-      },
-    });
-
-    // A unit's vats (issue 20): the same stream, keyed by the unit (all its vats in order on one shard).
-    this.unitRule = new CfnTopicRule(this, 'UnitIngestRule', {
-      topicRulePayload: {
-        description: "Every unit's vat readings (dts/<unit>/<vat>/telemetry) to the Vat-Man ingest stream",
-        sql: UNIT_INGEST_RULE_SQL,
-        awsIotSqlVersion: '2016-03-23',
-        ruleDisabled: false,
-        actions: [{ kinesis: { streamName: this.stream.streamName, partitionKey: INGEST_PARTITION_KEY, roleArn: ruleRole.roleArn } }],
-        errorAction: { sqs: { queueUrl: this.deadLetters.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
-      },
-    });
+    // Both rules put the message on the ingest stream, keyed by topic level 2, with the same error action.
+    const ingestRule = (id: string, description: string, sql: string) =>
+      new CfnTopicRule(this, id, {
+        topicRulePayload: {
+          description,
+          sql,
+          awsIotSqlVersion: '2016-03-23',
+          ruleDisabled: false,
+          actions: [{ kinesis: { streamName: this.stream.streamName, partitionKey: INGEST_PARTITION_KEY, roleArn: ruleRole.roleArn } }],
+          errorAction: { sqs: { queueUrl: this.deadLetters.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
+        },
+      });
+    this.rule = ingestRule('IngestRule', 'Every vat and knode device message to the Vat-Man ingest stream', INGEST_RULE_SQL);
+    // A unit's vats (issue 20): keyed by the unit, so all its vats stay in order on one shard.
+    this.unitRule = ingestRule('UnitIngestRule', "Every unit's vat readings (dts/<unit>/<vat>/telemetry) to the Vat-Man ingest stream", UNIT_INGEST_RULE_SQL);
 
     // Each device certificate gets this policy, attached to its thing: the policy variable
     // confines a device to the client id and topics of its own thing name.
