@@ -25,7 +25,7 @@ export const MAX_FAULT_MINUTES = 7 * 24 * 60;
 
 export const faultRequestSchema = z
   .object({
-    device: z.string({ message: 'device is required: the device (MQTT thing) name, e.g. vm-ocd40721-1' }).min(1, 'device is required'),
+    device: z.string({ message: 'device is required: the vat device name, e.g. vm-ocd40721-1, or a unit, e.g. unit-352656100000011' }).min(1, 'device is required'),
     kind: z.enum(FAULT_KINDS, { message: `kind must be one of ${FAULT_KINDS.join(', ')}` }),
     minutes: z
       .number({ message: 'minutes is required: a whole number of simulated minutes' })
