@@ -200,7 +200,11 @@ describe.skipIf(!env.run)('new install, install log and device list', () => {
     await withShot(admin, 'installer-devices', async () => {
       const table = admin.getByRole('table');
       await table.waitFor();
-      for (const name of [`vm-${SUPPLY}-1`, `vm-${SUPPLY}-2`]) await table.getByRole('link', { name, exact: true }).waitFor();
+      for (const name of [`vm-${SUPPLY}-1`, `vm-${SUPPLY}-2`]) {
+        await table.getByRole('link', { name, exact: true }).waitFor();
+        // The row names the new farm.
+        expect(await table.getByRole('row').filter({ has: admin.getByRole('link', { name, exact: true }) }).textContent()).toContain(SUPPLY);
+      }
     });
     await admin.context().close();
   });
