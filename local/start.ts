@@ -16,7 +16,7 @@ import { dynamoOrganizationRepository } from '../lambdas/adapters/dynamodb/organ
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/milking-windows-repository';
 import { dynamoInstallRepository } from '../lambdas/adapters/dynamodb/installs-repository';
-import { DEVICE_TOPIC_FILTER, telemetryTopic } from '../shared/telemetry/device-message';
+import { DEVICE_TOPIC_FILTER, telemetryTopic, UNIT_TELEMETRY_TOPIC_FILTER, unitTelemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
 import { startCognito } from './stand-ins/cognito';
@@ -266,14 +266,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // cdk/lib/constructs/alert-engine.ts, `SELECT *, topic(2) AS thing FROM 'dts/+/cmd/reply'`.
     const deviceReplyUrl = new URL(`../lambdas/alerts/device-reply-handler.ts?stack=${stackId}`, import.meta.url);
     const deviceReply = ((await import(deviceReplyUrl.href)) as { handler: (event: unknown) => Promise<void> }).handler;
+    // The ingest rules' action: the rule event on the stream, keyed by thing name (topic level 2).
+    const toIngestStream = async ({ topic, payload }: { topic: string; payload: Buffer }) =>
+      ingestStream.put(topic.split('/')[1] ?? topic, Buffer.from(JSON.stringify({ payload: payload.toString('base64'), topic, received_at: Date.now() })));
     const mqtt = await startMqttBroker(
       ports.mqtt,
       [
         {
           name: 'telemetry-ingest',
           topicFilter: DEVICE_TOPIC_FILTER,
-          target: async ({ topic, payload }) =>
-            ingestStream.put(topic.split('/')[1] ?? topic, Buffer.from(JSON.stringify({ payload: payload.toString('base64'), topic, received_at: Date.now() }))),
+          target: toIngestStream,
+        },
+        {
+          // A unit's vats (issue 20): the UnitIngestRule of cdk/lib/constructs/telemetry.ts.
+          name: 'unit-telemetry-ingest',
+          topicFilter: UNIT_TELEMETRY_TOPIC_FILTER,
+          target: toIngestStream,
         },
         {
           name: 'device-reply',
@@ -311,7 +319,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       }
       simulator = await startSimulator({
         mqttUrl: mqtt.url,
-        farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE),
+        farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS),
         stateFile: join(DATA, 'simulator', 'state.json'),
         backfillHours: 48,
         randomFaults: true,
@@ -396,7 +404,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       farms: DEMO_FARMS.map((f) => ({
         fonterra_id: f.fonterra_id,
         package: f.package,
-        vats: DEMO_DEVICES.filter((d) => d.farm_id === f._id).map((d) => ({ vat_number: d.vat_number, device_id: d._id, topic: telemetryTopic(d.name) })),
+        // A farm's unit publishes its vats on dts/<unit>/<vat>/telemetry; a farm without one on the deprecated per-vat topic.
+        vats: DEMO_DEVICES.filter((d) => d.farm_id === f._id).map((d) => {
+          const imei = DEMO_UNIT_IMEIS[f._id];
+          return { vat_number: d.vat_number, device_id: d._id, topic: imei ? unitTelemetryTopic(unitThingName(imei), d.vat_number) : telemetryTopic(d.name) };
+        }),
       })),
     };
     writeFileSync(join(DATA, 'local.json'), `${JSON.stringify(facts, null, 2)}\n`);
@@ -420,7 +432,7 @@ const banner = (f: LocalFacts) =>
     '',
     `  Web app   ${f.web}`,
     `  API       ${f.api}`,
-    `  MQTT      ${f.mqtt}   (devices publish to dts/<thing>/telemetry)`,
+    `  MQTT      ${f.mqtt}   (units publish to dts/<unit>/<vat>/telemetry; the per-vat dts/<thing>/telemetry is deprecated)`,
     `  MQTT TLS  ${f.mqttTls}   (mutual TLS: a unit's certificate and key from New Install, CA .data/iot/ca/ca-cert.pem)`,
     `  Outbox    ${f.sns}   (every SMS and email sent)`,
     `  Dairy co. ${f.dairyGateway}   (the dairy company's gateway: events received, dockets)`,

@@ -22,6 +22,8 @@ export type PortGrant =
   | { readonly kind: 'cognito'; readonly actions: readonly string[] }
   /** iot:Publish of controller settings (dts/<thing>/cmd/settings), with the data endpoint. */
   | { readonly kind: 'deviceCommands' }
+  /** iot:Publish of Check Install's command to units (dts/unit-<imei>/cmd/check), with the data endpoint. */
+  | { readonly kind: 'unitCheckCommands' }
   /** ssm:GetParameter of the reCAPTCHA secret (a SecureString under the aws/ssm key), where the bot-check is on. */
   | { readonly kind: 'botCheckSecret' }
   /** sns:Publish to the enquiry topic (the sales address is subscribed to it), with its ARN. */
@@ -88,6 +90,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   botCheck: [{ kind: 'botCheckSecret' }],
   // The command and its reply wait in the Alerts table (lambdas/adapters/iot/device-commands.ts).
   devices: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }, { kind: 'deviceCommands' }],
+  // The check goes out on the unit's check topic; its reply waits in the Alerts table (read only here).
+  unitChecks: [{ kind: 'table', table: 'Alerts', access: 'read' }, { kind: 'unitCheckCommands' }],
   thingRegistry: [{ kind: 'accountWide', actions: ['iot:ListThings'], why: 'iot:ListThings has no resource-level permission: IAM accepts only "*" for it; it reads thing names and attributes, nothing else' }],
   provisioning: [
     { kind: 'iotProvisioning' },
@@ -111,7 +115,7 @@ export const grantPorts = (
     enquiryTopic,
     devicePolicyName,
   }: { data: Data; userPoolArn: string; botCheckSecret?: { name: string; arn: string }; enquiryTopic?: ITopic; devicePolicyName?: string },
-): { deviceCommands: boolean } => {
+): { deviceCommands: boolean; unitChecks: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
   // The strongest access per table wins: readWrite over read.
   const tables = new Map<TableDefinition['id'], 'read' | 'readWrite'>();
@@ -170,7 +174,18 @@ export const grantPorts = (
       'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand; only the device policy can be attached to it, and undo deactivates and deletes only the certificate just made.',
     );
   }
+  if (grants.some((g) => g.kind === 'unitCheckCommands')) {
+    const stack = Stack.of(fn);
+    const checkTopic = `dts/${UNIT_THING_PREFIX}*/cmd/check`;
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:Publish'], resources: [stack.formatArn({ service: 'iot', resource: 'topic', resourceName: checkTopic })] }));
+    const [partition, region, account] = [stack.partition, stack.region, stack.account].map((v) => nagPseudo(stack, v));
+    acknowledge(
+      fn.role,
+      `IAM5[Resource::arn:${partition}:iot:${region}:${account}:topic/${checkTopic}]`,
+      'The installer names the farm at run time: the wildcard is the IMEI only, the topic is confined to check commands of unit things, and the device policy lets each unit read only its own.',
+    );
+  }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));
-  return { deviceCommands: grants.some((g) => g.kind === 'deviceCommands') };
+  return { deviceCommands: grants.some((g) => g.kind === 'deviceCommands'), unitChecks: grants.some((g) => g.kind === 'unitCheckCommands') };
 };

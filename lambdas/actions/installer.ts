@@ -2,17 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   installerContracts as contracts,
   NO_SUCH_FARM,
-  ONLINE_WINDOW_MIN,
-  POWER_BATTERY,
-  POWER_MAINS,
   vatsOfInstall,
   type VatDevice,
 } from '../../shared/api/actions/installer';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
-import { unitAttributes, unitThingName, type CheckType, type InstallLogEntry, type Unit } from '../../shared/entities/install';
-import { isOnMains } from '../../shared/telemetry/device-message';
-import type { Reading } from '../../shared/telemetry/reading';
+import { imeiOfUnitThing, unitAttributes, unitThingName, type CheckType, type InstallLogEntry, type Unit } from '../../shared/entities/install';
+import { sensorBoardsResult, UNIT_CHECK_TIMEOUT_MS, unitStatusSchema, type UnitCheck, type UnitStatus } from '../../shared/installer/unit-check';
 import { isTableVat } from '../../shared/installer/height-table';
 import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
@@ -37,9 +33,6 @@ const vatDevice = (d: Device): VatDevice => ({
 
 const installerFarm = (farm: Farm, unit: Unit | undefined) => ({ _id: farm._id, fonterra_id: farm.fonterra_id, package: farm.package, lowConnectivity: unit?.low_connectivity ?? false });
 
-/** The IMEI inside a unit's thing name (unitThingName), or undefined for anything else. */
-const imeiOfParticle = (particleId: string): string | undefined => /^unit-(\d{15})$/.exec(particleId)?.[1];
-
 const NOT_THIS_FARM = 'This particle is not the unit of this farm';
 
 /**
@@ -48,7 +41,7 @@ const NOT_THIS_FARM = 'This particle is not the unit of this farm';
  * vat to another farm.
  */
 const unitAndFarm = async (deps: Pick<Ports, 'farmsWrite' | 'installs'>, q: { particleID: string; farmID: string; supplyNumber: string; imei?: string }): Promise<{ unit: Unit; farm: Farm }> => {
-  const imei = imeiOfParticle(q.particleID);
+  const imei = imeiOfUnitThing(q.particleID);
   if (!imei || (q.imei !== undefined && q.imei !== imei)) throw new ValidationError(NOT_THIS_FARM);
   const [unit, farm] = await Promise.all([deps.installs.getUnit(imei), deps.farmsWrite.getFarm(q.farmID)]);
   if (!unit || !farm || unit.farm_id !== farm._id || unitThingName(unit.imei) !== q.particleID) throw new ValidationError(NOT_THIS_FARM);
@@ -91,25 +84,43 @@ const transaction = (log: { error: (msg: string, fields?: Record<string, unknown
 };
 
 /**
- * Check Install (§2, §4, §7; docs/architecture.md "Installer tools"): answered from what the
- * farm's vats last reported. The command/reply exchange with the unit is still to come.
+ * Check Install (§2, §4, §7; docs/architecture.md "Installer tools"): a command/reply exchange
+ * with the farm's unit over MQTT (shared/installer/unit-check.ts). The unit answers with its
+ * status; no answer within the timeout is an offline unit.
  */
-type CheckDeps = Pick<Ports, 'farms' | 'installs' | 'readings' | 'now'>;
+type CheckDeps = Pick<Ports, 'farms' | 'installs' | 'unitChecks' | 'now'>;
 interface CheckedFarm {
   readonly farm: Farm;
   readonly unit: Unit | undefined;
-  /** Each active vat with its newest reading of the last two days. */
-  readonly vats: readonly { readonly device: Device; readonly latest: Reading | undefined }[];
+  /** The farm's active vats, by number. */
+  readonly vats: readonly Device[];
 }
 const checkedFarm = async (deps: CheckDeps, supplyNumber: string): Promise<CheckedFarm | undefined> => {
   const farm = await deps.farms.findFarmBySupplyNumber(supplyNumber);
   if (!farm) return undefined;
-  const now = deps.now().toISOString();
   const [unit, devices] = await Promise.all([deps.installs.unitOfFarm(farm._id), deps.farms.listDevicesOfFarm(farm._id)]);
-  const active = devices.filter((d) => d.status === 1).sort((a, b) => a.vat_number - b.vat_number);
-  const vats = await Promise.all(active.map(async (device) => ({ device, latest: await deps.readings.latestReading(device._id, now) })));
-  return { farm, unit, vats };
+  return { farm, unit, vats: devices.filter((d) => d.status === 1).sort((a, b) => a.vat_number - b.vat_number) };
 };
+/**
+ * Asks the farm's unit: its status, or why there is none ('no answer' within the timeout, or a
+ * farm without a unit; 'unreadable' when it answered with something that is not a status).
+ */
+const askUnit = async (deps: CheckDeps, c: CheckedFarm, check: UnitCheck, log: { warn: (msg: string, fields?: Record<string, unknown>) => void }): Promise<{ status: UnitStatus } | { none: 'no answer' | 'no unit' | 'unreadable' }> => {
+  if (!c.unit) return { none: 'no unit' };
+  const answer = await deps.unitChecks.check(c.unit._id, check);
+  if (!answer.answered) return { none: 'no answer' };
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.return_value);
+  } catch {
+    json = undefined;
+  }
+  const parsed = unitStatusSchema.safeParse(json);
+  if (parsed.success) return { status: parsed.data };
+  log.warn('unreadable unit status', { unit: c.unit._id, check, answer: answer.return_value.slice(0, 200) });
+  return { none: 'unreadable' };
+};
+const NO_ANSWER_TEXT = { 'no answer': `no answer from the unit within ${UNIT_CHECK_TIMEOUT_MS / 1000} s`, 'no unit': 'no unit installed for this farm', unreadable: 'the unit answered something that is not a status' } as const;
 /** Every check leaves an install log entry (§3) of its type. */
 const logCheck = async (deps: CheckDeps, caller: Caller, c: CheckedFarm, type: CheckType, result: string, extra: Partial<InstallLogEntry> = {}): Promise<void> => {
   const now = deps.now().toISOString();
@@ -126,24 +137,6 @@ const logCheck = async (deps: CheckDeps, caller: Caller, c: CheckedFarm, type: C
     type,
     ...extra,
   });
-};
-/** The signal a message carried, from its raw payload (readings keep no signal). */
-const signalOf = (raw: string | undefined): { strength: number | null; quality: number | null; disconnects: number | null } => {
-  const none = { strength: null, quality: null, disconnects: null };
-  if (!raw) return none;
-  try {
-    const s = (JSON.parse(raw) as { signal?: Record<string, unknown> }).signal;
-    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-    return s ? { strength: num(s.strength), quality: num(s.quality), disconnects: num(s.disconnects) } : none;
-  } catch {
-    return none;
-  }
-};
-/** A vat's sensor boards: 'ok', or 'fault …' when its newest reading lacks the probes (temp1) or the radar. */
-const sensorBoardsOf = (device: Device, latest: Reading | undefined): string => {
-  if (!latest) return `fault: vat ${device.vat_number} has not reported`;
-  const missing = [latest.temp1 === null ? 'temperature probe' : '', latest.radar_distance === null && latest.milk_level === null ? 'radar' : ''].filter(Boolean);
-  return missing.length ? `fault: vat ${device.vat_number} ${missing.join(' and ')} missing` : 'ok';
 };
 
 /** /api/installer (operator §2, §5, §7): Installer and Admin. */
@@ -322,52 +315,61 @@ export const installerActions: readonly ServedAction[] = [
     deps.installs.listEntries({ ...(supplyNumber ? { supplyNumber } : {}), logType, page, pageSize }),
   ),
 
-  /** CHECK_ONLINE (§4, §7): online when any of the farm's vats reported within the last 15 minutes. */
-  serve(contracts.CHECK_ONLINE, ['farms', 'installs', 'readings', 'now'], async ({ supplyNumber }, { deps, caller }) => {
+  /**
+   * CHECK_ONLINE (§4, §7): online when the unit answers the check command in time ('Connection is
+   * up'); no answer is 'Connection is down'. lastSeen is the newest reading of the farm's vats.
+   */
+  serve(contracts.CHECK_ONLINE, ['farms', 'installs', 'readings', 'unitChecks', 'now'], async ({ supplyNumber }, { deps, caller, log }) => {
     const c = await checkedFarm(deps, supplyNumber);
     if (!c) return NO_SUCH_FARM;
-    const seen = c.vats.map((v) => v.latest?.published_at).filter((t): t is string => t !== undefined);
+    const now = deps.now().toISOString();
+    const [asked, latest] = await Promise.all([askUnit(deps, c, 'online', log), Promise.all(c.vats.map((d) => deps.readings.latestReading(d._id, now)))]);
+    const seen = latest.map((r) => r?.published_at).filter((t): t is string => t !== undefined);
     const lastSeen = seen.length ? seen.reduce((a, b) => (a > b ? a : b)) : null;
-    const online = lastSeen !== null && deps.now().getTime() - Date.parse(lastSeen) <= ONLINE_WINDOW_MIN * 60_000;
-    await logCheck(deps, caller, c, 'Check Online', online ? 'Connection is up' : 'Connection is down', { network: online ? 'up' : 'down' });
+    // An unreadable answer still came from the unit: it is connected.
+    const online = 'status' in asked || asked.none === 'unreadable';
+    await logCheck(deps, caller, c, 'Check Online', online ? 'Connection is up' : `Connection is down (${NO_ANSWER_TEXT[(asked as { none: keyof typeof NO_ANSWER_TEXT }).none]})`, {
+      network: 'status' in asked ? asked.status.network : online ? 'up' : 'down',
+    });
     return { online, lastSeen };
   }),
 
-  /** CHECK_DIAGNOSTICS (§7): the newest reading's signal and power, in the spec's answer shape. */
-  serve(contracts.CHECK_DIAGNOSTICS, ['farms', 'installs', 'readings', 'now'], async ({ supplyNumber }, { deps, caller }) => {
+  /** CHECK_DIAGNOSTICS (§7): the unit's signal, disconnects, power source and battery, in the spec's answer shape. */
+  serve(contracts.CHECK_DIAGNOSTICS, ['farms', 'installs', 'unitChecks', 'now'], async ({ supplyNumber }, { deps, caller, log }) => {
     const c = await checkedFarm(deps, supplyNumber);
     if (!c) return NO_SUCH_FARM;
-    const newest = c.vats.filter((v) => v.latest).sort((a, b) => (a.latest!.published_at < b.latest!.published_at ? 1 : -1))[0];
-    const signal = signalOf(newest?.latest ? await deps.readings.getRaw(newest.device._id, newest.latest.published_at) : undefined);
-    const mains = newest?.latest?.battery_status ? isOnMains(newest.latest.battery_status) : null;
-    const source = mains === null ? null : mains ? POWER_MAINS : POWER_BATTERY;
-    const state = mains === null ? 'unknown' : mains ? 'charging' : 'discharging';
-    const result = newest ? `Signal ${signal.strength ?? '?'}% / ${signal.quality ?? '?'}%, power ${source ?? 'unknown'}, battery ${state}` : 'No readings';
-    await logCheck(deps, caller, c, 'Check Diagnostics', result, {
-      network: newest ? 'reported' : 'no readings',
-      ...(signal.strength !== null ? { signalStrength: signal.strength } : {}),
-      ...(signal.quality !== null ? { signalQuality: signal.quality } : {}),
-      ...(signal.disconnects !== null ? { disconnects: signal.disconnects } : {}),
-      ...(source ? { power: source } : {}),
-      batteryState: state,
+    const asked = await askUnit(deps, c, 'diagnostics', log);
+    if (!('status' in asked)) {
+      // No status: every line unknown, so the screen shows each one not okay (§9).
+      await logCheck(deps, caller, c, 'Check Diagnostics', `No diagnostics: ${NO_ANSWER_TEXT[asked.none]}`, { network: 'down', batteryState: 'unknown' });
+      return { data: { device: { network: { signal: { strength: null, quality: null }, disconnects: null }, power: { source: null, battery: { state: 'unknown' } }, published_at: null } } };
+    }
+    const s = asked.status;
+    await logCheck(deps, caller, c, 'Check Diagnostics', `Network ${s.network}, signal ${s.signal.strength}% / ${s.signal.quality}%, ${s.disconnects} disconnects, power ${s.power.source}, battery ${s.power.battery.state}`, {
+      network: s.network,
+      signalStrength: s.signal.strength,
+      signalQuality: s.signal.quality,
+      disconnects: s.disconnects,
+      power: s.power.source,
+      batteryState: s.power.battery.state,
     });
     return {
       data: {
         device: {
-          network: { signal: { strength: signal.strength, quality: signal.quality }, disconnects: signal.disconnects },
-          power: { source, battery: { state } },
-          published_at: newest?.latest?.published_at ?? null,
+          network: { signal: { strength: s.signal.strength, quality: s.signal.quality }, disconnects: s.disconnects },
+          power: { source: s.power.source, battery: { state: s.power.battery.state } },
+          published_at: deps.now().toISOString(),
         },
       },
     };
   }),
 
-  /** CHECK_SENSORBOARDS (§7): per vat 'ok' or 'fault …'; the answer begins with 'fault' when any vat's does. */
-  serve(contracts.CHECK_SENSORBOARDS, ['farms', 'installs', 'readings', 'now'], async ({ supplyNumber }, { deps, caller }) => {
+  /** CHECK_SENSORBOARDS (§7): 'ok: n vats', or text beginning with 'fault' naming each vat whose board is missing, or the unit not answering. */
+  serve(contracts.CHECK_SENSORBOARDS, ['farms', 'installs', 'unitChecks', 'now'], async ({ supplyNumber }, { deps, caller, log }) => {
     const c = await checkedFarm(deps, supplyNumber);
     if (!c) return NO_SUCH_FARM;
-    const faults = c.vats.map((v) => sensorBoardsOf(v.device, v.latest)).filter((r) => r !== 'ok');
-    const result = c.vats.length === 0 ? 'fault: no vats set up' : faults.length ? `fault: ${faults.map((f) => f.replace(/^fault: /, '')).join('; ')}` : `ok: ${c.vats.length} vat${c.vats.length === 1 ? '' : 's'}`;
+    const asked = await askUnit(deps, c, 'sensorboards', log);
+    const result = 'status' in asked ? sensorBoardsResult(asked.status.sensorBoards, c.vats.map((d) => d.vat_number)) : `fault: ${NO_ANSWER_TEXT[asked.none]}`;
     await logCheck(deps, caller, c, 'Check Sensor Boards', result, { checkSensorBoards: result });
     return { result };
   }),

@@ -92,7 +92,7 @@ export const makeMessageChecks = (deps: { farms: FarmRepository; readings: Readi
     const ev = { topic, payloadText, receivedAt };
 
     const route = parseDeviceTopic(topic);
-    if (!route) return reject(ev, `topic ${topic} is not dts/<thing>/telemetry or dts/<thing>/knode`);
+    if (!route) return reject(ev, `topic ${topic} is not dts/<unit>/<vat>/telemetry, dts/<thing>/telemetry or dts/<thing>/knode`);
     let json: unknown;
     try {
       json = JSON.parse(payloadText);

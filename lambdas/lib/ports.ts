@@ -18,7 +18,7 @@ import { dynamoOrganizationRepository, type OrganizationRepository } from '../ad
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { dynamoWatchmanRepository, type WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
-import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
+import { deviceCommandsFromEnv, unitChecksFromEnv, type DeviceCommands, type UnitChecks } from '../adapters/iot/device-commands';
 import { provisioningFromEnv, type UnitProvisioning } from '../adapters/iot/provisioning';
 import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
 import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
@@ -124,6 +124,8 @@ export interface Ports {
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
   readonly devices: DeviceCommands;
+  /** Check Install's command/reply exchange with a farm's unit (dts/<unit>/cmd/check): the installer's alone. */
+  readonly unitChecks: UnitChecks;
   /** The IoT thing registry (device names). */
   readonly thingRegistry: ThingRegistry;
   /** IoT provisioning of a farm's unit (thing, certificate, policy): the installer's alone. */
@@ -174,6 +176,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     verifier: () => tokenVerifierFromEnv(env),
     botCheck: () => botCheckFromEnv(env),
     devices: () => deviceCommandsFromEnv(env),
+    unitChecks: () => unitChecksFromEnv(env),
     thingRegistry: () => thingRegistryFromEnv(env),
     provisioning: () => provisioningFromEnv(env),
     now: () => () => new Date(),

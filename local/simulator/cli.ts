@@ -27,7 +27,8 @@ export const USAGE = `Usage:
       H hours back (default 48) at X simulated minutes per real minute (default 60), then live;
       --speed 1 catches up as fast as the rate limit (400 messages/s) allows.
   npm run simulate -- --fault KIND --device NAME --minutes M
-      Start a fault on a device of the running stack's simulator.
+      Start a fault on a device of the running stack's simulator (a vat device, e.g. vm-31245-1,
+      or a unit, e.g. unit-352656100000029: the fault is then on each of its vats).
       KIND: ${FAULT_KINDS.join(', ')}.
 Start the stack first with: npm start`;
 

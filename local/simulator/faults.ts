@@ -15,7 +15,13 @@ export const CONTROLLER_FAULT_KINDS = ['controller_manual', 'controller_off', 'c
  * calibration check finds it against the dockets), until the fault ends (the radar is set right).
  */
 export const SENSOR_FAULT_KINDS = ['radar_drift'] as const;
-export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS, ...SENSOR_FAULT_KINDS] as const;
+/**
+ * Faults an installer's Check Install finds (issue 20): weak_signal (the cellular signal drops
+ * below the §9 thresholds) and sensor_board (the vat's sensor board is missing: no temperature
+ * probe reading, and the unit reports no board for that vat). Never random.
+ */
+export const INSTALL_FAULT_KINDS = ['weak_signal', 'sensor_board'] as const;
+export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS, ...SENSOR_FAULT_KINDS, ...INSTALL_FAULT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type RandomFaultKind = (typeof RANDOM_FAULT_KINDS)[number];
 export const isControllerFault = (kind: FaultKind): boolean => (CONTROLLER_FAULT_KINDS as readonly string[]).includes(kind);
@@ -25,7 +31,7 @@ export const MAX_FAULT_MINUTES = 7 * 24 * 60;
 
 export const faultRequestSchema = z
   .object({
-    device: z.string({ message: 'device is required: the device (MQTT thing) name, e.g. vm-ocd40721-1' }).min(1, 'device is required'),
+    device: z.string({ message: 'device is required: the vat device name, e.g. vm-ocd40721-1, or a unit, e.g. unit-352656100000011' }).min(1, 'device is required'),
     kind: z.enum(FAULT_KINDS, { message: `kind must be one of ${FAULT_KINDS.join(', ')}` }),
     minutes: z
       .number({ message: 'minutes is required: a whole number of simulated minutes' })
@@ -53,6 +59,8 @@ export interface FaultEffects {
   readonly chillerOff: boolean;
   readonly warmPlate: boolean;
   readonly offline: boolean;
+  readonly weakSignal: boolean;
+  readonly sensorBoardMissing: boolean;
   /** The Vat-Man Auto controller's selector (auto unless a fault turns it), or null: no status sent. */
   readonly controller: 'auto' | 'manual' | 'off' | null;
   /** How far beyond the truth the radar reads, mm (radar_drift). */
@@ -67,6 +75,8 @@ export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffec
     chillerOff: on('chiller_off'),
     warmPlate: on('warm_plate'),
     offline: on('offline'),
+    weakSignal: on('weak_signal'),
+    sensorBoardMissing: on('sensor_board'),
     controller: on('controller_silent') ? null : on('controller_off') ? 'off' : on('controller_manual') ? 'manual' : 'auto',
     radarDriftMm: faults.filter((f) => f.kind === 'radar_drift' && isActive(f, t)).reduce((mm, f) => Math.max(mm, Math.floor((t - f.from) / 3_600_000)), 0),
   };
@@ -74,7 +84,10 @@ export const effectsAt = (faults: readonly ActiveFault[], t: number): FaultEffec
 
 /** A fault that starts at t (the device sends an alarm message, AM, on that minute). */
 export const startsAt = (faults: readonly ActiveFault[], t: number, minuteMs = 60_000): boolean =>
-  faults.some((f) => f.kind !== 'offline' && f.kind !== 'radar_drift' && f.from <= t && t < f.from + minuteMs && t < f.until);
+  faults.some((f) => f.kind !== 'offline' && f.kind !== 'radar_drift' && f.kind !== 'weak_signal' && f.from <= t && t < f.from + minuteMs && t < f.until);
+
+/** The cellular signal under a weak_signal fault: below §9's okay thresholds (strength above 20, quality above 55). */
+export const WEAK_SIGNAL = { strength: 12, quality: 38 } as const;
 
 /** Durations (simulated minutes) of the random demo faults: short enough to read on a 2-day chart. */
 export const RANDOM_FAULT_MINUTES: Readonly<Record<RandomFaultKind, readonly [number, number]>> = {

@@ -5,7 +5,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema } from '../../shared/telemetry/device-message';
 import { freePort } from '../../test/support/free-port';
-import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE } from '../seed/demo-data';
+import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_UNIT_IMEIS } from '../seed/demo-data';
 import { startMqttBroker } from '../stand-ins/mqtt-broker';
 import { simFarmsFrom, startSimulator, type SimFarm, type SimulatorHandle } from './simulator';
 
@@ -193,6 +193,8 @@ describe('simulator driver over a real MQTT broker', () => {
     expect(farms.filter((f) => f.controller)).toHaveLength(1);
     // The dairy company's farms (supplier FON) report the quality estimates; the others do not.
     expect(farms.filter((f) => f.quality).map((f) => f.fonterra_id)).toEqual(['31245', 'FON50412']);
-    expect(farms[0]?.vats[0]).toEqual({ device: 'vm-ocd40721-1', vat: { vat_size: 9100, vat_max_height: 2438, vat_diameter: 2337, wedgeHeight: 60, vat_volume_offset: 0 } });
+    expect(farms[0]?.unit).toBeUndefined();
+    expect(simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS).find((f) => f.fonterra_id === '31245')?.unit).toBe(`unit-${DEMO_UNIT_IMEIS['farm-pro']}`);
+    expect(farms[0]?.vats[0]).toEqual({ device: 'vm-ocd40721-1', vatNumber: 1, vat: { vat_size: 9100, vat_max_height: 2438, vat_diameter: 2337, wedgeHeight: 60, vat_volume_offset: 0 } });
   });
 });

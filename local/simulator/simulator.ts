@@ -4,9 +4,11 @@ import { dirname } from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Device } from '../../shared/entities/device';
 import { DAIRY_COMPANY_SUPPLIER, type Farm, type KnodeAsset } from '../../shared/entities/farm';
-import { knodeTopic, telemetryTopic } from '../../shared/telemetry/device-message';
+import { unitThingName } from '../../shared/entities/install';
+import { UNIT_CHECK_TOPIC_FILTER, type UnitStatus } from '../../shared/installer/unit-check';
+import { knodeTopic, replyTopic, telemetryTopic, unitTelemetryTopic } from '../../shared/telemetry/device-message';
 import type { VatConfig } from '../../shared/telemetry/reading';
-import { FAULT_KINDS, faultRequestSchema, isControllerFault, type ActiveFault, type FaultKind } from './faults';
+import { effectsAt, FAULT_KINDS, faultRequestSchema, isControllerFault, WEAK_SIGNAL, type ActiveFault, type FaultKind } from './faults';
 import { createKnodeModel, knodeThingOf, type KnodeModel, type KnodeModelState } from './knode-model';
 import { createVatModel, type VatModel, type VatModelState } from './vat-model';
 
@@ -19,8 +21,10 @@ import { createVatModel, type VatModel, type VatModelState } from './vat-model';
  */
 
 export interface SimVat {
-  /** Device name = MQTT thing name: the vat publishes to dts/<device>/telemetry. */
+  /** Device name (its thing name on the deprecated per-vat topic dts/<device>/telemetry). */
   readonly device: string;
+  /** The vat's number on its farm (1-4). @default its place in the farm's list */
+  readonly vatNumber?: number;
   readonly vat: VatConfig;
 }
 
@@ -28,6 +32,12 @@ export interface SimFarm {
   readonly fonterra_id: string;
   readonly timezone: string;
   readonly vats: readonly SimVat[];
+  /**
+   * The farm's controller unit (its thing name, unit-<imei>; issue 20): the vats publish on
+   * dts/<unit>/<vat>/telemetry, and the unit answers Check Install's commands on
+   * dts/<unit>/cmd/check. Without one, each vat publishes on its deprecated dts/<device>/telemetry.
+   */
+  readonly unit?: string;
   /** Vat-Man Auto: each vat's controller reports its selector (`controller_status`). */
   readonly controller?: boolean;
   /** The dairy company's farms (supplier FON): each vat reports the quality estimates. */
@@ -92,9 +102,12 @@ export const simFarmsFrom = (
   farms: readonly Farm[],
   devices: readonly Device[],
   knode: Readonly<Record<string, readonly KnodeAsset[]>> = {},
+  /** Each farm's unit IMEI, by farm _id. */
+  units: Readonly<Record<string, string>> = {},
 ): SimFarm[] =>
   farms.map((f) => ({
     fonterra_id: f.fonterra_id,
+    ...(units[f._id] ? { unit: unitThingName(units[f._id] as string) } : {}),
     timezone: f.timezone,
     controller: f.package === 'Vat-Man Auto',
     quality: f.supplier === DAIRY_COMPANY_SUPPLIER,
@@ -103,10 +116,37 @@ export const simFarmsFrom = (
       .sort((a, b) => a.vat_number - b.vat_number)
       .map((d) => ({
         device: d.name,
+        vatNumber: d.vat_number,
         vat: { vat_size: d.vat_size, vat_max_height: d.vat_max_height, vat_diameter: d.vat_diameter, wedgeHeight: d.wedgeHeight, vat_volume_offset: d.vat_volume_offset },
       })),
     knode: knode[f._id] ?? [],
   }));
+
+type VatEntry = Extract<Entry, { kind: 'vat' }>;
+
+/**
+ * A unit's answer to Check Install (shared/installer/unit-check.ts), from its vats' models and
+ * faults at their next minute (a fault injected now starts then, so the answer shows it at once):
+ * undefined (no answer) when every vat is offline; the signal of its first reporting vat (weak
+ * under weak_signal); power on BATTERY and discharging under power_cut; no sensor board for a
+ * vat under sensor_board.
+ */
+const unitStatusOf = (vatsOfUnit: readonly VatEntry[]): UnitStatus | undefined => {
+  const withEffects = vatsOfUnit.map((e) => ({ e, fx: effectsAt(e.model.activeFaults(e.next), e.next) }));
+  const up = withEffects.filter((v) => !v.fx.offline);
+  const first = up[0];
+  if (!first) return undefined;
+  const { signal } = first.e.model.state();
+  const weak = up.some((v) => v.fx.weakSignal);
+  const onBattery = up.some((v) => v.fx.powerCut);
+  return {
+    network: 'LTE',
+    signal: weak ? { ...WEAK_SIGNAL } : { strength: signal.strength, quality: signal.quality },
+    disconnects: signal.disconnects,
+    power: onBattery ? { source: 'BATTERY', battery: { state: 'discharging' } } : { source: 'VIN', battery: { state: 'charging' } },
+    sensorBoards: withEffects.filter((v) => !v.fx.sensorBoardMissing).map((v) => ({ vat: v.e.vatNumber, probe: true, radar: true })),
+  };
+};
 
 interface SavedState {
   readonly version: 1;
@@ -115,7 +155,7 @@ interface SavedState {
 }
 
 type Entry =
-  | { kind: 'vat'; key: string; topic: string; model: VatModel; next: number; controller: boolean }
+  | { kind: 'vat'; key: string; topic: string; model: VatModel; next: number; controller: boolean; vatNumber: number; unit: string | undefined }
   | { kind: 'knode'; key: string; topic: string; model: KnodeModel; next: number };
 
 const MINUTE = 60_000;
@@ -154,7 +194,7 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
   const startAt = now() - (o.backfillHours ?? 48) * 3_600_000;
   const entries: Entry[] = [];
   for (const farm of o.farms) {
-    for (const v of farm.vats) {
+    for (const [i, v] of farm.vats.entries()) {
       const prior = saved?.vats[v.device];
       const model = createVatModel(
         {
@@ -170,7 +210,9 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
         prior,
       );
       const next = prior?.t != null ? onGrid(prior.t, MINUTE, startAt) : model.nextTime(startAt);
-      entries.push({ kind: 'vat', key: v.device, topic: telemetryTopic(v.device), model, next, controller: farm.controller === true });
+      const vatNumber = v.vatNumber ?? i + 1;
+      const topic = farm.unit ? unitTelemetryTopic(farm.unit, vatNumber) : telemetryTopic(v.device);
+      entries.push({ kind: 'vat', key: v.device, topic, model, next, controller: farm.controller === true, vatNumber, unit: farm.unit });
     }
     const assets = farm.knode ?? [];
     if (assets.length > 0) {
@@ -181,6 +223,9 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
     }
   }
   const vats = new Map(entries.flatMap((e) => (e.kind === 'vat' ? [[e.key, e] as const] : [])));
+  /** Each unit's vats (issue 20). */
+  const units = new Map<string, VatEntry[]>();
+  for (const e of vats.values()) if (e.unit) units.set(e.unit, [...(units.get(e.unit) ?? []), e]);
 
   const client: MqttClient = await connectAsync(
     o.mqttUrl,
@@ -195,18 +240,22 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
 
   // Controller settings (issue 6): a simulated vat applies what arrives on dts/<thing>/cmd/settings
   // and answers on dts/<thing>/cmd/reply, as the real controller does.
+  // Check Install (issue 20): a unit answers dts/<unit>/cmd/check with its status (unitStatusOf),
+  // or not at all while offline.
   client.on('message', (topic, payload) => {
     const [, thing, , command] = topic.split('/');
-    if (command !== 'settings' || !thing || !vats.has(thing)) return;
+    if (!thing || !(command === 'settings' ? vats.has(thing) : command === 'check' && units.has(thing))) return;
     try {
       const { request_id } = JSON.parse(payload.toString('utf8')) as { request_id?: unknown };
       if (typeof request_id !== 'string') return;
-      void client.publishAsync(`dts/${thing}/cmd/reply`, JSON.stringify({ request_id, return_value: 'Settings applied' }), { qos: 1 }).catch(() => undefined);
+      const answer = command === 'settings' ? 'Settings applied' : unitStatusOf(units.get(thing) ?? []);
+      if (answer === undefined) return;
+      void client.publishAsync(replyTopic(thing), JSON.stringify({ request_id, return_value: answer }), { qos: 1 }).catch(() => undefined);
     } catch {
       log(`simulator: unreadable command on ${topic}`);
     }
   });
-  await client.subscribeAsync('dts/+/cmd/settings', { qos: 1 });
+  await client.subscribeAsync(['dts/+/cmd/settings', UNIT_CHECK_TOPIC_FILTER], { qos: 1 });
 
   const simStart = Math.min(...entries.map((e) => e.next), now());
   const realStart = now();
@@ -295,8 +344,14 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
 
   const inject: SimulatorHandle['inject'] = (f) => {
     const req = faultRequestSchema.parse(f);
+    // A fault on a unit is a fault on each of its vats (an offline unit: none of them reports).
+    const ofUnit = units.get(req.device);
+    if (ofUnit) {
+      const [first] = ofUnit.map((e) => inject({ ...req, device: e.key }));
+      return { ...(first as DeviceFault), device: req.device };
+    }
     const e = vats.get(req.device);
-    if (!e || e.kind !== 'vat') throw new UnknownDeviceError(req.device, [...vats.keys()]);
+    if (!e || e.kind !== 'vat') throw new UnknownDeviceError(req.device, [...vats.keys(), ...units.keys()]);
     if (isControllerFault(req.kind) && !e.controller) throw new Error(`${req.kind} needs a vat with a Vat-Man Auto controller; ${req.device} has none`);
     const fault = toDeviceFault(req.device, e.model.inject(req.kind, req.minutes, e.next));
     log(`simulator: ${fault.kind} on ${fault.device} from ${fault.from} to ${fault.until}`);

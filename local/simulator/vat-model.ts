@@ -1,6 +1,6 @@
 import type { StateMachine, TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import type { VatConfig } from '../../shared/telemetry/reading';
-import { RANDOM_FAULT_KINDS, RANDOM_FAULT_MINUTES, effectsAt, startsAt, type ActiveFault, type FaultKind, type RandomFaultKind } from './faults';
+import { RANDOM_FAULT_KINDS, RANDOM_FAULT_MINUTES, WEAK_SIGNAL, effectsAt, startsAt, type ActiveFault, type FaultKind, type RandomFaultKind } from './faults';
 import { createRng, hashString, intBetween, jitter, uniform, type Rng } from './random';
 
 /**
@@ -348,7 +348,7 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
       published_at: new Date(t).toISOString(),
       message_type: startsAt(s.faults, t) ? 'AM' : event ? 'EM' : 'DATA',
       radar_distance: clamp(Math.round(vat.vat_max_height - levelOf(s.volume) + radarNoise + fx.radarDriftMm), 0, 10_000),
-      temp1: round1(s.temp1),
+      temp1: fx.sensorBoardMissing ? null : round1(s.temp1),
       temp2: round1(s.temp2),
       temp3: round1(s.temp3),
       temp4: round1(ambient),
@@ -361,7 +361,7 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
       cooler: { milk_in: round1(s.milkIn), water_in: round1(waterIn) },
       firmware_version: '41',
       system_version: '3.2.1',
-      signal: { ...s.signal },
+      signal: fx.weakSignal ? { ...s.signal, ...WEAK_SIGNAL } : { ...s.signal },
       seq: s.seq,
       ...(config.controller && fx.controller !== null ? { controller_status: fx.controller } : {}),
       ...(quality ? { quality } : {}),

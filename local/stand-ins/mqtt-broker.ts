@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { Aedes, type Client } from 'aedes';
+import { devicePublishTopics } from '../../shared/telemetry/device-message';
 
 /**
  * An IoT topic rule as the local stack runs it: messages on topics matching `topicFilter`
@@ -52,7 +53,7 @@ const derToPem = (der: Buffer) => `-----BEGIN CERTIFICATE-----\n${der.toString('
 
 /** The device policy's topics for a thing (cdk/lib/constructs/telemetry.ts DevicePolicy). */
 export const devicePolicy = (thing: string) => ({
-  publish: [`dts/${thing}/telemetry`, `dts/${thing}/knode`, `dts/${thing}/cmd/reply`],
+  publish: devicePublishTopics(thing),
   subscribe: (filter: string) => filter.startsWith(`dts/${thing}/cmd/`) && !filter.slice(`dts/${thing}/cmd/`.length).includes('#'),
 });
 

@@ -23,6 +23,8 @@ export type Unit = z.infer<typeof unitSchema>;
 /** One unit per IMEI, one thing per unit: the thing's name is the IMEI's. */
 export const UNIT_THING_PREFIX = 'unit-';
 export const unitThingName = (imei: string): string => `${UNIT_THING_PREFIX}${imei}`;
+/** The IMEI inside a unit's thing name (unitThingName), or undefined for any other name. */
+export const imeiOfUnitThing = (thingName: string): string | undefined => /^unit-(\d{15})$/.exec(thingName)?.[1];
 
 /** IoT attribute values allow no spaces: the variant is kept as lite, pro or auto. */
 const variantAttribute = (pkg: Package): string => pkg.replace(/^Vat-Man /, '').toLowerCase();

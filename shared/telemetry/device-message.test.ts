@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { isMilkingState, isOnMains, knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema } from './device-message';
+import { devicePublishTopics, isMilkingState, isOnMains, knodeMessageSchema, parseDeviceTopic, parseUnitVatSender, telemetryMessageSchema, unitTelemetryTopic } from './device-message';
 
 describe('device topics', () => {
-  it('accepts dts/<thing>/telemetry and dts/<thing>/knode only', () => {
+  it("accepts a unit's dts/<unit>/<vat 1-4>/telemetry, the deprecated dts/<thing>/telemetry, and dts/<thing>/knode only", () => {
+    expect(parseDeviceTopic('dts/unit-352656100000029/2/telemetry')).toEqual({ thing: 'unit-352656100000029/2', channel: 'telemetry' });
+    expect(parseUnitVatSender('unit-352656100000029/2')).toEqual({ unit: 'unit-352656100000029', vat: 2 });
+    expect(parseUnitVatSender('vm-31245-1')).toBeUndefined();
     expect(parseDeviceTopic('dts/vm-31245-1/telemetry')).toEqual({ thing: 'vm-31245-1', channel: 'telemetry' });
     expect(parseDeviceTopic('dts/kn-fon50412/knode')).toEqual({ thing: 'kn-fon50412', channel: 'knode' });
-    for (const t of ['dts/vm-1/other', 'dts//telemetry', 'dts/a/b/telemetry', 'x/vm-1/telemetry', 'dts/+/telemetry']) expect(parseDeviceTopic(t)).toBeUndefined();
+    for (const t of ['dts/vm-1/other', 'dts//telemetry', 'dts/a/b/telemetry', 'dts/a/5/telemetry', 'dts/a/0/telemetry', 'dts/a/1/knode', 'dts/a/cmd/reply', 'x/vm-1/telemetry', 'dts/+/telemetry', 'dts/+/1/telemetry']) {
+      expect(parseDeviceTopic(t), t).toBeUndefined();
+    }
+  });
+
+  it("lets a thing publish to its own topics only: its vats' readings, its per-vat readings, knode and replies", () => {
+    expect(devicePublishTopics('unit-1')).toEqual([1, 2, 3, 4].map((v) => unitTelemetryTopic('unit-1', v)).concat(['dts/unit-1/telemetry', 'dts/unit-1/knode', 'dts/unit-1/cmd/reply']));
   });
 });
 

@@ -7,8 +7,14 @@ import { z } from 'zod';
  * values"), so a faulty board cannot write nonsense into a farmer's charts or alerts.
  */
 
-/** Topic a vat device publishes its readings to (QoS 1). */
+/**
+ * Topic a vat device publishes its readings to (QoS 1): the per-vat topic, kept for a deprecation
+ * period so devices in the field keep working. New units publish on UNIT_TELEMETRY_TOPIC_FILTER.
+ */
 export const TELEMETRY_TOPIC_FILTER = 'dts/+/telemetry';
+/** A unit's vats' readings (issue 20): dts/<unit>/<vat 1-4>/telemetry, one thing per controller unit. */
+export const UNIT_TELEMETRY_TOPIC_FILTER = 'dts/+/+/telemetry';
+export const unitTelemetryTopic = (unit: string, vat: number): string => `dts/${unit}/${vat}/telemetry`;
 /** Topic a farm's knode gateway publishes its asset readings to (QoS 1). */
 export const KNODE_TOPIC_FILTER = 'dts/+/knode';
 /** Both channels; the ingest rule subscribes to this and dispatches on the last topic level. */
@@ -21,10 +27,40 @@ export const replyTopic = (thing: string): string => `dts/${thing}/cmd/reply`;
 export const REPLY_TOPIC_FILTER = 'dts/+/cmd/reply';
 export const knodeTopic = (thingName: string): string => `dts/${thingName}/knode`;
 
-/** `dts/<thing>/<channel>` → its parts, or undefined for any other topic. */
+/**
+ * The topics the device policy (cdk/lib/constructs/telemetry.ts) lets a thing publish to: its
+ * vats' readings as a unit (dts/<unit>/1-4/telemetry), its readings on the deprecated per-vat
+ * topic, its knode assets, and its answers to commands. The local broker's mutual-TLS port
+ * applies the same list.
+ */
+export const devicePublishTopics = (thing: string): string[] => [
+  ...[1, 2, 3, 4].map((vat) => unitTelemetryTopic(thing, vat)),
+  telemetryTopic(thing),
+  knodeTopic(thing),
+  replyTopic(thing),
+];
+
+/**
+ * The sender of a unit's vat readings, as the thing registry resolves it (FarmRepository
+ * resolveThing): `<unit>/<vat>`, the unit's farm's vat of that number.
+ */
+export const unitVatSender = (unit: string, vat: number): string => `${unit}/${vat}`;
+export const parseUnitVatSender = (sender: string): { unit: string; vat: number } | undefined => {
+  const m = /^([^/+#]{1,128})\/([1-4])$/.exec(sender);
+  return m ? { unit: m[1] as string, vat: Number(m[2]) } : undefined;
+};
+
+/**
+ * A device topic → who sent it and on which channel, or undefined for any other topic. `thing` is
+ * the sender as the thing registry resolves it: the thing name on `dts/<thing>/<channel>` (a vat
+ * device on its deprecated per-vat topic, or a knode gateway), `<unit>/<vat>` on a unit's
+ * `dts/<unit>/<vat>/telemetry` (unitVatSender).
+ */
 export const parseDeviceTopic = (topic: string): { thing: string; channel: 'telemetry' | 'knode' } | undefined => {
   const m = /^dts\/([^/+#]{1,128})\/(telemetry|knode)$/.exec(topic);
-  return m ? { thing: m[1] as string, channel: m[2] as 'telemetry' | 'knode' } : undefined;
+  if (m) return { thing: m[1] as string, channel: m[2] as 'telemetry' | 'knode' };
+  const u = /^dts\/([^/+#]{1,128})\/([1-4])\/telemetry$/.exec(topic);
+  return u ? { thing: unitVatSender(u[1] as string, Number(u[2])), channel: 'telemetry' } : undefined;
 };
 
 /**

@@ -1,14 +1,32 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { unitCheckCommandSchema, unitCheckTopic, type UnitStatus } from '../../shared/installer/unit-check';
+import { replyTopic, unitTelemetryTopic } from '../../shared/telemetry/device-message';
 import { browserTestFile, shot, signIn, withShot } from '../support/browser';
+import { until } from '../support/until';
 
 /**
  * The installer tools in Chromium (issue 20; operator §2, §4, §5, §8) as the demo installer: a new
  * install for a fresh supply number with two vats (one from the height table, one entered by
- * hand), its certificate files downloaded from the result dialog, the install log showing the
- * entry, and the farm's devices in the admin device list.
+ * hand), its certificate files downloaded from the result dialog, a reading published over
+ * mutual TLS with them (`mosquitto_pub --cert --key --cafile`, as an installer loading the files
+ * onto a unit would), Check Install asking the unit, the install log showing the new install and
+ * the checks, and the farm's devices in the admin device list.
+ *
+ * The freshly installed unit has no simulator behind it, so the test answers Check Install's
+ * commands as the unit itself: an MQTT client connected over mutual TLS with the downloaded
+ * certificate and key and the unit's client id, subscribed to its own check topic and replying on
+ * its own reply topic, which is exactly what the device policy lets the unit do.
  */
 const env = browserTestFile('installer');
 const IMEI = '352656100008801';
@@ -24,6 +42,22 @@ const openAs = async (email: string, path: string): Promise<Page> => {
   return page;
 };
 
+/** mosquitto_pub from Debian's mosquitto-clients (.ci/run installs it); required where the browser tests must run. */
+const MOSQUITTO_PUB = '/usr/bin/mosquitto_pub';
+const havePub = async (): Promise<boolean> => {
+  try {
+    await promisify(execFile)(MOSQUITTO_PUB, ['--help']).catch((err: { code?: unknown }) => {
+      // --help exits 1 once it has printed the usage: the program is there.
+      if (err.code === 'ENOENT') throw err;
+    });
+    return true;
+  } catch {
+    if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but no ${MOSQUITTO_PUB} (apt-get install mosquitto-clients)`);
+    console.warn(`No ${MOSQUITTO_PUB}: the installer test publishes with the mqtt package instead (apt-get install mosquitto-clients).`);
+    return false;
+  }
+};
+
 const downloadText = async (page: Page, link: string): Promise<string> => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: link, exact: true }).click()]);
   return readFile((await download.path()) ?? '', 'utf8');
@@ -32,6 +66,7 @@ const downloadText = async (page: Page, link: string): Promise<string> => {
 describe.skipIf(!env.run)('new install, install log and device list', () => {
   it('installs two vats for a fresh supply number, downloads the certificate once, logs it, and the devices appear', async () => {
     const page = await openAs('installer@vatman.local', '/dts/installer/new');
+    let downloaded = { certificate: '', key: '', ca: '', endpoint: '' };
     await withShot(page, 'installer-new', async () => {
       const panel = page.getByRole('tabpanel');
       // §5 defaults.
@@ -67,6 +102,8 @@ describe.skipIf(!env.run)('new install, install log and device list', () => {
       const certificate = await downloadText(page, 'Certificate');
       const key = await downloadText(page, 'Private key');
       const ca = await downloadText(page, 'CA certificate');
+      const endpoint = (await dialog.locator('code').nth(1).textContent()) ?? '';
+      downloaded = { certificate, key, ca, endpoint };
       // A real certificate from the CA, and the key that belongs to it.
       const x509 = new X509Certificate(certificate);
       expect(x509.verify(new X509Certificate(ca).publicKey)).toBe(true);
@@ -78,11 +115,57 @@ describe.skipIf(!env.run)('new install, install log and device list', () => {
     await shot(page, 'installer-new');
 
     await withShot(page, 'installer-check', async () => {
-      // The new unit has reported nothing yet: the connection is down, and the check stops there (§4).
+      // The new unit is not connected yet: it answers nothing, the connection is down, and the check stops there (§4).
       await page.getByLabel('Supply Number').fill(SUPPLY);
       await page.getByRole('button', { name: 'Check' }).click();
-      await page.getByRole('list', { name: 'Check results' }).getByText('Connection is down').waitFor();
+      await page.getByRole('list', { name: 'Check results' }).getByText('Connection is down').waitFor({ timeout: 20_000 });
     });
+
+    // The downloaded files on the unit: a reading over mutual TLS to the endpoint of the download.
+    const dir = mkdtempSync(join(tmpdir(), 'vatman-unit-'));
+    const files = { cert: join(dir, 'certificate.pem'), key: join(dir, 'private.key'), ca: join(dir, 'ca.pem') };
+    writeFileSync(files.cert, downloaded.certificate);
+    writeFileSync(files.key, downloaded.key, { mode: 0o600 });
+    writeFileSync(files.ca, downloaded.ca);
+    const port = new URL(env.stack.facts.mqttTls).port;
+    const thing = `unit-${IMEI}`;
+    const at = new Date().toISOString();
+    const reading = JSON.stringify({ published_at: at, radar_distance: 1500, temp1: 4.1, battery: { status: '0x0B' }, signal: { strength: 67, quality: 81, disconnects: 0 } });
+    if (await havePub()) {
+      await promisify(execFile)(MOSQUITTO_PUB, ['-h', downloaded.endpoint, '-p', port, '--cafile', files.ca, '--cert', files.cert, '--key', files.key, '-i', thing, '-q', '1', '-t', unitTelemetryTopic(thing, 1), '-m', reading], { timeout: 15_000 });
+    } else {
+      const c = await mqtt.connectAsync(`mqtts://${downloaded.endpoint}:${port}`, { ca: downloaded.ca, cert: downloaded.certificate, key: downloaded.key, clientId: thing, reconnectPeriod: 0 });
+      await c.publishAsync(unitTelemetryTopic(thing, 1), reading, { qos: 1 });
+      await c.endAsync();
+    }
+    // The reading is the new farm's vat 1's.
+    await until(async () => ((await dynamoReadingsRepository(createDocumentClient(), env.stack.facts.dynamodb.readingsTable).getRaw(`dev-${SUPPLY}-1`, at)) ? true : undefined), { timeoutMs: 15_000 });
+
+    // The unit answers Check Install (see the file's comment): over mutual TLS, its own topics only.
+    const unit = await mqtt.connectAsync(`mqtts://${downloaded.endpoint}:${port}`, { ca: downloaded.ca, cert: downloaded.certificate, key: downloaded.key, clientId: thing, reconnectPeriod: 0 });
+    const status: UnitStatus = {
+      network: 'LTE',
+      signal: { strength: 67, quality: 81 },
+      disconnects: 0,
+      power: { source: 'VIN', battery: { state: 'charged' } },
+      sensorBoards: [{ vat: 1, probe: true, radar: true }, { vat: 2, probe: true, radar: true }],
+    };
+    const asked: string[] = [];
+    unit.on('message', (_topic, payload) => {
+      const command = unitCheckCommandSchema.parse(JSON.parse(payload.toString('utf8')));
+      asked.push(command.check);
+      void unit.publishAsync(replyTopic(thing), JSON.stringify({ request_id: command.request_id, return_value: status }), { qos: 1 });
+    });
+    await unit.subscribeAsync(unitCheckTopic(thing), { qos: 1 });
+    await withShot(page, 'installer-check', async () => {
+      await page.getByRole('button', { name: 'Check' }).click();
+      const results = page.getByRole('list', { name: 'Check results' });
+      await results.getByText('Connection is up').waitFor({ timeout: 20_000 });
+      for (const line of ['Network strength: okay (67%)', 'Signal quality: okay (81%)', 'Mains power: okay (VIN)', 'Battery: okay (charged)', 'Sensor boards: ok: 2 vats']) await results.getByText(line).waitFor({ timeout: 20_000 });
+    });
+    await shot(page, 'installer-check');
+    await unit.endAsync();
+    expect(asked.sort()).toEqual(['diagnostics', 'online', 'sensorboards']);
 
     // The local stack sets no post-install form: the Help page says so rather than linking nowhere.
     await page.goto(`${env.web}/dts/installer/help`);
@@ -100,6 +183,15 @@ describe.skipIf(!env.run)('new install, install log and device list', () => {
       expect(details).toContain(IMEI);
       expect(details).toContain('Tom Fraser');
       expect(details).toContain(`unit-${IMEI}`);
+      // All: the new install and the checks, newest first (two online checks, diagnostics, sensor boards).
+      await page.getByLabel('Log Type').selectOption('All');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByText('5 entries, page 1 of 1').waitFor();
+      const list = page.getByRole('list', { name: 'Install log entries' });
+      await list.getByText(`${SUPPLY} · Check Online · Connection is up`).waitFor();
+      await list.getByText(`${SUPPLY} · Check Diagnostics · Network LTE, signal 67% / 81%, 0 disconnects, power VIN, battery charged`).waitFor();
+      await list.getByText(`${SUPPLY} · Check Sensor Boards · ok: 2 vats`).waitFor();
+      await list.getByText(`${SUPPLY} · New Install · Vat-Man installed for ${SUPPLY}: 2 vats`).waitFor();
     });
     await shot(page, 'installer-log');
     await page.context().close();
@@ -108,7 +200,11 @@ describe.skipIf(!env.run)('new install, install log and device list', () => {
     await withShot(admin, 'installer-devices', async () => {
       const table = admin.getByRole('table');
       await table.waitFor();
-      for (const name of [`vm-${SUPPLY}-1`, `vm-${SUPPLY}-2`]) await table.getByRole('link', { name, exact: true }).waitFor();
+      for (const name of [`vm-${SUPPLY}-1`, `vm-${SUPPLY}-2`]) {
+        await table.getByRole('link', { name, exact: true }).waitFor();
+        // The row names the new farm.
+        expect(await table.getByRole('row').filter({ has: admin.getByRole('link', { name, exact: true }) }).textContent()).toContain(SUPPLY);
+      }
     });
     await admin.context().close();
   });

@@ -58,6 +58,14 @@ describe('alert engine infrastructure', () => {
     const policies = policiesOfFunction(setting);
     expect(policies).toContain('iot:Publish');
     expect(policies).toContain('topic/dts/*/cmd/settings');
+    expect(policies).not.toContain('cmd/check');
+  });
+
+  it("lets the installer endpoint alone publish Check Install's command to unit check topics", () => {
+    const installer = policiesOfFunction(fnId(template, 'POST /api/installer'));
+    expect(installer).toContain('topic/dts/unit-*/cmd/check');
+    const others = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => id !== fnId(template, 'POST /api/installer'));
+    for (const id of others) expect(policiesOfFunction(id)).not.toContain('cmd/check');
   });
 
   it('lets a device publish its reply on its own cmd/reply topic', () => {

@@ -33,6 +33,7 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
     resource: /^\*$/,
     why: 'no resource-level permission: a new install makes one certificate and reads the data endpoint',
   },
+  { fn: /^ApiInstaller$/, action: /^iot:Publish$/, resource: /:topic\/dts\/unit-\*\/cmd\/check$/, why: "Check Install's command to the unit of the farm the installer names; the device policy lets each unit read only its own" },
   { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
   { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate (its id is not known before)' },
   { fn: /^WebDeployment$/, action: /^(s3:|cloudfront:)/, resource: /./, why: "CDK's BucketDeployment: the asset bucket and the site bucket's objects, and CloudFront invalidation (no resource-level permission)" },

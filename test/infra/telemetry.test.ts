@@ -1,6 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INGEST_PARTITION_KEY, INGEST_RULE_SQL } from '../../cdk/lib/constructs/telemetry';
+import { INGEST_PARTITION_KEY, INGEST_RULE_SQL, UNIT_INGEST_RULE_SQL } from '../../cdk/lib/constructs/telemetry';
 import { INGEST_STREAM } from '../../lambdas/ingest/stream-settings';
 import { functionEnv, lambdaFunctions, nagViolations, onlyResourceId, synthVatMan, type Synthesized } from './synth';
 
@@ -40,6 +40,14 @@ describe('IoT topic rule', () => {
         Actions: [{ Kinesis: { StreamName: { Ref: streamId }, PartitionKey: '${topic(2)}', RoleArn: Match.anyValue() } }],
       },
     });
+  });
+
+  it("puts a unit's vat readings (dts/<unit>/<vat>/telemetry) on the same stream, keyed by the unit, with the same error action", () => {
+    expect(UNIT_INGEST_RULE_SQL).toBe("SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM 'dts/+/+/telemetry'");
+    const rules = Object.values(template.findResources('AWS::IoT::TopicRule', { Properties: { TopicRulePayload: { Sql: UNIT_INGEST_RULE_SQL } } })) as { Properties: { TopicRulePayload: { Actions: unknown; ErrorAction: { Sqs: { QueueUrl: unknown } } } } }[];
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties.TopicRulePayload.Actions).toEqual([{ Kinesis: { StreamName: { Ref: streamId }, PartitionKey: '${topic(2)}', RoleArn: expect.anything() } }]);
+    expect(rules[0]?.Properties.TopicRulePayload.ErrorAction.Sqs.QueueUrl).toEqual({ Ref: queueId });
   });
 
   it('has an error action that puts undeliverable messages into the dead-letter queue', () => {
@@ -101,6 +109,9 @@ describe('device IoT policy', () => {
     expect(Object.keys(byAction).sort()).toEqual(['iot:Connect', 'iot:Publish', 'iot:Receive', 'iot:Subscribe']);
     expect(byAction['iot:Connect']).toContain(':client/${iot:Connection.Thing.ThingName}');
     expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/telemetry');
+    // A unit publishes its vats' readings on its own topics, vats 1-4 and nothing else below it.
+    for (const vat of [1, 2, 3, 4]) expect(byAction['iot:Publish']).toContain(`:topic/dts/\${iot:Connection.Thing.ThingName}/${vat}/telemetry`);
+    expect(byAction['iot:Publish']).not.toContain('/5/telemetry');
     expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/knode');
     expect(byAction['iot:Publish']).toContain(':topic/dts/${iot:Connection.Thing.ThingName}/cmd/reply');
     expect(byAction['iot:Subscribe']).toContain(':topicfilter/dts/${iot:Connection.Thing.ThingName}/cmd/*');

@@ -191,9 +191,11 @@ const SAMPLES: Record<string, Sample> = {
   },
   INSTALLS: { fields: () => ({ supplyNumber: '', logType: 'All', page: '0', pageSize: '50' }) },
   // Check Install on the Pro farm: each allowed call adds an install log entry, nothing else.
-  CHECK_ONLINE: { fields: () => ({ supplyNumber: '31245' }) },
-  CHECK_DIAGNOSTICS: { fields: () => ({ supplyNumber: '31245' }) },
-  CHECK_SENSORBOARDS: { fields: () => ({ supplyNumber: '31245' }) },
+  // An unknown supply number ('No such farm', 200): every demo farm has a unit, and with no simulator
+  // behind it each allowed caller would wait out the check's timeout (installer-check.test.ts asks units).
+  CHECK_ONLINE: { fields: () => ({ supplyNumber: 'NOPE999' }) },
+  CHECK_DIAGNOSTICS: { fields: () => ({ supplyNumber: 'NOPE999' }) },
+  CHECK_SENSORBOARDS: { fields: () => ({ supplyNumber: 'NOPE999' }) },
   // A fresh unit and supply number each call: every allowed caller provisions a new one-vat install.
   NEW_INSTALL: {
     fields: () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoInstallRepository, type InstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
+import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { FILL_ONE, installerContracts as c, type DeviceSearchAnswer, type UnitDownload } from '../../shared/api/actions/installer';
 import type { IotOperation } from '../../local/stand-ins/iot-control';
 import { unitThingName, type InstallLogEntry } from '../../shared/entities/install';
@@ -15,6 +16,7 @@ import { until } from '../support/until';
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let farms: FarmRepository;
 let installs: InstallRepository;
+let readings: ReadingsRepository;
 let admin: string;
 let installer: string;
 let farmer: string;
@@ -56,6 +58,7 @@ beforeAll(async () => {
   const doc = createDocumentClient();
   farms = dynamoFarmRepository(doc, stack.facts.dynamodb.farmsTable);
   installs = dynamoInstallRepository(doc, stack.facts.dynamodb.farmsTable);
+  readings = dynamoReadingsRepository(doc, stack.facts.dynamodb.readingsTable);
   [admin, installer, farmer] = await Promise.all([stack.signIn('admin@vatman.local'), stack.signIn('installer@vatman.local'), stack.signIn('farmer@vatman.local')]);
 }, 180_000);
 afterAll(async () => stack?.stop());
@@ -277,7 +280,7 @@ describe('new install (NEW_INSTALL)', () => {
 });
 
 describe("the broker's mutual-TLS port", () => {
-  it("takes a provisioned unit's certificate, lets it publish to its own topics only, and refuses strangers", async () => {
+  it("takes a provisioned unit's certificate, lets it publish to its own topics only (its vats' readings reach the ingest), and refuses another unit's topics and strangers", async () => {
     const r = await ok<{ download: UnitDownload }>('NEW_INSTALL', {
       imei: '352656100000801',
       dairySupplier: 'OTH',
@@ -296,16 +299,31 @@ describe("the broker's mutual-TLS port", () => {
     watcher.on('message', (topic) => seen.push(topic));
     await watcher.subscribeAsync('dts/#');
     try {
-      // Its own telemetry topic: delivered.
+      // Its own vat's telemetry topic: delivered, and stored as that vat device's reading.
       const unit = await mqtt.connectAsync(stack.facts.mqttTls, { ...tls, clientId: d.thingName });
-      await unit.publishAsync(`dts/${d.thingName}/telemetry`, JSON.stringify({ published_at: new Date().toISOString(), temp1: 4 }), { qos: 1 });
-      await until(async () => (seen.includes(`dts/${d.thingName}/telemetry`) ? true : undefined), { timeoutMs: 5_000 });
+      const at = new Date().toISOString();
+      await unit.publishAsync(`dts/${d.thingName}/1/telemetry`, JSON.stringify({ published_at: at, radar_distance: 1200, temp1: 4 }), { qos: 1 });
+      await until(async () => (seen.includes(`dts/${d.thingName}/1/telemetry`) ? true : undefined), { timeoutMs: 5_000 });
+      await until(async () => ((await readings.getRaw('dev-77800-1', at)) ? true : undefined), { timeoutMs: 15_000 });
       // Another unit's topic: refused, the connection closed, nothing delivered.
       const closed = new Promise<void>((resolve) => unit.once('close', () => resolve()));
-      unit.publish(`dts/unit-${PRO_IMEI}/telemetry`, '{}', { qos: 1 });
+      unit.publish(`dts/unit-${PRO_IMEI}/1/telemetry`, '{}', { qos: 1 });
       await closed;
-      expect(seen).not.toContain(`dts/unit-${PRO_IMEI}/telemetry`);
+      expect(seen).not.toContain(`dts/unit-${PRO_IMEI}/1/telemetry`);
       await unit.endAsync(true);
+      // Nor another unit's command topics, nor another vat device's per-vat topic.
+      for (const [topic, act] of [
+        [`dts/unit-${PRO_IMEI}/cmd/check`, 'subscribe'],
+        ['dts/vm-31245-1/telemetry', 'publish'],
+      ] as const) {
+        const again = await mqtt.connectAsync(stack.facts.mqttTls, { ...tls, clientId: d.thingName });
+        const gone = new Promise<void>((resolve) => again.once('close', () => resolve()));
+        if (act === 'publish') again.publish(topic, '{}', { qos: 1 });
+        else again.subscribe(topic, { qos: 1 });
+        await gone;
+        await again.endAsync(true);
+      }
+      expect(seen).not.toContain('dts/vm-31245-1/telemetry');
       // Connecting as another thing's client id is refused.
       await expect(mqtt.connectAsync(stack.facts.mqttTls, { ...tls, clientId: PRO_UNIT })).rejects.toThrow();
       // No certificate: the TLS handshake fails.

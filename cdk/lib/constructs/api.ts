@@ -180,7 +180,7 @@ export class Api extends Construct {
       // Least privilege: the function gets what its actions' ports need, nothing else.
       const ports = portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]);
       if (ports.includes('flagEditors')) fn.addEnvironment('FARM_FLAG_USER_IDS', (props.farmFlagUserIds ?? []).join(','));
-      const { deviceCommands } = grantPorts(fn, ports, {
+      const { deviceCommands, unitChecks } = grantPorts(fn, ports, {
         data: props.data,
         userPoolArn: auth.userPool.userPoolArn,
         ...(botCheckSecret ? { botCheckSecret } : {}),
@@ -188,6 +188,9 @@ export class Api extends Construct {
         devicePolicyName: props.devicePolicyName,
       });
       if (deviceCommands) commandSenders.push(fn);
+      // Check Install's commands to units go out through the same data endpoint (the settings senders get it from the alert engine).
+      const iotDataEndpoint = this.node.tryGetContext('iotDataEndpoint') as string | undefined;
+      if (unitChecks && iotDataEndpoint) fn.addEnvironment('IOT_DATA_ENDPOINT', iotDataEndpoint);
       this.httpApi.addRoutes({
         path: endpoint.path,
         methods: [HttpMethod.POST],

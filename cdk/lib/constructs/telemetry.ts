@@ -8,7 +8,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INGEST_STREAM } from '../../../lambdas/ingest/stream-settings';
-import { DEVICE_TOPIC_FILTER } from '../../../shared/telemetry/device-message';
+import { DEVICE_TOPIC_FILTER, devicePublishTopics, UNIT_TELEMETRY_TOPIC_FILTER } from '../../../shared/telemetry/device-message';
 import { acknowledge } from '../nag';
 import { functionEntry } from '../paths';
 import type { Data } from './data';
@@ -27,6 +27,8 @@ export interface TelemetryProps {
  * The local stack's rule runner builds the same event (local/start.ts).
  */
 export const INGEST_RULE_SQL = `SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM '${DEVICE_TOPIC_FILTER}'`;
+/** The same for a unit's vats (issue 20): dts/<unit>/<vat>/telemetry, one level deeper than dts/+/+. */
+export const UNIT_INGEST_RULE_SQL = `SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM '${UNIT_TELEMETRY_TOPIC_FILTER}'`;
 
 /** The rule's partition key: the thing name (topic level 2), so one device's messages stay in order on one shard. */
 export const INGEST_PARTITION_KEY = '${topic(2)}';
@@ -45,6 +47,7 @@ export class Telemetry extends Construct {
   readonly stream: Stream;
   readonly deadLetters: Queue;
   readonly rule: CfnTopicRule;
+  readonly unitRule: CfnTopicRule;
   readonly devicePolicy: CfnPolicy;
 
   constructor(scope: Construct, id: string, props: TelemetryProps) {
@@ -105,16 +108,21 @@ export class Telemetry extends Construct {
     this.stream.grantWrite(ruleRole);
     this.deadLetters.grantSendMessages(ruleRole);
 
-    this.rule = new CfnTopicRule(this, 'IngestRule', {
-      topicRulePayload: {
-        description: 'Every vat and knode device message to the Vat-Man ingest stream',
-        sql: INGEST_RULE_SQL,
-        awsIotSqlVersion: '2016-03-23',
-        ruleDisabled: false,
-        actions: [{ kinesis: { streamName: this.stream.streamName, partitionKey: INGEST_PARTITION_KEY, roleArn: ruleRole.roleArn } }],
-        errorAction: { sqs: { queueUrl: this.deadLetters.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
-      },
-    });
+    // Both rules put the message on the ingest stream, keyed by topic level 2, with the same error action.
+    const ingestRule = (id: string, description: string, sql: string) =>
+      new CfnTopicRule(this, id, {
+        topicRulePayload: {
+          description,
+          sql,
+          awsIotSqlVersion: '2016-03-23',
+          ruleDisabled: false,
+          actions: [{ kinesis: { streamName: this.stream.streamName, partitionKey: INGEST_PARTITION_KEY, roleArn: ruleRole.roleArn } }],
+          errorAction: { sqs: { queueUrl: this.deadLetters.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
+        },
+      });
+    this.rule = ingestRule('IngestRule', 'Every vat and knode device message to the Vat-Man ingest stream', INGEST_RULE_SQL);
+    // A unit's vats (issue 20): keyed by the unit, so all its vats stay in order on one shard.
+    this.unitRule = ingestRule('UnitIngestRule', "Every unit's vat readings (dts/<unit>/<vat>/telemetry) to the Vat-Man ingest stream", UNIT_INGEST_RULE_SQL);
 
     // Each device certificate gets this policy, attached to its thing: the policy variable
     // confines a device to the client id and topics of its own thing name.
@@ -130,12 +138,9 @@ export class Telemetry extends Construct {
             Resource: arn('client', thing),
             Condition: { Bool: { 'iot:Connection.Thing.IsAttached': 'true' } },
           },
-          // Readings, knode assets, and answers to commands (lambdas/adapters/iot/device-commands.ts).
-          {
-            Effect: 'Allow',
-            Action: 'iot:Publish',
-            Resource: [arn('topic', `dts/${thing}/telemetry`), arn('topic', `dts/${thing}/knode`), arn('topic', `dts/${thing}/cmd/reply`)],
-          },
+          // Readings (a unit's vats 1-4, and the deprecated per-vat topic), knode assets, and answers
+          // to commands (lambdas/adapters/iot/device-commands.ts): devicePublishTopics.
+          { Effect: 'Allow', Action: 'iot:Publish', Resource: devicePublishTopics(thing).map((t) => arn('topic', t)) },
           // Commands to the device (controller settings) arrive on its own topics only.
           { Effect: 'Allow', Action: 'iot:Subscribe', Resource: arn('topicfilter', `dts/${thing}/cmd/*`) },
           { Effect: 'Allow', Action: 'iot:Receive', Resource: arn('topic', `dts/${thing}/cmd/*`) },

@@ -13,6 +13,8 @@ import { GSI1, GSI2 } from '../../../shared/data/tables';
 import { DEVICE_CONFIG_FIELDS, deviceSchema, type Device, type LastUpdated } from '../../../shared/entities/device';
 import { farmSchema, knodeAssetSchema, type Farm, type KnodeAsset } from '../../../shared/entities/farm';
 import { userSchema, type User } from '../../../shared/entities/user';
+import { imeiOfUnitThing } from '../../../shared/entities/install';
+import { parseUnitVatSender } from '../../../shared/telemetry/device-message';
 import { farmsKeys as k } from './keys';
 import { isConditionFailure, queryAll as queryItems } from './query';
 
@@ -57,7 +59,7 @@ export interface FarmRepository {
   listKnodeAssets(farmId: string): Promise<KnodeAsset[]>;
   /** Registers a farm's knode gateway thing (its assets arrive on dts/<thing>/knode). */
   putKnodeGateway(thingName: string, farmId: string): Promise<void>;
-  /** What publishes under an MQTT thing name. */
+  /** What publishes under an MQTT thing name, or as `<unit>/<vat>` (unitVatSender) a unit's vat. */
   resolveThing(thingName: string): Promise<ThingOwner | undefined>;
   /** The device with the ingest's state (undefined before its first reading). */
   getDeviceForIngest(deviceId: string): Promise<{ device: Device; ingest: IngestRecord | undefined } | undefined>;
@@ -322,6 +324,17 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.thing(thingName), kind: 'THING', owner: 'knode', farm_id: farmId } }));
     },
     async resolveThing(thingName) {
+      // A unit's vat (dts/<unit>/<vat>/telemetry, issue 20): the unit's farm's vat of that number.
+      const unitVat = parseUnitVatSender(thingName);
+      if (unitVat) {
+        const imei = imeiOfUnitThing(unitVat.unit);
+        const unit = imei ? await get(k.unitId(imei)) : undefined;
+        if (!unit) return undefined;
+        const vats = (await byGsi1(`FARM#${String(unit.farm_id)}`, `VAT#${unitVat.vat}#`)).map((i) => deviceSchema.parse(strip(i)));
+        // The active device of that vat; a retired one is still the sender (the ingest refuses it as retired).
+        const device = vats.find((d) => d.status === 1) ?? vats[0];
+        return device ? { kind: 'device', device_id: device._id } : undefined;
+      }
       const item = await get(k.thing(thingName));
       if (!item) return undefined;
       return item.owner === 'knode' ? { kind: 'knode', farm_id: String(item.farm_id) } : { kind: 'device', device_id: String(item.device_id) };

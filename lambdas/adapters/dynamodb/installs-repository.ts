@@ -30,7 +30,7 @@ export interface InstallRepository {
 
 export const dynamoInstallRepository = (doc: DynamoDBDocumentClient, table: string): InstallRepository => ({
   async getUnit(imei) {
-    const res = await doc.send(new GetCommand({ TableName: table, Key: { pk: `UNIT#${imei}`, sk: 'UNIT' } }));
+    const res = await doc.send(new GetCommand({ TableName: table, Key: k.unitId(imei) }));
     return res.Item ? unitSchema.parse(strip(res.Item)) : undefined;
   },
   async unitOfFarm(farmId) {
@@ -45,7 +45,7 @@ export const dynamoInstallRepository = (doc: DynamoDBDocumentClient, table: stri
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.unit(unit.imei, unit.farm_id), kind: 'UNIT', ...unit } }));
   },
   async deleteUnit(imei) {
-    await doc.send(new DeleteCommand({ TableName: table, Key: { pk: `UNIT#${imei}`, sk: 'UNIT' } }));
+    await doc.send(new DeleteCommand({ TableName: table, Key: k.unitId(imei) }));
   },
   async putEntry(entry) {
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.install(entry.supply_number, entry.created_at, entry._id), kind: 'INSTALL', ...entry } }));

@@ -71,6 +71,8 @@ export const farmsKeys = {
   docketPrefix: (vat: number) => `DOCKET#${vat}#`,
   /** A farm's controller unit by IMEI; gsi1 finds a farm's unit (its own sort-key prefix beside the farm's vats and users). */
   unit: (imei: string, farmId: string) => ({ pk: `UNIT#${imei}`, sk: 'UNIT', gsi1pk: `FARM#${farmId}`, gsi1sk: `UNIT#${imei}` }),
+  /** The unit's own key (without its gsi1). */
+  unitId: (imei: string) => ({ pk: `UNIT#${imei}`, sk: 'UNIT' }),
   /** An install log entry, by supply number and time; gsi1 `ALL#INSTALL` lists every farm's, newest first. */
   install: (supplyNumber: string, createdAt: string, id: string) => ({
     pk: `INSTALL#${supplyNumber.toUpperCase()}`,

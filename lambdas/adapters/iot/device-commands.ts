@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../dynamodb/client';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { settingsCommandTopic } from '../../../shared/telemetry/device-message';
+import { UNIT_CHECK_TIMEOUT_MS, unitCheckTopic, type UnitCheck } from '../../../shared/installer/unit-check';
 
 /**
  * Commands to a vat device (issue 6, controller settings). The protocol:
@@ -23,10 +24,17 @@ export interface DeviceCommands {
   sendSettings(thing: string, settings: Record<string, number>): Promise<DeviceAnswer>;
 }
 
+/** Check Install's question to a farm's unit (shared/installer/unit-check.ts): its answer, or none within the timeout. */
+export interface UnitChecks {
+  check(unit: string, check: UnitCheck): Promise<DeviceAnswer>;
+}
+
 /** How the platform publishes to a device: IoT Core's data plane in AWS, MQTT to the local broker. */
 export interface CommandPublisher {
   publish(topic: string, payload: string): Promise<void>;
 }
+
+const REPLY_MAX = 2_000;
 
 /** Replies are kept under their request id (Alerts table, one-day expiry). */
 export const replyKey = (requestId: string) => ({ pk: `CMD#${requestId}`, sk: 'REPLY' });
@@ -35,33 +43,48 @@ export const storeDeviceReply = async (doc: DynamoDBDocumentClient, table: strin
   const p = payload as { request_id?: unknown; return_value?: unknown } | null;
   if (!p || typeof p.request_id !== 'string' || p.request_id.length > 100) return false;
   const answer = typeof p.return_value === 'string' ? p.return_value : JSON.stringify(p.return_value ?? null);
+  // A unit's status (its sensor boards) is longer than a settings answer; a reply is kept whole or not at all.
+  if (answer.length > REPLY_MAX) return false;
   await doc.send(
     new PutCommand({
       TableName: table,
-      Item: { ...replyKey(p.request_id), kind: 'CMD_REPLY', thing, return_value: answer.slice(0, 500), expires_at: Math.floor(Date.now() / 1000) + 86_400 },
+      Item: { ...replyKey(p.request_id), kind: 'CMD_REPLY', thing, return_value: answer, expires_at: Math.floor(Date.now() / 1000) + 86_400 },
     }),
   );
   return true;
 };
 
-export const makeDeviceCommands = (o: {
+interface ExchangeOptions {
   publisher: CommandPublisher;
   doc: DynamoDBDocumentClient;
   table: string;
   timeoutMs?: number;
   pollMs?: number;
-}): DeviceCommands => ({
-  async sendSettings(thing, settings) {
-    const requestId = randomUUID();
-    await o.publisher.publish(settingsCommandTopic(thing), JSON.stringify({ request_id: requestId, settings }));
-    const deadline = Date.now() + (o.timeoutMs ?? 5_000);
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
-      const item = (await o.doc.send(new GetCommand({ TableName: o.table, Key: replyKey(requestId), ConsistentRead: true }))).Item;
-      if (item) return { answered: true, return_value: String(item.return_value) };
-    }
-    return { answered: false };
-  },
+}
+
+/**
+ * One command and its answer: publish `{ request_id, ...body }` on the thing's command topic, then
+ * wait (bounded) for the reply stored under the request id. Only the commanded thing's own reply
+ * counts (the reply rule records which thing's topic it came on).
+ */
+const exchange = async (o: ExchangeOptions, thing: string, topic: string, body: Record<string, unknown>, timeoutMs: number): Promise<DeviceAnswer> => {
+  const requestId = randomUUID();
+  await o.publisher.publish(topic, JSON.stringify({ request_id: requestId, ...body }));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
+    const item = (await o.doc.send(new GetCommand({ TableName: o.table, Key: replyKey(requestId), ConsistentRead: true }))).Item;
+    if (item && item.thing === thing) return { answered: true, return_value: String(item.return_value) };
+  }
+  return { answered: false };
+};
+
+export const makeDeviceCommands = (o: ExchangeOptions): DeviceCommands => ({
+  sendSettings: (thing, settings) => exchange(o, thing, settingsCommandTopic(thing), { settings }, o.timeoutMs ?? 5_000),
+});
+
+export const makeUnitChecks = (o: ExchangeOptions): UnitChecks => ({
+  check: (unit, check) => exchange(o, unit, unitCheckTopic(unit), { check }, o.timeoutMs ?? UNIT_CHECK_TIMEOUT_MS),
 });
 
 const iotPublisher = (client: IoTDataPlaneClient): CommandPublisher => ({
@@ -83,11 +106,13 @@ const mqttPublisher = (url: string): CommandPublisher => ({
 });
 
 /** IOT_DATA_ENDPOINT in AWS (the account's ATS data endpoint); MQTT_URL where the broker is aedes. */
-export const deviceCommandsFromEnv = (env: NodeJS.ProcessEnv = process.env): DeviceCommands => {
+const exchangeFromEnv = (env: NodeJS.ProcessEnv): ExchangeOptions => {
   const mqttUrl = optionalEnv('MQTT_URL', env);
   const iotEndpoint = optionalEnv('IOT_DATA_ENDPOINT', env);
   const publisher: CommandPublisher = mqttUrl
     ? mqttPublisher(mqttUrl)
     : iotPublisher(new IoTDataPlaneClient({ ...(iotEndpoint ? { endpoint: iotEndpoint } : {}), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));
-  return makeDeviceCommands({ publisher, doc: createDocumentClient(env), table: requireEnv('ALERTS_TABLE', env) });
+  return { publisher, doc: createDocumentClient(env), table: requireEnv('ALERTS_TABLE', env) };
 };
+export const deviceCommandsFromEnv = (env: NodeJS.ProcessEnv = process.env): DeviceCommands => makeDeviceCommands(exchangeFromEnv(env));
+export const unitChecksFromEnv = (env: NodeJS.ProcessEnv = process.env): UnitChecks => makeUnitChecks(exchangeFromEnv(env));

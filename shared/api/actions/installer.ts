@@ -253,22 +253,21 @@ export type UnitDownload = z.infer<typeof unitDownloadSchema>;
 export const NO_SUCH_FARM = 'No such farm';
 const noSuchFarm = z.literal(NO_SUCH_FARM);
 
-/** CHECK_ONLINE (§7): an online flag (a vat reported within ONLINE_WINDOW_MIN minutes), or 'No such farm'. */
-export const ONLINE_WINDOW_MIN = 15;
+/** CHECK_ONLINE (§7): an online flag (the unit answered the check command), the newest vat reading's time, or 'No such farm'. */
 export const checkOnlineAnswerSchema = z.union([noSuchFarm, z.object({ online: z.boolean(), lastSeen: z.string().nullable() })]);
 export type CheckOnlineAnswer = z.infer<typeof checkOnlineAnswerSchema>;
 
-/** CHECK_DIAGNOSTICS (§7): data.device.network.signal.strength and quality, power.source, power.battery.state. */
+/** CHECK_DIAGNOSTICS (§7): data.device.network.signal.strength and quality, power.source, power.battery.state (the unit's answer). */
 export const POWER_MAINS = 'VIN';
-export const POWER_BATTERY = 'BATTERY';
 export const checkDiagnosticsAnswerSchema = z.union([
   noSuchFarm,
   z.object({
     data: z.object({
       device: z.object({
         network: z.object({ signal: z.object({ strength: z.number().nullable(), quality: z.number().nullable() }), disconnects: z.number().nullable() }),
-        /** source: VIN on mains, BATTERY off it, null unknown; battery.state: charging, discharging or unknown. */
+        /** source: VIN on mains, BATTERY off it, null when the unit did not answer; battery.state: charging, charged, discharging or unknown. */
         power: z.object({ source: z.string().nullable(), battery: z.object({ state: z.string() }) }),
+        /** When the unit answered; null when it did not. */
         published_at: z.string().nullable(),
       }),
     }),

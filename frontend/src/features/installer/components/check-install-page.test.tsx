@@ -53,7 +53,7 @@ describe('Check Install (operator §4, §8)', () => {
       CHECK_DIAGNOSTICS: () => ({
         data: { device: { network: { signal: { strength: 67, quality: 55 }, disconnects: 1 }, power: { source: 'BATTERY', battery: { state: 'charging' } }, published_at: null } },
       }),
-      CHECK_SENSORBOARDS: () => ({ result: 'fault: vat 2 radar missing' }),
+      CHECK_SENSORBOARDS: () => ({ result: 'fault: vat 2 sensor board missing' }),
     });
     await user.type(screen.getByLabelText('Supply Number'), '31245');
     await user.click(screen.getByRole('button', { name: 'Check' }));
@@ -61,8 +61,8 @@ describe('Check Install (operator §4, §8)', () => {
     expect(line('Connection is up')?.className).not.toContain('--bad');
     expect(line('Network strength: okay (67%)')?.className).not.toContain('--bad');
     expect(line('Signal quality: poor (55%)')?.className).toContain('--bad');
-    expect(line('Mains power: poor (BATTERY)')?.className).toContain('--bad');
+    expect(line('Mains power: bad (BATTERY)')?.className).toContain('--bad');
     expect(line('Battery: okay (charging)')?.className).not.toContain('--bad');
-    expect(line('Sensor boards: fault: vat 2 radar missing')?.className).toContain('--bad');
+    expect(line('Sensor boards: fault: vat 2 sensor board missing')?.className).toContain('--bad');
   });
 });

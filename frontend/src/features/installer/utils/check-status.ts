@@ -30,7 +30,7 @@ export const onlineStatus = (answer: CheckOnlineAnswer): { line: StatusLine; onl
 const percentLine = (label: string, value: number | null, okayAbove: number): StatusLine =>
   value === null ? { text: `${label}: poor (unknown)`, bad: true } : value > okayAbove ? { text: `${label}: okay (${value}%)`, bad: false } : { text: `${label}: poor (${value}%)`, bad: true };
 
-/** CHECK_DIAGNOSTICS's lines (§9 check thresholds): network strength, signal quality, mains power, battery. */
+/** CHECK_DIAGNOSTICS's lines (§9 check thresholds): network strength and signal quality 'okay' or 'poor', mains power and battery 'okay' or 'bad' (§8). */
 export const diagnosticsStatus = (answer: CheckDiagnosticsAnswer): StatusLine[] => {
   if (answer === NO_SUCH_FARM) return [{ text: FARM_NOT_FOUND, bad: true }];
   const { network, power } = answer.data.device;
@@ -39,8 +39,8 @@ export const diagnosticsStatus = (answer: CheckDiagnosticsAnswer): StatusLine[] 
   return [
     percentLine('Network strength', network.signal.strength, SIGNAL_STRENGTH_OKAY_ABOVE),
     percentLine('Signal quality', network.signal.quality, SIGNAL_QUALITY_OKAY_ABOVE),
-    { text: `Mains power: ${mains ? 'okay' : 'poor'} (${power.source ?? 'unknown'})`, bad: !mains },
-    { text: `Battery: ${battery ? 'okay' : 'poor'} (${power.battery.state})`, bad: !battery },
+    { text: `Mains power: ${mains ? 'okay' : 'bad'} (${power.source ?? 'unknown'})`, bad: !mains },
+    { text: `Battery: ${battery ? 'okay' : 'bad'} (${power.battery.state})`, bad: !battery },
   ];
 };
 
