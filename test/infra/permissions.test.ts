@@ -20,12 +20,6 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
   { fn: /./, action: /^dynamodb:/, resource: /\/index\/\*$/, why: "queries on a table's own secondary indexes" },
   { fn: /^(ApiFarmerSetting|ApiInstaller)$/, action: /^iot:Publish$/, resource: /:topic\/dts\/\*\/cmd\/settings$/, why: 'controller settings (and calibration) to the vat the farmer or operator picks; the device policy lets each unit read only its own' },
   { fn: /^(TelemetryIngest|AlertEngineSweep|AlertEnginePostConfirmationTrigger)$/, action: /^sns:/, resource: /-alert-email-\*$/, why: "each user's alert topic, named by the stack's prefix and the user's id" },
-  {
-    fn: /^(TelemetryIngest|AlertEngineSweep)$/,
-    action: /^sns:Publish$/,
-    resource: /^\*$/,
-    why: 'SMS straight to a phone number, which has no ARN (to be replaced by per-user SMS subscriptions)',
-  },
   { fn: /^ApiAdminDevice$/, action: /^iot:ListThings$/, resource: /^\*$/, why: 'iot:ListThings has no resource-level permission (Load name from Particle)' },
   {
     fn: /^ApiInstaller$/,

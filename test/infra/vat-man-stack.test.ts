@@ -254,15 +254,18 @@ describe('API Lambdas', () => {
     }
   });
 
-  it('may publish to the users’ alert email topics and send SMS', () => {
+  it('may publish alerts (texts and email) to the users’ alert topics, and nowhere else', () => {
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Sid: 'PublishUserAlertEmail', Action: 'sns:Publish', Resource: Match.objectLike({ 'Fn::Join': Match.anyValue() }) }),
-          Match.objectLike({ Sid: 'PublishSmsToPhoneNumbers', Action: 'sns:Publish', Resource: '*' }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Sid: 'PublishUserAlerts', Action: 'sns:Publish', Resource: Match.objectLike({ 'Fn::Join': Match.anyValue() }) })]),
       },
     });
+    const publishAnywhere = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) =>
+      ((p as { Properties: { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } } }).Properties.PolicyDocument.Statement).filter(
+        (st) => [st.Action].flat().includes('sns:Publish') && st.Resource === '*',
+      ),
+    );
+    expect(publishAnywhere).toEqual([]);
   });
 });
 

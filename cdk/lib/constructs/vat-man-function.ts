@@ -33,6 +33,8 @@ export interface VatManFunctionProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly removalPolicy?: RemovalPolicy;
+  /** At most this many running at once (the alert sweep: 1, so two sweeps never overlap). @default unreserved */
+  readonly reservedConcurrentExecutions?: number;
   /** Extra environment variables; tables are added with `bindTable`. */
   readonly environment?: Readonly<Record<string, string>>;
 }
@@ -81,6 +83,7 @@ export class VatManFunction extends Construct implements IGrantable {
       architecture: Architecture.ARM_64,
       timeout: props.timeout ?? Duration.seconds(10),
       memorySize: props.memorySize ?? 512,
+      ...(props.reservedConcurrentExecutions === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       role: this.role,
       logGroup: this.logGroup,
       environment: {
