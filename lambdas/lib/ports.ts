@@ -20,6 +20,8 @@ import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/d
 import { deviceCommandsFromEnv, type DeviceCommands } from '../adapters/iot/device-commands';
 import { provisioningFromEnv, type UnitProvisioning } from '../adapters/iot/provisioning';
 import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
+import type { AlertEmailTopics } from '../adapters/sns/alert-email';
+import { alertEmailTopicsFromEnv } from '../adapters/sns/alert-sender';
 import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
 import { requireEnv } from './env';
 import { tokenVerifierFromEnv, type TokenVerifier } from './token-verifier';
@@ -103,6 +105,8 @@ export interface Ports {
   readonly enquiries: EnquiryRepository;
   /** Mail to the sales address (the enquiry topic). */
   readonly salesMail: SalesMail;
+  /** The person's own alert topic: the email subscription's confirmation, read and re-sent. */
+  readonly alertRoutes: Pick<AlertEmailTopics, 'status' | 'resend'>;
   /** Cognito group membership: the roles (operator §6), read and changed by Admins. */
   readonly groups: UserGroups;
   /** The administrative changes (issue 18): read, and appended to by the write port. */
@@ -154,6 +158,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     account: () => accountServiceFromEnv(env),
     enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     salesMail: () => salesMailFromEnv(env),
+    alertRoutes: () => alertEmailTopicsFromEnv(ports.alertSettingsWrite, env),
     groups: () => userGroupsFromEnv(env),
     audit: () => ports.auditWrite,
     auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),

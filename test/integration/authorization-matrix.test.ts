@@ -110,6 +110,9 @@ const SAMPLES: Record<string, Sample> = {
   USER_PROFILE_VERIFY_CHECK_EMAIL: { fields: () => ({ verification: '000000' }), ok: 422 },
   USER_PROFILE_VERIFY_CHECK_PHONE: { fields: () => ({ verification: '000000' }), ok: 422 },
   SURVEY_SUBMIT: { fields: () => ({ products: JSON.stringify({ water: true }) }) },
+  // The caller's own alert route: read, and subscribed again (a confirmed one is left as it is).
+  USER_ALERT_EMAIL_STATUS: { fields: () => ({}) },
+  USER_ALERT_EMAIL_RESEND: { fields: () => ({}) },
   USER_LIST: { fields: () => ({}) },
   // The installer's role and herd flag set to what they are: allowed callers change nothing.
   USER_ROLE_EDIT: { fields: () => ({ userid: subOf('Installer'), role: 'Installer' }) },

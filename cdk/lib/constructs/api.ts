@@ -186,6 +186,7 @@ export class Api extends Construct {
         ...(botCheckSecret ? { botCheckSecret } : {}),
         enquiryTopic: this.enquiryTopic,
         devicePolicyName: props.devicePolicyName,
+        alertTopics: props.alerts,
       });
       if (deviceCommands) commandSenders.push(fn);
       this.httpApi.addRoutes({
