@@ -6,7 +6,7 @@ import type { Farm } from '@shared/entities/farm';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { useDismiss } from '../../../lib/use-dismiss';
-import { AlertEmailNotice } from '../../profile/components/alert-email-notice';
+import { AlertEmailNotice } from '../../../components/alert-email-notice';
 import { preferencesQuery, savePreferences } from '../api/preferences';
 import { PREFERENCE_GROUPS, PREFERENCE_TEXT, typesOf } from '../utils/preference-rows';
 import './alert-settings.css';

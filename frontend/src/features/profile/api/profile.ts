@@ -36,15 +36,3 @@ export const checkEmailCode = (client: ApiClient, verification: string, onError?
 export const checkPhoneCode = (client: ApiClient, verification: string) => client.call(c.USER_PROFILE_VERIFY_CHECK_PHONE, { verification });
 
 export const submitEnquiry = (client: ApiClient, products: EnquiryProducts) => client.call(survey.SURVEY_SUBMIT, { products });
-
-/**
- * The caller's alert email subscription (issue 12): confirmed or not, read from SNS. A failed read
- * shows no notice rather than an error (the page's own content matters more).
- */
-export const alertEmailStatusQuery = (client: ApiClient) =>
-  queryOptions({
-    queryKey: ['profile', 'alert-email'] as const,
-    queryFn: ({ signal }) => client.call(c.USER_ALERT_EMAIL_STATUS, {}, { signal, onError: () => undefined }),
-  });
-/** Subscribes the address again: SNS (the outbox locally) sends a new confirmation email. */
-export const resendAlertEmail = (client: ApiClient) => client.call(c.USER_ALERT_EMAIL_RESEND, {});

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AlertEmailNotice } from './alert-email-notice';
+import { AlertEmailNotice } from '../../../components/alert-email-notice';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { MSG_EMAIL_VERIFIED, MSG_SUCCESS, profileEditSchema } from '@shared/api/actions/profile';

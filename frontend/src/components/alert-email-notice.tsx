@@ -1,9 +1,22 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { MSG_ALERT_EMAIL_NOT_CONFIRMED, MSG_EMAIL_SENT } from '@shared/api/actions/profile';
-import { useSnackbar } from '../../../components/snackbar';
-import { useApiClient } from '../../../lib/api-client-provider';
-import { alertEmailStatusQuery, resendAlertEmail } from '../api/profile';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MSG_ALERT_EMAIL_NOT_CONFIRMED, MSG_EMAIL_SENT, settingProfileContracts as c } from '@shared/api/actions/profile';
+import type { ApiClient } from '../lib/api-client';
+import { useApiClient } from '../lib/api-client-provider';
+import { useSnackbar } from './snackbar';
 import './alert-email-notice.css';
+
+/**
+ * The caller's alert email subscription (issue 12): confirmed or not, read from SNS. A failed read
+ * shows no notice rather than an error (the page's own content matters more).
+ */
+const alertEmailStatusQuery = (client: ApiClient) =>
+  queryOptions({
+    queryKey: ['profile', 'alert-email'] as const,
+    queryFn: ({ signal }) => client.call(c.USER_ALERT_EMAIL_STATUS, {}, { signal, onError: () => undefined }),
+  });
+/** Subscribes the address again: SNS (the outbox locally) sends a new confirmation email. */
+const resendAlertEmail = (client: ApiClient) => client.call(c.USER_ALERT_EMAIL_RESEND, {});
+
 
 /**
  * 'Alert email not confirmed' with a Resend button (issue 12), on the profile and the notification
