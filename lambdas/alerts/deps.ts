@@ -9,6 +9,17 @@ import type { Logger } from '../lib/logger';
 import { makeNotifier, type Notifier } from './notifier';
 import { makeAlertProcessor, type AlertProcessor } from './processor';
 
+/** The repositories both need. */
+const repositoriesFromEnv = (env: NodeJS.ProcessEnv) => {
+  const doc = createDocumentClient(env);
+  return {
+    doc,
+    farms: dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env)),
+    alerts: dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env)),
+    settings: dynamoAlertSettingsRepository(doc, requireEnv('FARMS_TABLE', env)),
+  };
+};
+
 /** The notifier (the delivery queue) over real adapters. */
 export const alertNotifierFromEnv = (
   log: Logger,
@@ -16,10 +27,7 @@ export const alertNotifierFromEnv = (
   givenSender?: AlertSender,
   now: () => Date = () => new Date(),
 ): Notifier => {
-  const doc = createDocumentClient(env);
-  const farms = dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env));
-  const alerts = dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env));
-  const settings = dynamoAlertSettingsRepository(doc, requireEnv('FARMS_TABLE', env));
+  const { farms, alerts, settings } = repositoriesFromEnv(env);
   const sender = givenSender ?? snsAlertSender(alertEmailTopicsFromEnv(settings, env, createSnsClient(env), now));
   return makeNotifier({ farms, settings, alerts, sender, now, log });
 };
@@ -31,10 +39,7 @@ export const alertProcessorFromEnv = (
   givenSender?: AlertSender,
   now: () => Date = () => new Date(),
 ): AlertProcessor => {
-  const doc = createDocumentClient(env);
-  const farms = dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env));
-  const alerts = dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env));
-  const settings = dynamoAlertSettingsRepository(doc, requireEnv('FARMS_TABLE', env));
+  const { doc, farms, alerts, settings } = repositoriesFromEnv(env);
   const notifier = alertNotifierFromEnv(log, env, givenSender, now);
   const milkingWindows = dynamoMilkingWindowsRepository(doc, requireEnv('FARMS_TABLE', env));
   return makeAlertProcessor({ farms, settings, milkingWindows, alerts, notifier, now, log });

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AlertEngineState } from '../../../shared/alerts/engine';
 import { ARCHIVED_NOTIFICATION_RETENTION_DAYS, NOTIFICATION_STATUS, type Notification, type NotificationStatus, type NotificationType, type RaisedAlert } from '../../../shared/alerts/types';
 import { GSI1 } from '../../../shared/data/tables';
@@ -277,23 +277,18 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
       return items.map(toDelivery);
     },
     async listDueDeliveries(now, limit) {
-      const items: Record<string, unknown>[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: GSI1,
-            // '#' sorts after every digit, so a delivery due at exactly `now` is included.
-            KeyConditionExpression: 'gsi1pk = :p AND gsi1sk <= :now',
-            ExpressionAttributeValues: { ':p': 'DELIVERY#DUE', ':now': `${now.toISOString()}#~` },
-            Limit: limit - items.length,
-            ExclusiveStartKey,
-          }),
-        );
-        items.push(...(page.Items ?? []));
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey && items.length < limit);
+      const items = await queryItems(
+        doc,
+        table,
+        {
+          IndexName: GSI1,
+          // '#' sorts after every digit, so a delivery due at exactly `now` is included.
+          KeyConditionExpression: 'gsi1pk = :p AND gsi1sk <= :now',
+          ExpressionAttributeValues: { ':p': 'DELIVERY#DUE', ':now': `${now.toISOString()}#~` },
+          Limit: limit,
+        },
+        limit,
+      );
       return items.map(toDelivery);
     },
     async claimDelivery(d, lease, now, leaseUntil) {
