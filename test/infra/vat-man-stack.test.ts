@@ -144,7 +144,11 @@ describe('API Lambdas', () => {
           'Fn::Join': ['', [...issuerParts(), '/.well-known/jwks.json']],
         },
       });
-      expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeUndefined();
+      // Only the profile (the caller's own alert subscription: status and Resend) names the alert topics.
+      const routes = portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).includes('alertRoutes');
+      expect(endpoint.path === '/api/setting/profile', endpoint.path).toBe(routes);
+      if (routes) expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeDefined();
+      else expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeUndefined();
       const used = new Set(portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).flatMap((p) => PORT_GRANTS[p].flatMap((g) => ('table' in g ? [g.table] : []))));
       for (const table of TABLES) {
         const ref = (env[table.envVar] as { Ref?: string } | undefined)?.Ref;
