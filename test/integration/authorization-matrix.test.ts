@@ -127,6 +127,7 @@ const SAMPLES: Record<string, Sample> = {
   FARMS_SETTINGS_GET: { fields: () => ({}) },
   FARM_BILLING_OUTPUT: { fields: () => ({ month: '2026-06' }) },
   FARM_AUDIT_LIST: { fields: () => ({}) },
+  FARM_DELIVERY_DEAD_LETTERS: { fields: () => ({}) },
   // The Pro farm's seeded window imported again (as JSON text; the page sends a multipart file).
   FARMS_SETTINGS_UPLOAD: { fields: () => ({ farms_settings: JSON.stringify({ filename: 'windows.csv', content: 'supply_number,buffer_duration,end_of_milking\n31245,30,08:30\n' }) }) },
   WESTLANDS_FARMS: { fields: () => ({}) },

@@ -4,6 +4,7 @@ import { dynamoAlertSettingsRepository } from '../../lambdas/adapters/dynamodb/a
 import { dynamoAlertsRepository, type Delivery } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { alertNotifierFromEnv } from '../../lambdas/alerts/deps';
+import { MAX_ATTEMPTS, RETRY_BACKOFF_MS } from '../../lambdas/alerts/notifier';
 import { createLogger } from '../../lambdas/lib/logger';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
 import type { Notification } from '../../shared/alerts/types';
@@ -118,6 +119,37 @@ describe('delivery faults', () => {
     stack.sns.setDown(false);
     await drain(60);
     await expectDeliveredOnce(raised);
+  });
+
+  it('SNS down past the last retry: each delivery is a dead letter (never marked sent, nothing more sent after), listed for Admins', async () => {
+    const [raised] = await raiseAlerts(1);
+    if (!raised) throw new Error('no alert');
+    stack.sns.setDown(true);
+    try {
+      await notifier().deliver({ ...raised.n, delivery_state: 'pending', delivered: [] });
+      for (const wait of RETRY_BACKOFF_MS) {
+        advance(wait);
+        await notifier().retryPending();
+      }
+    } finally {
+      stack.sns.setDown(false);
+    }
+    const ds = await alerts().listDeliveries(FARM, raised.n._id);
+    expect(ds.map((d) => `${d.channel}:${d.state}:${d.attempts}`).sort()).toEqual([`email:dead:${MAX_ATTEMPTS}`, `sms:dead:${MAX_ATTEMPTS}`]);
+    expect((await outbox()).filter((m) => m.message.includes(raised.marker))).toEqual([]);
+    // Nothing left to retry, and the operators see them.
+    await drain(5);
+    expect((await outbox()).filter((m) => m.message.includes(raised.marker))).toEqual([]);
+    const admin = await stack.signIn('admin@vatman.local');
+    const res = await stack.post('/api/admin/farm', { type: 'FARM_DELIVERY_DEAD_LETTERS' }, admin);
+    expect(res.status).toBe(200);
+    const mine = (res.body as { alert_id: string; channel: string; attempts: number; last_error: string; recipient: string }[]).filter((d) => d.alert_id === raised.n._id);
+    expect(mine.map((d) => d.channel).sort()).toEqual(['email', 'sms']);
+    for (const d of mine) {
+      expect(d.attempts).toBe(MAX_ATTEMPTS);
+      expect(d.last_error).toBeTruthy();
+    }
+    expect(mine.find((d) => d.channel === 'sms')?.recipient).toBe('+64211234501');
   });
 
   it('(5) two sweeps at once: each alert is delivered once per channel', async () => {

@@ -115,6 +115,8 @@ export interface AlertsRepository {
   claimDelivery(d: Delivery, lease: string, now: Date, leaseUntil: Date): Promise<Delivery | undefined>;
   /** Marks a claimed delivery, only while `lease` still holds it; false when the lease was lost. */
   settleDelivery(d: Delivery, lease: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** The newest dead-lettered deliveries of every farm, newest first (the dead-letter index). */
+  listDeadLetters(limit: number): Promise<Delivery[]>;
   /** Takes one text from the farm's monthly allowance; false when it is used up. */
   reserveSms(farmId: string, month: string, total: number): Promise<boolean>;
   releaseSms(farmId: string, month: string): Promise<void>;
@@ -330,20 +332,42 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
                   UpdateExpression: 'SET #s = :s, due_at = :due, gsi1sk = :gsk, last_error = :e REMOVE lease',
                   ExpressionAttributeValues: { ':s': 'pending', ':due': outcome.due_at, ':gsk': dueIndex(d, outcome.due_at).gsi1sk, ':e': outcome.error, ':lease': lease },
                 }
-              : {
-                  UpdateExpression: `SET #s = :s, settled_at = :at${outcome.state === 'sent' ? (outcome.message_id ? ', message_id = :m' : '') : ', last_error = :e'} REMOVE lease, gsi1pk, gsi1sk`,
-                  ExpressionAttributeValues: {
-                    ':s': outcome.state,
-                    ':at': outcome.at,
-                    ':lease': lease,
-                    ...(outcome.state === 'sent' ? (outcome.message_id ? { ':m': outcome.message_id } : {}) : { ':e': outcome.error }),
-                  },
-                }),
+              : outcome.state === 'dead'
+                ? {
+                    // A dead letter moves from the due index to the dead-letter index.
+                    UpdateExpression: 'SET #s = :s, settled_at = :at, last_error = :e, gsi1pk = :dpk, gsi1sk = :dsk REMOVE lease',
+                    ExpressionAttributeValues: {
+                      ':s': outcome.state,
+                      ':at': outcome.at,
+                      ':e': outcome.error,
+                      ':lease': lease,
+                      ':dpk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, d.channel).gsi1pk,
+                      ':dsk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, d.channel).gsi1sk,
+                    },
+                  }
+                : {
+                    UpdateExpression: `SET #s = :s, settled_at = :at${outcome.state === 'sent' ? (outcome.message_id ? ', message_id = :m' : '') : ', last_error = :e'} REMOVE lease, gsi1pk, gsi1sk`,
+                    ExpressionAttributeValues: {
+                      ':s': outcome.state,
+                      ':at': outcome.at,
+                      ':lease': lease,
+                      ...(outcome.state === 'sent' ? (outcome.message_id ? { ':m': outcome.message_id } : {}) : { ':e': outcome.error }),
+                    },
+                  }),
             ConditionExpression: 'lease = :lease',
             ExpressionAttributeNames: { '#s': 'state' },
           }),
         ),
       ),
+    async listDeadLetters(limit) {
+      const items = await queryItems(
+        doc,
+        table,
+        { IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERY#DEAD' }, ScanIndexForward: false, Limit: limit },
+        limit,
+      );
+      return items.map(toDelivery);
+    },
     reserveSms: (farmId, month, total) =>
       conditional(() =>
         doc.send(

@@ -140,6 +140,11 @@ export const alertsKeys = {
     gsi1pk: 'DELIVERY#DUE',
     gsi1sk: `${dueAt}#${farmId}#${alertId}#${userId}#${channel}`,
   }),
+  /** Sparse gsi1 entry of a dead-lettered delivery, newest last: the operators' list (Admin farms). */
+  deadLetterIndex: (settledAt: string, farmId: string, alertId: string, userId: string, channel: string) => ({
+    gsi1pk: 'DELIVERY#DEAD',
+    gsi1sk: `${settledAt}#${farmId}#${alertId}#${userId}#${channel}`,
+  }),
   /** A farm's texts sent in a month (farm-local YYYY-MM). */
   smsCount: (farmId: string, month: string) => ({ pk: `FARM#${farmId}`, sk: `SMS#${month}` }),
   /** Farms table items: a farm's thresholds, a vat's controller settings, a user's alert preferences. */
