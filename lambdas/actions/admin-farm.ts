@@ -92,6 +92,7 @@ export const adminFarmActions: readonly ServedAction[] = [
           settled_at: d.settled_at ?? d.due_at,
           farm_id: d.farm_id,
           farm: farm ? `${farm.name ?? ''} (${farm.fonterra_id})`.trim() : d.farm_id,
+          ...(farm?.timezone ? { timezone: farm.timezone } : {}),
           alert_id: d.alert_id,
           ...(n ? { type: n.type, vat_number: n.device.vat_number } : {}),
           recipient: user ? (d.channel === 'sms' ? user.phone : user.email) : d.user_id,

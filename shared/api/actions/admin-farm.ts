@@ -183,6 +183,8 @@ export const deadLetterSchema = z.object({
   settled_at: z.string(),
   farm_id: z.string(),
   farm: z.string(),
+  /** The farm's time zone, in which the time is shown. */
+  timezone: z.string().optional(),
   alert_id: z.string(),
   /** The alert's type (farmer §3), when the alert is still stored. */
   type: z.number().int().optional(),
