@@ -154,33 +154,35 @@ function DeadLetters({ letters, failed }: { readonly letters: readonly DeadLette
       ) : letters.length === 0 ? (
         <p className="page__note">Every alert was delivered.</p>
       ) : (
-        <table className="farms__table" aria-labelledby="dead-letters-title">
-          <thead>
-            <tr>
-              <th scope="col">Given up</th>
-              <th scope="col">Farm</th>
-              <th scope="col">Alert</th>
-              <th scope="col">To</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {letters.map((d) => (
-              <tr key={`${d.alert_id}|${d.recipient}|${d.channel}`}>
-                <td>{formatWhen(d.settled_at, d.timezone)}</td>
-                <td>{d.farm}</td>
-                <td>{d.type === undefined ? d.alert_id : `${ALERT_WORDS[d.type as NotificationType] ?? d.type}${d.vat_number === undefined ? '' : `, Vat ${d.vat_number}`}`}</td>
-                <td>
-                  {d.channel === 'sms' ? 'Text' : 'Email'} to {d.recipient}
-                  {d.fallback ? (d.channel === 'sms' ? ' (emailed instead)' : ' (texted instead)') : ''}
-                </td>
-                <td>{d.attempts}</td>
-                <td>{d.last_error}</td>
+        <div className="farms__scroll">
+          <table className="farms__table" aria-labelledby="dead-letters-title">
+            <thead>
+              <tr>
+                <th scope="col">Given up</th>
+                <th scope="col">Farm</th>
+                <th scope="col">Alert</th>
+                <th scope="col">To</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last error</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {letters.map((d) => (
+                <tr key={`${d.alert_id}|${d.recipient}|${d.channel}`}>
+                  <td>{formatWhen(d.settled_at, d.timezone)}</td>
+                  <td>{d.farm}</td>
+                  <td>{d.type === undefined ? d.alert_id : `${ALERT_WORDS[d.type as NotificationType] ?? d.type}${d.vat_number === undefined ? '' : `, Vat ${d.vat_number}`}`}</td>
+                  <td>
+                    {d.channel === 'sms' ? 'Text' : 'Email'} to {d.recipient}
+                    {d.fallback ? (d.channel === 'sms' ? ' (emailed instead)' : ' (texted instead)') : ''}
+                  </td>
+                  <td>{d.attempts}</td>
+                  <td>{d.last_error}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
