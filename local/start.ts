@@ -118,7 +118,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ddb = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' });
     const tableEnv = await ensureTables(ddb, TABLE_PREFIX);
 
-    const sns = await startSnsOutbox(ports.sns, join(DATA, 'outbox', 'messages.jsonl'));
+    // The demo accounts stand for people who confirmed their alert email long ago; anyone else
+    // (a sign-up, a changed address) confirms through the link in the outbox's confirmation email.
+    const demoEmails = new Set(DEMO_ACCOUNTS.map((a) => a.email.toLowerCase()));
+    const sns = await startSnsOutbox(ports.sns, join(DATA, 'outbox', 'messages.jsonl'), { preconfirmed: (email) => demoEmails.has(email.toLowerCase()) });
     closers.push(closeServer(sns.server));
 
     // The dairy company's gateway (issue 21): it knows the demo's dairy-company farms, and its
@@ -418,7 +421,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     };
     /** Resolves when the ingest stream has handed on every record and its consumers are idle (tests). */
     const ingestDrained = () => ingestStream.drained();
-    return { facts, stop, ingestDrained, dairyGateway, iot };
+    return { facts, stop, ingestDrained, dairyGateway, iot, sns };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;

@@ -7,6 +7,7 @@ import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
 import type { PortName } from '../../lambdas/lib/ports';
 import type { Data } from './constructs/data';
+import type { Alerts } from './constructs/alerts';
 import type { VatManFunction } from './constructs/vat-man-function';
 import { acknowledge, nagPseudo } from './nag';
 
@@ -28,6 +29,8 @@ export type PortGrant =
   | { readonly kind: 'botCheckSecret' }
   /** sns:Publish to the enquiry topic (the sales address is subscribed to it), with its ARN. */
   | { readonly kind: 'enquiryTopic' }
+  /** The users' alert topics (CreateTopic, Subscribe, Unsubscribe, subscription attributes; no Publish), with their ARN prefix. */
+  | { readonly kind: 'alertRoutes' }
   /**
    * IoT provisioning of farm units (NEW_INSTALL): things named unit-*, certificates, and the
    * device policy alone, with its name in IOT_DEVICE_POLICY.
@@ -72,6 +75,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   account: [{ kind: 'cognito', actions: ['cognito-idp:AdminUpdateUserAttributes'] }],
   enquiries: [{ kind: 'tableKeys', table: 'Farms', prefix: ENQUIRY_KEY_PREFIX, why: 'An enquiry is written once under its own keys (ENQUIRY#<user>) and never read back by the API' }],
   salesMail: [{ kind: 'enquiryTopic' }],
+  // The route (topic, subscriptions, email status) is kept in the Farms table.
+  alertRoutes: [{ kind: 'alertRoutes' }, { kind: 'table', table: 'Farms', access: 'readWrite' }],
   // Roles are group memberships (operator §6): the Users page lists and changes them.
   groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
   audit: [{ kind: 'table', table: 'Farms', access: 'read' }],
@@ -114,7 +119,15 @@ export const grantPorts = (
     botCheckSecret,
     enquiryTopic,
     devicePolicyName,
-  }: { data: Data; userPoolArn: string; botCheckSecret?: { name: string; arn: string }; enquiryTopic?: ITopic; devicePolicyName?: string },
+    alertTopics,
+  }: {
+    data: Data;
+    userPoolArn: string;
+    botCheckSecret?: { name: string; arn: string };
+    enquiryTopic?: ITopic;
+    devicePolicyName?: string;
+    alertTopics?: Pick<Alerts, 'grantEmailRoutes'>;
+  },
 ): { deviceCommands: boolean; unitChecks: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
   // The strongest access per table wins: readWrite over read.
@@ -146,6 +159,10 @@ export const grantPorts = (
     if (!enquiryTopic) throw new Error(`${fn.node.path}: a port mails the sales address but the stack gave no enquiry topic`);
     fn.addEnvironment(ENQUIRY_TOPIC_ARN_ENV, enquiryTopic.topicArn);
     enquiryTopic.grantPublish(fn.role);
+  }
+  if (grants.some((g) => g.kind === 'alertRoutes')) {
+    if (!alertTopics) throw new Error(`${fn.node.path}: a port manages alert routes but the stack gave no alert topics`);
+    alertTopics.grantEmailRoutes(fn);
   }
   if (grants.some((g) => g.kind === 'iotProvisioning')) {
     if (!devicePolicyName) throw new Error(`${fn.node.path}: a port provisions units but the stack gave no device policy`);

@@ -1,4 +1,4 @@
-import { adminFarmContracts as contracts, billingCsv, FARM_FLAGS, listed, matchesDairyFilter, MSG_SUCCESS, parseMilkingWindowCsv, type AdminFarm, type FarmFlag } from '../../shared/api/actions/admin-farm';
+import { adminFarmContracts as contracts, billingCsv, DEAD_LETTER_PAGE, FARM_FLAGS, type DeadLetter, listed, matchesDairyFilter, MSG_SUCCESS, parseMilkingWindowCsv, type AdminFarm, type FarmFlag } from '../../shared/api/actions/admin-farm';
 import { smsTotalFor } from '../../shared/constants';
 import { AUDIT_PAGE } from '../../shared/entities/audit';
 import type { Device } from '../../shared/entities/device';
@@ -78,6 +78,32 @@ export const adminFarmActions: readonly ServedAction[] = [
     return { filename: `billing-${month}.csv`, csv: billingCsv(month, rows) };
   }),
   serve(contracts.FARM_AUDIT_LIST, ['audit'], async (_input, { deps }) => deps.audit.list('farm', AUDIT_PAGE)),
+
+  serve(contracts.FARM_DELIVERY_DEAD_LETTERS, ['farms', 'alerts'], async (_input, { deps }) =>
+    Promise.all(
+      (await deps.alerts.listDeadLetters(DEAD_LETTER_PAGE)).map(async (d): Promise<DeadLetter> => {
+        const [farm, user, n, all] = await Promise.all([
+          deps.farms.getFarm(d.farm_id),
+          deps.farms.getUser(d.user_id),
+          deps.alerts.get(d.farm_id, d.alert_id),
+          deps.alerts.listDeliveries(d.farm_id, d.alert_id),
+        ]);
+        return {
+          settled_at: d.settled_at ?? d.due_at,
+          farm_id: d.farm_id,
+          farm: farm ? `${farm.name ?? ''} (${farm.fonterra_id})`.trim() : d.farm_id,
+          ...(farm?.timezone ? { timezone: farm.timezone } : {}),
+          alert_id: d.alert_id,
+          ...(n ? { type: n.type, vat_number: n.device.vat_number } : {}),
+          recipient: user ? (d.channel === 'sms' ? user.phone : user.email) : d.user_id,
+          channel: d.channel,
+          attempts: d.attempts,
+          last_error: d.last_error ?? '',
+          fallback: all.some((x) => x.user_id === d.user_id && x.channel !== d.channel && x.fallback === true),
+        };
+      }),
+    ),
+  ),
 
   serve(contracts.FARMS_SETTINGS_UPLOAD, ['farms', 'milkingWindows', 'milkingWindowsWrite', 'auditWrite', 'now'], async ({ farms_settings }, { deps, caller }) => {
     // Every row is judged before anything is stored: one bad row and nothing changes.

@@ -11,6 +11,7 @@ import {
 } from '../../shared/api/actions/profile';
 import { normalisePhone, type User } from '../../shared/entities/user';
 import type { VerifiedAttribute } from '../adapters/cognito/account';
+import { alertRecipientOf } from '../adapters/sns/alert-email';
 import type { FarmReader, Ports } from '../lib/ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors';
@@ -61,6 +62,18 @@ export const settingProfileActions: readonly ServedAction[] = [
     }
     if (phoneChanged) log.info('phone changed; texts stop until it is verified', { user: caller.userId });
     return { ...after, role: caller.role };
+  }),
+
+  serve(contracts.USER_ALERT_EMAIL_STATUS, ['farms', 'alertRoutes'], async (_input, { caller, deps }) => {
+    const user = await profileOf(deps.farms, caller);
+    return { status: (await deps.alertRoutes.status(alertRecipientOf(user))).status };
+  }),
+
+  serve(contracts.USER_ALERT_EMAIL_RESEND, ['farms', 'alertRoutes'], async (_input, { caller, deps, log }) => {
+    const user = await profileOf(deps.farms, caller);
+    const status = await deps.alertRoutes.resend(alertRecipientOf(user));
+    log.info('alert email confirmation', { user: caller.userId, status });
+    return { status };
   }),
 
   serve(contracts.USER_PROFILE_EDIT_PASSWORD, ['account'], async ({ password, password1 }, { caller, deps }) => {

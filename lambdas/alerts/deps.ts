@@ -6,8 +6,31 @@ import { dynamoMilkingWindowsRepository } from '../adapters/dynamodb/milking-win
 import { alertEmailTopicsFromEnv, createSnsClient, snsAlertSender, type AlertSender } from '../adapters/sns/alert-sender';
 import { requireEnv } from '../lib/env';
 import type { Logger } from '../lib/logger';
-import { makeNotifier } from './notifier';
+import { makeNotifier, type Notifier } from './notifier';
 import { makeAlertProcessor, type AlertProcessor } from './processor';
+
+/** The repositories both need. */
+const repositoriesFromEnv = (env: NodeJS.ProcessEnv) => {
+  const doc = createDocumentClient(env);
+  return {
+    doc,
+    farms: dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env)),
+    alerts: dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env)),
+    settings: dynamoAlertSettingsRepository(doc, requireEnv('FARMS_TABLE', env)),
+  };
+};
+
+/** The notifier (the delivery queue) over real adapters. */
+export const alertNotifierFromEnv = (
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+  givenSender?: AlertSender,
+  now: () => Date = () => new Date(),
+): Notifier => {
+  const { farms, alerts, settings } = repositoriesFromEnv(env);
+  const sender = givenSender ?? snsAlertSender(alertEmailTopicsFromEnv(settings, env, createSnsClient(env), now));
+  return makeNotifier({ farms, settings, alerts, sender, now, log });
+};
 
 /** The engine runner and notifier over real adapters (ingest hook and sweep Lambda). */
 export const alertProcessorFromEnv = (
@@ -16,13 +39,8 @@ export const alertProcessorFromEnv = (
   givenSender?: AlertSender,
   now: () => Date = () => new Date(),
 ): AlertProcessor => {
-  const doc = createDocumentClient(env);
-  const farms = dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env));
-  const alerts = dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env));
-  const settings = dynamoAlertSettingsRepository(doc, requireEnv('FARMS_TABLE', env));
-  const sns = createSnsClient(env);
-  const sender = givenSender ?? snsAlertSender(sns, alertEmailTopicsFromEnv(settings, env, sns));
-  const notifier = makeNotifier({ farms, settings, alerts, sender, now, log });
+  const { doc, farms, alerts, settings } = repositoriesFromEnv(env);
+  const notifier = alertNotifierFromEnv(log, env, givenSender, now);
   const milkingWindows = dynamoMilkingWindowsRepository(doc, requireEnv('FARMS_TABLE', env));
   return makeAlertProcessor({ farms, settings, milkingWindows, alerts, notifier, now, log });
 };

@@ -1,15 +1,15 @@
-import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
+import { CreateTopicCommand, GetSubscriptionAttributesCommand, PublishCommand, SNSClient, SubscribeCommand, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultPreferences, mergePreferences, type Preferences } from '../../shared/alerts/preferences';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
-import type { AlertsRepository, StoredNotification } from '../adapters/dynamodb/alerts-repository';
+import type { AlertsRepository, Delivery, StoredNotification } from '../adapters/dynamodb/alerts-repository';
 import { alertEmailTopics, type AlertEmailRoute } from '../adapters/sns/alert-email';
 import { snsAlertSender } from '../adapters/sns/alert-sender';
 import { createLogger } from '../lib/logger';
 import { localMonth } from '../../shared/time/local-day';
-import { makeNotifier, type NotifierDeps } from './notifier';
+import { LEASE_MS, makeNotifier, MAX_ATTEMPTS, RETRY_BACKOFF_MS, type NotifierDeps } from './notifier';
 
 const ARN = 'arn:aws:sns:us-east-1:000000000000:';
 const PREFIX = 'vatman-test-alert-email-';
@@ -19,7 +19,8 @@ const sns = mockClient(SNSClient);
 /** SNS answers topics and subscriptions as AWS does: the ARN from the name, a subscription under its topic. */
 const mockTopics = () => {
   sns.on(CreateTopicCommand).callsFake((input: { Name: string }) => ({ TopicArn: `${ARN}${input.Name}` }));
-  sns.on(SubscribeCommand).callsFake((input: { TopicArn: string }) => ({ SubscriptionArn: `${input.TopicArn}:3f1c` }));
+  sns.on(SubscribeCommand).callsFake((input: { TopicArn: string; Protocol: string }) => ({ SubscriptionArn: `${input.TopicArn}:${input.Protocol}` }));
+  sns.on(GetSubscriptionAttributesCommand).resolves({ Attributes: { PendingConfirmation: 'false' } });
 };
 
 const farm: Farm = {
@@ -61,17 +62,46 @@ const alert = (o: Partial<StoredNotification> = {}): StoredNotification => ({
   ...o,
 });
 
-/** In-memory ports: users, preferences, the delivery bookkeeping and the month's text count. */
+/**
+ * In-memory ports: users, preferences, the month's text count, and the delivery queue with the
+ * Alerts repository's conditions (claim only what is due, mark only under the claim's lease).
+ */
 const world = (users: User[], prefs: Record<string, Preferences> = {}, smsUsed = 0) => {
-  const sent = new Map<string, Set<string>>();
-  const finished = new Set<string>();
+  const finished = new Map<string, string>();
+  const deliveries = new Map<string, Delivery>();
   let sms = smsUsed;
+  let clock = new Date('2026-11-22T03:31:00.000Z');
+  const keyOf = (d: Pick<Delivery, 'alert_id' | 'user_id' | 'channel'>) => `${d.alert_id}|${d.user_id}|${d.channel}`;
   const alerts: NotifierDeps['alerts'] = {
-    async markSent(_f, id, key) {
-      sent.set(id, (sent.get(id) ?? new Set()).add(key));
+    get: async (_f, id) => (id === alert()._id ? alert() : undefined),
+    async finishDelivery(_f, id, state = 'done') {
+      finished.set(id, state);
     },
-    async finishDelivery(_f, id) {
-      finished.add(id);
+    listPendingDelivery: async () => [],
+    async addDelivery(d) {
+      if (deliveries.has(keyOf(d))) return false;
+      deliveries.set(keyOf(d), { ...d, state: 'pending', attempts: 0 });
+      return true;
+    },
+    listDeliveries: async (_f, id) => [...deliveries.values()].filter((d) => d.alert_id === id),
+    listDueDeliveries: async (now) =>
+      [...deliveries.values()].filter((d) => (d.state === 'pending' || d.state === 'sending') && d.due_at <= now.toISOString()).sort((a, b) => a.due_at.localeCompare(b.due_at)),
+    async claimDelivery(d, lease, now, until) {
+      const cur = deliveries.get(keyOf(d));
+      if (!cur || !(cur.state === 'pending' || cur.state === 'sending') || cur.due_at > now.toISOString()) return undefined;
+      const next: Delivery = { ...cur, state: 'sending', lease, due_at: until.toISOString(), attempts: cur.attempts + 1 };
+      deliveries.set(keyOf(d), next);
+      return next;
+    },
+    async settleDelivery(d, lease, o) {
+      const cur = deliveries.get(keyOf(d));
+      if (cur?.lease !== lease) return false;
+      const { lease: _l, ...rest } = cur;
+      deliveries.set(
+        keyOf(d),
+        o.state === 'pending' ? { ...rest, state: 'pending', due_at: o.due_at, last_error: o.error } : { ...rest, state: o.state, settled_at: o.at, ...('error' in o ? { last_error: o.error } : {}) },
+      );
+      return true;
     },
     async reserveSms(_f, _m, total) {
       if (sms >= total) return false;
@@ -81,13 +111,19 @@ const world = (users: User[], prefs: Record<string, Preferences> = {}, smsUsed =
     async releaseSms() {
       sms -= 1;
     },
-    listPendingDelivery: async () => [],
-  } satisfies Pick<AlertsRepository, 'markSent' | 'finishDelivery' | 'reserveSms' | 'releaseSms' | 'listPendingDelivery'>;
+  } satisfies Pick<
+    AlertsRepository,
+    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms'
+  >;
   const routes = new Map<string, AlertEmailRoute>();
-  const emailTopics = alertEmailTopics(new SNSClient({ region: 'us-east-1' }), `${ARN}${PREFIX}`, {
-    getEmailRoute: async (id) => routes.get(id),
-    putEmailRoute: async (id, route) => void routes.set(id, route),
-  });
+  const emailTopics = alertEmailTopics(
+    new SNSClient({ region: 'us-east-1' }),
+    `${ARN}${PREFIX}`,
+    { getEmailRoute: async (id) => routes.get(id), putEmailRoute: async (id, route) => void routes.set(id, route) },
+    () => clock,
+  );
+  const log = createLogger({}, 'error', (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
+  const lines: Record<string, unknown>[] = [];
   const notifier = makeNotifier({
     farms: { getFarm: async () => farm, getUser: async (id) => users.find((u) => u._id === id) },
     settings: {
@@ -95,13 +131,19 @@ const world = (users: User[], prefs: Record<string, Preferences> = {}, smsUsed =
       getPreferencesOf: async (ids) => new Map(ids.map((id) => [id, prefs[id] ?? defaultPreferences()])),
     },
     alerts,
-    sender: snsAlertSender(new SNSClient({ region: 'us-east-1' }), emailTopics),
-    now: () => new Date('2026-11-22T03:31:00.000Z'),
-    log: createLogger({}, 'error'),
-    sleep: async () => undefined,
+    sender: snsAlertSender(emailTopics),
+    now: () => clock,
+    log,
   });
-  return { notifier, sent, finished, sms: () => sms };
+  const advance = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+  const states = () => Object.fromEntries([...deliveries.values()].map((d) => [`${d.user_id}:${d.channel}`, d.state]));
+  return { notifier, finished, deliveries, states, sms: () => sms, advance, lines };
 };
+
+/** What a publish was: the channel attribute each one carries (one publish, one channel). */
+const channelOf = (p: PublishCommandInput) => p.MessageAttributes?.channel?.StringValue;
 
 const published = () => sns.commandCalls(PublishCommand).map((c) => c.args[0].input);
 
@@ -116,17 +158,20 @@ describe('the notifier', () => {
     const w = world([user({ _id: 'u1', email: 'farmer@vatman.local' })]);
     expect(await w.notifier.deliver(alert())).toBe('done');
     const [text, email] = published();
-    expect(text?.PhoneNumber).toBe('+64211234567');
+    // Both through the user's own topic, each picked by its channel attribute.
+    expect(text).toMatchObject({ TopicArn: topicOf('u1'), MessageAttributes: { channel: { StringValue: 'sms' }, 'AWS.SNS.SMS.SMSType': { StringValue: 'Transactional' } } });
     // 03:30 UTC is 16:30 in Auckland (NZDT, +13).
     expect(text?.Message).toBe('Vat-Man Totara Downs Vat 1: Milk over 6C (8.5C, 4320 L) at 16:30 Sun 22 Nov.');
     expect(text?.Message?.length).toBeLessThanOrEqual(160);
-    // To the user's own topic, whose one subscription is their address.
-    expect(email).toMatchObject({ TopicArn: topicOf('u1') });
+    expect(email).toMatchObject({ TopicArn: topicOf('u1'), MessageAttributes: { channel: { StringValue: 'email' } } });
+    // The topic's two subscriptions: the address and the verified phone, each filtered to its channel.
     expect(sns.commandCalls(SubscribeCommand).map((c) => c.args[0].input)).toEqual([
-      { TopicArn: topicOf('u1'), Protocol: 'email', Endpoint: 'farmer@vatman.local', ReturnSubscriptionArn: true },
+      { TopicArn: topicOf('u1'), Protocol: 'email', Endpoint: 'farmer@vatman.local', ReturnSubscriptionArn: true, Attributes: { FilterPolicy: '{"channel":["email"]}' } },
+      { TopicArn: topicOf('u1'), Protocol: 'sms', Endpoint: '+64211234567', ReturnSubscriptionArn: true, Attributes: { FilterPolicy: '{"channel":["sms"]}' } },
     ]);
     expect(email?.Message).toContain('Totara Downs, Vat 1');
-    expect(w.finished.has(alert()._id)).toBe(true);
+    expect(w.finished.get(alert()._id)).toBe('done');
+    expect(w.states()).toEqual({ 'u1:sms': 'sent', 'u1:email': 'sent' });
     expect(w.sms()).toBe(1);
   });
 
@@ -134,72 +179,118 @@ describe('the notifier', () => {
     const prefs = { u1: mergePreferences(undefined, { milk_warm: { email: true, text: false } }) };
     const w = world([user({ _id: 'u1', email: 'farmer@vatman.local' })], prefs);
     await w.notifier.deliver(alert());
-    expect(published().map((p) => (p.PhoneNumber ? 'sms' : 'email'))).toEqual(['email']);
+    expect(published().map(channelOf)).toEqual(['email']);
   });
 
-  it('no text to a phone that is not verified: the email carries the alert', async () => {
+  it('no text to a phone that is not verified: the email carries the alert, and the phone is not subscribed', async () => {
     const prefs = { u1: mergePreferences(undefined, { milk_warm: { email: false, text: true } }) };
     const w = world([user({ _id: 'u1', email: 'a@b.nz', phone_verify: 1 })], prefs);
     await w.notifier.deliver(alert());
-    expect(published().map((p) => (p.PhoneNumber ? 'sms' : 'email'))).toEqual(['email']);
+    expect(published().map(channelOf)).toEqual(['email']);
+    expect(sns.commandCalls(SubscribeCommand).map((c) => c.args[0].input.Protocol)).toEqual(['email']);
     expect(w.sms()).toBe(0);
   });
 
-  it('a send that fails twice then succeeds is delivered once and the alert is not lost', async () => {
-    sns.reset();
-    mockTopics();
-    sns.on(PublishCommand).rejectsOnce(new Error('Throttling')).rejectsOnce(new Error('Throttling')).resolves({ MessageId: 'm' });
-    const prefs = { u1: mergePreferences(undefined, { milk_warm: { email: false, text: true } }) };
-    const w = world([user({ _id: 'u1', email: 'a@b.nz' })], prefs);
-    expect(await w.notifier.deliver(alert())).toBe('done');
-    expect(sns.commandCalls(PublishCommand)).toHaveLength(3);
-    expect([...(w.sent.get(alert()._id) ?? [])]).toEqual(['u1:sms']);
+  it('delivering the same alert again (a retry, a second sweep) sends nothing twice', async () => {
+    const w = world([user({ _id: 'u1', email: 'a@b.nz' })]);
+    await w.notifier.deliver(alert());
+    await w.notifier.deliver(alert());
+    await w.notifier.retryPending();
+    expect(published().map(channelOf)).toEqual(['sms', 'email']);
     expect(w.sms()).toBe(1);
   });
 
-  it('a send that keeps failing leaves the alert pending; the retry sends only what is missing', async () => {
+  it('a failed send is due again after its backoff and sent once; the other channel is not sent again', async () => {
     sns.reset();
     mockTopics();
-    // The text goes out; every email attempt fails this run.
-    sns.on(PublishCommand, { TopicArn: topicOf('u1') }).rejects(new Error('down'));
-    sns.on(PublishCommand, { PhoneNumber: '+64211234567' }).resolves({ MessageId: 'm' });
+    sns.on(PublishCommand).rejectsOnce(new Error('Throttling')).resolves({ MessageId: 'm' });
     const w = world([user({ _id: 'u1', email: 'a@b.nz' })]);
     expect(await w.notifier.deliver(alert())).toBe('pending');
-    expect(w.finished.size).toBe(0);
+    expect(w.states()).toEqual({ 'u1:sms': 'pending', 'u1:email': 'sent' });
+    // Not before its backoff …
+    expect(await w.notifier.retryPending()).toBe(0);
+    w.advance(RETRY_BACKOFF_MS[0]);
+    // … then once.
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(await w.notifier.retryPending()).toBe(0);
+    expect(published().map(channelOf)).toEqual(['sms', 'email', 'sms']);
+    expect(w.states()).toEqual({ 'u1:sms': 'sent', 'u1:email': 'sent' });
+  });
+
+  it('a sender that crashed mid-send: its delivery is taken again only when the lease ends, and sent once', async () => {
+    const w = world([user({ _id: 'u1', email: 'a@b.nz' })], { u1: mergePreferences(undefined, { milk_warm: { email: true, text: false } }) });
+    // Planned and claimed by a sender that never came back (the claim holds, nothing was marked).
+    sns.reset();
+    mockTopics();
+    sns.on(PublishCommand).callsFake(() => new Promise(() => undefined));
+    void w.notifier.deliver(alert());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(w.states()).toEqual({ 'u1:email': 'sending' });
     sns.reset();
     mockTopics();
     sns.on(PublishCommand).resolves({ MessageId: 'm' });
-    expect(await w.notifier.deliver(alert({ delivered: [...(w.sent.get(alert()._id) ?? [])] }))).toBe('done');
-    expect(published().map((p) => (p.PhoneNumber ? 'sms' : 'email'))).toEqual(['email']);
+    expect(await w.notifier.retryPending()).toBe(0);
+    w.advance(LEASE_MS);
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(published()).toHaveLength(1);
+  });
+
+  it('a text that fails for good is a dead letter (metric DeliveryDeadLetters), its allowance given back, and the alert goes by email', async () => {
+    sns.reset();
+    mockTopics();
+    sns.on(PublishCommand, { MessageAttributes: { channel: { DataType: 'String', StringValue: 'sms' }, 'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: 'Transactional' }, 'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: 'VatMan' } } }).rejects(new Error('Opted out'));
+    sns.on(PublishCommand, { MessageAttributes: { channel: { DataType: 'String', StringValue: 'email' } } }).resolves({ MessageId: 'm' });
+    const w = world([user({ _id: 'u1', email: 'a@b.nz' })], { u1: mergePreferences(undefined, { milk_warm: { email: false, text: true } }) });
+    await w.notifier.deliver(alert());
+    for (const wait of RETRY_BACKOFF_MS) {
+      w.advance(wait);
+      await w.notifier.retryPending();
+    }
+    expect(w.states()).toEqual({ 'u1:sms': 'dead', 'u1:email': 'sent' });
+    expect([...w.deliveries.values()].find((d) => d.channel === 'sms')?.attempts).toBe(MAX_ATTEMPTS);
+    expect([...w.deliveries.values()].find((d) => d.channel === 'email')?.fallback).toBe(true);
+    expect(w.sms()).toBe(0);
+    const dead = w.lines.filter((l) => l.message === 'alert delivery dead-lettered');
+    expect(dead).toHaveLength(1);
+    expect(dead[0]).toMatchObject({ DeliveryDeadLetters: 1, _aws: { CloudWatchMetrics: [{ Namespace: 'VatMan', Metrics: [{ Name: 'DeliveryDeadLetters' }] }] } });
+  });
+
+  it('an email to an address not confirmed is not sent nor marked sent: it says so, and the alert goes by text instead', async () => {
+    sns.on(GetSubscriptionAttributesCommand).resolves({ Attributes: { PendingConfirmation: 'true' } });
+    const w = world([user({ _id: 'u1', email: 'a@b.nz' })], { u1: mergePreferences(undefined, { milk_warm: { email: true, text: false } }) });
+    expect(await w.notifier.deliver(alert())).toBe('done');
+    expect(w.states()).toEqual({ 'u1:email': 'unconfirmed', 'u1:sms': 'sent' });
+    expect(published().map(channelOf)).toEqual(['sms']);
   });
 
   it('when the monthly text allowance is used up, email instead and say so', async () => {
     const w = world([user({ _id: 'u1', email: 'a@b.nz' })], {}, 120);
     await w.notifier.deliver(alert());
     const calls = published();
-    expect(calls.map((p) => (p.PhoneNumber ? 'sms' : 'email'))).toEqual(['email']);
+    expect(calls.map(channelOf)).toEqual(['email']);
     expect(calls[0]?.Message).toContain('used all 120 texts of its monthly text allowance');
   });
 
   it('every linked user is notified', async () => {
     const w = world([user({ _id: 'u1', email: 'a@b.nz' }), user({ _id: 'u2', email: 'c@d.nz', phone: '+64219999999' })]);
     await w.notifier.deliver(alert());
-    expect(published()).toHaveLength(4);
+    expect(published().map((p) => `${p.TopicArn?.slice(-2)}:${channelOf(p)}`).sort()).toEqual(['u1:email', 'u1:sms', 'u2:email', 'u2:sms']);
   });
 
   it('a showroom account (is_demo) linked to the farm gets nothing and uses none of the text allowance', async () => {
     const w = world([user({ _id: 'u1', email: 'a@b.nz' }), user({ _id: 'u2', email: 'demo@d.nz', phone: '+64219999999', is_demo: true })]);
     await w.notifier.deliver(alert());
-    expect(published().map((p) => p.PhoneNumber ?? 'email')).toEqual([expect.not.stringMatching('9999999'), 'email']);
+    expect(published().map((p) => p.TopicArn)).toEqual([topicOf('u1'), topicOf('u1')]);
     expect(w.sms()).toBe(1);
   });
 
-  it('an alert from readings over 12 hours old is listed but not sent', async () => {
+  it('an alert from readings over 12 hours old is listed but not sent, and says so', async () => {
     const w = world([user({ _id: 'u1', email: 'a@b.nz' })]);
     const old = alert({ data: { published_at: '2026-11-21T15:00:00.000Z', temp1: 8, milk_volume: 4000, agitator_status: 1 } });
     expect(await w.notifier.deliver(old)).toBe('done');
     expect(published()).toEqual([]);
-    expect(w.finished.has(old._id)).toBe(true);
+    expect(w.finished.get(old._id)).toBe('too_old');
+    expect(w.deliveries.size).toBe(0);
   });
 
   it('counts texts in the farm’s local month', () => {

@@ -1,93 +1,115 @@
+import { randomUUID } from 'node:crypto';
 import { channelsFor } from '../../shared/alerts/preferences';
 import { localMonth } from '../../shared/time/local-day';
 import { allowanceNote, emailBody, emailSubject, smsText, type MessageFacts } from '../../shared/alerts/messages';
 import { smsTotalFor } from '../../shared/constants';
 import type { Farm } from '../../shared/entities/farm';
+import type { User } from '../../shared/entities/user';
 import type { AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
-import type { AlertsRepository, StoredNotification } from '../adapters/dynamodb/alerts-repository';
+import type { AlertsRepository, Delivery, DeliveryChannel, DeliveryOutcome, StoredNotification } from '../adapters/dynamodb/alerts-repository';
 import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { alertRecipientOf } from '../adapters/sns/alert-email';
 import type { AlertSender } from '../adapters/sns/alert-sender';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
+import { DELIVERY_DEAD_LETTERS, metricFields } from '../lib/metrics';
 
 export interface NotifierDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getUser'>;
   readonly settings: Pick<AlertSettingsRepository, 'listUserIdsOfFarm' | 'getPreferencesOf'>;
-  readonly alerts: Pick<AlertsRepository, 'markSent' | 'finishDelivery' | 'reserveSms' | 'releaseSms' | 'listPendingDelivery'>;
+  readonly alerts: Pick<
+    AlertsRepository,
+    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms'
+  >;
   readonly sender: AlertSender;
   readonly now: () => Date;
   readonly log: Logger;
-  /** Waits between attempts; tests pass one that does not wait. */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** A claim's token; tests may pass their own. */
+  readonly newLease?: () => string;
 }
 
-/** Attempts per message within one delivery run; after that the sweep tries again (the alert stays pending). */
-export const SEND_ATTEMPTS = 3;
-const BACKOFF_MS = [250, 1_000];
 /**
  * An alert raised from readings older than this (a device uploading a long backlog, the demo's
  * 48-hour backfill) is listed but not sent: by then the milk has been collected or dealt with,
- * and a burst of old texts would only use up the farm's allowance.
+ * and a burst of old texts would only use up the farm's allowance. Its notification says so
+ * (`delivery_state` 'too_old') and it gets no deliveries.
  */
 export const SEND_WITHIN_MS = 12 * 60 * 60_000;
-/** The sweep retries a delivery only once the run that raised it is surely over. */
-export const RETRY_AFTER_MS = 2 * 60_000;
+/** How long a claim holds a delivery: longer than a send may take (SEND_TIMEOUT_MS), so two senders never overlap. */
+export const LEASE_MS = 60_000;
+/** Each SNS call of a send is aborted after this. */
+export const SEND_TIMEOUT_MS = 20_000;
+/**
+ * Waits before the 2nd, 3rd, … attempt of a delivery; after the last attempt fails the delivery is
+ * a dead letter (about 2 h 20 min after the first try, well inside SNS outages and throttling).
+ */
+export const RETRY_BACKOFF_MS = [30_000, 60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 20 * 60_000, 40 * 60_000, 60 * 60_000] as const;
+export const MAX_ATTEMPTS = RETRY_BACKOFF_MS.length + 1;
+/** Deliveries one queue run takes at most, and the time it may spend claiming more (the sweep has 50 s). */
+const QUEUE_BATCH = 500;
+const QUEUE_BUDGET_MS = 20_000;
 
 export type DeliveryResult = 'done' | 'pending';
+const other = (c: DeliveryChannel): DeliveryChannel => (c === 'sms' ? 'email' : 'sms');
+const hasVerifiedPhone = (u: User): boolean => u.phone_verify === 2 && Boolean(u.phone);
 
 /**
- * Sends one alert to every user linked to its farm, on the channels their preferences allow for
- * its type (farmer §3 Alert setting, all on by default):
+ * Alert delivery as a queue (issue 12). An alert is first *planned*: one delivery record per
+ * (alert, user, channel) the user's preferences ask for (farmer §3 Alert setting, all on by
+ * default), written conditionally so planning twice records nothing twice:
  *  - a text only to a verified phone (phone_verify 2), and only while the farm's monthly text
  *    allowance (§9 SMS totals) lasts; a user who wants a text but cannot get one gets the email
- *    instead, saying why when it is the allowance, so an alert is never lost for want of a text;
- *  - never to a showroom account (is_demo);
- *  - each channel sent is recorded on the notification, so a retry (here or from the sweep)
- *    never sends it twice; the notification stays pending until every channel went out.
+ *    instead, saying why when it is the allowance;
+ *  - never to a showroom account (is_demo).
+ * Then each delivery is *claimed* (a conditional write taking a lease), *sent*, and *marked* while
+ * the lease holds: a crash resends at most the one delivery in flight, after its lease ends, and
+ * two senders never send the same one. A failed send is due again after a backoff; after
+ * MAX_ATTEMPTS it is a dead letter (logged with the DeliveryDeadLetters metric) and the other
+ * channel is tried instead, as is a text to a phone no longer verified and an email to an address
+ * not confirmed (which SNS would drop unseen, so it is never marked sent).
  */
 export const makeNotifier = (deps: NotifierDeps) => {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const newLease = deps.newLease ?? randomUUID;
+  const { alerts, log } = deps;
 
-  const attempt = async (what: string, send: () => Promise<void>): Promise<boolean> => {
-    for (let i = 0; i < SEND_ATTEMPTS; i += 1) {
-      try {
-        await send();
-        return true;
-      } catch (err) {
-        assertIsError(err);
-        deps.log.warn('alert send failed', { what, attempt: i + 1, err });
-        if (i < SEND_ATTEMPTS - 1) await sleep(BACKOFF_MS[i] ?? 1_000);
-      }
-    }
-    return false;
+  const factsOf = (n: StoredNotification, farm: Farm): MessageFacts => ({
+    type: n.type,
+    farmName: farm.name ?? farm.fonterra_id,
+    vatNumber: n.device.vat_number,
+    data: n.data,
+    timezone: farm.timezone,
+    ...(n.detail ? { detail: n.detail } : {}),
+  });
+
+  /** Takes a text from the farm's allowance and records the delivery; the text is given back when the record already existed. */
+  const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean } = {}): Promise<'added' | 'exists' | 'allowance'> => {
+    const month = localMonth(deps.now(), farm.timezone);
+    if (!(await alerts.reserveSms(farm._id, month, smsTotalFor(farm.package)))) return 'allowance';
+    const at = deps.now().toISOString();
+    if (await alerts.addDelivery({ farm_id: farm._id, alert_id: alertId, user_id: userId, channel: 'sms', due_at: at, created_at: at, sms_month: month, ...extra })) return 'added';
+    await alerts.releaseSms(farm._id, month);
+    return 'exists';
+  };
+  const addEmail = (farm: Farm, alertId: string, userId: string, extra: { note?: string; fallback?: boolean } = {}) => {
+    const at = deps.now().toISOString();
+    return alerts.addDelivery({ farm_id: farm._id, alert_id: alertId, user_id: userId, channel: 'email', due_at: at, created_at: at, ...extra });
   };
 
-  const deliver = async (n: StoredNotification, knownFarm?: Farm): Promise<DeliveryResult> => {
+  /** Records the alert's deliveries (each at most once); false when it is not to be sent or cannot be planned yet. */
+  const plan = async (n: StoredNotification, knownFarm?: Farm): Promise<Farm | undefined> => {
     if (deps.now().getTime() - Date.parse(n.data.published_at) > SEND_WITHIN_MS) {
-      deps.log.info('alert from old readings listed, not sent', { alert: n._id });
-      await deps.alerts.finishDelivery(n.farm_id, n._id);
-      return 'done';
+      log.info('alert from old readings listed, not sent', { alert: n._id });
+      await alerts.finishDelivery(n.farm_id, n._id, 'too_old');
+      return undefined;
     }
     const farm = knownFarm ?? (await deps.farms.getFarm(n.farm_id));
     if (!farm) {
-      deps.log.error('alert of an unknown farm', { farm: n.farm_id, alert: n._id });
-      return 'pending';
+      log.error('alert of an unknown farm', { farm: n.farm_id, alert: n._id });
+      return undefined;
     }
-    const facts: MessageFacts = {
-      type: n.type,
-      farmName: farm.name ?? farm.fonterra_id,
-      vatNumber: n.device.vat_number,
-      data: n.data,
-      timezone: farm.timezone,
-      ...(n.detail ? { detail: n.detail } : {}),
-    };
+    const recorded = new Set((await alerts.listDeliveries(farm._id, n._id)).map((d) => `${d.user_id}:${d.channel}`));
     const userIds = await deps.settings.listUserIdsOfFarm(farm._id);
     const prefs = await deps.settings.getPreferencesOf(userIds);
-    const sent = new Set(n.delivered);
-    const total = smsTotalFor(farm.package);
-    const month = localMonth(deps.now(), farm.timezone);
-    let complete = true;
-
     for (const userId of userIds) {
       const user = await deps.farms.getUser(userId);
       const p = prefs.get(userId);
@@ -95,47 +117,138 @@ export const makeNotifier = (deps: NotifierDeps) => {
       // messages, and none of the farm's text allowance.
       if (!user || !p || user.is_demo) continue;
       const wants = channelsFor(p, n.type);
-      let emailNote: string | undefined;
       let needEmail = wants.email;
-
-      const smsKey = `${userId}:sms`;
-      if (wants.text && !sent.has(smsKey)) {
-        if (user.phone_verify !== 2 || !user.phone) {
-          // No verified phone, no text (issue 6): the email carries the alert instead.
+      let note: string | undefined;
+      if (wants.text && !recorded.has(`${userId}:sms`)) {
+        // No verified phone, no text (issue 6): the email carries the alert instead.
+        if (!hasVerifiedPhone(user)) needEmail = true;
+        else if ((await addSms(farm, n._id, userId)) === 'allowance') {
           needEmail = true;
-        } else if (!(await deps.alerts.reserveSms(farm._id, month, total))) {
-          needEmail = true;
-          emailNote = allowanceNote(total);
-        } else if (await attempt(`sms ${n._id} ${userId}`, () => deps.sender.sms(user.phone, smsText(facts)))) {
-          await deps.alerts.markSent(farm._id, n._id, smsKey);
-        } else {
-          await deps.alerts.releaseSms(farm._id, month);
-          complete = false;
+          note = allowanceNote(smsTotalFor(farm.package));
         }
       }
-
-      const emailKey = `${userId}:email`;
-      if (needEmail && !sent.has(emailKey)) {
-        if (await attempt(`email ${n._id} ${userId}`, () => deps.sender.email({ _id: userId, email: user.email }, emailSubject(facts), emailBody(facts, emailNote)))) {
-          await deps.alerts.markSent(farm._id, n._id, emailKey);
-        } else {
-          complete = false;
-        }
-      }
+      if (needEmail && !recorded.has(`${userId}:email`)) await addEmail(farm, n._id, userId, note ? { note } : {});
     }
-    if (!complete) return 'pending';
-    await deps.alerts.finishDelivery(farm._id, n._id);
-    return 'done';
+    await alerts.finishDelivery(farm._id, n._id);
+    return farm;
   };
 
-  /** Retries every alert whose delivery did not finish (run by the sweep). */
+  const deadLetter = (d: Delivery, error: string) =>
+    log.error('alert delivery dead-lettered', { alert: d.alert_id, farm: d.farm_id, user: d.user_id, channel: d.channel, attempts: d.attempts, error, ...metricFields(DELIVERY_DEAD_LETTERS, 1) });
+
+  /** The other channel, when this one failed for good (and the user does not have the alert that way already). */
+  const fallBack = async (d: Delivery, farm: Farm, user: User): Promise<Delivery | undefined> => {
+    const to = other(d.channel);
+    const added = to === 'email' ? await addEmail(farm, d.alert_id, d.user_id, { fallback: true }) : hasVerifiedPhone(user) && (await addSms(farm, d.alert_id, d.user_id, { fallback: true })) === 'added';
+    if (!added) return undefined;
+    log.info('alert delivery falls back to the other channel', { alert: d.alert_id, user: d.user_id, from: d.channel, to });
+    return (await alerts.listDeliveries(d.farm_id, d.alert_id)).find((x) => x.user_id === d.user_id && x.channel === to);
+  };
+
+  /**
+   * Claims, sends and marks one delivery. Answers the fallback delivery to send next, if any.
+   * 'lost': another sender holds it, or it is not due.
+   */
+  const sendOne = async (due: Delivery): Promise<{ result: 'sent' | 'retry' | 'settled' | 'lost'; next?: Delivery }> => {
+    const lease = newLease();
+    const now = deps.now();
+    const d = await alerts.claimDelivery(due, lease, now, new Date(now.getTime() + LEASE_MS));
+    if (!d) return { result: 'lost' };
+    const settle = async (outcome: DeliveryOutcome) => {
+      if (!(await alerts.settleDelivery(d, lease, outcome))) log.warn('delivery lease lost before it was marked', { alert: d.alert_id, user: d.user_id, channel: d.channel });
+    };
+    const giveBack = async (farm: Farm) => {
+      if (d.channel === 'sms' && d.sms_month) await alerts.releaseSms(farm._id, d.sms_month);
+    };
+    const [n, farm, user] = await Promise.all([alerts.get(d.farm_id, d.alert_id), deps.farms.getFarm(d.farm_id), deps.farms.getUser(d.user_id)]);
+    if (!n || !farm || !user || user.is_demo) {
+      await settle({ state: 'skipped', at: deps.now().toISOString(), error: 'the alert, farm or user no longer exists' });
+      if (farm) await giveBack(farm);
+      return { result: 'settled' };
+    }
+    const facts = factsOf(n, farm);
+    const options = { abortSignal: AbortSignal.timeout(SEND_TIMEOUT_MS) };
+    const failedForGood = async (state: 'dead' | 'unconfirmed' | 'skipped', error: string) => {
+      await settle({ state, at: deps.now().toISOString(), error });
+      if (state === 'dead') deadLetter(d, error);
+      else log.warn('alert delivery not possible on this channel', { alert: d.alert_id, user: d.user_id, channel: d.channel, state, error });
+      await giveBack(farm);
+      const next = await fallBack(d, farm, user);
+      return { result: 'settled' as const, ...(next ? { next } : {}) };
+    };
+    try {
+      const recipient = alertRecipientOf(user);
+      let sent: Awaited<ReturnType<AlertSender['email']>>;
+      if (d.channel === 'sms') {
+        if (!recipient.phone) return await failedForGood('skipped', 'the phone is no longer verified');
+        sent = await deps.sender.sms({ ...recipient, phone: recipient.phone }, smsText(facts), options);
+      } else {
+        sent = await deps.sender.email(recipient, emailSubject(facts), emailBody(facts, d.note), options);
+      }
+      if (!sent.sent) return await failedForGood('unconfirmed', 'the alert email address is not confirmed');
+      await settle({ state: 'sent', at: deps.now().toISOString(), ...(sent.messageId ? { message_id: sent.messageId } : {}) });
+      return { result: 'sent' };
+    } catch (err) {
+      assertIsError(err);
+      if (d.attempts >= MAX_ATTEMPTS) return failedForGood('dead', err.message);
+      const wait = RETRY_BACKOFF_MS[Math.min(d.attempts, RETRY_BACKOFF_MS.length) - 1] ?? LEASE_MS;
+      log.warn('alert send failed; due again later', { alert: d.alert_id, user: d.user_id, channel: d.channel, attempt: d.attempts, err });
+      await settle({ state: 'pending', due_at: new Date(deps.now().getTime() + wait).toISOString(), error: err.message });
+      return { result: 'retry' };
+    }
+  };
+
+  /** Sends a delivery and, when it failed for good, the fallback it made. */
+  const sendWithFallback = async (d: Delivery): Promise<number> => {
+    let sent = 0;
+    let next: Delivery | undefined = d;
+    while (next) {
+      const r = await sendOne(next);
+      if (r.result === 'sent') sent += 1;
+      next = r.next;
+    }
+    return sent;
+  };
+
+  /**
+   * Delivers a newly raised alert (the run that raised it): plans it and sends what is due.
+   * 'done' when every delivery is settled; otherwise the queue (the sweep) has the rest.
+   */
+  const deliver = async (n: StoredNotification, knownFarm?: Farm): Promise<DeliveryResult> => {
+    const farm = await plan(n, knownFarm);
+    if (!farm) return 'done';
+    const now = deps.now().toISOString();
+    for (const d of await alerts.listDeliveries(farm._id, n._id)) if ((d.state === 'pending' || d.state === 'sending') && d.due_at <= now) await sendWithFallback(d);
+    return (await alerts.listDeliveries(farm._id, n._id)).every((d) => d.state !== 'pending' && d.state !== 'sending') ? 'done' : 'pending';
+  };
+
+  /**
+   * The queue run (the sweep, first thing): plans every notification not yet planned, then sends
+   * the due deliveries from their own index, oldest first, so deliveries never wait behind the
+   * fleet. Answers how many were sent.
+   */
   const retryPending = async (): Promise<number> => {
-    const pending = await deps.alerts.listPendingDelivery();
-    let done = 0;
-    // A fresh alert is still being delivered by the run that raised it: leave it to that run.
-    const settled = deps.now().getTime() - RETRY_AFTER_MS;
-    for (const n of pending) if (Date.parse(n.created_at) <= settled && (await deliver(n)) === 'done') done += 1;
-    return done;
+    for (const n of await alerts.listPendingDelivery()) {
+      try {
+        await plan(n);
+      } catch (err) {
+        assertIsError(err);
+        log.error('alert not planned; the next sweep tries again', { alert: n._id, err });
+      }
+    }
+    const started = performance.now();
+    let sent = 0;
+    for (const d of await alerts.listDueDeliveries(deps.now(), QUEUE_BATCH)) {
+      if (performance.now() - started > QUEUE_BUDGET_MS) break;
+      try {
+        sent += await sendWithFallback(d);
+      } catch (err) {
+        // A store failure: the claim's lease runs out and the next run takes the delivery again.
+        assertIsError(err);
+        log.error('alert delivery failed in the queue run', { alert: d.alert_id, user: d.user_id, channel: d.channel, err });
+      }
+    }
+    return sent;
   };
 
   return { deliver, retryPending };

@@ -8,12 +8,12 @@ export const METRICS_NAMESPACE = 'VatMan';
 /** Alert deliveries that ended in the dead-letter state (the delivery queue gave up on them). */
 export const DELIVERY_DEAD_LETTERS = 'DeliveryDeadLetters';
 
-/** The EMF line that adds `count` to a metric of the VatMan namespace (no dimensions). */
-export const metricLine = (name: string, count: number, at: Date = new Date()): string =>
-  JSON.stringify({
-    _aws: { Timestamp: at.getTime(), CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [[]], Metrics: [{ Name: name, Unit: 'Count' }] }] },
-    [name]: count,
-  });
-
-/** Writes the metric line to stdout (the function's log stream in AWS). */
-export const countMetric = (name: string, count = 1, write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void => write(metricLine(name, count));
+/**
+ * The fields that make a JSON log line an EMF record adding `count` to a metric of the VatMan
+ * namespace (no dimensions): spread into a logger call's extra fields, so the alarm watches what
+ * the log already says.
+ */
+export const metricFields = (name: string, count: number, at: Date = new Date()): Record<string, unknown> => ({
+  _aws: { Timestamp: at.getTime(), CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [[]], Metrics: [{ Name: name, Unit: 'Count' }] }] },
+  [name]: count,
+});

@@ -21,6 +21,8 @@ import { dynamoWatchmanRepository, type WatchmanRepository } from '../adapters/d
 import { deviceCommandsFromEnv, unitChecksFromEnv, type DeviceCommands, type UnitChecks } from '../adapters/iot/device-commands';
 import { provisioningFromEnv, type UnitProvisioning } from '../adapters/iot/provisioning';
 import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
+import type { AlertEmailTopics } from '../adapters/sns/alert-email';
+import { alertEmailTopicsFromEnv } from '../adapters/sns/alert-sender';
 import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
 import { requireEnv } from './env';
 import { tokenVerifierFromEnv, type TokenVerifier } from './token-verifier';
@@ -38,7 +40,7 @@ export type ReadingsReader = Pick<
   ReadingsRepository,
   'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
 >;
-export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount'>;
+export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
 export type AuditReader = Pick<AuditRepository, 'list'>;
@@ -109,6 +111,8 @@ export interface Ports {
   readonly enquiries: EnquiryRepository;
   /** Mail to the sales address (the enquiry topic). */
   readonly salesMail: SalesMail;
+  /** The person's own alert topic: the email subscription's confirmation, read and re-sent. */
+  readonly alertRoutes: Pick<AlertEmailTopics, 'status' | 'resend'>;
   /** Cognito group membership: the roles (operator §6), read and changed by Admins. */
   readonly groups: UserGroups;
   /** The administrative changes (issue 18): read, and appended to by the write port. */
@@ -165,6 +169,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     account: () => accountServiceFromEnv(env),
     enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     salesMail: () => salesMailFromEnv(env),
+    alertRoutes: () => alertEmailTopicsFromEnv(ports.alertSettingsWrite, env),
     groups: () => userGroupsFromEnv(env),
     audit: () => ports.auditWrite,
     auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),

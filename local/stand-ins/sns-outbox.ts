@@ -10,8 +10,10 @@ export interface OutboxMessage {
   readonly channel: 'sms' | 'email';
   /** Phone number for SMS; the address for email. */
   readonly to: string;
-  /** The topic an email was published to (one entry per subscribed address). */
+  /** The topic it was published to (one entry per subscription the publish reached). */
   readonly topic?: string;
+  /** The publish's MessageId (one publish can reach several subscriptions). */
+  readonly message_id?: string;
   readonly subject?: string;
   readonly message: string;
   readonly attributes: Record<string, string>;
@@ -38,21 +40,36 @@ const LOCAL_ARN = 'arn:aws:sns:us-east-1:000000000000:';
 interface Subscription {
   readonly arn: string;
   readonly topic: string;
-  readonly protocol: string;
+  readonly protocol: 'email' | 'sms';
   readonly endpoint: string;
+  /** An email subscription waits for its confirmation link; SMS subscriptions are confirmed at once, as in SNS. */
+  confirmed: boolean;
+  readonly token: string;
+  readonly subscribed_at: string;
+  filter_policy?: string;
 }
 interface TopicsFile {
   topics: string[];
   subscriptions: Subscription[];
 }
 
+/** SNS deletes a subscription nobody confirmed after this (the outbox models it by the clock it is given). */
+export const UNCONFIRMED_EXPIRY_MS = 3 * 24 * 60 * 60_000;
+export const CONFIRMATION_SUBJECT = 'AWS Notification - Subscription Confirmation';
+
 /**
- * SNS stand-in: answers the SNS query protocol's Publish, CreateTopic, Subscribe and Unsubscribe,
- * so the product's notifier uses the real @aws-sdk/client-sns with only SNS_ENDPOINT changed.
- * A text is one entry; an email published to a topic is one entry per address subscribed to it
- * (SNS delivers to no one else). Subscriptions count as confirmed at once: there is no one to
- * click AWS's confirmation link. Messages are appended to a JSON-lines file, topics and
- * subscriptions kept beside it (both survive restarts); GET /messages reads the messages.
+ * SNS stand-in: answers the SNS query protocol's Publish, CreateTopic, Subscribe, Unsubscribe,
+ * GetSubscriptionAttributes and SetSubscriptionAttributes, so the product uses the real
+ * @aws-sdk/client-sns with only SNS_ENDPOINT changed. Topics hold `email` and `sms`
+ * subscriptions, each with an optional filter policy on message attributes (exact string values,
+ * `{"channel":["sms"]}`); a publish to a topic is one entry per confirmed subscription whose filter
+ * admits it. An email subscription is pending until its confirmation link is followed: Subscribe
+ * (and Subscribe again, a resend) puts AWS's confirmation email in the outbox with a link to
+ * `GET /confirm?Token=…`; addresses given as `preconfirmed` (the demo accounts, who stand for
+ * people who confirmed long ago) are confirmed at once. A pending subscription is gone after
+ * three days by the given clock. `setDown(true)` makes every SNS call fail with a 500 until
+ * `setDown(false)` (an outage, for the fault tests). Messages are appended to a JSON-lines file,
+ * topics and subscriptions kept beside it (both survive restarts); GET /messages reads the messages.
  */
 export interface SnsOutbox {
   readonly server: Server;
@@ -60,14 +77,47 @@ export interface SnsOutbox {
   read(): OutboxMessage[];
   /** For mail that does not go through SNS in AWS either (Cognito's own emails). */
   append(entry: Omit<OutboxMessage, 'id' | 'at' | 'attributes'>): OutboxMessage;
-  /** A topic with one email subscription, as a deploy makes it (CDK's Topic and EmailSubscription); answers its ARN. */
+  /** A topic with one confirmed email subscription, as a deploy makes it (CDK's Topic and EmailSubscription); answers its ARN. */
   ensureEmailTopic(name: string, email: string): string;
+  /** An outage: every SNS call fails until switched back. */
+  setDown(down: boolean): void;
 }
 
-export const startSnsOutbox = async (port: number, file: string): Promise<SnsOutbox> => {
+export interface SnsOutboxOptions {
+  /** Addresses whose email subscriptions count as confirmed at once. */
+  readonly preconfirmed?: (email: string) => boolean;
+  readonly now?: () => Date;
+}
+
+/** Does a filter policy (attribute name to the string values it admits) admit these message attributes? */
+export const filterAdmits = (policy: string | undefined, attributes: Record<string, string>): boolean => {
+  if (!policy) return true;
+  const rules = JSON.parse(policy) as Record<string, unknown>;
+  return Object.entries(rules).every(([name, values]) => Array.isArray(values) && attributes[name] !== undefined && values.includes(attributes[name]));
+};
+const validPolicy = (policy: string): boolean => {
+  try {
+    const rules = JSON.parse(policy) as unknown;
+    return typeof rules === 'object' && rules !== null && Object.values(rules).every((v) => Array.isArray(v) && v.every((x) => typeof x === 'string'));
+  } catch {
+    return false;
+  }
+};
+/** Attributes.entry.N.key / .value as the query protocol sends them. */
+const subscribeAttributesOf = (form: URLSearchParams): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (let n = 1; form.has(`Attributes.entry.${n}.key`); n += 1) out[form.get(`Attributes.entry.${n}.key`) ?? ''] = form.get(`Attributes.entry.${n}.value`) ?? '';
+  return out;
+};
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export const startSnsOutbox = async (port: number, file: string, options: SnsOutboxOptions = {}): Promise<SnsOutbox> => {
+  const now = options.now ?? (() => new Date());
+  const endpoint = `http://127.0.0.1:${port}`;
+  let down = false;
   mkdirSync(dirname(file), { recursive: true });
   const append = (entry: Omit<OutboxMessage, 'id' | 'at' | 'attributes'> & { attributes?: Record<string, string> }): OutboxMessage => {
-    const full: OutboxMessage = { id: randomUUID(), at: new Date().toISOString(), attributes: {}, ...entry };
+    const full: OutboxMessage = { id: randomUUID(), at: now().toISOString(), attributes: {}, ...entry };
     appendFileSync(file, `${JSON.stringify(full)}\n`);
     return full;
   };
@@ -77,13 +127,35 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
       : [];
   const topicsFile = join(dirname(file), 'topics.json');
   const state: TopicsFile = existsSync(topicsFile) ? (JSON.parse(readFileSync(topicsFile, 'utf8')) as TopicsFile) : { topics: [], subscriptions: [] };
+  // Files from before confirmation was modelled: their subscriptions were all treated as confirmed.
+  for (const sub of state.subscriptions) {
+    if (sub.confirmed === undefined) Object.assign(sub, { confirmed: true, token: randomUUID(), subscribed_at: now().toISOString() });
+  }
   const save = () => writeFileSync(topicsFile, `${JSON.stringify(state, null, 2)}\n`);
+  /** SNS forgets a subscription nobody confirmed in three days. */
+  const expire = () => {
+    const cutoff = now().getTime() - UNCONFIRMED_EXPIRY_MS;
+    const keep = state.subscriptions.filter((x) => x.confirmed || Date.parse(x.subscribed_at) > cutoff);
+    if (keep.length !== state.subscriptions.length) {
+      state.subscriptions = keep;
+      save();
+    }
+  };
   const ok = (res: ServerResponse, action: string, result: string) =>
     res.writeHead(200, { 'content-type': 'text/xml' }).end(xml(action, result, randomUUID()));
   const fail = (res: ServerResponse, status: number, code: string, message: string) =>
     res.writeHead(status, { 'content-type': 'text/xml' }).end(xmlError(code, message));
+  const confirmationMail = (sub: Subscription) =>
+    append({
+      channel: 'email',
+      to: sub.endpoint,
+      topic: sub.topic,
+      subject: CONFIRMATION_SUBJECT,
+      message: `You have chosen to subscribe to the topic:\n${sub.topic}\n\nTo confirm this subscription, click or visit the link below (If this was in error no action is necessary):\n${endpoint}/confirm?Token=${sub.token}`,
+    });
+  const findSub = (arn: string) => state.subscriptions.find((x) => x.arn === arn);
 
-  /** Answers CreateTopic, Subscribe and Unsubscribe; false for any other action. */
+  /** Answers the topic and subscription actions; false for any other action. */
   const topicAction = (action: string | null, form: URLSearchParams, res: ServerResponse): boolean => {
     if (action === 'CreateTopic') {
       const name = form.get('Name') ?? '';
@@ -102,34 +174,94 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
     if (action === 'Subscribe') {
       const topic = form.get('TopicArn') ?? '';
       const protocol = form.get('Protocol') ?? '';
-      const endpoint = form.get('Endpoint') ?? '';
+      const to = form.get('Endpoint') ?? '';
+      const policy = subscribeAttributesOf(form).FilterPolicy;
       if (!state.topics.includes(topic)) {
         fail(res, 404, 'NotFound', 'Topic does not exist');
         return true;
       }
-      if (protocol !== 'email' || !/^[^@\s]+@[^@\s]+$/.test(endpoint)) {
-        fail(res, 400, 'InvalidParameter', 'Invalid parameter: Email address');
+      if (protocol === 'email' ? !/^[^@\s]+@[^@\s]+$/.test(to) : protocol !== 'sms' || !/^\+[1-9]\d{6,14}$/.test(to)) {
+        fail(res, 400, 'InvalidParameter', `Invalid parameter: ${protocol === 'sms' ? 'SMS endpoint' : protocol === 'email' ? 'Email address' : 'Protocol'}`);
         return true;
       }
-      // Subscribing an address again answers its subscription, as SNS does.
-      const existing = state.subscriptions.find((x) => x.topic === topic && x.endpoint === endpoint);
-      const sub = existing ?? { arn: `${topic}:${randomUUID()}`, topic, protocol, endpoint };
+      if (policy !== undefined && !validPolicy(policy)) {
+        fail(res, 400, 'InvalidParameter', 'Invalid parameter: FilterPolicy: the outbox takes attribute names with lists of exact string values');
+        return true;
+      }
+      // Subscribing an endpoint again answers its subscription, as SNS does; a pending email one gets its confirmation again.
+      const existing = state.subscriptions.find((x) => x.topic === topic && x.protocol === protocol && x.endpoint === to);
+      if (existing && (existing.filter_policy ?? '') !== (policy ?? '')) {
+        fail(res, 400, 'InvalidParameter', 'Invalid parameter: Attributes Reason: Subscription already exists with different attributes');
+        return true;
+      }
+      const confirmed = protocol === 'sms' || (options.preconfirmed?.(to) ?? false);
+      const sub: Subscription = existing ?? {
+        arn: `${topic}:${randomUUID()}`,
+        topic,
+        protocol: protocol === 'sms' ? 'sms' : 'email',
+        endpoint: to,
+        confirmed,
+        token: randomUUID(),
+        subscribed_at: now().toISOString(),
+        ...(policy ? { filter_policy: policy } : {}),
+      };
       if (!existing) {
         state.subscriptions.push(sub);
         save();
       }
+      if (!sub.confirmed) confirmationMail(sub);
       ok(res, 'Subscribe', `<SubscriptionArn>${sub.arn}</SubscriptionArn>`);
       return true;
     }
     if (action === 'Unsubscribe') {
       const arn = form.get('SubscriptionArn') ?? '';
-      if (!state.subscriptions.some((x) => x.arn === arn)) {
+      if (!findSub(arn)) {
         fail(res, 404, 'NotFound', 'Subscription does not exist');
         return true;
       }
       state.subscriptions = state.subscriptions.filter((x) => x.arn !== arn);
       save();
       ok(res, 'Unsubscribe', '');
+      return true;
+    }
+    if (action === 'GetSubscriptionAttributes') {
+      const sub = findSub(form.get('SubscriptionArn') ?? '');
+      if (!sub) {
+        fail(res, 404, 'NotFound', 'Subscription does not exist');
+        return true;
+      }
+      const attributes: Record<string, string> = {
+        SubscriptionArn: sub.arn,
+        TopicArn: sub.topic,
+        Protocol: sub.protocol,
+        Endpoint: sub.endpoint,
+        Owner: '000000000000',
+        PendingConfirmation: String(!sub.confirmed),
+        ConfirmationWasAuthenticated: 'false',
+        ...(sub.filter_policy ? { FilterPolicy: sub.filter_policy, FilterPolicyScope: 'MessageAttributes' } : {}),
+      };
+      const entries = Object.entries(attributes)
+        .map(([key, value]) => `<entry><key>${key}</key><value>${escapeXml(value)}</value></entry>`)
+        .join('');
+      ok(res, 'GetSubscriptionAttributes', `<Attributes>${entries}</Attributes>`);
+      return true;
+    }
+    if (action === 'SetSubscriptionAttributes') {
+      const sub = findSub(form.get('SubscriptionArn') ?? '');
+      const name = form.get('AttributeName');
+      const value = form.get('AttributeValue') ?? '';
+      if (!sub) {
+        fail(res, 404, 'NotFound', 'Subscription does not exist');
+        return true;
+      }
+      if (name !== 'FilterPolicy' || (value !== '' && !validPolicy(value))) {
+        fail(res, 400, 'InvalidParameter', 'Invalid parameter: the outbox sets FilterPolicy only, as attribute names with lists of exact string values');
+        return true;
+      }
+      if (value) sub.filter_policy = value;
+      else delete sub.filter_policy;
+      save();
+      ok(res, 'SetSubscriptionAttributes', '');
       return true;
     }
     return false;
@@ -140,15 +272,34 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(read()));
       return;
     }
+    if (req.method === 'GET' && req.url?.startsWith('/confirm')) {
+      // The link in the confirmation email, as a person would follow it.
+      expire();
+      const token = new URL(req.url, endpoint).searchParams.get('Token');
+      const sub = state.subscriptions.find((x) => x.token === token);
+      if (!sub) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('This subscription does not exist or has expired.');
+        return;
+      }
+      sub.confirmed = true;
+      save();
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`Subscription confirmed!\nYou have successfully subscribed.\nYour subscription's id is:\n${sub.arn}`);
+      return;
+    }
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
+      if (down) {
+        fail(res, 500, 'InternalError', 'The local SNS outbox is switched down (an outage)');
+        return;
+      }
+      expire();
       const form = new URLSearchParams(body);
       const action = form.get('Action');
       if (topicAction(action, form, res)) return;
       if (action !== 'Publish') {
-        fail(res, 400, 'InvalidAction', `The local SNS outbox answers Publish, CreateTopic, Subscribe and Unsubscribe, not ${action ?? '(none)'}`);
+        fail(res, 400, 'InvalidAction', `The local SNS outbox answers Publish, CreateTopic, Subscribe, Unsubscribe, GetSubscriptionAttributes and SetSubscriptionAttributes, not ${action ?? '(none)'}`);
         return;
       }
       const phone = form.get('PhoneNumber');
@@ -173,8 +324,9 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
         return;
       }
       const messageId = randomUUID();
-      for (const sub of state.subscriptions.filter((x) => x.topic === topic)) {
-        append({ channel: 'email', to: sub.endpoint, topic: topic ?? '', ...subject, message, attributes: attributesOf(form) });
+      const attributes = attributesOf(form);
+      for (const sub of state.subscriptions.filter((x) => x.topic === topic && x.confirmed && filterAdmits(x.filter_policy, attributes))) {
+        append({ channel: sub.protocol, to: sub.endpoint, topic: topic ?? '', ...(sub.protocol === 'email' ? subject : {}), message, attributes, message_id: messageId });
       }
       ok(res, 'Publish', `<MessageId>${messageId}</MessageId>`);
     });
@@ -187,10 +339,13 @@ export const startSnsOutbox = async (port: number, file: string): Promise<SnsOut
     const arn = `${LOCAL_ARN}${name}`;
     if (!state.topics.includes(arn)) state.topics.push(arn);
     if (!state.subscriptions.some((x) => x.topic === arn && x.endpoint === email)) {
-      state.subscriptions.push({ arn: `${arn}:${randomUUID()}`, topic: arn, protocol: 'email', endpoint: email });
+      state.subscriptions.push({ arn: `${arn}:${randomUUID()}`, topic: arn, protocol: 'email', endpoint: email, confirmed: true, token: randomUUID(), subscribed_at: now().toISOString() });
     }
     save();
     return arn;
   };
-  return { server, endpoint: `http://127.0.0.1:${port}`, read, append, ensureEmailTopic };
+  const setDown = (value: boolean) => {
+    down = value;
+  };
+  return { server, endpoint, read, append, ensureEmailTopic, setDown };
 };

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { browserTestFile, shot, signIn, withShot } from '../support/browser';
 import { until } from '../support/until';
 
@@ -93,6 +95,25 @@ describe.skipIf(!env.run)('Farms page (Admin)', () => {
       await page.getByRole('table', { name: 'Changes' }).getByText('good.csv (2 rows)').waitFor();
     });
     await page.context().close();
+  });
+
+  it('lists alert deliveries that failed for good under Undelivered alerts (issue 12)', async () => {
+    // A text the notifier gave up on: recorded, claimed, and settled dead, as the queue does.
+    const alerts = dynamoAlertsRepository(createDocumentClient(), process.env.ALERTS_TABLE as string);
+    const at = new Date().toISOString();
+    const d = { farm_id: 'farm-pro', alert_id: `${at}~dev-31245-1~102`, user_id: 'gone-user', channel: 'sms' as const, due_at: at, created_at: at };
+    expect(await alerts.addDelivery(d)).toBe(true);
+    const claimed = await alerts.claimDelivery({ ...d, state: 'pending', attempts: 0 }, 'lease-1', new Date(), new Date(Date.now() + 60_000));
+    if (!claimed) throw new Error('not claimed');
+    expect(await alerts.settleDelivery(claimed, 'lease-1', { state: 'dead', at, error: 'Phone number is opted out' })).toBe(true);
+    const page = await openFarms();
+    await withShot(page, 'farms-dead-letters', async () => {
+      const table = page.getByRole('table', { name: 'Undelivered alerts' });
+      const row = table.getByRole('row').filter({ hasText: 'Phone number is opted out' });
+      await row.waitFor();
+      expect(await row.textContent()).toContain('Totara Downs (31245)');
+      expect(await row.textContent()).toContain('Text to gone-user');
+    });
   });
 
   it('downloads the billing CSV from the hidden export', async () => {

@@ -115,19 +115,23 @@ describe('alert engine infrastructure', () => {
         FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] },
       });
       const sns = statementsOf(triggerId).filter((s) => actionsOf(s).some((a) => a.startsWith('sns:')));
-      expect(sns.flatMap(actionsOf).sort()).toEqual(['sns:CreateTopic', 'sns:Subscribe', 'sns:Unsubscribe']);
+      expect(sns.flatMap(actionsOf).sort()).toEqual(['sns:CreateTopic', 'sns:GetSubscriptionAttributes', 'sns:SetSubscriptionAttributes', 'sns:Subscribe', 'sns:Unsubscribe']);
       for (const s of sns) expect(resourcesOf(s)).toContain(`:${prefix(triggerId)}*`);
     });
 
-    it('the notifier (ingest and sweep) may make routes and publish to the users’ topics only; SMS to any number', () => {
+    it('the notifier (ingest and sweep) may make routes and publish to the users’ topics only: texts too, no sns:Publish on *', () => {
       for (const id of [fnId(template, 'telemetry ingest'), fnId(template, 'alert sweep')]) {
         const sns = statementsOf(id).filter((s) => actionsOf(s).some((a) => a.startsWith('sns:')));
         const onTopics = sns.filter((s) => resourcesOf(s).includes(`:${prefix(id)}*`)).flatMap(actionsOf);
-        expect(onTopics.sort()).toEqual(['sns:CreateTopic', 'sns:Publish', 'sns:Subscribe', 'sns:Unsubscribe']);
-        // The one wildcard statement: SMS to a phone number, which has no ARN.
-        const anywhere = sns.filter((s) => s.Resource === '*');
-        expect(anywhere.flatMap(actionsOf)).toEqual(['sns:Publish']);
+        expect(onTopics.sort()).toEqual(['sns:CreateTopic', 'sns:GetSubscriptionAttributes', 'sns:Publish', 'sns:SetSubscriptionAttributes', 'sns:Subscribe', 'sns:Unsubscribe']);
+        // Every SNS statement is confined to the users' topics: none on '*'.
+        for (const s of sns) expect(resourcesOf(s)).toContain(`:${prefix(id)}*`);
+        expect(sns.filter((s) => s.Resource === '*')).toEqual([]);
       }
+    });
+
+    it('the sweep runs one at a time (reserved concurrency 1)', () => {
+      template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('alert sweep'), ReservedConcurrentExecutions: 1 });
     });
   });
 });

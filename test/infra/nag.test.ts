@@ -1,4 +1,6 @@
+import { Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IConstruct } from 'constructs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createVatManApp } from '../../cdk/lib/app';
@@ -17,6 +19,29 @@ describe('cdk-nag AwsSolutions checks', () => {
     try {
       expect(nagViolations(synth.assembly)).toEqual([]);
       expect(synth.stack.region).toBe('ap-southeast-2');
+    } finally {
+      synth.cleanup();
+    }
+  });
+});
+
+describe('no acknowledged sns:Publish on *', () => {
+  it("no function's role acknowledges IAM5 on Resource::* for SNS: alerts (texts too) publish to the users' topics only", () => {
+    const synth = synthVatMan();
+    try {
+      const acknowledged: { path: string; rule: unknown }[] = [];
+      const walk = (node: IConstruct) => {
+        for (const m of node.node.metadata) if (m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY) acknowledged.push({ path: node.node.path, rule: m.data });
+        node.node.children.forEach(walk);
+      };
+      walk(synth.stack);
+      const text = acknowledged.map((a) => `${a.path} ${JSON.stringify(a.rule)}`);
+      // Some acknowledgements exist (the check looks at the right metadata) …
+      expect(text.some((t) => t.includes('AwsSolutions-IAM5'))).toBe(true);
+      // … and none of them is a wildcard on an alert function, nor mentions SNS or SMS.
+      expect(text.filter((t) => /(TelemetryIngest|AlertEngine)/.test(t) && t.includes('Resource::*'))).toEqual([]);
+      // The one left is Cognito's own SMS role (verification codes), assumable by Cognito alone: no function's.
+      expect(text.filter((t) => /sns:Publish|SNS SMS|PhoneNumber/.test(t)).map((t) => t.split(' ')[0])).toEqual(['VatManStack/Auth/UserPool/smsRole']);
     } finally {
       synth.cleanup();
     }

@@ -21,10 +21,10 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
   { fn: /^(ApiFarmerSetting|ApiInstaller)$/, action: /^iot:Publish$/, resource: /:topic\/dts\/\*\/cmd\/settings$/, why: 'controller settings (and calibration) to the vat the farmer or operator picks; the device policy lets each unit read only its own' },
   { fn: /^(TelemetryIngest|AlertEngineSweep|AlertEnginePostConfirmationTrigger)$/, action: /^sns:/, resource: /-alert-email-\*$/, why: "each user's alert topic, named by the stack's prefix and the user's id" },
   {
-    fn: /^(TelemetryIngest|AlertEngineSweep)$/,
-    action: /^sns:Publish$/,
-    resource: /^\*$/,
-    why: 'SMS straight to a phone number, which has no ARN (to be replaced by per-user SMS subscriptions)',
+    fn: /^ApiSettingProfile$/,
+    action: /^sns:(CreateTopic|Subscribe|Unsubscribe|GetSubscriptionAttributes|SetSubscriptionAttributes)$/,
+    resource: /-alert-email-\*$/,
+    why: "the caller's own alert topic: its email subscription's confirmation, read and re-sent (no Publish)",
   },
   { fn: /^ApiAdminDevice$/, action: /^iot:ListThings$/, resource: /^\*$/, why: 'iot:ListThings has no resource-level permission (Load name from Particle)' },
   {
@@ -141,10 +141,13 @@ describe('least privilege per function', () => {
     expect(unexplained).toEqual([]);
   });
 
-  it('lets only the survey endpoint publish to SNS, to the enquiry topic alone; only the admin user endpoint changes Cognito groups; only /api/user confirms sign-ups and only the profile edits attributes', () => {
+  it('lets only the survey endpoint publish to SNS, to the enquiry topic alone (the profile manages its caller’s alert subscription, without Publish); only the admin user endpoint changes Cognito groups; only /api/user confirms sign-ups and only the profile edits attributes', () => {
     const api = grants.filter((g) => g.fn.startsWith('Api'));
     const sns = api.filter((g) => g.actions.some((a) => a.startsWith('sns:')));
-    expect(sns.map((g) => [g.fn, g.actions, g.resources])).toEqual([['ApiFarmerSurvey', ['sns:Publish'], ['{ApiEnquiryTopic}']]]);
+    expect(sns.map((g) => [g.fn, g.actions, g.resources]).sort()).toEqual([
+      ['ApiFarmerSurvey', ['sns:Publish'], ['{ApiEnquiryTopic}']],
+      ['ApiSettingProfile', ['sns:CreateTopic', 'sns:GetSubscriptionAttributes', 'sns:SetSubscriptionAttributes', 'sns:Subscribe', 'sns:Unsubscribe'], [expect.stringMatching(/-alert-email-\*$/)]],
+    ]);
     // Roles are group memberships (operator §6): the Users page (issue 18) is the one place that changes them.
     expect([...new Set(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn))]).toEqual(['ApiAdminUser']);
     const cognito = api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:')));

@@ -144,7 +144,11 @@ describe('API Lambdas', () => {
           'Fn::Join': ['', [...issuerParts(), '/.well-known/jwks.json']],
         },
       });
-      expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeUndefined();
+      // Only the profile (the caller's own alert subscription: status and Resend) names the alert topics.
+      const routes = portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).includes('alertRoutes');
+      expect(endpoint.path === '/api/setting/profile', endpoint.path).toBe(routes);
+      if (routes) expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeDefined();
+      else expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeUndefined();
       const used = new Set(portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).flatMap((p) => PORT_GRANTS[p].flatMap((g) => ('table' in g ? [g.table] : []))));
       for (const table of TABLES) {
         const ref = (env[table.envVar] as { Ref?: string } | undefined)?.Ref;
@@ -254,15 +258,18 @@ describe('API Lambdas', () => {
     }
   });
 
-  it('may publish to the users’ alert email topics and send SMS', () => {
+  it('may publish alerts (texts and email) to the users’ alert topics, and nowhere else', () => {
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Sid: 'PublishUserAlertEmail', Action: 'sns:Publish', Resource: Match.objectLike({ 'Fn::Join': Match.anyValue() }) }),
-          Match.objectLike({ Sid: 'PublishSmsToPhoneNumbers', Action: 'sns:Publish', Resource: '*' }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Sid: 'PublishUserAlerts', Action: 'sns:Publish', Resource: Match.objectLike({ 'Fn::Join': Match.anyValue() }) })]),
       },
     });
+    const publishAnywhere = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) =>
+      ((p as { Properties: { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } } }).Properties.PolicyDocument.Statement).filter(
+        (st) => [st.Action].flat().includes('sns:Publish') && st.Resource === '*',
+      ),
+    );
+    expect(publishAnywhere).toEqual([]);
   });
 });
 

@@ -40,6 +40,7 @@ describe('who may call it', () => {
       FARMS_SETTINGS_GET: {},
       FARM_BILLING_OUTPUT: { month: '2026-06' },
       FARM_AUDIT_LIST: {},
+      FARM_DELIVERY_DEAD_LETTERS: {},
       FARMS_SETTINGS_UPLOAD: { farms_settings: JSON.stringify({ filename: 'w.csv', content: 'supply_number,buffer_duration,end_of_milking\n31245,10,07:00' }) },
     };
     for (const type of Object.keys(c) as (keyof typeof c)[]) {

@@ -112,6 +112,9 @@ const SAMPLES: Record<string, Sample> = {
   USER_PROFILE_VERIFY_CHECK_EMAIL: { fields: () => ({ verification: '000000' }), ok: 422 },
   USER_PROFILE_VERIFY_CHECK_PHONE: { fields: () => ({ verification: '000000' }), ok: 422 },
   SURVEY_SUBMIT: { fields: () => ({ products: JSON.stringify({ water: true }) }) },
+  // The caller's own alert route: read, and subscribed again (a confirmed one is left as it is).
+  USER_ALERT_EMAIL_STATUS: { fields: () => ({}) },
+  USER_ALERT_EMAIL_RESEND: { fields: () => ({}) },
   USER_LIST: { fields: () => ({}) },
   // The installer's role and herd flag set to what they are: allowed callers change nothing.
   USER_ROLE_EDIT: { fields: () => ({ userid: subOf('Installer'), role: 'Installer' }) },
@@ -126,6 +129,7 @@ const SAMPLES: Record<string, Sample> = {
   FARMS_SETTINGS_GET: { fields: () => ({}) },
   FARM_BILLING_OUTPUT: { fields: () => ({ month: '2026-06' }) },
   FARM_AUDIT_LIST: { fields: () => ({}) },
+  FARM_DELIVERY_DEAD_LETTERS: { fields: () => ({}) },
   // The Pro farm's seeded window imported again (as JSON text; the page sends a multipart file).
   FARMS_SETTINGS_UPLOAD: { fields: () => ({ farms_settings: JSON.stringify({ filename: 'windows.csv', content: 'supply_number,buffer_duration,end_of_milking\n31245,30,08:30\n' }) }) },
   WESTLANDS_FARMS: { fields: () => ({}) },

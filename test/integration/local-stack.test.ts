@@ -3,11 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CreateTopicCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
+import { CreateTopicCommand, GetSubscriptionAttributesCommand, PublishCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
 import { startMqttBroker, topicMatches } from '../../local/stand-ins/mqtt-broker';
+import { CONFIRMATION_SUBJECT, type OutboxMessage } from '../../local/stand-ins/sns-outbox';
 import { ensureTables, startDynamo, sweepExpired } from '../../local/stand-ins/dynamodb';
 import { startLocalStack } from '../../local/start';
 import { freePort, useFreePorts } from '../support/free-port';
@@ -74,18 +75,34 @@ describe('npm start', () => {
     const sns = new SNSClient({ endpoint: process.env.SNS_ENDPOINT, region: 'us-east-1' });
     const sent = await sns.send(new PublishCommand({ PhoneNumber: '+64211234501', Message: 'Vat 1 at Totara Downs is over 10°C' }));
     expect(sent.MessageId).toBeTruthy();
-    // Email through a topic reaches each address subscribed to it.
+    // A topic with an email and an SMS subscription, each filtered on the `channel` attribute.
     const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: 'vatman-local-alert-email-outbox-test' }));
-    await sns.send(new SubscribeCommand({ TopicArn, Protocol: 'email', Endpoint: 'outbox@example.nz', ReturnSubscriptionArn: true }));
-    await sns.send(new PublishCommand({ TopicArn, Subject: 'Vat-Man alert', Message: 'email body' }));
+    const filter = (channel: string) => ({ FilterPolicy: JSON.stringify({ channel: [channel] }) });
+    const { SubscriptionArn } = await sns.send(new SubscribeCommand({ TopicArn, Protocol: 'email', Endpoint: 'outbox@example.nz', ReturnSubscriptionArn: true, Attributes: filter('email') }));
+    await sns.send(new SubscribeCommand({ TopicArn, Protocol: 'sms', Endpoint: '+64211234599', ReturnSubscriptionArn: true, Attributes: filter('sms') }));
+    const channel = (value: string) => ({ channel: { DataType: 'String', StringValue: value } });
+    const read = async () => (await (await fetch(`${process.env.SNS_ENDPOINT}/messages`)).json()) as OutboxMessage[];
+    // The email subscription waits for its confirmation link: nothing is emailed before it is followed.
+    expect((await sns.send(new GetSubscriptionAttributesCommand({ SubscriptionArn }))).Attributes?.PendingConfirmation).toBe('true');
+    await sns.send(new PublishCommand({ TopicArn, Subject: 'Vat-Man alert', Message: 'before confirming', MessageAttributes: channel('email') }));
+    const confirmation = (await read()).find((m) => m.to === 'outbox@example.nz' && m.subject === CONFIRMATION_SUBJECT);
+    const link = /(http:\/\/\S+\/confirm\?Token=\S+)/.exec(confirmation?.message ?? '')?.[1];
+    expect((await fetch(link ?? 'http://127.0.0.1:1/')).status).toBe(200);
+    expect((await sns.send(new GetSubscriptionAttributesCommand({ SubscriptionArn }))).Attributes?.PendingConfirmation).toBe('false');
+    // One publish, one channel.
+    await sns.send(new PublishCommand({ TopicArn, Subject: 'Vat-Man alert', Message: 'email body', MessageAttributes: channel('email') }));
+    await sns.send(new PublishCommand({ TopicArn, Message: 'text body', MessageAttributes: channel('sms') }));
     await expect(sns.send(new PublishCommand({ PhoneNumber: '021 not e164', Message: 'x' }))).rejects.toThrow(/E\.164/);
-    const outbox = (await (await fetch(`${process.env.SNS_ENDPOINT}/messages`)).json()) as { channel: string; to: string; message: string }[];
+    const outbox = await read();
     expect(outbox).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ channel: 'sms', to: '+64211234501', message: 'Vat 1 at Totara Downs is over 10°C', id: sent.MessageId }),
-        expect.objectContaining({ channel: 'email', to: 'outbox@example.nz', topic: TopicArn, subject: 'Vat-Man alert' }),
+        expect.objectContaining({ channel: 'email', to: 'outbox@example.nz', topic: TopicArn, subject: 'Vat-Man alert', message: 'email body' }),
+        expect.objectContaining({ channel: 'sms', to: '+64211234599', topic: TopicArn, message: 'text body' }),
       ]),
     );
+    const onTopic = outbox.filter((m) => m.topic === TopicArn && m.subject !== CONFIRMATION_SUBJECT).map((m) => `${m.channel}:${m.message}`);
+    expect(onTopic).toEqual(['email:email body', 'sms:text body']);
   });
 
   it('refuses a port already in use with a clear message', async () => {

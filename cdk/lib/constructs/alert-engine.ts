@@ -61,10 +61,14 @@ export class AlertEngine extends Construct {
       description: 'Vat-Man alert sweep: offline, power cut, collection and pick-up alerts; pending deliveries',
       // One pass over every device plus retries of pending sends; well inside the one-minute rate.
       timeout: Duration.seconds(50),
+      // Two sweeps never run at once (a slow run and the next minute's, or an invocation retry):
+      // the delivery queue's leases would keep them apart anyway, but the device pass need not run twice.
+      reservedConcurrentExecutions: 1,
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
-    this.sweep.bindTable(props.data.table('Farms'), 'read');
+    // Read/write: the notifier keeps each user's alert route (topic, subscriptions, email status) there.
+    this.sweep.bindTable(props.data.table('Farms'), 'readWrite');
     this.sweep.bindTable(alertsTable, 'readWrite');
     props.alerts.grantPublish(this.sweep);
     this.schedule = new Rule(this, 'SweepSchedule', {

@@ -15,12 +15,13 @@ const nagValue = (stack: Stack, value: string): string => {
 };
 
 /**
- * Alert delivery through SNS (issue 6; docs/architecture.md 'Alerts'):
- *  - SMS is published to the phone number itself (SNS SMS has no topic);
- *  - email goes through a topic per user, `<stack>-alert-email-<sub>`, holding one email
- *    subscription to the user's address. The topics are made at run time (the post-confirmation
- *    trigger at sign-up, or the notifier at a user's first alert email), so the stack holds no
- *    topic: it names the prefix and confines every grant to it.
+ * Alert delivery through SNS (issues 6 and 12; docs/architecture.md 'Alerts'): a topic per user,
+ * `<stack>-alert-email-<sub>`, holding an email subscription to the user's address and, while
+ * their phone is verified, an SMS subscription to it, each filtered on the `channel` message
+ * attribute. The topics are made at run time (the post-confirmation trigger at sign-up, or the
+ * notifier at a user's first alert), so the stack holds no topic: it names the prefix and confines
+ * every grant to it, publishing included (no `sns:Publish` on `*`, which texting a bare phone
+ * number would need).
  */
 export class Alerts extends Construct {
   /** The name every user's alert-email topic starts with. */
@@ -40,14 +41,15 @@ export class Alerts extends Construct {
     this.nagEmailTopics = `arn:${nagValue(stack, stack.partition)}:sns:${nagValue(stack, stack.region)}:${nagValue(stack, stack.account)}:${this.emailTopicPrefix}*`;
   }
 
-  /** Lets a function make a user's alert-email topic and (re)subscribe their address. */
+  /** Lets a function make a user's alert topic, (re)subscribe their address and phone, and read the email subscription's confirmation. */
   grantEmailRoutes(fn: VatManFunction): void {
     fn.addEnvironment(ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV, this.emailTopicArnPrefix);
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
         sid: 'ManageUserAlertEmailTopics',
-        // Unsubscribe is authorised on the subscription's ARN, `<topic ARN>:<id>`, which the same pattern covers.
-        actions: ['sns:CreateTopic', 'sns:Subscribe', 'sns:Unsubscribe'],
+        // Unsubscribe and the subscription attributes are authorised on the subscription's ARN,
+        // `<topic ARN>:<id>`, which the same pattern covers.
+        actions: ['sns:CreateTopic', 'sns:Subscribe', 'sns:Unsubscribe', 'sns:GetSubscriptionAttributes', 'sns:SetSubscriptionAttributes'],
         resources: [this.emailTopicsArn],
       }),
     );
@@ -58,23 +60,9 @@ export class Alerts extends Construct {
     );
   }
 
-  /** Lets a function send alerts: SMS to phone numbers, email to the users' topics (whose routes it may also make). */
+  /** Lets a function send alerts: texts and email through the users' topics only (whose routes it may also make). */
   grantPublish(fn: VatManFunction): void {
     this.grantEmailRoutes(fn);
-    fn.role.addToPrincipalPolicy(
-      new PolicyStatement({ sid: 'PublishUserAlertEmail', actions: ['sns:Publish'], resources: [this.emailTopicsArn] }),
-    );
-    fn.role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'PublishSmsToPhoneNumbers',
-        actions: ['sns:Publish'],
-        resources: ['*'],
-      }),
-    );
-    acknowledge(
-      fn.role,
-      'IAM5[Resource::*]',
-      'SNS SMS is published straight to a phone number (PhoneNumber parameter), which has no ARN: IAM only accepts "*" as the resource of that sns:Publish.',
-    );
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ sid: 'PublishUserAlerts', actions: ['sns:Publish'], resources: [this.emailTopicsArn] }));
   }
 }

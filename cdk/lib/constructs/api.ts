@@ -186,6 +186,7 @@ export class Api extends Construct {
         ...(botCheckSecret ? { botCheckSecret } : {}),
         enquiryTopic: this.enquiryTopic,
         devicePolicyName: props.devicePolicyName,
+        alertTopics: props.alerts,
       });
       if (deviceCommands) commandSenders.push(fn);
       // Check Install's commands to units go out through the same data endpoint (the settings senders get it from the alert engine).

@@ -27,7 +27,7 @@ export interface VatManFunctionProps {
    */
   readonly memorySize?: number;
   /**
-   * Concurrent executions reserved for (and capping) the function; 1 for a job that must not overlap itself.
+   * Concurrent executions reserved for (and capping) the function; 1 for a job that must not overlap itself (Watchman, the alert sweep).
    * @default none (the account's unreserved pool)
    */
   readonly reservedConcurrentExecutions?: number;

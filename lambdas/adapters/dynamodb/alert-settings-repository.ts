@@ -88,7 +88,17 @@ export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table
     async getEmailRoute(userId) {
       const item = await get(k.userAlertEmail(userId));
       if (!item || typeof item.email !== 'string' || typeof item.topic_arn !== 'string' || typeof item.subscription_arn !== 'string') return undefined;
-      return { email: item.email, topic_arn: item.topic_arn, subscription_arn: item.subscription_arn, subscribed_at: String(item.subscribed_at ?? '') };
+      const status = item.status === 'pending' || item.status === 'confirmed' || item.status === 'expired' ? item.status : undefined;
+      return {
+        email: item.email,
+        topic_arn: item.topic_arn,
+        subscription_arn: item.subscription_arn,
+        subscribed_at: String(item.subscribed_at ?? ''),
+        ...(status ? { status } : {}),
+        ...(typeof item.checked_at === 'string' ? { checked_at: item.checked_at } : {}),
+        ...(item.filtered === true ? { filtered: true } : {}),
+        ...(typeof item.phone === 'string' && typeof item.sms_subscription_arn === 'string' ? { phone: item.phone, sms_subscription_arn: item.sms_subscription_arn } : {}),
+      };
     },
     async putEmailRoute(userId, route: AlertEmailRoute) {
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.userAlertEmail(userId), kind: 'ALERT_EMAIL', ...route } }));

@@ -27,10 +27,56 @@ export type OutboxAlert =
 
 /** A notification with its delivery bookkeeping (never shown to clients). */
 export interface StoredNotification extends Notification {
-  readonly delivery_state: 'pending' | 'done';
-  /** Channels already sent, as `<userId>:<sms|email>`: a retry never sends them again. */
+  /**
+   * 'pending' until its deliveries are recorded in the queue (Delivery), then 'done'; 'too_old':
+   * raised from readings too old to send (notifier SEND_WITHIN_MS), listed and not sent.
+   */
+  readonly delivery_state: 'pending' | 'done' | 'too_old';
+  /** Channels sent before deliveries were queue records (issue 12), as `<userId>:<sms|email>`; new alerts keep it empty. */
   readonly delivered: readonly string[];
 }
+
+export type DeliveryChannel = 'sms' | 'email';
+/**
+ * A delivery's state: `pending` (due at `due_at`), `sending` (claimed by one sender until
+ * `due_at`, its lease), or settled: `sent`, `dead` (failed for good after every attempt),
+ * `unconfirmed` (an email route whose address is not confirmed: SNS would drop it), `skipped`
+ * (a text the farm's allowance no longer covers).
+ */
+export type DeliveryState = 'pending' | 'sending' | 'sent' | 'dead' | 'unconfirmed' | 'skipped';
+export const SETTLED_DELIVERY_STATES: readonly DeliveryState[] = ['sent', 'dead', 'unconfirmed', 'skipped'];
+
+/** One (alert, recipient, channel) delivery: the unit the notifier claims, sends and marks. */
+export interface Delivery {
+  readonly farm_id: string;
+  readonly alert_id: string;
+  readonly user_id: string;
+  readonly channel: DeliveryChannel;
+  readonly state: DeliveryState;
+  /** Claims so far (each claim is one send attempt). */
+  readonly attempts: number;
+  /** Pending: when it may be tried; sending: when the claim's lease ends. */
+  readonly due_at: string;
+  readonly created_at: string;
+  /** The claim holder's token while sending. */
+  readonly lease?: string;
+  /** A line added to the email (the farm's text allowance is used up). */
+  readonly note?: string;
+  /** Made because the other channel failed for good. */
+  readonly fallback?: boolean;
+  /** The text was counted against the farm's monthly allowance in this month (released if it is never sent). */
+  readonly sms_month?: string;
+  readonly last_error?: string;
+  readonly settled_at?: string;
+  readonly message_id?: string;
+}
+export type NewDelivery = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel' | 'due_at' | 'created_at'> &
+  Partial<Pick<Delivery, 'note' | 'fallback' | 'sms_month'>>;
+/** How a claimed delivery ended: sent, due again later, or settled unsent. */
+export type DeliveryOutcome =
+  | { readonly state: 'sent'; readonly at: string; readonly message_id?: string }
+  | { readonly state: 'pending'; readonly due_at: string; readonly error: string }
+  | { readonly state: 'dead' | 'unconfirmed' | 'skipped'; readonly at: string; readonly error: string };
 
 export interface AlertsRepository {
   getEngine(deviceId: string): Promise<EngineRecord | undefined>;
@@ -52,9 +98,25 @@ export interface AlertsRepository {
   /** Sets the status; `unlessArchived` leaves an archived one as it is (farmer §2.8). */
   /** Archiving (3) also sets the item's expiry: ARCHIVED_NOTIFICATION_RETENTION_DAYS after the first archive, `at`. */
   setStatus(farmId: string, alertId: string, status: NotificationStatus, unlessArchived: boolean, at: Date): Promise<StoredNotification | undefined>;
+  /** Notifications whose deliveries are not all recorded yet (the sweep plans them). */
   listPendingDelivery(): Promise<StoredNotification[]>;
-  markSent(farmId: string, alertId: string, channelKey: string): Promise<void>;
-  finishDelivery(farmId: string, alertId: string): Promise<void>;
+  /** Every delivery of the notification is recorded in the queue: it leaves the pending index. */
+  finishDelivery(farmId: string, alertId: string, state?: 'done' | 'too_old'): Promise<void>;
+  /** Records a delivery unless it exists (same alert, user and channel): true when written now. */
+  addDelivery(d: NewDelivery): Promise<boolean>;
+  /** An alert's deliveries. */
+  listDeliveries(farmId: string, alertId: string): Promise<Delivery[]>;
+  /** Deliveries pending or with a lapsed lease, due by `now`, oldest due first (the due index). */
+  listDueDeliveries(now: Date, limit: number): Promise<Delivery[]>;
+  /**
+   * Claims a due delivery for one sender until `leaseUntil` (a conditional write: of two senders
+   * only one gets it); undefined when it is not due, already claimed or settled.
+   */
+  claimDelivery(d: Delivery, lease: string, now: Date, leaseUntil: Date): Promise<Delivery | undefined>;
+  /** Marks a claimed delivery, only while `lease` still holds it; false when the lease was lost. */
+  settleDelivery(d: Delivery, lease: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** The newest dead-lettered deliveries of every farm, newest first (the dead-letter index). */
+  listDeadLetters(limit: number): Promise<Delivery[]>;
   /** Takes one text from the farm's monthly allowance; false when it is used up. */
   reserveSms(farmId: string, month: string, total: number): Promise<boolean>;
   releaseSms(farmId: string, month: string): Promise<void>;
@@ -63,11 +125,20 @@ export interface AlertsRepository {
 
 const NOTIFICATION_FIELDS = ['_id', 'farm_id', 'type', 'status', 'data', 'quality', 'lateMilking', 'device', 'created_at', 'detail', 'message_type', 'delivery_state', 'delivered'] as const;
 
+const toDelivery = (item: Record<string, unknown>): Delivery => {
+  const out: Record<string, unknown> = {};
+  for (const f of ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id'])
+    if (item[f] !== undefined) out[f] = item[f];
+  return { ...(out as unknown as Delivery), attempts: Number(item.attempts ?? 0) };
+};
+const deliveryKey = (d: Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel'>) => k.delivery(d.farm_id, d.alert_id, d.user_id, d.channel);
+const dueIndex = (d: Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel'>, dueAt: string) => k.deliveryDueIndex(dueAt, d.farm_id, d.alert_id, d.user_id, d.channel);
+
 const toNotification = (item: Record<string, unknown>): StoredNotification => {
   const out: Record<string, unknown> = {};
   for (const f of NOTIFICATION_FIELDS) if (item[f] !== undefined) out[f] = item[f];
   const delivered = item.delivered instanceof Set ? [...(item.delivered as Set<string>)] : [];
-  return { ...(out as unknown as StoredNotification), delivered, delivery_state: item.delivery_state === 'done' ? 'done' : 'pending' };
+  return { ...(out as unknown as StoredNotification), delivered, delivery_state: item.delivery_state === 'done' || item.delivery_state === 'too_old' ? item.delivery_state : 'pending' };
 };
 
 
@@ -179,25 +250,123 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
       const items = await Promise.all(keys.map((i) => doc.send(new GetCommand({ TableName: table, Key: { pk: i.pk, sk: i.sk } }))));
       return items.flatMap((r) => (r.Item && r.Item.delivery_state !== 'done' ? [toNotification(r.Item)] : []));
     },
-    async markSent(farmId, alertId, channelKey) {
-      await doc.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: k.notification(farmId, alertId),
-          UpdateExpression: 'ADD delivered :k',
-          ExpressionAttributeValues: { ':k': new Set([channelKey]) },
-        }),
-      );
-    },
-    async finishDelivery(farmId, alertId) {
+    async finishDelivery(farmId, alertId, state = 'done') {
       await doc.send(
         new UpdateCommand({
           TableName: table,
           Key: k.notification(farmId, alertId),
           UpdateExpression: 'SET delivery_state = :d REMOVE gsi1pk, gsi1sk',
-          ExpressionAttributeValues: { ':d': 'done' },
+          ExpressionAttributeValues: { ':d': state },
         }),
       );
+    },
+    addDelivery: (d) =>
+      conditional(() =>
+        doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...deliveryKey(d), ...dueIndex(d, d.due_at), kind: 'DELIVERY', ...d, state: 'pending', attempts: 0 },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      ),
+    async listDeliveries(farmId, alertId) {
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': k.deliveryPrefix(alertId) },
+        ConsistentRead: true,
+      });
+      return items.map(toDelivery);
+    },
+    async listDueDeliveries(now, limit) {
+      const items = await queryItems(
+        doc,
+        table,
+        {
+          IndexName: GSI1,
+          // '#' sorts after every digit, so a delivery due at exactly `now` is included.
+          KeyConditionExpression: 'gsi1pk = :p AND gsi1sk <= :now',
+          ExpressionAttributeValues: { ':p': 'DELIVERY#DUE', ':now': `${now.toISOString()}#~` },
+          Limit: limit,
+        },
+        limit,
+      );
+      return items.map(toDelivery);
+    },
+    async claimDelivery(d, lease, now, leaseUntil) {
+      const until = leaseUntil.toISOString();
+      try {
+        const res = await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: deliveryKey(d),
+            UpdateExpression: 'SET #s = :sending, lease = :lease, due_at = :until, gsi1sk = :gsk ADD attempts :one',
+            ConditionExpression: '(#s = :pending OR #s = :sending) AND due_at <= :now',
+            ExpressionAttributeNames: { '#s': 'state' },
+            ExpressionAttributeValues: {
+              ':sending': 'sending',
+              ':pending': 'pending',
+              ':lease': lease,
+              ':until': until,
+              ':gsk': dueIndex(d, until).gsi1sk,
+              ':one': 1,
+              ':now': now.toISOString(),
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return res.Attributes ? toDelivery(res.Attributes) : undefined;
+      } catch (err) {
+        if (isConditionFailure(err)) return undefined;
+        throw err;
+      }
+    },
+    settleDelivery: (d, lease, outcome) =>
+      conditional(() =>
+        doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: deliveryKey(d),
+            ...(outcome.state === 'pending'
+              ? {
+                  UpdateExpression: 'SET #s = :s, due_at = :due, gsi1sk = :gsk, last_error = :e REMOVE lease',
+                  ExpressionAttributeValues: { ':s': 'pending', ':due': outcome.due_at, ':gsk': dueIndex(d, outcome.due_at).gsi1sk, ':e': outcome.error, ':lease': lease },
+                }
+              : outcome.state === 'dead'
+                ? {
+                    // A dead letter moves from the due index to the dead-letter index.
+                    UpdateExpression: 'SET #s = :s, settled_at = :at, last_error = :e, gsi1pk = :dpk, gsi1sk = :dsk REMOVE lease',
+                    ExpressionAttributeValues: {
+                      ':s': outcome.state,
+                      ':at': outcome.at,
+                      ':e': outcome.error,
+                      ':lease': lease,
+                      ':dpk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, d.channel).gsi1pk,
+                      ':dsk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, d.channel).gsi1sk,
+                    },
+                  }
+                : {
+                    UpdateExpression: `SET #s = :s, settled_at = :at${outcome.state === 'sent' ? (outcome.message_id ? ', message_id = :m' : '') : ', last_error = :e'} REMOVE lease, gsi1pk, gsi1sk`,
+                    ExpressionAttributeValues: {
+                      ':s': outcome.state,
+                      ':at': outcome.at,
+                      ':lease': lease,
+                      ...(outcome.state === 'sent' ? (outcome.message_id ? { ':m': outcome.message_id } : {}) : { ':e': outcome.error }),
+                    },
+                  }),
+            ConditionExpression: 'lease = :lease',
+            ExpressionAttributeNames: { '#s': 'state' },
+          }),
+        ),
+      ),
+    async listDeadLetters(limit) {
+      const items = await queryItems(
+        doc,
+        table,
+        { IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERY#DEAD' }, ScanIndexForward: false, Limit: limit },
+        limit,
+      );
+      return items.map(toDelivery);
     },
     reserveSms: (farmId, month, total) =>
       conditional(() =>

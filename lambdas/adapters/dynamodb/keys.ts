@@ -149,6 +149,19 @@ export const alertsKeys = {
   engineIndex: (deviceId: string) => ({ gsi1pk: 'ENGINE', gsi1sk: deviceId }),
   /** Sparse gsi1 entry of a notification whose delivery is not finished (the sweep retries it). */
   pendingIndex: (createdAt: string, alertId: string) => ({ gsi1pk: 'DELIVERY#PENDING', gsi1sk: `${createdAt}#${alertId}` }),
+  /** One delivery of an alert: to one user on one channel (the delivery queue, notifier.ts). */
+  delivery: (farmId: string, alertId: string, userId: string, channel: string) => ({ pk: `FARM#${farmId}`, sk: `D#${alertId}#${userId}#${channel}` }),
+  deliveryPrefix: (alertId: string) => `D#${alertId}#`,
+  /** Sparse gsi1 entry of a delivery not yet settled, sorted by when it may next be claimed. */
+  deliveryDueIndex: (dueAt: string, farmId: string, alertId: string, userId: string, channel: string) => ({
+    gsi1pk: 'DELIVERY#DUE',
+    gsi1sk: `${dueAt}#${farmId}#${alertId}#${userId}#${channel}`,
+  }),
+  /** Sparse gsi1 entry of a dead-lettered delivery, newest last: the operators' list (Admin farms). */
+  deadLetterIndex: (settledAt: string, farmId: string, alertId: string, userId: string, channel: string) => ({
+    gsi1pk: 'DELIVERY#DEAD',
+    gsi1sk: `${settledAt}#${farmId}#${alertId}#${userId}#${channel}`,
+  }),
   /** A farm's texts sent in a month (farm-local YYYY-MM). */
   smsCount: (farmId: string, month: string) => ({ pk: `FARM#${farmId}`, sk: `SMS#${month}` }),
   /** Farms table items: a farm's thresholds, a vat's controller settings, a user's alert preferences. */

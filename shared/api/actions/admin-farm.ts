@@ -164,6 +164,7 @@ export const adminFarmActions = {
     ...carried,
   }),
   FARM_AUDIT_LIST: z.object({ type: z.literal('FARM_AUDIT_LIST'), ...carried }),
+  FARM_DELIVERY_DEAD_LETTERS: z.object({ type: z.literal('FARM_DELIVERY_DEAD_LETTERS'), ...carried }),
   FARMS_SETTINGS_UPLOAD: z.object({ type: z.literal('FARMS_SETTINGS_UPLOAD'), farms_settings: jsonField(uploadedFileSchema, 'farms_settings', 2 * FILE_MAX_BYTES), ...carried }),
 } as const;
 
@@ -174,6 +175,29 @@ export const FARM_FLAGS = [
   { type: 'FARM_HARVEST_API_STATUS', field: 'harvest', label: 'Harvest' },
 ] as const;
 export type FarmFlag = (typeof FARM_FLAGS)[number]['field'];
+
+/** How many dead letters the Admin farms page lists (the newest). */
+export const DEAD_LETTER_PAGE = 50;
+/** One alert delivery that failed for good: when, which farm and alert, to whom, on which channel, and why. */
+export const deadLetterSchema = z.object({
+  settled_at: z.string(),
+  farm_id: z.string(),
+  farm: z.string(),
+  /** The farm's time zone, in which the time is shown. */
+  timezone: z.string().optional(),
+  alert_id: z.string(),
+  /** The alert's type (farmer §3), when the alert is still stored. */
+  type: z.number().int().optional(),
+  vat_number: z.number().int().optional(),
+  /** The address or phone it was for, when the user still exists. */
+  recipient: z.string(),
+  channel: z.enum(['sms', 'email']),
+  attempts: z.number().int(),
+  last_error: z.string(),
+  /** Whether the other channel was tried instead (a fallback delivery exists). */
+  fallback: z.boolean(),
+});
+export type DeadLetter = z.infer<typeof deadLetterSchema>;
 
 const PATH = '/api/admin/farm';
 const admin = access.operator();
@@ -216,6 +240,14 @@ export const adminFarmContracts = {
   }),
   /** Not in the spec (issue 18): the newest flag changes and imports, for the bottom of the page. */
   FARM_AUDIT_LIST: contract({ path: PATH, type: 'FARM_AUDIT_LIST', input: adminFarmActions.FARM_AUDIT_LIST, answer: z.array(auditEntrySchema), access: admin }),
+  /** Not in the spec (issue 12): alert deliveries that failed for good (dead letters), newest first. */
+  FARM_DELIVERY_DEAD_LETTERS: contract({
+    path: PATH,
+    type: 'FARM_DELIVERY_DEAD_LETTERS',
+    input: adminFarmActions.FARM_DELIVERY_DEAD_LETTERS,
+    answer: z.array(deadLetterSchema),
+    access: admin,
+  }),
 } as const;
 
 // ---- Billing ---------------------------------------------------------------------------------

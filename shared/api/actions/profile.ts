@@ -26,6 +26,12 @@ export const MSG_CURRENT_PASSWORD = 'The current password is not correct';
 export const MSG_CURRENT_PASSWORD_REQUIRED = 'Please enter your current password';
 export const MSG_NAME_REQUIRED = 'Please enter your first and last name';
 
+/** Ours (issue 12): the alert email's SNS subscription is not confirmed, so alert email cannot reach the person. */
+export const MSG_ALERT_EMAIL_NOT_CONFIRMED = 'Alert email not confirmed';
+/** The confirmation of the person's alert-email subscription: pending (link not followed), confirmed, expired (not followed in time). */
+export const alertEmailStatusSchema = z.enum(['pending', 'confirmed', 'expired']);
+export type AlertEmailStatusValue = z.infer<typeof alertEmailStatusSchema>;
+
 /** Verification codes are 6 digits (§9); the dialog checks itself at exactly 6 (§2.10). */
 export const VERIFICATION_CODE_LENGTH = 6;
 const codeField = (message: string) => z.string({ error: message }).trim().regex(/^\d{6}$/, message);
@@ -75,6 +81,8 @@ export const profileActions = {
   USER_PROFILE_VERIFY_CHECK_EMAIL: z.object({ type: type('USER_PROFILE_VERIFY_CHECK_EMAIL'), verification: codeField(MSG_EMAIL_VERIFY_FAILED) }),
   USER_PROFILE_VERIFY_CHECK_PHONE: z.object({ type: type('USER_PROFILE_VERIFY_CHECK_PHONE'), verification: codeField(MSG_PHONE_VERIFY_FAILED) }),
   SURVEY_SUBMIT: z.object({ type: type('SURVEY_SUBMIT'), products: jsonField(enquiryProductsSchema, 'products') }),
+  USER_ALERT_EMAIL_STATUS: z.object({ type: type('USER_ALERT_EMAIL_STATUS') }),
+  USER_ALERT_EMAIL_RESEND: z.object({ type: type('USER_ALERT_EMAIL_RESEND') }),
 } as const;
 
 const path = '/api/setting/profile';
@@ -88,6 +96,10 @@ export const settingProfileContracts = {
   USER_PROFILE_VERIFY_SEND_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_PHONE', input: profileActions.USER_PROFILE_VERIFY_SEND_PHONE, answer: z.literal('success'), access: access.self }),
   USER_PROFILE_VERIFY_CHECK_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_EMAIL', input: profileActions.USER_PROFILE_VERIFY_CHECK_EMAIL, answer: z.literal(EMAIL_VERIFY_SUCCESS), access: access.self }),
   USER_PROFILE_VERIFY_CHECK_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_PHONE', input: profileActions.USER_PROFILE_VERIFY_CHECK_PHONE, answer: z.literal(PHONE_VERIFY_SUCCESS), access: access.self }),
+  /** The caller's alert email: is its subscription confirmed (read from SNS, issue 12)? */
+  USER_ALERT_EMAIL_STATUS: contract({ path, type: 'USER_ALERT_EMAIL_STATUS', input: profileActions.USER_ALERT_EMAIL_STATUS, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
+  /** Subscribes the caller's address again, so SNS sends a new confirmation email (a confirmed one is left as it is). */
+  USER_ALERT_EMAIL_RESEND: contract({ path, type: 'USER_ALERT_EMAIL_RESEND', input: profileActions.USER_ALERT_EMAIL_RESEND, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
 } as const;
 
 /** /api/farmer/survey: the same details type answers the caller and their farms, and the enquiry (farmer §2.16). */

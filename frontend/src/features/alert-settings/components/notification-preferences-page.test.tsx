@@ -12,11 +12,18 @@ vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 withSelectedFarm();
 
-const openPreferences = async ({ stored = defaultPreferences(), farms = [build.farm({ _id: 'farm-1' })], set }: { stored?: Preferences; farms?: Farm[]; set?: FakeHandler } = {}) => {
+const openPreferences = async ({
+  stored = defaultPreferences(),
+  farms = [build.farm({ _id: 'farm-1' })],
+  set,
+  emailStatus = 'confirmed',
+}: { stored?: Preferences; farms?: Farm[]; set?: FakeHandler; emailStatus?: string } = {}) => {
   const api = fakeApi({
     USER_ONE_GET_BY_TOKEN: () => ({ user: build.user(), listFarm: farms, organization: null }),
     USER_SETTING_ALERT_GET_USER: () => ({ alert_setting: stored, sms: { sent: 7, total: 60 } }),
     USER_SETTING_ALERT_SET_USER: set ?? ((fields) => ({ alert_setting: JSON.parse(fields.get('alert_setting') ?? '{}') as unknown })),
+    USER_ALERT_EMAIL_STATUS: () => ({ status: emailStatus }),
+    USER_ALERT_EMAIL_RESEND: () => ({ status: 'pending' }),
   });
   const app = renderApp('/dts/user/setting', { apiClient: testApiClient(api.fetch) });
   await screen.findByRole('heading', { level: 1, name: 'Notification Settings' });
@@ -26,6 +33,15 @@ const openPreferences = async ({ stored = defaultPreferences(), farms = [build.f
 const checkbox = (channel: 'Email' | 'Text', label: string) => screen.getByRole('checkbox', { name: `${channel}: ${label}` });
 
 describe('/dts/user/setting (farmer §2.11)', () => {
+  it("an expired alert email subscription: 'Alert email not confirmed' with a Resend button", async () => {
+    const { api } = await openPreferences({ emailStatus: 'expired' });
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Alert email not confirmed');
+    expect(notice).toHaveTextContent('expired');
+    within(notice).getByRole('button', { name: 'Resend' }).click();
+    await waitFor(() => expect(api.callsOf('USER_ALERT_EMAIL_RESEND')).toHaveLength(1));
+  });
+
   it('shows four groups covering the 19 rows of §3 Alert setting, each with Email and Text', async () => {
     const { api } = await openPreferences();
     await screen.findByRole('form', { name: 'Notification settings' });

@@ -6,6 +6,7 @@ import type { Farm } from '@shared/entities/farm';
 import { useSnackbar } from '../../../components/snackbar';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { useDismiss } from '../../../lib/use-dismiss';
+import { AlertEmailNotice } from '../../../components/alert-email-notice';
 import { preferencesQuery, savePreferences } from '../api/preferences';
 import { PREFERENCE_GROUPS, PREFERENCE_TEXT, typesOf } from '../utils/preference-rows';
 import './alert-settings.css';
@@ -28,6 +29,7 @@ export function NotificationPreferencesPage() {
   return (
     <section className="settings">
       <h1 className="page__title">Notification Settings</h1>
+      <AlertEmailNotice />
       {!farm ? (
         <p className="page__note">No farm is linked to your account yet, so there are no alerts to choose.</p>
       ) : !query.data ? (

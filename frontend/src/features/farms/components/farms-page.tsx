@@ -1,13 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type FarmFlag } from '@shared/api/actions/admin-farm';
+import { ALERT_WORDS } from '@shared/alerts/messages';
+import type { NotificationType } from '@shared/alerts/types';
+import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type DeadLetter, type FarmFlag } from '@shared/api/actions/admin-farm';
 import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
 import { PageNav } from '../../../components/page-nav';
 import { useApiClient } from '../../../lib/api-client-provider';
 import type { ApiError } from '../../../lib/api-error';
-import { billingOutput, farmAuditQuery, farmListKey, farmListQuery, farmSettingsQuery, importSettings, setFarmFlag, type FarmFilters } from '../api/farms';
+import { formatWhen } from '../../../lib/time-format';
+import { billingOutput, deadLettersQuery, farmAuditQuery, farmListKey, farmListQuery, farmSettingsQuery, importSettings, setFarmFlag, type FarmFilters } from '../api/farms';
 import { farmPageCount, farmPageOf, lastMonth, saveText } from '../utils/farms';
 import './farms.css';
 
@@ -26,6 +29,7 @@ export function FarmsPage() {
   const list = useQuery(farmListQuery(client, filters));
   const settings = useQuery(farmSettingsQuery(client, filters));
   const audit = useQuery(farmAuditQuery(client, filters));
+  const deadLetters = useQuery(deadLettersQuery(client, filters));
 
   const flag = useMutation({
     mutationFn: ({ farm, field, value }: { farm: AdminFarm; field: FarmFlag; value: boolean }) => setFarmFlag(client, filters, farm._id, field, value),
@@ -123,7 +127,54 @@ export function FarmsPage() {
           </table>
         )}
       </section>
+      <DeadLetters letters={deadLetters.data} failed={deadLetters.isError} />
       <AuditList entries={audit.data} failed={audit.isError} />
+    </section>
+  );
+}
+
+/** Alert deliveries that failed for good (issue 12): the operators' view of what never reached a farmer. */
+function DeadLetters({ letters, failed }: { readonly letters: readonly DeadLetter[] | undefined; readonly failed: boolean }) {
+  return (
+    <section className="farms__settings" aria-labelledby="dead-letters-title">
+      <h2 id="dead-letters-title" className="farms__title">
+        Undelivered alerts
+      </h2>
+      {!letters ? (
+        <p className="page__note">{failed ? 'The undelivered alerts could not be loaded.' : 'Loading…'}</p>
+      ) : letters.length === 0 ? (
+        <p className="page__note">Every alert was delivered.</p>
+      ) : (
+        <div className="farms__scroll">
+          <table className="farms__table" aria-labelledby="dead-letters-title">
+            <thead>
+              <tr>
+                <th scope="col">Given up</th>
+                <th scope="col">Farm</th>
+                <th scope="col">Alert</th>
+                <th scope="col">To</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {letters.map((d) => (
+                <tr key={`${d.alert_id}|${d.recipient}|${d.channel}`}>
+                  <td>{formatWhen(d.settled_at, d.timezone)}</td>
+                  <td>{d.farm}</td>
+                  <td>{d.type === undefined ? d.alert_id : `${ALERT_WORDS[d.type as NotificationType] ?? d.type}${d.vat_number === undefined ? '' : `, Vat ${d.vat_number}`}`}</td>
+                  <td>
+                    {d.channel === 'sms' ? 'Text' : 'Email'} to {d.recipient}
+                    {d.fallback ? (d.channel === 'sms' ? ' (emailed instead)' : ' (texted instead)') : ''}
+                  </td>
+                  <td>{d.attempts}</td>
+                  <td>{d.last_error}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

@@ -34,6 +34,7 @@ const openProfile = async (path = '/dts/user/profile', { user = build.user(), ha
       stored = { ...stored, email_verify: 2 };
       return 'Email verify success';
     },
+    USER_ALERT_EMAIL_STATUS: () => ({ status: 'confirmed' }),
     ...handlers,
   });
   const app = renderApp(path, { apiClient: testApiClient(api.fetch) });
@@ -158,5 +159,25 @@ describe('/dts/survey (farmer §2.16)', () => {
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Submit was successful, we will contact you soon.')).toBeInTheDocument();
     expect(JSON.parse(api.callsOf('SURVEY_SUBMIT')[0]?.fields.get('products') ?? '{}')).toEqual({ water: false, effluent: false, soil: true, weather: false, grain: false, asset: false, dairy: true });
+  });
+});
+
+describe('alert email confirmation (issue 12)', () => {
+  it("says 'Alert email not confirmed' while the subscription waits; Resend subscribes again and says to check the email", async () => {
+    const { api } = await openProfile('/dts/user/profile', {
+      handlers: { USER_ALERT_EMAIL_STATUS: () => ({ status: 'pending' }), USER_ALERT_EMAIL_RESEND: () => ({ status: 'pending' }) },
+    });
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Alert email not confirmed');
+    within(notice).getByRole('button', { name: 'Resend' }).click();
+    await screen.findByText('Please check the email and complete the rest of the operation!');
+    expect(api.callsOf('USER_ALERT_EMAIL_RESEND')).toHaveLength(1);
+    expect(api.callsOf('USER_ALERT_EMAIL_RESEND')[0]?.path).toBe('/api/setting/profile');
+  });
+
+  it('shows nothing once confirmed', async () => {
+    const { api } = await openProfile();
+    await waitFor(() => expect(api.callsOf('USER_ALERT_EMAIL_STATUS')).toHaveLength(1));
+    expect(screen.queryByText('Alert email not confirmed')).not.toBeInTheDocument();
   });
 });

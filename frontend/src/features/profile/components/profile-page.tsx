@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { AlertEmailNotice } from '../../../components/alert-email-notice';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { MSG_EMAIL_VERIFIED, MSG_SUCCESS, profileEditSchema } from '@shared/api/actions/profile';
@@ -28,6 +29,7 @@ export function ProfilePage() {
   return (
     <section className="profile">
       <h1 className="page__title">Profile</h1>
+      <AlertEmailNotice />
       {!query.data ? (
         <p className="page__note">{query.isError ? 'Your profile could not be loaded.' : 'Loading…'}</p>
       ) : (
