@@ -7,7 +7,8 @@ import { AlertEngine } from './constructs/alert-engine';
 import { Api, type BotCheckConfig } from './constructs/api';
 import { VatManFunction } from './constructs/vat-man-function';
 import { triggerEntry } from './paths';
-import { UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
+import { LambdaVersion, UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
+import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
@@ -122,6 +123,24 @@ export class VatManStack extends Stack {
       environment: { WEB_URL: this.web.url },
     });
     this.auth.userPool.addTrigger(UserPoolOperation.CUSTOM_MESSAGE, customMessage.function);
+
+    // Every token says whether its user has an authenticator app (issue 13); the operator rule
+    // refuses operator actions without it. Version 2 of the event (Essentials plan) reaches the
+    // access token, the bearer the API reads. The read of the user is a separate policy: the
+    // function's own default policy would make the pool wait on the role and the role on the pool.
+    const preTokenGeneration = new VatManFunction(this, 'PreTokenGenerationTrigger', {
+      entry: triggerEntry('pre-token-generation'),
+      description: 'Vat-Man Cognito PreTokenGeneration: the TOTP-enrolled claim on every token',
+      removalPolicy,
+      logRetention,
+    });
+    this.auth.userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, preTokenGeneration.function, LambdaVersion.V2_0);
+    const preTokenRole = preTokenGeneration.function.role;
+    if (!preTokenRole) throw new Error('The PreTokenGeneration trigger has no role');
+    new Policy(this, 'PreTokenGenerationReadUser', {
+      roles: [preTokenRole],
+      statements: [new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.auth.userPool.userPoolArn] })],
+    });
 
     this.web.deploySite(props.webBuild ?? frontendSource(), {
       apiUrl: this.api.url,

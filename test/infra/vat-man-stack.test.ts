@@ -204,13 +204,14 @@ describe('API Lambdas', () => {
     expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))).toEqual([]);
   });
 
-  it('gives Cognito admin actions to /api/user (sign-up), /api/setting/profile (name and phone) and /api/admin/user (roles) only, scoped to the pool', () => {
+  it('gives Cognito admin actions to /api/user (sign-up), /api/setting/profile (name and phone), /api/admin/user (roles) and the pre-token-generation trigger (reads a user) only, scoped to the pool', () => {
     const cognitoPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement.some((st) =>
         [st.Action].flat().some((a) => a.startsWith('cognito-idp:')),
       ),
     );
-    expect(cognitoPolicies).toHaveLength(3);
+    // The fourth: the pre-token-generation trigger's AdminGetUser (asserted under auth).
+    expect(cognitoPolicies).toHaveLength(4);
     const roleOf = (path: string) => ((lambdaFunctions(template)[endpointFunctionId(template, path)]?.Properties?.Role) as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: roleOf('/api/setting/profile') }],
@@ -322,6 +323,22 @@ describe('auth', () => {
         ['given_name', 'family_name', 'phone_number'].map((Name) => Match.objectLike({ Name })),
       ),
     });
+  });
+
+  it('has MFA OPTIONAL by authenticator app only, and a version 2 pre-token-generation trigger that may read users of this pool alone (issue 13)', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'OPTIONAL', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
+    const pool = resources[userPoolId]?.Properties as { LambdaConfig?: { PreTokenGenerationConfig?: { LambdaArn: { 'Fn::GetAtt': [string, string] }; LambdaVersion: string } } };
+    const config = pool.LambdaConfig?.PreTokenGenerationConfig;
+    expect(config?.LambdaVersion).toBe('V2_0');
+    const triggerId = config?.LambdaArn['Fn::GetAtt'][0] ?? '';
+    expect(resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
+    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
+    const roleId = (resources[triggerId]?.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const policies = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId));
+    const statements = policies.flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement);
+    expect(statements.filter((st) => JSON.stringify(st.Action).includes('cognito-idp'))).toEqual([
+      expect.objectContaining({ Action: 'cognito-idp:AdminGetUser', Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] } }),
+    ]);
   });
 
   it('has one group per operator role', () => {

@@ -4,9 +4,10 @@ import {
   ConfirmForgotPasswordCommand,
   ForgotPasswordCommand,
   InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { MSG_PHONE_REQUIRED, MSG_RESET_LINK } from '../../../shared/api/actions/user';
+import { MSG_PHONE_REQUIRED, MSG_RESET_LINK, MSG_TOTP_CODE } from '../../../shared/api/actions/user';
 import { ThrottledError, ValidationError } from '../../lib/errors';
 import { optionalEnv, requireEnv } from '../../lib/env';
 
@@ -26,8 +27,16 @@ export interface NewAccount {
   readonly phone: string;
 }
 
+/** Cognito wants the authenticator app's code (an account with TOTP enrolled): answer it with `session`. */
+export interface TotpChallenge {
+  readonly challenge: 'SOFTWARE_TOKEN_MFA';
+  readonly session: string;
+}
+
 export interface IdentityProvider {
-  signIn(email: string, password: string): Promise<Tokens>;
+  signIn(email: string, password: string): Promise<Tokens | TotpChallenge>;
+  /** The sign-in's second step: the code for the challenge `session` of signIn. */
+  answerTotp(email: string, session: string, code: string): Promise<Tokens>;
   /** Creates and confirms the account (the spec signs a new user straight in); returns its sub. */
   signUp(account: NewAccount): Promise<string>;
   /** Sends the reset code by email. An unknown email is not an error (nothing is revealed). */
@@ -69,11 +78,28 @@ export const cognitoIdentityProvider = (
           AuthParameters: { USERNAME: email, PASSWORD: password },
         }),
       );
-      const r = res.AuthenticationResult;
-      if (!r?.AccessToken || !r.IdToken) throw new ValidationError(WRONG_CREDENTIALS);
-      return { accessToken: r.AccessToken, idToken: r.IdToken, refreshToken: r.RefreshToken };
+      if (res.ChallengeName === 'SOFTWARE_TOKEN_MFA' && res.Session) return { challenge: 'SOFTWARE_TOKEN_MFA', session: res.Session };
+      return tokensOf(res.AuthenticationResult);
     } catch (err) {
       if (CREDENTIAL_ERRORS.has((err as { name?: string }).name ?? '')) throw new ValidationError(WRONG_CREDENTIALS);
+      throw err;
+    }
+  },
+  async answerTotp(email, session, code) {
+    try {
+      const res = await client.send(
+        new RespondToAuthChallengeCommand({
+          ClientId: clientId,
+          ChallengeName: 'SOFTWARE_TOKEN_MFA',
+          Session: session,
+          ChallengeResponses: { USERNAME: email, SOFTWARE_TOKEN_MFA_CODE: code },
+        }),
+      );
+      return tokensOf(res.AuthenticationResult);
+    } catch (err) {
+      // A wrong or stale code, or a session that expired (3 minutes): sign in again.
+      if (['CodeMismatchException', 'ExpiredCodeException', 'NotAuthorizedException', 'InvalidPasswordException'].includes(nameOf(err))) throw new ValidationError(MSG_TOTP_CODE);
+      if (nameOf(err) === 'TooManyRequestsException' || nameOf(err) === 'TooManyFailedAttemptsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
       throw err;
     }
   },
@@ -125,6 +151,11 @@ export const cognitoIdentityProvider = (
 });
 
 const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
+
+const tokensOf = (r: { AccessToken?: string; IdToken?: string; RefreshToken?: string } | undefined): Tokens => {
+  if (!r?.AccessToken || !r.IdToken) throw new ValidationError(WRONG_CREDENTIALS);
+  return { accessToken: r.AccessToken, idToken: r.IdToken, refreshToken: r.RefreshToken };
+};
 
 export const identityProviderFromEnv = (env: NodeJS.ProcessEnv = process.env): IdentityProvider =>
   cognitoIdentityProvider(createCognitoClient(env), requireEnv('USER_POOL_ID', env), requireEnv('USER_POOL_CLIENT_ID', env));

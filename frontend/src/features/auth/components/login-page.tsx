@@ -5,7 +5,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
 import { getSession, isSignedIn } from '../../../lib/auth-session';
 import { landingPath } from '../../../lib/role-landing';
-import { signInInputSchema, signInWithPassword, type SignInInput } from '../api/sign-in';
+import { confirmTotpCode, signInInputSchema, signInWithPassword, totpCodeSchema, type SignInInput, type SignInResult } from '../api/sign-in';
 import { AuthLayout } from './auth-layout';
 
 type Field = keyof SignInInput;
@@ -45,9 +45,14 @@ export function LoginPage() {
   const [error, setError] = useState<{ readonly field: Field; readonly message: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
+  // The code step (issue 13): an account with an authenticator app answers its code after the password.
+  const [codeStep, setCodeStep] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
   const mounted = useRef(true);
   const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
-  const ids = { email: useId(), password: useId(), error: useId() };
+  const ids = { email: useId(), password: useId(), error: useId(), code: useId(), codeError: useId() };
 
   useEffect(() => {
     mounted.current = true;
@@ -81,9 +86,17 @@ export function LoginPage() {
     }
     setError(null);
     setSubmitting(true);
-    const result = await signInWithPassword(parsed.data);
+    await finish(await signInWithPassword(parsed.data));
+  };
+
+  const finish = async (result: SignInResult) => {
     if (!mounted.current) return;
     setSubmitting(false);
+    if (!result.ok && result.totp) {
+      setCodeStep(true);
+      setTimeout(() => codeInput.current?.focus(), 0);
+      return;
+    }
     if (!result.ok) {
       snackbar.show(result.message, 'error');
       return;
@@ -93,7 +106,56 @@ export function LoginPage() {
     navigate(await afterSignIn(reurl), { replace: true });
   };
 
+  const submitCode = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    const parsed = totpCodeSchema.safeParse(code);
+    if (!parsed.success) {
+      setCodeError(parsed.error.issues[0]?.message ?? 'Please check the code');
+      codeInput.current?.focus();
+      return;
+    }
+    setCodeError(null);
+    setSubmitting(true);
+    await finish(await confirmTotpCode(parsed.data));
+  };
+
   const invalid = (field: Field) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});
+
+  if (codeStep) {
+    return (
+      <AuthLayout title="Sign in">
+        <form className="form" noValidate onSubmit={(event) => void submitCode(event)} aria-label="Sign-in code">
+          <p className="auth-card__text">Enter the 6-digit code your authenticator app shows for Vat-Man.</p>
+          <div className="form__field">
+            <label htmlFor={ids.code}>Authenticator code</label>
+            <input
+              ref={codeInput}
+              id={ids.code}
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={code}
+              onChange={(event) => {
+                setCode(event.target.value);
+                setCodeError(null);
+              }}
+              {...(codeError ? { 'aria-invalid': true, 'aria-describedby': ids.codeError } : {})}
+            />
+          </div>
+          {codeError && (
+            <p id={ids.codeError} className="form__error" role="alert">
+              {codeError}
+            </p>
+          )}
+          <button type="submit" className="button button--primary button--block" disabled={submitting}>
+            {submitting ? 'Checking…' : 'Verify'}
+          </button>
+        </form>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout

@@ -1,0 +1,25 @@
+'use strict';
+/**
+ * Preloaded into cognito-local (node --require): cognito-local 5.3 runs the pre-token-generation
+ * trigger as version 1, whose claims reach the ID token only, where AWS's version 2 (the user
+ * pool's setting in cdk/lib/constructs/auth.ts) adds them to the access token the API reads.
+ * This copies the claims named in COGNITO_LOCAL_ACCESS_CLAIMS (comma-separated) from the ID token
+ * the trigger shaped into the access token, re-signed with cognito-local's own key.
+ */
+const { createRequire } = require('node:module');
+
+const local = createRequire(require.resolve('cognito-local/package.json'));
+const jwt = local('jsonwebtoken');
+const key = local('./lib/keys/cognitoLocal.private.json');
+const { JwtTokenGenerator } = local('./lib/services/tokenGenerator.js');
+const names = (process.env.COGNITO_LOCAL_ACCESS_CLAIMS || '').split(',').filter(Boolean);
+
+const generate = JwtTokenGenerator.prototype.generate;
+JwtTokenGenerator.prototype.generate = async function generateWithAccessClaims(...args) {
+  const tokens = await generate.apply(this, args);
+  const id = jwt.decode(tokens.IdToken);
+  const copied = Object.fromEntries(names.filter((n) => id && n in id).map((n) => [n, id[n]]));
+  if (Object.keys(copied).length === 0) return tokens;
+  const access = { ...jwt.decode(tokens.AccessToken), ...copied };
+  return { ...tokens, AccessToken: jwt.sign(access, key.pem, { algorithm: 'RS256', keyid: 'CognitoLocal' }) };
+};
