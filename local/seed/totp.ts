@@ -33,11 +33,19 @@ export const enrolDemoTotp = async (
     }
     const accessToken = signIn.AuthenticationResult?.AccessToken;
     if (!accessToken) throw new Error(`Seed: ${a.email} did not sign in (${signIn.ChallengeName ?? 'no tokens'})`);
-    const { SecretCode } = await cognito.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
-    if (!SecretCode) throw new Error(`Seed: Cognito gave ${a.email} no TOTP secret`);
-    await cognito.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: totpCode(SecretCode), FriendlyDeviceName: 'Demo authenticator' }));
-    await cognito.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
-    secrets[a.email] = SecretCode;
+    secrets[a.email] = await enrolTotp(cognito, accessToken);
   }
   return secrets;
+};
+
+/**
+ * What the enrolment screen does for the person holding `accessToken`: AssociateSoftwareToken,
+ * VerifySoftwareToken with the first code, then TOTP as their sign-in factor. Answers the secret.
+ */
+export const enrolTotp = async (cognito: CognitoIdentityProviderClient, accessToken: string): Promise<string> => {
+  const { SecretCode } = await cognito.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
+  if (!SecretCode) throw new Error('Cognito gave no TOTP secret');
+  await cognito.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: totpCode(SecretCode), FriendlyDeviceName: 'Authenticator' }));
+  await cognito.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+  return SecretCode;
 };
