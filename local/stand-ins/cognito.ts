@@ -122,7 +122,8 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
   const require = createRequire(import.meta.url);
   const bin = require.resolve('cognito-local/lib/bin/start.js');
   const log = createWriteStream(join(dir, 'cognito-local.log'), { flags: 'a' });
-  // The preload copies the trigger's TOTP claim into the access token, as AWS's V2 trigger does.
+  // The preload copies the trigger's TOTP claim into the access token, as AWS's V2 trigger does,
+  // and answers Amplify's GetTokensFromRefreshToken.
   const preload = require.resolve('./cognito-token-claims.cjs');
   const child = spawn(process.execPath, ['--require', preload, bin], {
     cwd: dir,
