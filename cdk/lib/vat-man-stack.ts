@@ -7,6 +7,10 @@ import { AlertEngine } from './constructs/alert-engine';
 import { Api, type BotCheckConfig } from './constructs/api';
 import { VatManFunction } from './constructs/vat-man-function';
 import { triggerEntry } from './paths';
+import { ApiEdge } from './constructs/api-edge';
+
+/** Where the deployer puts VatManEdgeStack's web ACL ARN when not given as -c edgeWebAclArn. */
+export const EDGE_WEB_ACL_PARAMETER = '/vatman/edge-web-acl-arn';
 import { LambdaVersion, UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
 import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
@@ -47,6 +51,12 @@ export interface VatManStackProps extends StackProps {
    * @default URL from the SSM parameter /vatman/dairy-gateway-url at deploy time, token in /vatman/dairy-gateway-token
    */
   readonly dairyGateway?: { readonly url?: string; readonly tokenParameterName: string };
+  /**
+   * The ARN of the WAF web ACL (scope CLOUDFRONT, made in us-east-1 by VatManEdgeStack) for the web
+   * and API distributions: -c edgeWebAclArn, else the SSM parameter /vatman/edge-web-acl-arn in
+   * this stack's region at deploy time (a deploy without either fails loudly). docs/architecture.md "Throttling".
+   */
+  readonly edgeWebAclArn?: string;
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -56,6 +66,7 @@ export class VatManStack extends Stack {
   readonly alerts: Alerts;
   readonly api: Api;
   readonly web: Web;
+  readonly apiEdge: ApiEdge;
   readonly telemetry: Telemetry;
   readonly alertEngine: AlertEngine;
   readonly dairyLink: DairyLink;
@@ -75,7 +86,8 @@ export class VatManStack extends Stack {
     this.auth = new Auth(this, 'Auth', { removalPolicy });
     this.data = new Data(this, 'Data', { removalPolicy });
     this.alerts = new Alerts(this, 'Alerts');
-    this.web = new Web(this, 'Web', { removalPolicy, logRetention });
+    const webAclArn = props.edgeWebAclArn ?? StringParameter.valueForStringParameter(this, EDGE_WEB_ACL_PARAMETER);
+    this.web = new Web(this, 'Web', { removalPolicy, logRetention, webAclArn });
     this.telemetry = new Telemetry(this, 'Telemetry', { data: this.data, removalPolicy, logRetention });
     this.api = new Api(this, 'Api', {
       auth: this.auth,
@@ -89,6 +101,8 @@ export class VatManStack extends Stack {
       removalPolicy,
       logRetention,
     });
+    // The web app calls the API through CloudFront, where the WAF web ACL limits each IP (issue 13).
+    this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, webAclArn, logBucket: this.web.logBucket });
 
     // Alerts (issue 6): the engine in the ingest, the scheduled sweep, controller-settings replies.
     this.alertEngine = new AlertEngine(this, 'AlertEngine', {
@@ -143,7 +157,7 @@ export class VatManStack extends Stack {
     });
 
     this.web.deploySite(props.webBuild ?? frontendSource(), {
-      apiUrl: this.api.url,
+      apiUrl: this.apiEdge.url,
       region: this.region,
       userPoolId: this.auth.userPool.userPoolId,
       userPoolClientId: this.auth.webClient.userPoolClientId,
@@ -158,7 +172,7 @@ export class VatManStack extends Stack {
         : {}),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'HTTP API base URL (no trailing slash)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.apiEdge.url, description: 'The API through CloudFront and its WAF web ACL, as the web app calls it (no trailing slash)' });
     new CfnOutput(this, 'WebUrl', { value: this.web.url, description: 'The web app (CloudFront)' });
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.webClient.userPoolClientId });

@@ -8,3 +8,12 @@
  * requests get a 429, which the spec §8 error catalogue covers.
  */
 export const API_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+
+/**
+ * Per caller (issue 13): at most this many API requests from one IP address in any window of
+ * `windowSeconds`; more is refused until the rate falls below it. In AWS the rate-based rule of
+ * the API's WAF web ACL (cdk/lib/constructs/edge-web-acl.ts, which blocks with 403); locally the
+ * gateway's per-IP counter (local/stand-ins/api-gateway.ts, 429 as the stage throttle). 600 a
+ * minute is ten a second from one farm office: a dashboard with every card open sends fewer than 20 per refresh.
+ */
+export const API_RATE_PER_IP = { limit: 600, windowSeconds: 60 } as const;

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_THROTTLE } from '../../shared/api/throttle';
+import { API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
+import { createVatManApp } from '../../cdk/lib/app';
+import { EDGE_WEB_ACL_PARAMETER } from '../../cdk/lib/vat-man-stack';
 import { ENDPOINTS } from '../../shared/api/endpoints';
 import { ACTIONS_BY_ENDPOINT } from '../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../lambdas/lib/dispatch';
@@ -40,6 +42,15 @@ afterAll(() => synth.cleanup());
 
 const issuerParts = (): unknown[] => ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: userPoolId }];
 const issuer = () => ({ 'Fn::Join': ['', issuerParts()] });
+
+/** The web app's distribution (the one with a root object) or the API's. */
+const distributionIdOf = (which: 'web' | 'api'): string => {
+  const ids = Object.entries(template.findResources('AWS::CloudFront::Distribution'))
+    .filter(([, r]) => Boolean((r as { Properties: { DistributionConfig: { DefaultRootObject?: string } } }).Properties.DistributionConfig.DefaultRootObject) === (which === 'web'))
+    .map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+};
 
 /** Route → integration → Lambda, following the references in the template. */
 const routeFunctionId = (routeKey: string): string => {
@@ -86,7 +97,7 @@ describe('API routes', () => {
   });
 
   it('allows CORS only from the CloudFront site, for POST with Authorization and Content-Type', () => {
-    const distributionId = onlyResourceId(template, 'AWS::CloudFront::Distribution');
+    const distributionId = distributionIdOf('web');
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: [{ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] }],
@@ -380,7 +391,8 @@ describe('web', () => {
     const csp = JSON.stringify(config.ContentSecurityPolicy?.ContentSecurityPolicy);
     for (const directive of ["default-src 'self'", "script-src 'self' https://www.google.com/recaptcha/", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"]) expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-eval');
-    expect(csp).toContain('.execute-api.');
+    // The API through its CloudFront distribution (the API's own name would make a cycle).
+    expect(csp).toContain("connect-src 'self' https://*.cloudfront.net");
     expect(config.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true });
     expect(config.FrameOptions).toMatchObject({ FrameOption: 'DENY' });
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
@@ -438,9 +450,11 @@ describe('web', () => {
     const configAsset = path.join(synth.assembly.directory, `asset.${(keys[1] as string).replace(/\.zip$/, '')}`, 'config.json');
     const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, unknown>;
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
+    expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [distributionIdOf('api'), 'DomainName'] });
     const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
     expect(resolved).toEqual({
-      apiUrl: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
+      // The API's CloudFront address: the marker inside the text stands for its domain name.
+      apiUrl: 'https://<<marker:0xbaba:0>>',
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
       userPoolClientId: { Ref: clientId },
@@ -472,11 +486,56 @@ describe('web', () => {
   });
 });
 
+describe('throttling per caller (issue 13)', () => {
+  it('puts the API behind CloudFront (HTTP APIs take no WAF): no caching, the bearer forwarded, HTTPS to the API', () => {
+    const config = (resources[distributionIdOf('api')]?.Properties as { DistributionConfig: Record<string, unknown> }).DistributionConfig as {
+      Origins: { DomainName: unknown; CustomOriginConfig: { OriginProtocolPolicy: string } }[];
+      DefaultCacheBehavior: { AllowedMethods: string[]; CachePolicyId: { Ref: string } };
+    };
+    expect(JSON.stringify(config.Origins[0]?.DomainName)).toContain(apiId);
+    expect(config.Origins[0]?.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+    expect(config.DefaultCacheBehavior.AllowedMethods).toContain('POST');
+    template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: { DefaultTTL: 0, MinTTL: 0, ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({ HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] } }) },
+    });
+  });
+
+  it('gives both distributions the edge web ACL: from the SSM parameter by default, or -c edgeWebAclArn', () => {
+    for (const which of ['web', 'api'] as const) {
+      const acl = (resources[distributionIdOf(which)]?.Properties as { DistributionConfig: { WebACLId?: { Ref: string } } }).DistributionConfig.WebACLId;
+      const parameters = template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
+      expect(parameters[acl?.Ref ?? '']).toMatchObject({ Type: 'AWS::SSM::Parameter::Value<String>', Default: EDGE_WEB_ACL_PARAMETER });
+    }
+    const arn = 'arn:aws:wafv2:us-east-1:111122223333:global/webacl/vatman/abc';
+    const given = synthVatMan({ stage: 'prod', context: { edgeWebAclArn: arn } });
+    try {
+      expect(Object.values(given.template.findResources('AWS::CloudFront::Distribution')).map((d) => (d as { Properties: { DistributionConfig: { WebACLId: unknown } } }).Properties.DistributionConfig.WebACLId)).toEqual([arn, arn]);
+    } finally {
+      given.cleanup();
+    }
+  });
+
+  it('makes the web ACL in us-east-1 (CLOUDFRONT scope) with the per-IP rate rule of shared/api/throttle.ts and AWS common rules', () => {
+    const { edge } = createVatManApp({ context: { 'aws:cdk:bundling-stacks': [], recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY } });
+    expect(edge.region).toBe('us-east-1');
+    const edgeTemplate = Template.fromStack(edge);
+    edgeTemplate.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      DefaultAction: { Allow: {} },
+      Rules: Match.arrayWith([
+        Match.objectLike({ Action: { Block: {} }, Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: API_RATE_PER_IP.limit, EvaluationWindowSec: API_RATE_PER_IP.windowSeconds } } }),
+        Match.objectLike({ Statement: { ManagedRuleGroupStatement: Match.objectLike({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' }) } }),
+      ]),
+    });
+    expect(Object.keys(edgeTemplate.toJSON().Outputs ?? {})).toEqual(['WebAclArn']);
+  });
+});
+
 describe('stack outputs and checks', () => {
   it('exports the addresses and ids a client or operator needs', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DevicePolicyName', 'IngestDeadLetterQueueUrl', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
-    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionIdOf('api'), 'DomainName'] }]] });
     expect(outputs.UserPoolId?.Value).toEqual({ Ref: userPoolId });
     expect(outputs.UserPoolClientId?.Value).toEqual({ Ref: clientId });
   });
