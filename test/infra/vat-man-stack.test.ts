@@ -523,7 +523,7 @@ describe('throttling per caller (issue 13)', () => {
       Scope: 'CLOUDFRONT',
       DefaultAction: { Allow: {} },
       Rules: Match.arrayWith([
-        Match.objectLike({ Action: { Block: {} }, Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: API_RATE_PER_IP.limit, EvaluationWindowSec: API_RATE_PER_IP.windowSeconds } } }),
+        Match.objectLike({ Action: { Block: { CustomResponse: { ResponseCode: 429 } } }, Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: API_RATE_PER_IP.limit, EvaluationWindowSec: API_RATE_PER_IP.windowSeconds } } }),
         Match.objectLike({ Statement: { ManagedRuleGroupStatement: Match.objectLike({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' }) } }),
       ]),
     });

@@ -24,7 +24,8 @@ export class EdgeWebAcl extends Construct {
         {
           name: 'RatePerIp',
           priority: 0,
-          action: { block: {} },
+          // A 429 as the API's own stage throttle answers (spec §8), not WAF's default 403.
+          action: { block: { customResponse: { responseCode: 429 } } },
           statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: API_RATE_PER_IP.limit, evaluationWindowSec: API_RATE_PER_IP.windowSeconds } },
           visibilityConfig: visibility('VatManRatePerIp'),
         },
