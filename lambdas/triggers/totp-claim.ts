@@ -10,7 +10,7 @@ type Event = PreTokenGenerationTriggerEvent | PreTokenGenerationV2TriggerEvent;
  * operator rule (lambdas/lib/dispatch.ts) can refuse operators without one. AWS sends the V2
  * event (version '2', Essentials plan), whose access-token claims the API reads; cognito-local
  * sends V1 (ID token only) and its stand-in copies the claim into the access token
- * (local/stand-ins/cognito-token-claims.cjs).
+ * (local/stand-ins/cognito-token-claims.mjs).
  */
 export const totpClaimTrigger =
   (totpStatus: TotpStatus) =>

@@ -124,8 +124,8 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
   const log = createWriteStream(join(dir, 'cognito-local.log'), { flags: 'a' });
   // The preload copies the trigger's TOTP claim into the access token, as AWS's V2 trigger does,
   // and answers Amplify's GetTokensFromRefreshToken.
-  const preload = require.resolve('./cognito-token-claims.cjs');
-  const child = spawn(process.execPath, ['--require', preload, bin], {
+  const preload = new URL('./cognito-token-claims.mjs', import.meta.url).href;
+  const child = spawn(process.execPath, ['--import', preload, bin], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', COGNITO_LOCAL_ACCESS_CLAIMS: TOTP_CLAIM },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,5 @@
-'use strict';
 /**
- * Preloaded into cognito-local (node --require), for two gaps of cognito-local 5.3.
+ * Preloaded into cognito-local (node --import), for two gaps of cognito-local 5.3.
  *
  * 1. It runs the pre-token-generation
  * trigger as version 1, whose claims reach the ID token only, where AWS's version 2 (the user
@@ -11,9 +10,10 @@
  * 2. Amplify 6 renews a session with GetTokensFromRefreshToken, which cognito-local does not
  *    know (a 500): it is answered as InitiateAuth REFRESH_TOKEN_AUTH, the same refresh.
  */
-const { createRequire } = require('node:module');
+import { createRequire } from 'node:module';
 
-const local = createRequire(require.resolve('cognito-local/package.json'));
+// cognito-local is CommonJS: its modules are patched in the require cache its server then uses.
+const local = createRequire(createRequire(import.meta.url).resolve('cognito-local/package.json'));
 const jwt = local('jsonwebtoken');
 const key = local('./lib/keys/cognitoLocal.private.json');
 const { JwtTokenGenerator } = local('./lib/services/tokenGenerator.js');
