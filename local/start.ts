@@ -47,6 +47,7 @@ const TABLE_PREFIX = 'vatman';
 const CUSTOM_MESSAGE_FUNCTION = 'vatman-custom-message';
 const POST_CONFIRMATION_FUNCTION = 'vatman-post-confirmation';
 const PRE_TOKEN_GENERATION_FUNCTION = 'vatman-pre-token-generation';
+const PRE_SIGN_UP_FUNCTION = 'vatman-pre-sign-up';
 /** The device policy's name locally (in AWS the stack's DevicePolicy). */
 const LOCAL_DEVICE_POLICY = 'vatman-local-device-policy';
 const log = createLogger({ service: 'local-stack' });
@@ -168,6 +169,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
           const url = new URL(`../lambdas/triggers/post-confirmation.ts?stack=${stackId}`, import.meta.url);
           return ((await import(url.href)) as { handler: InvokeTarget }).handler;
         },
+        // Every self-service sign-up passes the bot-check (issue 13; off locally by BOT_CHECK).
+        [PRE_SIGN_UP_FUNCTION]: async () => {
+          const url = new URL(`../lambdas/triggers/pre-sign-up.ts?stack=${stackId}`, import.meta.url);
+          return ((await import(url.href)) as { handler: InvokeTarget }).handler;
+        },
         // Every token says whether its user has an authenticator app (issue 13).
         [PRE_TOKEN_GENERATION_FUNCTION]: async () => {
           const url = new URL(`../lambdas/triggers/pre-token-generation.ts?stack=${stackId}`, import.meta.url);
@@ -182,7 +188,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       port: ports.cognito,
       dir: join(DATA, 'cognito'),
       lambdaEndpoint: lambdas.endpoint,
-      triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION, PostConfirmation: POST_CONFIRMATION_FUNCTION, PreTokenGeneration: PRE_TOKEN_GENERATION_FUNCTION },
+      triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION, PostConfirmation: POST_CONFIRMATION_FUNCTION, PreTokenGeneration: PRE_TOKEN_GENERATION_FUNCTION, PreSignUp: PRE_SIGN_UP_FUNCTION },
       onCode: (c) => {
         // Cognito emails or texts the code itself in AWS; here it goes to the outbox and the console.
         void cognitoMail.deliver(c).then((mail) => {

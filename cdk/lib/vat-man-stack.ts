@@ -138,6 +138,18 @@ export class VatManStack extends Stack {
     });
     this.auth.userPool.addTrigger(UserPoolOperation.CUSTOM_MESSAGE, customMessage.function);
 
+    // Every self-service sign-up passes the bot-check (issue 13), through USER_SIGN_UP or straight
+    // to Cognito's public SignUp; the answer rides in ValidationData (lambdas/triggers/sign-up-bot-check.ts).
+    const preSignUp = new VatManFunction(this, 'PreSignUpTrigger', {
+      entry: triggerEntry('pre-sign-up'),
+      description: 'Vat-Man Cognito PreSignUp: the bot-check on every self-service sign-up',
+      removalPolicy,
+      logRetention,
+      environment: { BOT_CHECK: botCheck.mode, ...(this.api.botCheckSecret ? { RECAPTCHA_SECRET_PARAMETER: this.api.botCheckSecret.name } : {}) },
+    });
+    if (this.api.botCheckSecret) preSignUp.function.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [this.api.botCheckSecret.arn] }));
+    this.auth.userPool.addTrigger(UserPoolOperation.PRE_SIGN_UP, preSignUp.function);
+
     // Every token says whether its user has an authenticator app (issue 13); the operator rule
     // refuses operator actions without it. Version 2 of the event (Essentials plan) reaches the
     // access token, the bearer the API reads. The read of the user is a separate policy: the

@@ -28,11 +28,12 @@ export const userActions: readonly ServedAction[] = [
     return tokensAnswer(result);
   }),
   serve(contracts.USER_SIGN_IN_TOTP, ['identity'], async ({ user }, { deps }) => tokensAnswer(await deps.identity.answerTotp(user.email.toLowerCase(), user.session, user.code))),
-  serve(contracts.USER_SIGN_UP, ['botCheck', 'identity', 'farmsWrite', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
-    await deps.botCheck.verify(gRecaptchaResponse);
+  // The bot-check runs in Cognito's pre-sign-up trigger, so a direct SignUp cannot skip it (and a
+  // reCAPTCHA answer counts once: checking it here as well would spend it).
+  serve(contracts.USER_SIGN_UP, ['identity', 'farmsWrite', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
     const email = normaliseEmail(user.email);
     const phone = normalisePhone(user.phone);
-    const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone });
+    const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone }, gRecaptchaResponse);
     await deps.farmsWrite.putUser(
       {
         _id: sub,

@@ -169,7 +169,7 @@ describe('API Lambdas', () => {
     }
   });
 
-  it('carry an explicit bot-check: reCAPTCHA by default, never unset; only the user endpoint may read its secret, at run time', () => {
+  it('carry an explicit bot-check: reCAPTCHA by default, never unset; only the user endpoint (password reset) and the pre-sign-up trigger may read its secret, at run time', () => {
     for (const endpoint of ENDPOINTS) {
       const env = functionEnv(template, endpointFunctionId(template, endpoint.path));
       expect(env.BOT_CHECK).toBe('recaptcha');
@@ -180,8 +180,8 @@ describe('API Lambdas', () => {
     const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter(
       (p) => JSON.stringify(p).includes('ssm:GetParameter') && !JSON.stringify(p).includes(':parameter/vatman/dairy-gateway-token'),
     );
-    expect(readers).toHaveLength(1);
-    expect(JSON.stringify(readers[0])).toContain(':parameter/vatman/recaptcha-secret');
+    expect(readers).toHaveLength(2);
+    for (const reader of readers) expect(JSON.stringify(reader)).toContain(':parameter/vatman/recaptcha-secret');
   });
 
   it('emails a reset link: the user pool runs a CustomMessage trigger that knows the web address', () => {
@@ -350,6 +350,14 @@ describe('auth', () => {
     expect(statements.filter((st) => JSON.stringify(st.Action).includes('cognito-idp'))).toEqual([
       expect.objectContaining({ Action: 'cognito-idp:AdminGetUser', Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] } }),
     ]);
+  });
+
+  it('runs the bot-check in a pre-sign-up trigger, so a direct Cognito SignUp cannot skip it: reCAPTCHA, the secret read from SSM at run time', () => {
+    const pool = resources[userPoolId]?.Properties as { LambdaConfig?: { PreSignUp?: { 'Fn::GetAtt': [string, string] } } };
+    const triggerId = pool.LambdaConfig?.PreSignUp?.['Fn::GetAtt'][0] ?? '';
+    expect(resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
+    expect(functionEnv(template, triggerId)).toMatchObject({ BOT_CHECK: 'recaptcha', RECAPTCHA_SECRET_PARAMETER: '/vatman/recaptcha-secret' });
+    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
   });
 
   it('has one group per operator role', () => {

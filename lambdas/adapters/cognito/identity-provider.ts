@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { MSG_PHONE_REQUIRED, MSG_RESET_LINK, MSG_TOTP_CODE } from '../../../shared/api/actions/user';
 import { ThrottledError, ValidationError } from '../../lib/errors';
+import { BOT_CHECK_FAILED, BOT_CHECK_FIELD, BOT_CHECK_STALE } from '../bot-check/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
 
 export interface Tokens {
@@ -37,8 +38,11 @@ export interface IdentityProvider {
   signIn(email: string, password: string): Promise<Tokens | TotpChallenge>;
   /** The sign-in's second step: the code for the challenge `session` of signIn. */
   answerTotp(email: string, session: string, code: string): Promise<Tokens>;
-  /** Creates and confirms the account (the spec signs a new user straight in); returns its sub. */
-  signUp(account: NewAccount): Promise<string>;
+  /**
+   * Creates and confirms the account (the spec signs a new user straight in); returns its sub.
+   * `botCheckAnswer` goes to Cognito, whose pre-sign-up trigger checks it (lambdas/triggers/sign-up-bot-check.ts).
+   */
+  signUp(account: NewAccount, botCheckAnswer: string): Promise<string>;
   /** Sends the reset code by email. An unknown email is not an error (nothing is revealed). */
   forgotPassword(email: string): Promise<void>;
   resetPassword(email: string, code: string, newPassword: string): Promise<void>;
@@ -103,13 +107,15 @@ export const cognitoIdentityProvider = (
       throw err;
     }
   },
-  async signUp(account) {
+  async signUp(account, botCheckAnswer) {
     try {
       const res = await client.send(
         new SignUpCommand({
           ClientId: clientId,
           Username: account.email,
           Password: account.password,
+          ValidationData: [{ Name: BOT_CHECK_FIELD, Value: botCheckAnswer }],
+          ClientMetadata: { [BOT_CHECK_FIELD]: botCheckAnswer },
           UserAttributes: [
             { Name: 'email', Value: account.email },
             { Name: 'given_name', Value: account.firstName },
@@ -123,6 +129,8 @@ export const cognitoIdentityProvider = (
       return res.UserSub;
     } catch (err) {
       if (nameOf(err) === 'UsernameExistsException') throw new ValidationError(EMAIL_TAKEN);
+      // The pre-sign-up trigger refused the bot-check: its words, which the web app reads (reload for a fresh check).
+      if (nameOf(err) === 'UserLambdaValidationException') throw new ValidationError((err as Error).message.includes(BOT_CHECK_STALE) ? BOT_CHECK_STALE : BOT_CHECK_FAILED);
       if (nameOf(err) === 'InvalidPasswordException') throw new ValidationError((err as Error).message);
       if (nameOf(err) === 'InvalidParameterException' && /phone/i.test((err as Error).message)) throw new ValidationError(MSG_PHONE_REQUIRED);
       if (nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
