@@ -5,8 +5,9 @@ import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
 import { getSession, isSignedIn } from '../../../lib/auth-session';
 import { landingPath } from '../../../lib/role-landing';
-import { confirmTotpCode, signInInputSchema, signInWithPassword, totpCodeSchema, type SignInInput, type SignInResult } from '../api/sign-in';
+import { confirmTotpCode, signInInputSchema, signInWithPassword, type SignInInput, type SignInResult } from '../api/sign-in';
 import { AuthLayout } from './auth-layout';
+import { TotpCodeForm } from './totp-code-form';
 
 type Field = keyof SignInInput;
 
@@ -47,12 +48,9 @@ export function LoginPage() {
   const [showPassword, setShowPassword] = useState(false);
   // The code step (issue 13): an account with an authenticator app answers its code after the password.
   const [codeStep, setCodeStep] = useState(false);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const codeInput = useRef<HTMLInputElement>(null);
   const mounted = useRef(true);
   const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
-  const ids = { email: useId(), password: useId(), error: useId(), code: useId(), codeError: useId() };
+  const ids = { email: useId(), password: useId(), error: useId() };
 
   useEffect(() => {
     mounted.current = true;
@@ -94,7 +92,6 @@ export function LoginPage() {
     setSubmitting(false);
     if (!result.ok && result.totp) {
       setCodeStep(true);
-      setTimeout(() => codeInput.current?.focus(), 0);
       return;
     }
     if (!result.ok) {
@@ -106,18 +103,12 @@ export function LoginPage() {
     navigate(await afterSignIn(reurl), { replace: true });
   };
 
-  const submitCode = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    const parsed = totpCodeSchema.safeParse(code);
-    if (!parsed.success) {
-      setCodeError(parsed.error.issues[0]?.message ?? 'Please check the code');
-      codeInput.current?.focus();
-      return;
-    }
-    setCodeError(null);
-    setSubmitting(true);
-    await finish(await confirmTotpCode(parsed.data));
+  /** The code step: null when signed in (finish has moved on), else the message to show under the field. */
+  const submitCode = async (code: string): Promise<string | null> => {
+    const result = await confirmTotpCode(code);
+    if (!result.ok) return result.message;
+    await finish(result);
+    return null;
   };
 
   const invalid = (field: Field) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});
@@ -125,34 +116,9 @@ export function LoginPage() {
   if (codeStep) {
     return (
       <AuthLayout title="Sign in">
-        <form className="form" noValidate onSubmit={(event) => void submitCode(event)} aria-label="Sign-in code">
+        <TotpCodeForm name="Sign-in code" submit={submitCode}>
           <p className="auth-card__text">Enter the 6-digit code your authenticator app shows for Vat-Man.</p>
-          <div className="form__field">
-            <label htmlFor={ids.code}>Authenticator code</label>
-            <input
-              ref={codeInput}
-              id={ids.code}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(event) => {
-                setCode(event.target.value);
-                setCodeError(null);
-              }}
-              {...(codeError ? { 'aria-invalid': true, 'aria-describedby': ids.codeError } : {})}
-            />
-          </div>
-          {codeError && (
-            <p id={ids.codeError} className="form__error" role="alert">
-              {codeError}
-            </p>
-          )}
-          <button type="submit" className="button button--primary button--block" disabled={submitting}>
-            {submitting ? 'Checking…' : 'Verify'}
-          </button>
-        </form>
+        </TotpCodeForm>
       </AuthLayout>
     );
   }

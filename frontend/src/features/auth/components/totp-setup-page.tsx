@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { getSession, signedInAs, signOutUser } from '../../../lib/auth-session';
 import { landingPath } from '../../../lib/role-landing';
-import { totpCodeSchema } from '../api/sign-in';
 import { finishTotpEnrolment, startTotpEnrolment, type TotpEnrolment } from '../api/totp';
 import { AuthLayout } from './auth-layout';
+import { TotpCodeForm } from './totp-code-form';
 
 /**
  * /dts/authenticator (issue 13): enrol an authenticator app. Operator roles cannot act without one
@@ -19,11 +19,6 @@ export function TotpSetupPage() {
   const queryClient = useQueryClient();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const ids = { code: useId(), error: useId() };
 
   useEffect(() => {
     let live = true;
@@ -45,28 +40,15 @@ export function TotpSetupPage() {
     };
   }, [navigate]);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    const parsed = totpCodeSchema.safeParse(code);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Please check the code');
-      input.current?.focus();
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
-    const result = await finishTotpEnrolment(parsed.data);
-    if (!result.ok) {
-      setSubmitting(false);
-      setError(result.message);
-      input.current?.focus();
-      return;
-    }
+  /** The app's first code: null once enrolled (the page moves on), else the message to show. */
+  const submit = async (code: string): Promise<string | null> => {
+    const result = await finishTotpEnrolment(code);
+    if (!result.ok) return result.message;
     // A fresh token: the pre-token-generation trigger now says TOTP is enrolled.
     const session = await getSession({ forceRefresh: true });
     queryClient.clear();
     navigate(landingPath(session), { replace: true });
+    return null;
   };
 
   const logout = async () => {
@@ -87,39 +69,14 @@ export function TotpSetupPage() {
       )}
       {!enrolment && !failure && <p className="auth-card__text">Preparing your code…</p>}
       {enrolment && (
-        <form className="form" noValidate onSubmit={(event) => void submit(event)} aria-label="Authenticator setup">
+        <TotpCodeForm name="Authenticator setup" submit={submit}>
           <p className="auth-card__text">1. Scan this QR code with your authenticator app.</p>
           <img className="totp-setup__qr" src={enrolment.qrCode} alt="QR code for your authenticator app" width={200} height={200} />
           <p className="auth-card__text">
             Or enter this key: <code data-testid="totp-secret">{enrolment.secret}</code>
           </p>
           <p className="auth-card__text">2. Enter the 6-digit code the app shows.</p>
-          <div className="form__field">
-            <label htmlFor={ids.code}>Authenticator code</label>
-            <input
-              ref={input}
-              id={ids.code}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(event) => {
-                setCode(event.target.value);
-                setError(null);
-              }}
-              {...(error ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {})}
-            />
-          </div>
-          {error && (
-            <p id={ids.error} className="form__error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="button button--primary button--block" disabled={submitting}>
-            {submitting ? 'Checking…' : 'Verify'}
-          </button>
-        </form>
+        </TotpCodeForm>
       )}
       <div className="auth-card__actions">
         <button type="button" className="button button--text" onClick={() => void logout()}>
