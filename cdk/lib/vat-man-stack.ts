@@ -127,44 +127,41 @@ export class VatManStack extends Stack {
       logRetention,
     });
 
+    /** A Cognito trigger: its function from lambdas/triggers/<entry>.ts, attached to the pool. */
+    const trigger = (id: string, entry: string, description: string, operation: UserPoolOperation, environment: Record<string, string> = {}, version?: LambdaVersion) => {
+      const fn = new VatManFunction(this, id, { entry: triggerEntry(entry), description, removalPolicy, logRetention, environment });
+      this.auth.userPool.addTrigger(operation, fn.function, version);
+      return fn.function;
+    };
+
     // The forgot-password email carries a link to the web app's reset page (spec §2.1), the email
     // verification a link to the profile page (§2.10), the phone's text the bare code.
-    const customMessage = new VatManFunction(this, 'CustomMessageTrigger', {
-      entry: triggerEntry('custom-message'),
-      description: 'Vat-Man Cognito CustomMessage: links in the reset and verification emails',
-      removalPolicy,
-      logRetention,
-      environment: { WEB_URL: this.web.url },
-    });
-    this.auth.userPool.addTrigger(UserPoolOperation.CUSTOM_MESSAGE, customMessage.function);
+    trigger('CustomMessageTrigger', 'custom-message', 'Vat-Man Cognito CustomMessage: links in the reset and verification emails', UserPoolOperation.CUSTOM_MESSAGE, { WEB_URL: this.web.url });
 
     // Every self-service sign-up passes the bot-check (issue 13), through USER_SIGN_UP or straight
     // to Cognito's public SignUp; the answer rides in ValidationData (lambdas/triggers/sign-up-bot-check.ts).
-    const preSignUp = new VatManFunction(this, 'PreSignUpTrigger', {
-      entry: triggerEntry('pre-sign-up'),
-      description: 'Vat-Man Cognito PreSignUp: the bot-check on every self-service sign-up',
-      removalPolicy,
-      logRetention,
-      environment: { BOT_CHECK: botCheck.mode, ...(this.api.botCheckSecret ? { RECAPTCHA_SECRET_PARAMETER: this.api.botCheckSecret.name } : {}) },
+    const secret = this.api.botCheckSecret;
+    const preSignUp = trigger('PreSignUpTrigger', 'pre-sign-up', 'Vat-Man Cognito PreSignUp: the bot-check on every self-service sign-up', UserPoolOperation.PRE_SIGN_UP, {
+      BOT_CHECK: botCheck.mode,
+      ...(secret ? { RECAPTCHA_SECRET_PARAMETER: secret.name } : {}),
     });
-    if (this.api.botCheckSecret) preSignUp.function.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [this.api.botCheckSecret.arn] }));
-    this.auth.userPool.addTrigger(UserPoolOperation.PRE_SIGN_UP, preSignUp.function);
+    if (secret) preSignUp.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [secret.arn] }));
 
     // Every token says whether its user has an authenticator app (issue 13); the operator rule
     // refuses operator actions without it. Version 2 of the event (Essentials plan) reaches the
     // access token, the bearer the API reads. The read of the user is a separate policy: the
     // function's own default policy would make the pool wait on the role and the role on the pool.
-    const preTokenGeneration = new VatManFunction(this, 'PreTokenGenerationTrigger', {
-      entry: triggerEntry('pre-token-generation'),
-      description: 'Vat-Man Cognito PreTokenGeneration: the TOTP-enrolled claim on every token',
-      removalPolicy,
-      logRetention,
-    });
-    this.auth.userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, preTokenGeneration.function, LambdaVersion.V2_0);
-    const preTokenRole = preTokenGeneration.function.role;
-    if (!preTokenRole) throw new Error('The PreTokenGeneration trigger has no role');
+    const preTokenGeneration = trigger(
+      'PreTokenGenerationTrigger',
+      'pre-token-generation',
+      'Vat-Man Cognito PreTokenGeneration: the TOTP-enrolled claim on every token',
+      UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
+      {},
+      LambdaVersion.V2_0,
+    );
+    if (!preTokenGeneration.role) throw new Error('The PreTokenGeneration trigger has no role');
     new Policy(this, 'PreTokenGenerationReadUser', {
-      roles: [preTokenRole],
+      roles: [preTokenGeneration.role],
       statements: [new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.auth.userPool.userPoolArn] })],
     });
 
