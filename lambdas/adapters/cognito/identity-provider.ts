@@ -142,6 +142,9 @@ export const cognitoIdentityProvider = (
       await client.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
     } catch (err) {
       if (nameOf(err) === 'UserNotFoundException') return;
+      // An account whose email is not verified gets no reset code (Cognito refuses to send to an
+      // unverified address); the answer is the same 'success', so nothing is revealed.
+      if (nameOf(err) === 'InvalidParameterException' && /verified/i.test((err as Error).message)) return;
       if (nameOf(err) === 'LimitExceededException' || nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
       throw err;
     }
