@@ -3,7 +3,7 @@
  * "Local stack"). Data lives under .data/ and survives restarts.
  */
 import './quiet-warnings';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -38,6 +38,7 @@ import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { deadLetterLines } from './replay-dlq';
 import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
+import { enrolDemoTotp } from './seed/totp';
 import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows, seedDemoOrganization, seedDemoUnits } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, DEMO_UNIT_IMEIS, FARM_FLAG_ACCOUNTS } from './seed/demo-data';
 import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator/simulator';
@@ -46,6 +47,8 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TABLE_PREFIX = 'vatman';
 const CUSTOM_MESSAGE_FUNCTION = 'vatman-custom-message';
 const POST_CONFIRMATION_FUNCTION = 'vatman-post-confirmation';
+const PRE_TOKEN_GENERATION_FUNCTION = 'vatman-pre-token-generation';
+const PRE_SIGN_UP_FUNCTION = 'vatman-pre-sign-up';
 /** The device policy's name locally (in AWS the stack's DevicePolicy). */
 const LOCAL_DEVICE_POLICY = 'vatman-local-device-policy';
 const log = createLogger({ service: 'local-stack' });
@@ -63,9 +66,21 @@ export interface LocalFacts {
   /** The simulator's fault control (POST/GET /faults), when it runs. */
   simulator?: { control: string };
   cognito: { endpoint: string; userPoolId: string; clientId: string; region: string };
-  accounts: { role: string; email: string; password: string }[];
+  /** `totpSecret`: the authenticator app's secret of a demo operator (the seed enrols them; operator roles need TOTP). */
+  accounts: { role: string; email: string; password: string; totpSecret?: string }[];
   farms: { fonterra_id: string; package: string; vats: { vat_number: number; device_id: string; topic: string }[] }[];
 }
+
+/** The demo operators' TOTP secrets the last start wrote to local.json, by email (none on a first start). */
+const previousTotpSecrets = (file: string): Record<string, string> => {
+  if (!existsSync(file)) return {};
+  try {
+    const facts = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalFacts>;
+    return Object.fromEntries((facts.accounts ?? []).flatMap((a) => (a.totpSecret ? [[a.email, a.totpSecret]] : [])));
+  } catch {
+    return {};
+  }
+};
 
 export interface LocalStackOptions {
   /** Where state is kept; default .data/ at the repository root. */
@@ -164,6 +179,16 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
           const url = new URL(`../lambdas/triggers/post-confirmation.ts?stack=${stackId}`, import.meta.url);
           return ((await import(url.href)) as { handler: InvokeTarget }).handler;
         },
+        // Every self-service sign-up passes the bot-check (issue 13; off locally by BOT_CHECK).
+        [PRE_SIGN_UP_FUNCTION]: async () => {
+          const url = new URL(`../lambdas/triggers/pre-sign-up.ts?stack=${stackId}`, import.meta.url);
+          return ((await import(url.href)) as { handler: InvokeTarget }).handler;
+        },
+        // Every token says whether its user has an authenticator app (issue 13).
+        [PRE_TOKEN_GENERATION_FUNCTION]: async () => {
+          const url = new URL(`../lambdas/triggers/pre-token-generation.ts?stack=${stackId}`, import.meta.url);
+          return ((await import(url.href)) as { handler: InvokeTarget }).handler;
+        },
       },
       (name, err) => log.error('trigger failed', { name, err }),
     );
@@ -173,7 +198,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       port: ports.cognito,
       dir: join(DATA, 'cognito'),
       lambdaEndpoint: lambdas.endpoint,
-      triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION, PostConfirmation: POST_CONFIRMATION_FUNCTION },
+      triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION, PostConfirmation: POST_CONFIRMATION_FUNCTION, PreTokenGeneration: PRE_TOKEN_GENERATION_FUNCTION, PreSignUp: PRE_SIGN_UP_FUNCTION },
       onCode: (c) => {
         // Cognito emails or texts the code itself in AWS; here it goes to the outbox and the console.
         void cognitoMail.deliver(c).then((mail) => {
@@ -216,6 +241,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
     const demoIds = await seedDemo(farms, cognito.client, cognito.userPoolId);
+    const totpSecrets = await enrolDemoTotp(cognito.client, cognito.clientId, previousTotpSecrets(join(DATA, 'local.json')));
     // operator §6's fixed list of user ids that may set the farm flags: in AWS CDK context
     // farmFlagUserIds; here the demo accounts of FARM_FLAG_ACCOUNTS, whose ids the seed knows.
     process.env.FARM_FLAG_USER_IDS = FARM_FLAG_ACCOUNTS.map((email) => demoIds[email]).filter(Boolean).join(',');
@@ -403,7 +429,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         alertsTable: tableEnv.ALERTS_TABLE as string,
       },
       cognito: { endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId, region: cognito.region },
-      accounts: DEMO_ACCOUNTS.map((a) => ({ role: a.role, email: a.email, password: DEMO_PASSWORD })),
+      accounts: DEMO_ACCOUNTS.map((a) => ({ role: a.role, email: a.email, password: DEMO_PASSWORD, ...(totpSecrets[a.email] ? { totpSecret: totpSecrets[a.email] } : {}) })),
       farms: DEMO_FARMS.map((f) => ({
         fonterra_id: f.fonterra_id,
         package: f.package,
@@ -445,7 +471,8 @@ const banner = (f: LocalFacts) =>
       : ['  Devices   simulator off (SIMULATOR=off)']),
     '',
     '  Demo sign-ins (password for all: ' + DEMO_PASSWORD + ')',
-    ...f.accounts.map((a) => `    ${a.role.padEnd(18)} ${a.email}`),
+    ...f.accounts.map((a) => `    ${a.role.padEnd(18)} ${a.email}${a.totpSecret ? `   authenticator secret ${a.totpSecret}` : ''}`),
+    '  (operators answer the sign-in code step from an authenticator app holding their secret)',
     '',
     '  Facts as JSON: .data/local.json      Stop: Ctrl-C',
     '',

@@ -23,3 +23,18 @@ export const roleFromGroups = (groups: readonly string[]): Role => {
 
 export const isOperatorGroup = (g: string): g is OperatorGroup =>
   (OPERATOR_GROUPS as readonly string[]).includes(g);
+
+/**
+ * The access-token claim the pre-token-generation trigger adds (lambdas/triggers/pre-token-generation.ts):
+ * 'true' when the user has an authenticator app (TOTP) enrolled. The operator roles need it.
+ */
+export const TOTP_CLAIM = 'vatman:totp';
+/** The 403 an operator without an authenticator app gets; the web app sends them to the enrolment screen on it. */
+export const MSG_TOTP_REQUIRED = 'Set up an authenticator app to use this role.';
+
+/** Whether verified claims (real values, or HTTP API's flattened strings) say TOTP is enrolled. */
+export const totpEnrolled = (claims: Readonly<Record<string, unknown>>): boolean => String(claims[TOTP_CLAIM]) === 'true';
+
+/** Operator roles (any group) must sign in with TOTP; farmers may opt in. */
+export const needsTotp = (groups: readonly string[], claims: Readonly<Record<string, unknown>>): boolean =>
+  groups.some(isOperatorGroup) && !totpEnrolled(claims);

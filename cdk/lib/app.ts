@@ -1,11 +1,24 @@
-import { App, Validations, type AppProps } from 'aws-cdk-lib';
+import { App, CfnOutput, Stack, Validations, type AppProps, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { EdgeWebAcl } from './constructs/edge-web-acl';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { contactsSchema, DEFAULT_CONTACTS, type Contacts } from '../../shared/config';
 import { FEATURE_FLAGS } from './feature-flags';
 import { stageFromContext } from './stage';
-import { VatManStack, type VatManStackProps } from './vat-man-stack';
+import { EDGE_WEB_ACL_PARAMETER, VatManStack, type VatManStackProps } from './vat-man-stack';
 
 export const STACK_ID = 'VatManStack';
+export const EDGE_STACK_ID = 'VatManEdgeStack';
+
+/** The WAF web ACL for CloudFront, in us-east-1 (constructs/edge-web-acl.ts). */
+export class VatManEdgeStack extends Stack {
+  readonly webAcl: EdgeWebAcl;
+  constructor(scope: Construct, id: string, props: StackProps) {
+    super(scope, id, props);
+    this.webAcl = new EdgeWebAcl(this, 'Edge');
+    new CfnOutput(this, 'WebAclArn', { value: this.webAcl.webAcl.attrArn, description: `For the main stack: -c edgeWebAclArn=… or the SSM parameter ${EDGE_WEB_ACL_PARAMETER} in its region` });
+  }
+}
 
 export interface VatManAppProps {
   /** Context values, e.g. `{ stage: 'dev' }`; the CLI's `-c` values and cdk.json are read as usual. */
@@ -21,7 +34,7 @@ export interface VatManAppProps {
  * validation plugin: any unacknowledged finding fails the synth and is written to
  * validation-report.json in the cloud assembly). bin/app.ts and the infra tests both build it here.
  */
-export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: VatManStack } => {
+export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: VatManStack; edge: VatManEdgeStack } => {
   const app = new App({ outdir: props.outdir, context: { ...FEATURE_FLAGS, ...props.context } });
   const stage = stageFromContext(app.node);
 
@@ -60,12 +73,18 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     dairyGateway: { url: contextString(app, 'dairyGatewayUrl'), tokenParameterName: contextString(app, 'dairyGatewayTokenParameter') ?? '/vatman/dairy-gateway-token' },
     // -c watchmanRateMinutes: minutes between Watchman runs (default 60).
     ...(contextString(app, 'watchmanRateMinutes') !== undefined ? { watchmanRateMinutes: Number(contextString(app, 'watchmanRateMinutes')) } : {}),
+    edgeWebAclArn: contextString(app, 'edgeWebAclArn'),
     ...props.stackProps,
     stage,
   });
 
+  // CloudFront takes only web ACLs made in us-east-1, wherever the main stack is: a small stack
+  // there holds it; its WebAclArn output goes to the main stack (-c edgeWebAclArn or the SSM
+  // parameter EDGE_WEB_ACL_PARAMETER in the main region). Deploy it first (docs/architecture.md "Throttling").
+  const edge = new VatManEdgeStack(app, EDGE_STACK_ID, { env: { account, region: 'us-east-1' }, description: `Vat-Man edge WAF web ACL (${stage})` });
+
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, stack };
+  return { app, stack, edge };
 };
 
 /**

@@ -7,7 +7,9 @@ import { AlertEngine } from './constructs/alert-engine';
 import { Api, type BotCheckConfig } from './constructs/api';
 import { VatManFunction } from './constructs/vat-man-function';
 import { triggerEntry } from './paths';
-import { UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
+import { ApiEdge } from './constructs/api-edge';
+import { LambdaVersion, UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
+import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
@@ -19,6 +21,9 @@ import { Web } from './constructs/web';
 import { DEFAULT_CONTACTS, type Contacts } from '../../shared/config';
 import { frontendSource } from './frontend-asset';
 import { removalPolicyFor, type Stage } from './stage';
+
+/** Where the deployer puts VatManEdgeStack's web ACL ARN when not given as -c edgeWebAclArn. */
+export const EDGE_WEB_ACL_PARAMETER = '/vatman/edge-web-acl-arn';
 
 export interface VatManStackProps extends StackProps {
   /** dev stacks are disposable (everything is destroyed with the stack); prod keeps its data. */
@@ -53,6 +58,12 @@ export interface VatManStackProps extends StackProps {
    * @default 60
    */
   readonly watchmanRateMinutes?: number;
+  /**
+   * The ARN of the WAF web ACL (scope CLOUDFRONT, made in us-east-1 by VatManEdgeStack) for the web
+   * and API distributions: -c edgeWebAclArn, else the SSM parameter /vatman/edge-web-acl-arn in
+   * this stack's region at deploy time (a deploy without either fails loudly). docs/architecture.md "Throttling".
+   */
+  readonly edgeWebAclArn?: string;
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -62,6 +73,7 @@ export class VatManStack extends Stack {
   readonly alerts: Alerts;
   readonly api: Api;
   readonly web: Web;
+  readonly apiEdge: ApiEdge;
   readonly telemetry: Telemetry;
   readonly alertEngine: AlertEngine;
   readonly dairyLink: DairyLink;
@@ -83,7 +95,8 @@ export class VatManStack extends Stack {
     this.auth = new Auth(this, 'Auth', { removalPolicy });
     this.data = new Data(this, 'Data', { removalPolicy });
     this.alerts = new Alerts(this, 'Alerts');
-    this.web = new Web(this, 'Web', { removalPolicy, logRetention });
+    const webAclArn = props.edgeWebAclArn ?? StringParameter.valueForStringParameter(this, EDGE_WEB_ACL_PARAMETER);
+    this.web = new Web(this, 'Web', { removalPolicy, logRetention, webAclArn });
     this.telemetry = new Telemetry(this, 'Telemetry', { data: this.data, removalPolicy, logRetention });
     this.api = new Api(this, 'Api', {
       auth: this.auth,
@@ -97,6 +110,8 @@ export class VatManStack extends Stack {
       removalPolicy,
       logRetention,
     });
+    // The web app calls the API through CloudFront, where the WAF web ACL limits each IP (issue 13).
+    this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, webAclArn, logBucket: this.web.logBucket });
 
     // Alerts (issue 6): the engine in the ingest, the scheduled sweep, controller-settings replies.
     this.alertEngine = new AlertEngine(this, 'AlertEngine', {
@@ -123,20 +138,46 @@ export class VatManStack extends Stack {
 
     // Watchman (issue 22): hourly unless -c watchmanRateMinutes says otherwise.
     this.watchman = new Watchman(this, 'Watchman', { data: this.data, rateMinutes: props.watchmanRateMinutes, removalPolicy, logRetention });
+    /** A Cognito trigger: its function from lambdas/triggers/<entry>.ts, attached to the pool. */
+    const trigger = (id: string, entry: string, description: string, operation: UserPoolOperation, environment: Record<string, string> = {}, version?: LambdaVersion) => {
+      const fn = new VatManFunction(this, id, { entry: triggerEntry(entry), description, removalPolicy, logRetention, environment });
+      this.auth.userPool.addTrigger(operation, fn.function, version);
+      return fn.function;
+    };
 
     // The forgot-password email carries a link to the web app's reset page (spec §2.1), the email
     // verification a link to the profile page (§2.10), the phone's text the bare code.
-    const customMessage = new VatManFunction(this, 'CustomMessageTrigger', {
-      entry: triggerEntry('custom-message'),
-      description: 'Vat-Man Cognito CustomMessage: links in the reset and verification emails',
-      removalPolicy,
-      logRetention,
-      environment: { WEB_URL: this.web.url },
+    trigger('CustomMessageTrigger', 'custom-message', 'Vat-Man Cognito CustomMessage: links in the reset and verification emails', UserPoolOperation.CUSTOM_MESSAGE, { WEB_URL: this.web.url });
+
+    // Every self-service sign-up passes the bot-check (issue 13), through USER_SIGN_UP or straight
+    // to Cognito's public SignUp; the answer rides in ValidationData (lambdas/triggers/sign-up-bot-check.ts).
+    const secret = this.api.botCheckSecret;
+    const preSignUp = trigger('PreSignUpTrigger', 'pre-sign-up', 'Vat-Man Cognito PreSignUp: the bot-check on every self-service sign-up', UserPoolOperation.PRE_SIGN_UP, {
+      BOT_CHECK: botCheck.mode,
+      ...(secret ? { RECAPTCHA_SECRET_PARAMETER: secret.name } : {}),
     });
-    this.auth.userPool.addTrigger(UserPoolOperation.CUSTOM_MESSAGE, customMessage.function);
+    if (secret) preSignUp.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [secret.arn] }));
+
+    // Every token says whether its user has an authenticator app (issue 13); the operator rule
+    // refuses operator actions without it. Version 2 of the event (Essentials plan) reaches the
+    // access token, the bearer the API reads. The read of the user is a separate policy: the
+    // function's own default policy would make the pool wait on the role and the role on the pool.
+    const preTokenGeneration = trigger(
+      'PreTokenGenerationTrigger',
+      'pre-token-generation',
+      'Vat-Man Cognito PreTokenGeneration: the TOTP-enrolled claim on every token',
+      UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
+      {},
+      LambdaVersion.V2_0,
+    );
+    if (!preTokenGeneration.role) throw new Error('The PreTokenGeneration trigger has no role');
+    new Policy(this, 'PreTokenGenerationReadUser', {
+      roles: [preTokenGeneration.role],
+      statements: [new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.auth.userPool.userPoolArn] })],
+    });
 
     this.web.deploySite(props.webBuild ?? frontendSource(), {
-      apiUrl: this.api.url,
+      apiUrl: this.apiEdge.url,
       region: this.region,
       userPoolId: this.auth.userPool.userPoolId,
       userPoolClientId: this.auth.webClient.userPoolClientId,
@@ -151,7 +192,7 @@ export class VatManStack extends Stack {
         : {}),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'HTTP API base URL (no trailing slash)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.apiEdge.url, description: 'The API through CloudFront and its WAF web ACL, as the web app calls it (no trailing slash)' });
     new CfnOutput(this, 'WebUrl', { value: this.web.url, description: 'The web app (CloudFront)' });
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.webClient.userPoolClientId });

@@ -1,6 +1,7 @@
 import {
   farmerNotificationContracts as contracts,
   NO_DETAIL_MESSAGE,
+  NOTIFICATION_PAGE_SIZE,
   type NotificationDetailAnswer,
   type NotificationEditAnswer,
   type NotificationListAnswer,
@@ -36,9 +37,9 @@ export const farmerNotificationActions: readonly ServedAction[] = [
     unreadOf(await deps.alerts.list(farm)) > 0 ? 'YES' : 'NO',
   ),
 
-  /** Every visible notification of the farm, newest first; the client splits Alerts and Archive. */
-  serve(contracts.FARMER_NOTIFICATION_LIST, ['alerts'], async ({ farm }, { deps }) =>
-    (await deps.alerts.list(farm)).filter(visible).map(toClient) satisfies NotificationListAnswer,
+  /** A page of the farm's visible notifications, newest first (after `cursor`); the client splits Alerts and Archive. */
+  serve(contracts.FARMER_NOTIFICATION_LIST, ['alerts'], async ({ farm, cursor }, { deps }) =>
+    (await deps.alerts.listPage(farm, { after: cursor || undefined, limit: NOTIFICATION_PAGE_SIZE, keep: visible })).map(toClient) satisfies NotificationListAnswer,
   ),
 
   /**

@@ -8,7 +8,7 @@ import { settingProfileActions } from './profile';
 
 /** USER_PROFILE_EDIT_BASE keeps the stored profile and the Cognito account in step when the second write fails. */
 const editBase = settingProfileActions.find((a) => a.contract.type === 'USER_PROFILE_EDIT_BASE') as ServedAction;
-const caller: Caller = { userId: 'u1', username: 'kiri@example.nz', groups: [], role: 'User' };
+const caller: Caller = { userId: 'u1', username: 'kiri@example.nz', groups: [], role: 'User', totp: false };
 const stored = (): User =>
   ({ _id: 'u1', email: 'kiri@example.nz', firstName: 'Kiri', lastName: 'Ngata', phone: '+64211234567', phone_verify: 2, email_verify: 2, subscribed: true, role: 'User' }) as User;
 

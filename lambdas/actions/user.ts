@@ -1,8 +1,11 @@
 import { decodeResetToken, MSG_RESET_LINK, userContracts as contracts } from '../../shared/api/actions/user';
 import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
+import type { Tokens } from '../adapters/cognito/identity-provider';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { organizationOfUser } from './farmer-organization';
+
+const tokensAnswer = (tokens: Tokens) => ({ token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken });
 
 /** /api/user: the signed-in user's record, sign-in and login status (farmer spec §7). */
 export const userActions: readonly ServedAction[] = [
@@ -19,14 +22,18 @@ export const userActions: readonly ServedAction[] = [
   }),
   serve(contracts.USER_CHECK_LOGIN_STATUS, [], async (_input, { caller }) => (caller ? 'logged_in' : 'logged_out')),
   serve(contracts.USER_SIGN_IN, ['identity'], async ({ user }, { deps }) => {
-    const tokens = await deps.identity.signIn(user.email.toLowerCase(), user.password);
-    return { token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken };
+    const result = await deps.identity.signIn(user.email.toLowerCase(), user.password);
+    // An account with an authenticator app answers the code step next (USER_SIGN_IN_TOTP).
+    if ('challenge' in result) return { challenge: result.challenge, session: result.session };
+    return tokensAnswer(result);
   }),
-  serve(contracts.USER_SIGN_UP, ['botCheck', 'identity', 'farmsWrite', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
-    await deps.botCheck.verify(gRecaptchaResponse);
+  serve(contracts.USER_SIGN_IN_TOTP, ['identity'], async ({ user }, { deps }) => tokensAnswer(await deps.identity.answerTotp(user.email.toLowerCase(), user.session, user.code))),
+  // The bot-check runs in Cognito's pre-sign-up trigger, so a direct SignUp cannot skip it (and a
+  // reCAPTCHA answer counts once: checking it here as well would spend it).
+  serve(contracts.USER_SIGN_UP, ['identity', 'farmsWrite', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
     const email = normaliseEmail(user.email);
     const phone = normalisePhone(user.phone);
-    const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone });
+    const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone }, gRecaptchaResponse);
     await deps.farmsWrite.putUser(
       {
         _id: sub,
@@ -46,7 +53,8 @@ export const userActions: readonly ServedAction[] = [
     log.info('user signed up', { user: sub });
     // The spec signs a new user straight in (farmer §2.1: on success go to /dts/dashboard).
     const tokens = await deps.identity.signIn(email, user.password);
-    return { token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken };
+    if ('challenge' in tokens) throw new Error('A new account asked for an authenticator code');
+    return tokensAnswer(tokens);
   }),
   serve(contracts.USER_FORGOT_PASSWORD, ['identity'], async ({ user }, { deps }) => {
     // The same answer whether or not the email has an account: nothing is revealed.

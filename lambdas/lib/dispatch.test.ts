@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { callerFromClaims, parseGroupsClaim } from './caller';
 import { access, contract } from '../../shared/api/contract';
 import type { Farm } from '../../shared/entities/farm';
+import { MSG_TOTP_REQUIRED, TOTP_CLAIM } from '../../shared/roles';
 import { dispatch, serve } from './dispatch';
 import type { Ports } from './ports';
 import { ForbiddenError, ThrottledError } from './errors';
@@ -80,7 +81,7 @@ const ports = {
 
 const jwtEndpoint = http(dispatch({ auth: 'jwt', actions, ports, log, checkAnswers: true }), log);
 const publicEndpoint = http(dispatch({ auth: 'public', actions, ports: { ...ports, verifier } as Ports, log }), log);
-const claims = { sub: 'u1', 'cognito:groups': '[Admin Installer]' };
+const claims = { sub: 'u1', 'cognito:groups': '[Admin Installer]', [TOTP_CLAIM]: 'true' };
 
 describe('dispatch on type', () => {
   it('runs the action with the caller from the authorizer claims', async () => {
@@ -128,7 +129,8 @@ describe('dispatch on type', () => {
 });
 
 describe('access rules', () => {
-  const as = (groups: string, sub = 'u1') => ({ sub, 'cognito:groups': groups });
+  /** Claims as HTTP API passes them; operators have their authenticator app (the TOTP claim) unless `totp` is false. */
+  const as = (groups: string, sub = 'u1', totp = true) => ({ sub, 'cognito:groups': groups, [TOTP_CLAIM]: String(totp) });
   const status = async (body: string, who: Record<string, string>) => (await call(jwtEndpoint, event(body, {}, who))).status;
 
   it('lets an operator rule through for its groups and Admin only', async () => {
@@ -138,6 +140,17 @@ describe('access rules', () => {
     expect(await status('type=INSTALL', as(''))).toBe(403);
     expect(await status('type=ADMIN', as('[Installer]'))).toBe(403);
     expect(await status('type=ADMIN', as('[Admin]'))).toBe(200);
+  });
+
+  it('refuses an operator without an authenticator app (the TOTP claim) every operator action, with the message the app routes on; an Admin without one has no Admin reach', async () => {
+    const refused = { status: 403, body: { message: MSG_TOTP_REQUIRED } };
+    expect(await call(jwtEndpoint, event('type=INSTALL', {}, as('[Installer]', 'u1', false)))).toEqual(refused);
+    expect(await call(jwtEndpoint, event('type=ADMIN', {}, as('[Admin]', 'u1', false)))).toEqual(refused);
+    expect(await call(jwtEndpoint, event('type=INSTALL', {}, { sub: 'u1', 'cognito:groups': '[Installer]' }))).toEqual(refused);
+    expect(await status('type=FARM&farm=f0', as('[Admin]', 'u1', false))).toBe(403);
+    // A farmer needs none; one who opted in is a farmer still.
+    expect((await call(jwtEndpoint, event('type=FARM&farm=f1', {}, as('', 'u2', false)))).body).toBe('Farm f1');
+    expect(await status('type=INSTALL', as('', 'u2', true))).toBe(403);
   });
 
   it('answers 403 before reading the fields when the groups do not qualify', async () => {

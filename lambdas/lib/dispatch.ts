@@ -6,6 +6,7 @@ import type { EndpointAuth } from '../../shared/api/endpoints';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { MAX_ORGANIZATION_DEPTH, type Organization, type OrganizationRole } from '../../shared/entities/organization';
+import { MSG_TOTP_REQUIRED } from '../../shared/roles';
 import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
 import { callerFromClaims, type Caller } from './caller';
 import { ForbiddenError, UnauthorizedError, ValidationError } from './errors';
@@ -92,7 +93,8 @@ const resolveCaller = async (event: APIGatewayProxyEventV2, auth: EndpointAuth, 
   }
 };
 
-const isAdmin = (caller: Caller) => caller.groups.includes('Admin');
+/** An Admin without an authenticator app has no Admin powers (a farmer's reach only) until they enrol one. */
+const isAdmin = (caller: Caller) => caller.groups.includes('Admin') && caller.totp;
 
 /**
  * A farmer reaches only the farms linked to them; an Admin supports every farm. An unknown farm
@@ -148,7 +150,11 @@ const organizationOf = async (ports: Ports, caller: Caller, orgId: string, admin
 const checkCaller = (rule: Access, caller: Caller | undefined): void => {
   if (rule.kind === 'public') return;
   if (!caller) throw new UnauthorizedError();
-  if (rule.kind === 'operator' && !isAdmin(caller) && !rule.groups.some((g) => caller.groups.includes(g))) throw new ForbiddenError();
+  if (rule.kind !== 'operator') return;
+  const member = caller.groups.includes('Admin') || rule.groups.some((g) => caller.groups.includes(g));
+  if (!member) throw new ForbiddenError();
+  // Operator roles act only with TOTP enrolled (issue 13); the app sends them to the enrolment screen on this message.
+  if (!caller.totp) throw new ForbiddenError(MSG_TOTP_REQUIRED);
 };
 
 const fieldOf = (input: unknown, field: string): string => String((input as Record<string, unknown>)[field] ?? '');

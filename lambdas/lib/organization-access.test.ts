@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { access, contract } from '../../shared/api/contract';
 import type { Organization, OrganizationRole } from '../../shared/entities/organization';
+import { TOTP_CLAIM } from '../../shared/roles';
 import { dispatch, serve } from './dispatch';
 import { http } from './http';
 import { createLogger } from './logger';
@@ -44,7 +45,7 @@ const as = async (user: string, body: string, groups = '') => {
   const event = {
     version: '2.0',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    requestContext: { authorizer: { jwt: { claims: { sub: user, 'cognito:groups': groups }, scopes: null } } },
+    requestContext: { authorizer: { jwt: { claims: { sub: user, 'cognito:groups': groups, [TOTP_CLAIM]: 'true' }, scopes: null } } },
     body,
     isBase64Encoded: false,
   } as unknown as APIGatewayProxyEventV2;

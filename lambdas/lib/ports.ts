@@ -40,7 +40,7 @@ export type ReadingsReader = Pick<
   ReadingsRepository,
   'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
 >;
-export type AlertsReader = Pick<AlertsRepository, 'list' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters'>;
+export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters'>;
 export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
 export type AuditReader = Pick<AuditRepository, 'list'>;

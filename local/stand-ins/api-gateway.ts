@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ENDPOINTS, type Endpoint } from '../../shared/api/endpoints';
-import { API_THROTTLE } from '../../shared/api/throttle';
+import { API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
 import { flattenClaimsLikeHttpApi } from '../../lambdas/lib/caller';
 import type { TokenVerifier } from '../../lambdas/lib/token-verifier';
 
@@ -16,6 +16,8 @@ export interface GatewayOptions {
   readonly verifier: TokenVerifier;
   readonly allowOrigins: readonly string[];
   readonly throttle?: { rateLimit: number; burstLimit: number };
+  /** The per-IP limit of the WAF web ACL in AWS. @default API_RATE_PER_IP */
+  readonly ratePerIp?: { limit: number; windowSeconds: number };
   readonly onError?: (err: unknown) => void;
 }
 
@@ -33,6 +35,27 @@ export const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burs
     last = t;
     if (tokens < 1) return false;
     tokens -= 1;
+    return true;
+  };
+};
+
+/**
+ * WAF's rate-based rule per IP: at most `limit` requests from one address in any trailing window
+ * of `windowSeconds`; a refused request does not count. Answers whether `ip` may make one more now.
+ */
+export const perIpWindow = ({ limit, windowSeconds }: { limit: number; windowSeconds: number }, now = () => Date.now()) => {
+  const seen = new Map<string, number[]>();
+  return (ip: string): boolean => {
+    const t = now();
+    const recent = (seen.get(ip) ?? []).filter((at) => at > t - windowSeconds * 1000);
+    if (recent.length >= limit) {
+      seen.set(ip, recent);
+      return false;
+    }
+    recent.push(t);
+    seen.set(ip, recent);
+    // Addresses gone quiet are forgotten, so the map stays as small as the window's callers.
+    if (seen.size > 1000) for (const [key, times] of seen) if ((times.at(-1) ?? 0) <= t - windowSeconds * 1000) seen.delete(key);
     return true;
   };
 };
@@ -72,14 +95,15 @@ const lambdaContext = (name: string, requestId: string): Context => {
 };
 
 /**
- * API Gateway (HTTP API) stand-in: POST routes of shared/api/endpoints.ts, CORS, stage
- * throttling, the JWT authorizer on 'jwt' routes, and the payload-2.0 event the Lambdas get
+ * API Gateway (HTTP API) stand-in: POST routes of shared/api/endpoints.ts, CORS, the per-IP
+ * limit of the WAF web ACL in front of it, stage throttling, the JWT authorizer on 'jwt' routes, and the payload-2.0 event the Lambdas get
  * in AWS. Answers without a route or token mirror HTTP API's own bodies.
  */
 export const startApiGateway = async (options: GatewayOptions): Promise<{ server: Server; url: string }> => {
   const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [e.path, e]));
   const handlers = new Map<string, Promise<ApiLambda>>();
   const allow = tokenBucket(options.throttle ?? API_THROTTLE);
+  const allowIp = perIpWindow(options.ratePerIp ?? API_RATE_PER_IP);
 
   const cors = (req: IncomingMessage): Record<string, string> => {
     const origin = req.headers.origin;
@@ -102,6 +126,8 @@ export const startApiGateway = async (options: GatewayOptions): Promise<{ server
     }
     const endpoint = routes.get(url.pathname.replace(/\/+$/, ''));
     if (!endpoint || req.method !== 'POST') return json(res, 404, { message: 'Not Found' }, corsHeaders);
+    // The edge's per-IP rule answers before the stage throttle, as CloudFront's WAF comes before API Gateway.
+    if (!allowIp(req.socket.remoteAddress ?? '127.0.0.1')) return json(res, 429, { message: 'Too Many Requests' }, corsHeaders);
     if (!allow()) return json(res, 429, { message: 'Too Many Requests' }, corsHeaders);
 
     const requestId = randomUUID();

@@ -9,8 +9,9 @@ import {
   ListGroupsCommand,
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
+  SetUserPoolMfaConfigCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { OPERATOR_GROUPS } from '../../shared/roles';
+import { OPERATOR_GROUPS, TOTP_CLAIM } from '../../shared/roles';
 
 export const LOCAL_REGION = 'us-east-1';
 /** AWS-shaped, so Amplify and the SDK read a region from it as they do in AWS. */
@@ -109,7 +110,7 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
           Arn: `arn:aws:cognito-idp:${LOCAL_REGION}:000000000000:userpool/${LOCAL_POOL_ID}`,
           UsernameAttributes: ['email'],
           AutoVerifiedAttributes: ['email'],
-          MfaConfiguration: 'OFF',
+          MfaConfiguration: 'OPTIONAL',
           CreationDate: now,
           LastModifiedDate: now,
         },
@@ -121,9 +122,12 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
   const require = createRequire(import.meta.url);
   const bin = require.resolve('cognito-local/lib/bin/start.js');
   const log = createWriteStream(join(dir, 'cognito-local.log'), { flags: 'a' });
-  const child = spawn(process.execPath, [bin], {
+  // The preload copies the trigger's TOTP claim into the access token, as AWS's V2 trigger does,
+  // and answers Amplify's GetTokensFromRefreshToken.
+  const preload = new URL('./cognito-token-claims.mjs', import.meta.url).href;
+  const child = spawn(process.execPath, ['--import', preload, bin], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', COGNITO_LOCAL_ACCESS_CLAIMS: TOTP_CLAIM },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -159,6 +163,9 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
       clientId = created.UserPoolClient?.ClientId;
     }
     if (!clientId) throw new Error('cognito-local did not create the app client');
+    // As the pool in AWS (cdk/lib/constructs/auth.ts): MFA optional, by authenticator app only;
+    // also for a data folder made before operators needed TOTP.
+    await client.send(new SetUserPoolMfaConfigCommand({ UserPoolId: LOCAL_POOL_ID, MfaConfiguration: 'OPTIONAL', SoftwareTokenMfaConfiguration: { Enabled: true } }));
     const groups = await client.send(new ListGroupsCommand({ UserPoolId: LOCAL_POOL_ID }));
     const have = new Set((groups.Groups ?? []).map((g) => g.GroupName));
     for (const g of OPERATOR_GROUPS) {

@@ -8,3 +8,13 @@
  * requests get a 429, which the spec §8 error catalogue covers.
  */
 export const API_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+
+/**
+ * Per caller (issue 13): at most `limit` API requests from one IP address in any window of
+ * `windowSeconds`; more get a 429 until the rate falls below it, so one script cannot use up the
+ * stage throttle above for every farmer. In AWS the rate-based rule of the distributions' WAF web
+ * ACL (cdk/lib/constructs/edge-web-acl.ts); locally the gateway's per-IP window
+ * (local/stand-ins/api-gateway.ts). 3,000 in 5 minutes is 10 a second sustained from one address
+ * (a farm office or an operator's bulk pages behind one NAT), far over a dashboard's refresh.
+ */
+export const API_RATE_PER_IP = { limit: 3000, windowSeconds: 300 } as const;

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_THROTTLE } from '../../shared/api/throttle';
+import { API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
+import { createVatManApp } from '../../cdk/lib/app';
+import { EDGE_WEB_ACL_PARAMETER } from '../../cdk/lib/vat-man-stack';
 import { ENDPOINTS } from '../../shared/api/endpoints';
 import { ACTIONS_BY_ENDPOINT } from '../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../lambdas/lib/dispatch';
@@ -40,6 +42,15 @@ afterAll(() => synth.cleanup());
 
 const issuerParts = (): unknown[] => ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: userPoolId }];
 const issuer = () => ({ 'Fn::Join': ['', issuerParts()] });
+
+/** The web app's distribution (the one with a root object) or the API's. */
+const distributionIdOf = (which: 'web' | 'api'): string => {
+  const ids = Object.entries(template.findResources('AWS::CloudFront::Distribution'))
+    .filter(([, r]) => Boolean((r as { Properties: { DistributionConfig: { DefaultRootObject?: string } } }).Properties.DistributionConfig.DefaultRootObject) === (which === 'web'))
+    .map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+};
 
 /** Route → integration → Lambda, following the references in the template. */
 const routeFunctionId = (routeKey: string): string => {
@@ -86,7 +97,7 @@ describe('API routes', () => {
   });
 
   it('allows CORS only from the CloudFront site, for POST with Authorization and Content-Type', () => {
-    const distributionId = onlyResourceId(template, 'AWS::CloudFront::Distribution');
+    const distributionId = distributionIdOf('web');
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: [{ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] }],
@@ -162,7 +173,7 @@ describe('API Lambdas', () => {
     }
   });
 
-  it('carry an explicit bot-check: reCAPTCHA by default, never unset; only the user endpoint may read its secret, at run time', () => {
+  it('carry an explicit bot-check: reCAPTCHA by default, never unset; only the user endpoint (password reset) and the pre-sign-up trigger may read its secret, at run time', () => {
     for (const endpoint of ENDPOINTS) {
       const env = functionEnv(template, endpointFunctionId(template, endpoint.path));
       expect(env.BOT_CHECK).toBe('recaptcha');
@@ -173,8 +184,8 @@ describe('API Lambdas', () => {
     const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter(
       (p) => JSON.stringify(p).includes('ssm:GetParameter') && !JSON.stringify(p).includes(':parameter/vatman/dairy-gateway-token'),
     );
-    expect(readers).toHaveLength(1);
-    expect(JSON.stringify(readers[0])).toContain(':parameter/vatman/recaptcha-secret');
+    expect(readers).toHaveLength(2);
+    for (const reader of readers) expect(JSON.stringify(reader)).toContain(':parameter/vatman/recaptcha-secret');
   });
 
   it('emails a reset link: the user pool runs a CustomMessage trigger that knows the web address', () => {
@@ -208,13 +219,14 @@ describe('API Lambdas', () => {
     expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))).toEqual([]);
   });
 
-  it('gives Cognito admin actions to /api/user (sign-up), /api/setting/profile (name and phone) and /api/admin/user (roles) only, scoped to the pool', () => {
+  it('gives Cognito admin actions to /api/user (sign-up), /api/setting/profile (name and phone), /api/admin/user (roles) and the pre-token-generation trigger (reads a user) only, scoped to the pool', () => {
     const cognitoPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement.some((st) =>
         [st.Action].flat().some((a) => a.startsWith('cognito-idp:')),
       ),
     );
-    expect(cognitoPolicies).toHaveLength(3);
+    // The fourth: the pre-token-generation trigger's AdminGetUser (asserted under auth).
+    expect(cognitoPolicies).toHaveLength(4);
     const roleOf = (path: string) => ((lambdaFunctions(template)[endpointFunctionId(template, path)]?.Properties?.Role) as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: roleOf('/api/setting/profile') }],
@@ -331,6 +343,30 @@ describe('auth', () => {
     });
   });
 
+  it('has MFA OPTIONAL by authenticator app only, and a version 2 pre-token-generation trigger that may read users of this pool alone (issue 13)', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'OPTIONAL', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
+    const pool = resources[userPoolId]?.Properties as { LambdaConfig?: { PreTokenGenerationConfig?: { LambdaArn: { 'Fn::GetAtt': [string, string] }; LambdaVersion: string } } };
+    const config = pool.LambdaConfig?.PreTokenGenerationConfig;
+    expect(config?.LambdaVersion).toBe('V2_0');
+    const triggerId = config?.LambdaArn['Fn::GetAtt'][0] ?? '';
+    expect(resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
+    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
+    const roleId = (resources[triggerId]?.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const policies = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId));
+    const statements = policies.flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement);
+    expect(statements.filter((st) => JSON.stringify(st.Action).includes('cognito-idp'))).toEqual([
+      expect.objectContaining({ Action: 'cognito-idp:AdminGetUser', Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] } }),
+    ]);
+  });
+
+  it('runs the bot-check in a pre-sign-up trigger, so a direct Cognito SignUp cannot skip it: reCAPTCHA, the secret read from SSM at run time', () => {
+    const pool = resources[userPoolId]?.Properties as { LambdaConfig?: { PreSignUp?: { 'Fn::GetAtt': [string, string] } } };
+    const triggerId = pool.LambdaConfig?.PreSignUp?.['Fn::GetAtt'][0] ?? '';
+    expect(resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
+    expect(functionEnv(template, triggerId)).toMatchObject({ BOT_CHECK: 'recaptcha', RECAPTCHA_SECRET_PARAMETER: '/vatman/recaptcha-secret' });
+    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
+  });
+
   it('has one group per operator role', () => {
     template.resourceCountIs('AWS::Cognito::UserPoolGroup', OPERATOR_GROUPS.length);
     for (const group of OPERATOR_GROUPS) {
@@ -371,7 +407,8 @@ describe('web', () => {
     const csp = JSON.stringify(config.ContentSecurityPolicy?.ContentSecurityPolicy);
     for (const directive of ["default-src 'self'", "script-src 'self' https://www.google.com/recaptcha/", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"]) expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-eval');
-    expect(csp).toContain('.execute-api.');
+    // The API through its CloudFront distribution (the API's own name would make a cycle).
+    expect(csp).toContain("connect-src 'self' https://*.cloudfront.net");
     expect(config.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true });
     expect(config.FrameOptions).toMatchObject({ FrameOption: 'DENY' });
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
@@ -429,9 +466,11 @@ describe('web', () => {
     const configAsset = path.join(synth.assembly.directory, `asset.${(keys[1] as string).replace(/\.zip$/, '')}`, 'config.json');
     const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, unknown>;
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
+    expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [distributionIdOf('api'), 'DomainName'] });
     const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
     expect(resolved).toEqual({
-      apiUrl: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
+      // The API's CloudFront address: the marker inside the text stands for its domain name.
+      apiUrl: 'https://<<marker:0xbaba:0>>',
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
       userPoolClientId: { Ref: clientId },
@@ -463,11 +502,56 @@ describe('web', () => {
   });
 });
 
+describe('throttling per caller (issue 13)', () => {
+  it('puts the API behind CloudFront (HTTP APIs take no WAF): no caching, the bearer forwarded, HTTPS to the API', () => {
+    const config = (resources[distributionIdOf('api')]?.Properties as { DistributionConfig: Record<string, unknown> }).DistributionConfig as {
+      Origins: { DomainName: unknown; CustomOriginConfig: { OriginProtocolPolicy: string } }[];
+      DefaultCacheBehavior: { AllowedMethods: string[]; CachePolicyId: { Ref: string } };
+    };
+    expect(JSON.stringify(config.Origins[0]?.DomainName)).toContain(apiId);
+    expect(config.Origins[0]?.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+    expect(config.DefaultCacheBehavior.AllowedMethods).toContain('POST');
+    template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: { DefaultTTL: 0, MinTTL: 0, ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({ HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] } }) },
+    });
+  });
+
+  it('gives both distributions the edge web ACL: from the SSM parameter by default, or -c edgeWebAclArn', () => {
+    for (const which of ['web', 'api'] as const) {
+      const acl = (resources[distributionIdOf(which)]?.Properties as { DistributionConfig: { WebACLId?: { Ref: string } } }).DistributionConfig.WebACLId;
+      const parameters = template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
+      expect(parameters[acl?.Ref ?? '']).toMatchObject({ Type: 'AWS::SSM::Parameter::Value<String>', Default: EDGE_WEB_ACL_PARAMETER });
+    }
+    const arn = 'arn:aws:wafv2:us-east-1:111122223333:global/webacl/vatman/abc';
+    const given = synthVatMan({ stage: 'prod', context: { edgeWebAclArn: arn } });
+    try {
+      expect(Object.values(given.template.findResources('AWS::CloudFront::Distribution')).map((d) => (d as { Properties: { DistributionConfig: { WebACLId: unknown } } }).Properties.DistributionConfig.WebACLId)).toEqual([arn, arn]);
+    } finally {
+      given.cleanup();
+    }
+  });
+
+  it('makes the web ACL in us-east-1 (CLOUDFRONT scope) with the per-IP rate rule of shared/api/throttle.ts and AWS common rules', () => {
+    const { edge } = createVatManApp({ context: { 'aws:cdk:bundling-stacks': [], recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY } });
+    expect(edge.region).toBe('us-east-1');
+    const edgeTemplate = Template.fromStack(edge);
+    edgeTemplate.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      DefaultAction: { Allow: {} },
+      Rules: Match.arrayWith([
+        Match.objectLike({ Action: { Block: { CustomResponse: { ResponseCode: 429 } } }, Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: API_RATE_PER_IP.limit, EvaluationWindowSec: API_RATE_PER_IP.windowSeconds } } }),
+        Match.objectLike({ Statement: { ManagedRuleGroupStatement: Match.objectLike({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' }) } }),
+      ]),
+    });
+    expect(Object.keys(edgeTemplate.toJSON().Outputs ?? {})).toEqual(['WebAclArn']);
+  });
+});
+
 describe('stack outputs and checks', () => {
   it('exports the addresses and ids a client or operator needs', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DevicePolicyName', 'IngestDeadLetterQueueUrl', 'IngestStreamName', 'OperatorAlarmTopicArn', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
-    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionIdOf('api'), 'DomainName'] }]] });
     expect(outputs.UserPoolId?.Value).toEqual({ Ref: userPoolId });
     expect(outputs.UserPoolClientId?.Value).toEqual({ Ref: clientId });
   });

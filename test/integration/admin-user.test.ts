@@ -5,8 +5,10 @@ import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repo
 import { adminUserContracts as c, MSG_OWN_ROLE, type AdminUser } from '../../shared/api/actions/admin-user';
 import type { AuditEntry } from '../../shared/entities/audit';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
+import { enrolTotp } from '../../local/seed/totp';
+import { MSG_TOTP_REQUIRED, TOTP_CLAIM } from '../../shared/roles';
 import { decodeJwt } from '../support/jwt';
-import { startTestStack } from '../support/local-stack';
+import { rememberTotpSecret, startTestStack } from '../support/local-stack';
 
 /**
  * /api/admin/user through the local stack (issue 18; operator §2 Admin users, §3, §6, §7, §8):
@@ -93,7 +95,7 @@ describe('roles', () => {
     expect((await stack.post('/api/admin/device', { type: 'DEVICE_LIST', isRetired: '1' }, tokens['installer@vatman.local'])).status).toBe(200);
   });
 
-  it('lets a promoted user in after a token refresh (the refresh token flow, as the web app renews its session)', async () => {
+  it('lets a promoted user in after a token refresh once they enrol an authenticator app (the refresh token flow, as the web app renews its session)', async () => {
     const signIn = await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email: 'farmer@vatman.local', password: DEMO_PASSWORD }) });
     const { token, refreshToken } = signIn.body as { token: string; refreshToken: string };
     const farmer = sub('farmer@vatman.local');
@@ -102,9 +104,15 @@ describe('roles', () => {
     try {
       const { cognito } = stack.facts;
       const client = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region });
-      const refreshed = await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: cognito.clientId, AuthParameters: { REFRESH_TOKEN: refreshToken } }));
-      const fresh = refreshed.AuthenticationResult?.AccessToken ?? '';
-      expect(decodeJwt(fresh)['cognito:groups']).toEqual(['Admin']);
+      const refresh = async () =>
+        (await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: cognito.clientId, AuthParameters: { REFRESH_TOKEN: refreshToken } }))).AuthenticationResult?.AccessToken ?? '';
+      const promoted = await refresh();
+      expect(decodeJwt(promoted)['cognito:groups']).toEqual(['Admin']);
+      // An Admin needs an authenticator app first (issue 13): refused, told why, until enrolled.
+      expect(await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, promoted)).toEqual({ status: 403, body: { message: MSG_TOTP_REQUIRED } });
+      rememberTotpSecret('farmer@vatman.local', await enrolTotp(client, promoted));
+      const fresh = await refresh();
+      expect(decodeJwt(fresh)[TOTP_CLAIM]).toBe('true');
       expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, fresh)).status).toBe(200);
       // The token from before the change still carries no group.
       expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, token)).status).toBe(403);

@@ -10,6 +10,7 @@ import {
   notificationEditAnswerSchema,
   notificationListAnswerSchema,
   notificationStatusAnswerSchema,
+  NOTIFICATION_PAGE_SIZE,
 } from '../../shared/api/actions/farmer-notification';
 import {
   alertSettingsAnswerSchema,
@@ -61,6 +62,30 @@ describe('notifications (farmer §2.8)', () => {
     expect(list[1]).toMatchObject({ type: 102, status: 1, data: { temp1: 8.4, milk_volume: 4000, agitator_status: 1 }, device: { vat_number: 1 } });
     expect(list[1]).not.toHaveProperty('delivered');
   });
+
+  it('pages the list (issue 13: no answer near Lambda\'s 6 MB): NOTIFICATION_PAGE_SIZE a call, the next page after the last `_id` given as cursor, hidden types never counted', async () => {
+    const total = 2 * NOTIFICATION_PAGE_SIZE + 5;
+    for (let i = 0; i < total; i += 1) {
+      const id = `p-${String(i).padStart(4, '0')}`;
+      await alerts.raise(notification({ _id: id, type: 102, farm_id: 'farm-lite', device: { _id: 'dev-40721-1', name: 'vm-40721-1', vat_number: 1 } }), false);
+      // A hidden one between every few: a page is still full of visible ones.
+      if (i % 3 === 0) await alerts.raise(notification({ _id: `${id}-h`, type: 501, message_type: 'System Status', farm_id: 'farm-lite' }), false);
+    }
+    const pages: string[][] = [];
+    let cursor = '';
+    do {
+      const res = await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: 'farm-lite', ...(cursor ? { cursor } : {}) }, farmer);
+      expect(res.status).toBe(200);
+      const ids = (res.body as Notification[]).map((n) => n._id);
+      pages.push(ids);
+      cursor = ids.length === NOTIFICATION_PAGE_SIZE ? (ids.at(-1) ?? '') : '';
+    } while (cursor);
+    expect(pages.map((p) => p.length)).toEqual([NOTIFICATION_PAGE_SIZE, NOTIFICATION_PAGE_SIZE, 5]);
+    const all = pages.flat();
+    expect(all).toEqual(Array.from({ length: total }, (_, i) => `p-${String(total - 1 - i).padStart(4, '0')}`));
+    // A cursor is only a position in the caller's own farm: another farm's farmer still gets 403.
+    expect((await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: 'farm-lite', cursor: 'p-0100' }, west)).status).toBe(403);
+  }, 120_000);
 
   it('status YES while one is unread; opening marks read, archive sets 3 and opening it again leaves it archived', async () => {
     expect((await notif('FARMER_NOTIFICATION_STATUS', {})).body).toBe('YES');

@@ -1,3 +1,4 @@
+import { AdminAddUserToGroupCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { WATCHMAN_DEFAULTS } from '../../shared/constants';
 import { camelOf } from '../../shared/watchman/settings';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,6 +11,7 @@ import type { Access, Contract } from '../../shared/api/contract';
 import { ALL_CONTRACTS } from '../../shared/api/contracts';
 import { activityId, pointOf } from '../../shared/telemetry/activities';
 import { localDayOf } from '../../shared/time/local-day';
+import { MSG_TOTP_REQUIRED, OPERATOR_GROUPS, TOTP_CLAIM } from '../../shared/roles';
 import { DEMO_EQUIPMENT, DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { decodeJwt, signJwt, strangerKey } from '../support/jwt';
 import { startTestStack } from '../support/local-stack';
@@ -23,8 +25,9 @@ import { reading } from '../support/reading-series';
  * wrong-typed: each must be a 422 and nothing may be stored.
  */
 
-type Caller = 'none' | 'forged' | 'newUser' | 'otherFarmer' | 'owner' | 'Installer' | 'MilkQuality' | 'Westlands' | 'Admin';
-const CALLERS: readonly Caller[] = ['none', 'forged', 'newUser', 'otherFarmer', 'owner', 'Installer', 'MilkQuality', 'Westlands', 'Admin'];
+/** `unenrolled`: a member of every operator group with no authenticator app (issue 13). */
+type Caller = 'none' | 'forged' | 'newUser' | 'otherFarmer' | 'owner' | 'Installer' | 'MilkQuality' | 'Westlands' | 'Admin' | 'unenrolled';
+const CALLERS: readonly Caller[] = ['none', 'forged', 'newUser', 'otherFarmer', 'owner', 'Installer', 'MilkQuality', 'Westlands', 'Admin', 'unenrolled'];
 const EMAIL: Partial<Record<Caller, string>> = {
   otherFarmer: 'westfarmer@vatman.local',
   owner: 'farmer@vatman.local',
@@ -38,6 +41,8 @@ const EMAIL: Partial<Record<Caller, string>> = {
 const expected = (rule: Access, caller: Caller): 'allowed' | 401 | 403 => {
   if (rule.kind === 'public') return 'allowed';
   if (caller === 'none' || caller === 'forged') return 401;
+  // Every operator group but no authenticator app: no operator action, and no Admin reach (a farmer with no farm).
+  if (caller === 'unenrolled') return rule.kind === 'self' ? 'allowed' : 403;
   if (caller === 'Admin' || rule.kind === 'self') return 'allowed';
   if (rule.kind === 'farmMember' || rule.kind === 'activityMember') return caller === 'owner' ? 'allowed' : 403;
   // The demo organization: farmer@ is its Admin, westfarmer@ a member with the role User.
@@ -64,6 +69,8 @@ const SAMPLES: Record<string, Sample> = {
   USER_ONE_GET_BY_TOKEN: { fields: () => ({ farm: 'farm-pro' }) },
   USER_CHECK_LOGIN_STATUS: { fields: () => ({}) },
   USER_SIGN_IN: { fields: () => ({ user: JSON.stringify({ email: 'farmer@vatman.local', password: DEMO_PASSWORD }) }) },
+  // A code step nobody started: past the rule, refused as a bad code (422).
+  USER_SIGN_IN_TOTP: { fields: () => ({ user: JSON.stringify({ email: 'admin@vatman.local', session: 'no-such-session', code: '123456' }) }), ok: 422 },
   USER_SIGN_UP: {
     fields: () => ({
       gRecaptchaResponse: '',
@@ -285,6 +292,16 @@ beforeAll(async () => {
   for (const [caller, email] of Object.entries(EMAIL)) tokens[caller as Caller] = await stack.signIn(email);
   const signUp = await stack.post('/api/user', { type: 'USER_SIGN_UP', gRecaptchaResponse: '', ...SAMPLES.USER_SIGN_UP?.fields() });
   tokens.newUser = (signUp.body as { token: string }).token;
+  // A new account put in every operator group, never enrolled in TOTP.
+  const unenrolled = SAMPLES.USER_SIGN_UP?.fields() ?? {};
+  expect((await stack.post('/api/user', { type: 'USER_SIGN_UP', ...unenrolled })).status).toBe(200);
+  const { email: unenrolledEmail, password: unenrolledPassword } = JSON.parse(unenrolled.user ?? '{}') as { email: string; password: string };
+  const { cognito } = stack.facts;
+  const idp = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  for (const group of OPERATOR_GROUPS) await idp.send(new AdminAddUserToGroupCommand({ UserPoolId: cognito.userPoolId, Username: unenrolledEmail, GroupName: group }));
+  tokens.unenrolled = await stack.signIn(unenrolledEmail, unenrolledPassword);
+  expect(decodeJwt(tokens.unenrolled)[TOTP_CLAIM]).toBe('false');
+  expect(decodeJwt(tokens.Admin as string)[TOTP_CLAIM]).toBe('true');
   // The admin's own token, re-signed with a key the pool never had.
   tokens.forged = signJwt({ ...decodeJwt(tokens.Admin as string), 'cognito:groups': ['Admin'] }, strangerKey(), 'CognitoLocal');
 }, 180_000);
@@ -306,6 +323,8 @@ describe('authorization matrix: every declared action × every kind of caller', 
         const want = expected(c.access, caller);
         const okStatuses = want === 'allowed' ? [200, sample.ok ?? 200] : [want];
         if (!okStatuses.includes(res.status)) wrong.push(`${c.path} ${c.type} as ${caller}: ${res.status} (expected ${okStatuses.join(' or ')}) ${res.text.slice(0, 160)}`);
+        // The operator without TOTP is told why, so the app can send them to enrol.
+        else if (caller === 'unenrolled' && c.access.kind === 'operator' && JSON.parse(res.text).message !== MSG_TOTP_REQUIRED) wrong.push(`${c.path} ${c.type} as unenrolled: ${res.text.slice(0, 160)}`);
         covered += 1;
       }
     }

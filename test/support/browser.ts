@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
-import { startTestStack } from './local-stack';
+import { totpCode } from '../../local/seed/totp';
+import { seededTotpSecret, startTestStack } from './local-stack';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -95,13 +96,25 @@ export const farmContext = async (browser: Browser, web: string, farmId: string,
   return context;
 };
 
-/** Fills the sign-in form once it shows and submits it with Enter. */
+/**
+ * Fills the sign-in form once it shows and submits it with Enter; for an account with an
+ * authenticator app (the demo operators), answers the code step with the current code.
+ */
 export const signIn = async (page: Page, email: string, password = DEMO_PASSWORD): Promise<void> => {
   await page.getByRole('form', { name: 'Sign in' }).waitFor();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Password', { exact: true }).press('Enter');
+  const secret = seededTotpSecret(email);
+  if (!secret) return;
+  const code = page.getByLabel(TOTP_CODE_LABEL);
+  await code.waitFor();
+  await code.fill(totpCode(secret));
+  await code.press('Enter');
 };
+
+/** The sign-in's code step field (frontend/src/features/auth/components/login-page.tsx). */
+export const TOTP_CODE_LABEL = 'Authenticator code';
 
 /** A full-page screenshot to look at, as vatman-{name}.png in the temp folder. */
 export const shot = (page: Page, name: string) => page.screenshot({ path: join(tmpdir(), `vatman-${name}.png`), fullPage: true });

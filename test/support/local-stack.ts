@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PortError } from '../../local/ports';
 import { startLocalStack, type LocalStackOptions } from '../../local/start';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
+import { totpCode } from '../../local/seed/totp';
 import { useFreePorts } from './free-port';
 
 /** A throwaway web build, so API tests need no Vite build. */
@@ -31,10 +32,22 @@ const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<
   }
 };
 
+/**
+ * The demo operators' authenticator secrets of the stack this test file started, by email (the
+ * seed enrols them; local.json lists them). The sign-in helpers answer the code step from them.
+ */
+const seededTotpSecrets = new Map<string, string>();
+export const seededTotpSecret = (email: string): string | undefined => seededTotpSecrets.get(email.toLowerCase());
+/** A secret a test enrolled itself (a new operator), so the helpers answer that account's code step too. */
+export const rememberTotpSecret = (email: string, secret: string): void => {
+  seededTotpSecrets.set(email.toLowerCase(), secret);
+};
+
 /** The local stack on free ports with its own data folder: the real stand-ins, the real SDK. */
 export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist(), options: Pick<LocalStackOptions, 'dairySync' | 'watchman'> = {}) => {
   const stack = await startOnFreePorts(dataDir, distDir, options);
   const { facts } = stack;
+  for (const a of facts.accounts) if (a.totpSecret) rememberTotpSecret(a.email, a.totpSecret);
   const post = async (path: string, fields: Record<string, string>, token?: string) => {
     const res = await fetch(`${facts.api}${path}`, {
       method: 'POST',
@@ -44,8 +57,15 @@ export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatma
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   };
+  /** Signs in through USER_SIGN_IN; an account with an authenticator app answers the code step (USER_SIGN_IN_TOTP) from its known secret. */
   const signIn = async (email: string, password = DEMO_PASSWORD) => {
-    const res = await post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password }) });
+    let res = await post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password }) });
+    const challenge = res.body as { challenge?: string; session?: string } | undefined;
+    if (res.status === 200 && challenge?.challenge === 'SOFTWARE_TOKEN_MFA') {
+      const secret = seededTotpSecret(email);
+      if (!secret) throw new Error(`sign-in ${email}: the account asks for an authenticator code and no secret is known for it`);
+      res = await post('/api/user', { type: 'USER_SIGN_IN_TOTP', user: JSON.stringify({ email, session: challenge.session, code: totpCode(secret) }) });
+    }
     if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${JSON.stringify(res.body)}`);
     return (res.body as { token: string }).token;
   };

@@ -100,6 +100,8 @@ export class Api extends Construct {
   readonly commandSenders: readonly VatManFunction[];
   /** SURVEY_SUBMIT's mail to the sales address. */
   readonly enquiryTopic: Topic;
+  /** The reCAPTCHA secret's SSM parameter (name and ARN) when the bot-check is on; the pre-sign-up trigger reads it too. */
+  readonly botCheckSecret?: { readonly name: string; readonly arn: string };
   /** The API's base URL without a trailing slash, e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com`. */
   readonly url: string;
 
@@ -158,13 +160,13 @@ export class Api extends Construct {
     const commandSenders: VatManFunction[] = [];
     // The reCAPTCHA secret: an SSM SecureString the installer puts there (README), read at run time.
     const { botCheck } = props;
-    const botCheckSecret =
+    const botCheckSecret = (this.botCheckSecret =
       botCheck.mode === 'recaptcha'
         ? {
             name: botCheck.secretParameterName,
             arn: Stack.of(this).formatArn({ service: 'ssm', resource: 'parameter', resourceName: botCheck.secretParameterName.replace(/^\//, '') }),
           }
-        : undefined;
+        : undefined);
     // Enquiries (SURVEY_SUBMIT) go to the sales address by SNS email; the address confirms the
     // subscription once, from AWS's email.
     this.enquiryTopic = new Topic(this, 'EnquiryTopic', { displayName: 'Vat-Man enquiries', enforceSSL: true });

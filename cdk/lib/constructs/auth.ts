@@ -60,7 +60,10 @@ export class Auth extends Construct {
         tempPasswordValidity: Duration.days(3),
       },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      mfa: Mfa.OFF,
+      // Operator roles must enrol an authenticator app (the API refuses them without one, issue 13);
+      // farmers may opt in. Software tokens only: no SMS codes to pay for or intercept.
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
       featurePlan: FeaturePlan.ESSENTIALS,
       email: UserPoolEmail.withCognito(),
       // Cognito texts the phone's verification code (farmer §2.10) through SNS with its own role.
@@ -76,7 +79,7 @@ export class Auth extends Construct {
     acknowledge(
       this.userPool,
       'COG2',
-      'The spec has no MFA step for farmers (shared farm-office PCs and phones); accounts are protected by the strong password policy and email verification. Revisit with TOTP as an opt-in.',
+      'MFA is OPTIONAL with authenticator apps (TOTP): the operator roles (Admin, Installer, MilkQuality, Westlands) must enrol one, enforced by the API from the pre-token-generation claim (403 without it); farmers may opt in (the spec has no MFA step for them: shared farm-office PCs and phones).',
     );
     acknowledge(
       this.userPool,

@@ -29,6 +29,8 @@ export interface WebProps {
   readonly removalPolicy?: RemovalPolicy;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /** The WAF web ACL (scope CLOUDFRONT, us-east-1) with the per-IP rate rule (constructs/edge-web-acl.ts). */
+  readonly webAclArn: string;
   /**
    * How long S3 server access logs and CloudFront standard logs are kept.
    * @default Duration.days(90)
@@ -51,7 +53,7 @@ export class Web extends Construct {
   readonly url: string;
   private readonly props: WebProps;
 
-  constructor(scope: Construct, id: string, props: WebProps = {}) {
+  constructor(scope: Construct, id: string, props: WebProps) {
     super(scope, id);
     this.props = props;
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
@@ -92,7 +94,8 @@ export class Web extends Construct {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
           contentSecurityPolicy: contentSecurityPolicy({
-            api: `https://*.execute-api.${region}.amazonaws.com`,
+            // The API is reached through its own CloudFront distribution (constructs/api-edge.ts).
+            api: 'https://*.cloudfront.net',
             cognito: [`https://cognito-idp.${region}.amazonaws.com`],
           }),
           override: true,
@@ -125,6 +128,7 @@ export class Web extends Construct {
         ttl: Duration.seconds(0),
       })),
       httpVersion: HttpVersion.HTTP2_AND_3,
+      webAclId: props.webAclArn,
       // Farms are in New Zealand, whose edge locations are only in the "All" price class.
       priceClass: PriceClass.PRICE_CLASS_ALL,
       enableLogging: true,
@@ -142,11 +146,6 @@ export class Web extends Construct {
       this.distribution,
       'CFR1',
       'No geo restriction: the site serves farmers and operators wherever they travel, and every request for data is authorized by the API.',
-    );
-    acknowledge(
-      this.distribution,
-      'CFR2',
-      'The distribution serves only the static web build (GET/HEAD, cached); a WAF web ACL (from $5/month plus per-rule fees) would protect nothing dynamic. The API has its own stage throttling.',
     );
   }
 

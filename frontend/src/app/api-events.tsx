@@ -1,3 +1,4 @@
+import { MSG_TOTP_REQUIRED } from '@shared/roles';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -77,6 +78,11 @@ export function ApiEvents({ reload = reloadPage, routeUnauthorized }: ApiEventsP
   useEffect(() => {
     const timers: ReturnType<typeof setTimeout>[] = [];
     const off = client.on('error', (error) => {
+      // An operator without an authenticator app (issue 13): to the enrolment screen, not a snackbar.
+      if (error.status === 403 && error.serverMessage === MSG_TOTP_REQUIRED) {
+        void routeUnauthorized();
+        return;
+      }
       snackbar.show(error.userMessage, 'error');
       if (error.reload) timers.push(setTimeout(reload, RELOAD_DELAY_MS));
     });
@@ -84,7 +90,7 @@ export function ApiEvents({ reload = reloadPage, routeUnauthorized }: ApiEventsP
       off();
       timers.forEach(clearTimeout);
     };
-  }, [client, snackbar, reload]);
+  }, [client, snackbar, reload, routeUnauthorized]);
 
   useEffect(() => client.on('unauthorized', () => void routeUnauthorized()), [client, routeUnauthorized]);
 

@@ -45,6 +45,7 @@ export const screens: RouteObject[] = [
   { path: paths.forgotPasswordFinished.pattern, lazy: screen(() => import('../features/auth/components/forgot-password-finished-page'), (m) => m.ForgotPasswordFinishedPage) },
   { path: paths.resetPassword.pattern, lazy: screen(() => import('../features/auth/components/reset-password-page'), (m) => m.ResetPasswordPage) },
   { path: paths.permission.pattern, lazy: screen(() => import('../features/auth/components/permission-page'), (m) => m.PermissionPage) },
+  { path: paths.totpSetup.pattern, lazy: screen(() => import('../features/auth/components/totp-setup-page'), (m) => m.TotpSetupPage) },
   // The signed-in farmer's shell (farmer §2.2): its screens get user and farm from useOutletContext().
   {
     lazy: screen(() => import('../features/shell/components/farmer-shell'), (m) => m.FarmerShell),

@@ -1,3 +1,4 @@
+import { MSG_TOTP_REQUIRED } from '@shared/roles';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { fetchAuthSession } from 'aws-amplify/auth';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -31,6 +32,13 @@ describe('unauthorizedRedirect (farmer §6, operator §4)', () => {
     ['User', '/dts/permission'],
   ])('%s with a session goes to %s', (role, target) => {
     expect(unauthorizedRedirect({ role }, '/dts/dashboard')).toEqual({ kind: 'route', to: target });
+  });
+
+  it('an operator without an authenticator app goes to enrol one, whatever the role', () => {
+    for (const role of ['Admin', 'Installer', 'Milk Quality', 'Westlands'] as const) {
+      expect(unauthorizedRedirect({ role, needsTotp: true }, '/dts/users')).toEqual({ kind: 'route', to: '/dts/authenticator' });
+    }
+    expect(unauthorizedRedirect({ role: 'Admin', needsTotp: true }, '/dts/authenticator')).toBeNull();
   });
 
   it('no session goes to the login page carrying the current path', () => {
@@ -87,7 +95,7 @@ const sessionWithGroups = (groups: string[] | undefined) =>
   vi.mocked(fetchAuthSession).mockResolvedValue(
     (groups === undefined
       ? { tokens: undefined }
-      : { tokens: { accessToken: { payload: { 'cognito:groups': groups }, toString: () => 'token' } } }) as never,
+      : { tokens: { accessToken: { payload: { 'cognito:groups': groups, 'vatman:totp': 'true' }, toString: () => 'token' } } }) as never,
   );
 
 describe('a 401 from the API client routes the app', () => {
@@ -131,9 +139,9 @@ describe('ApiEvents: failures the caller did not handle', () => {
     return { client, fire: (error: ApiError) => listeners.error?.(error) };
   };
 
-  const mount = (reload: () => void) => {
+  const mount = (reload: () => void, routeUnauthorized: () => Promise<'stay' | 'left'> = () => Promise.resolve('stay')) => {
     const { client, fire } = stubClient();
-    const router = createMemoryRouter([{ path: '*', element: <ApiEvents reload={reload} routeUnauthorized={() => Promise.resolve('stay')} /> }]);
+    const router = createMemoryRouter([{ path: '*', element: <ApiEvents reload={reload} routeUnauthorized={routeUnauthorized} /> }]);
     render(
       <AppProvider apiClient={client}>
         <RouterProvider router={router} />
@@ -146,6 +154,14 @@ describe('ApiEvents: failures the caller did not handle', () => {
     const fire = mount(vi.fn());
     act(() => fire(new ApiError({ kind: 'http', status: 422, serverMessage: 'Farm not found' })));
     expect(screen.getByRole('alert')).toHaveTextContent('Farm not found');
+  });
+
+  it('routes a 403 that asks for an authenticator app (the enrolment screen) instead of showing it', () => {
+    const route = vi.fn(() => Promise.resolve('left' as const));
+    const fire = mount(vi.fn(), route);
+    act(() => fire(new ApiError({ kind: 'http', status: 403, serverMessage: MSG_TOTP_REQUIRED })));
+    expect(route).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows the default text when the server sent none', () => {

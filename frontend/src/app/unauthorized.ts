@@ -20,6 +20,7 @@ const isHerdStayPage = (currentPath: string): boolean =>
 
 /**
  * Where an unauthorized event sends the user (farmer §6, operator §4), or null to stay:
+ * - an operator whose token says no authenticator app goes to enrol one (/dts/authenticator);
  * - an Admin with a session goes to /dts/users;
  * - a herd-enabled user with a herd token (`herdLink`, the herd site's token login from
  *   features/shell/utils/menu.ts `herdUrl`) stays on the pages of HERD_STAY_PATTERNS and goes to
@@ -31,7 +32,7 @@ const isHerdStayPage = (currentPath: string): boolean =>
  * returned as null (nothing to do).
  */
 export const unauthorizedRedirect = (
-  session: Pick<Session, 'role'> | null,
+  session: Pick<Session, 'role' | 'needsTotp'> | null,
   currentPath: string,
   herdLink?: string,
 ): Destination | null => {
@@ -41,6 +42,8 @@ export const unauthorizedRedirect = (
     if (currentPath.startsWith('/dts/login')) return null;
     return route(paths.login.to(currentPath));
   }
+  // An operator without an authenticator app is refused every operator action (403) until they enrol one.
+  if (session.needsTotp) return route(paths.totpSetup.to());
   if (session.role === 'Admin') return route(paths.users.to());
   if (herdLink) return isHerdStayPage(currentPath) ? null : { kind: 'site', href: herdLink };
   switch (session.role) {

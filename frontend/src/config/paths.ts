@@ -27,6 +27,8 @@ export const paths = {
   forgotPasswordFinished: { pattern: '/dts/password/forgot/finished', to: () => '/dts/password/forgot/finished' },
   resetPassword: { pattern: '/dts/password/reset/:token', to: (token: string) => `/dts/password/reset${seg(token)}` },
   permission: { pattern: '/dts/permission', to: () => '/dts/permission' },
+  /** Enrol an authenticator app (issue 13): operator roles need one; not in the spec, which predates it. */
+  totpSetup: { pattern: '/dts/authenticator', to: () => '/dts/authenticator' },
 
   // Authenticated shell (farmer §2.3)
   moduleDashboard: { pattern: '/dashboard', to: () => '/dashboard' },

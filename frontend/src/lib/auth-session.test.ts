@@ -49,7 +49,15 @@ describe('getSession', () => {
       accessToken: 'header.payload.signature',
       groups: ['Installer', 'Admin'],
       role: 'Admin',
+      needsTotp: true,
     });
+  });
+
+  it('says an operator needs an authenticator app until the token carries the TOTP claim; a farmer never does', async () => {
+    vi.mocked(fetchAuthSession).mockResolvedValue(tokensWith({ 'cognito:groups': ['Installer'], 'vatman:totp': 'true' }) as never);
+    expect((await getSession())?.needsTotp).toBe(false);
+    vi.mocked(fetchAuthSession).mockResolvedValue(tokensWith({ 'vatman:totp': 'false' }) as never);
+    expect((await getSession())?.needsTotp).toBe(false);
   });
 
   it('is a plain farmer without groups', async () => {

@@ -1,7 +1,7 @@
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, getCurrentUser, signOut } from 'aws-amplify/auth';
 import type { WebConfig } from '../../../shared/config';
-import { roleFromGroups, type Role } from '../../../shared/roles';
+import { needsTotp, roleFromGroups, type Role } from '../../../shared/roles';
 
 /**
  * The signed-in session as the app needs it: the bearer for the API and the role for routing.
@@ -11,6 +11,8 @@ export interface Session {
   readonly accessToken: string;
   readonly groups: readonly string[];
   readonly role: Role;
+  /** An operator whose token says no authenticator app is enrolled: the app sends them to enrol one (issue 13). */
+  readonly needsTotp?: boolean;
 }
 
 export const configureAuth = ({ userPoolId, userPoolClientId, cognitoEndpoint }: WebConfig): void => {
@@ -30,12 +32,12 @@ const groupsOf = (claim: unknown): string[] =>
   Array.isArray(claim) ? claim.filter((g): g is string => typeof g === 'string') : [];
 
 /** The current session, or null when signed out or the refresh failed. */
-export const getSession = async (): Promise<Session | null> => {
+export const getSession = async ({ forceRefresh = false }: { forceRefresh?: boolean } = {}): Promise<Session | null> => {
   try {
-    const { tokens } = await fetchAuthSession();
+    const { tokens } = await fetchAuthSession({ forceRefresh });
     if (!tokens?.accessToken) return null;
     const groups = groupsOf(tokens.accessToken.payload['cognito:groups']);
-    return { accessToken: tokens.accessToken.toString(), groups, role: roleFromGroups(groups) };
+    return { accessToken: tokens.accessToken.toString(), groups, role: roleFromGroups(groups), needsTotp: needsTotp(groups, tokens.accessToken.payload) };
   } catch {
     return null;
   }

@@ -23,5 +23,8 @@ export const roleLandingPath = (role: Role): string => {
   }
 };
 
-/** /redirect: the role's landing page, or the login page without a session. */
-export const landingPath = (session: Pick<Session, 'role'> | null): string => (session ? roleLandingPath(session.role) : paths.login.to());
+/** /redirect: the role's landing page (the authenticator enrolment first for an operator without one), or the login page without a session. */
+export const landingPath = (session: Pick<Session, 'role' | 'needsTotp'> | null): string => {
+  if (!session) return paths.login.to();
+  return session.needsTotp ? paths.totpSetup.to() : roleLandingPath(session.role);
+};

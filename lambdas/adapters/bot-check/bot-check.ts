@@ -15,6 +15,9 @@ export interface BotCheck {
   verify(response: string, remoteIp?: string): Promise<void>;
 }
 
+/** The field the answer rides in: spec §7's form field, and SignUp's ValidationData and ClientMetadata for the pre-sign-up trigger. */
+export const BOT_CHECK_FIELD = 'gRecaptchaResponse';
+
 /** The spec's client maps these two answers to a retry message (farmer §8). */
 export const BOT_CHECK_FAILED = 'invalid-input-response';
 export const BOT_CHECK_STALE = 'timeout-or-duplicate';

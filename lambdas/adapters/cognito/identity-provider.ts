@@ -4,10 +4,12 @@ import {
   ConfirmForgotPasswordCommand,
   ForgotPasswordCommand,
   InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { MSG_PHONE_REQUIRED, MSG_RESET_LINK } from '../../../shared/api/actions/user';
+import { MSG_PHONE_REQUIRED, MSG_RESET_LINK, MSG_TOTP_CODE } from '../../../shared/api/actions/user';
 import { ThrottledError, ValidationError } from '../../lib/errors';
+import { BOT_CHECK_FAILED, BOT_CHECK_FIELD, BOT_CHECK_STALE } from '../bot-check/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
 
 export interface Tokens {
@@ -26,10 +28,21 @@ export interface NewAccount {
   readonly phone: string;
 }
 
+/** Cognito wants the authenticator app's code (an account with TOTP enrolled): answer it with `session`. */
+export interface TotpChallenge {
+  readonly challenge: 'SOFTWARE_TOKEN_MFA';
+  readonly session: string;
+}
+
 export interface IdentityProvider {
-  signIn(email: string, password: string): Promise<Tokens>;
-  /** Creates and confirms the account (the spec signs a new user straight in); returns its sub. */
-  signUp(account: NewAccount): Promise<string>;
+  signIn(email: string, password: string): Promise<Tokens | TotpChallenge>;
+  /** The sign-in's second step: the code for the challenge `session` of signIn. */
+  answerTotp(email: string, session: string, code: string): Promise<Tokens>;
+  /**
+   * Creates and confirms the account (the spec signs a new user straight in); returns its sub.
+   * `botCheckAnswer` goes to Cognito, whose pre-sign-up trigger checks it (lambdas/triggers/sign-up-bot-check.ts).
+   */
+  signUp(account: NewAccount, botCheckAnswer: string): Promise<string>;
   /** Sends the reset code by email. An unknown email is not an error (nothing is revealed). */
   forgotPassword(email: string): Promise<void>;
   resetPassword(email: string, code: string, newPassword: string): Promise<void>;
@@ -69,21 +82,40 @@ export const cognitoIdentityProvider = (
           AuthParameters: { USERNAME: email, PASSWORD: password },
         }),
       );
-      const r = res.AuthenticationResult;
-      if (!r?.AccessToken || !r.IdToken) throw new ValidationError(WRONG_CREDENTIALS);
-      return { accessToken: r.AccessToken, idToken: r.IdToken, refreshToken: r.RefreshToken };
+      if (res.ChallengeName === 'SOFTWARE_TOKEN_MFA' && res.Session) return { challenge: 'SOFTWARE_TOKEN_MFA', session: res.Session };
+      return tokensOf(res.AuthenticationResult);
     } catch (err) {
       if (CREDENTIAL_ERRORS.has((err as { name?: string }).name ?? '')) throw new ValidationError(WRONG_CREDENTIALS);
       throw err;
     }
   },
-  async signUp(account) {
+  async answerTotp(email, session, code) {
+    try {
+      const res = await client.send(
+        new RespondToAuthChallengeCommand({
+          ClientId: clientId,
+          ChallengeName: 'SOFTWARE_TOKEN_MFA',
+          Session: session,
+          ChallengeResponses: { USERNAME: email, SOFTWARE_TOKEN_MFA_CODE: code },
+        }),
+      );
+      return tokensOf(res.AuthenticationResult);
+    } catch (err) {
+      // A wrong or stale code, or a session that expired (3 minutes): sign in again.
+      if (['CodeMismatchException', 'ExpiredCodeException', 'NotAuthorizedException', 'InvalidPasswordException'].includes(nameOf(err))) throw new ValidationError(MSG_TOTP_CODE);
+      if (nameOf(err) === 'TooManyRequestsException' || nameOf(err) === 'TooManyFailedAttemptsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      throw err;
+    }
+  },
+  async signUp(account, botCheckAnswer) {
     try {
       const res = await client.send(
         new SignUpCommand({
           ClientId: clientId,
           Username: account.email,
           Password: account.password,
+          ValidationData: [{ Name: BOT_CHECK_FIELD, Value: botCheckAnswer }],
+          ClientMetadata: { [BOT_CHECK_FIELD]: botCheckAnswer },
           UserAttributes: [
             { Name: 'email', Value: account.email },
             { Name: 'given_name', Value: account.firstName },
@@ -97,6 +129,8 @@ export const cognitoIdentityProvider = (
       return res.UserSub;
     } catch (err) {
       if (nameOf(err) === 'UsernameExistsException') throw new ValidationError(EMAIL_TAKEN);
+      // The pre-sign-up trigger refused the bot-check: its words, which the web app reads (reload for a fresh check).
+      if (nameOf(err) === 'UserLambdaValidationException') throw new ValidationError((err as Error).message.includes(BOT_CHECK_STALE) ? BOT_CHECK_STALE : BOT_CHECK_FAILED);
       if (nameOf(err) === 'InvalidPasswordException') throw new ValidationError((err as Error).message);
       if (nameOf(err) === 'InvalidParameterException' && /phone/i.test((err as Error).message)) throw new ValidationError(MSG_PHONE_REQUIRED);
       if (nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
@@ -108,6 +142,9 @@ export const cognitoIdentityProvider = (
       await client.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
     } catch (err) {
       if (nameOf(err) === 'UserNotFoundException') return;
+      // An account whose email is not verified gets no reset code (Cognito refuses to send to an
+      // unverified address); the answer is the same 'success', so nothing is revealed.
+      if (nameOf(err) === 'InvalidParameterException' && /verified/i.test((err as Error).message)) return;
       if (nameOf(err) === 'LimitExceededException' || nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
       throw err;
     }
@@ -125,6 +162,11 @@ export const cognitoIdentityProvider = (
 });
 
 const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
+
+const tokensOf = (r: { AccessToken?: string; IdToken?: string; RefreshToken?: string } | undefined): Tokens => {
+  if (!r?.AccessToken || !r.IdToken) throw new ValidationError(WRONG_CREDENTIALS);
+  return { accessToken: r.AccessToken, idToken: r.IdToken, refreshToken: r.RefreshToken };
+};
 
 export const identityProviderFromEnv = (env: NodeJS.ProcessEnv = process.env): IdentityProvider =>
   cognitoIdentityProvider(createCognitoClient(env), requireEnv('USER_POOL_ID', env), requireEnv('USER_POOL_CLIENT_ID', env));

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AlertEngineState } from '../../../shared/alerts/engine';
 import { ARCHIVED_NOTIFICATION_RETENTION_DAYS, NOTIFICATION_STATUS, type Notification, type NotificationStatus, type NotificationType, type RaisedAlert } from '../../../shared/alerts/types';
 import { GSI1 } from '../../../shared/data/tables';
@@ -94,6 +94,11 @@ export interface AlertsRepository {
   /** The condition cleared: the type may be raised again. */
   clearOpen(farmId: string, deviceId: string, type: number): Promise<void>;
   list(farmId: string): Promise<StoredNotification[]>;
+  /**
+   * One page of the farm's notifications, newest first: the first `limit` that `keep` accepts
+   * after the notification `after` (its id; from the newest without one).
+   */
+  listPage(farmId: string, page: { readonly after?: string; readonly limit: number; readonly keep: (n: StoredNotification) => boolean }): Promise<StoredNotification[]>;
   get(farmId: string, alertId: string): Promise<StoredNotification | undefined>;
   /** Sets the status; `unlessArchived` leaves an archived one as it is (farmer §2.8). */
   /** Archiving (3) also sets the item's expiry: ARCHIVED_NOTIFICATION_RETENTION_DAYS after the first archive, `at`. */
@@ -219,6 +224,26 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
         ScanIndexForward: false,
       });
       return items.map(toNotification);
+    },
+    async listPage(farmId, { after, limit, keep }) {
+      const kept: StoredNotification[] = [];
+      let ExclusiveStartKey: Record<string, unknown> | undefined = after ? k.notification(farmId, after) : undefined;
+      // Pages of the raw items until the page is full of kept ones or the farm's list ends.
+      do {
+        const page = await doc.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+            ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': k.notificationPrefix },
+            ScanIndexForward: false,
+            Limit: limit,
+            ExclusiveStartKey,
+          }),
+        );
+        kept.push(...(page.Items ?? []).map(toNotification).filter(keep));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey && kept.length < limit);
+      return kept.slice(0, limit);
     },
     async get(farmId, alertId) {
       const item = (await doc.send(new GetCommand({ TableName: table, Key: k.notification(farmId, alertId) }))).Item;

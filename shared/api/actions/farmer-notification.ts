@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { access, contract } from '../contract';
-import { farmField, idField, jsonField } from '../fields';
+import { farmField, ID_MAX, idField, jsonField } from '../fields';
 
 /** The notification a client sends back (farmer §7 `item` JSON): only its id matters. */
 const itemField = jsonField(z.object({ _id: idField('item._id') }).loose(), 'item');
@@ -8,7 +8,12 @@ const itemField = jsonField(z.object({ _id: idField('item._id') }).loose(), 'ite
 /** /api/farmer/notification (farmer §7, §2.8). */
 export const farmerNotificationActions = {
   FARMER_NOTIFICATION_STATUS: z.object({ type: z.literal('FARMER_NOTIFICATION_STATUS'), farm: farmField }),
-  FARMER_NOTIFICATION_LIST: z.object({ type: z.literal('FARMER_NOTIFICATION_LIST'), farm: farmField }),
+  FARMER_NOTIFICATION_LIST: z.object({
+    type: z.literal('FARMER_NOTIFICATION_LIST'),
+    farm: farmField,
+    /** The `_id` of the last notification of the previous page; none for the first page. */
+    cursor: z.string({ error: 'cursor is not valid' }).max(ID_MAX, 'cursor is not valid').optional(),
+  }),
   FARMER_NOTIFICATION_ONE_EDIT: z.object({
     type: z.literal('FARMER_NOTIFICATION_ONE_EDIT'),
     farm: farmField,
@@ -49,7 +54,14 @@ export const notificationSchema = z.object({
 });
 export type NotificationWire = z.infer<typeof notificationSchema>;
 
-/** FARMER_NOTIFICATION_LIST: every visible notification of the farm, newest first. */
+/**
+ * FARMER_NOTIFICATION_LIST pages (issue 13: a farm's whole history could pass Lambda's 6 MB
+ * answer limit): at most this many notifications a call; a full page means there may be more,
+ * asked for with the last one's `_id` as `cursor`.
+ */
+export const NOTIFICATION_PAGE_SIZE = 100;
+
+/** FARMER_NOTIFICATION_LIST: a page of the farm's visible notifications, newest first (NOTIFICATION_PAGE_SIZE). */
 export const notificationListAnswerSchema = z.array(notificationSchema);
 export type NotificationListAnswer = z.infer<typeof notificationListAnswerSchema>;
 

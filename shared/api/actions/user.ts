@@ -16,6 +16,11 @@ export const MSG_PHONE_LENGTH = 'Phone number at least 9';
 export const MSG_FIRST_NAME = 'Please enter your first name';
 export const MSG_LAST_NAME = 'Please enter your last name';
 export const MSG_RESET_LINK = 'This reset link is not valid. Please request a new one.';
+/** The sign-in's code step (issue 13: operators sign in with an authenticator app). */
+export const MSG_TOTP_CODE = 'That code is not valid. Enter the current 6-digit code from your authenticator app.';
+
+/** An authenticator app's code: 6 digits (RFC 6238 as Cognito checks it). */
+export const totpCodeField = z.string({ error: MSG_TOTP_CODE }).trim().regex(/^\d{6}$/, MSG_TOTP_CODE);
 
 export const emailField = z.string({ error: MSG_EMAIL }).trim().max(254, MSG_EMAIL).pipe(z.email({ error: MSG_EMAIL }));
 
@@ -49,6 +54,8 @@ export type SignUpUser = z.infer<typeof signUpUserSchema>;
 
 export const signInUserSchema = z.object({ email: emailField, password: loginPasswordField, remember: boolField.optional() });
 export const forgotUserSchema = z.object({ email: emailField });
+/** The sign-in's second step: the challenge session USER_SIGN_IN answered and the app's code. */
+export const signInTotpUserSchema = z.object({ email: emailField, session: z.string({ error: MSG_TOTP_CODE }).min(1, MSG_TOTP_CODE).max(4_000, MSG_TOTP_CODE), code: totpCodeField });
 export const resetUserSchema = z.object({
   password: newPasswordField,
   token: z.string({ error: MSG_RESET_LINK }).min(1, MSG_RESET_LINK).max(1_000, MSG_RESET_LINK),
@@ -62,6 +69,7 @@ export const userActions = {
   USER_ONE_GET_BY_TOKEN: z.object({ type: z.literal('USER_ONE_GET_BY_TOKEN'), farm: z.string({ error: 'farm is not valid' }).max(ID_MAX, 'farm is not valid').optional() }),
   USER_CHECK_LOGIN_STATUS: z.object({ type: z.literal('USER_CHECK_LOGIN_STATUS') }),
   USER_SIGN_IN: z.object({ type: z.literal('USER_SIGN_IN'), user: jsonField(signInUserSchema, 'user') }),
+  USER_SIGN_IN_TOTP: z.object({ type: z.literal('USER_SIGN_IN_TOTP'), user: jsonField(signInTotpUserSchema, 'user') }),
   USER_SIGN_UP: z.object({ type: z.literal('USER_SIGN_UP'), gRecaptchaResponse: botCheck, user: jsonField(signUpUserSchema, 'user') }),
   USER_FORGOT_PASSWORD: z.object({ type: z.literal('USER_FORGOT_PASSWORD'), user: jsonField(forgotUserSchema, 'user') }),
   USER_RESET_PASSWORD: z.object({ type: z.literal('USER_RESET_PASSWORD'), gRecaptchaResponse: botCheck, user: jsonField(resetUserSchema, 'user') }),
@@ -115,6 +123,8 @@ export type CurrentUserAnswer = z.infer<typeof currentUserAnswerSchema>;
 
 /** The Cognito tokens of a sign-in (or of the sign-in that follows a sign-up). */
 export const tokensAnswerSchema = z.object({ token: z.string(), idToken: z.string().optional(), refreshToken: z.string().optional() });
+/** USER_SIGN_IN for an account with an authenticator app: no tokens yet, the code step (USER_SIGN_IN_TOTP) next. */
+export const totpChallengeAnswerSchema = z.object({ challenge: z.literal('SOFTWARE_TOKEN_MFA'), session: z.string() });
 
 const PATH = '/api/user';
 
@@ -122,7 +132,8 @@ const PATH = '/api/user';
 export const userContracts = {
   USER_ONE_GET_BY_TOKEN: contract({ path: PATH, type: 'USER_ONE_GET_BY_TOKEN', input: userActions.USER_ONE_GET_BY_TOKEN, answer: currentUserAnswerSchema, access: access.self }),
   USER_CHECK_LOGIN_STATUS: contract({ path: PATH, type: 'USER_CHECK_LOGIN_STATUS', input: userActions.USER_CHECK_LOGIN_STATUS, answer: z.enum(['logged_in', 'logged_out']), access: access.public }),
-  USER_SIGN_IN: contract({ path: PATH, type: 'USER_SIGN_IN', input: userActions.USER_SIGN_IN, answer: tokensAnswerSchema, access: access.public }),
+  USER_SIGN_IN: contract({ path: PATH, type: 'USER_SIGN_IN', input: userActions.USER_SIGN_IN, answer: z.union([tokensAnswerSchema, totpChallengeAnswerSchema]), access: access.public }),
+  USER_SIGN_IN_TOTP: contract({ path: PATH, type: 'USER_SIGN_IN_TOTP', input: userActions.USER_SIGN_IN_TOTP, answer: tokensAnswerSchema, access: access.public }),
   USER_SIGN_UP: contract({ path: PATH, type: 'USER_SIGN_UP', input: userActions.USER_SIGN_UP, answer: tokensAnswerSchema, access: access.public }),
   USER_FORGOT_PASSWORD: contract({ path: PATH, type: 'USER_FORGOT_PASSWORD', input: userActions.USER_FORGOT_PASSWORD, answer: z.literal('success'), access: access.public }),
   USER_RESET_PASSWORD: contract({ path: PATH, type: 'USER_RESET_PASSWORD', input: userActions.USER_RESET_PASSWORD, answer: z.literal('success'), access: access.public }),

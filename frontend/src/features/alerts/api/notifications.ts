@@ -1,5 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
-import { farmerNotificationContracts as c, type NotificationWire } from '@shared/api/actions/farmer-notification';
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { farmerNotificationContracts as c, NOTIFICATION_PAGE_SIZE, type NotificationWire } from '@shared/api/actions/farmer-notification';
 import type { ApiClient } from '../../../lib/api-client';
 
 /** A notification as FARMER_NOTIFICATION_LIST answers it (one definition with the server's, in shared/api). */
@@ -12,10 +12,13 @@ export type AlertItem = NotificationWire;
  */
 export const NOTIFICATION_KEY_PREFIX = ['farmer-notification'] as const;
 
+/** The list in pages (NOTIFICATION_PAGE_SIZE): a full page may have more after it, asked for with its last `_id`. */
 export const notificationListQuery = (client: ApiClient, farmId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: [...NOTIFICATION_KEY_PREFIX, 'list', farmId] as const,
-    queryFn: ({ signal }) => client.call(c.FARMER_NOTIFICATION_LIST, { farm: farmId }, { signal }),
+    queryFn: ({ signal, pageParam }) => client.call(c.FARMER_NOTIFICATION_LIST, { farm: farmId, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: '',
+    getNextPageParam: (page: readonly AlertItem[]) => (page.length === NOTIFICATION_PAGE_SIZE ? page.at(-1)?._id : undefined),
   });
 
 /** Status 2 marks read, 3 archives (farmer §2.8, §4). */

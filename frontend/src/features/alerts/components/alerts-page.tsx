@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useNavigate, useOutletContext } from 'react-router-dom';
 import { isSystemType, NOTIFICATION_STATUS } from '@shared/alerts/types';
@@ -49,7 +49,7 @@ export function AlertsPage() {
   const navigate = useNavigate();
   const [tab, setTab] = useState<SubTab>('alerts');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const list = useQuery({ ...notificationListQuery(client, farmId), enabled: farm !== undefined });
+  const list = useInfiniteQuery({ ...notificationListQuery(client, farmId), enabled: farm !== undefined });
 
   // After each change the list and the tab marker's unread check are fetched again (§2.8).
   const edit = useMutation({
@@ -82,7 +82,7 @@ export function AlertsPage() {
     edit.mutate({ id: alert._id, status: 3 });
   };
 
-  const all = list.data ?? [];
+  const all = list.data?.pages.flat() ?? [];
   const shown = alertsOf(all, tab);
   const unread = alertsOf(all, 'alerts').filter((n) => n.status === NOTIFICATION_STATUS.unread).length;
 
@@ -142,6 +142,11 @@ export function AlertsPage() {
               </ul>
             </section>
           ))
+        )}
+        {list.hasNextPage && (
+          <button type="button" className="button button--text alerts__more" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+            {list.isFetchingNextPage ? 'Loading…' : 'Load older alerts'}
+          </button>
         )}
       </div>
     </section>

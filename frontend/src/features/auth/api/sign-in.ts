@@ -1,6 +1,6 @@
-import { signIn } from 'aws-amplify/auth';
+import { confirmSignIn, signIn } from 'aws-amplify/auth';
 import { z } from 'zod';
-import { MSG_EMAIL, MSG_PASSWORD_REQUIRED } from '../../../../../shared/api/actions/user';
+import { MSG_EMAIL, MSG_PASSWORD_REQUIRED, MSG_TOTP_CODE, totpCodeField } from '../../../../../shared/api/actions/user';
 import { SNACKBAR_DEFAULT_MESSAGE } from '../../../components/snackbar';
 import { MSG_NO_RESPONSE } from '../../../lib/api-error';
 
@@ -16,7 +16,12 @@ export const MSG_NOT_CONFIRMED = 'Your account is not confirmed yet. Please chec
 export const MSG_RESET_REQUIRED = 'Your password needs to be reset. Use "Forgot password?" to set a new one.';
 export const MSG_TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a few minutes and try again.';
 
-export type SignInResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
+/** `totp`: the account has an authenticator app; the code step (confirmTotpCode) comes next. */
+export type SignInResult = { readonly ok: true } | { readonly ok: false; readonly totp?: boolean; readonly message: string };
+
+export const MSG_ENTER_TOTP = 'Enter the code from your authenticator app.';
+
+export const totpCodeSchema = totpCodeField;
 
 /**
  * Cognito's error names, mapped to what a farmer can act on. AWS answers a wrong password with
@@ -34,6 +39,10 @@ export const signInErrorMessage = (err: unknown): string => {
       return MSG_WRONG_CREDENTIALS;
     case 'UserNotConfirmedException':
       return MSG_NOT_CONFIRMED;
+    case 'CodeMismatchException':
+    case 'ExpiredCodeException':
+    case 'EnableSoftwareTokenMFAException':
+      return MSG_TOTP_CODE;
     case 'PasswordResetRequiredException':
       return MSG_RESET_REQUIRED;
     case 'LimitExceededException':
@@ -67,9 +76,23 @@ export const signInWithPassword = async ({ email, password }: SignInInput): Prom
       password,
       options: { authFlowType: 'USER_PASSWORD_AUTH' },
     });
-    return isSignedIn ? { ok: true } : { ok: false, message: nextStepMessage(nextStep.signInStep) };
+    if (isSignedIn) return { ok: true };
+    if (nextStep.signInStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') return { ok: false, totp: true, message: MSG_ENTER_TOTP };
+    return { ok: false, message: nextStepMessage(nextStep.signInStep) };
   } catch (err) {
     if (err instanceof Error && err.name === 'UserAlreadyAuthenticatedException') return { ok: true };
+    return { ok: false, message: signInErrorMessage(err) };
+  }
+};
+
+/** The code step (SOFTWARE_TOKEN_MFA): the authenticator app's current 6-digit code. */
+export const confirmTotpCode = async (code: string): Promise<SignInResult> => {
+  try {
+    const { isSignedIn, nextStep } = await confirmSignIn({ challengeResponse: code });
+    if (isSignedIn) return { ok: true };
+    if (nextStep.signInStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') return { ok: false, message: MSG_TOTP_CODE };
+    return { ok: false, message: nextStepMessage(nextStep.signInStep) };
+  } catch (err) {
     return { ok: false, message: signInErrorMessage(err) };
   }
 };

@@ -5,8 +5,9 @@ import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
 import { getSession, isSignedIn } from '../../../lib/auth-session';
 import { landingPath } from '../../../lib/role-landing';
-import { signInInputSchema, signInWithPassword, type SignInInput } from '../api/sign-in';
+import { confirmTotpCode, signInInputSchema, signInWithPassword, type SignInInput, type SignInResult } from '../api/sign-in';
 import { AuthLayout } from './auth-layout';
+import { TotpCodeForm } from './totp-code-form';
 
 type Field = keyof SignInInput;
 
@@ -45,6 +46,8 @@ export function LoginPage() {
   const [error, setError] = useState<{ readonly field: Field; readonly message: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
+  // The code step (issue 13): an account with an authenticator app answers its code after the password.
+  const [codeStep, setCodeStep] = useState(false);
   const mounted = useRef(true);
   const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
   const ids = { email: useId(), password: useId(), error: useId() };
@@ -81,9 +84,16 @@ export function LoginPage() {
     }
     setError(null);
     setSubmitting(true);
-    const result = await signInWithPassword(parsed.data);
+    await finish(await signInWithPassword(parsed.data));
+  };
+
+  const finish = async (result: SignInResult) => {
     if (!mounted.current) return;
     setSubmitting(false);
+    if (!result.ok && result.totp) {
+      setCodeStep(true);
+      return;
+    }
     if (!result.ok) {
       snackbar.show(result.message, 'error');
       return;
@@ -93,7 +103,25 @@ export function LoginPage() {
     navigate(await afterSignIn(reurl), { replace: true });
   };
 
+  /** The code step: null when signed in (finish has moved on), else the message to show under the field. */
+  const submitCode = async (code: string): Promise<string | null> => {
+    const result = await confirmTotpCode(code);
+    if (!result.ok) return result.message;
+    await finish(result);
+    return null;
+  };
+
   const invalid = (field: Field) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});
+
+  if (codeStep) {
+    return (
+      <AuthLayout title="Sign in">
+        <TotpCodeForm name="Sign-in code" submit={submitCode}>
+          <p className="auth-card__text">Enter the 6-digit code your authenticator app shows for Vat-Man.</p>
+        </TotpCodeForm>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout

@@ -1,0 +1,32 @@
+import { setUpTOTP, updateMFAPreference, verifyTOTPSetup } from 'aws-amplify/auth';
+import QRCode from 'qrcode';
+import { signInErrorMessage } from './sign-in';
+
+/** The name an authenticator app lists the account under. */
+export const TOTP_ISSUER = 'Vat-Man';
+
+export interface TotpEnrolment {
+  /** The base32 secret, for typing into an app that cannot scan. */
+  readonly secret: string;
+  /** The otpauth:// URI as a QR code picture (an SVG data URL). */
+  readonly qrCode: string;
+}
+
+/** AssociateSoftwareToken: a new secret for the signed-in person, as text and QR code. */
+export const startTotpEnrolment = async (account: string): Promise<TotpEnrolment> => {
+  const setup = await setUpTOTP();
+  const uri = setup.getSetupUri(TOTP_ISSUER, account).toString();
+  const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return { secret: setup.sharedSecret, qrCode: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` };
+};
+
+/** VerifySoftwareToken with the app's first code, then TOTP as the person's sign-in factor (SetUserMFAPreference). */
+export const finishTotpEnrolment = async (code: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }> => {
+  try {
+    await verifyTOTPSetup({ code });
+    await updateMFAPreference({ totp: 'PREFERRED' });
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, message: signInErrorMessage(err) };
+  }
+};

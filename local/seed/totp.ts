@@ -1,0 +1,51 @@
+import {
+  AssociateSoftwareTokenCommand,
+  InitiateAuthCommand,
+  SetUserMFAPreferenceCommand,
+  VerifySoftwareTokenCommand,
+  type CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { generateSync } from 'otplib';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
+
+/** The authenticator app's current code for a base32 secret (RFC 6238: SHA-1, 6 digits, 30 s), as Cognito checks it. */
+export const totpCode = (secret: string): string => generateSync({ secret });
+
+/**
+ * Enrols the demo operators' authenticator apps (issue 13: operator roles need TOTP), as a person
+ * does on the enrolment screen: sign in, AssociateSoftwareToken, VerifySoftwareToken with a code,
+ * SetUserMFAPreference. `known` are the secrets of the last start (from .data/local.json): an
+ * account enrolled with a known secret is left as it is. Answers every demo operator's secret by email.
+ */
+export const enrolDemoTotp = async (
+  cognito: CognitoIdentityProviderClient,
+  clientId: string,
+  known: Readonly<Record<string, string>>,
+): Promise<Record<string, string>> => {
+  const secrets: Record<string, string> = {};
+  for (const a of DEMO_ACCOUNTS.filter((account) => account.group)) {
+    const signIn = await cognito.send(new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: clientId, AuthParameters: { USERNAME: a.email, PASSWORD: DEMO_PASSWORD } }));
+    const secretBefore = known[a.email];
+    if (signIn.ChallengeName === 'SOFTWARE_TOKEN_MFA') {
+      if (!secretBefore) throw new Error(`Seed: ${a.email} has an authenticator app whose secret is not in local.json; remove the data folder's cognito directory to start over.`);
+      secrets[a.email] = secretBefore;
+      continue;
+    }
+    const accessToken = signIn.AuthenticationResult?.AccessToken;
+    if (!accessToken) throw new Error(`Seed: ${a.email} did not sign in (${signIn.ChallengeName ?? 'no tokens'})`);
+    secrets[a.email] = await enrolTotp(cognito, accessToken);
+  }
+  return secrets;
+};
+
+/**
+ * What the enrolment screen does for the person holding `accessToken`: AssociateSoftwareToken,
+ * VerifySoftwareToken with the first code, then TOTP as their sign-in factor. Answers the secret.
+ */
+export const enrolTotp = async (cognito: CognitoIdentityProviderClient, accessToken: string): Promise<string> => {
+  const { SecretCode } = await cognito.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
+  if (!SecretCode) throw new Error('Cognito gave no TOTP secret');
+  await cognito.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: totpCode(SecretCode), FriendlyDeviceName: 'Authenticator' }));
+  await cognito.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+  return SecretCode;
+};
