@@ -90,6 +90,7 @@ export const benchWatchman = async (): Promise<void> => {
     },
     vatWindow: (device) => later(WINDOW_MS, () => windowOf(device)),
     dairy: { listDockets: () => later(DB_MS, () => []) },
+    alerts: { listSince: () => later(DB_MS, () => []) },
     watchman,
     now: () => now,
     log: createLogger({ bench: 'watchman' }, 'error'),

@@ -5,7 +5,7 @@ import { makeWatchman } from './job';
 import { watchmanTables } from './tables';
 
 const log = createLogger({ function: 'watchman' });
-const watchman = makeWatchman({ ...watchmanTables(createDocumentClient(), requireEnv('FARMS_TABLE'), requireEnv('READINGS_TABLE')), now: () => new Date(), log });
+const watchman = makeWatchman({ ...watchmanTables(createDocumentClient(), requireEnv('FARMS_TABLE'), requireEnv('READINGS_TABLE'), requireEnv('ALERTS_TABLE')), now: () => new Date(), log });
 
 /**
  * Watchman (issue 22), hourly (EventBridge in AWS, the scheduler stand-in locally, `npm run

@@ -36,6 +36,7 @@ const setup = (settings: () => Partial<WatchmanSettings>) => {
     readings: { latestActivity: async () => undefined, listActivities: async () => [] },
     vatWindow: async () => ({ points: [], ends: [] }),
     dairy: { listDockets: async () => [] },
+    alerts: { listSince: async () => [] },
     watchman,
     now: () => NOW,
     log: createLogger({ test: 'watchman-job' }, 'error'),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import type { DairyRepository } from '../adapters/dynamodb/dairy-repository';
 import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
 import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
@@ -10,6 +11,7 @@ import {
   calibrationVerdict,
   checkAgitatorProbe,
   checkDataGaps,
+  checkPlateCooling,
   checkSignal,
   checkTempAccuracy,
   checkTempProbeRange,
@@ -38,6 +40,8 @@ export interface WatchmanDeps {
   readonly readings: Pick<ReadingsRepository, 'listActivities' | 'latestActivity'>;
   readonly vatWindow: VatWindowReader;
   readonly dairy: Pick<DairyRepository, 'listDockets'>;
+  /** The farm's alerts of the window (the plate-cooling check reads the engine's 'Milk warm plate'). */
+  readonly alerts: Pick<AlertsRepository, 'listSince'>;
   readonly watchman: WatchmanRepository;
   readonly now: () => Date;
   readonly log: Logger;
@@ -92,7 +96,7 @@ const pool = async <T>(items: readonly T[], n: number, work: (item: T) => Promis
  * set to a value, not toggled.
  */
 export const makeWatchman = (d: WatchmanDeps) => {
-  const checkVat = async (farm: Farm, device: Device, s: WatchmanSettings, now: Date) => {
+  const checkVat = async (farm: Farm, device: Device, s: WatchmanSettings, now: Date, farmAlerts: readonly { device: { _id: string }; type: number; created_at: string }[]) => {
     const to = now.toISOString();
     const from = new Date(now.getTime() - s.fault_check_days * DAY).toISOString();
     const window = await milog(d.vatWindow(device, from, to));
@@ -102,6 +106,7 @@ export const makeWatchman = (d: WatchmanDeps) => {
       { vat: device.vat_number, check: 'temp_accuracy', verdict: checkTempAccuracy(window.ends, s) },
       { vat: device.vat_number, check: 'agitator_probe', verdict: checkAgitatorProbe(window.points, s) },
       { vat: device.vat_number, check: 'data_gaps', verdict: checkDataGaps(window.points, { from, now }, s) },
+      { vat: device.vat_number, check: 'plate_cooling', verdict: checkPlateCooling(farmAlerts.filter((a) => a.device._id === device._id), { from }) },
     ];
     if (isDairyCompanyFarm(farm.fonterra_id)) {
       const calFrom = new Date(now.getTime() - s.calibration_days * DAY).toISOString();
@@ -170,7 +175,8 @@ export const makeWatchman = (d: WatchmanDeps) => {
                 return;
               }
               add('farms_milking');
-              const results = (await Promise.all(devices.map((v) => checkVat(farm, v, s, now)))).flat();
+              const farmAlerts = await milog(d.alerts.listSince(farm._id, new Date(now.getTime() - s.fault_check_days * DAY).toISOString()));
+              const results = (await Promise.all(devices.map((v) => checkVat(farm, v, s, now, farmAlerts)))).flat();
               for (const r of results) {
                 if (r.check !== 'calibration') continue;
                 if (r.verdict.status === 'within') add('vats_within_spec');

@@ -4,6 +4,7 @@ import {
   calibrationVerdict,
   checkAgitatorProbe,
   checkDataGaps,
+  checkPlateCooling,
   checkSignal,
   checkTempAccuracy,
   checkTempProbeRange,
@@ -200,5 +201,20 @@ describe('cases', () => {
   });
   it('leaves a case as it is when its check has no data', () => {
     expect(reconcileCases(open, [{ vat: 1, check: 'signal', verdict: { status: 'no_data' } }])).toEqual({ toOpen: [], toClose: [] });
+  });
+});
+
+describe('plate cooling', () => {
+  const from = '2026-06-07T12:00:00.000Z';
+  it('is faulty while a Milk warm plate alert (103) lies in the window, and passes once none does', () => {
+    const warm = { type: 103, created_at: '2026-06-08T05:12:00.000Z' };
+    expect(checkPlateCooling([warm, { ...warm, created_at: '2026-06-08T17:40:00.000Z' }], { from })).toEqual({
+      status: 'fault',
+      evidence: "2 'Milk warm plate' alerts since 2026-06-07T12:00Z (first at 2026-06-08T05:12Z)",
+    });
+    expect(checkPlateCooling([{ ...warm, created_at: '2026-06-07T11:59:00.000Z' }], { from })).toEqual({ status: 'pass' });
+  });
+  it('ignores every other alert type', () => {
+    expect(checkPlateCooling([101, 102, 104, 201, 301, 401].map((type) => ({ type, created_at: '2026-06-08T05:12:00.000Z' })), { from })).toEqual({ status: 'pass' });
   });
 });

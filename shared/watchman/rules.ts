@@ -109,7 +109,7 @@ export const classifyFarm = (f: { readonly install_date?: string | undefined; re
 // ---------------------------------------------------------------------------------------------
 // Fault checks: each judges a vat's data points of the last fault_check_days.
 
-export const CHECKS = ['signal', 'temp_probe_range', 'temp_accuracy', 'agitator_probe', 'data_gaps'] as const;
+export const CHECKS = ['signal', 'temp_probe_range', 'temp_accuracy', 'agitator_probe', 'data_gaps', 'plate_cooling'] as const;
 export type CheckName = (typeof CHECKS)[number] | 'calibration';
 export type Verdict = { readonly status: 'pass' } | { readonly status: 'fault'; readonly evidence: string } | { readonly status: 'no_data' };
 
@@ -294,4 +294,22 @@ export const reconcileCases = <C extends FaultKey>(
     if (v.status === 'pass' || v.status === 'within') passed.add(faultKeyOf(r));
   }
   return { toOpen, toClose: open.filter((c) => passed.has(faultKeyOf(c))) };
+};
+
+/** The alert type the plate-cooling check reads: 'Milk warm plate' (farmer §9 alert codes). */
+export const WARM_PLATE_ALERT = 103;
+
+/**
+ * Plate cooling: the plate cooler pre-cools the milk on its way into the vat; a warm plate (its
+ * water off or fouled) loads the vat's refrigeration with warm milk and is a farm fault an
+ * operator follows up. The alert engine already judges the plate against the farm's own
+ * milk_warm_plate setting with its hold-off, so this check reads its verdicts rather than judging
+ * the probe a second way: faulty when the vat raised a 'Milk warm plate' alert within the window
+ * (fault_check_days), passing once none is left in it.
+ */
+export const checkPlateCooling = (alerts: readonly { readonly type: number; readonly created_at: string }[], window: { readonly from: string }): Verdict => {
+  const warm = alerts.filter((a) => a.type === WARM_PLATE_ALERT && a.created_at >= window.from).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const first = warm[0];
+  if (!first) return PASS;
+  return fault(`${warm.length} 'Milk warm plate' ${warm.length === 1 ? 'alert' : 'alerts'} since ${window.from.slice(0, 16)}Z (first at ${first.created_at.slice(0, 16)}Z)`);
 };

@@ -16,8 +16,8 @@ let settingsNow: () => Promise<Record<string, unknown>>;
 
 beforeAll(async () => {
   if (!env.run) return;
-  const { farmsTable, readingsTable } = env.stack.facts.dynamodb;
-  const tables = watchmanTables(createDocumentClient(), farmsTable, readingsTable);
+  const { farmsTable, readingsTable, alertsTable } = env.stack.facts.dynamodb;
+  const tables = watchmanTables(createDocumentClient(), farmsTable, readingsTable, alertsTable);
   const job = makeWatchman({ ...tables, now: () => new Date(), log: createLogger({ test: 'watchman-browser' }, 'error') });
   const outcome = await job.run();
   if (!outcome.ran) throw new Error('watchman did not run');

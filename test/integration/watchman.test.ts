@@ -1,6 +1,7 @@
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
@@ -48,7 +49,7 @@ const syncAfterRun: boolean[] = [];
 beforeAll(async () => {
   stack = await startTestStack(undefined, undefined, { dairySync: false, watchman: false });
   const doc = createDocumentClient();
-  const { farmsTable, readingsTable } = stack.facts.dynamodb;
+  const { farmsTable, readingsTable, alertsTable } = stack.facts.dynamodb;
   const farms = dynamoFarmRepository(doc, farmsTable);
   const readings = dynamoReadingsRepository(doc, readingsTable);
   const dairy = dynamoDairyRepository(doc, farmsTable);
@@ -102,7 +103,7 @@ beforeAll(async () => {
   // recalibration); the simulator's agitators turn at 100-115 rpm, on the default maximum's edge.
   await watchman.putSettings({ ...WATCHMAN_DEFAULTS, minimum_matched_collections: 2, maximum_agitator_probe_fault_threshold: 90 });
 
-  deps = { farms, readings, vatWindow: cachedVatWindow(readings, dynamoWatchmanDigestRepository(doc, readingsTable)), dairy, watchman, log: createLogger({ test: 'watchman' }, 'error'), concurrency: 8 };
+  deps = { farms, readings, vatWindow: cachedVatWindow(readings, dynamoWatchmanDigestRepository(doc, readingsTable)), dairy, alerts: dynamoAlertsRepository(doc, alertsTable), watchman, log: createLogger({ test: 'watchman' }, 'error'), concurrency: 8 };
   const job = makeWatchman({ ...deps, now: () => new Date(clock) });
   for (clock = D0 + DAY; clock <= Date.now() + HOUR; clock += 3 * HOUR) {
     const outcome = await job.run();
@@ -118,11 +119,10 @@ afterAll(async () => stack?.stop());
 const key = (c: { vat: number; check: string }) => `${c.vat}#${c.check}`;
 
 describe('Watchman over a simulated week of the Pro farm', () => {
-  // The warm plate (vat 1, a day) warms the inlet and the vat alike: none of the checks reads it as a
-  // device fault (the milk_warm_plate alert covers it), so it opens no case.
+  // The warm plate (vat 1, a day) opens the plate-cooling case from the engine's 'Milk warm plate' alerts.
   it('opens exactly one case per simulated fault, and closes each once its check passes again', () => {
-    expect(opened.map(key).sort()).toEqual(['1#agitator_probe', '1#data_gaps', '2#calibration']);
-    expect(closed.map(key).sort()).toEqual(['1#agitator_probe', '1#data_gaps', '2#calibration']);
+    expect(opened.map(key).sort()).toEqual(['1#agitator_probe', '1#data_gaps', '1#plate_cooling', '2#calibration']);
+    expect(closed.map(key).sort()).toEqual(['1#agitator_probe', '1#data_gaps', '1#plate_cooling', '2#calibration']);
     const at = (list: typeof opened, k: string) => Date.parse((list.find((c) => key(c) === k) as WatchmanCase).opened_at);
     const closedAt = (k: string) => Date.parse((closed.find((c) => key(c) === k) as WatchmanCase).closed_at as string);
     // Each opens at the first run after its fault and closes once the fault has left the 3-day window.
@@ -132,6 +132,9 @@ describe('Watchman over a simulated week of the Pro farm', () => {
     expect(at(opened, '1#agitator_probe')).toBeGreaterThan(AGITATOR.from);
     expect(at(opened, '1#agitator_probe')).toBeLessThanOrEqual(AGITATOR.from + AGITATOR.minutes * MIN + 3 * HOUR);
     expect(closedAt('1#agitator_probe')).toBeGreaterThan(AGITATOR.from + 3 * DAY);
+    expect(at(opened, '1#plate_cooling')).toBeGreaterThan(WARM_PLATE.from);
+    expect(at(opened, '1#plate_cooling')).toBeLessThanOrEqual(WARM_PLATE.from + WARM_PLATE.minutes * MIN + 3 * HOUR);
+    expect(closedAt('1#plate_cooling')).toBeGreaterThan(WARM_PLATE.from + 3 * DAY);
     expect(at(opened, '2#calibration')).toBeLessThan(DRIFT.until);
     expect(closedAt('2#calibration')).toBeGreaterThan(DRIFT.until);
     for (const c of opened) expect(c.evidence).not.toBe('');

@@ -47,6 +47,8 @@ export class Watchman extends Construct {
     this.job.bindTable(props.data.table('Farms'), 'readWrite');
     // Readings: the vats' messages and activities, and its own hourly digests (W#<device>) beside them.
     this.job.bindTable(props.data.table('Readings'), 'readWrite');
+    // Alerts: the farm's 'Milk warm plate' alerts of the window (the plate-cooling check).
+    this.job.bindTable(props.data.table('Alerts'), 'read');
     this.schedule = new Rule(this, 'Schedule', {
       description: `Runs Vat-Man Watchman every ${rate} minutes`,
       schedule: Schedule.rate(Duration.minutes(rate)),

@@ -94,6 +94,8 @@ export interface AlertsRepository {
   /** The condition cleared: the type may be raised again. */
   clearOpen(farmId: string, deviceId: string, type: number): Promise<void>;
   list(farmId: string): Promise<StoredNotification[]>;
+  /** The farm's notifications raised from readings at or after `from` (ISO), oldest first: one key-range query. */
+  listSince(farmId: string, from: string): Promise<StoredNotification[]>;
   /**
    * One page of the farm's notifications, newest first: the first `limit` that `keep` accepts
    * after the notification `after` (its id; from the newest without one).
@@ -244,6 +246,14 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
         ExclusiveStartKey = page.LastEvaluatedKey;
       } while (ExclusiveStartKey && kept.length < limit);
       return kept.slice(0, limit);
+    },
+    async listSince(farmId, from) {
+      // A notification's id starts with its trigger reading's time, so the sort key orders them in time.
+      const items = await queryAll({
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':from': `${k.notificationPrefix}${from}`, ':to': `${k.notificationPrefix}\uffff` },
+      });
+      return items.map(toNotification);
     },
     async get(farmId, alertId) {
       const item = (await doc.send(new GetCommand({ TableName: table, Key: k.notification(farmId, alertId) }))).Item;

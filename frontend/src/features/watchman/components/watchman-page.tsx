@@ -42,6 +42,7 @@ const CHECK_LABELS: Record<string, string> = {
   signal: 'Signal',
   temp_probe_range: 'Temperature probe range',
   temp_accuracy: 'Temperature accuracy',
+  plate_cooling: 'Plate cooling',
   agitator_probe: 'Agitator probe',
   data_gaps: 'Data gaps',
   calibration: 'Calibration',
