@@ -38,11 +38,14 @@ export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatma
   const post = async (path: string, fields: Record<string, string>, token?: string) => {
     const res = await fetch(`${facts.api}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      // What a browser sends: fetch decodes br and gzip itself.
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': 'gzip, deflate, br', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: new URLSearchParams(fields).toString(),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+    // fetch asks for br/gzip and decodes; content-length is what came over the wire.
+    const wireBytes = Number(res.headers.get('content-length') ?? Buffer.byteLength(text));
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, wireBytes, contentEncoding: res.headers.get('content-encoding') };
   };
   const signIn = async (email: string, password = DEMO_PASSWORD) => {
     const res = await post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password }) });
