@@ -178,7 +178,6 @@ export const benchDashboardRange = async (
     bodyBytes = JSON.stringify(res.body).length;
     wireBytes = res.wireBytes;
     encoding = res.contentEncoding;
-    if (process.env.BENCH_DUMP) (await import('node:fs')).writeFileSync(process.env.BENCH_DUMP, JSON.stringify(res.body));
   }
   times.sort((a, b) => a - b);
   const vats = lastAllResponseSchema.parse(body);

@@ -8,6 +8,7 @@ import { startTestStack } from '../test/support/local-stack';
 import { benchDashboardRange } from './dashboard-range';
 import { benchDeviceFleet } from './device-fleet';
 import { benchIngest } from './ingest';
+import { benchLambdaBundles } from './lambda-bundles';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -53,6 +54,7 @@ try {
   await benchIngest(stack.facts, stack.ingestDrained);
   await benchDashboardRange(stack.facts, stack.post, token);
   await benchDeviceFleet(stack.facts, stack.post, await stack.signIn('admin@vatman.local'));
+  await benchLambdaBundles();
   const mem = process.memoryUsage();
   console.log(`memory after the run: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB (one process: dynalite, gateway, broker, handlers; cognito-local is a child)`);
 } finally {

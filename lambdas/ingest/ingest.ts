@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RAW_ARCHIVE_DAYS } from '../../shared/constants';
 import type { Device, LastUpdated } from '../../shared/entities/device';
 import { activityId, type Activity, type ActivityKind } from '../../shared/telemetry/activities';

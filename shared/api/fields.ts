@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Field helpers for the wire protocol of spec §7: a form-encoded body carries every value as a

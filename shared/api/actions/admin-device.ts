@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHART_POINT_CAP, RAW_ARCHIVE_DAYS } from '../../constants';
 import { deviceSchema } from '../../entities/device';
 import { access, contract } from '../contract';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lastUpdatedSchema } from '../../entities/device';
 import { packageSchema } from '../../entities/farm';
 import { COOLING_RULES } from '../../compliance/cooling-rules';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WATCHMAN_DEFAULTS } from '../../constants';
 import { access, contract } from '../contract';
 
