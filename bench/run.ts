@@ -52,7 +52,7 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   await measure('USER_ONE_GET_BY_TOKEN (Lambda-verified token)', 40, 4, () => ok(stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token)));
   await benchIngest(stack.facts, stack.ingestDrained);
-  await benchDashboardRange(stack.facts, stack.post, token);
+  await benchDashboardRange(stack.facts, stack.postMeasured, token);
   await benchDeviceFleet(stack.facts, stack.post, await stack.signIn('admin@vatman.local'));
   await benchLambdaBundles();
   const mem = process.memoryUsage();

@@ -35,7 +35,8 @@ const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<
 export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist(), options: Pick<LocalStackOptions, 'dairySync'> = {}) => {
   const stack = await startOnFreePorts(dataDir, distDir, options);
   const { facts } = stack;
-  const post = async (path: string, fields: Record<string, string>, token?: string) => {
+  /** A POST with what came over the wire: its bytes as sent (content-length) and its encoding. */
+  const postMeasured = async (path: string, fields: Record<string, string>, token?: string) => {
     const res = await fetch(`${facts.api}${path}`, {
       method: 'POST',
       // What a browser sends: fetch decodes br and gzip itself.
@@ -43,14 +44,17 @@ export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatma
       body: new URLSearchParams(fields).toString(),
     });
     const text = await res.text();
-    // fetch asks for br/gzip and decodes; content-length is what came over the wire.
     const wireBytes = Number(res.headers.get('content-length') ?? Buffer.byteLength(text));
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, wireBytes, contentEncoding: res.headers.get('content-encoding') };
+  };
+  const post = async (path: string, fields: Record<string, string>, token?: string) => {
+    const { status, body } = await postMeasured(path, fields, token);
+    return { status, body };
   };
   const signIn = async (email: string, password = DEMO_PASSWORD) => {
     const res = await post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password }) });
     if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${JSON.stringify(res.body)}`);
     return (res.body as { token: string }).token;
   };
-  return { ...stack, dataDir, distDir, post, signIn };
+  return { ...stack, dataDir, distDir, post, postMeasured, signIn };
 };
