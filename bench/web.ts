@@ -31,6 +31,8 @@ interface Figures {
   fcp: number;
   jsBytes: number;
   jsFiles: number;
+  /** The accessibility audits that failed, with the elements they name. */
+  a11yFailed: string[];
 }
 
 const figuresOf = (result: RunnerResult | undefined): Figures => {
@@ -47,6 +49,13 @@ const figuresOf = (result: RunnerResult | undefined): Figures => {
     fcp: lhr.audits['first-contentful-paint']?.numericValue ?? NaN,
     jsBytes: scripts.reduce((s, i) => s + (i.transferSize ?? 0), 0),
     jsFiles: scripts.length,
+    a11yFailed: (lhr.categories.accessibility?.auditRefs ?? [])
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a) => a && a.score !== null && a.score < 1)
+      .map((a) => {
+        const nodes = ((a?.details as { items?: { node?: { snippet?: string } }[] } | undefined)?.items ?? []).map((i) => i.node?.snippet).filter(Boolean);
+        return `${a?.id}: ${nodes.slice(0, 3).join(' ')}`;
+      }),
   };
 };
 
@@ -86,7 +95,7 @@ try {
       await (await p.createCDPSession()).send('Network.clearBrowserCache');
       runs.push(figuresOf(await lighthouse(`${web}${route}`, flags, undefined, p)));
     }
-    const m = (f: keyof Figures) => median(runs.map((r) => r[f]));
+    const m = (f: Exclude<keyof Figures, 'a11yFailed'>) => median(runs.map((r) => r[f]));
     const js = m('jsBytes') / 1000;
     const jsTarget = TARGETS.initialJsKb[route] ?? Infinity;
     console.log(
@@ -94,6 +103,7 @@ try {
         `FCP ${(m('fcp') / 1000).toFixed(1)} s  LCP ${(m('lcp') / 1000).toFixed(1)} s  TBT ${m('tbt').toFixed(0)} ms${route === '/dts/dashboard' ? ` (target ≤ ${TARGETS.dashboardTbtMs})` : ''}  ` +
         `initial JS ${js.toFixed(1)} KB on the wire in ${m('jsFiles')} files (target ≤ ${jsTarget})`,
     );
+    for (const failed of new Set(runs.flatMap((r) => r.a11yFailed))) console.log(`    accessibility: ${failed}`);
   }
 } finally {
   await browser.close();
