@@ -94,10 +94,11 @@ const countingClient = (): { doc: DynamoDBDocumentClient; counter: Counter } => 
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(2)} MiB`;
+const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
 
 export const benchDashboardRange = async (
   facts: LocalFacts,
-  post: (path: string, fields: Record<string, string>, token?: string) => Promise<{ status: number; body: unknown }>,
+  post: (path: string, fields: Record<string, string>, token?: string) => Promise<{ status: number; body: unknown; wireBytes: number; contentEncoding: string | null }>,
   token: string,
 ): Promise<void> => {
   const plain = createDocumentClient();
@@ -163,6 +164,8 @@ export const benchDashboardRange = async (
   const times: number[] = [];
   let body: unknown;
   let bodyBytes = 0;
+  let wireBytes = 0;
+  let encoding: string | null = null;
   let firstMs = NaN;
   for (let k = 0; k < CALLS + 1; k++) {
     const t0 = performance.now();
@@ -173,6 +176,8 @@ export const benchDashboardRange = async (
     else times.push(ms); // the first call is the Lambda's cold start, with nothing decoded yet
     body = res.body;
     bodyBytes = JSON.stringify(res.body).length;
+    wireBytes = res.wireBytes;
+    encoding = res.contentEncoding;
   }
   times.sort((a, b) => a - b);
   const vats = lastAllResponseSchema.parse(body);
@@ -230,7 +235,7 @@ export const benchDashboardRange = async (
 
   console.log(`dashboard range: FARMER_DASHBOARD_LAST_ALL, ${FARM}, 4 vats, ${fields.startDate}..${fields.endDate} (${range.from} to ${range.to})`);
   console.log(
-    `  through the local API  n=${CALLS} p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  max ${times.at(-1)?.toFixed(1)} ms  answer ${mb(bodyBytes)}; first call (cold start, no bucket decoded yet) ${firstMs.toFixed(0)} ms`,
+    `  through the local API  n=${CALLS} p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  max ${times.at(-1)?.toFixed(1)} ms  answer ${mb(bodyBytes)} of JSON, ${kb(wireBytes)} on the wire (${encoding ?? 'uncompressed'}); first call (cold start, no bucket decoded yet) ${firstMs.toFixed(0)} ms`,
   );
   console.log(`  readings in range ${points.toLocaleString('en')}, returned ${shown.toLocaleString('en')} detail points (${vats.map((v) => v.detailData.length).join(' + ')}), ${cooler.toLocaleString('en')} cooler points; cap 10,000 per series`);
   console.log(

@@ -9,6 +9,7 @@ import { benchDashboardRange } from './dashboard-range';
 import { benchDeviceFleet } from './device-fleet';
 import { benchIngest } from './ingest';
 import { benchWatchman } from './watchman';
+import { benchLambdaBundles } from './lambda-bundles';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -52,9 +53,10 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   await measure('USER_ONE_GET_BY_TOKEN (Lambda-verified token)', 40, 4, () => ok(stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token)));
   await benchIngest(stack.facts, stack.ingestDrained);
-  await benchDashboardRange(stack.facts, stack.post, token);
+  await benchDashboardRange(stack.facts, stack.postMeasured, token);
   await benchDeviceFleet(stack.facts, stack.post, await stack.signIn('admin@vatman.local'));
   await benchWatchman();
+  await benchLambdaBundles();
   const mem = process.memoryUsage();
   console.log(`memory after the run: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB (one process: dynalite, gateway, broker, handlers; cognito-local is a child)`);
 } finally {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The runtime configuration the web app reads at start from `/config.json`.

@@ -117,26 +117,32 @@ export const farmerActivityActions: readonly ServedAction[] = [
   serve(contracts.FARMER_DASHBOARD_LAST_ALL, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now());
     const vats = await activeVats(deps, farm._id);
+    // The 120 s refresh reads only from the client's newest reading on (issue 14); a cursor before
+    // the range asks for the whole range. The reading at `since` is read again so that a state run,
+    // a stop or a gap going on across it continues in the answer.
+    const since = input.since !== undefined && input.since > range.from ? (input.since < range.to ? input.since : range.to) : undefined;
+    const sinceMs = since === undefined ? -Infinity : Date.parse(since);
     const ranges = await deps.readings.readRangeColumns(
       vats.map((d) => d._id),
-      range.from,
+      since ?? range.from,
       range.to,
     );
     const perVat = Math.min(CHART_POINT_CAP, Math.floor(RANGE_ANSWER_POINTS / Math.max(1, vats.length)));
     return vats.map((d, i) => {
       const columns = ranges[i] ?? EMPTY_COLUMNS;
-      const shown = rowsOf(columns, downsampleIndices(seriesSource(columns), perVat, { series: CHART_SERIES }));
+      const shown = rowsOf(columns, downsampleIndices(seriesSource(columns), perVat, { series: CHART_SERIES })).filter((r) => Date.parse(r.published_at) > sinceMs);
       return {
         device: toVat(d),
         package: farm.package,
         range,
-        points: columns.t.length,
+        points: columns.t.filter((t) => t > sinceMs).length,
         detailData: shown.map(rangePoint),
         coolerData: coolerPoints(shown),
         phyStateData: phyStates(columns),
         batteryData: batteryChanges(columns),
         agitatorData: { listStop: agitatorStops(columns) },
         outageData: outages(columns),
+        ...(since === undefined ? {} : { since }),
       };
     });
   }),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RAW_ARCHIVE_DAYS } from '../../shared/constants';
 import { canonicalTime } from '../../shared/telemetry/reading';
 import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema, type TelemetryMessage } from '../../shared/telemetry/device-message';

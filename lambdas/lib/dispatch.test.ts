@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerFromClaims, parseGroupsClaim } from './caller';
 import { access, contract } from '../../shared/api/contract';
 import type { Farm } from '../../shared/entities/farm';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { parseActivityId } from '../../shared/api/actions/farmer-activity';
 import type { Access, Contract, ContractReply } from '../../shared/api/contract';
 import type { EndpointAuth } from '../../shared/api/endpoints';

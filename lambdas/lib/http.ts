@@ -3,6 +3,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { compressResponse } from './compression';
 import { AppError } from './errors';
 import type { Logger } from './logger';
 import { multipartBody } from './multipart';
@@ -36,16 +37,26 @@ export const toHttpError = (err: unknown, log: Logger): APIGatewayProxyResultV2 
   return respond(500, { message: 'Server Error!' });
 };
 
+const compress = (request: { event: APIGatewayProxyEventV2; response: APIGatewayProxyResultV2 | null }): void => {
+  if (request.response) request.response = compressResponse(request.response, request.event.headers?.['accept-encoding']);
+};
+
 /**
  * The middy stack every API Lambda shares: header normalising, JSON and form bodies (both
- * accepted, spec §7), multipart forms (the farm settings upload), and error mapping. `handle` returns the action's answer; it is sent as
- * JSON with status 200.
+ * accepted, spec §7), multipart forms (the farm settings upload), error mapping, and compression
+ * (brotli or gzip per Accept-Encoding, lambdas/lib/compression.ts). `handle` returns the action's
+ * answer; it is sent as JSON with status 200.
  */
 export const http = (
   handle: (event: APIGatewayProxyEventV2) => Promise<unknown>,
   log: Logger,
 ) =>
   middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>()
+    // First in the stack, so its `after` and `onError` run last: on the answer, and on the error's mapping below.
+    .use({
+      after: compress,
+      onError: compress,
+    })
     .use(httpHeaderNormalizer())
     .use(multipartBody())
     .use(httpJsonBodyParser({ disableContentTypeError: true }))
@@ -55,4 +66,5 @@ export const http = (
         request.response = toHttpError(request.error, log);
       },
     })
+
     .handler(async (event) => respond(200, await handle(event)));

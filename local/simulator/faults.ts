@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Faults the simulator can inject into one vat for a number of simulated minutes. Each maps to

@@ -177,9 +177,11 @@ export const startApiGateway = async (options: GatewayOptions): Promise<{ server
     }
     const result = (await (await lambda)(event, lambdaContext(endpoint.handler, requestId))) as APIGatewayProxyStructuredResultV2 | string;
     const structured: APIGatewayProxyStructuredResultV2 = typeof result === 'string' ? { statusCode: 200, body: result } : result;
+    // As HTTP API does: a base64 body (a compressed answer, lambdas/lib/compression.ts) goes out as its bytes.
+    const out = structured.isBase64Encoded ? Buffer.from(structured.body ?? '', 'base64') : (structured.body ?? '');
     res
-      .writeHead(structured.statusCode ?? 200, { ...(structured.headers as Record<string, string> | undefined), ...corsHeaders })
-      .end(structured.body ?? '');
+      .writeHead(structured.statusCode ?? 200, { ...(structured.headers as Record<string, string> | undefined), ...corsHeaders, 'content-length': String(Buffer.byteLength(out)) })
+      .end(out);
   };
 
   const server = createServer((req, res) => {

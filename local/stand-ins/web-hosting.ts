@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { pickEncoding, type ContentEncoding } from '../../lambdas/lib/compression';
 import type { WebConfig } from '../../shared/config';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '../../shared/web/security-headers';
 
@@ -16,6 +18,31 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.map': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
+};
+
+/** What CloudFront compresses (its list of compressible types, for the ones the build has). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.map', '.txt', '.ico']);
+/** CloudFront compresses objects from 1,000 bytes. */
+const MIN_COMPRESS_BYTES = 1000;
+
+/** A file as it goes out: its bytes per encoding, made once (a build's files do not change while served). */
+const encoder = () => {
+  const cache = new Map<string, Buffer>();
+  return (file: string, encoding: ContentEncoding | undefined): Buffer => {
+    const key = `${encoding ?? 'identity'}:${file}`;
+    let out = cache.get(key);
+    if (!out) {
+      const raw = readFileSync(file);
+      out =
+        encoding === 'br'
+          ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+          : encoding === 'gzip'
+            ? gzipSync(raw, { level: 9 })
+            : raw;
+      cache.set(key, out);
+    }
+    return out;
+  };
 };
 
 /** Where the local stack's herd-site stand-in answers (the herd link and the herd users' unauthorized landing). */
@@ -34,7 +61,9 @@ const herdSitePage = (token: string | null) =>
 
 /**
  * S3 + CloudFront stand-in: the Vite build with SPA fallback (CloudFront answers index.html for
- * unknown paths) and the runtime /config.json that the CDK web construct writes in AWS.
+ * unknown paths) and the runtime /config.json that the CDK web construct writes in AWS. Like the
+ * distribution (compress: true) it answers brotli or gzip per Accept-Encoding, and hashed assets
+ * are cached immutable for a year while index.html is revalidated (the web construct's cache-control).
  */
 export const startWebHosting = async (port: number, distDir: string, config: WebConfig): Promise<{ server: Server; url: string }> => {
   const index = join(distDir, 'index.html');
@@ -45,6 +74,7 @@ export const startWebHosting = async (port: number, distDir: string, config: Web
     ...SECURITY_HEADERS,
     'content-security-policy': contentSecurityPolicy({ api: new URL(config.apiUrl).origin, cognito: config.cognitoEndpoint ? [new URL(config.cognitoEndpoint).origin] : [] }),
   };
+  const bytesOf = encoder();
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
     if (path === '/config.json') {
@@ -59,14 +89,21 @@ export const startWebHosting = async (port: number, distDir: string, config: Web
     const file = normalize(join(distDir, path));
     const inside = file.startsWith(root);
     const target = inside && existsSync(file) && statSync(file).isFile() ? file : index;
+    // Vite's hashed file names change with their content: cached for a year, never revalidated.
     const hashed = target.includes(`${sep}assets${sep}`);
+    const compressible = COMPRESSIBLE.has(extname(target)) && statSync(target).size >= MIN_COMPRESS_BYTES;
+    const encoding = compressible ? pickEncoding(req.headers['accept-encoding']) : undefined;
+    const body = bytesOf(target, encoding);
     res
       .writeHead(200, {
         ...security,
         'content-type': TYPES[extname(target)] ?? 'application/octet-stream',
         'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ...(compressible ? { vary: 'accept-encoding' } : {}),
+        ...(encoding ? { 'content-encoding': encoding } : {}),
+        'content-length': String(body.length),
       })
-      .end(readFileSync(target));
+      .end(req.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

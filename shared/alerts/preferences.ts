@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NotificationType } from './types';
 
 /** Farmer §3 Alert setting: one row per alert kind, flags email and text, all default true. */

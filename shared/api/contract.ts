@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ActivityKind } from '../telemetry/activities';
 import type { OperatorGroup } from '../roles';
 import type { EndpointPath } from './endpoints';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Field helpers for the wire protocol of spec §7: a form-encoded body carries every value as a
@@ -46,3 +46,11 @@ export const intField = (name: string) =>
 
 /** A boolean sent as true/false, 1/0 or a real boolean. */
 export const boolField = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')]);
+
+/** An instant as ISO 8601 with a time (any offset), normalised to UTC …Z. */
+export const instantField = (name: string) =>
+  z
+    .string({ error: `${name} must be a date and time` })
+    .max(40, `${name} must be a date and time`)
+    .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), `${name} must be a date and time`)
+    .transform((s) => new Date(Date.parse(s)).toISOString());

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The dairy company's telemetry gateway (operator §1, §3 "External interface payloads", §7

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One administrative change (issue 18): who made it, when, to what, and the value before and

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The latest values a device reported (operator spec §3 Device.last_updated). */
 export const lastUpdatedSchema = z.object({

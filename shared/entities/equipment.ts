@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /*
  * A farm's milk-cooling plant (farmer §2.13, §3 Equipment item): one pre-cooling system on the milk

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PACKAGES = ['Vat-Man Lite', 'Vat-Man Pro', 'Vat-Man Auto'] as const;
 export const packageSchema = z.enum(PACKAGES);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** 2 verified, 1 not (farmer spec §3 User). */
 export const verifyFlag = z.union([z.literal(1), z.literal(2)]);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Check Install's exchange with a farm's unit (operator §4, §7; issue 20), over MQTT like the

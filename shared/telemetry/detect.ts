@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ACTIVITY_KINDS, pointOf, type Activity, type ActivityKind, type ActivityPoint } from './activities';
 import type { Reading, VatConfig } from './reading';
 import { stepAgitatorStop, type AgitatorStopState } from './detectors/agitator-stop';

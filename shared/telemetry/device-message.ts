@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The messages devices publish over MQTT (docs/telemetry.md is the prose version of this file).

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Watchman activity run (operator §3): the 18 fields, plus its id and the open cases by farm for the Activity tab. */
 export const RUN_COUNTS = [

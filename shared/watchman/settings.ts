@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WATCHMAN_DEFAULTS } from '../constants';
 
 /** Watchman settings (operator §3) as stored and answered by GET_SETTINGS: the §9 defaults' keys. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { formatRouteSize, routeBudgets, routeInitialSize, type BundleFacts, type ChunkFacts, type RouteBudget } from '../../frontend/build/route-budget';
+import { ROUTE_BUDGETS } from '../../frontend/build/route-budgets';
 
 /**
  * The build's route budget (issue 5: /dts/dashboard's initial JavaScript at most 250 kB gzipped)
@@ -114,5 +115,16 @@ describe('the routeBudgets plugin', () => {
     const exact = routeInitialSize(bundle, budget()).gzipBytes;
     expect(build(bundle, exact).run).not.toThrow();
     expect(build(bundle, exact - 1).run).toThrow(/OVER BUDGET/);
+  });
+});
+
+describe('the budgets the build enforces (frontend/build/route-budgets.ts, issue 14)', () => {
+  it('/dts/dashboard at most 200 kB gzipped and /dts/login at most 190 kB, each counting its own screen', () => {
+    expect(ROUTE_BUDGETS.map((b) => [b.route, b.maxGzipBytes])).toEqual([
+      ['/dts/dashboard', 200_000],
+      ['/dts/login', 190_000],
+    ]);
+    expect(ROUTE_BUDGETS.find((b) => b.route === '/dts/login')?.lazyModules.at(-1)).toMatch(/features\/auth\/components\/login-page\.tsx$/);
+    expect(ROUTE_BUDGETS.find((b) => b.route === '/dts/dashboard')?.lazyModules.at(-1)).toMatch(/features\/milk-dashboard\/components\/milk-dashboard-page\.tsx$/);
   });
 });

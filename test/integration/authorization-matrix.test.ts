@@ -4,7 +4,7 @@ import { camelOf } from '../../shared/watchman/settings';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoReadingsRepository, type StoredActivity } from '../../lambdas/adapters/dynamodb/readings-repository';
 import type { Access, Contract } from '../../shared/api/contract';

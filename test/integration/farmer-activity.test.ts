@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoReadingsRepository, type ReadingsRepository, type StoredActivity } from '../../lambdas/adapters/dynamodb/readings-repository';
@@ -17,6 +17,7 @@ import {
 } from '../../shared/api/actions/farmer-activity';
 import { CHART_POINT_CAP } from '../../shared/constants';
 import { activityId, pointOf, type ActivityKind } from '../../shared/telemetry/activities';
+import { lastAllCursor, mergeLastAll } from '../../shared/telemetry/range-merge';
 import { localDayOf } from '../../shared/time/local-day';
 import { reading, writeSeries } from '../support/reading-series';
 import { startTestStack } from '../support/local-stack';
@@ -292,5 +293,60 @@ describe('range rules on the server', () => {
     expect(vat1?.detailData.filter((p) => (p.temp1 ?? 0) > 6.85).length).toBeGreaterThan(100);
     expect(vat1?.coolerData.length).toBeLessThanOrEqual(CHART_POINT_CAP);
     expect(vat1?.phyStateData.length).toBeGreaterThan(10);
+  });
+});
+
+describe('FARMER_DASHBOARD_LAST_ALL since: the 120 s refresh fetches only what is new (issue 14)', () => {
+  const fields = { type: 'FARMER_DASHBOARD_LAST_ALL', farm: 'farm-pro' };
+  // The last 2 days move on with the clock: the two answers' ranges differ by the milliseconds between them.
+  const withoutEnd = (answer: z.infer<typeof lastAllResponseSchema>) => answer.map(({ range, ...v }) => ({ ...v, range: { ...range, from: 'then', to: 'now' } }));
+
+  it('answers only the readings after the cursor, and merged into the last answer they give what the whole range gives', async () => {
+    const before = await ok(lastAllResponseSchema, fields);
+    const since = lastAllCursor(before) as string;
+    // Vat 2's last reading is a minute before `now` (vat 1 may have one at `now`, from the test above): the cursor is the earlier.
+    expect(since).toBe(new Date(now - MIN).toISOString());
+    // New readings a second apart after `now`: a stop that goes on across the cursor and ends, a state
+    // change, a new stop left open, a battery going off (vat 1); vat 2 stays stopped, then runs.
+    while (Date.now() < now + 10_000) await new Promise((r) => setTimeout(r, 250));
+    const t = (k: number) => new Date(now + k * 1000).toISOString();
+    const pro1 = [
+      reading(t(1), { agitator_status: 0 }),
+      reading(t(2), { agitator_status: 1, temp1: 3.9 }),
+      reading(t(3), { agitator_status: 1, state_machine: 'eom' }),
+      reading(t(4), { agitator_status: 0, state_machine: 'eom' }),
+      reading(t(5), { agitator_status: 0, state_machine: 'eom', battery_status: '0x0A', on_mains: false }),
+    ];
+    const pro2 = [reading(t(1)), reading(t(2)), reading(t(3), { agitator_status: 1, temp1: 7.5 })];
+    for (const r of pro1) await readings.putReading(PRO_1, r, '{}');
+    for (const r of pro2) await readings.putReading(PRO_2, r, '{}');
+
+    const fresh = await ok(lastAllResponseSchema, { ...fields, since });
+    // Only what is new: vat 1's readings after the cursor it already had and the five new ones; vat 2's three.
+    expect(fresh.map((v) => v.since)).toEqual([since, since]);
+    const already = (before[0]?.detailData ?? []).filter((p) => p.published_at > since).map((p) => p.published_at);
+    expect(fresh.map((v) => v.detailData.map((p) => p.published_at))).toEqual([[...already, ...pro1.map((r) => r.published_at)], pro2.map((r) => r.published_at)]);
+    expect(fresh.map((v) => v.points)).toEqual([already.length + 5, 3]);
+    expect(JSON.stringify(fresh).length).toBeLessThan(JSON.stringify(before).length / 20);
+
+    const whole = await ok(lastAllResponseSchema, fields);
+    const merged = mergeLastAll(before, fresh);
+    expect(merged).toBeDefined();
+    expect(withoutEnd(merged ?? [])).toEqual(withoutEnd(whole));
+    // The joins were exercised: vat 1's stop across the cursor ended at t(2), a new one is open; vat 2's ended at t(3).
+    expect(whole[0]?.agitatorData.listStop.slice(-2).map((p) => p.end?.published_at ?? null)).toEqual([t(2), null]);
+    expect(whole[0]?.phyStateData.at(-1)).toEqual({ start: t(3), end: t(5), phystate: 'eom' });
+    expect(whole[0]?.batteryData.at(-1)).toEqual({ published_at: t(5), raw: { status: '0x0A' } });
+    expect(whole[1]?.agitatorData.listStop.at(-1)?.end?.published_at).toBe(t(3));
+  });
+
+  it('asks for the whole range again when the vats changed, and refuses a cursor that is not a time', async () => {
+    const before = await ok(lastAllResponseSchema, fields);
+    expect(mergeLastAll(before.slice(0, 1), before)).toBeUndefined();
+    expect(await call({ ...fields, since: 'yesterday' })).toEqual({ status: 422, body: { message: 'since must be a date and time' } });
+    // A cursor before the range is the whole range.
+    const all = await ok(lastAllResponseSchema, { ...fields, since: '2000-01-01T00:00:00Z' });
+    expect(all[0]?.since).toBeUndefined();
+    expect(all[0]?.points).toBe(before[0]?.points);
   });
 });

@@ -48,14 +48,21 @@ export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatma
   const stack = await startOnFreePorts(dataDir, distDir, options);
   const { facts } = stack;
   for (const a of facts.accounts) if (a.totpSecret) rememberTotpSecret(a.email, a.totpSecret);
-  const post = async (path: string, fields: Record<string, string>, token?: string) => {
+  /** A POST with what came over the wire: its bytes as sent (content-length) and its encoding. */
+  const postMeasured = async (path: string, fields: Record<string, string>, token?: string) => {
     const res = await fetch(`${facts.api}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      // What a browser sends: fetch decodes br and gzip itself.
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': 'gzip, deflate, br', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: new URLSearchParams(fields).toString(),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+    const wireBytes = Number(res.headers.get('content-length') ?? Buffer.byteLength(text));
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, wireBytes, contentEncoding: res.headers.get('content-encoding') };
+  };
+  const post = async (path: string, fields: Record<string, string>, token?: string) => {
+    const { status, body } = await postMeasured(path, fields, token);
+    return { status, body };
   };
   /** Signs in through USER_SIGN_IN; an account with an authenticator app answers the code step (USER_SIGN_IN_TOTP) from its known secret. */
   const signIn = async (email: string, password = DEMO_PASSWORD) => {
@@ -69,5 +76,5 @@ export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatma
     if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${JSON.stringify(res.body)}`);
     return (res.body as { token: string }).token;
   };
-  return { ...stack, dataDir, distDir, post, signIn };
+  return { ...stack, dataDir, distDir, post, postMeasured, signIn };
 };

@@ -47,8 +47,24 @@ export interface VatManFunctionProps {
  * call it (esbuild keeps a `require` shim that throws). Defining it from `import.meta.url`
  * keeps those working.
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * How every handler is bundled (esbuild through NodejsFunction); `npm run bench` bundles the same
+ * way to print each bundle's size and module init time. `@aws-sdk/*` is left out as the runtime
+ * provides it (NodejsFunction's own default, restated because giving externalModules replaces
+ * it); mqtt is left out as only the local stack publishes device commands over MQTT
+ * (lambdas/adapters/iot/device-commands.ts imports it when MQTT_URL is set, never in AWS).
+ */
+export const HANDLER_BUNDLING = {
+  target: 'node22',
+  minify: true,
+  // Prefer the ESM build of dependencies that ship both.
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  external: ['@aws-sdk/*', 'mqtt'],
+} as const;
 
 /**
  * A Node.js Lambda with the project's defaults in one place (the style of Powertools'
@@ -96,12 +112,12 @@ export class VatManFunction extends Construct implements IGrantable {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
+        target: HANDLER_BUNDLING.target,
+        minify: HANDLER_BUNDLING.minify,
         sourceMap: true,
-        // Prefer the ESM build of dependencies that ship both.
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
+        mainFields: [...HANDLER_BUNDLING.mainFields],
+        banner: HANDLER_BUNDLING.banner,
+        externalModules: [...HANDLER_BUNDLING.external],
       },
     });
     // The log group's write grant must exist before the first invocation writes logs.

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { access, contract } from '@shared/api/contract';
 import type { EndpointPath } from '@shared/api/endpoints';
 import { createApiClient, encodeForm, type ApiClient } from './api-client';

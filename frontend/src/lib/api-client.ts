@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Contract, ContractAnswer, ContractFields } from '@shared/api/contract';
 import { ApiError, type UserMessage } from './api-error';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { webConfigSchema, type WebConfig } from '../../../shared/config';
 
 export const CONFIG_PATH = '/config.json';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { equipmentItemSchema, type EquipmentItem } from '../../../shared/entities/equipment';
 import { farmsKeys as k } from './keys';
 

@@ -1,5 +1,5 @@
 import { BatchGetCommand, PutCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { farmsKeys as k } from './keys';
 
 /**

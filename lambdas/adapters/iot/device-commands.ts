@@ -1,6 +1,5 @@
 import { IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import mqtt from 'mqtt';
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../dynamodb/client';
 import { optionalEnv, requireEnv } from '../../lib/env';
@@ -93,9 +92,14 @@ const iotPublisher = (client: IoTDataPlaneClient): CommandPublisher => ({
   },
 });
 
-/** Locally there is no IoT data plane: the same message goes to the aedes broker over MQTT. */
+/**
+ * Locally there is no IoT data plane: the same message goes to the aedes broker over MQTT. The
+ * client is imported here only: the Lambda bundles leave mqtt out (HANDLER_BUNDLING in
+ * cdk/lib/constructs/vat-man-function.ts), as AWS never sets MQTT_URL.
+ */
 const mqttPublisher = (url: string): CommandPublisher => ({
   async publish(topic, payload) {
+    const { default: mqtt } = await import('mqtt');
     const client = await mqtt.connectAsync(url, { clientId: `vatman-cmd-${randomUUID().slice(0, 8)}`, reconnectPeriod: 0 });
     try {
       await client.publishAsync(topic, payload, { qos: 1 });

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHART_POINT_CAP, RAW_ARCHIVE_DAYS } from '../../constants';
 import { deviceSchema } from '../../entities/device';
 import { access, contract } from '../contract';
-import { idField, intField } from '../fields';
+import { idField, instantField, intField } from '../fields';
 import { coolerPointSchema, detailPointSchema, periodSchema } from './farmer-activity';
 
 /*
@@ -45,12 +45,6 @@ export const roundedWindow = (start: number, end: number): { from: number; to: n
 };
 
 const deviceIdField = idField('device_id');
-const instantField = (name: string) =>
-  z
-    .string({ error: `${name} must be a date and time` })
-    .max(40, `${name} must be a date and time`)
-    .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), `${name} must be a date and time`)
-    .transform((s) => new Date(Date.parse(s)).toISOString());
 const offsetField = (name: string, max: number) => intField(name).min(0, `${name} must be 0 or more`).max(max, `${name} may be at most ${max}`);
 
 export const adminDeviceActions = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { deviceSchema } from '../../entities/device';
 import { auditEntrySchema } from '../../entities/audit';
 import { supplierSchema, isDairyCompanyFarm, packageSchema, PACKAGES, supplierOf, type Farm, type Package } from '../../entities/farm';

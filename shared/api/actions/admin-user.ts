@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { auditEntrySchema } from '../../entities/audit';
 import { access, contract } from '../contract';
 import { idField } from '../fields';

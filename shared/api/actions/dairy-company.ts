@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DAIRY_EVENT_KINDS } from '../../dairy-company/payloads';
 import { access, contract } from '../contract';
 import { farmField, ID_MAX } from '../fields';

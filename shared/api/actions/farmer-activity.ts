@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lastUpdatedSchema } from '../../entities/device';
 import { packageSchema } from '../../entities/farm';
 import { COOLING_RULES } from '../../compliance/cooling-rules';
@@ -6,7 +6,7 @@ import { ACTIVITY_KINDS, type ActivityKind } from '../../telemetry/activities';
 import { controllerStatusSchema } from '../../telemetry/device-message';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
-import { farmField, ID_MAX, intField, jsonField } from '../fields';
+import { farmField, ID_MAX, instantField, intField, jsonField } from '../fields';
 import { addPickupResponseSchema, addPickupSchema, deletePickupResponseSchema, deletePickupSchema, pickupListItemSchema } from './farmer-pickup';
 import { MAX_PAGE_INDEX } from '../range';
 
@@ -60,7 +60,11 @@ const byActivity = <T extends string>(type: T) => z.object({ type: z.literal(typ
 
 export const farmerActivityActions = {
   FARMER_DASHBOARD_LAST: farmOnly('FARMER_DASHBOARD_LAST'),
-  FARMER_DASHBOARD_LAST_ALL: farmRange('FARMER_DASHBOARD_LAST_ALL'),
+  /**
+   * `since` (issue 14): the newest reading time the client already has; the answer then holds only
+   * what is newer (see lastAllItemSchema.since) and the client merges it (shared/telemetry/range-merge.ts).
+   */
+  FARMER_DASHBOARD_LAST_ALL: farmRange('FARMER_DASHBOARD_LAST_ALL').extend({ since: optionalText(instantField('since')) }),
   FARMER_STORAGE_HISTORY: farmOnly('FARMER_STORAGE_HISTORY'),
   FARMER_MILKING_LIST: farmRange('FARMER_MILKING_LIST'),
   FARMER_MILKING_ONE: byActivity('FARMER_MILKING_ONE'),
@@ -185,6 +189,13 @@ export const lastAllItemSchema = z.object({
   agitatorData: z.object({ listStop: z.array(periodSchema) }),
   /** Gaps between readings over 15 minutes (farmer §2.17). */
   outageData: z.array(periodSchema),
+  /**
+   * Set when the request gave `since`: detailData and coolerData hold only the readings after it,
+   * `points` counts only those, and the state runs, battery records, stops and outages are those of
+   * the readings from `since` on (the reading at `since` included, so a run, stop or gap that goes
+   * on across it joins up). Absent for a whole range.
+   */
+  since: z.string().optional(),
 });
 export const lastAllResponseSchema = z.array(lastAllItemSchema);
 

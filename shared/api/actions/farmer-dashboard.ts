@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { farmSchema, knodeAssetSchema } from '../../entities/farm';
 import { access, contract } from '../contract';
 import { farmField } from '../fields';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { equipmentItemSchema, equipmentListSchema } from '../../entities/equipment';
 import { access, contract } from '../contract';
 import { farmField, jsonField } from '../fields';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { access, contract } from '../contract';
 import { farmField, ID_MAX, idField, jsonField } from '../fields';
 

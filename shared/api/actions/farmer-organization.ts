@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ADDABLE_TAGS,
   ORGANIZATION_MESSAGES as MSG,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { channelFlagsSchema, PREFERENCE_KEYS, preferencesInputSchema, type PreferenceKey, type Preferences } from '../../alerts/preferences';
 import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, type AlertSettings, type AutoSettings } from '../../alerts/settings';
 import { packageSchema } from '../../entities/farm';

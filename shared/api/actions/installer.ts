@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { packageSchema, supplierSchema, SUPPLIER_CODES } from '../../entities/farm';
 import { INSTALL_LOG_PAGE, installLogEntrySchema, LOG_TYPES } from '../../entities/install';
 import { access, contract } from '../contract';

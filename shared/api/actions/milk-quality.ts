@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { supplierSchema } from '../../entities/farm';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { watchmanCaseSchema, watchmanRunSchema } from '../../watchman/records';
 import { watchmanFormShape, watchmanSettingsSchema } from '../../watchman/settings';
 import { intField } from '../fields';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { farmSchema } from '../../entities/farm';
 import { userSchema } from '../../entities/user';
 import { access, contract } from '../contract';

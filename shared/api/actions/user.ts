@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MIN } from '../../constants';
 import { farmSchema } from '../../entities/farm';
 import { organizationTagSchema } from '../../entities/organization';

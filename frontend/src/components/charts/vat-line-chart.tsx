@@ -1,12 +1,20 @@
-import { Chart as ChartJS, type ChartType, Legend, LinearScale, LineElement, PointElement, Tooltip, type ChartOptions, type Plugin } from 'chart.js';
+import { Chart as ChartJS, type ChartType, Decimation, Legend, LinearScale, LineElement, PointElement, Tooltip, type ChartOptions, type Plugin } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
 import { formatTick, niceTimeTicks } from '../../lib/time-format';
 import { type Band, type ChartUnit, stirrerText, type XY, tooltipLines } from './chart-data';
+import { useIdleTurn } from './idle-turn';
 import './charts.css';
 
-ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
+ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, Decimation, zoomPlugin);
+
+/**
+ * Series longer than this are drawn decimated to the chart's pixel width (chart.js min-max: the
+ * lowest and highest value of each pixel column, so peaks stay), recomputed for the zoomed window.
+ * A 30-day range has about 3,200 points a series; a phone's chart is about 350 px wide (issue 14).
+ */
+export const DECIMATE_ABOVE_POINTS = 1_000;
 
 export interface ShadedBands {
   readonly bands: readonly Band[];
@@ -181,6 +189,7 @@ export const lineChartOptions = ({ unit, yTitle, yMin = 0, markers = [], from, t
           label: (item) => `${item.dataset.label ?? ''}: ${tooltipLines(item.parsed.x ?? 0, item.parsed.y ?? 0, unit, timeZone)[1]}`,
         },
       },
+      decimation: { enabled: true, algorithm: 'min-max', threshold: DECIMATE_ABOVE_POINTS },
       bands: { shaded },
       markers: { lines: markers },
       zoom: {
@@ -209,6 +218,9 @@ export const lineDataset = (s: LineSeries, pointRadius = 0) => ({
 
 /** A line chart 300 px high (§9) on a time axis, with shaded periods; readings a minute apart, so no dots. */
 export function VatLineChart(props: VatLineChartProps) {
+  // Drawn when its turn comes (idle-turn.ts); until then the space it takes, so nothing moves.
+  const ready = useIdleTurn();
+  if (!ready) return <div className="vat-chart" style={{ height: CHART_HEIGHT }} aria-busy="true" />;
   const data = { datasets: props.series.map((s) => lineDataset(s)) };
   return (
     <div className="vat-chart" style={{ height: CHART_HEIGHT }}>

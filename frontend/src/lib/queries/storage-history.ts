@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { farmerActivityContracts, type storageHistoryResponseSchema } from '@shared/api/actions/farmer-activity';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../api-client';

@@ -1,5 +1,5 @@
 import { confirmSignIn, signIn } from 'aws-amplify/auth';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MSG_EMAIL, MSG_PASSWORD_REQUIRED, MSG_TOTP_CODE, totpCodeField } from '../../../../../shared/api/actions/user';
 import { SNACKBAR_DEFAULT_MESSAGE } from '../../../components/snackbar';
 import { MSG_NO_RESPONSE } from '../../../lib/api-error';

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export interface FieldError<F extends string> {
   /** The field in error, or null for a check of the whole form (the bot-check). */

@@ -27,7 +27,7 @@ export function Gauge({ title, value, min, max, unit, decimals = 0 }: GaugeProps
   const text = has ? `${value.toFixed(decimals)} ${unit}` : 'No reading';
   return (
     <figure className="gauge">
-      <svg viewBox="0 0 200 120" role="meter" aria-label={title} aria-valuemin={min} aria-valuemax={max} {...(has ? { 'aria-valuenow': value, 'aria-valuetext': text } : { 'aria-valuetext': text })}>
+      <svg viewBox="0 0 200 120" role="meter" aria-label={title} aria-valuemin={min} aria-valuemax={max} aria-valuenow={has ? value : min} aria-valuetext={text}>
         <path d={`M ${CX - R} ${CY} A ${R} ${R} 0 0 1 ${CX + R} ${CY}`} className="gauge__track" />
         {has && f > 0 && <path d={`M ${CX - R} ${CY} A ${R} ${R} 0 0 1 ${end.x.toFixed(2)} ${end.y.toFixed(2)}`} className="gauge__value" />}
         <text x={CX} y={CY - 12} textAnchor="middle" className="gauge__text">

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { collectionEventSchema, milkingEventSchema, vatExceptionSchema } from '@shared/dairy-company/payloads';
 import { DOC_FAKE_FARM, DOC_REAL_FARM, DOC_TEST_GATEWAY, SCENARIOS } from '@shared/dairy-company/scenarios';
 import './interface-docs.css';

@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { farmerActivityContracts, type lastAllResponseSchema } from '@shared/api/actions/farmer-activity';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
+import { lastAllCursor, mergeLastAll } from '@shared/telemetry/range-merge';
 import type { ApiClient } from '../../../lib/api-client';
 
 export type VatLastAll = z.infer<typeof lastAllResponseSchema>[number];
@@ -19,12 +20,20 @@ const rangeFields = (range: ChartRange) =>
  * FARMER_DASHBOARD_LAST_ALL (farmer §2.5, §2.17). Errors ('No more data!', a range the server refuses)
  * are shown beside the range controls, so the call takes its own onError instead of the snackbar.
  * Only a live range (page 1, or picked days up to today) refreshes every 120 s; an older one does not change.
+ * A refresh asks only for what is newer than the answer it has (`since`, issue 14) and merges it in;
+ * when the vats changed in between it asks for the whole range.
  */
 export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: ChartRange, today: string) =>
   queryOptions({
     queryKey: ['farmer-dashboard-last-all', farmId, range],
-    queryFn: ({ signal }) =>
-      client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range) }, { signal, onError: () => undefined }),
+    queryFn: async ({ signal, client: queries, queryKey }) => {
+      const fetchRange = (since?: string) =>
+        client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), ...(since ? { since } : {}) }, { signal, onError: () => undefined });
+      const previous = isLiveRange(range, today) ? queries.getQueryData<VatLastAll[]>(queryKey) : undefined;
+      const since = previous ? lastAllCursor(previous) : undefined;
+      if (!previous || !since) return fetchRange();
+      return mergeLastAll(previous, await fetchRange(since)) ?? fetchRange();
+    },
     refetchInterval: isLiveRange(range, today) ? DASHBOARD_REFRESH_MS : false,
     retry: false,
   });

@@ -28,7 +28,8 @@ function QualityIndicator({ quality }: { readonly quality: unknown }) {
         aria-label="Milk quality"
         aria-valuemin={3}
         aria-valuemax={6.2}
-        aria-valuenow={gauge.value ?? undefined}
+        // A meter needs a value: without a reading it sits at the minimum and its text says so.
+        aria-valuenow={gauge.value ?? 3}
         aria-valuetext={gauge.value === null ? gauge.label : `${gauge.label} (${gauge.value.toFixed(2)})`}
       >
         <span className="quality-gauge__needle" style={{ left: `${gauge.percent}%` }} />
@@ -70,7 +71,7 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
           aria-label="Milk level"
           aria-valuemin={0}
           aria-valuemax={100}
-          aria-valuenow={level?.fillPercent}
+          aria-valuenow={level?.fillPercent ?? 0}
           aria-valuetext={level ? `${percent}%${levelMm === undefined ? '' : ` (${levelMm} mm)`}` : 'No level'}
         >
           {level && (

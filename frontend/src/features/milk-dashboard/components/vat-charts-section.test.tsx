@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Chart as ChartJS } from 'chart.js';
+import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { Farm } from '@shared/entities/farm';
 import { isLiveRange, type VatLastAll } from '../api/dashboard-last-all';
 import { build } from '../../../testing/build';
@@ -136,6 +137,35 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
         ['Milking end', Date.parse('2026-03-10T09:50:00Z')],
       ]);
     }
+  });
+
+  it('refreshes every 120 s with only what is newer than its answer (since), and draws the two merged (issue 14)', async () => {
+    vi.useFakeTimers({ now: NOW, shouldAdvanceTime: true, toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'Date'] });
+    const newer = (n: number): VatLastAll => ({
+      ...item(n, 'Vat-Man Lite'),
+      since: '2026-03-10T11:00:00Z',
+      points: 1,
+      detailData: [{ published_at: '2026-03-10T11:01:00Z', milk_volume: 1600, temp1: 3.4 }],
+      agitatorData: { listStop: [] },
+    });
+    const { api } = await openDashboard('Vat-Man Lite', (fields) => (fields.has('since') ? [newer(1), newer(2)] : [item(1, 'Vat-Man Lite'), item(2, 'Vat-Man Lite')]));
+    const vat1 = await screen.findByRole('region', { name: 'Vat 1 charts' });
+    const volume = await chartOn(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }));
+    await waitFor(() => expect(volume.data.datasets.find((d) => d.label === 'Milk Volume')?.data).toHaveLength(2));
+    await act(() => vi.advanceTimersByTimeAsync(DASHBOARD_REFRESH_MS));
+    await waitFor(() => expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL')).toHaveLength(2));
+    const [first, refresh] = api.callsOf('FARMER_DASHBOARD_LAST_ALL');
+    expect(first?.fields.has('since')).toBe(false);
+    // The newest point both vats have; the same page.
+    expect(refresh?.fields.get('since')).toBe('2026-03-10T11:00:00Z');
+    expect(refresh?.fields.get('page_index')).toBe('1');
+    await waitFor(() =>
+      expect(ChartJS.getChart(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }) as HTMLCanvasElement)?.data.datasets.find((d) => d.label === 'Milk Volume')?.data).toEqual([
+        { x: Date.parse('2026-03-10T10:00:00Z'), y: 1000 },
+        { x: Date.parse('2026-03-10T11:00:00Z'), y: 1500 },
+        { x: Date.parse('2026-03-10T11:01:00Z'), y: 1600 },
+      ]),
+    );
   });
 
   it("tooltips read the farm's clock in §9's chart format and litres to the nearest 10 L", async () => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { qualityBand, type QualityRisk } from '../../../components/charts/quality-bands';
 
 /** §9 quality gauge (colony estimate): range 3 to 6.2, default 3; 4.85 when the alert is 2 with agitator data. */

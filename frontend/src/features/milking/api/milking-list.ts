@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { farmerActivityContracts, type milkingListResponseSchema } from '@shared/api/actions/farmer-activity';
 import type { ApiClient } from '../../../lib/api-client';
 

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { agitatorListResponseSchema, collectionListResponseSchema, farmerActivityContracts as c, storageOneResponseSchema } from '@shared/api/actions/farmer-activity';
 import { toWireTime } from '@shared/api/actions/farmer-pickup';
 import type { ApiClient } from '../../../lib/api-client';

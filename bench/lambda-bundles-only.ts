@@ -1,0 +1,4 @@
+/** Runs only the Lambda bundle benchmark (`npx tsx bench/lambda-bundles-only.ts`). */
+import { benchLambdaBundles } from './lambda-bundles';
+
+await benchLambdaBundles();

@@ -1,0 +1,87 @@
+/**
+ * Every handler bundled as cdk bundles it (cdk/lib/constructs/vat-man-function.ts HANDLER_BUNDLING:
+ * esbuild, ESM, minified, @aws-sdk/* left to the runtime), then each bundle's minified size and
+ * its module init: the time a fresh Node.js process takes to import it (the SDK modules it loads
+ * included, as Lambda's init phase has them), the median of a few imports.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
+import { HANDLER_BUNDLING } from '../cdk/lib/constructs/vat-man-function';
+import { apiHandlerEntry, functionEntry, REPO_ROOT, triggerEntry } from '../cdk/lib/paths';
+import { ENDPOINTS } from '../shared/api/endpoints';
+
+/** Issue 14's targets. */
+const MAX_BUNDLE_BYTES = 300_000;
+const MAX_INIT_MS = 100;
+const IMPORTS = 3;
+
+/** The functions the stack deploys (cdk/lib/constructs: api, alert-engine, dairy-link, telemetry, and the Cognito triggers). */
+export const handlerEntries = (): { name: string; entry: string }[] => [
+  ...[...new Set(ENDPOINTS.map((e) => e.handler))].map((h) => ({ name: `api/${h}`, entry: apiHandlerEntry(h) })),
+  ...['custom-message', 'post-confirmation'].map((t) => ({ name: `triggers/${t}`, entry: triggerEntry(t) })),
+  { name: 'alerts/sweep-handler', entry: join(REPO_ROOT, 'lambdas', 'alerts', 'sweep-handler.ts') },
+  { name: 'alerts/device-reply-handler', entry: join(REPO_ROOT, 'lambdas', 'alerts', 'device-reply-handler.ts') },
+  { name: 'dairy/sync-handler', entry: join(REPO_ROOT, 'lambdas', 'dairy', 'sync-handler.ts') },
+  { name: 'ingest/handler', entry: functionEntry('ingest') },
+];
+
+/** Imports the bundle in a fresh process and prints how long the import took. */
+const IMPORT_TIMER = `const t = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t));`;
+
+/** A value of the right shape for a variable the stack would set. */
+const standIn = (name: string): string =>
+  name.endsWith('_URL') || name.endsWith('_ENDPOINT')
+    ? 'https://bench.invalid'
+    : name.endsWith('_ARN')
+      ? `arn:aws:sns:ap-southeast-2:000000000000:${name.toLowerCase()}`
+      : `bench-${name.toLowerCase()}`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+export const benchLambdaBundles = async (): Promise<void> => {
+  // Inside the repository, so the bundles find @aws-sdk/* in node_modules as Lambda finds the runtime's.
+  const outDir = join(REPO_ROOT, '.data', 'bench-bundles');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  console.log(`lambda bundles (esbuild as cdk bundles them; init = import in a fresh node, median of ${IMPORTS}; targets ≤ ${MAX_BUNDLE_BYTES / 1000} KB, ≤ ${MAX_INIT_MS} ms)`);
+  let over = 0;
+  for (const { name, entry } of handlerEntries()) {
+    const outfile = join(outDir, `${name.replace('/', '--')}.mjs`);
+    await build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: HANDLER_BUNDLING.target,
+      minify: HANDLER_BUNDLING.minify,
+      mainFields: [...HANDLER_BUNDLING.mainFields],
+      banner: { js: HANDLER_BUNDLING.banner },
+      external: [...HANDLER_BUNDLING.external],
+      logLevel: 'error',
+    });
+    const bytes = statSync(outfile).size;
+    // The variables the stack sets that a handler reads at init: named by its own error, filled with a stand-in value.
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', AWS_REGION: 'ap-southeast-2', NODE_OPTIONS: '--enable-source-maps' };
+    const importOnce = (): number => {
+      for (let tries = 0; tries < 20; tries++) {
+        const run = spawnSync(process.execPath, ['--input-type=module', '-e', IMPORT_TIMER, outfile], { cwd: outDir, encoding: 'utf8', env });
+        if (run.status === 0) return Number(run.stdout);
+        const missing = run.stderr.match(/Missing environment variable (\w+)/)?.[1];
+        if (!missing) throw new Error(`${name}: import failed: ${run.stderr.slice(0, 800)}`);
+        env[missing] = standIn(missing);
+      }
+      throw new Error(`${name}: import still failing after 20 environment variables`);
+    };
+    importOnce(); // the first import finds the variables; the timed ones follow
+    const inits = Array.from({ length: IMPORTS }, importOnce);
+    const init = median(inits);
+    const ok = bytes <= MAX_BUNDLE_BYTES && init <= MAX_INIT_MS;
+    if (!ok) over += 1;
+    console.log(`  ${name.padEnd(34)} ${(bytes / 1000).toFixed(1).padStart(7)} KB  init ${init.toFixed(1).padStart(6)} ms${ok ? '' : '  OVER TARGET'}`);
+  }
+  rmSync(outDir, { recursive: true, force: true });
+  console.log(`  ${over === 0 ? 'every bundle within both targets' : `${over} over a target`} (${basename(outDir)} removed)`);
+};

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:web`: Lighthouse 12 (mobile, its default simulated throttling) against the local
+ * stack's static server, which compresses and caches as CloudFront does, on /dts/login and on
+ * /dts/dashboard signed in as the demo farmer on the Auto farm (4 vats). Prints performance,
+ * accessibility, total blocking time and the JavaScript the page loads (bytes on the wire).
+ * Loopback only; needs a web build (the npm script makes one) and Debian's chromium.
+ * Not a test: it prints what it measured. RUNS=n repeats each page (the median is printed).
+ */
+import '../local/quiet-warnings';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
+import puppeteer, { type Page } from 'puppeteer-core';
+import { DEMO_PASSWORD } from '../local/seed/demo-data';
+import { startTestStack } from '../test/support/local-stack';
+import { CHROMIUM_PATH } from '../test/support/browser';
+import { REPO_ROOT } from '../cdk/lib/paths';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const FARMER = 'farmer@vatman.local';
+const FARM = 'farm-auto';
+
+/** Issue 14's targets. */
+const TARGETS = { performance: 95, accessibility: 100, dashboardTbtMs: 200, initialJsKb: { '/dts/login': 120, '/dts/dashboard': 200 } as Record<string, number> };
+
+interface Figures {
+  performance: number;
+  accessibility: number;
+  tbt: number;
+  lcp: number;
+  fcp: number;
+  jsBytes: number;
+  jsFiles: number;
+  /** The accessibility audits that failed, with the elements they name. */
+  a11yFailed: string[];
+}
+
+const figuresOf = (result: RunnerResult | undefined): Figures => {
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error('Lighthouse gave no result');
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+  const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number; url?: string }[] } | undefined)?.items ?? [];
+  const scripts = items.filter((i) => i.resourceType === 'Script' && i.url?.startsWith('http://localhost'));
+  return {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    tbt: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+    lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+    fcp: lhr.audits['first-contentful-paint']?.numericValue ?? NaN,
+    jsBytes: scripts.reduce((s, i) => s + (i.transferSize ?? 0), 0),
+    jsFiles: scripts.length,
+    a11yFailed: (lhr.categories.accessibility?.auditRefs ?? [])
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a) => a && a.score !== null && a.score < 1)
+      .map((a) => {
+        const nodes = ((a?.details as { items?: { node?: { snippet?: string } }[] } | undefined)?.items ?? []).map((i) => i.node?.snippet).filter(Boolean);
+        return `${a?.id}: ${nodes.slice(0, 3).join(' ')}`;
+      }),
+  };
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+const stack = await startTestStack(undefined, join(REPO_ROOT, 'frontend', 'dist'));
+const browser = await puppeteer.launch({
+  executablePath: CHROMIUM_PATH,
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const port = Number(new URL(browser.wsEndpoint()).port);
+  const web = stack.facts.web;
+  const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true };
+
+  // One page signed in: Amplify keeps the session in localStorage, which Lighthouse leaves (disableStorageReset).
+  const page: Page = await browser.newPage();
+  await browser.setCookie({ name: 'vatman_farm', value: encodeURIComponent(JSON.stringify({ _id: FARM })), domain: new URL(web).hostname, path: '/' });
+  await page.goto(`${web}/dts/login`);
+  await page.locator('::-p-aria(Email)').fill(FARMER);
+  await page.locator('::-p-aria(Password)').fill(DEMO_PASSWORD);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction('location.pathname.endsWith("/dashboard")', { timeout: 30_000 });
+  // A signed-out copy for the login page: another browser context has its own storage.
+  const signedOut = await (await browser.createBrowserContext()).newPage();
+
+  const routes: [string, Page][] = [
+    ['/dts/login', signedOut],
+    ['/dts/dashboard', page],
+  ];
+  console.log(`Lighthouse ${(createRequire(import.meta.url)('lighthouse/package.json') as { version: string }).version}, mobile, default simulated throttling; ${RUNS} run(s) per page, medians`);
+  for (const [route, p] of routes) {
+    const runs: Figures[] = [];
+    for (let k = 0; k < RUNS; k++) {
+      // A first visit's downloads: the HTTP cache emptied, the session (localStorage) kept.
+      await (await p.createCDPSession()).send('Network.clearBrowserCache');
+      runs.push(figuresOf(await lighthouse(`${web}${route}`, flags, undefined, p)));
+    }
+    const m = (f: Exclude<keyof Figures, 'a11yFailed'>) => median(runs.map((r) => r[f]));
+    const js = m('jsBytes') / 1000;
+    const jsTarget = TARGETS.initialJsKb[route] ?? Infinity;
+    console.log(
+      `  ${route.padEnd(16)} performance ${m('performance')} (${runs.map((r) => r.performance).join(', ')}; target ≥ ${TARGETS.performance})  accessibility ${m('accessibility')} (target ${TARGETS.accessibility})  ` +
+        `FCP ${(m('fcp') / 1000).toFixed(1)} s  LCP ${(m('lcp') / 1000).toFixed(1)} s  TBT ${m('tbt').toFixed(0)} ms${route === '/dts/dashboard' ? ` (target ≤ ${TARGETS.dashboardTbtMs})` : ''}  ` +
+        `scripts loaded ${js.toFixed(1)} KB on the wire in ${m('jsFiles')} files (initial JS target ≤ ${jsTarget} KB; the build's route budget counts it)`,
+    );
+    for (const failed of new Set(runs.flatMap((r) => r.a11yFailed))) console.log(`    accessibility: ${failed}`);
+  }
+} finally {
+  await browser.close();
+  await stack.stop();
+}

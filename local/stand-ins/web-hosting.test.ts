@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebConfig } from '../../shared/config';
+import { startWebHosting } from './web-hosting';
+
+/** Raw bytes and headers, without fetch's own decoding, so what is on the wire is what is checked. */
+const get = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+
+const SCRIPT = `export const text = ${JSON.stringify('vat '.repeat(2000))};`;
+
+describe('the static web server (S3 + CloudFront stand-in)', () => {
+  let base = '';
+  let close: () => void = () => undefined;
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'vatman-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), `<!doctype html><html><head><title>Vat-Man</title></head><body>${'<div></div>'.repeat(200)}</body></html>`);
+    writeFileSync(join(dist, 'assets', 'index-AbC123.js'), SCRIPT);
+    writeFileSync(join(dist, 'assets', 'tiny-AbC123.js'), 'export {};');
+    const config = { apiUrl: 'http://127.0.0.1:1', cognitoEndpoint: 'http://127.0.0.1:2' } as WebConfig;
+    const { server } = await startWebHosting(0, dist, config);
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => server.close();
+  });
+  afterAll(() => close());
+
+  it('answers brotli to a browser and gzip to a gzip-only client, the bytes decoding to the file', async () => {
+    const br = await get(`${base}/assets/index-AbC123.js`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(brotliDecompressSync(br.body).toString()).toBe(SCRIPT);
+    expect(br.body.length).toBeLessThan(SCRIPT.length / 10);
+    const gz = await get(`${base}/assets/index-AbC123.js`, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(SCRIPT);
+    const plain = await get(`${base}/assets/index-AbC123.js`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(SCRIPT);
+  });
+
+  it('caches hashed assets immutable for a year and revalidates index.html (also as the SPA fallback)', async () => {
+    expect((await get(`${base}/assets/index-AbC123.js`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/', '/dts/dashboard']) {
+      const page = await get(`${base}${path}`, { 'accept-encoding': 'br' });
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(page.body).toString()).toMatch(/^<!doctype html>/);
+      expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    }
+  });
+
+  it('sends files under 1,000 bytes as they are, as CloudFront does', async () => {
+    const tiny = await get(`${base}/assets/tiny-AbC123.js`, { 'accept-encoding': 'br' });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body.toString()).toBe('export {};');
+  });
+});
