@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
@@ -7,7 +7,9 @@ import { getSession, isSignedIn } from '../../../lib/auth-session';
 import { landingPath } from '../../../lib/role-landing';
 import { confirmTotpCode, signInInputSchema, signInWithPassword, type SignInInput, type SignInResult } from '../api/sign-in';
 import { AuthLayout } from './auth-layout';
-import { TotpCodeForm } from './totp-code-form';
+
+/** Only an account with an authenticator app reaches the code step: its form loads then, off the login page's first load. */
+const TotpCodeForm = lazy(() => import('./totp-code-form').then((m) => ({ default: m.TotpCodeForm })));
 
 type Field = keyof SignInInput;
 
@@ -116,9 +118,11 @@ export function LoginPage() {
   if (codeStep) {
     return (
       <AuthLayout title="Sign in">
-        <TotpCodeForm name="Sign-in code" submit={submitCode}>
-          <p className="auth-card__text">Enter the 6-digit code your authenticator app shows for Vat-Man.</p>
-        </TotpCodeForm>
+        <Suspense fallback={null}>
+          <TotpCodeForm name="Sign-in code" submit={submitCode}>
+            <p className="auth-card__text">Enter the 6-digit code your authenticator app shows for Vat-Man.</p>
+          </TotpCodeForm>
+        </Suspense>
       </AuthLayout>
     );
   }
