@@ -202,6 +202,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       onCode: (c) => {
         // Cognito emails or texts the code itself in AWS; here it goes to the outbox and the console.
         void cognitoMail.deliver(c).then((mail) => {
+          if (!mail) return;
           log.info('cognito message delivered to the outbox', { channel: mail.channel, to: mail.to, code: c.code });
           // A person running `npm start` reads the code on the console; the tests find it in the outbox.
           if (!process.env.VATMAN_LOG_FILE) console.log(`\n  ✉  ${mail.subject ?? 'Text'} for ${mail.to}: code ${c.code}\n`);

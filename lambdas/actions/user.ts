@@ -54,6 +54,8 @@ export const userActions: readonly ServedAction[] = [
     // The spec signs a new user straight in (farmer §2.1: on success go to /dts/dashboard).
     const tokens = await deps.identity.signIn(email, user.password);
     if ('challenge' in tokens) throw new Error('A new account asked for an authenticator code');
+    // The address stays unverified (no password reset to it) until its link is followed; the profile can send it again.
+    await deps.identity.sendEmailVerification(tokens.accessToken).catch((err: unknown) => log.warn('email verification not sent at sign-up', { user: sub, err }));
     return tokensAnswer(tokens);
   }),
   serve(contracts.USER_FORGOT_PASSWORD, ['identity'], async ({ user }, { deps }) => {

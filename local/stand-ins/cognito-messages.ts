@@ -12,10 +12,17 @@ import type { OutboxMessage, SnsOutbox } from './sns-outbox';
  * attribute was asked for; AWS texts a phone code. The account adapter names the attribute in the
  * call's ClientMetadata, which reaches the CustomMessage trigger: `noteTrigger` sees it there, and
  * the code printed next for that person is delivered as a text to their phone instead.
+ *
+ * cognito-local also needs the pool's AutoVerifiedAttributes to deliver any attribute code, and so
+ * sends a sign-up code as well; the pool in AWS auto-verifies nothing and sends none (the account
+ * is confirmed by the API and the email verified by the link USER_SIGN_UP sends), so that one is
+ * dropped here.
  */
 export const cognitoMessages = (outbox: SnsOutbox, webUrl: string) => {
   /** email → phone of a phone-number code on its way. */
   const textsDue = new Map<string, string>();
+  /** Addresses whose next code is cognito-local's sign-up code, which AWS does not send. */
+  const signUpCodes = new Set<string>();
   const wording = customMessage(webUrl);
 
   const reworded = async (triggerSource: string, destination: string, code: string) => {
@@ -32,13 +39,16 @@ export const cognitoMessages = (outbox: SnsOutbox, webUrl: string) => {
     /** Called with each CustomMessage event the local Lambda stand-in runs. */
     noteTrigger(event: CustomMessageTriggerEvent): void {
       const { userAttributes, clientMetadata } = event.request;
+      if (event.triggerSource === 'CustomMessage_SignUp' && userAttributes.email) signUpCodes.add(userAttributes.email.toLowerCase());
       if (event.triggerSource !== 'CustomMessage_VerifyUserAttribute' || clientMetadata?.attribute !== 'phone_number') return;
       const email = userAttributes.email?.toLowerCase();
       const phone = userAttributes.phone_number;
       if (email && phone) textsDue.set(email, phone);
     },
 
-    async deliver(delivered: DeliveredCode): Promise<OutboxMessage> {
+    /** The message as the outbox keeps it; undefined for a code AWS would not send. */
+    async deliver(delivered: DeliveredCode): Promise<OutboxMessage | undefined> {
+      if (signUpCodes.delete(delivered.destination.toLowerCase())) return undefined;
       const phone = textsDue.get(delivered.destination.toLowerCase());
       if (phone) {
         textsDue.delete(delivered.destination.toLowerCase());

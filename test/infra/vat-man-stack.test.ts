@@ -327,7 +327,7 @@ describe('auth', () => {
     template.hasResourceProperties('AWS::Cognito::UserPool', {
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
       UsernameAttributes: ['email'],
-      AutoVerifiedAttributes: ['email'],
+      AutoVerifiedAttributes: [],
       Policies: {
         PasswordPolicy: {
           MinimumLength: 8,

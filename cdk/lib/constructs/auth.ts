@@ -41,8 +41,12 @@ export class Auth extends Construct {
       selfSignUpEnabled: true,
       signInAliases: { email: true },
       signInCaseSensitive: false,
-      autoVerify: { email: true },
-      keepOriginal: { email: true },
+      // Nothing is verified at sign-up: the account is confirmed by the /api/user Lambda
+      // (AdminConfirmSignUp, so the spec's sign-up lands on the dashboard) and the email is verified
+      // by the link USER_SIGN_UP then sends (GetUserAttributeVerificationCode); Cognito's own
+      // sign-up code would only be a dead code in the farmer's inbox. The email cannot be changed in
+      // the app (farmer §2.10), so there is no original address to keep while a new one is verified.
+      autoVerify: { email: false, phone: false },
       standardAttributes: {
         email: { required: true, mutable: true },
         // Not `required`: Cognito can never change that after the pool exists, and the API's

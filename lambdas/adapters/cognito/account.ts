@@ -1,14 +1,13 @@
 import {
   AdminUpdateUserAttributesCommand,
   ChangePasswordCommand,
-  GetUserAttributeVerificationCodeCommand,
   VerifyUserAttributeCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { MSG_CURRENT_PASSWORD } from '../../../shared/api/actions/profile';
 import { ThrottledError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { requireEnv } from '../../lib/env';
-import { createCognitoClient, TOO_MANY_ATTEMPTS } from './identity-provider';
+import { createCognitoClient, requestAttributeCode, TOO_MANY_ATTEMPTS } from './identity-provider';
 
 /** The attributes a person verifies with a code (farmer §2.10): email by a link, phone by a text. */
 export type VerifiedAttribute = 'email' | 'phone_number';
@@ -41,9 +40,7 @@ const rethrow = (err: unknown): never => {
 export const cognitoAccountService = (client: CognitoIdentityProviderClient, userPoolId: string): AccountService => ({
   async sendVerificationCode(accessToken, attribute) {
     try {
-      // The attribute also rides in ClientMetadata, which reaches the CustomMessage trigger (the
-      // local stack reads it there: cognito-local sends every code by email).
-      await client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: attribute, ClientMetadata: { attribute } }));
+      await requestAttributeCode(client, accessToken, attribute);
     } catch (err) {
       rethrow(err);
     }

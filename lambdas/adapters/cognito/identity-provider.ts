@@ -3,6 +3,7 @@ import {
   CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   ForgotPasswordCommand,
+  GetUserAttributeVerificationCodeCommand,
   InitiateAuthCommand,
   RespondToAuthChallengeCommand,
   SignUpCommand,
@@ -34,6 +35,15 @@ export interface TotpChallenge {
   readonly session: string;
 }
 
+/**
+ * Asks Cognito to send the person a verification code for one of their attributes (the CustomMessage
+ * trigger words an email's as a link to the profile page, a phone's as a text). Authorized by their
+ * own access token, no IAM. The attribute also rides in ClientMetadata, which reaches the trigger
+ * (the local stack reads it there: cognito-local sends every code by email).
+ */
+export const requestAttributeCode = (client: CognitoIdentityProviderClient, accessToken: string, attribute: 'email' | 'phone_number') =>
+  client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: attribute, ClientMetadata: { attribute } }));
+
 export interface IdentityProvider {
   signIn(email: string, password: string): Promise<Tokens | TotpChallenge>;
   /** The sign-in's second step: the code for the challenge `session` of signIn. */
@@ -43,6 +53,8 @@ export interface IdentityProvider {
    * `botCheckAnswer` goes to Cognito, whose pre-sign-up trigger checks it (lambdas/triggers/sign-up-bot-check.ts).
    */
   signUp(account: NewAccount, botCheckAnswer: string): Promise<string>;
+  /** Sends the new account's email its verification link (issue 13: the address is unverified until it is followed). */
+  sendEmailVerification(accessToken: string): Promise<void>;
   /** Sends the reset code by email. An unknown email is not an error (nothing is revealed). */
   forgotPassword(email: string): Promise<void>;
   resetPassword(email: string, code: string, newPassword: string): Promise<void>;
@@ -136,6 +148,9 @@ export const cognitoIdentityProvider = (
       if (nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
       throw err;
     }
+  },
+  async sendEmailVerification(accessToken) {
+    await requestAttributeCode(client, accessToken, 'email');
   },
   async forgotPassword(email) {
     try {
