@@ -96,7 +96,7 @@ const pool = async <T>(items: readonly T[], n: number, work: (item: T) => Promis
  * set to a value, not toggled.
  */
 export const makeWatchman = (d: WatchmanDeps) => {
-  const checkVat = async (farm: Farm, device: Device, s: WatchmanSettings, now: Date, farmAlerts: readonly { device: { _id: string }; type: number; created_at: string }[]) => {
+  const checkVat = async (farm: Farm, device: Device, s: WatchmanSettings, now: Date, farmAlerts: readonly { device: { _id: string }; type: number; data: { published_at: string } }[]) => {
     const to = now.toISOString();
     const from = new Date(now.getTime() - s.fault_check_days * DAY).toISOString();
     const window = await milog(d.vatWindow(device, from, to));
@@ -106,7 +106,7 @@ export const makeWatchman = (d: WatchmanDeps) => {
       { vat: device.vat_number, check: 'temp_accuracy', verdict: checkTempAccuracy(window.ends, s) },
       { vat: device.vat_number, check: 'agitator_probe', verdict: checkAgitatorProbe(window.points, s) },
       { vat: device.vat_number, check: 'data_gaps', verdict: checkDataGaps(window.points, { from, now }, s) },
-      { vat: device.vat_number, check: 'plate_cooling', verdict: checkPlateCooling(farmAlerts.filter((a) => a.device._id === device._id), { from }) },
+      { vat: device.vat_number, check: 'plate_cooling', verdict: checkPlateCooling(farmAlerts.filter((a) => a.device._id === device._id).map((a) => ({ type: a.type, at: a.data.published_at })), { from, to }) },
     ];
     if (isDairyCompanyFarm(farm.fonterra_id)) {
       const calFrom = new Date(now.getTime() - s.calibration_days * DAY).toISOString();

@@ -247,7 +247,9 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
       // Flow tails off as the herd goes through: 1.25 → 0.75 of the mean.
       let inflow = (m.litres / total) * (1.25 - 0.5 * f) * (1 + jitter(rng, 0.08));
       s.milkIn = toward(s.milkIn, 35 + jitter(rng, 0.4), 2);
-      const plate = fx.warmPlate ? 30 + jitter(rng, 1.2) : waterIn + 3.6 + 1.2 * f + jitter(rng, 0.3);
+      // A working plate cooler sends the milk on 2-3 °C above its water (at most about 17.7 °C on a
+      // warm afternoon, under the §9 default warm-plate alert of 18 °C); a warm plate about 30 °C.
+      const plate = fx.warmPlate ? 30 + jitter(rng, 1.2) : waterIn + 2 + 1.0 * f + jitter(rng, 0.3);
       s.temp3 = toward(s.temp3, plate, 2.5);
       s.temp2 = s.temp3 + 0.4 + jitter(rng, 0.15);
       inflow = Math.min(inflow, maxVolume - s.volume);

@@ -305,11 +305,12 @@ export const WARM_PLATE_ALERT = 103;
  * operator follows up. The alert engine already judges the plate against the farm's own
  * milk_warm_plate setting with its hold-off, so this check reads its verdicts rather than judging
  * the probe a second way: faulty when the vat raised a 'Milk warm plate' alert within the window
- * (fault_check_days), passing once none is left in it.
+ * (fault_check_days), passing once none is left in it. `at` is the time of the reading that raised
+ * it (the alert's data.published_at), not when it was stored.
  */
-export const checkPlateCooling = (alerts: readonly { readonly type: number; readonly created_at: string }[], window: { readonly from: string }): Verdict => {
-  const warm = alerts.filter((a) => a.type === WARM_PLATE_ALERT && a.created_at >= window.from).sort((a, b) => a.created_at.localeCompare(b.created_at));
+export const checkPlateCooling = (alerts: readonly { readonly type: number; readonly at: string }[], window: { readonly from: string; readonly to: string }): Verdict => {
+  const warm = alerts.filter((a) => a.type === WARM_PLATE_ALERT && a.at >= window.from && a.at <= window.to).sort((a, b) => a.at.localeCompare(b.at));
   const first = warm[0];
   if (!first) return PASS;
-  return fault(`${warm.length} 'Milk warm plate' ${warm.length === 1 ? 'alert' : 'alerts'} since ${window.from.slice(0, 16)}Z (first at ${first.created_at.slice(0, 16)}Z)`);
+  return fault(`${warm.length} 'Milk warm plate' ${warm.length === 1 ? 'alert' : 'alerts'} since ${window.from.slice(0, 16)}Z (first at ${first.at.slice(0, 16)}Z)`);
 };

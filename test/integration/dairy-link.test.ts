@@ -218,7 +218,7 @@ describe('the dairy company link over a simulated week', () => {
     expect(table.some((r) => calibrateRow(r, fixed).volumeRed)).toBe(false);
 
     const vatConfig = await stack.post('/api/calibration', { type: 'VAT_CONFIG', supplyNumber: '31245', vatNumber: '2' }, admin);
-    expect(vatConfig.body).toEqual({ vat_size: 11000, vat_max_height: 2719, vat_diameter: 2337, wedgeHeight: 60, vat_volume_offset: 0 });
+    expect(vatConfig.body).toEqual({ vat_size: 11000, vat_max_height: 2719, vat_diameter: 2337, wedgeHeight: 60, vat_volume_offset: 0, timezone: 'Pacific/Auckland' });
     const unknown = await stack.post('/api/calibration', { type: 'VAT_CONFIG', supplyNumber: 'FON00000', vatNumber: '1' }, admin);
     expect(unknown).toEqual({ status: 422, body: { message: 'No such farm' } });
   });
