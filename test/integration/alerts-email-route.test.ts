@@ -51,6 +51,17 @@ const publishWarm = async (start: number) => {
   }
 };
 
+/** Cold readings (3 °C) for `minutes` from `start`: the warm conditions of an earlier publishWarm clear (hysteresis), so the next raises afresh. */
+const publishCold = async (start: number, minutes: number) => {
+  for (let m = 0; m < minutes; m++) {
+    await client.publishAsync(
+      telemetryTopic('vm-31245-2'),
+      JSON.stringify({ published_at: new Date(start + m * 60_000).toISOString(), milk_level: 1000, temp1: 3, agitator_status: 1, state_machine: 'storage', battery: { status: '0x0B' } }),
+      { qos: 1 },
+    );
+  }
+};
+
 /** The newest confirmation email to an address, and its link (the outbox models SNS's "Confirm subscription"). */
 const confirmations = async (to: string) => (await outbox()).filter((m) => m.to === to && m.subject === CONFIRMATION_SUBJECT);
 const linkOf = (m: OutboxMessage) => /(http:\/\/\S+\/confirm\?Token=\S+)/.exec(m.message)?.[1] ?? '';
@@ -111,6 +122,8 @@ describe('alert email routes', () => {
 
   it('an alert is emailed to that address only; after a change of address (confirmed), to the new one only', async () => {
     const start = Math.floor(Date.now() / 60_000) * 60_000 - 60 * 60_000;
+    // The earlier warm stretch's conditions clear first, whether or not the sweep has run since (a gap alone clears nothing).
+    await publishCold(start - 45 * 60_000, 30);
     await publishWarm(start);
     const first = await until(async () => {
       const m = await alertEmailsTo(sub);
