@@ -321,7 +321,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
       // The milk pages sit under the farm tab bar.
       await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Milk' }).click();
       await page.waitForURL(`${env.web}/dts/dashboard`);
-      expect(await page.getByRole('navigation', { name: 'Farm sections' }).getByRole('link').allTextContents()).toEqual([
+      await expect.poll(() => page.getByRole('navigation', { name: 'Farm sections' }).getByRole('link').allTextContents(), { timeout: 15_000 }).toEqual([
         'Dashboard',
         'Milking',
         'Equipment',
