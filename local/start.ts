@@ -18,7 +18,7 @@ import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/mil
 import { dynamoInstallRepository } from '../lambdas/adapters/dynamodb/installs-repository';
 import { DEVICE_TOPIC_FILTER, telemetryTopic, UNIT_TELEMETRY_TOPIC_FILTER, unitTelemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
-import { startDynamo, ensureTables, sweepExpired } from './stand-ins/dynamodb';
+import { startDynamo, ensureTables, expirySweeper } from './stand-ins/dynamodb';
 import { startCognito } from './stand-ins/cognito';
 import { startSnsOutbox } from './stand-ins/sns-outbox';
 import { startIotControlPlane } from './stand-ins/iot-control';
@@ -366,9 +366,11 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       closers.push(() => simulator?.stop());
     }
 
-    // EventBridge stand-in. dynalite has no TTL, so expired items are swept like AWS would.
+    // EventBridge stand-in. dynalite has no TTL, so expired items are swept like AWS would: a
+    // bounded page of each table a minute, not a scan of every table.
+    const sweepExpiredPage = expirySweeper(ddb, TABLE_PREFIX);
     const scheduler = startScheduler(
-      [{ name: 'ttl-sweep', everyMs: 10 * 60_000, invoke: () => sweepExpired(ddb, TABLE_PREFIX, Math.floor(Date.now() / 1000)) }],
+      [{ name: 'ttl-sweep', everyMs: 60_000, invoke: () => sweepExpiredPage(Math.floor(Date.now() / 1000)) }],
       (name, err) => log.error('scheduled target failed', { name, err }),
     );
     closers.push(() => scheduler.stop());

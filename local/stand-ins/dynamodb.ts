@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import {
   BatchWriteItemCommand,
   CreateTableCommand,
-  DeleteItemCommand,
   DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
@@ -147,32 +146,57 @@ const waitFor = async (done: () => Promise<boolean>): Promise<void> => {
 };
 
 /**
- * dynalite has no TTL: AWS deletes items whose TTL attribute has passed, so the local stack
- * sweeps them itself. Returns how many it deleted.
+ * dynalite has no TTL: AWS deletes items whose TTL attribute has passed in the background, within
+ * days, never all at once; the local stack does the same. Each call of the sweeper reads at most
+ * `pageItems` items of each table with a TTL attribute, continuing where the last call stopped
+ * (and starting over after the end), and deletes the expired ones 25 at a time. The work of one
+ * tick is bounded however large the tables grow. Returns how many it deleted.
  */
-export const sweepExpired = async (client: DynamoDBClient, prefix: string, nowSeconds: number): Promise<number> => {
-  let deleted = 0;
-  for (const def of TABLES) {
-    if (!def.ttlAttribute) continue;
-    const TableName = localTableName(def, prefix);
-    let ExclusiveStartKey: Record<string, import('@aws-sdk/client-dynamodb').AttributeValue> | undefined;
-    do {
+export const expirySweeper = (client: DynamoDBClient, prefix: string, pageItems = 1000) => {
+  const cursors = new Map<string, Record<string, AttributeValue>>();
+  const sweep = async (nowSeconds: number): Promise<{ deleted: number; wrapped: boolean }> => {
+    let deleted = 0;
+    let wrapped = true;
+    for (const def of TABLES) {
+      if (!def.ttlAttribute) continue;
+      const TableName = localTableName(def, prefix);
       const page = await client.send(
         new ScanCommand({
           TableName,
-          ExclusiveStartKey,
+          Limit: pageItems,
+          ExclusiveStartKey: cursors.get(TableName),
           FilterExpression: '#ttl < :now',
           ExpressionAttributeNames: { '#ttl': def.ttlAttribute, '#pk': def.partitionKey.name, '#sk': def.sortKey.name },
           ExpressionAttributeValues: { ':now': { N: String(nowSeconds) } },
           ProjectionExpression: '#pk, #sk',
         }),
       );
-      for (const Key of page.Items ?? []) {
-        await client.send(new DeleteItemCommand({ TableName, Key }));
-        deleted += 1;
+      if (page.LastEvaluatedKey) {
+        cursors.set(TableName, page.LastEvaluatedKey);
+        wrapped = false;
+      } else cursors.delete(TableName);
+      const keys = page.Items ?? [];
+      for (let n = 0; n < keys.length; n += 25) {
+        let pending = keys.slice(n, n + 25).map((Key) => ({ DeleteRequest: { Key } }));
+        while (pending.length) {
+          const res = await client.send(new BatchWriteItemCommand({ RequestItems: { [TableName]: pending } }));
+          pending = (res.UnprocessedItems?.[TableName] ?? []) as typeof pending;
+        }
       }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+      deleted += keys.length;
+    }
+    return { deleted, wrapped };
+  };
+  return sweep;
+};
+
+/** One whole pass of the expiry sweep over every table (tests; the local stack sweeps a page a minute). */
+export const sweepExpired = async (client: DynamoDBClient, prefix: string, nowSeconds: number): Promise<number> => {
+  const sweep = expirySweeper(client, prefix);
+  let deleted = 0;
+  for (;;) {
+    const pass = await sweep(nowSeconds);
+    deleted += pass.deleted;
+    if (pass.wrapped) return deleted;
   }
-  return deleted;
 };

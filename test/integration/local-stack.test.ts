@@ -9,7 +9,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import mqtt from 'mqtt';
 import { startMqttBroker, topicMatches } from '../../local/stand-ins/mqtt-broker';
 import { CONFIRMATION_SUBJECT, type OutboxMessage } from '../../local/stand-ins/sns-outbox';
-import { ensureTables, startDynamo, sweepExpired } from '../../local/stand-ins/dynamodb';
+import { ensureTables, expirySweeper, startDynamo, sweepExpired } from '../../local/stand-ins/dynamodb';
 import { startLocalStack } from '../../local/start';
 import { freePort, useFreePorts } from '../support/free-port';
 import { fakeDist, startTestStack } from '../support/local-stack';
@@ -171,6 +171,19 @@ describe('DynamoDB stand-in', () => {
     expect(await sweepExpired(client, 't', now)).toBe(1);
     expect((await doc.send(new GetCommand({ TableName: names.READINGS_TABLE, Key: { pk: 'a', sk: 'new' } }))).Item).toBeDefined();
     expect((await doc.send(new GetCommand({ TableName: names.READINGS_TABLE, Key: { pk: 'a', sk: 'old' } }))).Item).toBeUndefined();
+
+    // The scheduled sweep reads a bounded page per table per tick and carries on where it stopped.
+    for (let n = 0; n < 7; n += 1) {
+      await doc.send(new PutCommand({ TableName: names.READINGS_TABLE, Item: { pk: `b${n}`, sk: 'x', expires_at: now - 1 } }));
+    }
+    const sweep = expirySweeper(client, 't', 3);
+    const ticks: { deleted: number; wrapped: boolean }[] = [];
+    do ticks.push(await sweep(now));
+    while (!ticks.at(-1)?.wrapped);
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(ticks.reduce((sum, t) => sum + t.deleted, 0)).toBe(7);
+    expect(Math.max(...ticks.map((t) => t.deleted))).toBeLessThanOrEqual(3);
+    expect((await doc.send(new GetCommand({ TableName: names.READINGS_TABLE, Key: { pk: 'a', sk: 'new' } }))).Item).toBeDefined();
     await stop();
   });
 });
