@@ -54,6 +54,8 @@ export const TABLES: readonly TableDefinition[] = [
       { indexName: GSI1, partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' } },
       { indexName: GSI2, partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' }, nonKeyAttributes: FLEET_INDEX_ATTRIBUTES },
     ],
+    // Only Watchman's history (runs, closed cases) carries it.
+    ttlAttribute: 'expires_at',
   },
   {
     // Time series per device, bucketed by device and UTC day; raw archive (30-day TTL);

@@ -5,7 +5,8 @@ import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-r
 import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
-import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoWatchmanRepository, WATCHMAN_HISTORY_DAYS } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { createLogger } from '../../lambdas/lib/logger';
 import { makeWatchman, type WatchmanDeps } from '../../lambdas/watchman/job';
 import { dynamoWatchmanDigestRepository } from '../../lambdas/adapters/dynamodb/watchman-digest-repository';
@@ -185,6 +186,12 @@ describe('Watchman over a simulated week of the Pro farm', () => {
     expect(activity.runs[0]).toEqual(runs.at(-1));
     expect(activity.runs.map((r) => r.started_at)).toEqual([...activity.runs.map((r) => r.started_at)].sort().reverse());
     expect(activity.open_cases).toEqual([]);
+
+    // Runs are history DynamoDB's TTL deletes after WATCHMAN_HISTORY_DAYS (never shown in the answer).
+    const doc = createDocumentClient();
+    const last = runs.at(-1) as WatchmanRun;
+    const stored = await doc.send(new GetCommand({ TableName: stack.facts.dynamodb.farmsTable, Key: { pk: 'WATCHMAN#RUN', sk: `${last.started_at}#${last._id}` } }));
+    expect(stored.Item?.expires_at).toBe(Math.floor(Date.parse(last.started_at) / 1000) + WATCHMAN_HISTORY_DAYS * 86_400);
   });
 
   it('counts a partner API failure on the run and carries on with the other farms', async () => {

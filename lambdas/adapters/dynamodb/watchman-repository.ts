@@ -26,9 +26,16 @@ export interface WatchmanRepository {
 }
 
 const strip = (i: Record<string, unknown>) => {
-  const { pk: _p, sk: _s, ...rest } = i;
+  const { pk: _p, sk: _s, expires_at: _e, ...rest } = i;
   return rest;
 };
+
+/**
+ * Runs and closed cases are history: DynamoDB's TTL deletes them 400 days after they were written
+ * (a year and a season of hourly runs stays listable; the Farms table's TTL touches nothing else).
+ */
+export const WATCHMAN_HISTORY_DAYS = 400;
+const historyExpiry = (iso: string) => Math.floor(Date.parse(iso) / 1000) + WATCHMAN_HISTORY_DAYS * 86_400;
 
 export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: string): WatchmanRepository => ({
   async getSettings() {
@@ -62,7 +69,7 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
       });
   },
   async putRun(run) {
-    await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanRun(run.started_at, run._id), ...run } }));
+    await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanRun(run.started_at, run._id), ...run, expires_at: historyExpiry(run.started_at) } }));
   },
   async listRuns(page, size) {
     // Newest first, reading only as far as the page asked for; the count is a COUNT query (keys only).
@@ -110,7 +117,7 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
     }
   },
   async closeCase(c, closedAt) {
-    await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanClosedCase(c.farm_id, c.vat, c.check, c.opened_at), ...c, closed_at: closedAt } }));
+    await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanClosedCase(c.farm_id, c.vat, c.check, c.opened_at), ...c, closed_at: closedAt, expires_at: historyExpiry(closedAt) } }));
     await doc.send(new DeleteCommand({ TableName: table, Key: k.watchmanOpenCase(c.farm_id, c.vat, c.check) }));
   },
 });
