@@ -14,6 +14,7 @@ import type { Device } from '../../shared/entities/device';
 import type { Activity, ActivityPoint } from '../../shared/telemetry/activities';
 import { telemetryMessageSchema } from '../../shared/telemetry/device-message';
 import { toReading } from '../../shared/telemetry/reading';
+import { camelOf, withDefaults } from '../../shared/watchman/settings';
 import { startTestStack } from '../support/local-stack';
 
 /**
@@ -221,5 +222,25 @@ describe('the dairy company link over a simulated week', () => {
     expect(vatConfig.body).toEqual({ vat_size: 11000, vat_max_height: 2719, vat_diameter: 2337, wedgeHeight: 60, vat_volume_offset: 0, timezone: 'Pacific/Auckland' });
     const unknown = await stack.post('/api/calibration', { type: 'VAT_CONFIG', supplyNumber: 'FON00000', vatNumber: '1' }, admin);
     expect(unknown).toEqual({ status: 422, body: { message: 'No such farm' } });
+  });
+
+  it("lists RECENT collections over Watchman's saved calibration days", async () => {
+    const admin = await stack.signIn('admin@vatman.local');
+    const recent = async () => calibrationCollectionSchema.array().parse((await stack.post('/api/calibration', { type: 'COLLECTIONS', amount: 'RECENT', supplyNumber: '31245', vatNumber: '2' }, admin)).body);
+    const save = async (changes: Record<string, number>) => {
+      const settings = { ...withDefaults(undefined), ...changes };
+      const fields = Object.fromEntries(Object.entries(settings).map(([k, v]) => [camelOf(k), v]));
+      expect((await stack.post('/api/watchman', { type: 'SAVE_SETTINGS', ...fields }, admin)).status).toBe(200);
+    };
+    expect(await recent()).toHaveLength(7);
+    // The week's collections were 2 to 8 days ago: 5 calibration days keep the last few.
+    await save({ calibration_days: 5 });
+    const fewer = await recent();
+    const since = Date.now() - 5 * DAY;
+    expect(fewer.length).toBeGreaterThan(0);
+    expect(fewer.length).toBeLessThan(7);
+    expect(fewer.every((r) => Date.parse(r.start.published_at) >= since)).toBe(true);
+    await save({});
+    expect(await recent()).toHaveLength(7);
   });
 });
