@@ -38,7 +38,7 @@ const flagAction = <T extends (typeof FARM_FLAGS)[number]>(flag: T) =>
     const value = (input as unknown as Record<FarmFlag, boolean>)[field];
     const before = await deps.farms.getFarm(input._id);
     if (!before) throw new ValidationError(MSG_NO_SUCH_FARM);
-    const after = await deps.farmsWrite.setFarmFlag(input._id, field, value);
+    const after = await deps.farmsWrite.setFarmFlag(input._id, field, value, true);
     if (!after) throw new ValidationError(MSG_NO_SUCH_FARM);
     if (before[field] !== value) {
       await recordChange(deps, caller, 'farm', { action: flag.type, target: before.fonterra_id, before: `${flag.label} ${onOff(before[field])}`, after: `${flag.label} ${onOff(value)}` });

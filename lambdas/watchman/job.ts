@@ -186,7 +186,7 @@ export const makeWatchman = (d: WatchmanDeps) => {
               add(faulty ? 'farms_faulty' : 'farms_okay');
 
               if (isDairyCompanyFarm(farm.fonterra_id)) {
-                const decision = syncDecision(farm.fonterra_api_status, !faulty, s);
+                const decision = syncDecision(farm.fonterra_api_status, !faulty, s, farm.fonterra_sync_held === true);
                 let syncOn = farm.fonterra_api_status;
                 if (decision !== 'keep') {
                   syncOn = decision === 'turn_on';

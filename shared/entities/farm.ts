@@ -74,6 +74,11 @@ export const farmSchema = z.object({
   timezone: z.string(),
   auto_check: z.boolean(),
   fonterra_api_status: z.boolean(),
+  /**
+   * Set when an operator turned the dairy-company sync off by hand (the Farms page's API status):
+   * Watchman then never turns it back on; an operator turning it on clears it.
+   */
+  fonterra_sync_held: z.boolean().optional(),
   harvest: z.boolean(),
   install_numVats: z.number().int().min(1).max(4),
   install_date: z.string().optional(),

@@ -182,6 +182,9 @@ describe('sync', () => {
     expect(syncDecision(true, false, { ...S, auto_turn_fonterra_sync_off: false })).toBe('keep');
     expect(syncDecision(false, true, S)).toBe('turn_on');
     expect(syncDecision(false, true, { ...S, auto_turn_fonterra_sync_on: false })).toBe('keep');
+    // An operator's off by hand holds against the automatic on; the automatic off still applies.
+    expect(syncDecision(false, true, S, true)).toBe('keep');
+    expect(syncDecision(true, false, S, true)).toBe('turn_off');
     expect(syncDecision(true, true, S)).toBe('keep');
     expect(syncDecision(false, false, S)).toBe('keep');
   });

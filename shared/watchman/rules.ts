@@ -259,10 +259,13 @@ export const calibrationVerdict = (matches: readonly MatchedCollection[], s: Wat
 // ---------------------------------------------------------------------------------------------
 // Sync and cases
 
-/** The dairy-company sync after the run: off for a faulty or out-of-spec farm, on for a healthy one, each only when its setting allows. */
-export const syncDecision = (syncOn: boolean, healthy: boolean, s: WatchmanSettings): 'turn_on' | 'turn_off' | 'keep' => {
+/**
+ * The dairy-company sync after the run: off for a faulty or out-of-spec farm, on for a healthy one,
+ * each only when its setting allows; never on when an operator turned it off by hand (`held`).
+ */
+export const syncDecision = (syncOn: boolean, healthy: boolean, s: WatchmanSettings, held = false): 'turn_on' | 'turn_off' | 'keep' => {
   if (!healthy && syncOn && s.auto_turn_fonterra_sync_off) return 'turn_off';
-  if (healthy && !syncOn && s.auto_turn_fonterra_sync_on) return 'turn_on';
+  if (healthy && !syncOn && !held && s.auto_turn_fonterra_sync_on) return 'turn_on';
   return 'keep';
 };
 

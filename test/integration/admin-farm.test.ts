@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { adminFarmContracts as c, MILKING_WINDOW_HEADER, type AdminFarm, type FarmSettingsRow } from '../../shared/api/actions/admin-farm';
 import { adminUserContracts } from '../../shared/api/actions/admin-user';
 import type { AuditEntry } from '../../shared/entities/audit';
@@ -96,6 +98,17 @@ describe('the flags', () => {
     for (const [type, field] of [['FARM_AUTO_CHECK_STATUS', 'auto_check'], ['FARM_FONTERRA_API_STATUS', 'fonterra_api_status'], ['FARM_HARVEST_API_STATUS', 'harvest']] as const) {
       await ok(type, { _id: 'farm-pro', [field]: field === 'auto_check' ? 'true' : 'false' });
     }
+  });
+
+  it("holds the dairy-company sync off against Watchman when an operator turns it off, until one turns it on", async () => {
+    const farms = dynamoFarmRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable);
+    await ok('FARM_FONTERRA_API_STATUS', { _id: 'farm-pro', fonterra_api_status: 'false' });
+    expect(await farms.getFarm('farm-pro')).toMatchObject({ fonterra_api_status: false, fonterra_sync_held: true });
+    await ok('FARM_FONTERRA_API_STATUS', { _id: 'farm-pro', fonterra_api_status: 'true' });
+    expect(await farms.getFarm('farm-pro')).toMatchObject({ fonterra_api_status: true, fonterra_sync_held: false });
+    // Watchman's own switch (no operator) leaves the hold as it is.
+    await farms.setFarmFlag('farm-pro', 'fonterra_api_status', false);
+    expect(await farms.getFarm('farm-pro')).toMatchObject({ fonterra_api_status: false, fonterra_sync_held: false });
   });
 
   it('refuses an unknown farm and a value that is not a boolean', async () => {

@@ -41,7 +41,8 @@ export interface FarmRepository {
   findFarmBySupplyNumber(fonterraId: string): Promise<Farm | undefined>;
   putFarm(farm: Farm): Promise<void>;
   /** Sets one of the admin flags (operator §4); answers the farm after it, undefined for an unknown farm. */
-  setFarmFlag(farmId: string, flag: 'auto_check' | 'fonterra_api_status' | 'harvest', value: boolean): Promise<Farm | undefined>;
+  /** `byOperator` on the sync flag: an operator's off holds it off against Watchman (`fonterra_sync_held`). */
+  setFarmFlag(farmId: string, flag: 'auto_check' | 'fonterra_api_status' | 'harvest', value: boolean, byOperator?: boolean): Promise<Farm | undefined>;
   listFarms(): Promise<Farm[]>;
   getDevice(deviceId: string): Promise<Device | undefined>;
   putDevice(device: Device): Promise<void>;
@@ -235,16 +236,17 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
         }),
       );
     },
-    async setFarmFlag(farmId, flag, value) {
+    async setFarmFlag(farmId, flag, value, byOperator = false) {
+      const hold = byOperator && flag === 'fonterra_api_status';
       try {
         const res = await doc.send(
           new UpdateCommand({
             TableName: table,
             Key: k.farm(farmId),
-            UpdateExpression: 'SET #f = :v',
+            UpdateExpression: hold ? 'SET #f = :v, fonterra_sync_held = :held' : 'SET #f = :v',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeNames: { '#f': flag },
-            ExpressionAttributeValues: { ':v': value },
+            ExpressionAttributeValues: { ':v': value, ...(hold ? { ':held': !value } : {}) },
             ReturnValues: 'ALL_NEW',
           }),
         );
