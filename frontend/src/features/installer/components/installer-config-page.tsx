@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { FILL_ONE, installerContracts, REQUIRED_FIELD, type DeviceSearchAnswer, type VatDevice } from '@shared/api/actions/installer';
 import { PACKAGES, type Package } from '@shared/entities/farm';
-import { capacitiesOf, heightOf, VAT_DIAMETERS, vatLabel, volumeOfLabel } from '@shared/installer/height-table';
+import { capacitiesOf, heightOf, vatLabel, volumeOfLabel } from '@shared/installer/height-table';
 import { Dialog } from '../../../components/dialog';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
 import { Field } from './field';
+import { VatShapeFields } from './vat-shape-fields';
 import './installer.css';
 
 interface VatForm {
@@ -200,47 +201,14 @@ export function InstallerConfigPage() {
           </button>
         </div>
         <div className="installer__grid">
-          <label className="installer__check">
-            <input type="checkbox" role="switch" checked={v.manual} onChange={(e) => setVat(n, { manual: e.target.checked, height: heightOfForm(v) })} />
-            Manual Vat Input
-          </label>
-          <Field label="Diameter" problem={p('diameter')}>
-            {(a) =>
-              v.manual ? (
-                <input {...a} type="number" min={0} value={v.diameter} onChange={(e) => setVat(n, { diameter: e.target.value })} />
-              ) : (
-                <select {...a} value={v.diameter} onChange={(e) => setVat(n, { diameter: e.target.value, capacity: '' })}>
-                  <option value="">Choose</option>
-                  {VAT_DIAMETERS.map((d) => (
-                    <option key={d}>{d}</option>
-                  ))}
-                </select>
-              )
-            }
-          </Field>
-          <Field label="Capacity" problem={p('capacity')}>
-            {(a) =>
-              v.manual ? (
-                <input {...a} type="number" min={0} value={v.capacity} onChange={(e) => setVat(n, { capacity: e.target.value })} />
-              ) : (
-                <select {...a} value={v.capacity} onChange={(e) => setVat(n, { capacity: e.target.value })}>
-                  <option value="">Choose</option>
-                  {capacitiesOf(Number(v.diameter), 'config').map((r) => (
-                    <option key={vatLabel(r)}>{vatLabel(r)}</option>
-                  ))}
-                </select>
-              )
-            }
-          </Field>
-          <Field label="Height" problem={p('height')}>
-            {(a) => <input {...a} type="number" min={0} value={heightOfForm(v)} readOnly={!v.manual} onChange={(e) => setVat(n, { height: e.target.value })} />}
-          </Field>
-          <Field label="Manufacturer" problem={undefined}>
-            {(a) => <input {...a} type="text" value={v.manufacturer} onChange={(e) => setVat(n, { manufacturer: e.target.value })} />}
-          </Field>
-          <Field label="Serial" problem={undefined}>
-            {(a) => <input {...a} type="text" value={v.serial} onChange={(e) => setVat(n, { serial: e.target.value })} />}
-          </Field>
+          <VatShapeFields
+            value={v}
+            height={heightOfForm(v)}
+            capacities={capacitiesOf(Number(v.diameter), 'config').map(vatLabel)}
+            problem={p}
+            onChange={(patch) => setVat(n, patch)}
+            onManual={(manual) => setVat(n, { manual, height: heightOfForm(v) })}
+          />
           <label className="installer__check">
             <input type="checkbox" checked={v.auto} onChange={(e) => setVat(n, { auto: e.target.checked })} />
             Select if this Vat has Vat-Man Auto

@@ -17,13 +17,13 @@ import {
   NEW_VAT,
   newInstallFields,
   VAT_COUNTS,
-  VAT_DIAMETERS,
   vatHeight,
   type DeviceForm,
   type FormProblems,
   type VatForm,
 } from '../utils/new-install-form';
 import { Field } from './field';
+import { VatShapeFields } from './vat-shape-fields';
 import './installer.css';
 
 const ZONES = ['Pacific/Auckland', 'Pacific/Chatham'] as const;
@@ -142,47 +142,14 @@ export function NewInstallPage() {
     const p = (name: string) => problems[`vat${i + 1}.${name}`];
     return (
       <div className="installer__grid">
-        <label className="installer__check">
-          <input type="checkbox" role="switch" checked={v.manual} onChange={(e) => setVat(i, { manual: e.target.checked, height: e.target.checked ? vatHeight(v) : '' })} />
-          Manual Vat Input
-        </label>
-        <Field label="Diameter" problem={p('diameter')}>
-          {(a) =>
-            v.manual ? (
-              <input {...a} type="number" min={0} value={v.diameter} onChange={(e) => setVat(i, { diameter: e.target.value })} />
-            ) : (
-              <select {...a} value={v.diameter} onChange={(e) => setVat(i, { diameter: e.target.value, capacity: '' })}>
-                <option value="">Choose</option>
-                {VAT_DIAMETERS.map((d) => (
-                  <option key={d}>{d}</option>
-                ))}
-              </select>
-            )
-          }
-        </Field>
-        <Field label="Capacity" problem={p('capacity')}>
-          {(a) =>
-            v.manual ? (
-              <input {...a} type="number" min={0} value={v.capacity} onChange={(e) => setVat(i, { capacity: e.target.value })} />
-            ) : (
-              <select {...a} value={v.capacity} onChange={(e) => setVat(i, { capacity: e.target.value })}>
-                <option value="">Choose</option>
-                {capacityChoices(v.diameter).map((c) => (
-                  <option key={c}>{c}</option>
-                ))}
-              </select>
-            )
-          }
-        </Field>
-        <Field label="Height" problem={p('height')}>
-          {(a) => <input {...a} type="number" min={0} value={vatHeight(v)} readOnly={!v.manual} onChange={(e) => setVat(i, { height: e.target.value })} />}
-        </Field>
-        <Field label="Manufacturer" problem={undefined}>
-          {(a) => <input {...a} type="text" value={v.manufacturer} onChange={(e) => setVat(i, { manufacturer: e.target.value })} />}
-        </Field>
-        <Field label="Serial" problem={undefined}>
-          {(a) => <input {...a} type="text" value={v.serial} onChange={(e) => setVat(i, { serial: e.target.value })} />}
-        </Field>
+        <VatShapeFields
+          value={v}
+          height={vatHeight(v)}
+          capacities={capacityChoices(v.diameter)}
+          problem={p}
+          onChange={(patch) => setVat(i, patch)}
+          onManual={(manual) => setVat(i, { manual, height: manual ? vatHeight(v) : '' })}
+        />
         <Field label="Radar O'Clock" problem={undefined}>
           {(a) => (
             <select {...a} value={v.oclock} onChange={(e) => setVat(i, { oclock: e.target.value })}>

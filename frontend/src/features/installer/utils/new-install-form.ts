@@ -1,6 +1,6 @@
 import { MAX_DISPLAYS, MAX_VATS, NEW_INSTALL_OCLOCK, REQUIRED_FIELD } from '@shared/api/actions/installer';
 import { DAIRY_COMPANY_SUPPLIER, PACKAGES, type Package, type Supplier } from '@shared/entities/farm';
-import { capacitiesOf, heightOf, VAT_DIAMETERS, volumeOfLabel } from '@shared/installer/height-table';
+import { capacitiesOf, heightOf, volumeOfLabel } from '@shared/installer/height-table';
 
 export { REQUIRED_FIELD };
 
@@ -45,7 +45,7 @@ export const DEFAULT_DEVICE: DeviceForm = {
 export const NEW_VAT: VatForm = { manual: false, diameter: '', capacity: '', height: '', manufacturer: '', serial: '', oclock: String(NEW_INSTALL_OCLOCK[0]), radarSerial: '', auto: false };
 export const VAT_COUNTS = Array.from({ length: MAX_VATS }, (_, i) => i + 1);
 export const DISPLAY_COUNTS = Array.from({ length: MAX_DISPLAYS + 1 }, (_, i) => i);
-export { NEW_INSTALL_OCLOCK, VAT_DIAMETERS };
+export { NEW_INSTALL_OCLOCK };
 
 /** The capacity choices of a diameter on New Install (6800 L included). */
 export const capacityChoices = (diameter: string): string[] =>
