@@ -69,6 +69,7 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   ],
   // Units and the install log are items of the Farms table (UNIT#, INSTALL#) beside the farms and devices they describe.
   installs: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  units: [{ kind: 'table', table: 'Farms', access: 'read' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
   // Codes, checks and the password change are authorized by the person's own access token (no IAM).

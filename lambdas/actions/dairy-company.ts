@@ -7,6 +7,7 @@ import type { DairyEvent } from '../adapters/dynamodb/dairy-repository';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../lib/ports';
+import { settingsTargetOf } from '../lib/settings-target';
 
 const DAY = 86_400_000;
 const MIN = 60_000;
@@ -120,13 +121,13 @@ export const calibrationActions: readonly ServedAction[] = [
  * reported in the last 5 minutes.
  */
 export const installerActions: readonly ServedAction[] = [
-  serve(contracts.VAT_SETTINGS, ['farms', 'farmsWrite', 'devices', 'now'], async (input, { deps, log, caller }) => {
+  serve(contracts.VAT_SETTINGS, ['farms', 'farmsWrite', 'units', 'devices', 'now'], async (input, { deps, log, caller }) => {
     const { farm, device } = await vatOf(deps.farms, input.supplyNumber, input.vatNumber);
     const config = { vat_size: input.vatSize, vat_max_height: input.height, vat_diameter: input.diameter, wedgeHeight: input.wedgeHeight, vat_volume_offset: input.volumeOffset };
     // Stored first: the platform's volumes follow the calibration even if the unit is offline.
     await deps.farmsWrite.putDevice({ ...device, ...config });
     log.info('vat calibrated', { farm: farm._id, device: device._id, by: caller.userId, ...config });
-    const answer = await deps.devices.sendSettings(device.name, config);
+    const answer = await deps.devices.sendSettings(await settingsTargetOf(deps.units, device), config);
     if (answer.answered) return { return_value: 1, connected: true };
     const seen = device.seen_at ? Date.parse(device.seen_at) : Number.NaN;
     return { return_value: 0, connected: deps.now().getTime() - seen <= CONNECTED_WITHIN_MS };

@@ -13,6 +13,7 @@ import { smsTotalFor } from '../../shared/constants';
 import { localMonth } from '../../shared/time/local-day';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
+import { settingsTargetOf } from '../lib/settings-target';
 
 /** What a vat's controller answers when it did not reply in time (the settings are saved). */
 export const NO_DEVICE_ANSWER = 'no answer from the vat within 5 seconds; the settings are saved, please check the controller';
@@ -43,7 +44,7 @@ export const farmerSettingActions: readonly ServedAction[] = [
    * A vat's controller settings (Vat-Man Auto only, farmer §6): checked and clamped as §5, saved,
    * then sent to the vat over MQTT; the answer is the device's (shown as 'Success: {return_value}').
    */
-  serve(contracts.USER_SETTING_ALERT_SET_AUTO, ['alertSettingsWrite', 'farms', 'devices'], async ({ farm: farmId, vat }, { farm, deps, log }) => {
+  serve(contracts.USER_SETTING_ALERT_SET_AUTO, ['alertSettingsWrite', 'farms', 'units', 'devices'], async ({ farm: farmId, vat }, { farm, deps, log }) => {
     if (farm.package !== 'Vat-Man Auto') throw new ForbiddenError(AUTO_ONLY_MESSAGE);
     const device = await deps.farms.getDevice(vat._id);
     if (!device || device.farm_id !== farmId || device.status !== 1) throw new ForbiddenError();
@@ -51,7 +52,7 @@ export const farmerSettingActions: readonly ServedAction[] = [
     const result = validateAutoSettings(input, await deps.alertSettingsWrite.getAutoSettings(device._id));
     if (!result.ok) throw new ValidationError(result.message);
     await deps.alertSettingsWrite.putAutoSettings(device._id, result.value);
-    const answer = await deps.devices.sendSettings(device.name, result.value);
+    const answer = await deps.devices.sendSettings(await settingsTargetOf(deps.units, device), result.value);
     if (!answer.answered) log.warn('vat did not answer its settings', { device: device._id });
     return { return_value: answer.answered ? answer.return_value : NO_DEVICE_ANSWER, auto_settings: result.value } satisfies AutoSettingsSetAnswer;
   }),

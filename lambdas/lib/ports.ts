@@ -104,6 +104,8 @@ export interface Ports {
   readonly lookups: LookupRepository;
   /** The installer's records: farms' controller units and the install log. */
   readonly installs: InstallRepository;
+  /** A farm's controller unit, read only (where its vats' controller settings are sent). */
+  readonly units: Pick<InstallRepository, 'unitOfFarm'>;
   readonly identity: IdentityProvider;
   /** The signed-in person's own Cognito account: verification codes, password, name and phone. */
   readonly account: AccountService;
@@ -165,6 +167,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     dairy: () => dynamoDairyRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     installs: () => dynamoInstallRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+    units: () => dynamoInstallRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
     identity: () => identityProviderFromEnv(env),
     account: () => accountServiceFromEnv(env),
     enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),

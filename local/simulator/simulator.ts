@@ -238,17 +238,23 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
     lastError = err.message;
   });
 
-  // Controller settings (issue 6): a simulated vat applies what arrives on dts/<thing>/cmd/settings
-  // and answers on dts/<thing>/cmd/reply, as the real controller does.
+  // Controller settings (issue 6): a unit applies what arrives on dts/<unit>/cmd/settings for the
+  // vat it names (a farm without a unit: the vat's own dts/<thing>/cmd/settings) and answers on
+  // dts/<thing>/cmd/reply, as the real controller does; not while that vat is offline.
   // Check Install (issue 20): a unit answers dts/<unit>/cmd/check with its status (unitStatusOf),
   // or not at all while offline.
+  const settingsAnswer = (thing: string, vat: unknown): string | undefined => {
+    const e = units.has(thing) ? units.get(thing)?.find((v) => v.vatNumber === vat) : vats.get(thing);
+    if (!e || effectsAt(e.model.activeFaults(e.next), e.next).offline) return undefined;
+    return 'Settings applied';
+  };
   client.on('message', (topic, payload) => {
     const [, thing, , command] = topic.split('/');
-    if (!thing || !(command === 'settings' ? vats.has(thing) : command === 'check' && units.has(thing))) return;
+    if (!thing || !(command === 'settings' ? vats.has(thing) || units.has(thing) : command === 'check' && units.has(thing))) return;
     try {
-      const { request_id } = JSON.parse(payload.toString('utf8')) as { request_id?: unknown };
+      const { request_id, vat } = JSON.parse(payload.toString('utf8')) as { request_id?: unknown; vat?: unknown };
       if (typeof request_id !== 'string') return;
-      const answer = command === 'settings' ? 'Settings applied' : unitStatusOf(units.get(thing) ?? []);
+      const answer = command === 'settings' ? settingsAnswer(thing, vat) : unitStatusOf(units.get(thing) ?? []);
       if (answer === undefined) return;
       void client.publishAsync(replyTopic(thing), JSON.stringify({ request_id, return_value: answer }), { qos: 1 }).catch(() => undefined);
     } catch {

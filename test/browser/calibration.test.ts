@@ -13,6 +13,8 @@ import { calibrationCollectionSchema, vatConfigSchema } from '../../shared/api/a
 import { volumeThreshold } from '../../shared/calibration/formula';
 import { formatWhen } from '../../frontend/src/lib/time-format';
 import type { Device } from '../../shared/entities/device';
+import { unitThingName } from '../../shared/entities/install';
+import { DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';
 import { telemetryMessageSchema, telemetryTopic } from '../../shared/telemetry/device-message';
 import { toReading } from '../../shared/telemetry/reading';
 import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
@@ -91,11 +93,14 @@ beforeAll(async () => {
   sync = () => exporter.run();
   await sync();
   // The unit: applies what it is sent and says so.
+  // The farm's controller unit is sent the settings naming the vat.
+  const unit = unitThingName(DEMO_UNIT_IMEIS['farm-pro'] as string);
   mq = await mqtt.connectAsync(env.stack.facts.mqtt, { clientId: 'calibration-browser-test' });
-  await mq.subscribeAsync(`dts/${device.name}/cmd/settings`, { qos: 1 });
+  await mq.subscribeAsync(`dts/${unit}/cmd/settings`, { qos: 1 });
   mq.on('message', (_topic, payload) => {
-    const { request_id } = JSON.parse(payload.toString('utf8')) as { request_id: string };
-    void mq.publishAsync(`dts/${device.name}/cmd/reply`, JSON.stringify({ request_id, return_value: 'Settings applied' }), { qos: 1 });
+    const { request_id, vat } = JSON.parse(payload.toString('utf8')) as { request_id: string; vat: unknown };
+    if (vat !== device.vat_number) return;
+    void mq.publishAsync(`dts/${unit}/cmd/reply`, JSON.stringify({ request_id, return_value: 'Settings applied' }), { qos: 1 });
   });
 }, 120_000);
 afterAll(async () => mq?.endAsync());

@@ -19,8 +19,14 @@ import { UNIT_CHECK_TIMEOUT_MS, unitCheckTopic, type UnitCheck } from '../../../
 
 export type DeviceAnswer = { readonly answered: true; readonly return_value: string } | { readonly answered: false };
 
+/**
+ * Where a vat's controller settings go: its farm's controller unit (the spec's particle: one thing
+ * for up to 4 vats), naming the vat; a vat of a farm without a unit record is its own thing.
+ */
+export type SettingsTarget = { readonly unit: string; readonly vat: number } | { readonly thing: string };
+
 export interface DeviceCommands {
-  sendSettings(thing: string, settings: Record<string, number>): Promise<DeviceAnswer>;
+  sendSettings(target: SettingsTarget, settings: Record<string, number>): Promise<DeviceAnswer>;
 }
 
 /** Check Install's question to a farm's unit (shared/installer/unit-check.ts): its answer, or none within the timeout. */
@@ -79,7 +85,10 @@ const exchange = async (o: ExchangeOptions, thing: string, topic: string, body: 
 };
 
 export const makeDeviceCommands = (o: ExchangeOptions): DeviceCommands => ({
-  sendSettings: (thing, settings) => exchange(o, thing, settingsCommandTopic(thing), { settings }, o.timeoutMs ?? 5_000),
+  sendSettings: (target, settings) =>
+    'unit' in target
+      ? exchange(o, target.unit, settingsCommandTopic(target.unit), { vat: target.vat, settings }, o.timeoutMs ?? 5_000)
+      : exchange(o, target.thing, settingsCommandTopic(target.thing), { settings }, o.timeoutMs ?? 5_000),
 });
 
 export const makeUnitChecks = (o: ExchangeOptions): UnitChecks => ({
