@@ -32,8 +32,8 @@ export const HORIZON_HOURS = 24;
  */
 export const RISK_MARGIN_MINUTES = 15;
 
-/** τ grid, minutes: 5 to 3000, 12 per decade. */
-const TAUS: readonly number[] = Array.from({ length: 34 }, (_, i) => 5 * 10 ** (i / 12));
+/** τ grid, minutes: 5 to 3000, 36 per decade. */
+const TAUS: readonly number[] = Array.from({ length: 101 }, (_, i) => 5 * 10 ** (i / 36));
 
 export interface CoolingFit {
   /** The asymptote A (°C); null for the straight line. */
