@@ -12,7 +12,6 @@ import { INSTALLER_VATS } from '../local/simulator/synthetic';
 import { createVatModel } from '../local/simulator/vat-model';
 
 const MIN = 60_000;
-const DAY = 1440 * MIN;
 
 export interface CoolingEvaluation {
   readonly vats: number;

@@ -180,7 +180,7 @@ export interface CoolingTarget {
 export interface CoolingForecast {
   readonly milking_start: string;
   readonly milking_end: string;
-  readonly targets: readonly CoolingTarget[];
+  readonly targets: CoolingTarget[];
   /** The fit the predictions come from; null until enough readings. */
   readonly fit: CoolingFit | null;
 }
