@@ -88,6 +88,7 @@ export interface CoolingLine {
   readonly deadline: string;
   /** 'Predicted 14:05'; 'Predicted 15:40 — after the deadline'; 'Not cooling: no 6 °C time predicted'; undefined once reached. */
   readonly prediction: string | undefined;
+  /** At risk (the alert's test) or predicted past the deadline at all. */
   readonly risk: boolean;
 }
 
@@ -106,10 +107,12 @@ export const coolingLines = (
     if (t.reached_at !== null) return { rule: t.rule, deadline: `${limit} reached at ${clock(t.reached_at)}`, prediction: undefined, risk: false };
     const left = Date.parse(t.deadline) - now;
     const deadline = `${limit} by ${clock(t.deadline)} — ${left > 0 ? countdownText(left) : 'deadline passed'}`;
+    // Any prediction past the deadline says so; the alert (at_risk) waits for the margin.
+    const late = t.predicted_at !== null && Date.parse(t.predicted_at) > Date.parse(t.deadline);
     const prediction = !fitted
       ? 'Predicted after 10 minutes of cooling'
       : t.predicted_at === null
         ? `Not cooling: no ${limit} time predicted`
-        : `Predicted ${clock(t.predicted_at)}${t.at_risk ? ' — after the deadline' : ''}`;
-    return { rule: t.rule, deadline, prediction, risk: t.at_risk };
+        : `Predicted ${clock(t.predicted_at)}${late ? ' — after the deadline' : ''}`;
+    return { rule: t.rule, deadline, prediction, risk: t.at_risk || late };
   });
