@@ -2,6 +2,8 @@
  * Display rules of a vat card (farmer §2.5, §9). Pure, so the thresholds are tested without a DOM.
  */
 
+import type { CoolingTarget } from '@shared/compliance/cooling-forecast';
+
 /**
  * §9 "Milk level bar colours: thresholds 150 and 180 mm, max scale 2000". The 150/180 mm thresholds
  * colour the bar by the milk's height (a nearly empty vat); the bar's fill is the vat's volume
@@ -73,15 +75,6 @@ export const countdownText = (ms: number): string => {
   return h === 0 ? `${m} min` : m === 0 ? `${h} h` : `${h} h ${m} min`;
 };
 
-export interface CoolingTargetView {
-  readonly rule: 'R1' | 'R2';
-  readonly limit: number;
-  readonly deadline: string;
-  readonly reached_at: string | null;
-  readonly predicted_at: string | null;
-  readonly at_risk: boolean;
-}
-
 export interface CoolingLine {
   readonly rule: 'R1' | 'R2';
   /** '6 °C by 14:20 — 1 h 12 min'; '6 °C reached at 13:40'; '6 °C by 14:20 — deadline passed'. */
@@ -97,7 +90,7 @@ export interface CoolingLine {
  * countdown and the forecast's predicted time, in the farm's clock (`clock` formats 'HH:mm').
  */
 export const coolingLines = (
-  targets: readonly CoolingTargetView[],
+  targets: readonly CoolingTarget[],
   fitted: boolean,
   now: number,
   clock: (at: string) => string,
