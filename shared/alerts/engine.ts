@@ -411,22 +411,26 @@ const coolingRisk = (s: Step, temp: number | null, t: string, now: number, data:
     s.close(105);
     return;
   }
+  const end = ms(m.end);
+  const deadlines = coolingRuleDeadlines(ms(m.start), end);
+  // Both deadlines passed: the rules themselves (102, 101) speak now; nothing more to forecast.
+  if (now >= Math.max(deadlines.R1, deadlines.R2)) {
+    if (st.cooling) st.cooling = { milking: m.start, samples: [], raised: true };
+    s.close(105);
+    return;
+  }
   if (st.cooling?.milking !== m.start) st.cooling = { milking: m.start, samples: [], raised: false };
   const c = st.cooling;
   if (temp === null) return;
   c.samples = [...c.samples.filter(([at]) => at >= now - FIT_WINDOW_MINUTES * MIN), [now, temp]];
-  const end = ms(m.end);
-  const prediction = predictCooling(
-    c.samples.map(([at, v]) => ({ published_at: new Date(at).toISOString(), temp1: v })),
-    end,
-    now,
-  );
-  if (!prediction) return;
-  const deadlines = coolingRuleDeadlines(ms(m.start), end);
+  const prediction =
+    temp <= COOL_SECOND_LIMIT_C ? null : predictCooling(c.samples.map(([at, v]) => ({ published_at: new Date(at).toISOString(), temp1: v })), end, now);
+  // At or below 6 °C both limits are reached: no fit needed, the condition is back to normal.
+  if (!prediction && temp > COOL_SECOND_LIMIT_C) return;
   const targets = [
     { limit: COOL_FIRST_LIMIT_C, deadline: deadlines.R1 },
     { limit: COOL_SECOND_LIMIT_C, deadline: deadlines.R2 },
-  ].map((x) => ({ ...x, reached: temp <= x.limit, predicted: prediction.at(x.limit) }));
+  ].map((x) => ({ ...x, reached: temp <= x.limit, predicted: prediction?.at(x.limit) ?? null }));
   const risky = targets.find((x) => !x.reached && isAtRisk(x.predicted, x.deadline, now));
   const onTime = targets.every((x) => x.reached || (x.predicted !== null && x.predicted <= x.deadline));
   const zone = ctx.timezone ?? 'UTC';
