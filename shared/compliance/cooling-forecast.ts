@@ -7,7 +7,7 @@ import { COOL_FIRST_LIMIT_C, COOL_SECOND_LIMIT_C, coolingRuleDeadlines, type Tem
  * time the vat reaches its limit.
  *
  * The prediction (docs/architecture.md, "Cooling forecast"): the vat temperature of the last
- * FIT_WINDOW minutes of readings since the milking ended is fitted with
+ * FIT_WINDOW minutes of readings (up to the newest) since the milking ended is fitted with
  *     T(t) = A + B·e^(−t/τ)
  * (Newton cooling toward the coolant, or warming toward the dairy when the chiller is off: A is the
  * asymptote) by least squares: for each τ of a log-spaced grid, A and B are a linear fit; the τ with
@@ -19,7 +19,7 @@ import { COOL_FIRST_LIMIT_C, COOL_SECOND_LIMIT_C, coolingRuleDeadlines, type Tem
 
 const MIN = 60_000;
 
-/** Readings of the fit: the last 30 minutes since the milking ended (a chiller going off or on shows within it). */
+/** Readings of the fit: the last 30 minutes of them (to the newest) since the milking ended (a chiller going off or on shows within it). */
 export const FIT_WINDOW_MINUTES = 30;
 /** Fewest minutes of readings, and readings, before a prediction is made. */
 export const FIT_MIN_MINUTES = 10;
@@ -137,14 +137,16 @@ export interface CoolingPrediction {
  * crossings; null until FIT_MIN_MINUTES and FIT_MIN_READINGS of readings are there.
  */
 export const predictCooling = (readings: readonly TempSample[], end: number, now: number): CoolingPrediction | null => {
-  const from = Math.max(end, now - FIT_WINDOW_MINUTES * MIN);
-  const pts: Point[] = [];
+  const all: Point[] = [];
   for (const r of readings) {
     const t = Date.parse(r.published_at);
-    if (r.temp1 === null || !Number.isFinite(r.temp1) || t < from || t > now) continue;
-    pts.push({ t, v: r.temp1 });
+    if (r.temp1 === null || !Number.isFinite(r.temp1) || t < end || t > now) continue;
+    all.push({ t, v: r.temp1 });
   }
-  pts.sort((a, b) => a.t - b.t);
+  // The window ends at the newest reading, not at now: the same readings give the same forecast
+  // whenever it is asked for (the card between two readings, the engine at a reading).
+  const newest = all.reduce((m, p) => Math.max(m, p.t), -Infinity);
+  const pts = all.filter((p) => p.t >= newest - FIT_WINDOW_MINUTES * MIN).sort((a, b) => a.t - b.t);
   const first = pts[0];
   const last = pts[pts.length - 1];
   if (!first || !last || pts.length < FIT_MIN_READINGS || last.t - first.t < FIT_MIN_MINUTES * MIN) return null;
