@@ -10,6 +10,7 @@ import { benchDeviceFleet } from './device-fleet';
 import { benchIngest } from './ingest';
 import { benchWatchman } from './watchman';
 import { benchLambdaBundles } from './lambda-bundles';
+import { benchCoolingForecast } from './cooling-forecast';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -57,6 +58,7 @@ try {
   await benchDeviceFleet(stack.facts, stack.post, await stack.signIn('admin@vatman.local'));
   await benchWatchman();
   await benchLambdaBundles();
+  benchCoolingForecast();
   const mem = process.memoryUsage();
   console.log(`memory after the run: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB (one process: dynalite, gateway, broker, handlers; cognito-local is a child)`);
 } finally {

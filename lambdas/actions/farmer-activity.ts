@@ -1,6 +1,7 @@
 import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
-import { evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
+import { forecastCooling } from '../../shared/compliance/cooling-forecast';
+import { coolingRuleDeadlines, evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
 import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
@@ -37,6 +38,19 @@ const toWire = (a: StoredActivity) => ({
   device_id: a.device_id,
   activity: { start: a.start, end: a.end },
 });
+
+/**
+ * The cooling clock of the vat's last milking (issue 25): while it has ended, the vat was not
+ * collected after it and a §9 deadline is still ahead; null otherwise.
+ */
+const coolingNow = async (deps: ActivityDeps, device: Device, milking: StoredActivity | undefined, collection: StoredActivity | undefined, now: number) => {
+  if (!milking?.end) return null;
+  if (collection && collection.start.published_at > milking.start.published_at) return null;
+  const deadlines = coolingRuleDeadlines(Date.parse(milking.start.published_at), Date.parse(milking.end.published_at));
+  if (now >= Math.max(deadlines.R1, deadlines.R2)) return null;
+  const readings = await deps.readings.readRange(device._id, milking.end.published_at, iso(now));
+  return forecastCooling({ milking: { start: milking.start.published_at, end: milking.end.published_at }, readings, now: iso(now) });
+};
 
 const activeVats = async (deps: ActivityDeps, farmId: string) =>
   (await deps.farms.listDevicesOfFarm(farmId)).filter((d) => d.status === 1).sort((a, b) => a.vat_number - b.vat_number);
@@ -100,6 +114,7 @@ export const farmerActivityActions: readonly ServedAction[] = [
           Promise.all((['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k))),
         ]);
         const wire = (a: StoredActivity | undefined) => (a ? toWire(a) : null);
+        const cooling = await coolingNow(deps, d, milking, collection, now);
         return {
           device: toVat(d),
           // The newest reading (with quality for the gauge); the device's live values if none is recent.
@@ -109,6 +124,7 @@ export const farmerActivityActions: readonly ServedAction[] = [
           lastMilking: wire(milking),
           lastCIP: wire(cip),
           ...(auto ? { controller: controllerNow(recent[i] ?? EMPTY_COLUMNS) ?? null } : {}),
+          cooling,
         };
       }),
     );

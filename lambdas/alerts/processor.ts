@@ -88,6 +88,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
       pro: farm.package === 'Vat-Man Pro' || farm.package === 'Vat-Man Auto',
       dairyCompany: isDairyCompanyFarm(farm.fonterra_id),
       auto: farm.package === 'Vat-Man Auto',
+      timezone: farm.timezone,
       ...(window ? { milkingWindow: { end_of_milking: window.end_of_milking, buffer_duration: window.buffer_duration, timezone: farm.timezone } } : {}),
     };
     const entry = { at: deps.now().getTime(), farm, ctx };

@@ -1,6 +1,9 @@
 import { OUTAGE_GAP_MINUTES, POWER_OUTAGE_ALERT_MINUTES } from '../constants';
 import { isMilkingState } from '../telemetry/device-message';
 import type { Reading } from '../telemetry/reading';
+import { coolingRuleDeadlines, COOL_FIRST_LIMIT_C, COOL_SECOND_LIMIT_C } from '../compliance/cooling-rules';
+import { FIT_WINDOW_MINUTES, isAtRisk, predictCooling } from '../compliance/cooling-forecast';
+import { localHourMinute } from './messages';
 import type { AlertSettings } from './settings';
 import type { AlertData, NotificationType, RaisedAlert } from './types';
 
@@ -63,6 +66,13 @@ export const ALERT_TUNING = {
   /** A milking ending this much later than the same session usually ends is late (1201). */
   
   lateMilkingMinutes: 60,
+  /**
+   * Cooling at risk (105): the forecast past a deadline by over its margin (cooling-forecast.ts
+   * RISK_MARGIN_MINUTES) for 10 minutes of readings; cleared once it is back on time (no margin)
+   * for 10 minutes. Raised at most once per milking.
+   */
+  coolingRiskRaiseMs: 10 * MIN,
+  coolingRiskClearMs: 10 * MIN,
   /** Ends within this of each other (minutes of day) are the same session (morning, afternoon). */
   sessionWindowMinutes: 180,
 } as const;
@@ -110,6 +120,12 @@ export interface AlertEngineState {
   ends: number[];
   collectingSince: string | null;
   pickupDue: { at: string; data: AlertData } | null;
+  /**
+   * Cooling at risk (105, issue 25): the ended milking being cooled, its last readings (epoch ms,
+   * °C; the fit's window) and whether 105 was raised for it (once per milking). Absent in a state
+   * saved before it.
+   */
+  cooling?: { milking: string; samples: [number, number][]; raised: boolean } | null;
 }
 
 export interface AlertContext {
@@ -128,6 +144,8 @@ export interface AlertContext {
    * learned from the previous milkings.
    */
   readonly milkingWindow?: { readonly end_of_milking: string; readonly buffer_duration: number; readonly timezone: string };
+  /** The farm's IANA zone: times in an alert's words (105's predicted time) are the farm's (§9). UTC without it. */
+  readonly timezone?: string;
 }
 
 /** Minutes from midnight of an instant in a zone (what the farm's clock shows). */
@@ -353,6 +371,8 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
     s.track(401, t, { over: r.agitator_status === 0 && hasMilk && st.collectingSince === null, normal: r.agitator_status === 1 || !hasMilk, raiseMs: T.agitatorStopMs, clearMs: 0, data });
   }
 
+  coolingRisk(s, r.temp1, t, now, data, ctx, hasMilk && !milkingNow);
+
   if (ctx.auto) controllerRules(s, r, t, data, hasMilk || milkingNow);
 
   if (ctx.dairyCompany && r.quality) {
@@ -373,6 +393,61 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
   st.seenAt = clock ? clock.now().toISOString() : t;
   st.last = data;
   return { state: st, raised: s.raised, cleared: s.cleared };
+};
+
+/**
+ * Cooling at risk (105, issue 25): while the milk of an ended milking cools, the forecast of
+ * shared/compliance/cooling-forecast.ts (the same fit the vat card shows) from the readings since
+ * it ended: raised when the 10 °C or 6 °C time not yet reached is predicted past its §9 deadline by
+ * over the margin, or not at all (the milk is not cooling), with the predicted time in its words;
+ * cleared when the curve is back on time. The deadline passed, the 101/102 rules take over; a new
+ * milking or an empty vat closes it.
+ */
+const coolingRisk = (s: Step, temp: number | null, t: string, now: number, data: AlertData, ctx: AlertContext, cooling: boolean) => {
+  const st = s.state;
+  const m = st.milking;
+  if (!cooling || !m || m.end === null) {
+    if (st.cooling) st.cooling = null;
+    s.close(105);
+    return;
+  }
+  const end = ms(m.end);
+  const deadlines = coolingRuleDeadlines(ms(m.start), end);
+  // Both deadlines passed: the rules themselves (102, 101) speak now; nothing more to forecast.
+  if (now >= Math.max(deadlines.R1, deadlines.R2)) {
+    if (st.cooling) st.cooling = { milking: m.start, samples: [], raised: true };
+    s.close(105);
+    return;
+  }
+  if (st.cooling?.milking !== m.start) st.cooling = { milking: m.start, samples: [], raised: false };
+  const c = st.cooling;
+  if (temp === null) return;
+  c.samples = [...c.samples.filter(([at]) => at >= now - FIT_WINDOW_MINUTES * MIN), [now, temp]];
+  const prediction =
+    temp <= COOL_SECOND_LIMIT_C ? null : predictCooling(c.samples.map(([at, v]) => ({ published_at: new Date(at).toISOString(), temp1: v })), end, now);
+  // At or below 6 °C both limits are reached: no fit needed, the condition is back to normal.
+  if (!prediction && temp > COOL_SECOND_LIMIT_C) return;
+  const targets = [
+    { limit: COOL_FIRST_LIMIT_C, deadline: deadlines.R1 },
+    { limit: COOL_SECOND_LIMIT_C, deadline: deadlines.R2 },
+  ].map((x) => ({ ...x, reached: temp <= x.limit, predicted: prediction?.at(x.limit) ?? null }));
+  const risky = targets.find((x) => !x.reached && isAtRisk(x.predicted, x.deadline, now));
+  const onTime = targets.every((x) => x.reached || (x.predicted !== null && x.predicted <= x.deadline));
+  const zone = ctx.timezone ?? 'UTC';
+  const detail = risky
+    ? `${risky.limit}C ${risky.predicted === null ? 'not predicted (not cooling)' : `predicted ${localHourMinute(new Date(risky.predicted).toISOString(), zone)}`}, deadline ${localHourMinute(new Date(risky.deadline).toISOString(), zone)}`
+    : undefined;
+  const before = s.raised.length;
+  s.track(105, t, {
+    over: risky !== undefined,
+    gate: !c.raised,
+    normal: onTime,
+    raiseMs: ALERT_TUNING.coolingRiskRaiseMs,
+    clearMs: ALERT_TUNING.coolingRiskClearMs,
+    data,
+    ...(detail ? { alert: { detail } } : {}),
+  });
+  if (s.raised.length > before) c.raised = true;
 };
 
 /**

@@ -30,6 +30,7 @@ export const ALERT_WORDS: Readonly<Record<NotificationType, string>> = {
   1004: 'Milk quality: acceptance risk exceeded',
   1102: 'Milk quality: agitator outage',
   1201: 'Late milking',
+  105: 'Cooling at risk',
 };
 
 export interface MessageFacts {
@@ -49,6 +50,13 @@ export const localTime = (iso: string, timezone: string): string => {
   return `${get('hour')}:${get('minute')} ${get('weekday')} ${get('day')} ${get('month')}`;
 };
 
+/** "14:05" in the farm's zone. */
+export const localHourMinute = (iso: string, timezone: string): string =>
+  new Intl.DateTimeFormat('en-NZ', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+
+/** Types whose text carries the alert's detail (105: the predicted time and the deadline). */
+const SMS_WITH_DETAIL: readonly NotificationType[] = [105];
+
 const figures = (d: AlertData): string => {
   const out: string[] = [];
   if (d.temp1 !== null) out.push(`${(Math.round(d.temp1 * 10) / 10).toFixed(1)}C`);
@@ -58,7 +66,7 @@ const figures = (d: AlertData): string => {
 
 /** One SMS: farm, vat, what happened, figures and when (local time). */
 export const smsText = (f: MessageFacts): string => {
-  const what = ALERT_WORDS[f.type];
+  const what = SMS_WITH_DETAIL.includes(f.type) && f.detail ? `${ALERT_WORDS[f.type]}, ${f.detail}` : ALERT_WORDS[f.type];
   const fig = figures(f.data);
   const when = localTime(f.data.published_at, f.timezone);
   const full = `Vat-Man ${f.farmName} Vat ${f.vatNumber}: ${what}${fig ? ` (${fig})` : ''} at ${when}.`;

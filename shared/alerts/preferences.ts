@@ -22,6 +22,8 @@ export const PREFERENCE_KEYS = [
   'effluent',
   'land',
   'weather',
+  /** Issue 25: 'Cooling at risk' (105). */
+  'cooling_at_risk',
 ] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
@@ -33,7 +35,7 @@ export const defaultPreferences = (): Preferences =>
   Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, { email: true, text: true }])) as Preferences;
 
 /**
- * What USER_SETTING_ALERT_SET_USER accepts: any subset of the 19 keys (an absent key keeps its
+ * What USER_SETTING_ALERT_SET_USER accepts: any subset of the keys (an absent key keeps its
  * stored value), each with both flags; unknown keys are refused so a typo cannot pass silently.
  */
 export const preferencesInputSchema = z
@@ -79,6 +81,7 @@ export const PREFERENCE_OF_TYPE: Readonly<Record<NotificationType, readonly Pref
   1004: [],
   1102: [],
   1201: [],
+  105: ['cooling_at_risk'],
 };
 
 export const channelsFor = (prefs: Preferences, type: NotificationType): ChannelFlags => {

@@ -28,6 +28,8 @@ export const NOTIFICATION_TYPES = {
   1004: 'APC acceptance risk exceeded',
   1102: 'agitator',
   1201: 'late milking',
+  /** Issue 25: the cooling forecast misses a §9 cooling deadline (docs/architecture.md, Alerts). */
+  105: 'Cooling at risk',
 } as const;
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;
 export const isNotificationType = (n: number): n is NotificationType => Object.hasOwn(NOTIFICATION_TYPES, n);

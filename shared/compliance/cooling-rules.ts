@@ -156,6 +156,16 @@ const heldWithin = (samples: readonly Sample[], from: number, to: number, limit:
   return {};
 };
 
+/**
+ * The deadlines of R1 (10 °C, 4 h from the start) and R2 (6 °C, the sooner of 6 h from the start
+ * and 2 h from the end; while the milking is on, 6 h from the start), epoch ms. One definition for
+ * the after-the-fact judgement here and the live forecast (./cooling-forecast.ts).
+ */
+export const coolingRuleDeadlines = (start: number, end: number | null): { readonly R1: number; readonly R2: number } => {
+  const fromStart = start + COOL_SECOND_HOURS_FROM_START * HOUR;
+  return { R1: start + COOL_FIRST_HOURS * HOUR, R2: end === null ? fromStart : Math.min(fromStart, end + COOL_SECOND_HOURS_FROM_END * HOUR) };
+};
+
 /** Evaluates R1 to R4 for one milking. Pure: the same input always gives the same answer. */
 export const evaluateCoolingRules = (input: CoolingInput): RuleResult[] => {
   const start = ms(input.milking.start);
@@ -168,12 +178,12 @@ export const evaluateCoolingRules = (input: CoolingInput): RuleResult[] => {
     .sort((a, b) => a.t - b.t);
 
   const collection = input.collectionStart === null ? null : ms(input.collectionStart);
-  const r1 = cooledBy('R1', samples, start, start + COOL_FIRST_HOURS * HOUR, COOL_FIRST_LIMIT_C, now, collection);
+  const deadlines = coolingRuleDeadlines(start, end);
+  const r1 = cooledBy('R1', samples, start, deadlines.R1, COOL_FIRST_LIMIT_C, now, collection);
 
   // The sooner of start + 6 h and end + 2 h. While the milking is still on, its end + 2 h can only
   // come after start + 6 h once 4 h have passed; before then the deadline is not known yet.
-  const fromStart = start + COOL_SECOND_HOURS_FROM_START * HOUR;
-  const deadline2 = end === null ? fromStart : Math.min(fromStart, end + COOL_SECOND_HOURS_FROM_END * HOUR);
+  const deadline2 = deadlines.R2;
   const r2 =
     end === null && now < start + (COOL_SECOND_HOURS_FROM_START - COOL_SECOND_HOURS_FROM_END) * HOUR
       ? result('R2', { status: 'pending', met_at: null, failed_at: null, deadline: null, detail: 'The milking has not ended yet.' })

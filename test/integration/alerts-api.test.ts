@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { PREFERENCE_KEYS } from '../../shared/alerts/preferences';
 import { DEFAULT_ALERT_SETTINGS } from '../../shared/alerts/settings';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ARCHIVED_NOTIFICATION_RETENTION_DAYS, type Notification } from '../../shared/alerts/types';
@@ -195,8 +196,10 @@ describe('notification preferences (farmer §2.11)', () => {
     const res = await setting('USER_SETTING_ALERT_GET_USER', {});
     expect(res.status).toBe(200);
     const body = res.body as { alert_setting: Record<string, { email: boolean; text: boolean }>; sms: { sent: number; total: number } };
-    expect(Object.keys(body.alert_setting)).toHaveLength(19);
+    // The spec's 19 rows and the ones added since (issue 25's 'Cooling at risk').
+    expect(Object.keys(body.alert_setting).sort()).toEqual([...PREFERENCE_KEYS].sort());
     expect(body.alert_setting.milk_warm).toEqual({ email: true, text: true });
+    expect(body.alert_setting.cooling_at_risk).toEqual({ email: true, text: true });
     expect(body.sms).toEqual({ sent: 0, total: 120 });
   });
 

@@ -156,6 +156,26 @@ export const rangeSchema = z.object({
   page_index: z.number().int().nullable(),
 });
 
+/** The cooling compliance clock of the vat's last milking (shared/compliance/cooling-forecast.ts, issue 25). */
+export const coolingForecastSchema = z.object({
+  milking_start: z.string(),
+  milking_end: z.string(),
+  targets: z.array(
+    z.object({
+      rule: z.enum(['R1', 'R2']),
+      limit: z.number(),
+      deadline: z.string(),
+      reached_at: z.string().nullable(),
+      predicted_at: z.string().nullable(),
+      at_risk: z.boolean(),
+    }),
+  ),
+  fit: z
+    .object({ asymptote: z.number().nullable(), tau_minutes: z.number().nullable(), rate_per_hour: z.number(), rmse: z.number(), readings: z.number().int() })
+    .nullable(),
+});
+export type CoolingForecastWire = z.infer<typeof coolingForecastSchema>;
+
 export const lastResponseSchema = z.array(
   z.object({
     device: vatSchema,
@@ -171,6 +191,11 @@ export const lastResponseSchema = z.array(
      * of those days reports one. Absent for farms that are not Vat-Man Auto.
      */
     controller: z.object({ status: controllerStatusSchema, since: z.string().nullable() }).nullable().optional(),
+    /**
+     * While the milk of the last milking cools (it has ended, the vat is not collected, a §9
+     * deadline is still ahead): the deadlines and predicted times (issue 25). Null otherwise.
+     */
+    cooling: coolingForecastSchema.nullable().optional(),
   }),
 );
 

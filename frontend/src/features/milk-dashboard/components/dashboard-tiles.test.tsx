@@ -133,3 +133,42 @@ describe('the storage history chart (farmer §2.7)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/dts/storage/${encodeURIComponent(`dev-1~storage~${start}`)}`));
   });
 });
+
+describe('the cooling compliance clock on the vat card (issue 25)', () => {
+  const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
+  const cooling = (r2: { predicted_at: string | null; at_risk: boolean }): VatLast['cooling'] => ({
+    milking_start: at(-150),
+    milking_end: at(-48),
+    targets: [
+      { rule: 'R1', limit: 10, deadline: at(90), reached_at: at(-40), predicted_at: null, at_risk: false },
+      { rule: 'R2', limit: 6, deadline: at(72), reached_at: null, ...r2 },
+    ],
+    fit: { asymptote: null, tau_minutes: null, rate_per_hour: 0.3, rmse: 0.05, readings: 30 },
+  });
+
+  it("shows each deadline as a countdown and the predicted time in the farm's clock", async () => {
+    // 12:00 UTC is 01:00 NZDT the next day in March; the test browser's zone is another, so times are named.
+    await openDashboard({ timezone: 'Pacific/Auckland' }, [{ ...vatLast(1, null), cooling: cooling({ predicted_at: at(55), at_risk: false }) }]);
+    const clock = within(screen.getByRole('region', { name: 'Vat 1' })).getByRole('region', { name: 'Cooling' });
+    const [ten, six] = within(clock).getAllByRole('listitem');
+    expect(ten).toHaveTextContent('10 °C reached at 00:20 NZDT');
+    expect(six).toHaveTextContent('6 °C by 02:12 NZDT — 1 h 12 minPredicted 01:55 NZDT');
+    expect(six).not.toHaveAttribute('data-risk');
+  });
+
+  it('marks a prediction past the deadline, and milk not cooling', async () => {
+    await openDashboard({ timezone: 'Pacific/Auckland' }, [
+      { ...vatLast(1, null), cooling: cooling({ predicted_at: at(130), at_risk: true }) },
+      { ...vatLast(2, null), cooling: cooling({ predicted_at: null, at_risk: true }) },
+    ]);
+    const six = (vat: string) => within(within(screen.getByRole('region', { name: vat })).getByRole('region', { name: 'Cooling' })).getAllByRole('listitem')[1];
+    expect(six('Vat 1')).toHaveTextContent('Predicted 03:10 NZDT — after the deadline');
+    expect(six('Vat 1')).toHaveAttribute('data-risk', 'true');
+    expect(six('Vat 2')).toHaveTextContent('Not cooling: no 6 °C time predicted');
+  });
+
+  it('is not shown without a milk cooling', async () => {
+    await openDashboard({}, [vatLast(1, null)]);
+    expect(within(screen.getByRole('region', { name: 'Vat 1' })).queryByRole('region', { name: 'Cooling' })).not.toBeInTheDocument();
+  });
+});

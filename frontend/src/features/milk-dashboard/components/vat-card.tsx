@@ -1,8 +1,8 @@
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
-import { formatWhen } from '../../../lib/time-format';
+import { formatClock, formatWhen } from '../../../lib/time-format';
 import { qualityGauge } from '../utils/quality-gauge';
-import { agitatorLabel, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
+import { agitatorLabel, coolingLines, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
 
 const present = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
 
@@ -36,6 +36,27 @@ function QualityIndicator({ quality }: { readonly quality: unknown }) {
       </div>
       <span className={`quality-gauge__risk quality-gauge__risk--${gauge.risk.toLowerCase()}`}>{gauge.label}</span>
     </div>
+  );
+}
+
+/**
+ * The cooling compliance clock (issue 25): while the last milking's milk cools, each §9 deadline
+ * as a countdown and the predicted time from the cooling curve, in the farm's clock.
+ */
+function CoolingClock({ cooling, now, timeZone }: { readonly cooling: NonNullable<VatLast['cooling']>; readonly now: number; readonly timeZone: string | undefined }) {
+  const lines = coolingLines(cooling.targets, cooling.fit !== null, now, (at) => formatClock(at, timeZone));
+  return (
+    <section className="vat-cooling" aria-label="Cooling">
+      <h3 className="vat-cooling__title">Cooling</h3>
+      <ul className="vat-cooling__list">
+        {lines.map((l) => (
+          <li key={l.rule} className={l.risk ? 'vat-cooling__item vat-cooling__item--risk' : 'vat-cooling__item'} data-risk={l.risk || undefined}>
+            <span className="vat-cooling__deadline">{l.deadline}</span>
+            {l.prediction && <span className="vat-cooling__prediction">{l.prediction}</span>}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -111,6 +132,7 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
           <LastTime label="Last CIP" at={vat.lastCIP?.activity.start.published_at} now={now} timeZone={timeZone} />
         </dl>
       </div>
+      {vat.cooling && <CoolingClock cooling={vat.cooling} now={now} timeZone={timeZone} />}
       {dairyCompany && <QualityIndicator quality={last?.quality} />}
     </section>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agitatorLabel, levelBand, levelGraphic, relativeTime, temperatureBand, volumePercent } from './vat-card';
+import { agitatorLabel, coolingLines, countdownText, levelBand, levelGraphic, relativeTime, temperatureBand, volumePercent } from './vat-card';
 
 describe('levelGraphic (§9 milk level bar: colour thresholds 150 and 180 mm; the fill is the volume percent)', () => {
   it.each([
@@ -75,5 +75,21 @@ describe('volumePercent', () => {
   it('rounds to whole percent; no size, no percent', () => {
     expect(volumePercent(4321, 10000)).toBe(43);
     expect(volumePercent(100, 0)).toBeUndefined();
+  });
+});
+
+describe('the cooling clock (issue 25)', () => {
+  it('counts down in hours and minutes, rounding up', () => {
+    expect(countdownText(72 * 60_000)).toBe('1 h 12 min');
+    expect(countdownText(45 * 60_000 - 1)).toBe('45 min');
+    expect(countdownText(120 * 60_000)).toBe('2 h');
+    expect(countdownText(-5)).toBe('0 min');
+  });
+
+  it('waits for the fit, and says when a deadline has passed', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    const target = { rule: 'R2' as const, limit: 6, deadline: '2026-03-10T11:50:00Z', reached_at: null, predicted_at: null, at_risk: false };
+    const clock = (at: string) => at.slice(11, 16);
+    expect(coolingLines([target], false, now, clock)).toEqual([{ rule: 'R2', deadline: '6 °C by 11:50 — deadline passed', prediction: 'Predicted after 10 minutes of cooling', risk: false }]);
   });
 });

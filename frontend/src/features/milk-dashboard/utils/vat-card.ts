@@ -2,6 +2,8 @@
  * Display rules of a vat card (farmer §2.5, §9). Pure, so the thresholds are tested without a DOM.
  */
 
+import type { CoolingTarget } from '@shared/compliance/cooling-forecast';
+
 /**
  * §9 "Milk level bar colours: thresholds 150 and 180 mm, max scale 2000". The 150/180 mm thresholds
  * colour the bar by the milk's height (a nearly empty vat); the bar's fill is the vat's volume
@@ -64,3 +66,46 @@ export const relativeTime = (iso: string, now: number): string | undefined => {
 /** Volume as a percent of the vat's size, whole; undefined for a vat without a size. */
 export const volumePercent = (litres: number, vatSize: number): number | undefined =>
   vatSize > 0 ? Math.round((litres / vatSize) * 100) : undefined;
+
+/** A span of time on the cooling clock: '1 h 12 min', '45 min', '2 h' (whole minutes, rounded up). */
+export const countdownText = (ms: number): string => {
+  const minutes = Math.max(0, Math.ceil(ms / 60_000));
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h === 0 ? `${m} min` : m === 0 ? `${h} h` : `${h} h ${m} min`;
+};
+
+export interface CoolingLine {
+  readonly rule: 'R1' | 'R2';
+  /** '6 °C by 14:20 — 1 h 12 min'; '6 °C reached at 13:40'; '6 °C by 14:20 — deadline passed'. */
+  readonly deadline: string;
+  /** 'Predicted 14:05'; 'Predicted 15:40 — after the deadline'; 'Not cooling: no 6 °C time predicted'; undefined once reached. */
+  readonly prediction: string | undefined;
+  /** At risk (the alert's test) or predicted past the deadline at all. */
+  readonly risk: boolean;
+}
+
+/**
+ * The vat card's cooling compliance clock (issue 25): per §9 rule (10 °C, 6 °C) its deadline as a
+ * countdown and the forecast's predicted time, in the farm's clock (`clock` formats 'HH:mm').
+ */
+export const coolingLines = (
+  targets: readonly CoolingTarget[],
+  fitted: boolean,
+  now: number,
+  clock: (at: string) => string,
+): CoolingLine[] =>
+  targets.map((t) => {
+    const limit = `${t.limit} °C`;
+    if (t.reached_at !== null) return { rule: t.rule, deadline: `${limit} reached at ${clock(t.reached_at)}`, prediction: undefined, risk: false };
+    const left = Date.parse(t.deadline) - now;
+    const deadline = `${limit} by ${clock(t.deadline)} — ${left > 0 ? countdownText(left) : 'deadline passed'}`;
+    // Any prediction past the deadline says so; the alert (at_risk) waits for the margin.
+    const late = t.predicted_at !== null && Date.parse(t.predicted_at) > Date.parse(t.deadline);
+    const prediction = !fitted
+      ? 'Predicted after 10 minutes of cooling'
+      : t.predicted_at === null
+        ? `Not cooling: no ${limit} time predicted`
+        : `Predicted ${clock(t.predicted_at)}${late ? ' — after the deadline' : ''}`;
+    return { rule: t.rule, deadline, prediction, risk: t.at_risk || late };
+  });
