@@ -35,6 +35,11 @@ const load = (configure: (m: AmplifySession) => void = () => undefined): Promise
 };
 const loadAmplify = (): Promise<AmplifySession> => amplify ?? load();
 
+/** Starts Amplify's download (start-up, while config.json loads): configureAuth then finds it loaded. */
+export const preloadAuth = (): void => {
+  import('./amplify-session').catch(() => undefined);
+};
+
 /** Points Amplify at the pool (loading it); resolves once it is configured. */
 export const configureAuth = async (config: WebConfig): Promise<void> => {
   await load((m) => m.configureAmplify(config));
