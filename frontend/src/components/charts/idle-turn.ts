@@ -56,21 +56,31 @@ export const DeferOffscreenCharts = DeferOffscreen.Provider;
 export const NEAR_MARGIN = '0px 0px 50% 0px';
 
 /**
- * A chart's turn (useIdleTurn), waiting first to be near the viewport under DeferOffscreenCharts.
- * Put the ref on the element that holds the chart's place. Without IntersectionObserver (jsdom) it
- * does not wait.
+ * Whether the element given to the ref has come within NEAR_MARGIN of the viewport (it stays true
+ * after). True at once unless `defer`, and where there is no IntersectionObserver (jsdom).
  */
-export function useChartTurn(): readonly [RefCallback<Element>, boolean] {
-  const deferOffscreen = useContext(DeferOffscreen);
-  const [near, setNear] = useState(() => !deferOffscreen || typeof IntersectionObserver === 'undefined');
+export function useNearScreen(defer: boolean): readonly [RefCallback<Element>, boolean] {
+  const [near, setNear] = useState(() => !defer || typeof IntersectionObserver === 'undefined');
   const [place, setPlace] = useState<Element | null>(null);
   useEffect(() => {
     if (near || !place) return undefined;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
-    }, { rootMargin: NEAR_MARGIN });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: NEAR_MARGIN },
+    );
     observer.observe(place);
     return () => observer.disconnect();
   }, [near, place]);
-  return [setPlace, useIdleTurn(near)] as const;
+  return [setPlace, near] as const;
+}
+
+/**
+ * A chart's turn (useIdleTurn), waiting first to be near the viewport under DeferOffscreenCharts.
+ * Put the ref on the element that holds the chart's place.
+ */
+export function useChartTurn(): readonly [RefCallback<Element>, boolean] {
+  const [place, near] = useNearScreen(useContext(DeferOffscreen));
+  return [place, useIdleTurn(near)] as const;
 }
