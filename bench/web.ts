@@ -4,10 +4,12 @@
  * /dts/dashboard signed in as the demo farmer on the Auto farm (4 vats). Prints performance,
  * accessibility, total blocking time and the JavaScript the page loads (bytes on the wire).
  * Loopback only; needs a web build (the npm script makes one) and Debian's chromium.
- * Not a test: it prints what it measured. RUNS=n repeats each page (the median is printed).
+ * Not a test: it prints what it measured. RUNS=n repeats each page (the median is printed);
+ * ONLY=/dts/dashboard measures one page; SAVE=dir writes each run's Lighthouse report there as JSON.
  */
 import '../local/quiet-warnings';
 import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
@@ -17,6 +19,8 @@ import { CHROMIUM_PATH } from '../test/support/browser';
 import { REPO_ROOT } from '../cdk/lib/paths';
 
 const RUNS = Number(process.env.RUNS ?? 3);
+const ONLY = process.env.ONLY;
+const SAVE = process.env.SAVE;
 const FARMER = 'farmer@vatman.local';
 const FARM = 'farm-auto';
 
@@ -88,12 +92,14 @@ try {
     ['/dts/dashboard', page],
   ];
   console.log(`Lighthouse ${(createRequire(import.meta.url)('lighthouse/package.json') as { version: string }).version}, mobile, default simulated throttling; ${RUNS} run(s) per page, medians`);
-  for (const [route, p] of routes) {
+  for (const [route, p] of routes.filter(([r]) => !ONLY || r === ONLY)) {
     const runs: Figures[] = [];
     for (let k = 0; k < RUNS; k++) {
       // A first visit's downloads: the HTTP cache emptied, the session (localStorage) kept.
       await (await p.createCDPSession()).send('Network.clearBrowserCache');
-      runs.push(figuresOf(await lighthouse(`${web}${route}`, flags, undefined, p)));
+      const result = await lighthouse(`${web}${route}`, flags, undefined, p);
+      if (SAVE && result) writeFileSync(join(SAVE, `${route.replaceAll('/', '_')}-${k + 1}.json`), JSON.stringify(result.lhr));
+      runs.push(figuresOf(result));
     }
     const m = (f: Exclude<keyof Figures, 'a11yFailed'>) => median(runs.map((r) => r[f]));
     const js = m('jsBytes') / 1000;

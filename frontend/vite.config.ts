@@ -21,5 +21,7 @@ export default defineConfig({
     outDir: here('dist'),
     emptyOutDir: true,
     sourcemap: true,
+    // Every browser the app supports preloads modules itself; the polyfill only weighed on each first load (issue 14).
+    modulePreload: { polyfill: false },
   },
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICES } from '../../local/seed/demo-data';
 import type { Device } from '../../shared/entities/device';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
-import { browserTestFile, farmContext, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, scrollToChart, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 24's acceptance in Chromium: one clock for farmers. The browser is in London, the Vat-Man
@@ -125,7 +125,7 @@ describe.runIf(run)('one clock for farmers in Chromium (issue 24 acceptance)', (
 
       // The chart's tooltip at that reading: §9's chart format on the same clock.
       const chartName = `Vat ${vat.vat_number} milk volume`;
-      await page.getByRole('img', { name: chartName }).waitFor();
+      await scrollToChart(page, chartName);
       const title = (await page.evaluate(`(${TOOLTIP_TITLE})(${JSON.stringify([chartName, milkingStart])})`)) as string | null;
       expect(title).toMatch(new RegExp(`^${farmChart(milkingStart)} NZ[DS]T$`));
 

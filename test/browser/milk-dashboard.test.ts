@@ -6,7 +6,7 @@ import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import type { Device } from '../../shared/entities/device';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import { displayVolume, volumeFromLevel } from '../../shared/telemetry/reading';
-import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, scrollToChart, shot, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 5's acceptance in Chromium against the local stack: the milk dashboard (/dts/dashboard,
@@ -228,7 +228,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
         const token = await env.stack.signIn(FARMER[farmId] ?? '');
         await untilLast(farmId, token, () => fresh);
         const before = ofType(calls, 'FARMER_DASHBOARD_LAST').length;
-        await page.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
+        await scrollToChart(page, 'Vat 1 temperatures');
         const chartsBefore = ofType(calls, 'FARMER_DASHBOARD_LAST_ALL').length;
         // Not yet: 100 s on, the cards still show the old reading.
         await page.clock.fastForward('01:40');
@@ -256,7 +256,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
     const { context, page } = await openDashboard(PRO);
     await withShot(page, 'milk-csv', async () => {
       const d = devicesOf(PRO)[0] as Device;
-      await page.getByRole('region', { name: 'Vat 1 charts' }).getByRole('img', { name: 'Vat 1 milk volume' }).waitFor();
+      await scrollToChart(page, 'Vat 1 milk volume');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Vat 1 data' }).click()]);
       expect(download.suggestedFilename()).toBe('data.csv');
       const text = await readFile(await download.path(), 'utf8');
@@ -297,7 +297,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
     const { context, page, calls } = await openDashboard(LITE);
     await withShot(page, 'milk-paging', async () => {
       const charts = page.getByRole('region', { name: 'Vat 1 charts' });
-      await charts.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
+      await scrollToChart(page, 'Vat 1 temperatures');
       const next = page.getByRole('button', { name: 'Next' });
       const previous = page.getByRole('button', { name: 'Previous' });
       expect(await next.getAttribute('aria-disabled')).toBe('true');
@@ -336,7 +336,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
     // The one time navigation of the dashboard that can pass the present is the Pro/Auto picker (§8).
     const pro = await openDashboard(PRO);
     await withShot(pro.page, 'no-more-data', async () => {
-      await pro.page.getByRole('img', { name: 'Vat 1 temperatures' }).waitFor();
+      await scrollToChart(pro.page, 'Vat 1 temperatures');
       const asked = ofType(pro.calls, 'FARMER_DASHBOARD_LAST_ALL').length;
       const tomorrow = new Date(Date.now() + DAY).toLocaleDateString('en-GB', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric' });
       await pro.page.getByLabel('To', { exact: true }).fill(tomorrow);
@@ -352,7 +352,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
     await withShot(page, 'milk-zoom', async () => {
       const names = ['Vat 1 temperatures', 'Vat 1 milk volume', 'Vat 1 stirrer', 'Vat 2 temperatures', 'Vat 2 milk volume'];
       const temperature = page.getByRole('img', { name: 'Vat 1 temperatures' });
-      await page.getByRole('img', { name: 'Vat 2 milk volume' }).waitFor();
+      await scrollToChart(page, 'Vat 2 milk volume');
       const [whole] = await xRanges(page, names);
       expect(whole).not.toBeNull();
       // The charts open on the picker's days: from local midnight of From (the last 2 days, §2.5).
@@ -422,7 +422,7 @@ describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
     const { context, page, calls } = await openDashboard(farmId, { width: 375, phone: true });
     await withShot(page, `milk-phone-${farmId}`, async () => {
       const last = devicesOf(farmId).at(-1)?.vat_number ?? 1;
-      await page.getByRole('img', { name: `Vat ${last} stirrer` }).waitFor();
+      await scrollToChart(page, `Vat ${last} stirrer`);
       await shot(page, `milk-phone-${farmId}`);
       const widths = await page.evaluate(() => {
         const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
@@ -472,7 +472,7 @@ describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
 
   it("Pro's picker with a problem still fits on a phone", async () => {
     const { context, page } = await openDashboard(PRO, { width: 375, phone: true });
-    await page.getByRole('img', { name: 'Vat 2 stirrer' }).waitFor();
+    await scrollToChart(page, 'Vat 2 stirrer');
     await page.getByLabel('From', { exact: true }).fill('31/02/2026');
     await page.getByRole('button', { name: 'View' }).click();
     await page.getByRole('alert').filter({ hasText: 'From must be a date as DD/MM/YYYY.' }).waitFor();
@@ -484,6 +484,7 @@ describe.runIf(run)('the milk dashboard on a phone (375 px)', () => {
   it('at 1280 px the storage history card is there, with a chart per vat', async () => {
     const { context, page, calls } = await openDashboard(PRO);
     const history = page.getByRole('region', { name: 'Milk storage history' });
+    await scrollToChart(page, 'Vat 2 storage volume');
     await history.getByRole('img', { name: 'Vat 2 storage volume' }).waitFor();
     expect(ofType(calls, 'FARMER_STORAGE_HISTORY').length).toBeGreaterThan(0);
     await shot(page, 'milk-desktop-farm-pro');

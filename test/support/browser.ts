@@ -128,3 +128,19 @@ export const withShot = async <T>(page: Page, name: string, step: () => Promise<
     throw err;
   }
 };
+
+/**
+ * The milk dashboard draws a chart below the fold only as it nears the screen (issue 14,
+ * frontend/src/components/charts/idle-turn.ts): scrolls the page down, as a farmer would, until
+ * the named chart has drawn. The charts passed on the way draw too.
+ */
+export const scrollToChart = async (page: Page, name: string, timeoutMs = 30_000): Promise<void> => {
+  const chart = page.getByRole('img', { name });
+  const until = Date.now() + timeoutMs;
+  while ((await chart.count()) === 0) {
+    if (Date.now() > until) throw new Error(`the chart '${name}' did not draw while scrolling down`);
+    await page.evaluate('window.scrollBy(0, 300)');
+    await page.waitForTimeout(100);
+  }
+  await chart.waitFor();
+};

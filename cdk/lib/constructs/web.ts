@@ -38,7 +38,7 @@ export interface WebProps {
   readonly accessLogExpiry?: Duration;
 }
 
-/** The file the web app reads at start (shared/config.ts webConfigSchema). */
+/** The file the web app reads at start (shared/web-config.ts). */
 export const WEB_CONFIG_FILE = 'config.json';
 
 /**

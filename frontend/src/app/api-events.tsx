@@ -3,12 +3,11 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useSnackbar } from '../components/snackbar';
-import { currentUserAnswerSchema } from '@shared/api/actions/user';
 import { herdUrl } from '../features/shell/utils/menu';
 import { useApiClient } from '../lib/api-client-provider';
 import { getSession, type Session } from '../lib/auth-session';
 import type { NoAccess, NoAccessOutcome, RouteNoAccess } from '../lib/no-access';
-import { useWebConfig } from '../lib/use-web-config';
+import { webConfigQuery } from '../lib/web-config';
 import { unauthorizedRedirect } from './unauthorized';
 
 /** Time to read 'An error occurred, please try again!' before the page reloads for a fresh bot-check. */
@@ -17,9 +16,17 @@ export const RELOAD_DELAY_MS = 1_500;
 const reloadPage = (): void => window.location.reload();
 const leaveForSite = (href: string): void => window.location.assign(href);
 
-/** The herd token link of the user the farmer shell last loaded, if any (for a 401 elsewhere). */
-const cachedHerdLink = (queryClient: QueryClient, herdSiteUrl: string | undefined): string | undefined => {
-  for (const [, data] of queryClient.getQueriesData({ queryKey: ['user', 'current'] })) {
+/**
+ * The herd token link of the user the farmer shell last loaded, if any (for a 401 elsewhere). The
+ * answer's schema loads here, on a 401, not with every page (issue 14: it brings the full zod).
+ */
+const cachedHerdLink = async (queryClient: QueryClient): Promise<string | undefined> => {
+  const cached = queryClient.getQueriesData({ queryKey: ['user', 'current'] });
+  if (cached.length === 0) return undefined;
+  // Loaded at start-up, so this answers from the cache; without it there is no herd link.
+  const herdSiteUrl = (await queryClient.fetchQuery(webConfigQuery).catch(() => undefined))?.herdSiteUrl;
+  const { currentUserAnswerSchema } = await import('@shared/api/actions/user');
+  for (const [, data] of cached) {
     const user = currentUserAnswerSchema.safeParse(data).data?.user;
     if (user) return herdUrl(user, herdSiteUrl);
   }
@@ -39,7 +46,6 @@ export function useUnauthorizedRouting({ loadSession = getSession, openSite = le
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const herdSiteUrl = useWebConfig()?.herdSiteUrl;
   const here = useRef(`${location.pathname}${location.search}`);
 
   useEffect(() => {
@@ -49,7 +55,7 @@ export function useUnauthorizedRouting({ loadSession = getSession, openSite = le
   return useCallback(
     async (who?: NoAccess): Promise<NoAccessOutcome> => {
       const session = await loadSession();
-      const herdLink = who ? who.herdLink : cachedHerdLink(queryClient, herdSiteUrl);
+      const herdLink = who ? who.herdLink : await cachedHerdLink(queryClient);
       const target = unauthorizedRedirect(session, here.current, herdLink);
       if (!target) return 'stay';
       if (target.kind === 'site') openSite(target.href);
@@ -57,7 +63,7 @@ export function useUnauthorizedRouting({ loadSession = getSession, openSite = le
       else navigate(target.to, { replace: true });
       return 'left';
     },
-    [loadSession, openSite, queryClient, herdSiteUrl, navigate],
+    [loadSession, openSite, queryClient, navigate],
   );
 }
 

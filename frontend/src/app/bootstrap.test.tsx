@@ -42,9 +42,12 @@ describe('startApp', () => {
 
   it('configures Amplify and renders the app from a good config', async () => {
     await start(config);
-    expect(Amplify.configure).toHaveBeenCalledWith({
-      Auth: { Cognito: { userPoolId: config.userPoolId, userPoolClientId: config.userPoolClientId } },
-    });
+    // Amplify loads after the first paint (lib/auth-session.ts).
+    await vi.waitFor(() =>
+      expect(Amplify.configure).toHaveBeenCalledWith({
+        Auth: { Cognito: { userPoolId: config.userPoolId, userPoolClientId: config.userPoolClientId } },
+      }),
+    );
     expect(await screen.findByText('Home')).toBeInTheDocument();
   });
 });

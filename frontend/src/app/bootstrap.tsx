@@ -1,20 +1,23 @@
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createApiClient } from '../lib/api-client';
-import { configureAuth, getAccessToken } from '../lib/auth-session';
+import { configureAuth, getAccessToken, preloadAuth } from '../lib/auth-session';
 import { loadWebConfig, WebConfigError } from '../lib/web-config';
 import { App } from './app';
 import { ConfigErrorPage } from './config-error-page';
 
 /**
- * Start order: the runtime config, then Amplify (Cognito pool and endpoint), then the API client
- * that takes its bearer from Amplify's session, then the app. A bad config renders an error page.
+ * Start order: the runtime config, then Amplify (Cognito pool and endpoint; configured once its code
+ * has loaded, after the first paint), then the API client that takes its bearer from Amplify's
+ * session (waiting for it), then the app. A bad config renders an error page.
  */
 export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = fetch): Promise<Root> => {
   const root = createRoot(container);
+  // Amplify is not in the first load (lib/auth-session.ts); its code downloads while config.json does.
+  preloadAuth();
   try {
     const config = await loadWebConfig(fetchFn);
-    configureAuth(config);
+    void configureAuth(config);
     const apiClient = createApiClient({ apiUrl: config.apiUrl, getAccessToken, fetch: fetchFn });
     root.render(
       <StrictMode>

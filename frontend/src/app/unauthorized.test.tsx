@@ -218,8 +218,8 @@ describe('useUnauthorizedRouting: the herd rule on a 401', () => {
         <RouterProvider router={router} />
       </AppProvider>,
     );
-    // The herd site URL comes from the runtime config, read once.
-    await waitFor(() => expect(queryClient.getQueryData(['web-config'])).toBeDefined());
+    // The herd site URL comes from the runtime config, read on the 401 (cached after).
+    await waitFor(() => expect(route).toBeDefined());
     return { router, route: () => (route as RouteNoAccess)() };
   };
 

@@ -27,15 +27,15 @@ beforeEach(() => {
 });
 
 describe('configureAuth', () => {
-  it('points Amplify at the pool, without an endpoint in AWS', () => {
-    configureAuth(config);
+  it('points Amplify at the pool, without an endpoint in AWS', async () => {
+    await configureAuth(config);
     expect(Amplify.configure).toHaveBeenCalledWith({
       Auth: { Cognito: { userPoolId: config.userPoolId, userPoolClientId: config.userPoolClientId } },
     });
   });
 
-  it('adds userPoolEndpoint when the config names one (cognito-local)', () => {
-    configureAuth({ ...config, cognitoEndpoint: 'http://127.0.0.1:9229' });
+  it('adds userPoolEndpoint when the config names one (cognito-local)', async () => {
+    await configureAuth({ ...config, cognitoEndpoint: 'http://127.0.0.1:9229' });
     expect(Amplify.configure).toHaveBeenCalledWith({
       Auth: { Cognito: { userPoolId: config.userPoolId, userPoolClientId: config.userPoolClientId, userPoolEndpoint: 'http://127.0.0.1:9229' } },
     });

@@ -1,7 +1,5 @@
-import { Amplify } from 'aws-amplify';
-import { fetchAuthSession, getCurrentUser, signOut } from 'aws-amplify/auth';
-import type { WebConfig } from '../../../shared/config';
-import { needsTotp, roleFromGroups, type Role } from '../../../shared/roles';
+import type { WebConfig } from '../../../shared/web-config';
+import type { Role } from '../../../shared/roles';
 
 /**
  * The signed-in session as the app needs it: the bearer for the API and the role for routing.
@@ -15,60 +13,52 @@ export interface Session {
   readonly needsTotp?: boolean;
 }
 
-export const configureAuth = ({ userPoolId, userPoolClientId, cognitoEndpoint }: WebConfig): void => {
-  Amplify.configure({
-    Auth: {
-      Cognito: {
-        userPoolId,
-        userPoolClientId,
-        // Only the local stack sets it (cognito-local); in AWS Amplify derives the endpoint from the pool id.
-        ...(cognitoEndpoint ? { userPoolEndpoint: cognitoEndpoint } : {}),
-      },
-    },
+type AmplifySession = typeof import('./amplify-session');
+
+/**
+ * Amplify loads on first use, not with the page (issue 14: it is about 30 kB gzipped, and the
+ * sign-in page's first paint needs none of it). configureAuth starts the load at start-up, so the
+ * session is usually ready by the time a screen asks for it; every read below waits for it.
+ */
+let amplify: Promise<AmplifySession> | undefined;
+/** The module, configured by `configure` once loaded; a failed load (network) is tried again on the next call. */
+const load = (configure: (m: AmplifySession) => void = () => undefined): Promise<AmplifySession> => {
+  const loading = import('./amplify-session').then((m) => {
+    configure(m);
+    return m;
   });
+  amplify = loading;
+  loading.catch(() => {
+    if (amplify === loading) amplify = undefined;
+  });
+  return loading;
+};
+const loadAmplify = (): Promise<AmplifySession> => amplify ?? load();
+
+/** Starts Amplify's download (start-up, while config.json loads): configureAuth then finds it loaded. */
+export const preloadAuth = (): void => {
+  import('./amplify-session').catch(() => undefined);
 };
 
-const groupsOf = (claim: unknown): string[] =>
-  Array.isArray(claim) ? claim.filter((g): g is string => typeof g === 'string') : [];
+/** Points Amplify at the pool (loading it); resolves once it is configured. */
+export const configureAuth = async (config: WebConfig): Promise<void> => {
+  await load((m) => m.configureAmplify(config));
+};
+
+/** Resolves once Amplify is loaded and configured: the auth API modules wait for it before calling Amplify. */
+export const authReady = async (): Promise<void> => {
+  await loadAmplify();
+};
 
 /** The current session, or null when signed out or the refresh failed. */
-export const getSession = async ({ forceRefresh = false }: { forceRefresh?: boolean } = {}): Promise<Session | null> => {
-  try {
-    const { tokens } = await fetchAuthSession({ forceRefresh });
-    if (!tokens?.accessToken) return null;
-    const groups = groupsOf(tokens.accessToken.payload['cognito:groups']);
-    return { accessToken: tokens.accessToken.toString(), groups, role: roleFromGroups(groups), needsTotp: needsTotp(groups, tokens.accessToken.payload) };
-  } catch {
-    return null;
-  }
-};
+export const getSession = async (options: { forceRefresh?: boolean } = {}): Promise<Session | null> => (await loadAmplify()).getSession(options);
 
 export const getAccessToken = async (): Promise<string | undefined> => (await getSession())?.accessToken;
 
-export const isSignedIn = async (): Promise<boolean> => {
-  try {
-    await getCurrentUser();
-    return true;
-  } catch {
-    return false;
-  }
-};
+export const isSignedIn = async (): Promise<boolean> => (await loadAmplify()).isSignedIn();
 
 /** The name the signed-in user signed in with (their email), or null when signed out. */
-export const signedInAs = async (): Promise<string | null> => {
-  try {
-    const { username, signInDetails } = await getCurrentUser();
-    return signInDetails?.loginId ?? username;
-  } catch {
-    return null;
-  }
-};
+export const signedInAs = async (): Promise<string | null> => (await loadAmplify()).signedInAs();
 
 /** Clears the stored tokens. A failed global sign-out still clears them locally. */
-export const signOutUser = async (): Promise<void> => {
-  try {
-    await signOut();
-  } catch {
-    // Amplify clears the local tokens even when revoking them remotely fails; nothing left to do.
-  }
-};
+export const signOutUser = async (): Promise<void> => (await loadAmplify()).signOutUser();

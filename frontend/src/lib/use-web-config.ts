@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { loadWebConfig } from './web-config';
+import { webConfigQuery } from './web-config';
 
 /**
  * The runtime config for screens (support link, herd site URL). The app has already loaded it
@@ -7,4 +7,4 @@ import { loadWebConfig } from './web-config';
  * support link to '/') rather than break.
  */
 export const useWebConfig = () =>
-  useQuery({ queryKey: ['web-config'], queryFn: () => loadWebConfig(), staleTime: Infinity, gcTime: Infinity, retry: false }).data;
+  useQuery(webConfigQuery).data;

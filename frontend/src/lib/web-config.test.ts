@@ -34,6 +34,19 @@ describe('loadWebConfig', () => {
     expect(problems[0]).toMatch(/^apiUrl: /);
   });
 
+  it('checks the optional values that are present, and drops keys it does not know', async () => {
+    const problems = await problemsOf(
+      answering(JSON.stringify({ ...good, region: '', herdSiteUrl: 'herd', supportPhones: [{ label: 'Vat-Man' }] })),
+    );
+    expect(problems).toEqual(['region: must not be empty', 'herdSiteUrl: Invalid URL', 'supportPhones: entry 0 needs a label and a phone']);
+    const phones = [{ label: 'Vat-Man', phone: '0800 828 626' }];
+    await expect(loadWebConfig(answering(JSON.stringify({ ...good, supportPhones: phones, extra: 1 })))).resolves.toEqual({ ...good, supportPhones: phones });
+  });
+
+  it('names a body that is not an object', async () => {
+    expect(await problemsOf(answering('[1]'))).toEqual(['(root): expected an object']);
+  });
+
   it('reports an HTTP failure', async () => {
     expect(await problemsOf(answering('Not Found', 404))).toEqual(['/config.json answered HTTP 404']);
   });

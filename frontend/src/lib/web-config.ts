@@ -1,5 +1,4 @@
-import type * as z from 'zod';
-import { webConfigSchema, type WebConfig } from '../../../shared/config';
+import { parseWebConfig, type WebConfig } from '../../../shared/web-config';
 
 export const CONFIG_PATH = '/config.json';
 
@@ -10,16 +9,6 @@ export class WebConfigError extends Error {
     super(`Invalid ${CONFIG_PATH}: ${problems.join('; ')}`);
   }
 }
-
-const describeIssue = (issue: z.core.$ZodIssue, input: unknown): string => {
-  const key = issue.path.map(String).join('.') || '(root)';
-  const value = issue.path.reduce<unknown>(
-    (node, segment) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[segment] : undefined),
-    input,
-  );
-  if (issue.path.length > 0 && value === undefined) return `${key} is missing`;
-  return `${key}: ${issue.message}`;
-};
 
 /**
  * Fetches and parses `/config.json` (the CDK web construct writes it next to the build; the
@@ -42,7 +31,19 @@ export const loadWebConfig = async (fetchFn: typeof fetch = fetch): Promise<WebC
     throw new WebConfigError([`${CONFIG_PATH} is not valid JSON`]);
   }
 
-  const parsed = webConfigSchema.safeParse(body);
-  if (!parsed.success) throw new WebConfigError(parsed.error.issues.map((issue) => describeIssue(issue, body)));
+  const parsed = parseWebConfig(body);
+  if (!parsed.success) throw new WebConfigError(parsed.problems);
   return parsed.data;
 };
+
+/**
+ * The config as a query (loaded once, kept): useWebConfig reads it in screens; the 401 routing
+ * (app/api-events.tsx) fetches it only when it needs it, so the first page's code needs no useQuery.
+ */
+export const webConfigQuery = {
+  queryKey: ['web-config'],
+  queryFn: () => loadWebConfig(),
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: false,
+} as const;

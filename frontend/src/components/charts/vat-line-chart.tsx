@@ -4,7 +4,7 @@ import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
 import { formatTick, niceTimeTicks } from '../../lib/time-format';
 import { type Band, type ChartUnit, stirrerText, type XY, tooltipLines } from './chart-data';
-import { useIdleTurn } from './idle-turn';
+import { useChartTurn } from './idle-turn';
 import './charts.css';
 
 ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, Decimation, zoomPlugin);
@@ -219,11 +219,11 @@ export const lineDataset = (s: LineSeries, pointRadius = 0) => ({
 /** A line chart 300 px high (§9) on a time axis, with shaded periods; readings a minute apart, so no dots. */
 export function VatLineChart(props: VatLineChartProps) {
   // Drawn when its turn comes (idle-turn.ts); until then the space it takes, so nothing moves.
-  const ready = useIdleTurn();
-  if (!ready) return <div className="vat-chart" style={{ height: CHART_HEIGHT }} aria-busy="true" />;
+  const [place, ready] = useChartTurn();
+  if (!ready) return <div ref={place} className="vat-chart" style={{ height: CHART_HEIGHT }} aria-busy="true" />;
   const data = { datasets: props.series.map((s) => lineDataset(s)) };
   return (
-    <div className="vat-chart" style={{ height: CHART_HEIGHT }}>
+    <div ref={place} className="vat-chart" style={{ height: CHART_HEIGHT }}>
       <Line aria-label={props.label} role="img" data={data} options={lineChartOptions(props)} plugins={[bandsPlugin, markersPlugin]} />
     </div>
   );

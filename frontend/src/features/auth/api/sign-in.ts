@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { MSG_EMAIL, MSG_PASSWORD_REQUIRED, MSG_TOTP_CODE, totpCodeField } from '../../../../../shared/api/actions/user';
 import { SNACKBAR_DEFAULT_MESSAGE } from '../../../components/snackbar';
 import { MSG_NO_RESPONSE } from '../../../lib/api-error';
+import { authReady } from '../../../lib/auth-session';
 
 /** The login form (farmer §5): email trimmed and valid, password present; fields in the order shown. */
 export const signInInputSchema = z.object({
@@ -71,6 +72,8 @@ const nextStepMessage = (step: string): string => {
 /** Password sign-in. USER_PASSWORD_AUTH because cognito-local (the local stack) has no SRP. */
 export const signInWithPassword = async ({ email, password }: SignInInput): Promise<SignInResult> => {
   try {
+    // Amplify loads after the page (lib/auth-session.ts): configured before it is asked.
+    await authReady();
     const { isSignedIn, nextStep } = await signIn({
       username: email,
       password,
@@ -88,6 +91,7 @@ export const signInWithPassword = async ({ email, password }: SignInInput): Prom
 /** The code step (SOFTWARE_TOKEN_MFA): the authenticator app's current 6-digit code. */
 export const confirmTotpCode = async (code: string): Promise<SignInResult> => {
   try {
+    await authReady();
     const { isSignedIn, nextStep } = await confirmSignIn({ challengeResponse: code });
     if (isSignedIn) return { ok: true };
     if (nextStep.signInStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') return { ok: false, message: MSG_TOTP_CODE };

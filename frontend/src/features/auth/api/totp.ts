@@ -1,5 +1,6 @@
 import { setUpTOTP, updateMFAPreference, verifyTOTPSetup } from 'aws-amplify/auth';
 import QRCode from 'qrcode';
+import { authReady } from '../../../lib/auth-session';
 import { signInErrorMessage } from './sign-in';
 
 /** The name an authenticator app lists the account under. */
@@ -14,6 +15,8 @@ export interface TotpEnrolment {
 
 /** AssociateSoftwareToken: a new secret for the signed-in person, as text and QR code. */
 export const startTotpEnrolment = async (account: string): Promise<TotpEnrolment> => {
+  // Amplify loads after the page (lib/auth-session.ts): configured before it is asked.
+  await authReady();
   const setup = await setUpTOTP();
   const uri = setup.getSetupUri(TOTP_ISSUER, account).toString();
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
@@ -23,6 +26,7 @@ export const startTotpEnrolment = async (account: string): Promise<TotpEnrolment
 /** VerifySoftwareToken with the app's first code, then TOTP as the person's sign-in factor (SetUserMFAPreference). */
 export const finishTotpEnrolment = async (code: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }> => {
   try {
+    await authReady();
     await verifyTOTPSetup({ code });
     await updateMFAPreference({ totp: 'PREFERRED' });
     return { ok: true };

@@ -31,7 +31,7 @@ describe('login validation (farmer §5)', () => {
   it('asks for an email first, and sends nothing', async () => {
     const { user, submit } = await openLogin();
     await user.click(submit);
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a correct email address');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a correct email address');
     expect(signIn).not.toHaveBeenCalled();
   });
 
@@ -40,7 +40,7 @@ describe('login validation (farmer §5)', () => {
     await user.type(email, 'farmer@');
     await user.type(password, 'secret123');
     await user.click(submit);
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a correct email address');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a correct email address');
     expect(email).toHaveAttribute('aria-invalid', 'true');
     expect(signIn).not.toHaveBeenCalled();
   });
@@ -49,7 +49,7 @@ describe('login validation (farmer §5)', () => {
     const { user, email, password, submit } = await openLogin();
     await user.type(email, 'farmer@example.nz');
     await user.click(submit);
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter password');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter password');
     expect(password).toHaveAttribute('aria-invalid', 'true');
     expect(signIn).not.toHaveBeenCalled();
   });
@@ -76,7 +76,7 @@ describe('login validation (farmer §5)', () => {
   it('Enter also validates: an empty form sends nothing', async () => {
     const { user, email } = await openLogin();
     await user.type(email, '{Enter}');
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a correct email address');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a correct email address');
     expect(signIn).not.toHaveBeenCalled();
   });
 });

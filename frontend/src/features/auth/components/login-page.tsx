@@ -5,8 +5,14 @@ import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
 import { getSession, isSignedIn } from '../../../lib/auth-session';
 import { landingPath } from '../../../lib/role-landing';
-import { confirmTotpCode, signInInputSchema, signInWithPassword, type SignInInput, type SignInResult } from '../api/sign-in';
+import type { SignInInput, SignInResult } from '../api/sign-in';
 import { AuthLayout } from './auth-layout';
+
+/**
+ * The form's checks and Amplify's sign-in (with zod, about 45 kB gzipped) load when the person
+ * starts on the form (focus) or submits it, not with the page (issue 14).
+ */
+const loadSignIn = () => import('../api/sign-in');
 
 /** Only an account with an authenticator app reaches the code step: its form loads then, off the login page's first load. */
 const TotpCodeForm = lazy(() => import('./totp-code-form').then((m) => ({ default: m.TotpCodeForm })));
@@ -75,6 +81,7 @@ export function LoginPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
+    const { signInInputSchema, signInWithPassword } = await loadSignIn();
     const parsed = signInInputSchema.safeParse(values);
     if (!parsed.success) {
       // Only the first error is shown (farmer §5).
@@ -107,6 +114,7 @@ export function LoginPage() {
 
   /** The code step: null when signed in (finish has moved on), else the message to show under the field. */
   const submitCode = async (code: string): Promise<string | null> => {
+    const { confirmTotpCode } = await loadSignIn();
     const result = await confirmTotpCode(code);
     if (!result.ok) return result.message;
     await finish(result);
@@ -139,7 +147,7 @@ export function LoginPage() {
         </>
       }
     >
-      <form className="form" noValidate onSubmit={(event) => void submit(event)} aria-label="Sign in">
+      <form className="form" noValidate onFocus={() => void loadSignIn()} onSubmit={(event) => void submit(event)} aria-label="Sign in">
         <div className="form__field">
           <label htmlFor={ids.email}>Email</label>
           <input

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { loadWebConfig } from '../../../lib/web-config';
+import { webConfigQuery } from '../../../lib/web-config';
 import './installer.css';
 
 /** /dts/installer/help (operator §2 Help page): the dairy company's form the installer fills in after an install. */
 export function InstallHelpPage() {
   // The same query as useWebConfig, read with its state: nothing is said about the form before the config has loaded.
-  const config = useQuery({ queryKey: ['web-config'], queryFn: () => loadWebConfig(), staleTime: Infinity, gcTime: Infinity, retry: false });
+  const config = useQuery(webConfigQuery);
   const formUrl = config.data?.installFormUrl;
   return (
     <section className="page installer">

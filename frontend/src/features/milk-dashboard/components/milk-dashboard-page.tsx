@@ -11,7 +11,8 @@ import { VatCard } from './vat-card';
 import './milk-dashboard.css';
 
 // chart.js and its React wrapper are most of this screen's weight: the cards come first.
-const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: m.VatChartsSection })));
+const loadCharts = () => import('./vat-charts-section');
+const VatChartsSection = lazy(() => loadCharts().then((m) => ({ default: m.VatChartsSection })));
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface MilkDashboardContext {
@@ -41,6 +42,10 @@ export function MilkDashboardPage() {
   const now = useNow();
   const { data, isPending, isError } = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
   const dairyCompany = isDairyCompanyFarm(farm?.fonterra_id ?? '');
+  // The charts' code downloads while the cards load; the charts show once the cards have.
+  useEffect(() => {
+    void loadCharts();
+  }, []);
 
   return (
     <section className="page milk-dashboard">
@@ -68,7 +73,8 @@ export function MilkDashboardPage() {
           {farm.package === 'Vat-Man Auto' && <AutoTile farmId={farm._id} vats={data} timeZone={farm.timezone} />}
         </div>
       )}
-      {farm && (
+      {/* After the cards: charts that came first would be pushed down as the cards arrive (a layout shift). */}
+      {farm && (data || isError) && (
         <Suspense fallback={<p className="page__note">Loading charts…</p>}>
           <VatChartsSection key={farm._id} farm={farm} />
         </Suspense>

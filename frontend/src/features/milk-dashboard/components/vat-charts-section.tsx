@@ -14,6 +14,7 @@ import type { XView } from '../../../components/charts/vat-line-chart';
 import '../../../components/charts/charts.css';
 import { ZoomControl } from '../../../components/charts/zoom-control';
 import { FarmClockNote } from '../../../components/charts/farm-clock-note';
+import { DeferOffscreenCharts, useNearScreen } from '../../../components/charts/idle-turn';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
 export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
@@ -71,28 +72,34 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
     setView(undefined);
     setRangeOnly(next);
   };
-  const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range, today), placeholderData: (previous) => previous });
+  // On a phone the charts start below the cards: their readings (the largest answer of the screen,
+  // parsed on the main thread) are asked for as the farmer scrolls towards them (issue 14).
+  const [place, near] = useNearScreen(true);
+  const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range, today), placeholderData: (previous) => previous, enabled: near });
   const page = range.kind === 'page' ? range.page : 1;
 
+  // Twelve charts and the storage history under the cards: each draws as it nears the screen (issue 14).
   return (
-    <div className="milk-charts">
-      {hasDatePicker(farm.package) ? (
-        <DatePicker today={today} onView={setRange} />
-      ) : (
-        <div className="chart-range">
-          <PageButtons page={page} onPage={(p) => setRange({ kind: 'page', page: p })} />
-        </div>
-      )}
-      <FarmClockNote timeZone={farm.timezone} />
-      <ZoomControl view={view} onReset={() => setView(undefined)} />
-      {error && (
-        <p className="chart-range__problem" role="alert">
-          {errorText(error)}
-        </p>
-      )}
-      {isFetching && !data && <p className="page__note">Loading charts…</p>}
-      {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} timeZone={farm.timezone} />)}
-      <StorageHistory farm={farm} />
-    </div>
+    <DeferOffscreenCharts value={true}>
+      <div ref={place} className="milk-charts">
+        {hasDatePicker(farm.package) ? (
+          <DatePicker today={today} onView={setRange} />
+        ) : (
+          <div className="chart-range">
+            <PageButtons page={page} onPage={(p) => setRange({ kind: 'page', page: p })} />
+          </div>
+        )}
+        <FarmClockNote timeZone={farm.timezone} />
+        <ZoomControl view={view} onReset={() => setView(undefined)} />
+        {error && (
+          <p className="chart-range__problem" role="alert">
+            {errorText(error)}
+          </p>
+        )}
+        {isFetching && !data && <p className="page__note">Loading charts…</p>}
+        {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} timeZone={farm.timezone} />)}
+        <StorageHistory farm={farm} />
+      </div>
+    </DeferOffscreenCharts>
   );
 }
