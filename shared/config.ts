@@ -6,6 +6,8 @@ import * as z from 'zod';
  */
 export const webConfigSchema = z.object({
   apiUrl: z.string().url(),
+  /** The live-updates WebSocket (issue 26: wss:// in AWS); without it the dashboard refreshes every 120 s only. */
+  liveUrl: z.string().url().optional(),
   region: z.string().min(1),
   userPoolId: z.string().min(1),
   userPoolClientId: z.string().min(1),
