@@ -134,7 +134,7 @@ export const grantPorts = (
     devicePolicyName?: string;
     alertTopics?: Pick<Alerts, 'grantEmailRoutes'>;
     /** The live-updates WebSocket API (cdk/lib/constructs/live.ts): its @connections ARN and management endpoint. */
-    liveApi?: { readonly connectionsArn: string; readonly endpoint: string };
+    liveApi?: { readonly connectionsArn: string; readonly nagConnectionsArn: string; readonly endpoint: string };
   },
 ): { deviceCommands: boolean; unitChecks: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
@@ -214,7 +214,7 @@ export const grantPorts = (
     if (!liveApi) throw new Error(`${fn.node.path}: a port posts to WebSocket connections but the stack gave no live-updates API`);
     fn.addEnvironment(LIVE_ENDPOINT_ENV, liveApi.endpoint);
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['execute-api:ManageConnections'], resources: [liveApi.connectionsArn] }));
-    acknowledge(fn.role, `IAM5[Resource::${liveApi.connectionsArn}]`, 'A connection id is made by API Gateway when a browser connects: the wildcard is the connection id only, on this stage of the live-updates API alone.');
+    acknowledge(fn.role, `IAM5[Resource::${liveApi.nagConnectionsArn}]`, 'A connection id is made by API Gateway when a browser connects: the wildcard is the connection id only, on this stage of the live-updates API alone.');
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));

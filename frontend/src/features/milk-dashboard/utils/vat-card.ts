@@ -64,3 +64,16 @@ export const relativeTime = (iso: string, now: number): string | undefined => {
 /** Volume as a percent of the vat's size, whole; undefined for a vat without a size. */
 export const volumePercent = (litres: number, vatSize: number): number | undefined =>
   vatSize > 0 ? Math.round((litres / vatSize) * 100) : undefined;
+
+/** A vat whose newest reading is older than this has gone quiet (issue 26: stale data is loud). */
+export const STALE_AFTER_MS = 15 * 60_000;
+
+/**
+ * When a vat went quiet: the time of its newest reading when that is over 15 minutes old (or
+ * unknown: no reading at all is no data either), else undefined (the vat is sending).
+ */
+export const staleSince = (newest: string | null | undefined, now: number): { readonly at: string | undefined } | undefined => {
+  const at = newest ? Date.parse(newest) : Number.NaN;
+  if (Number.isNaN(at)) return { at: undefined };
+  return now - at > STALE_AFTER_MS ? { at: newest ?? undefined } : undefined;
+};
