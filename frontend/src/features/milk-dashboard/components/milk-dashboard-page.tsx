@@ -11,6 +11,7 @@ import { VatCard } from './vat-card';
 import { ConnectionBanner } from './connection-banner';
 import { noDataSinceText } from './no-data-since';
 import { useLiveUpdates } from '../live/use-live-updates';
+import { registerServiceWorker } from '../live/register-service-worker';
 import { staleSince } from '../utils/vat-card';
 import { useWebConfig } from '../../../lib/use-web-config';
 import './milk-dashboard.css';
@@ -47,6 +48,7 @@ export function MilkDashboardPage() {
   const { data, isPending, isError } = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
   const dairyCompany = isDairyCompanyFarm(farm?.fonterra_id ?? '');
   const live = useLiveUpdates(farm?._id, farm?.timezone);
+  useEffect(registerServiceWorker, []);
   const hasLive = useWebConfig()?.liveUrl !== undefined;
   // A whole farm gone quiet (issue 26): every vat without a reading for 15 minutes.
   const quiet = data?.map((vat) => staleSince(vat.last?.published_at, now));
