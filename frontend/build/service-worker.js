@@ -1,4 +1,4 @@
-/* global self, caches, clients, URL, Response, Request, TextEncoder, crypto, fetch, atob */
+/* global self, caches, clients */
 /**
  * Vat-Man's service worker (issue 26: the app opens in the shed with no signal). The build
  * (frontend/build/service-worker.ts) writes the build's file list and version in place of the
