@@ -68,7 +68,7 @@ describe.runIf(run)('live dashboard, stale vats and the offline app (issue 26 ac
     await withShot(page, 'live-offline', async () => {
       // The service worker the dashboard registered controls the page once it is active; a reload
       // online then goes through it and saves the dashboard's answers.
-      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 15_000 });
+      await expect.poll(() => page.evaluate('navigator.serviceWorker.controller !== null'), { timeout: 15_000 }).toBe(true);
       await page.reload();
       await card(page, 1).getByText('2.3 °C').waitFor();
       const savedBefore = Date.now();
