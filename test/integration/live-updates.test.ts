@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICES } from '../../local/seed/demo-data';
 import { LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, liveServerMessageSchema, type LiveServerMessage } from '../../shared/live/protocol';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
+import { liveSenderFromEnv } from '../../lambdas/adapters/apigateway/live-sender';
 import { startTestStack } from '../support/local-stack';
 
 /*
@@ -88,5 +89,15 @@ describe('live updates over the WebSocket (issue 26)', () => {
     expect(other.messages.filter((m) => m.type === 'reading')).toEqual([]);
     mine.ws.close();
     other.ws.close();
+  });
+
+  it('answers a post to a connection that is gone with GoneException, which the sender reads as gone', async () => {
+    const sender = liveSenderFromEnv(process.env);
+    expect(await sender.post('gone-connection=', { type: 'subscribed', farm: 'x' })).toBe(false);
+    const { ws, messages } = await open(farmerToken);
+    // A live connection's id is the stand-in's: a subscription's answer proves the post path works.
+    ws.send(JSON.stringify({ action: 'subscribe', farm: 'farm-auto' }));
+    await expect.poll(() => messages.length).toBe(1);
+    ws.close();
   });
 });
