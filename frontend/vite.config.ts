@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { routeBudgets } from './build/route-budget.ts';
 import { ROUTE_BUDGETS } from './build/route-budgets.ts';
+import { serviceWorker } from './build/service-worker.ts';
 
 /** Paths relative to this file, so `vite --config frontend/vite.config.ts` works from any directory. */
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -13,6 +14,8 @@ export default defineConfig({
     react(),
     // The routes' first screens within their budgets (build/route-budgets.ts); chart.js loads after.
     routeBudgets(ROUTE_BUDGETS),
+    // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
+    serviceWorker(),
   ],
   resolve: {
     alias: { '@shared': here('../shared') },

@@ -17,6 +17,8 @@ export const PORTS = {
   dairy: { env: 'DAIRY_GATEWAY_PORT', fallback: 3005 },
   /** The IoT control-plane stand-in (things, certificates, policies: the installer's provisioning). */
   iot: { env: 'IOT_PORT', fallback: 3006 },
+  /** The live-updates WebSocket API and its @connections management API (issue 26). */
+  live: { env: 'LIVE_PORT', fallback: 3007 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

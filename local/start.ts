@@ -25,6 +25,9 @@ import { startIotControlPlane } from './stand-ins/iot-control';
 import { localCa } from './stand-ins/local-ca';
 import { unitAttributes, unitThingName } from '../shared/entities/install';
 import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
+import { startWebSocketGateway } from './stand-ins/websocket-gateway';
+import { LIVE_ENDPOINT_ENV } from '../lambdas/adapters/apigateway/live-sender';
+import type { LiveEvent, LiveResult } from '../lambdas/live/live';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
 import { startDairyGateway, type DairyGateway } from './stand-ins/dairy-gateway';
@@ -60,6 +63,8 @@ export interface LocalFacts {
   /** The broker's mutual-TLS port (mqtts://localhost:<port>): a unit's certificate, key and the local CA. */
   mqttTls: string;
   sns: string;
+  /** The live-updates WebSocket (issue 26): ws://localhost:<port>/?token=<access token>. */
+  live: string;
   dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
   /** The dairy company's gateway stand-in (issue 21). */
   dairyGateway: string;
@@ -272,6 +277,24 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     });
     closers.push(closeServer(api.server));
 
+    // The live-updates WebSocket API (issue 26): its function in process like the API's, the
+    // @connections management endpoint on the same port for the ingest's pushes.
+    let liveHandler: ((event: LiveEvent) => Promise<LiveResult>) | undefined;
+    const live = await startWebSocketGateway({
+      port: ports.live,
+      routes: ['subscribe'],
+      handler: async (event) => {
+        if (!liveHandler) {
+          const url = new URL(`../lambdas/live/handler.ts?stack=${stackId}`, import.meta.url);
+          liveHandler = ((await import(url.href)) as { handler: (e: LiveEvent) => Promise<LiveResult> }).handler;
+        }
+        return liveHandler(event);
+      },
+      onError: (err) => log.error('live gateway integration error', { err }),
+    });
+    closers.push(() => live.close());
+    process.env[LIVE_ENDPOINT_ENV] = live.endpoint;
+
     // IoT Core stand-in: the topic rule puts every device message on the ingest stream, keyed by
     // thing name, in the record the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts). The
     // ingest consumes the stream's shards in "containers" (worker threads), apart from the broker
@@ -407,6 +430,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     const hosting = await startWebHosting(ports.web, options.distDir ?? join(ROOT, 'frontend', 'dist'), {
       apiUrl: api.url,
+      liveUrl: live.url,
       region: cognito.region,
       userPoolId: cognito.userPoolId,
       userPoolClientId: cognito.clientId,
@@ -420,6 +444,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const facts: LocalFacts = {
       web,
       api: api.url,
+      live: live.url,
       mqtt: mqtt.url,
       mqttTls: mqtt.tlsUrl ?? '',
       sns: `${sns.endpoint}/messages`,

@@ -4,6 +4,8 @@
  */
 export interface WebConfig {
   readonly apiUrl: string;
+  /** The live-updates WebSocket (issue 26: wss:// in AWS); without it the dashboard refreshes every 120 s only. */
+  readonly liveUrl?: string;
   readonly region: string;
   readonly userPoolId: string;
   readonly userPoolClientId: string;
@@ -57,6 +59,7 @@ const phones: Check = (value) => {
 /** Each key with its check; optional keys may be absent. */
 const FIELDS: Readonly<Record<keyof WebConfig, { readonly check: Check; readonly optional?: true }>> = {
   apiUrl: { check: url },
+  liveUrl: { check: url, optional: true },
   region: { check: text },
   userPoolId: { check: text },
   userPoolClientId: { check: text },

@@ -3,6 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ENQUIRY_KEY_PREFIX } from '../../lambdas/adapters/dynamodb/keys';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/adapters/sns/sales-mail';
+import { LIVE_ENDPOINT_ENV } from '../../lambdas/adapters/apigateway/live-sender';
 import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
 import type { PortName } from '../../lambdas/lib/ports';
@@ -36,6 +37,8 @@ export type PortGrant =
    * device policy alone, with its name in IOT_DEVICE_POLICY.
    */
   | { readonly kind: 'iotProvisioning' }
+  /** execute-api:ManageConnections on the live-updates WebSocket API's @connections (posting to a connection), with its endpoint. */
+  | { readonly kind: 'liveConnections' }
   /** Actions with no resource-level permission in IAM (resource `*`), each with its reason. */
   | { readonly kind: 'accountWide'; readonly actions: readonly string[]; readonly why: string };
 
@@ -108,6 +111,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     },
   ],
   now: [],
+  connections: [{ kind: 'table', table: 'Connections', access: 'readWrite' }],
+  liveSender: [{ kind: 'liveConnections' }],
 };
 
 /** Grants a function what its ports need; answers whether it sends device commands (the caller adds that grant). */
@@ -121,6 +126,7 @@ export const grantPorts = (
     enquiryTopic,
     devicePolicyName,
     alertTopics,
+    liveApi,
   }: {
     data: Data;
     userPoolArn: string;
@@ -128,6 +134,8 @@ export const grantPorts = (
     enquiryTopic?: ITopic;
     devicePolicyName?: string;
     alertTopics?: Pick<Alerts, 'grantEmailRoutes'>;
+    /** The live-updates WebSocket API (cdk/lib/constructs/live.ts): its @connections ARN and management endpoint. */
+    liveApi?: { readonly connectionsArn: string; readonly nagConnectionsArn: string; readonly endpoint: string };
   },
 ): { deviceCommands: boolean; unitChecks: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
@@ -202,6 +210,12 @@ export const grantPorts = (
       `IAM5[Resource::arn:${partition}:iot:${region}:${account}:topic/${checkTopic}]`,
       'The installer names the farm at run time: the wildcard is the IMEI only, the topic is confined to check commands of unit things, and the device policy lets each unit read only its own.',
     );
+  }
+  if (grants.some((g) => g.kind === 'liveConnections')) {
+    if (!liveApi) throw new Error(`${fn.node.path}: a port posts to WebSocket connections but the stack gave no live-updates API`);
+    fn.addEnvironment(LIVE_ENDPOINT_ENV, liveApi.endpoint);
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['execute-api:ManageConnections'], resources: [liveApi.connectionsArn] }));
+    acknowledge(fn.role, `IAM5[Resource::${liveApi.nagConnectionsArn}]`, 'A connection id is made by API Gateway when a browser connects: the wildcard is the connection id only, on this stage of the live-updates API alone.');
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));

@@ -13,6 +13,7 @@ import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
+import { Live } from './constructs/live';
 import { DairyLink } from './constructs/dairy-link';
 import { OperatorAlarms } from './constructs/operator-alarms';
 import { Telemetry } from './constructs/telemetry';
@@ -79,6 +80,7 @@ export class VatManStack extends Stack {
   readonly dairyLink: DairyLink;
   readonly watchman: Watchman;
   readonly operatorAlarms: OperatorAlarms;
+  readonly live: Live;
 
   constructor(scope: Construct, id: string, props: VatManStackProps) {
     super(scope, id, props);
@@ -127,6 +129,9 @@ export class VatManStack extends Stack {
 
     // The dairy-company link (issue 21): the gateway's URL from context or, by default, SSM at
     // deploy time (a deploy without it fails loudly); its token stays in SSM and is read at run time.
+    // Live updates (issue 26): the WebSocket API the dashboard listens on; the ingest pushes to it.
+    this.live = new Live(this, 'Live', { auth: this.auth, data: this.data, ingest: this.telemetry.ingest, removalPolicy, logRetention });
+
     const dairyGateway = props.dairyGateway ?? { tokenParameterName: '/vatman/dairy-gateway-token' };
     this.dairyLink = new DairyLink(this, 'DairyLink', {
       data: this.data,
@@ -178,6 +183,7 @@ export class VatManStack extends Stack {
 
     this.web.deploySite(props.webBuild ?? frontendSource(), {
       apiUrl: this.apiEdge.url,
+      liveUrl: this.live.url,
       region: this.region,
       userPoolId: this.auth.userPool.userPoolId,
       userPoolClientId: this.auth.webClient.userPoolClientId,

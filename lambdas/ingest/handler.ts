@@ -2,10 +2,14 @@ import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { alertProcessorFromEnv } from '../alerts/deps';
-import { requireEnv } from '../lib/env';
+import { optionalEnv, requireEnv } from '../lib/env';
+import { LIVE_ENDPOINT_ENV, liveSenderFromEnv } from '../adapters/apigateway/live-sender';
+import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
+import { makeLivePush } from '../live/live';
 import { createLogger } from '../lib/logger';
 import { makeIngest, type IngestDeps } from './ingest';
 import { makeStreamHandler } from './stream-handler';
+import type { Reading } from '../../shared/telemetry/reading';
 
 /** The ingest's ports from the environment (the same variables in AWS and the local stack). */
 export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestDeps => {
@@ -18,6 +22,20 @@ export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestD
     // The alert engine (issue 6) steps with every in-order reading, as part of the device's
     // committed step: a failure fails the device's records, and their retry evaluates them.
     onReading: alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env).onReading,
+    // Live updates (issue 26): each device's new readings to the WebSocket connections watching
+    // its farm (the connections and liveSender ports' grants, cdk/lib/constructs/live.ts).
+    ...(optionalEnv(LIVE_ENDPOINT_ENV, env)
+      ? {
+          onStored: (() => {
+            const push = makeLivePush({
+              connections: dynamoConnectionsRepository(doc, requireEnv('CONNECTIONS_TABLE', env)),
+              sender: liveSenderFromEnv(env),
+              log: createLogger({ function: 'ingest', part: 'live' }),
+            });
+            return (farm: string, device: string, readings: readonly Reading[]) => push.readingsStored(farm, device, readings);
+          })(),
+        }
+      : {}),
   };
 };
 

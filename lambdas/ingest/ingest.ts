@@ -22,6 +22,11 @@ export interface IngestDeps {
    * readings are old news to it.
    */
   readonly onReading?: AlertHook;
+  /**
+   * After a device's commit, its new in-order readings (issue 26: the live-updates push to the
+   * farm's WebSocket connections). Best effort: it must not throw, and never fails the batch.
+   */
+  readonly onStored?: (farm: string, deviceId: string, readings: readonly Reading[]) => Promise<void>;
 }
 
 /** A reading of a batch for its device, with where it came from. */
@@ -89,7 +94,7 @@ export const makeIngest = (deps: IngestDeps) => {
     );
 
     // 2. Per device: the device, its checks, and one reading per instant.
-    const accepted: { deviceId: string; name: string; items: Item[]; written: Set<string> }[] = [];
+    const accepted: { deviceId: string; name: string; farm: string; items: Item[]; written: Set<string> }[] = [];
     await Promise.all(
       [...groups].map(([deviceId, { thing, candidates }]) =>
         settle(
@@ -113,7 +118,7 @@ export const makeIngest = (deps: IngestDeps) => {
                 return PLACEHOLDER;
               }),
             );
-            if (found && items.length > 0) accepted.push({ deviceId, name: found.name, items, written: new Set() });
+            if (found && items.length > 0) accepted.push({ deviceId, name: found.name, farm: found.farm_id, items, written: new Set() });
             return outcomes;
           },
         ),
@@ -168,6 +173,8 @@ export const makeIngest = (deps: IngestDeps) => {
           entry.items.map((i) => i.index),
           async () => {
             const fresh = await queue(entry.deviceId, () => devices.commitBatch(entry.deviceId, entry.items.map((i) => i.reading), entry.written));
+            const stored = entry.items.filter((_, j) => fresh[j]).map((i) => i.reading);
+            if (stored.length > 0 && deps.onStored) await deps.onStored(entry.farm, entry.deviceId, stored);
             return entry.items.map((i, j): IngestOutcome => ({ status: fresh[j] ? 'stored' : entry.written.has(i.reading.published_at) ? 'late' : 'duplicate' }));
           },
         ),

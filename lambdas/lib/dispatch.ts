@@ -100,7 +100,8 @@ const isAdmin = (caller: Caller) => caller.groups.includes('Admin') && caller.to
  * A farmer reaches only the farms linked to them; an Admin supports every farm. An unknown farm
  * is a 403 like a foreign one, so the answer never tells whether another farm exists.
  */
-const farmOf = async (ports: Ports, caller: Caller, farmId: string): Promise<Farm> => {
+/** The farm, for a caller linked to it or an Admin (with an authenticator app); else 403. The live-updates subscription (lambdas/live) asks the same. */
+export const farmOf = async (ports: Pick<Ports, 'farms'>, caller: Caller, farmId: string): Promise<Farm> => {
   const [linked, farm] = await Promise.all([isAdmin(caller) ? true : ports.farms.isLinked(caller.userId, farmId), ports.farms.getFarm(farmId)]);
   if (!linked || !farm) throw new ForbiddenError();
   return farm;

@@ -24,6 +24,8 @@ import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-
 import type { AlertEmailTopics } from '../adapters/sns/alert-email';
 import { alertEmailTopicsFromEnv } from '../adapters/sns/alert-sender';
 import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
+import { liveSenderFromEnv, type LiveSender } from '../adapters/apigateway/live-sender';
+import { dynamoConnectionsRepository, type ConnectionsRepository } from '../adapters/dynamodb/connections-repository';
 import { requireEnv } from './env';
 import { tokenVerifierFromEnv, type TokenVerifier } from './token-verifier';
 
@@ -137,6 +139,10 @@ export interface Ports {
   /** IoT provisioning of a farm's unit (thing, certificate, policy): the installer's alone. */
   readonly provisioning: UnitProvisioning;
   readonly now: () => Date;
+  /** The live-updates WebSocket's connections and the farm each watches (issue 26). */
+  readonly connections: ConnectionsRepository;
+  /** Messages to WebSocket connections (API Gateway's management API, @connections). */
+  readonly liveSender: LiveSender;
 }
 export type PortName = keyof Ports;
 
@@ -188,6 +194,8 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
     thingRegistry: () => thingRegistryFromEnv(env),
     provisioning: () => provisioningFromEnv(env),
     now: () => () => new Date(),
+    connections: () => dynamoConnectionsRepository(documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
+    liveSender: () => liveSenderFromEnv(env),
   };
   const built: Partial<Record<PortName, unknown>> = {};
   const ports = {} as Ports;

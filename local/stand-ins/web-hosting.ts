@@ -11,6 +11,7 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -72,7 +73,11 @@ export const startWebHosting = async (port: number, distDir: string, config: Web
   // The same policy CloudFront sends, with the local stack's API and Cognito origins.
   const security = {
     ...SECURITY_HEADERS,
-    'content-security-policy': contentSecurityPolicy({ api: new URL(config.apiUrl).origin, cognito: config.cognitoEndpoint ? [new URL(config.cognitoEndpoint).origin] : [] }),
+    'content-security-policy': contentSecurityPolicy({
+      api: new URL(config.apiUrl).origin,
+      cognito: config.cognitoEndpoint ? [new URL(config.cognitoEndpoint).origin] : [],
+      ...(config.liveUrl ? { live: new URL(config.liveUrl).origin } : {}),
+    }),
   };
   const bytesOf = encoder();
   const server = createServer((req, res) => {

@@ -20,9 +20,9 @@ export interface IndexDefinition {
 
 export interface TableDefinition {
   /** Stable logical name: the CDK construct id and the local table name suffix. */
-  readonly id: 'Farms' | 'Readings' | 'Alerts';
+  readonly id: 'Farms' | 'Readings' | 'Alerts' | 'Connections';
   /** The environment variable that carries the physical table name into a Lambda. */
-  readonly envVar: 'FARMS_TABLE' | 'READINGS_TABLE' | 'ALERTS_TABLE';
+  readonly envVar: 'FARMS_TABLE' | 'READINGS_TABLE' | 'ALERTS_TABLE' | 'CONNECTIONS_TABLE';
   readonly partitionKey: KeyAttribute;
   readonly sortKey: KeyAttribute;
   readonly globalSecondaryIndexes: readonly IndexDefinition[];
@@ -76,6 +76,16 @@ export const TABLES: readonly TableDefinition[] = [
     globalSecondaryIndexes: [
       { indexName: GSI1, partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' } },
     ],
+    ttlAttribute: 'expires_at',
+  },
+  {
+    // The live-updates WebSocket's connections (issue 26): who is connected (CONN#<id>) and which
+    // farm each watches (LIVE#<farm>, one item per connection); gone after API Gateway's 2 hours.
+    id: 'Connections',
+    envVar: 'CONNECTIONS_TABLE',
+    partitionKey: pk,
+    sortKey: sk,
+    globalSecondaryIndexes: [],
     ttlAttribute: 'expires_at',
   },
 ];

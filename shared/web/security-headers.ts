@@ -6,7 +6,8 @@
  * - scripts only from the site and reCAPTCHA's (sign-up and reset load Google's widget);
  * - styles from the site and inline `style` attributes: React sets sizes and colours inline
  *   (chart heights, level bars, gauges); no inline <script> is allowed;
- * - connections to the site, the API and Cognito only;
+ * - connections to the site, the API, the live-updates WebSocket and Cognito only;
+ * - the service worker and the web app manifest from the site only (issue 26);
  * - no plugins, no framing of the app, forms post only to the site.
  */
 export interface CspOrigins {
@@ -14,19 +15,24 @@ export interface CspOrigins {
   readonly api: string;
   /** Where Amplify reaches Cognito. */
   readonly cognito: readonly string[];
+  /** The live-updates WebSocket (issue 26): a ws:/wss: origin or host pattern. */
+  readonly live?: string;
 }
 
 const RECAPTCHA_SCRIPTS = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
 const RECAPTCHA_FRAMES = ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'];
 
-export const contentSecurityPolicy = ({ api, cognito }: CspOrigins): string =>
+export const contentSecurityPolicy = ({ api, cognito, live }: CspOrigins): string =>
   [
     "default-src 'self'",
     `script-src 'self' ${RECAPTCHA_SCRIPTS.join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self' ${[api, ...cognito, ...RECAPTCHA_SCRIPTS].join(' ')}`,
+    `connect-src 'self' ${[api, ...(live ? [live] : []), ...cognito, ...RECAPTCHA_SCRIPTS].join(' ')}`,
+    // The offline app (issue 26): its service worker and manifest come from the site only.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     `frame-src ${RECAPTCHA_FRAMES.join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",

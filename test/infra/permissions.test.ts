@@ -36,6 +36,12 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
   { fn: /^ApiInstaller$/, action: /^iot:Publish$/, resource: /:topic\/dts\/unit-\*\/cmd\/check$/, why: "Check Install's command to the unit of the farm the installer names; the device policy lets each unit read only its own" },
   { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
   { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate (its id is not known before)' },
+  {
+    fn: /^(TelemetryIngest|LiveHandler)$/,
+    action: /^execute-api:ManageConnections$/,
+    resource: /:\{LiveApi\}\/live\/POST\/@connections\/\*$/,
+    why: 'posting to the live-updates WebSocket connections of its one stage: a connection id is made by API Gateway when a browser connects (issue 26)',
+  },
   { fn: /^WebDeployment$/, action: /^(s3:|cloudfront:)/, resource: /./, why: "CDK's BucketDeployment: the asset bucket and the site bucket's objects, and CloudFront invalidation (no resource-level permission)" },
 ];
 

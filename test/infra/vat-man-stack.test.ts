@@ -35,7 +35,10 @@ beforeAll(() => {
   template = synth.template;
   userPoolId = onlyResourceId(template, 'AWS::Cognito::UserPool');
   clientId = onlyResourceId(template, 'AWS::Cognito::UserPoolClient');
-  apiId = onlyResourceId(template, 'AWS::ApiGatewayV2::Api');
+  // The HTTP API; the live-updates WebSocket API (issue 26) is the other ApiGatewayV2::Api.
+  const httpApis = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }));
+  if (httpApis.length !== 1) throw new Error(`Expected one HTTP API, found ${httpApis.length}`);
+  apiId = httpApis[0] as string;
   resources = template.toJSON().Resources as typeof resources;
 });
 afterAll(() => synth.cleanup());
@@ -61,9 +64,25 @@ const routeFunctionId = (routeKey: string): string => {
   return uri['Fn::GetAtt'][0];
 };
 
+describe('live updates (issue 26)', () => {
+  it('has a WebSocket API routing on the message action, with $connect, $disconnect, $default and subscribe, throttled and logged', () => {
+    const ws = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
+    expect(ws).toHaveLength(1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET', RouteSelectionExpression: '$request.body.action' });
+    const keys = Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { ApiId: { Ref: ws[0] } } })).map((r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey);
+    expect(keys.sort()).toEqual(['$connect', '$default', '$disconnect', 'subscribe']);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      ApiId: { Ref: ws[0] },
+      StageName: 'live',
+      DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: Match.anyValue() }),
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] }, Format: Match.stringLikeRegexp('connectionId') },
+    });
+  });
+});
+
 describe('API routes', () => {
   it('has exactly one POST route per endpoint of shared/api/endpoints.ts', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', ENDPOINTS.length);
+    expect(Object.keys(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { ApiId: { Ref: apiId } } }))).toHaveLength(ENDPOINTS.length);
     for (const endpoint of ENDPOINTS) {
       template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
         ApiId: { Ref: apiId },
@@ -108,7 +127,7 @@ describe('API routes', () => {
   });
 
   it('throttles the default stage and writes JSON access logs to a log group', () => {
-    const stages = template.findResources('AWS::ApiGatewayV2::Stage');
+    const stages = template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { ApiId: { Ref: apiId } } });
     expect(Object.keys(stages)).toHaveLength(1);
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
@@ -468,9 +487,12 @@ describe('web', () => {
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
     expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [distributionIdOf('api'), 'DomainName'] });
     const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
+    // The live-updates WebSocket (issue 26): wss://<api id>.execute-api.<region>.<url suffix>/live.
+    expect(JSON.stringify(resolved.liveUrl)).toMatch(/wss:\/\/.*execute-api.*\/live/);
     expect(resolved).toEqual({
       // The API's CloudFront address: the marker inside the text stands for its domain name.
       apiUrl: 'https://<<marker:0xbaba:0>>',
+      liveUrl: resolved.liveUrl,
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
       userPoolClientId: { Ref: clientId },
@@ -482,6 +504,7 @@ describe('web', () => {
     // Same keys the web app parses at start; with sample values it is a valid web config.
     const sample = {
       apiUrl: 'https://abc123.execute-api.ap-southeast-2.amazonaws.com',
+      liveUrl: 'wss://def456.execute-api.ap-southeast-2.amazonaws.com/live',
       region: 'ap-southeast-2',
       userPoolId: 'ap-southeast-2_abc',
       userPoolClientId: 'client',

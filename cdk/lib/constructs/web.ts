@@ -97,6 +97,8 @@ export class Web extends Construct {
             // The API is reached through its own CloudFront distribution (constructs/api-edge.ts).
             api: 'https://*.cloudfront.net',
             cognito: [`https://cognito-idp.${region}.amazonaws.com`],
+            // The live-updates WebSocket API (constructs/live.ts).
+            live: `wss://*.execute-api.${region}.amazonaws.com`,
           }),
           override: true,
         },

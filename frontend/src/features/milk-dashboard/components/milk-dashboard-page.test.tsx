@@ -113,3 +113,40 @@ describe('/dts/dashboard vat cards (farmer §2.5)', () => {
     expect(await screen.findByText('This farm has no vats yet.')).toBeInTheDocument();
   });
 });
+
+describe('/dts/dashboard stale data is loud (issue 26)', () => {
+  const minutesAgo = (m: number) => new Date(NOW - m * 60_000).toISOString();
+  const farmClock = (iso: string) => new Intl.DateTimeFormat('en-GB', { timeZone: build.farm().timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+
+  it("marks a vat quiet for over 15 minutes amber with 'No data since HH:MM' on the farm's clock; one at 14 minutes is not", async () => {
+    await openDashboard([vatLast(1, {}, { published_at: minutesAgo(16) }), vatLast(2, {}, { published_at: minutesAgo(14) })]);
+    const quiet = await screen.findByRole('region', { name: 'Vat 1' });
+    expect(quiet).toHaveAttribute('data-stale', 'true');
+    expect(within(quiet).getByRole('status')).toHaveTextContent(new RegExp(`^No data since ${farmClock(minutesAgo(16))}`));
+    const sending = screen.getByRole('region', { name: 'Vat 2' });
+    expect(sending).not.toHaveAttribute('data-stale');
+    expect(within(sending).queryByText(/No data since/)).toBeNull();
+    // One quiet vat is not a farm offline.
+    expect(screen.queryByText(/This farm is offline/)).toBeNull();
+  });
+
+  it('says the whole farm is offline when no vat has sent for 15 minutes', async () => {
+    await openDashboard([vatLast(1, {}, { published_at: minutesAgo(40) }), vatLast(2, {}, { published_at: minutesAgo(20) })]);
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent(`This farm is offline: no vat has sent data since ${farmClock(minutesAgo(20))}`);
+  });
+
+  it('shows its own connection state when the browser is offline', async () => {
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      await openDashboard([vatLast(1)]);
+      await screen.findByRole('region', { name: 'Vat 1' });
+      expect(screen.getByText(/^You are offline\./)).toBeInTheDocument();
+      online.mockReturnValue(true);
+      window.dispatchEvent(new Event('online'));
+      await waitFor(() => expect(screen.queryByText(/^You are offline\./)).toBeNull());
+    } finally {
+      online.mockRestore();
+    }
+  });
+});

@@ -8,6 +8,12 @@ import { dashboardLastQuery } from '../../../lib/queries/dashboard-last';
 import { AutoTile } from './auto-tile';
 import { StorageDataCard } from './storage-data-card';
 import { VatCard } from './vat-card';
+import { ConnectionBanner } from './connection-banner';
+import { noDataSinceText } from './no-data-since';
+import { useLiveUpdates } from '../live/use-live-updates';
+import { registerServiceWorker } from '../live/register-service-worker';
+import { staleSince } from '../utils/vat-card';
+import { useWebConfig } from '../../../lib/use-web-config';
 import './milk-dashboard.css';
 
 // chart.js and its React wrapper are most of this screen's weight: the cards come first.
@@ -46,6 +52,14 @@ export function MilkDashboardPage() {
   useEffect(() => {
     void loadCharts();
   }, []);
+  const live = useLiveUpdates(farm?._id, farm?.timezone);
+  useEffect(registerServiceWorker, []);
+  const hasLive = useWebConfig()?.liveUrl !== undefined;
+  // A whole farm gone quiet (issue 26): every vat without a reading for 15 minutes.
+  const quiet = data?.map((vat) => staleSince(vat.last?.published_at, now));
+  const farmOffline = quiet !== undefined && quiet.length > 0 && quiet.every((q) => q !== undefined);
+  const quietVats = new Map((data ?? []).flatMap((vat, i) => (quiet?.[i] ? [[vat.device._id, quiet[i]] as const] : [])));
+  const newestOfFarm = data?.map((vat) => vat.last?.published_at).filter((at): at is string => at !== undefined).sort().at(-1);
 
   return (
     <section className="page milk-dashboard">
@@ -57,6 +71,12 @@ export function MilkDashboardPage() {
           </Link>
         )}
       </div>
+      <ConnectionBanner live={live} now={now} timeZone={farm?.timezone} hasLive={hasLive} />
+      {farmOffline && (
+        <p className="farm-offline-banner" role="alert">
+          This farm is offline: {noDataSinceText(newestOfFarm, now, farm?.timezone).replace(/^No data/, 'no vat has sent data')}. Check the power and the unit's signal.
+        </p>
+      )}
       {farm && isPending && <p className="page__note">Loading your vats…</p>}
       {isError && !data && <p className="page__note">Your vats could not be loaded. It will try again shortly.</p>}
       {data && data.length === 0 && <p className="page__note">This farm has no vats yet.</p>}
@@ -76,7 +96,7 @@ export function MilkDashboardPage() {
       {/* After the cards: charts that came first would be pushed down as the cards arrive (a layout shift). */}
       {farm && (data || isError) && (
         <Suspense fallback={<p className="page__note">Loading charts…</p>}>
-          <VatChartsSection key={farm._id} farm={farm} />
+          <VatChartsSection key={farm._id} farm={farm} quiet={quietVats} now={now} />
         </Suspense>
       )}
     </section>

@@ -2,7 +2,8 @@ import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { formatClock, formatWhen } from '../../../lib/time-format';
 import { qualityGauge } from '../utils/quality-gauge';
-import { agitatorLabel, coolingLines, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
+import { agitatorLabel, coolingLines, levelGraphic, relativeTime, staleSince, temperatureBand, volumePercent } from '../utils/vat-card';
+import { NoDataSince } from './no-data-since';
 
 const present = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
 
@@ -79,12 +80,15 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
   const temperature = present(last?.temp1) ? last.temp1 : undefined;
   const agitator = agitatorLabel(last?.agitator_status);
   const headingId = `vat-card-${device._id}`;
+  // Stale data is loud (issue 26): a vat quiet for 15 minutes is amber, never a calm, healthy card.
+  const stale = staleSince(last?.published_at, now);
 
   return (
-    <section className="card vat-card" aria-labelledby={headingId}>
+    <section className={stale ? 'card vat-card vat-card--stale' : 'card vat-card'} aria-labelledby={headingId} data-stale={stale ? 'true' : undefined}>
       <h2 className="card__title vat-card__title" id={headingId}>
         {title}
       </h2>
+      {stale && <NoDataSince at={stale.at} now={now} timeZone={timeZone} />}
       <div className="vat-card__body">
         <div
           className="vat-level"

@@ -59,7 +59,16 @@ function DatePicker({ today, onView }: { readonly today: string; readonly onView
 }
 
 /** The per-vat charts of the milk dashboard with their range controls (farmer §2.5, §2.17). Loaded lazily: chart.js is large. */
-export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'> }) {
+export function VatChartsSection({
+  farm,
+  quiet = new Map(),
+  now = Date.now(),
+}: {
+  readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'>;
+  /** The vats gone quiet (issue 26), by device id, with their last reading's time: their charts say so in amber. */
+  readonly quiet?: ReadonlyMap<string, { readonly at: string | undefined }>;
+  readonly now?: number;
+}) {
   const client = useApiClient();
   const [today] = useState(() => localDayOf(Date.now(), farm.timezone));
   // The last 2 days (§2.5): for the picker its default days, so From and To say what the charts show.
@@ -97,7 +106,7 @@ export function VatChartsSection({ farm }: { readonly farm: Pick<Farm, '_id' | '
           </p>
         )}
         {isFetching && !data && <p className="page__note">Loading charts…</p>}
-        {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} timeZone={farm.timezone} />)}
+        {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} timeZone={farm.timezone} quiet={quiet.get(item.device._id)} now={now} />)}
         <StorageHistory farm={farm} />
       </div>
     </DeferOffscreenCharts>

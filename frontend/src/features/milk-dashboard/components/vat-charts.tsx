@@ -2,6 +2,7 @@ import type { VatLastAll } from '../api/dashboard-last-all';
 import { bandsOf, batteryOffBands, milkingMarkers, seriesOf, temperatureLimitLines, temperatureSeries } from '../../../components/charts/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
+import { NoDataSince } from './no-data-since';
 
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
 const OUTAGE = 'rgb(198 40 40 / 18%)';
@@ -32,9 +33,12 @@ export interface VatChartsProps {
   readonly onView: (view: XView) => void;
   /** The farm's zone: the charts and data.csv read its clock (§9). */
   readonly timeZone: string | undefined;
+  /** The vat has gone quiet (issue 26): since when. */
+  readonly quiet?: { readonly at: string | undefined } | undefined;
+  readonly now?: number;
 }
 
-export function VatCharts({ item, download, view, onView, timeZone }: VatChartsProps) {
+export function VatCharts({ item, download, view, onView, timeZone, quiet, now = Date.now() }: VatChartsProps) {
   const n = item.device.vat_number;
   const from = Date.parse(item.range.from);
   const to = Date.parse(item.range.to);
@@ -45,7 +49,7 @@ export function VatCharts({ item, download, view, onView, timeZone }: VatChartsP
   // Every chart of the vat shows the same time window and zooms together.
   const span = { from, to, view, onView, timeZone, markers: milkingMarkers(item.phyStateData) };
   return (
-    <section className="card vat-charts" aria-label={`Vat ${n} charts`}>
+    <section className={quiet ? 'card vat-charts vat-charts--stale' : 'card vat-charts'} aria-label={`Vat ${n} charts`}>
       <div className="vat-charts__header">
         <h2 className="card__title vat-charts__title" id={headingId}>
           Vat {n}
@@ -56,6 +60,7 @@ export function VatCharts({ item, download, view, onView, timeZone }: VatChartsP
           </button>
         )}
       </div>
+      {quiet && <NoDataSince at={quiet.at} now={now} timeZone={timeZone} />}
       {item.detailData.length === 0 && <p className="page__note">No readings in this range.</p>}
       <VatLineChart
         label={`Vat ${n} temperatures`}

@@ -109,3 +109,15 @@ export const coolingLines = (
         : `Predicted ${clock(t.predicted_at)}${late ? ' — after the deadline' : ''}`;
     return { rule: t.rule, deadline, prediction, risk: t.at_risk || late };
   });
+/** A vat whose newest reading is older than this has gone quiet (issue 26: stale data is loud). */
+export const STALE_AFTER_MS = 15 * 60_000;
+
+/**
+ * When a vat went quiet: the time of its newest reading when that is over 15 minutes old (or
+ * unknown: no reading at all is no data either), else undefined (the vat is sending).
+ */
+export const staleSince = (newest: string | null | undefined, now: number): { readonly at: string | undefined } | undefined => {
+  const at = newest ? Date.parse(newest) : Number.NaN;
+  if (Number.isNaN(at)) return { at: undefined };
+  return now - at > STALE_AFTER_MS ? { at: newest ?? undefined } : undefined;
+};

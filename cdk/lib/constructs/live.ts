@@ -1,0 +1,104 @@
+import { Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Construct } from 'constructs';
+import { LIVE_ROUTE_SELECTION } from '../../../shared/live/protocol';
+import { acknowledge, nagPseudo } from '../nag';
+import { functionEntry } from '../paths';
+import { grantPorts } from '../port-grants';
+import type { Auth } from './auth';
+import type { Data } from './data';
+import { VatManFunction } from './vat-man-function';
+
+export interface LiveProps {
+  readonly auth: Auth;
+  readonly data: Data;
+  /** The ingest: it posts each device's new readings to the connections watching its farm. */
+  readonly ingest: VatManFunction;
+  readonly removalPolicy: RemovalPolicy;
+  readonly logRetention: RetentionDays;
+}
+
+/** The stage's name: part of the management endpoint's path. */
+const STAGE = 'live';
+
+/**
+ * Live updates (issue 26): an API Gateway WebSocket API whose one function (lambdas/live/handler.ts)
+ * checks the Cognito token on $connect with aws-jwt-verify, forgets the connection on $disconnect,
+ * and on `subscribe` lets a connection watch a farm the caller may see (the Connections table).
+ * The ingest posts each new reading to the farm's connections through the management API
+ * (@connections); both functions get that through their ports (cdk/lib/port-grants.ts).
+ */
+export class Live extends Construct {
+  readonly api: WebSocketApi;
+  readonly stage: WebSocketStage;
+  readonly handler: VatManFunction;
+  /** What the browser connects to (wss://…/live), for the web app's config.json. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: LiveProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.handler = new VatManFunction(this, 'Handler', {
+      entry: functionEntry('live'),
+      description: 'Vat-Man live updates WebSocket: $connect token check, $disconnect, subscribe to a farm',
+      removalPolicy: props.removalPolicy,
+      logRetention: props.logRetention,
+      environment: {
+        USER_POOL_ID: props.auth.userPool.userPoolId,
+        USER_POOL_CLIENT_ID: props.auth.webClient.userPoolClientId,
+        JWT_ISSUER: props.auth.issuer,
+      },
+    });
+    const integration = (name: string) => new WebSocketLambdaIntegration(name, this.handler.function);
+    this.api = new WebSocketApi(this, 'Api', {
+      apiName: `${stack.stackName}-live`,
+      description: 'Vat-Man live updates (issue 26)',
+      routeSelectionExpression: LIVE_ROUTE_SELECTION,
+      connectRouteOptions: { integration: integration('ConnectIntegration') },
+      disconnectRouteOptions: { integration: integration('DisconnectIntegration') },
+      defaultRouteOptions: { integration: integration('DefaultIntegration') },
+    });
+    this.api.addRoute('subscribe', { integration: integration('SubscribeIntegration') });
+    acknowledge(
+      this.api,
+      'APIG4',
+      'The $connect route verifies the Cognito access token itself (aws-jwt-verify in lambdas/live, as the HTTP API authorizer would): a browser WebSocket cannot send an Authorization header, and a connection it refuses is never opened, so no other route can be reached without it.',
+    );
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: props.removalPolicy });
+    this.stage = new WebSocketStage(this, 'Stage', {
+      webSocketApi: this.api,
+      stageName: STAGE,
+      autoDeploy: true,
+      throttle: { rateLimit: 50, burstLimit: 100 },
+    });
+    (this.stage.node.defaultChild as CfnStage).accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        requestTime: '$context.requestTime',
+        routeKey: '$context.routeKey',
+        eventType: '$context.eventType',
+        status: '$context.status',
+        connectionId: '$context.connectionId',
+        integrationError: '$context.integrationErrorMessage',
+      }),
+    };
+    this.url = this.stage.url;
+
+    const [partition, region, account, apiId] = [stack.partition, stack.region, stack.account, this.api.apiId].map((v) => nagPseudo(stack, v));
+    const liveApi = {
+      endpoint: this.stage.callbackUrl,
+      connectionsArn: stack.formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: `${STAGE}/POST/@connections/*` }),
+      // How cdk-nag names that ARN in a finding.
+      nagConnectionsArn: `arn:${partition}:execute-api:${region}:${account}:${apiId}/${STAGE}/POST/@connections/*`,
+    };
+    const grants = { data: props.data, userPoolArn: props.auth.userPool.userPoolArn, liveApi };
+    grantPorts(this.handler, ['farms', 'verifier', 'connections', 'liveSender'], grants);
+    grantPorts(props.ingest, ['connections', 'liveSender'], grants);
+  }
+}

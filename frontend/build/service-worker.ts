@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Plugin, ResolvedConfig } from 'vite';
+
+/** The worker's source (frontend/build/service-worker.js), its two constants filled in by the build. */
+const WORKER = new URL('./service-worker.js', import.meta.url);
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+
+/** What the worker caches at install: the built files and the public folder's, without source maps. */
+export const precacheList = (bundleFiles: readonly string[], publicFiles: readonly string[]): string[] =>
+  [...new Set(['/index.html', ...[...bundleFiles, ...publicFiles].filter((f) => !f.endsWith('.map') && f !== 'sw.js').map((f) => `/${f.split(sep).join('/')}`)])].sort();
+
+/**
+ * Writes sw.js (issue 26: the installable, offline app) beside the build: the worker with the
+ * build's file list and a version that changes whenever a file name or index.html does, so a new
+ * build replaces the cached shell.
+ */
+export const serviceWorker = (): Plugin => {
+  let config: ResolvedConfig;
+  return {
+    name: 'vatman-service-worker',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    generateBundle(_options, bundle) {
+      const publicDir = config.publicDir;
+      const publicFiles = publicDir ? filesUnder(publicDir).map((f) => relative(publicDir, f)) : [];
+      const files = precacheList(Object.keys(bundle), publicFiles);
+      const index = bundle['index.html'];
+      const indexSource = index && index.type === 'asset' ? String(index.source) : '';
+      const version = createHash('sha256').update(JSON.stringify(files)).update(indexSource).digest('hex').slice(0, 16);
+      const source = readFileSync(WORKER, 'utf8')
+        .replace('self.__VATMAN_PRECACHE__', JSON.stringify(files))
+        .replace('self.__VATMAN_VERSION__', JSON.stringify(version));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+};

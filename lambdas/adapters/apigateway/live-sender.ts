@@ -1,0 +1,29 @@
+import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { optionalEnv, requireEnv } from '../../lib/env';
+
+/**
+ * Posts a message to a WebSocket connection through API Gateway's management API (the
+ * @connections endpoint of the live-updates API; locally the stand-in's, which speaks the same).
+ */
+export interface LiveSender {
+  /** False when the connection is gone (closed without $disconnect reaching us yet). */
+  post(connectionId: string, message: unknown): Promise<boolean>;
+}
+
+/** The management endpoint: https://<api-id>.execute-api.<region>.amazonaws.com/<stage> (CDK sets it). */
+export const LIVE_ENDPOINT_ENV = 'LIVE_CONNECTIONS_ENDPOINT';
+
+export const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
+  async post(connectionId, message) {
+    try {
+      await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: new TextEncoder().encode(JSON.stringify(message)) }));
+      return true;
+    } catch (err) {
+      if (err instanceof GoneException || (err as { name?: string }).name === 'GoneException') return false;
+      throw err;
+    }
+  },
+});
+
+export const liveSenderFromEnv = (env: NodeJS.ProcessEnv = process.env): LiveSender =>
+  apiGatewayLiveSender(new ApiGatewayManagementApiClient({ endpoint: requireEnv(LIVE_ENDPOINT_ENV, env), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));

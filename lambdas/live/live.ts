@@ -1,0 +1,128 @@
+import { LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, subscribeMessageSchema, type LiveReading, type LiveServerMessage } from '../../shared/live/protocol';
+import type { Reading } from '../../shared/telemetry/reading';
+import { roleFromGroups } from '../../shared/roles';
+import type { ConnectionsRepository } from '../adapters/dynamodb/connections-repository';
+import type { LiveSender } from '../adapters/apigateway/live-sender';
+import { callerFromClaims, type Caller } from '../lib/caller';
+import { farmOf } from '../lib/dispatch';
+import type { Logger } from '../lib/logger';
+import type { FarmReader } from '../lib/ports';
+import type { TokenVerifier } from '../lib/token-verifier';
+
+/** What API Gateway's WebSocket API hands the function (the fields used), and what it wants back. */
+export interface LiveEvent {
+  readonly requestContext: { readonly routeKey: string; readonly connectionId: string };
+  /** $connect only: the browser's query string (`token`). */
+  readonly queryStringParameters?: Readonly<Record<string, string | undefined>> | null;
+  readonly body?: string | null;
+}
+export interface LiveResult {
+  readonly statusCode: number;
+  readonly body?: string;
+}
+
+export interface LiveDeps {
+  readonly verifier: TokenVerifier;
+  readonly connections: ConnectionsRepository;
+  readonly farms: FarmReader;
+  readonly sender: LiveSender;
+  readonly now: () => Date;
+  readonly log: Logger;
+}
+
+const send = async (deps: LiveDeps, connectionId: string, message: LiveServerMessage) => {
+  if (!(await deps.sender.post(connectionId, message))) await deps.connections.removeConnection(connectionId);
+};
+
+/**
+ * The live-updates WebSocket's routes (issue 26): $connect checks the Cognito token (refused:
+ * 401, and API Gateway closes the handshake), $disconnect forgets the connection, and a
+ * `subscribe` message watches one farm after the same farm check as the API's farm actions
+ * (linked to the farm, or an Admin with an authenticator app). A refused subscription is told
+ * so and watches nothing.
+ */
+export const makeLiveHandler = (deps: LiveDeps) => async (event: LiveEvent): Promise<LiveResult> => {
+  const { routeKey, connectionId } = event.requestContext;
+  if (routeKey === '$connect') {
+    const token = event.queryStringParameters?.token;
+    if (!token) return { statusCode: 401, body: 'Unauthorized' };
+    let caller: Caller;
+    try {
+      caller = callerFromClaims(await deps.verifier.verify(token));
+    } catch {
+      return { statusCode: 401, body: 'Unauthorized' };
+    }
+    await deps.connections.putConnection({ connectionId, userId: caller.userId, groups: caller.groups, totp: caller.totp }, deps.now());
+    return { statusCode: 200 };
+  }
+  if (routeKey === '$disconnect') {
+    await deps.connections.removeConnection(connectionId);
+    return { statusCode: 200 };
+  }
+  // subscribe, and anything else ($default)
+  const found = await deps.connections.getConnection(connectionId);
+  if (!found) return { statusCode: 410, body: 'Gone' };
+  let parsed: ReturnType<typeof subscribeMessageSchema.safeParse>;
+  try {
+    parsed = subscribeMessageSchema.safeParse(JSON.parse(event.body ?? ''));
+  } catch {
+    parsed = subscribeMessageSchema.safeParse(undefined);
+  }
+  if (!parsed.success) {
+    await send(deps, connectionId, { type: 'error', message: LIVE_BAD_MESSAGE });
+    return { statusCode: 400, body: LIVE_BAD_MESSAGE };
+  }
+  const caller: Caller = { userId: found.userId, username: found.userId, groups: found.groups, role: roleFromGroups(found.groups), totp: found.totp };
+  try {
+    await farmOf({ farms: deps.farms }, caller, parsed.data.farm);
+  } catch {
+    await send(deps, connectionId, { type: 'error', message: LIVE_FORBIDDEN });
+    return { statusCode: 403, body: LIVE_FORBIDDEN };
+  }
+  await deps.connections.subscribe(connectionId, parsed.data.farm, deps.now());
+  await send(deps, connectionId, { type: 'subscribed', farm: parsed.data.farm });
+  return { statusCode: 200 };
+};
+
+/** A stored reading as the live message says it. */
+export const liveReadingOf = (farm: string, device: string, r: Pick<Reading, 'published_at' | 'milk_volume' | 'temp1' | 'agitator_status'>): LiveReading => ({
+  type: 'reading',
+  farm,
+  device,
+  published_at: r.published_at,
+  milk_volume: r.milk_volume,
+  temp1: r.temp1,
+  agitator_status: r.agitator_status,
+});
+
+/** Pushes new readings to whoever watches their farm (the ingest calls it after a device's commit). */
+export interface LivePush {
+  readingsStored(farm: string, device: string, readings: readonly Reading[]): Promise<void>;
+}
+
+/**
+ * The newest of the readings goes to each of the farm's connections; a connection API Gateway
+ * says is gone is forgotten. Best effort: the 120 s refresh is the fallback, so a failure is
+ * logged, never thrown into the ingest's commit.
+ */
+export const makeLivePush = ({ connections, sender, log }: Pick<LiveDeps, 'connections' | 'sender' | 'log'>): LivePush => ({
+  async readingsStored(farm, device, readings) {
+    const newest = readings.reduce<Reading | undefined>((a, r) => (!a || r.published_at > a.published_at ? r : a), undefined);
+    if (!newest) return;
+    try {
+      const ids = await connections.listFarmConnections(farm);
+      const message = liveReadingOf(farm, device, newest);
+      await Promise.all(
+        ids.map(async (id) => {
+          try {
+            if (!(await sender.post(id, message))) await connections.removeConnection(id);
+          } catch (err) {
+            log.warn('live push to a connection failed', { farm, connection: id, err });
+          }
+        }),
+      );
+    } catch (err) {
+      log.warn('live push failed', { farm, device, err });
+    }
+  },
+});
