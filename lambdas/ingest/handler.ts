@@ -1,16 +1,21 @@
-import { createDocumentClient } from '../adapters/dynamodb/client';
-import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
-import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import { alertProcessorFromEnv } from '../alerts/deps';
 import { requireEnv } from '../lib/env';
+import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
-import { makeIngest, type IngestDeps } from './ingest';
-import { makeStreamHandler } from './stream-handler';
 
-/** The ingest's ports from the environment (the same variables in AWS and the local stack). */
-export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestDeps => {
+const env = envAtImport();
+
+/** The ingest stream's consumer with its ports from the environment (the same variables in AWS and the local stack), loaded on first use. */
+export const handler = lazyHandler(async () => {
+  const [{ createDocumentClient }, { dynamoFarmRepository }, { dynamoReadingsRepository }, { alertProcessorFromEnv }, { makeIngest }, { makeStreamHandler }] = await Promise.all([
+    import('../adapters/dynamodb/client'),
+    import('../adapters/dynamodb/farms-repository'),
+    import('../adapters/dynamodb/readings-repository'),
+    import('../alerts/deps'),
+    import('./ingest'),
+    import('./stream-handler'),
+  ]);
   const doc = createDocumentClient(env);
-  return {
+  const ingest = makeIngest({
     farms: dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env)),
     readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
     now: () => new Date(),
@@ -18,7 +23,6 @@ export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestD
     // The alert engine (issue 6) steps with every in-order reading, as part of the device's
     // committed step: a failure fails the device's records, and their retry evaluates them.
     onReading: alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env).onReading,
-  };
-};
-
-export const handler = makeStreamHandler(makeIngest(defaultIngestDeps()), createLogger({ function: 'ingest' }));
+  });
+  return makeStreamHandler(ingest, createLogger({ function: 'ingest' }));
+});
