@@ -19,14 +19,15 @@ const MAX_BUNDLE_BYTES = 300_000;
 const MAX_INIT_MS = 100;
 const IMPORTS = 3;
 
-/** The functions the stack deploys (cdk/lib/constructs: api, alert-engine, dairy-link, telemetry, and the Cognito triggers). */
+/** The functions the stack deploys (cdk/lib/constructs: api, alert-engine, dairy-link, telemetry, watchman, and the Cognito triggers). */
 export const handlerEntries = (): { name: string; entry: string }[] => [
   ...[...new Set(ENDPOINTS.map((e) => e.handler))].map((h) => ({ name: `api/${h}`, entry: apiHandlerEntry(h) })),
-  ...['custom-message', 'post-confirmation'].map((t) => ({ name: `triggers/${t}`, entry: triggerEntry(t) })),
+  ...['custom-message', 'post-confirmation', 'pre-sign-up', 'pre-token-generation'].map((t) => ({ name: `triggers/${t}`, entry: triggerEntry(t) })),
   { name: 'alerts/sweep-handler', entry: join(REPO_ROOT, 'lambdas', 'alerts', 'sweep-handler.ts') },
   { name: 'alerts/device-reply-handler', entry: join(REPO_ROOT, 'lambdas', 'alerts', 'device-reply-handler.ts') },
   { name: 'dairy/sync-handler', entry: join(REPO_ROOT, 'lambdas', 'dairy', 'sync-handler.ts') },
   { name: 'ingest/handler', entry: functionEntry('ingest') },
+  { name: 'watchman/handler', entry: functionEntry('watchman') },
 ];
 
 /** Loads the bundle in a fresh process and prints how long the load took, then how long its first-use load took. */
