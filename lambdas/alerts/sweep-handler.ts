@@ -1,9 +1,8 @@
+import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
-import { alertNotifierFromEnv, alertProcessorFromEnv } from './deps';
 
 const log = createLogger({ function: 'alert-sweep' });
-const notifier = alertNotifierFromEnv(log);
-const processor = alertProcessorFromEnv(log);
+const env = envAtImport();
 
 /**
  * The scheduled alert sweep (EventBridge every minute in AWS, the scheduler stand-in locally).
@@ -13,10 +12,15 @@ const processor = alertProcessorFromEnv(log);
  * overlap: reserved concurrency 1 in AWS, one timer that skips while a run goes locally; and
  * were they to, each delivery is claimed under a lease and every engine write is conditional.
  */
-export const handler = async (): Promise<{ devices: number; failed: number; delivered: number }> => {
-  const queued = await notifier.retryPending();
-  const result = await processor.sweepAll();
-  const out = { ...result, delivered: queued + result.delivered };
-  if (result.failed > 0) log.warn('alert sweep finished with failures', out);
-  return out;
-};
+export const handler = lazyHandler(async () => {
+  const { alertNotifierFromEnv, alertProcessorFromEnv } = await import('./deps');
+  const notifier = alertNotifierFromEnv(log, env);
+  const processor = alertProcessorFromEnv(log, env);
+  return async (): Promise<{ devices: number; failed: number; delivered: number }> => {
+    const queued = await notifier.retryPending();
+    const result = await processor.sweepAll();
+    const out = { ...result, delivered: queued + result.delivered };
+    if (result.failed > 0) log.warn('alert sweep finished with failures', out);
+    return out;
+  };
+});

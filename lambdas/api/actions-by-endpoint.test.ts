@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointPath } from '../../shared/api/endpoints';
 import { checkServes } from '../lib/api-handler';
+import type { ServedAction } from '../lib/dispatch';
 import { ACTIONS_BY_ENDPOINT } from './actions-by-endpoint';
 
 describe('actions by endpoint', () => {
   it.each(ENDPOINTS.map((e) => e.path))('%s serves exactly its declared contracts', (path) => {
     expect(() => checkServes(path as EndpointPath, ACTIONS_BY_ENDPOINT[path as EndpointPath])).not.toThrow();
+  });
+
+  it.each(ENDPOINTS.map((e) => [e.path, e.handler] as const))('%s: its Lambda (lambdas/api/%s.ts) loads exactly the actions of the map', async (path, file) => {
+    const { handler } = (await import(`./${file}.ts`)) as { handler: { loadActions: () => Promise<readonly ServedAction[]> } };
+    const loaded = await handler.loadActions();
+    expect(new Set(loaded)).toEqual(new Set(ACTIONS_BY_ENDPOINT[path]));
+    expect(() => checkServes(path, loaded)).not.toThrow();
   });
 
   it('refuses a contract of another path and a declared one left out', () => {

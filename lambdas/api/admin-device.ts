@@ -1,5 +1,4 @@
-import { adminDeviceActions } from '../actions/admin-device';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/admin/device (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/admin/device', adminDeviceActions);
+export const handler = lazyApiHandler('/api/admin/device', async () => (await import('../actions/admin-device')).adminDeviceActions);

@@ -1,5 +1,4 @@
-import { adminFarmActions } from '../actions/admin-farm';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/admin/farm (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/admin/farm', adminFarmActions);
+export const handler = lazyApiHandler('/api/admin/farm', async () => (await import('../actions/admin-farm')).adminFarmActions);

@@ -1,5 +1,4 @@
-import { adminUserActions } from '../actions/admin-user';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/admin/user (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/admin/user', adminUserActions);
+export const handler = lazyApiHandler('/api/admin/user', async () => (await import('../actions/admin-user')).adminUserActions);

@@ -1,5 +1,4 @@
-import { calibrationActions } from '../actions/dairy-company';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/calibration (operator §7): COLLECTIONS joined with the dairy company's dockets, and VAT_CONFIG. */
-export const handler = apiHandler('/api/calibration', calibrationActions);
+export const handler = lazyApiHandler('/api/calibration', async () => (await import('../actions/dairy-company')).calibrationActions);

@@ -1,5 +1,4 @@
-import { farmerActivityActions } from '../actions/farmer-activity';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/farmer/activity (spec §7): milk dashboard ranges, milkings, storage, collections, agitator stops, pickups. */
-export const handler = apiHandler('/api/farmer/activity', farmerActivityActions);
+export const handler = lazyApiHandler('/api/farmer/activity', async () => (await import('../actions/farmer-activity')).farmerActivityActions);

@@ -1,5 +1,4 @@
-import { farmerDashboardActions } from '../actions/farmer-dashboard';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/farmer/dashboard (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/farmer/dashboard', farmerDashboardActions);
+export const handler = lazyApiHandler('/api/farmer/dashboard', async () => (await import('../actions/farmer-dashboard')).farmerDashboardActions);

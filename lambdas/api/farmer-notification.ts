@@ -1,5 +1,4 @@
-import { farmerNotificationActions } from '../actions/farmer-notification';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/farmer/notification (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/farmer/notification', farmerNotificationActions);
+export const handler = lazyApiHandler('/api/farmer/notification', async () => (await import('../actions/farmer-notification')).farmerNotificationActions);

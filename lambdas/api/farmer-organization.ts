@@ -1,5 +1,4 @@
-import { farmerOrganizationActions } from '../actions/farmer-organization';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/farmer/organization (spec §7): the organization tree, its users and its Summary (ORGANIZATION_LIST, _ADD, _EDIT, _DELETE, _USER_ADD, _USER_UNLINK). */
-export const handler = apiHandler('/api/farmer/organization', farmerOrganizationActions);
+export const handler = lazyApiHandler('/api/farmer/organization', async () => (await import('../actions/farmer-organization')).farmerOrganizationActions);

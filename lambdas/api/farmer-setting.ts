@@ -1,5 +1,4 @@
-import { farmerSettingActions } from '../actions/farmer-setting';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/farmer/setting (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/farmer/setting', farmerSettingActions);
+export const handler = lazyApiHandler('/api/farmer/setting', async () => (await import('../actions/farmer-setting')).farmerSettingActions);

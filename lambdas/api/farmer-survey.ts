@@ -1,5 +1,4 @@
-import { farmerSurveyActions } from '../actions/profile';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/farmer/survey (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/farmer/survey', farmerSurveyActions);
+export const handler = lazyApiHandler('/api/farmer/survey', async () => (await import('../actions/profile')).farmerSurveyActions);

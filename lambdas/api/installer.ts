@@ -1,6 +1,7 @@
-import { installerActions as calibrationApplyActions } from '../actions/dairy-company';
-import { installerActions } from '../actions/installer';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/installer (operator §2 installer tools, §7): the installer's types and calibration's Apply (VAT_SETTINGS). */
-export const handler = apiHandler('/api/installer', [...installerActions, ...calibrationApplyActions]);
+export const handler = lazyApiHandler('/api/installer', async () => {
+  const [{ installerActions: calibrationApplyActions }, { installerActions }] = await Promise.all([import('../actions/dairy-company'), import('../actions/installer')]);
+  return [...installerActions, ...calibrationApplyActions];
+});

@@ -1,5 +1,4 @@
-import { milkQualityActions } from '../actions/milk-quality';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/milkquality (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/milkquality', milkQualityActions);
+export const handler = lazyApiHandler('/api/milkquality', async () => (await import('../actions/milk-quality')).milkQualityActions);

@@ -1,5 +1,4 @@
-import { settingProfileActions } from '../actions/profile';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/setting/profile (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/setting/profile', settingProfileActions);
+export const handler = lazyApiHandler('/api/setting/profile', async () => (await import('../actions/profile')).settingProfileActions);

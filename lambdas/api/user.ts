@@ -1,5 +1,4 @@
-import { userActions } from '../actions/user';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/user (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/user', userActions);
+export const handler = lazyApiHandler('/api/user', async () => (await import('../actions/user')).userActions);

@@ -1,5 +1,4 @@
-import { watchmanActions } from '../actions/operator';
-import { apiHandler } from '../lib/api-handler';
+import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/watchman (spec §7): dispatches on `type`. */
-export const handler = apiHandler('/api/watchman', watchmanActions);
+export const handler = lazyApiHandler('/api/watchman', async () => (await import('../actions/operator')).watchmanActions);

@@ -1,33 +1,39 @@
-import { dairyGatewayFromEnv } from '../adapters/dairy-company/gateway-client';
-import { createDocumentClient } from '../adapters/dynamodb/client';
-import { dynamoAlertsRepository } from '../adapters/dynamodb/alerts-repository';
-import { dynamoDairyRepository } from '../adapters/dynamodb/dairy-repository';
-import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
-import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { requireEnv } from '../lib/env';
+import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
-import { makeDairyExporter } from './exporter';
 
 const log = createLogger({ function: 'dairy-sync' });
-const doc = createDocumentClient();
-const FARMS_TABLE = requireEnv('FARMS_TABLE');
-const exporter = makeDairyExporter({
-  farms: dynamoFarmRepository(doc, FARMS_TABLE),
-  readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE')),
-  alerts: dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE')),
-  dairy: dynamoDairyRepository(doc, FARMS_TABLE),
-  gateway: dairyGatewayFromEnv(),
-  now: () => new Date(),
-  log,
-});
+const env = envAtImport();
 
 /**
  * The dairy-company link (issue 21), every minute (EventBridge in AWS, the scheduler stand-in
  * locally): queue new events, send what is due, fetch dockets. Overlapping runs are harmless:
  * events are queued by conditional put and sent with their idempotency key.
  */
-export const handler = async () => {
-  const result = await exporter.run();
-  if (result.queued + result.sent + result.refused + result.retrying > 0) log.info('dairy sync', result);
-  return result;
-};
+export const handler = lazyHandler(async () => {
+  const [{ dairyGatewayFromEnv }, { createDocumentClient }, { dynamoAlertsRepository }, { dynamoDairyRepository }, { dynamoFarmRepository }, { dynamoReadingsRepository }, { makeDairyExporter }] = await Promise.all([
+    import('../adapters/dairy-company/gateway-client'),
+    import('../adapters/dynamodb/client'),
+    import('../adapters/dynamodb/alerts-repository'),
+    import('../adapters/dynamodb/dairy-repository'),
+    import('../adapters/dynamodb/farms-repository'),
+    import('../adapters/dynamodb/readings-repository'),
+    import('./exporter'),
+  ]);
+  const doc = createDocumentClient(env);
+  const farmsTable = requireEnv('FARMS_TABLE', env);
+  const exporter = makeDairyExporter({
+    farms: dynamoFarmRepository(doc, farmsTable),
+    readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
+    alerts: dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env)),
+    dairy: dynamoDairyRepository(doc, farmsTable),
+    gateway: dairyGatewayFromEnv(env),
+    now: () => new Date(),
+    log,
+  });
+  return async () => {
+    const result = await exporter.run();
+    if (result.queued + result.sent + result.refused + result.retrying > 0) log.info('dairy sync', result);
+    return result;
+  };
+});

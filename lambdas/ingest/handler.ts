@@ -1,20 +1,27 @@
-import { createDocumentClient } from '../adapters/dynamodb/client';
-import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
-import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import { alertProcessorFromEnv } from '../alerts/deps';
 import { optionalEnv, requireEnv } from '../lib/env';
-import { LIVE_ENDPOINT_ENV, liveSenderFromEnv } from '../adapters/apigateway/live-sender';
-import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
-import { makeLivePush } from '../live/live';
+import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
-import { makeIngest, type IngestDeps } from './ingest';
-import { makeStreamHandler } from './stream-handler';
+import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
 import type { Reading } from '../../shared/telemetry/reading';
+import type { createDocumentClient as DocumentClient } from '../adapters/dynamodb/client';
 
-/** The ingest's ports from the environment (the same variables in AWS and the local stack). */
-export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestDeps => {
+const env = envAtImport();
+
+/** The ingest stream's consumer with its ports from the environment (the same variables in AWS and the local stack), loaded on first use. */
+export const handler = lazyHandler(async () => {
+  const [{ createDocumentClient }, { dynamoFarmRepository }, { dynamoReadingsRepository }, { alertProcessorFromEnv }, { makeIngest }, { makeStreamHandler }] = await Promise.all([
+    import('../adapters/dynamodb/client'),
+    import('../adapters/dynamodb/farms-repository'),
+    import('../adapters/dynamodb/readings-repository'),
+    import('../alerts/deps'),
+    import('./ingest'),
+    import('./stream-handler'),
+  ]);
   const doc = createDocumentClient(env);
-  return {
+  // Live updates (issue 26): each device's new readings to the WebSocket connections watching its
+  // farm (the connections and liveSender ports' grants, cdk/lib/constructs/live.ts).
+  const onStored = optionalEnv(LIVE_ENDPOINT_ENV, env) ? await livePush(doc) : undefined;
+  const ingest = makeIngest({
     farms: dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env)),
     readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
     now: () => new Date(),
@@ -22,21 +29,21 @@ export const defaultIngestDeps = (env: NodeJS.ProcessEnv = process.env): IngestD
     // The alert engine (issue 6) steps with every in-order reading, as part of the device's
     // committed step: a failure fails the device's records, and their retry evaluates them.
     onReading: alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env).onReading,
-    // Live updates (issue 26): each device's new readings to the WebSocket connections watching
-    // its farm (the connections and liveSender ports' grants, cdk/lib/constructs/live.ts).
-    ...(optionalEnv(LIVE_ENDPOINT_ENV, env)
-      ? {
-          onStored: (() => {
-            const push = makeLivePush({
-              connections: dynamoConnectionsRepository(doc, requireEnv('CONNECTIONS_TABLE', env)),
-              sender: liveSenderFromEnv(env),
-              log: createLogger({ function: 'ingest', part: 'live' }),
-            });
-            return (farm: string, device: string, readings: readonly Reading[]) => push.readingsStored(farm, device, readings);
-          })(),
-        }
-      : {}),
-  };
-};
+    ...(onStored ? { onStored } : {}),
+  });
+  return makeStreamHandler(ingest, createLogger({ function: 'ingest' }));
+});
 
-export const handler = makeStreamHandler(makeIngest(defaultIngestDeps()), createLogger({ function: 'ingest' }));
+const livePush = async (doc: ReturnType<typeof DocumentClient>) => {
+  const [{ liveSenderFromEnv }, { dynamoConnectionsRepository }, { makeLivePush }] = await Promise.all([
+    import('../adapters/apigateway/live-sender'),
+    import('../adapters/dynamodb/connections-repository'),
+    import('../live/live'),
+  ]);
+  const push = makeLivePush({
+    connections: dynamoConnectionsRepository(doc, requireEnv('CONNECTIONS_TABLE', env)),
+    sender: liveSenderFromEnv(env),
+    log: createLogger({ function: 'ingest', part: 'live' }),
+  });
+  return (farm: string, device: string, readings: readonly Reading[]) => push.readingsStored(farm, device, readings);
+};

@@ -5,12 +5,6 @@ import { http } from './http';
 import { createLogger } from './logger';
 import { lazyPorts, type Ports } from './ports';
 
-/**
- * The Lambda for one endpoint path of spec §7: the shared middy stack around a dispatch on
- * `type`. It serves exactly the contracts declared for the path (a missing or stray action
- * fails at cold start, and in the tests that load every handler). Ports are built lazily from
- * the environment; tests pass their own.
- */
 /** Throws unless `actions` serve exactly the contracts declared for `path`, each once. */
 export const checkServes = (path: EndpointPath, actions: readonly ServedAction[]): void => {
   const served = new Set(actions.map((a) => a.contract));
@@ -22,10 +16,16 @@ export const checkServes = (path: EndpointPath, actions: readonly ServedAction[]
   }
 };
 
+/**
+ * The Lambda for one endpoint path of spec §7: the shared middy stack around a dispatch on
+ * `type`. Its entry (lambdas/api/<handler>.ts) loads it on first use (lambdas/lib/lazy-handler.ts);
+ * that each entry serves exactly the contracts declared for its path is checked by
+ * lambdas/api/actions-by-endpoint.test.ts, not at cold start (the check loads every contract).
+ * Ports are built lazily from the environment; tests pass their own.
+ */
 export const apiHandler = (path: EndpointPath, actions: readonly ServedAction[], ports: Ports = lazyPorts(), env: NodeJS.ProcessEnv = process.env) => {
   const endpoint = endpointByPath(path);
   if (!endpoint) throw new Error(`No endpoint ${path} in shared/api/endpoints.ts`);
-  checkServes(path, actions);
   const log = createLogger({ endpoint: path });
   return http(dispatch({ auth: endpoint.auth, actions, ports, log, checkAnswers: env.CHECK_ANSWERS === '1' }), log);
 };

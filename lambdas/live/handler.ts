@@ -1,22 +1,26 @@
+import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
-import { lazyPorts } from '../lib/ports';
-import { makeLiveHandler } from './live';
 
-/** The live-updates WebSocket API's function ($connect, $disconnect, subscribe): cdk/lib/constructs/live.ts. */
-const ports = lazyPorts();
-export const handler = makeLiveHandler({
-  get verifier() {
-    return ports.verifier;
-  },
-  get connections() {
-    return ports.connections;
-  },
-  get farms() {
-    return ports.farms;
-  },
-  get sender() {
-    return ports.liveSender;
-  },
-  now: () => new Date(),
-  log: createLogger({ function: 'live' }),
+const env = envAtImport();
+
+/** The live-updates WebSocket API's function ($connect, $disconnect, subscribe: cdk/lib/constructs/live.ts), loaded on first use. */
+export const handler = lazyHandler(async () => {
+  const [{ lazyPorts }, { makeLiveHandler }] = await Promise.all([import('../lib/ports'), import('./live')]);
+  const ports = lazyPorts(env);
+  return makeLiveHandler({
+    get verifier() {
+      return ports.verifier;
+    },
+    get connections() {
+      return ports.connections;
+    },
+    get farms() {
+      return ports.farms;
+    },
+    get sender() {
+      return ports.liveSender;
+    },
+    now: () => new Date(),
+    log: createLogger({ function: 'live' }),
+  });
 });

@@ -1,10 +1,17 @@
-import { createDocumentClient } from '../adapters/dynamodb/client';
-import { dynamoAlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
-import { alertEmailTopicsFromEnv } from '../adapters/sns/alert-sender';
 import { requireEnv } from '../lib/env';
+import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
-import { alertEmailRouteOnConfirmation } from './alert-email-route';
 
-/** Cognito PostConfirmation trigger entry: the new user's alert-email route (SNS topic and subscription). */
-const routes = dynamoAlertSettingsRepository(createDocumentClient(), requireEnv('FARMS_TABLE'));
-export const handler = alertEmailRouteOnConfirmation(alertEmailTopicsFromEnv(routes), createLogger({ function: 'post-confirmation' }));
+const env = envAtImport();
+
+/** Cognito PostConfirmation trigger entry: the new user's alert-email route (SNS topic and subscription), its modules loaded on first use. */
+export const handler = lazyHandler(async () => {
+  const [{ createDocumentClient }, { dynamoAlertSettingsRepository }, { alertEmailTopicsFromEnv }, { alertEmailRouteOnConfirmation }] = await Promise.all([
+    import('../adapters/dynamodb/client'),
+    import('../adapters/dynamodb/alert-settings-repository'),
+    import('../adapters/sns/alert-sender'),
+    import('./alert-email-route'),
+  ]);
+  const routes = dynamoAlertSettingsRepository(createDocumentClient(env), requireEnv('FARMS_TABLE', env));
+  return alertEmailRouteOnConfirmation(alertEmailTopicsFromEnv(routes, env), createLogger({ function: 'post-confirmation' }));
+});

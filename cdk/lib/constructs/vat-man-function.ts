@@ -43,32 +43,29 @@ export interface VatManFunctionProps {
 }
 
 /**
- * ESM output cannot `require`, yet some CommonJS dependencies bundled into an ESM file still
- * call it (esbuild keeps a `require` shim that throws). Defining it from `import.meta.url`
- * keeps those working.
- */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
-
-/**
  * How every handler is bundled (esbuild through NodejsFunction); `npm run bench` bundles the same
  * way to print each bundle's size and module init time. `@aws-sdk/*` is left out as the runtime
  * provides it (NodejsFunction's own default, restated because giving externalModules replaces
  * it); mqtt is left out as only the local stack publishes device commands over MQTT
  * (lambdas/adapters/iot/device-commands.ts imports it when MQTT_URL is set, never in AWS).
+ *
+ * CommonJS, not ESM (issue 14, module init ≤ 100 ms): each entry loads its handler's modules by a
+ * dynamic import on first use (lambdas/lib/lazy-handler.ts). In one CommonJS file esbuild keeps
+ * those modules lazy, their `require` of the AWS SDK included; an ESM file hoists every import of
+ * an external package to its top, so the SDK clients (100-300 ms each) would load at init
+ * whatever the handler uses, and NodejsFunction writes one file, so ESM code splitting is not on offer.
  */
 export const HANDLER_BUNDLING = {
+  format: 'cjs',
   target: 'node22',
   minify: true,
-  // Prefer the ESM build of dependencies that ship both.
+  // Prefer the ESM build of dependencies that ship both (esbuild turns it into CommonJS).
   mainFields: ['module', 'main'],
-  banner: ESM_REQUIRE_BANNER,
   external: ['@aws-sdk/*', 'mqtt'],
 } as const;
-
 /**
  * A Node.js Lambda with the project's defaults in one place (the style of Powertools'
- * `FunctionWithLogGroup`): newest Node.js runtime, arm64, ESM bundle with source maps, its own log
+ * `FunctionWithLogGroup`): newest Node.js runtime, arm64, CommonJS bundle with source maps, its own log
  * group with a retention, and a role that may write to that log group only (instead of the
  * AWS managed AWSLambdaBasicExecutionRole, which allows every log group in the account).
  */
@@ -111,12 +108,11 @@ export class VatManFunction extends Construct implements IGrantable {
         ...props.environment,
       },
       bundling: {
-        format: OutputFormat.ESM,
+        format: OutputFormat.CJS,
         target: HANDLER_BUNDLING.target,
         minify: HANDLER_BUNDLING.minify,
         sourceMap: true,
         mainFields: [...HANDLER_BUNDLING.mainFields],
-        banner: HANDLER_BUNDLING.banner,
         externalModules: [...HANDLER_BUNDLING.external],
       },
     });

@@ -10,8 +10,9 @@ export interface LiveSender {
   post(connectionId: string, message: unknown): Promise<boolean>;
 }
 
-/** The management endpoint: https://<api-id>.execute-api.<region>.amazonaws.com/<stage> (CDK sets it). */
-export const LIVE_ENDPOINT_ENV = 'LIVE_CONNECTIONS_ENDPOINT';
+import { LIVE_ENDPOINT_ENV } from '../../../shared/live/endpoint-env';
+
+export { LIVE_ENDPOINT_ENV };
 
 export const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
   async post(connectionId, message) {
