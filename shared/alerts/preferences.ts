@@ -22,6 +22,7 @@ export const PREFERENCE_KEYS = [
   'effluent',
   'land',
   'weather',
+  'vat_full_before_pickup',
 ] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
@@ -79,6 +80,7 @@ export const PREFERENCE_OF_TYPE: Readonly<Record<NotificationType, readonly Pref
   1004: [],
   1102: [],
   1201: [],
+  202: ['vat_full_before_pickup'],
 };
 
 export const channelsFor = (prefs: Preferences, type: NotificationType): ChannelFlags => {
