@@ -147,8 +147,8 @@ const nextAtMinute = (from: number, minute: number, timeZone?: string): number =
 };
 
 /** Pickups merged (detected and submitted, each counted once), oldest first. */
-const pickupTimes = (history: CapacityHistory, submitted: readonly string[]): number[] => {
-  const all = [...history.pickups, ...submitted].map(Date.parse).filter(Number.isFinite).sort((a, b) => a - b);
+const pickupTimes = (history: CapacityHistory, submitted: readonly string[], now: number): number[] => {
+  const all = [...history.pickups, ...submitted].map(Date.parse).filter((t) => Number.isFinite(t) && t <= now).sort((a, b) => a - b);
   const out: number[] = [];
   for (const t of all) if (out.length === 0 || t - (out[out.length - 1] as number) > CAPACITY.SAME_PICKUP_MS) out.push(t);
   return out.slice(-CAPACITY.PICKUPS_KEPT);
@@ -173,7 +173,7 @@ export const expectedPickup = (pickups: readonly number[], now: number, timeZone
 /** The forecast (see the module's comment). */
 export const forecastCapacity = (input: ForecastInput): CapacityForecast => {
   const now = Date.parse(input.now);
-  const pickups = pickupTimes(input.history, input.submittedPickups ?? []);
+  const pickups = pickupTimes(input.history, input.submittedPickups ?? [], now);
   const pickup = expectedPickup(pickups, now, input.timeZone);
   const base = { nextPickup: pickup ? new Date(pickup.at).toISOString() : null, usualPickupTime: pickup ? hhmm(pickup.minute) : null };
   const size = input.vatSize;
