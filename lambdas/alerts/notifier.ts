@@ -88,7 +88,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
   const firstOnly = (ds: readonly Delivery[]) => ds.filter((d) => !d.escalation);
 
   /** Takes a text from the farm's allowance and records the delivery; the text is given back when the record already existed. */
-  const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean; escalation?: 1 | 2; due_at?: string } = {}): Promise<'added' | 'exists' | 'allowance'> => {
+  const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean; escalation?: 1 | 2; escalation_due?: string; due_at?: string } = {}): Promise<'added' | 'exists' | 'allowance'> => {
     const month = localMonth(deps.now(), farm.timezone);
     if (!(await alerts.reserveSms(farm._id, month, smsTotalFor(farm.package)))) return 'allowance';
     const at = deps.now().toISOString();
@@ -96,7 +96,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
     await alerts.releaseSms(farm._id, month);
     return 'exists';
   };
-  const addEmail = (farm: Farm, alertId: string, userId: string, extra: { note?: string; fallback?: boolean; escalation?: 1 | 2; due_at?: string } = {}) => {
+  const addEmail = (farm: Farm, alertId: string, userId: string, extra: { note?: string; fallback?: boolean; escalation?: 1 | 2; escalation_due?: string; due_at?: string } = {}) => {
     const at = deps.now().toISOString();
     return alerts.addDelivery({ farm_id: farm._id, alert_id: alertId, user_id: userId, channel: 'email', due_at: at, created_at: at, ...extra });
   };
@@ -157,7 +157,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (planned.has(`${step.user_id}:${step.step}`)) continue;
       const user = await deps.farms.getUser(step.user_id);
       if (!user || user.is_demo) continue;
-      const extra = { escalation: step.step, due_at: step.due_at };
+      const extra = { escalation: step.step, due_at: step.due_at, escalation_due: step.due_at };
       const sms = hasVerifiedPhone(user) ? await addSms(farm, n._id, step.user_id, extra) : 'phone';
       if (sms === 'added' || sms === 'exists') continue;
       await addEmail(farm, n._id, step.user_id, sms === 'allowance' ? { ...extra, note: allowanceNote(smsTotalFor(farm.package)) } : extra);
@@ -170,7 +170,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
   /** The other channel, when this one failed for good (and the user does not have the alert that way already). */
   const fallBack = async (d: Delivery, farm: Farm, user: User): Promise<Delivery | undefined> => {
     const to = other(d.channel);
-    const extra = { fallback: true, ...(d.escalation ? { escalation: d.escalation } : {}) };
+    const extra = { fallback: true, ...(d.escalation ? { escalation: d.escalation } : {}), ...(d.escalation_due ? { escalation_due: d.escalation_due } : {}) };
     const added = to === 'email' ? await addEmail(farm, d.alert_id, d.user_id, extra) : hasVerifiedPhone(user) && (await addSms(farm, d.alert_id, d.user_id, extra)) === 'added';
     if (!added) return undefined;
     log.info('alert delivery falls back to the other channel', { alert: d.alert_id, user: d.user_id, from: d.channel, to });

@@ -74,9 +74,11 @@ export interface Delivery {
    * 2 to an opted-in user of the farm's organization; absent for the alert's first delivery.
    */
   readonly escalation?: 1 | 2;
+  /** When the escalation step was due (due_at moves with claims and retries). */
+  readonly escalation_due?: string;
 }
 export type NewDelivery = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel' | 'due_at' | 'created_at'> &
-  Partial<Pick<Delivery, 'note' | 'fallback' | 'sms_month' | 'escalation'>>;
+  Partial<Pick<Delivery, 'note' | 'fallback' | 'sms_month' | 'escalation' | 'escalation_due'>>;
 /** How a claimed delivery ended: sent, due again later, or settled unsent. */
 export type DeliveryOutcome =
   | { readonly state: 'sent'; readonly at: string; readonly message_id?: string }
@@ -139,7 +141,7 @@ const NOTIFICATION_FIELDS = ['_id', 'farm_id', 'type', 'status', 'data', 'qualit
 
 const toDelivery = (item: Record<string, unknown>): Delivery => {
   const out: Record<string, unknown> = {};
-  for (const f of ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id', 'escalation'])
+  for (const f of ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id', 'escalation', 'escalation_due'])
     if (item[f] !== undefined) out[f] = item[f];
   return { ...(out as unknown as Delivery), attempts: Number(item.attempts ?? 0) };
 };
