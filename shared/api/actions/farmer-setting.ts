@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { channelFlagsSchema, PREFERENCE_KEYS, preferencesInputSchema, type PreferenceKey, type Preferences } from '../../alerts/preferences';
+import { escalationSettingsSchema } from '../../alerts/escalation';
 import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, type AlertSettings, type AutoSettings } from '../../alerts/settings';
 import { packageSchema } from '../../entities/farm';
 import { access, contract } from '../contract';
@@ -22,6 +23,8 @@ export const farmerSettingActions = {
     type: z.literal('USER_SETTING_ALERT_SET_USER'),
     farm: farmField,
     alert_setting: jsonField(preferencesInputSchema, 'alert_setting'),
+    /** Issue 25: the caller's escalation preference (minutes, null for off; the organization opt-in); absent keeps it. */
+    escalation: jsonField(escalationSettingsSchema, 'escalation').optional(),
   }),
 } as const;
 
@@ -59,12 +62,13 @@ export const preferencesSchema: z.ZodType<Preferences> = z.object(
 /** USER_SETTING_ALERT_GET_USER: the caller's preferences and the farm's texts this month beside its allowance. */
 export const preferencesAnswerSchema = z.object({
   alert_setting: preferencesSchema,
+  escalation: escalationSettingsSchema.optional(),
   sms: z.object({ sent: z.number(), total: z.number() }).optional(),
 });
 export type PreferencesAnswer = z.infer<typeof preferencesAnswerSchema>;
 
 /** USER_SETTING_ALERT_SET_USER: the preferences as stored. */
-export const preferencesSetAnswerSchema = z.object({ alert_setting: preferencesSchema });
+export const preferencesSetAnswerSchema = z.object({ alert_setting: preferencesSchema, escalation: escalationSettingsSchema.optional() });
 export type PreferencesSetAnswer = z.infer<typeof preferencesSetAnswerSchema>;
 
 // ---- Contracts -------------------------------------------------------------------------------
