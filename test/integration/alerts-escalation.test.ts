@@ -68,7 +68,7 @@ describe('escalation of an unread critical alert', () => {
     // The first texts went out at once (the farm's user only).
     await until(async () => ((await textsTo(FARMER_PHONE, /^Vat-Man Totara Downs Vat 1: Milk over 10C/)).length === 1 ? true : undefined));
     // The farmer opens the 102 (read); the 101 stays unread.
-    const read = await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_ONE_EDIT', farm: 'farm-pro', item: JSON.stringify({ _id: a102._id }), status: 2 }, farmer);
+    const read = await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_ONE_EDIT', farm: 'farm-pro', item: JSON.stringify({ _id: a102._id }), status: '2' }, farmer);
     expect(read.status).toBe(200);
 
     // Before N nothing more.

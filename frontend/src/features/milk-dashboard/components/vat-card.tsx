@@ -1,6 +1,7 @@
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { formatWhen } from '../../../lib/time-format';
+import { capacityLine } from '../utils/capacity-line';
 import { qualityGauge } from '../utils/quality-gauge';
 import { agitatorLabel, levelGraphic, relativeTime, temperatureBand, volumePercent } from '../utils/vat-card';
 
@@ -58,6 +59,7 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
   const temperature = present(last?.temp1) ? last.temp1 : undefined;
   const agitator = agitatorLabel(last?.agitator_status);
   const headingId = `vat-card-${device._id}`;
+  const forecast = capacityLine(vat.capacity, now, timeZone);
 
   return (
     <section className="card vat-card" aria-labelledby={headingId}>
@@ -111,6 +113,11 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
           <LastTime label="Last CIP" at={vat.lastCIP?.activity.start.published_at} now={now} timeZone={timeZone} />
         </dl>
       </div>
+      {forecast && (
+        <p className={vat.capacity?.fullBeforePickup ? 'vat-card__forecast vat-card__forecast--warn' : 'vat-card__forecast'} data-testid="capacity-forecast">
+          {forecast}
+        </p>
+      )}
       {dairyCompany && <QualityIndicator quality={last?.quality} />}
     </section>
   );
