@@ -34,7 +34,7 @@ export const defaultPreferences = (): Preferences =>
   Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, { email: true, text: true }])) as Preferences;
 
 /**
- * What USER_SETTING_ALERT_SET_USER accepts: any subset of the 19 keys (an absent key keeps its
+ * What USER_SETTING_ALERT_SET_USER accepts: any subset of the keys (farmer §3's 19 and issue 25's) (an absent key keeps its
  * stored value), each with both flags; unknown keys are refused so a typo cannot pass silently.
  */
 export const preferencesInputSchema = z
