@@ -67,5 +67,5 @@ export const escalationSteps = (
   return out;
 };
 
-/** How an escalation step reads in the alert's detail ('Sent again by text to Ann after 15 min'). */
+/** How an escalation step reads in the alert's detail on the Alerts page. */
 export const ESCALATION_STEP_LABEL: Readonly<Record<1 | 2, string>> = { 1: 'Sent again (unread)', 2: 'Sent to the organization (unread)' };
