@@ -20,6 +20,8 @@
  *    expected at the next usual time of day after now.
  */
 
+import { localMinuteOfDay, wrapMinutes } from '../time/local-day';
+
 const MIN = 60_000;
 const DAY = 1440 * MIN;
 
@@ -85,20 +87,9 @@ export interface CapacityForecast {
   readonly fullBeforePickup: boolean;
 }
 
-const localFormats = new Map<string, Intl.DateTimeFormat>();
-/** Minutes from midnight of an instant on the farm's clock. */
-export const localMinuteOf = (instant: number, timeZone = 'UTC'): number => {
-  let f = localFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    localFormats.set(timeZone, f);
-  }
-  const parts = f.formatToParts(new Date(instant));
-  const get = (type: 'hour' | 'minute') => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return get('hour') * 60 + get('minute');
-};
-/** a - b in minutes of the day, wrapped into -720..719. */
-const wrap = (a: number, b: number): number => ((((a - b) % 1440) + 2160) % 1440) - 720;
+/** Minutes from midnight of an instant on the farm's clock (UTC without a zone). */
+const localMinuteOf = (instant: number, timeZone = 'UTC'): number => localMinuteOfDay(instant, timeZone);
+const wrap = wrapMinutes;
 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

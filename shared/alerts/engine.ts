@@ -1,5 +1,6 @@
 import { OUTAGE_GAP_MINUTES, POWER_OUTAGE_ALERT_MINUTES } from '../constants';
 import { isMilkingState } from '../telemetry/device-message';
+import { localMinuteOfDay, wrapMinutes } from '../time/local-day';
 import type { Reading } from '../telemetry/reading';
 import { emptyCapacityHistory, forecastCapacity, recordMilking, recordPickup, type CapacityHistory } from './capacity-forecast';
 import { localTime } from './messages';
@@ -140,14 +141,6 @@ export interface AlertContext {
   readonly submittedPickups?: readonly string[];
 }
 
-/** Minutes from midnight of an instant in a zone (what the farm's clock shows). */
-const localMinuteOfDay = (instant: number, timeZone: string): number => {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(instant));
-  const get = (type: 'hour' | 'minute') => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return get('hour') * 60 + get('minute');
-};
-/** a - b in minutes of the day, wrapped into -720..719 (23:50 is 20 minutes before 00:10). */
-const wrapMinutes = (a: number, b: number): number => ((((a - b) % 1440) + 2160) % 1440) - 720;
 
 export interface EngineStep {
   readonly state: AlertEngineState;
