@@ -345,11 +345,12 @@ describe('escalation of an unread critical alert (issue 25)', () => {
     expect(w.sms()).toBe(3);
   });
 
-  it('a read alert is not escalated: the steps are settled skipped and their texts given back', async () => {
+  it('a read alert is not escalated: the steps are settled skipped, no text counted', async () => {
     let status: 1 | 2 = 1;
     const w = setup({ status: () => status });
     await w.notifier.deliver(alert());
-    expect(w.sms()).toBe(3);
+    // A step's text is counted when it goes, not when planned.
+    expect(w.sms()).toBe(1);
     status = 2;
     w.advance(60 * 60_000);
     expect(await w.notifier.retryPending()).toBe(0);
@@ -366,8 +367,12 @@ describe('escalation of an unread critical alert (issue 25)', () => {
     await w.notifier.deliver(alert());
     w.advance(16 * 60_000);
     await w.notifier.retryPending();
-    const step = [...w.deliveries.values()].find((d) => d.escalation === 1);
-    expect(step).toMatchObject({ channel: 'email', state: 'sent' });
+    const steps = [...w.deliveries.values()].filter((d) => d.escalation === 1);
+    expect(steps.map((d) => [d.channel, d.state, d.last_error])).toEqual([
+      ['sms', 'skipped', "the farm's 120 texts of this month are used up"],
+      ['email', 'sent', undefined],
+    ]);
+    expect(w.sms()).toBe(120);
     expect(published().at(-1)?.Subject).toBe('Vat-Man alert: Totara Downs Vat 1 - Still unread: Milk over 6C');
   });
 

@@ -88,7 +88,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
   const firstOnly = (ds: readonly Delivery[]) => ds.filter((d) => !d.escalation);
 
   /** Takes a text from the farm's allowance and records the delivery; the text is given back when the record already existed. */
-  const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean; escalation?: 1 | 2; escalation_due?: string; due_at?: string } = {}): Promise<'added' | 'exists' | 'allowance'> => {
+  const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean; escalation?: 1 | 2; escalation_due?: string } = {}): Promise<'added' | 'exists' | 'allowance'> => {
     const month = localMonth(deps.now(), farm.timezone);
     if (!(await alerts.reserveSms(farm._id, month, smsTotalFor(farm.package)))) return 'allowance';
     const at = deps.now().toISOString();
@@ -158,9 +158,9 @@ export const makeNotifier = (deps: NotifierDeps) => {
       const user = await deps.farms.getUser(step.user_id);
       if (!user || user.is_demo) continue;
       const extra = { escalation: step.step, due_at: step.due_at, escalation_due: step.due_at };
-      const sms = hasVerifiedPhone(user) ? await addSms(farm, n._id, step.user_id, extra) : 'phone';
-      if (sms === 'added' || sms === 'exists') continue;
-      await addEmail(farm, n._id, step.user_id, sms === 'allowance' ? { ...extra, note: allowanceNote(smsTotalFor(farm.package)) } : extra);
+      // A text to a verified phone (counted when it is sent), else the email.
+      if (hasVerifiedPhone(user)) await alerts.addDelivery({ farm_id: farm._id, alert_id: n._id, user_id: step.user_id, channel: 'sms', created_at: deps.now().toISOString(), ...extra });
+      else await addEmail(farm, n._id, step.user_id, extra);
     }
   };
 
@@ -189,8 +189,10 @@ export const makeNotifier = (deps: NotifierDeps) => {
     const settle = async (outcome: DeliveryOutcome) => {
       if (!(await alerts.settleDelivery(d, lease, outcome))) log.warn('delivery lease lost before it was marked', { alert: d.alert_id, user: d.user_id, channel: d.channel });
     };
+    // The month this text is counted in: at planning, or (an escalation step) when it is sent.
+    let smsMonth = d.sms_month;
     const giveBack = async (farm: Farm) => {
-      if (d.channel === 'sms' && d.sms_month) await alerts.releaseSms(farm._id, d.sms_month);
+      if (d.channel === 'sms' && smsMonth) await alerts.releaseSms(farm._id, smsMonth);
     };
     const [n, farm, user] = await Promise.all([alerts.get(d.farm_id, d.alert_id), deps.farms.getFarm(d.farm_id), deps.farms.getUser(d.user_id)]);
     if (!n || !farm || !user || user.is_demo) {
@@ -214,6 +216,14 @@ export const makeNotifier = (deps: NotifierDeps) => {
       const next = await fallBack(d, farm, user);
       return { result: 'settled' as const, ...(next ? { next } : {}) };
     };
+    if (d.escalation && d.channel === 'sms' && !smsMonth) {
+      // An escalation text counts against the allowance when it goes, not when it is planned
+      // (most are never sent: the alert is read first). Used up: the email instead.
+      const month = localMonth(deps.now(), farm.timezone);
+      const total = smsTotalFor(farm.package);
+      if (!(await alerts.reserveSms(farm._id, month, total))) return failedForGood('skipped', `the farm's ${total} texts of this month are used up`);
+      smsMonth = month;
+    }
     try {
       const recipient = alertRecipientOf(user);
       let sent: Awaited<ReturnType<AlertSender['email']>>;
@@ -231,6 +241,8 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (d.attempts >= MAX_ATTEMPTS) return failedForGood('dead', err.message);
       const wait = RETRY_BACKOFF_MS[Math.min(d.attempts, RETRY_BACKOFF_MS.length) - 1] ?? LEASE_MS;
       log.warn('alert send failed; due again later', { alert: d.alert_id, user: d.user_id, channel: d.channel, attempt: d.attempts, err });
+      // A text counted at this attempt (an escalation step) is counted again at the next.
+      if (smsMonth && !d.sms_month) await giveBack(farm);
       await settle({ state: 'pending', due_at: new Date(deps.now().getTime() + wait).toISOString(), error: err.message });
       return { result: 'retry' };
     }
