@@ -1,3 +1,4 @@
+import { CAPACITY, forecastCapacity } from '../../shared/alerts/capacity-forecast';
 import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { forecastCooling } from '../../shared/compliance/cooling-forecast';
@@ -100,31 +101,46 @@ const farmActivities = async (deps: ActivityDeps, farmId: string, range: Resolve
 
 /** /api/farmer/activity (farmer §7): the farm's and its activities' data; access is the contracts' (farm or activity member). */
 export const farmerActivityActions: readonly ServedAction[] = [
-  serve(contracts.FARMER_DASHBOARD_LAST, ['farms', 'readings', 'now'], async (_input, { farm, deps }) => {
+  serve(contracts.FARMER_DASHBOARD_LAST, ['farms', 'readings', 'now', 'alerts', 'pickupList'], async (_input, { farm, deps }) => {
     const vats = await activeVats(deps, farm._id);
     const now = deps.now().getTime();
     // The Auto tile's controller status and when it last changed: the last 2 days (the dashboard's
     // default range) are read only for Vat-Man Auto farms, whose vats report it.
     const auto = farm.package === 'Vat-Man Auto';
     const recent = auto ? await deps.readings.readRangeColumns(vats.map((d) => d._id), iso(now - DEFAULT_RANGE_DAYS * DAY), iso(now)) : [];
+    const submitted = await deps.pickupList.listPickupsSince(farm._id, iso(now - CAPACITY.PICKUPS_KEPT * 2 * DAY));
     return Promise.all(
       vats.map(async (d, i) => {
-        const [latest, [storage, collection, milking, cip]] = await Promise.all([
+        const [latest, [storage, collection, milking, cip], engine] = await Promise.all([
           deps.readings.latestReading(d._id, deps.now().toISOString()),
           Promise.all((['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k))),
+          deps.alerts.getEngine(d._id),
         ]);
+        const last = latest ? detailPoint(latest) : (d.last_updated ?? null);
+        const state = engine?.state;
         const wire = (a: StoredActivity | undefined) => (a ? toWire(a) : null);
         const cooling = await coolingNow(deps, d, milking, collection, now);
         return {
           device: toVat(d),
           // The newest reading (with quality for the gauge); the device's live values if none is recent.
-          last: latest ? detailPoint(latest) : (d.last_updated ?? null),
+          last,
           lastStorage: wire(storage),
           lastCollection: wire(collection),
           lastMilking: wire(milking),
           lastCIP: wire(cip),
           ...(auto ? { controller: controllerNow(recent[i] ?? EMPTY_COLUMNS) ?? null } : {}),
           cooling,
+          capacity: state?.capacity
+            ? forecastCapacity({
+                now: iso(now),
+                volume: last?.milk_volume ?? null,
+                vatSize: d.vat_size,
+                history: state.capacity,
+                submittedPickups: submitted.filter((p) => p.vat === d.vat_number).map((p) => p.datetime),
+                milkingSince: state.milking && state.milking.end === null ? state.milking.start : null,
+                timeZone: farm.timezone,
+              })
+            : null,
         };
       }),
     );

@@ -2,6 +2,7 @@ import {
   farmerNotificationContracts as contracts,
   NO_DETAIL_MESSAGE,
   NOTIFICATION_PAGE_SIZE,
+  type EscalationStepWire,
   type NotificationDetailAnswer,
   type NotificationEditAnswer,
   type NotificationListAnswer,
@@ -27,6 +28,25 @@ const alertOf = async (alerts: Ports['alerts'], farmId: string, alertId: string)
 };
 
 const unreadOf = (list: readonly StoredNotification[]) => list.filter((n) => visible(n) && n.status === 1).length;
+
+/** The alert's escalation steps (issue 25) with each recipient's name, oldest due first. */
+const escalationsOf = async (deps: Pick<Ports, 'alerts' | 'farms'>, farmId: string, alertId: string): Promise<EscalationStepWire[]> => {
+  const steps = (await deps.alerts.listDeliveries(farmId, alertId)).filter((d) => d.escalation).sort((a, b) => a.due_at.localeCompare(b.due_at));
+  const names = new Map<string, string>();
+  for (const id of new Set(steps.map((d) => d.user_id))) {
+    const u = await deps.farms.getUser(id);
+    names.set(id, u ? `${u.firstName} ${u.lastName}`.trim() : 'A former user');
+  }
+  return steps.map((d) => ({
+    step: d.escalation ?? 1,
+    recipient: names.get(d.user_id) ?? '',
+    channel: d.channel,
+    due_at: d.escalation_due ?? d.due_at,
+    state: d.state,
+    ...(d.settled_at ? { settled_at: d.settled_at } : {}),
+    ...(d.state !== 'sent' && d.last_error ? { reason: d.last_error } : {}),
+  }));
+};
 
 /** How far back the storage activity that holds an alert is looked for. */
 const STORAGE_LOOKBACK_MS = 14 * 86_400_000;
@@ -55,15 +75,16 @@ export const farmerNotificationActions: readonly ServedAction[] = [
   }),
 
   /** The storage activity that held the milk when the alert was raised (farmer §2.7, §2.8). */
-  serve(contracts.FARMER_NOTIFICATION_DETAIL, ['alerts', 'readings'], async ({ farm, item }, ctx) => {
+  serve(contracts.FARMER_NOTIFICATION_DETAIL, ['alerts', 'readings', 'farms'], async ({ farm, item }, ctx) => {
     const n = await alertOf(ctx.deps.alerts, farm, item._id);
+    const escalations = await escalationsOf(ctx.deps, farm, n._id);
     const at = n.data.published_at;
     const from = new Date(Date.parse(at) - STORAGE_LOOKBACK_MS).toISOString();
     const storages = await ctx.deps.readings.listActivities(n.device._id, from, at, ['storage']);
     const holding = storages
       .filter((a) => a.start.published_at <= at && (a.end === null || a.end.published_at >= at))
       .sort((a, b) => b.start.published_at.localeCompare(a.start.published_at))[0];
-    if (!holding) return { _id: null, message: NO_DETAIL_MESSAGE } satisfies NotificationDetailAnswer;
-    return { _id: activityId(n.device._id, holding), activity: holding, device: n.device, alert_id: n._id } satisfies NotificationDetailAnswer;
+    if (!holding) return { _id: null, message: NO_DETAIL_MESSAGE, escalations } satisfies NotificationDetailAnswer;
+    return { _id: activityId(n.device._id, holding), activity: holding, device: n.device, alert_id: n._id, escalations } satisfies NotificationDetailAnswer;
   }),
 ];

@@ -59,13 +59,18 @@ export const farmerSettingActions: readonly ServedAction[] = [
 
   /** The caller's alert preferences (farmer §2.11) and the farm's texts this month beside its allowance. */
   serve(contracts.USER_SETTING_ALERT_GET_USER, ['alertSettings', 'alerts', 'now'], async ({ farm: farmId }, { farm, caller, deps }) => {
-    const [prefs, sent] = await Promise.all([deps.alertSettings.getPreferences(caller.userId), deps.alerts.smsCount(farmId, localMonth(deps.now(), farm.timezone))]);
-    return { alert_setting: prefs, sms: { sent, total: smsTotalFor(farm.package) } } satisfies PreferencesAnswer;
+    const [prefs, sent, escalation] = await Promise.all([
+      deps.alertSettings.getPreferences(caller.userId),
+      deps.alerts.smsCount(farmId, localMonth(deps.now(), farm.timezone)),
+      deps.alertSettings.getEscalation(caller.userId),
+    ]);
+    return { alert_setting: prefs, escalation, sms: { sent, total: smsTotalFor(farm.package) } } satisfies PreferencesAnswer;
   }),
 
-  serve(contracts.USER_SETTING_ALERT_SET_USER, ['alertSettingsWrite'], async ({ alert_setting }, { caller, deps }) => {
+  serve(contracts.USER_SETTING_ALERT_SET_USER, ['alertSettingsWrite'], async ({ alert_setting, escalation }, { caller, deps }) => {
     const merged = mergePreferences(await deps.alertSettingsWrite.getPreferences(caller.userId), alert_setting);
     await deps.alertSettingsWrite.putPreferences(caller.userId, merged);
-    return { alert_setting: merged } satisfies PreferencesSetAnswer;
+    if (escalation) await deps.alertSettingsWrite.putEscalation(caller.userId, escalation);
+    return { alert_setting: merged, escalation: escalation ?? (await deps.alertSettingsWrite.getEscalation(caller.userId)) } satisfies PreferencesSetAnswer;
   }),
 ];

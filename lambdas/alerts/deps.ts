@@ -3,6 +3,7 @@ import { dynamoAlertSettingsRepository } from '../adapters/dynamodb/alert-settin
 import { dynamoAlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
 import { dynamoMilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
+import { dynamoPickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { alertEmailTopicsFromEnv, createSnsClient, snsAlertSender, type AlertSender } from '../adapters/sns/alert-sender';
 import { requireEnv } from '../lib/env';
 import type { Logger } from '../lib/logger';
@@ -42,5 +43,6 @@ export const alertProcessorFromEnv = (
   const { doc, farms, alerts, settings } = repositoriesFromEnv(env);
   const notifier = alertNotifierFromEnv(log, env, givenSender, now);
   const milkingWindows = dynamoMilkingWindowsRepository(doc, requireEnv('FARMS_TABLE', env));
-  return makeAlertProcessor({ farms, settings, milkingWindows, alerts, notifier, now, log });
+  const pickups = dynamoPickupRepository(doc, requireEnv('FARMS_TABLE', env));
+  return makeAlertProcessor({ farms, settings, milkingWindows, pickups, alerts, notifier, now, log });
 };

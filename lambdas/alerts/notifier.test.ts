@@ -1,6 +1,7 @@
 import { CreateTopicCommand, GetSubscriptionAttributesCommand, PublishCommand, SNSClient, SubscribeCommand, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ESCALATION, type EscalationSettings } from '../../shared/alerts/escalation';
 import { defaultPreferences, mergePreferences, type Preferences } from '../../shared/alerts/preferences';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
@@ -66,14 +67,21 @@ const alert = (o: Partial<StoredNotification> = {}): StoredNotification => ({
  * In-memory ports: users, preferences, the month's text count, and the delivery queue with the
  * Alerts repository's conditions (claim only what is due, mark only under the claim's lease).
  */
-const world = (users: User[], prefs: Record<string, Preferences> = {}, smsUsed = 0) => {
+const world = (
+  users: User[],
+  prefs: Record<string, Preferences> = {},
+  smsUsed = 0,
+  /** Escalation (issue 25): each user's preference, the organization's other users, the alert as stored. */
+  esc?: { settings: Record<string, EscalationSettings>; orgUsers: User[]; stored?: () => StoredNotification },
+) => {
   const finished = new Map<string, string>();
   const deliveries = new Map<string, Delivery>();
   let sms = smsUsed;
   let clock = new Date('2026-11-22T03:31:00.000Z');
-  const keyOf = (d: Pick<Delivery, 'alert_id' | 'user_id' | 'channel'>) => `${d.alert_id}|${d.user_id}|${d.channel}`;
+  const keyOf = (d: Pick<Delivery, 'alert_id' | 'user_id' | 'channel' | 'escalation'>) => `${d.alert_id}|${d.user_id}|${d.channel}|${d.escalation ?? 0}`;
+  const stored = esc?.stored ?? (() => alert());
   const alerts: NotifierDeps['alerts'] = {
-    get: async (_f, id) => (id === alert()._id ? alert() : undefined),
+    get: async (_f, id) => (id === stored()._id ? stored() : undefined),
     async finishDelivery(_f, id, state = 'done') {
       finished.set(id, state);
     },
@@ -125,10 +133,16 @@ const world = (users: User[], prefs: Record<string, Preferences> = {}, smsUsed =
   const log = createLogger({}, 'error', (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
   const lines: Record<string, unknown>[] = [];
   const notifier = makeNotifier({
-    farms: { getFarm: async () => farm, getUser: async (id) => users.find((u) => u._id === id) },
+    farms: { getFarm: async () => farm, getUser: async (id) => [...users, ...(esc?.orgUsers ?? [])].find((u) => u._id === id) },
     settings: {
       listUserIdsOfFarm: async () => users.map((u) => u._id),
       getPreferencesOf: async (ids) => new Map(ids.map((id) => [id, prefs[id] ?? defaultPreferences()])),
+      ...(esc
+        ? {
+            getEscalationOf: async (ids: readonly string[]) => new Map(ids.map((id) => [id, esc.settings[id] ?? DEFAULT_ESCALATION])),
+            listOrganizationUserIdsOfFarm: async () => [...users, ...esc.orgUsers].map((u) => u._id),
+          }
+        : {}),
     },
     alerts,
     sender: snsAlertSender(emailTopics),
@@ -296,5 +310,75 @@ describe('the notifier', () => {
   it('counts texts in the farm’s local month', () => {
     // 11:30 UTC on 30 Nov is 00:30 on 1 Dec in Auckland.
     expect(localMonth(new Date('2026-11-30T11:30:00.000Z'), 'Pacific/Auckland')).toBe('2026-12');
+  });
+});
+
+describe('escalation of an unread critical alert (issue 25)', () => {
+  const farmer = user({ _id: 'u1', email: 'farmer@vatman.local' });
+  const member = user({ _id: 'o1', email: 'member@vatman.local', phone: '+64211234599' });
+  const quiet = user({ _id: 'o2', email: 'quiet@vatman.local', phone: '+64211234598' });
+  const texts = () => published().filter((p) => channelOf(p) === 'sms');
+  const setup = (o: { status?: () => 1 | 2 | 3; smsUsed?: number; type?: StoredNotification['type'] } = {}) =>
+    world([farmer], {}, o.smsUsed ?? 0, {
+      settings: { u1: { minutes: 15, organization: false }, o1: { minutes: 10, organization: true }, o2: { minutes: 15, organization: false } },
+      orgUsers: [member, quiet],
+      stored: () => alert({ status: o.status?.() ?? 1, ...(o.type ? { type: o.type } : {}) }),
+    });
+
+  it('texts it again to the farm user after their N, and to the opted-in organization member after 2N of theirs; nothing twice', async () => {
+    const w = setup();
+    await w.notifier.deliver(alert());
+    expect(texts()).toHaveLength(1);
+    // Created 03:30:02; the clock is 03:31. Step 1 due 03:45:02, step 2 (member's N 10) 03:50:02.
+    w.advance(13 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(0);
+    w.advance(2 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(texts().at(-1)).toMatchObject({ TopicArn: topicOf('u1'), Message: 'Vat-Man Totara Downs Vat 1: Still unread: Milk over 6C (8.5C, 4320 L) at 16:30 Sun 22 Nov.' });
+    w.advance(5 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(texts().at(-1)?.TopicArn).toBe(topicOf('o1'));
+    w.advance(60 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(0);
+    // The farmer's own email, and the quiet member (not opted in) has nothing.
+    expect(published().map((p) => p.TopicArn)).not.toContain(topicOf('o2'));
+    expect(w.sms()).toBe(3);
+  });
+
+  it('a read alert is not escalated: the steps are settled skipped, no text counted', async () => {
+    let status: 1 | 2 = 1;
+    const w = setup({ status: () => status });
+    await w.notifier.deliver(alert());
+    // A step's text is counted when it goes, not when planned.
+    expect(w.sms()).toBe(1);
+    status = 2;
+    w.advance(60 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(0);
+    expect(texts()).toHaveLength(1);
+    expect([...w.deliveries.values()].filter((d) => d.escalation).map((d) => [d.user_id, d.escalation, d.state, d.last_error])).toEqual([
+      ['u1', 1, 'skipped', 'the alert was read before the escalation was due'],
+      ['o1', 2, 'skipped', 'the alert was read before the escalation was due'],
+    ]);
+    expect(w.sms()).toBe(1);
+  });
+
+  it('with the text allowance used up, the step goes by email saying why', async () => {
+    const w = setup({ smsUsed: 119 });
+    await w.notifier.deliver(alert());
+    w.advance(16 * 60_000);
+    await w.notifier.retryPending();
+    const steps = [...w.deliveries.values()].filter((d) => d.escalation === 1);
+    expect(steps.map((d) => [d.channel, d.state, d.last_error])).toEqual([
+      ['sms', 'skipped', "the farm's 120 texts of this month are used up"],
+      ['email', 'sent', undefined],
+    ]);
+    expect(w.sms()).toBe(120);
+    expect(published().at(-1)?.Subject).toBe('Vat-Man alert: Totara Downs Vat 1 - Still unread: Milk over 6C');
+  });
+
+  it('an alert that is not critical (104 too cold) has no steps', async () => {
+    const w = setup({ type: 104 });
+    await w.notifier.deliver(alert({ type: 104 }));
+    expect([...w.deliveries.values()].filter((d) => d.escalation)).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_ESCALATION, escalationSteps, isCritical } from '../../shared/alerts/escalation';
 import { channelsFor } from '../../shared/alerts/preferences';
+import { NOTIFICATION_STATUS } from '../../shared/alerts/types';
 import { localMonth } from '../../shared/time/local-day';
 import { allowanceNote, emailBody, emailSubject, smsText, type MessageFacts } from '../../shared/alerts/messages';
 import { smsTotalFor } from '../../shared/constants';
@@ -16,7 +18,8 @@ import { DELIVERY_DEAD_LETTERS, metricFields } from '../lib/metrics';
 
 export interface NotifierDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getUser'>;
-  readonly settings: Pick<AlertSettingsRepository, 'listUserIdsOfFarm' | 'getPreferencesOf'>;
+  readonly settings: Pick<AlertSettingsRepository, 'listUserIdsOfFarm' | 'getPreferencesOf'> &
+    Partial<Pick<AlertSettingsRepository, 'getEscalationOf' | 'listOrganizationUserIdsOfFarm'>>;
   readonly alerts: Pick<
     AlertsRepository,
     'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms'
@@ -81,8 +84,11 @@ export const makeNotifier = (deps: NotifierDeps) => {
     ...(n.detail ? { detail: n.detail } : {}),
   });
 
+  /** Escalation deliveries are steps of their own; the first delivery of a channel is the one without a step. */
+  const firstOnly = (ds: readonly Delivery[]) => ds.filter((d) => !d.escalation);
+
   /** Takes a text from the farm's allowance and records the delivery; the text is given back when the record already existed. */
-  const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean } = {}): Promise<'added' | 'exists' | 'allowance'> => {
+  const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean; escalation?: 1 | 2; escalation_due?: string } = {}): Promise<'added' | 'exists' | 'allowance'> => {
     const month = localMonth(deps.now(), farm.timezone);
     if (!(await alerts.reserveSms(farm._id, month, smsTotalFor(farm.package)))) return 'allowance';
     const at = deps.now().toISOString();
@@ -90,7 +96,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
     await alerts.releaseSms(farm._id, month);
     return 'exists';
   };
-  const addEmail = (farm: Farm, alertId: string, userId: string, extra: { note?: string; fallback?: boolean } = {}) => {
+  const addEmail = (farm: Farm, alertId: string, userId: string, extra: { note?: string; fallback?: boolean; escalation?: 1 | 2; escalation_due?: string; due_at?: string } = {}) => {
     const at = deps.now().toISOString();
     return alerts.addDelivery({ farm_id: farm._id, alert_id: alertId, user_id: userId, channel: 'email', due_at: at, created_at: at, ...extra });
   };
@@ -107,7 +113,8 @@ export const makeNotifier = (deps: NotifierDeps) => {
       log.error('alert of an unknown farm', { farm: n.farm_id, alert: n._id });
       return undefined;
     }
-    const recorded = new Set((await alerts.listDeliveries(farm._id, n._id)).map((d) => `${d.user_id}:${d.channel}`));
+    const deliveries = await alerts.listDeliveries(farm._id, n._id);
+    const recorded = new Set(firstOnly(deliveries).map((d) => `${d.user_id}:${d.channel}`));
     const userIds = await deps.settings.listUserIdsOfFarm(farm._id);
     const prefs = await deps.settings.getPreferencesOf(userIds);
     for (const userId of userIds) {
@@ -129,8 +136,32 @@ export const makeNotifier = (deps: NotifierDeps) => {
       }
       if (needEmail && !recorded.has(`${userId}:email`)) await addEmail(farm, n._id, userId, note ? { note } : {});
     }
+    if (isCritical(n.type)) await planEscalation(n, farm, userIds, deliveries);
     await alerts.finishDelivery(farm._id, n._id);
     return farm;
+  };
+
+  /**
+   * The escalation steps of a critical alert (shared/alerts/escalation.ts), planned with its first
+   * deliveries as deliveries due later: by text to a verified phone while the allowance lasts,
+   * else by email (saying why). A step whose alert is read by then is dropped when it comes due.
+   */
+  const planEscalation = async (n: StoredNotification, farm: Farm, farmUsers: readonly string[], known: readonly Delivery[]) => {
+    const { getEscalationOf, listOrganizationUserIdsOfFarm } = deps.settings;
+    if (!getEscalationOf) return;
+    const orgUsers = listOrganizationUserIdsOfFarm ? await listOrganizationUserIdsOfFarm(farm._id) : [];
+    const settings = await getEscalationOf([...farmUsers, ...orgUsers]);
+    const steps = escalationSteps(n.type, n.created_at, farmUsers, orgUsers, (u) => settings.get(u) ?? DEFAULT_ESCALATION);
+    const planned = new Set(known.filter((d) => d.escalation).map((d) => `${d.user_id}:${d.escalation}`));
+    for (const step of steps) {
+      if (planned.has(`${step.user_id}:${step.step}`)) continue;
+      const user = await deps.farms.getUser(step.user_id);
+      if (!user || user.is_demo) continue;
+      const extra = { escalation: step.step, due_at: step.due_at, escalation_due: step.due_at };
+      // A text to a verified phone (counted when it is sent), else the email.
+      if (hasVerifiedPhone(user)) await alerts.addDelivery({ farm_id: farm._id, alert_id: n._id, user_id: step.user_id, channel: 'sms', created_at: deps.now().toISOString(), ...extra });
+      else await addEmail(farm, n._id, step.user_id, extra);
+    }
   };
 
   const deadLetter = (d: Delivery, error: string) =>
@@ -139,10 +170,11 @@ export const makeNotifier = (deps: NotifierDeps) => {
   /** The other channel, when this one failed for good (and the user does not have the alert that way already). */
   const fallBack = async (d: Delivery, farm: Farm, user: User): Promise<Delivery | undefined> => {
     const to = other(d.channel);
-    const added = to === 'email' ? await addEmail(farm, d.alert_id, d.user_id, { fallback: true }) : hasVerifiedPhone(user) && (await addSms(farm, d.alert_id, d.user_id, { fallback: true })) === 'added';
+    const extra = { fallback: true, ...(d.escalation ? { escalation: d.escalation } : {}), ...(d.escalation_due ? { escalation_due: d.escalation_due } : {}) };
+    const added = to === 'email' ? await addEmail(farm, d.alert_id, d.user_id, extra) : hasVerifiedPhone(user) && (await addSms(farm, d.alert_id, d.user_id, extra)) === 'added';
     if (!added) return undefined;
     log.info('alert delivery falls back to the other channel', { alert: d.alert_id, user: d.user_id, from: d.channel, to });
-    return (await alerts.listDeliveries(d.farm_id, d.alert_id)).find((x) => x.user_id === d.user_id && x.channel === to);
+    return (await alerts.listDeliveries(d.farm_id, d.alert_id)).find((x) => x.user_id === d.user_id && x.channel === to && x.escalation === d.escalation);
   };
 
   /**
@@ -157,8 +189,10 @@ export const makeNotifier = (deps: NotifierDeps) => {
     const settle = async (outcome: DeliveryOutcome) => {
       if (!(await alerts.settleDelivery(d, lease, outcome))) log.warn('delivery lease lost before it was marked', { alert: d.alert_id, user: d.user_id, channel: d.channel });
     };
+    // The month this text is counted in: at planning, or (an escalation step) when it is sent.
+    let smsMonth = d.sms_month;
     const giveBack = async (farm: Farm) => {
-      if (d.channel === 'sms' && d.sms_month) await alerts.releaseSms(farm._id, d.sms_month);
+      if (d.channel === 'sms' && smsMonth) await alerts.releaseSms(farm._id, smsMonth);
     };
     const [n, farm, user] = await Promise.all([alerts.get(d.farm_id, d.alert_id), deps.farms.getFarm(d.farm_id), deps.farms.getUser(d.user_id)]);
     if (!n || !farm || !user || user.is_demo) {
@@ -166,7 +200,13 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (farm) await giveBack(farm);
       return { result: 'settled' };
     }
-    const facts = factsOf(n, farm);
+    if (d.escalation && n.status !== NOTIFICATION_STATUS.unread) {
+      // Read (or archived) before the step came due: nobody needs it again.
+      await settle({ state: 'skipped', at: deps.now().toISOString(), error: 'the alert was read before the escalation was due' });
+      await giveBack(farm);
+      return { result: 'settled' };
+    }
+    const facts = { ...factsOf(n, farm), ...(d.escalation ? { escalation: d.escalation } : {}) };
     const options = { abortSignal: AbortSignal.timeout(SEND_TIMEOUT_MS) };
     const failedForGood = async (state: 'dead' | 'unconfirmed' | 'skipped', error: string) => {
       await settle({ state, at: deps.now().toISOString(), error });
@@ -176,6 +216,14 @@ export const makeNotifier = (deps: NotifierDeps) => {
       const next = await fallBack(d, farm, user);
       return { result: 'settled' as const, ...(next ? { next } : {}) };
     };
+    if (d.escalation && d.channel === 'sms' && !smsMonth) {
+      // An escalation text counts against the allowance when it goes, not when it is planned
+      // (most are never sent: the alert is read first). Used up: the email instead.
+      const month = localMonth(deps.now(), farm.timezone);
+      const total = smsTotalFor(farm.package);
+      if (!(await alerts.reserveSms(farm._id, month, total))) return failedForGood('skipped', `the farm's ${total} texts of this month are used up`);
+      smsMonth = month;
+    }
     try {
       const recipient = alertRecipientOf(user);
       let sent: Awaited<ReturnType<AlertSender['email']>>;
@@ -193,6 +241,8 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (d.attempts >= MAX_ATTEMPTS) return failedForGood('dead', err.message);
       const wait = RETRY_BACKOFF_MS[Math.min(d.attempts, RETRY_BACKOFF_MS.length) - 1] ?? LEASE_MS;
       log.warn('alert send failed; due again later', { alert: d.alert_id, user: d.user_id, channel: d.channel, attempt: d.attempts, err });
+      // A text counted at this attempt (an escalation step) is counted again at the next.
+      if (smsMonth && !d.sms_month) await giveBack(farm);
       await settle({ state: 'pending', due_at: new Date(deps.now().getTime() + wait).toISOString(), error: err.message });
       return { result: 'retry' };
     }

@@ -7,6 +7,8 @@ import type { AlertSettingsRepository } from '../adapters/dynamodb/alert-setting
 import type { AlertsRepository, EngineRecord, OutboxAlert, StoredNotification } from '../adapters/dynamodb/alerts-repository';
 import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
 import type { MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
+import type { PickupRepository } from '../adapters/dynamodb/pickups-repository';
+import { CAPACITY } from '../../shared/alerts/capacity-forecast';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { makeLockedCommit, type Step } from '../lib/locked-commit';
@@ -17,6 +19,8 @@ export interface AlertProcessorDeps {
   readonly settings: Pick<AlertSettingsRepository, 'getFarmSettings'>;
   /** The farms' imported milking windows (issue 18): late milking (1201) follows a farm's window when it has one. */
   readonly milkingWindows?: Pick<MilkingWindowsRepository, 'list'>;
+  /** Pickups the farmer submitted (/dts/pickup): the capacity forecast (202) counts them beside detected collections. */
+  readonly pickups?: Pick<PickupRepository, 'listPickupsSince'>;
   readonly alerts: AlertsRepository;
   readonly notifier: Notifier;
   readonly now: () => Date;
@@ -75,10 +79,12 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     const key = device._id;
     const hit = contexts.get(key);
     if (hit && deps.now().getTime() - hit.at < CONTEXT_CACHE_MS) return hit;
-    const [farm, settings, windows] = await Promise.all([
+    const pickupsSince = new Date(deps.now().getTime() - CAPACITY.PICKUPS_KEPT * 2 * 86_400_000).toISOString();
+    const [farm, settings, windows, pickups] = await Promise.all([
       deps.farms.getFarm(device.farm_id),
       deps.settings.getFarmSettings(device.farm_id),
       deps.milkingWindows?.list([device.farm_id]) ?? Promise.resolve([]),
+      deps.pickups?.listPickupsSince(device.farm_id, pickupsSince) ?? Promise.resolve([]),
     ]);
     if (!farm) return undefined;
     const window = windows[0];
@@ -90,6 +96,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
       auto: farm.package === 'Vat-Man Auto',
       timezone: farm.timezone,
       ...(window ? { milkingWindow: { end_of_milking: window.end_of_milking, buffer_duration: window.buffer_duration, timezone: farm.timezone } } : {}),
+      submittedPickups: pickups.filter((p) => p.vat === device.vat_number).map((p) => p.datetime),
     };
     const entry = { at: deps.now().getTime(), farm, ctx };
     contexts.set(key, entry);

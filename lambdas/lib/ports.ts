@@ -42,8 +42,8 @@ export type ReadingsReader = Pick<
   ReadingsRepository,
   'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
 >;
-export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters'>;
-export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm'>;
+export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
+export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm' | 'getEscalation'>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
 export type AuditReader = Pick<AuditRepository, 'list'>;
 export type MilkingWindowsReader = Pick<MilkingWindowsRepository, 'list'>;
@@ -92,7 +92,7 @@ export interface Ports {
   readonly alertSettingsWrite: AlertSettingsRepository;
   readonly pickups: PickupRepository;
   /** The farm's entered pickups, read only (calibration's volumes for farms the dairy company does not report). */
-  readonly pickupList: Pick<PickupRepository, 'listPickups'>;
+  readonly pickupList: Pick<PickupRepository, 'listPickups' | 'listPickupsSince'>;
   /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
   readonly equipment: EquipmentReader;
   readonly equipmentWrite: EquipmentRepository;

@@ -1,9 +1,11 @@
 import { OUTAGE_GAP_MINUTES, POWER_OUTAGE_ALERT_MINUTES } from '../constants';
 import { isMilkingState } from '../telemetry/device-message';
+import { localMinuteOfDay, wrapMinutes } from '../time/local-day';
 import type { Reading } from '../telemetry/reading';
 import { coolingRuleDeadlines, COOL_FIRST_LIMIT_C, COOL_SECOND_LIMIT_C } from '../compliance/cooling-rules';
 import { FIT_WINDOW_MINUTES, isAtRisk, predictCooling } from '../compliance/cooling-forecast';
-import { localHourMinute } from './messages';
+import { emptyCapacityHistory, forecastCapacity, recordMilking, recordPickup, type CapacityHistory } from './capacity-forecast';
+import { localHourMinute, localTime } from './messages';
 import type { AlertSettings } from './settings';
 import type { AlertData, NotificationType, RaisedAlert } from './types';
 
@@ -100,6 +102,8 @@ interface Milking {
   end: string | null;
   /** The vat was (nearly) empty at the start: the 4-hour rule to 10 °C applies. */
   first: boolean;
+  /** Litres in the vat when it started (the capacity forecast's milking volume). */
+  startVolume?: number | null;
 }
 
 export interface AlertEngineState {
@@ -126,6 +130,8 @@ export interface AlertEngineState {
    * saved before it.
    */
   cooling?: { milking: string; samples: [number, number][]; raised: boolean } | null;
+  /** Milkings and detected collections for the capacity forecast (202); absent in states saved before it. */
+  capacity?: CapacityHistory;
 }
 
 export interface AlertContext {
@@ -144,18 +150,12 @@ export interface AlertContext {
    * learned from the previous milkings.
    */
   readonly milkingWindow?: { readonly end_of_milking: string; readonly buffer_duration: number; readonly timezone: string };
-  /** The farm's IANA zone: times in an alert's words (105's predicted time) are the farm's (§9). UTC without it. */
+  /** The farm's IANA zone: times in an alert's words (105's predicted time) and the capacity forecast's sessions and pickup times are the farm's (§9). UTC without it. */
   readonly timezone?: string;
+  /** Pickups the farmer submitted for this vat (ISO; /dts/pickup), beside the collections the engine detects. */
+  readonly submittedPickups?: readonly string[];
 }
 
-/** Minutes from midnight of an instant in a zone (what the farm's clock shows). */
-const localMinuteOfDay = (instant: number, timeZone: string): number => {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(instant));
-  const get = (type: 'hour' | 'minute') => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return get('hour') * 60 + get('minute');
-};
-/** a - b in minutes of the day, wrapped into -720..719 (23:50 is 20 minutes before 00:10). */
-const wrapMinutes = (a: number, b: number): number => ((((a - b) % 1440) + 2160) % 1440) - 720;
 
 export interface EngineStep {
   readonly state: AlertEngineState;
@@ -276,7 +276,7 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
   if (milkingNow && (!st.milking || st.milking.end !== null)) {
     const prevVolume = st.last?.milk_volume ?? volume;
     const first = st.milking === null || prevVolume === null || emptyVolume(prevVolume);
-    st.milking = { start: t, end: null, first };
+    st.milking = { start: t, end: null, first, startVolume: st.last?.milk_volume ?? volume };
     s.close(103);
   } else if (!milkingNow && st.milking && st.milking.end === null) {
     st.milking.end = t;
@@ -315,6 +315,7 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
       }
     }
     st.ends = [...(st.ends ?? []), endMinute].slice(-2 * T.milkingHistory);
+    capacityAtMilkingEnd(s, st.milking, t, volume, data, ctx);
   }
 
   // Collection: a tanker pumping shows as a fast fall outside milking; it ends when the vat is empty.
@@ -325,6 +326,11 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
   if (st.collectingSince !== null && (emptyVolume(volume) || r.state_machine === 'empty' || milkingNow)) {
     if (ctx.pro && (emptyVolume(volume) || r.state_machine === 'empty')) {
       st.pickupDue = { at: new Date(now + ctx.settings.pick_up_alert * MIN).toISOString(), data };
+    }
+    if (emptyVolume(volume) || r.state_machine === 'empty') {
+      // A collection: the pickup history gains it, and the fill cycle (202) ends.
+      st.capacity = recordPickup(st.capacity ?? emptyCapacityHistory(), st.collectingSince);
+      s.close(202);
     }
     st.collectingSince = null;
     s.close(701);
@@ -448,6 +454,25 @@ const coolingRisk = (s: Step, temp: number | null, t: string, now: number, data:
     ...(detail ? { alert: { detail } } : {}),
   });
   if (s.raised.length > before) c.raised = true;
+}
+
+/**
+ * The capacity forecast at a milking's end (issue 25): the milking joins the history, and when the
+ * forecast says the vat fills before the expected pickup, 202 is raised, once per fill cycle: it
+ * stays open (a later, kinder forecast does not clear it, so it cannot flap) until a collection
+ * empties the vat.
+ */
+const capacityAtMilkingEnd = (s: Step, m: Milking, t: string, volume: number | null, data: AlertData, ctx: AlertContext) => {
+  const st = s.state;
+  const size = ctx.vat.vat_size;
+  const history = st.capacity ?? emptyCapacityHistory();
+  st.capacity = volume !== null && m.startVolume !== null && m.startVolume !== undefined ? recordMilking(history, { start: m.start, end: t, added: volume - m.startVolume }, size) : history;
+  if (st.conds['202']?.open) return;
+  const f = forecastCapacity({ now: t, volume, vatSize: size, history: st.capacity, submittedPickups: ctx.submittedPickups ?? [], ...(ctx.timezone ? { timeZone: ctx.timezone } : {}) });
+  if (!f.fullBeforePickup || !f.atFull || !f.nextPickup) return;
+  const zone = ctx.timezone ?? 'UTC';
+  s.cond(202).open = true;
+  s.once(202, data, { detail: `full at about ${localTime(f.atFull, zone)}, next pickup expected ${localTime(f.nextPickup, zone)}` });
 };
 
 /**

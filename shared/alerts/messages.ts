@@ -31,6 +31,7 @@ export const ALERT_WORDS: Readonly<Record<NotificationType, string>> = {
   1102: 'Milk quality: agitator outage',
   1201: 'Late milking',
   105: 'Cooling at risk',
+  202: 'Vat will be full before pickup',
 };
 
 export interface MessageFacts {
@@ -41,7 +42,12 @@ export interface MessageFacts {
   /** IANA zone of the farm: times are shown in local time (farmer §9). */
   readonly timezone: string;
   readonly detail?: string;
+  /** An escalation step (issue 25): the alert is still unread. */
+  readonly escalation?: 1 | 2;
 }
+
+/** What happened, with 'Still unread' ahead of it on an escalation. */
+const wordsOf = (f: MessageFacts): string => (f.escalation ? `Still unread: ${ALERT_WORDS[f.type]}` : ALERT_WORDS[f.type]);
 
 /** "14:05 Sun 22 Nov" in the farm's zone. */
 export const localTime = (iso: string, timezone: string): string => {
@@ -66,7 +72,7 @@ const figures = (d: AlertData): string => {
 
 /** One SMS: farm, vat, what happened, figures and when (local time). */
 export const smsText = (f: MessageFacts): string => {
-  const what = SMS_WITH_DETAIL.includes(f.type) && f.detail ? `${ALERT_WORDS[f.type]}, ${f.detail}` : ALERT_WORDS[f.type];
+  const what = SMS_WITH_DETAIL.includes(f.type) && f.detail ? `${wordsOf(f)}, ${f.detail}` : wordsOf(f);
   const fig = figures(f.data);
   const when = localTime(f.data.published_at, f.timezone);
   const full = `Vat-Man ${f.farmName} Vat ${f.vatNumber}: ${what}${fig ? ` (${fig})` : ''} at ${when}.`;
@@ -76,11 +82,11 @@ export const smsText = (f: MessageFacts): string => {
   return `Vat-Man ${f.farmName.slice(0, Math.max(8, room))}~ Vat ${f.vatNumber}: ${what}${fig ? ` (${fig})` : ''} at ${when}.`;
 };
 
-export const emailSubject = (f: MessageFacts): string => `Vat-Man alert: ${f.farmName} Vat ${f.vatNumber} - ${ALERT_WORDS[f.type]}`;
+export const emailSubject = (f: MessageFacts): string => `Vat-Man alert: ${f.farmName} Vat ${f.vatNumber} - ${wordsOf(f)}`;
 
 export const emailBody = (f: MessageFacts, note?: string): string =>
   [
-    `${ALERT_WORDS[f.type]} on ${f.farmName}, Vat ${f.vatNumber}.`,
+    `${wordsOf(f)} on ${f.farmName}, Vat ${f.vatNumber}.`,
     '',
     `When: ${localTime(f.data.published_at, f.timezone)} (farm local time)`,
     ...(f.data.temp1 !== null ? [`Vat temperature: ${(Math.round(f.data.temp1 * 10) / 10).toFixed(1)} °C`] : []),

@@ -24,6 +24,7 @@ export const PREFERENCE_KEYS = [
   'weather',
   /** Issue 25: 'Cooling at risk' (105). */
   'cooling_at_risk',
+  'vat_full_before_pickup',
 ] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
@@ -82,6 +83,7 @@ export const PREFERENCE_OF_TYPE: Readonly<Record<NotificationType, readonly Pref
   1102: [],
   1201: [],
   105: ['cooling_at_risk'],
+  202: ['vat_full_before_pickup'],
 };
 
 export const channelsFor = (prefs: Preferences, type: NotificationType): ChannelFlags => {

@@ -30,6 +30,8 @@ export const NOTIFICATION_TYPES = {
   1201: 'late milking',
   /** Issue 25: the cooling forecast misses a §9 cooling deadline (docs/architecture.md, Alerts). */
   105: 'Cooling at risk',
+  /** Issue 25 (docs/architecture.md, Alerts): the capacity forecast says the vat fills before the expected pickup. */
+  202: 'Vat will be full before pickup',
 } as const;
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;
 export const isNotificationType = (n: number): n is NotificationType => Object.hasOwn(NOTIFICATION_TYPES, n);

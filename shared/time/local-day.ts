@@ -66,3 +66,8 @@ export const localMonth = (at: Date, timezone: string): string => {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit' }).formatToParts(at);
   return `${parts.find((p) => p.type === 'year')?.value}-${parts.find((p) => p.type === 'month')?.value}`;
 };
+
+/** Minutes from midnight of an instant on the clock of `timeZone` (what the farm's clock shows). */
+export const localMinuteOfDay = (instant: number, timeZone: string): number => Math.floor(((((instant + zoneOffsetMs(instant, timeZone)) % DAY_MS) + DAY_MS) % DAY_MS) / 60_000);
+/** a - b in minutes of the day, wrapped into -720..719 (23:50 is 20 minutes before 00:10). */
+export const wrapMinutes = (a: number, b: number): number => ((((a - b) % 1440) + 2160) % 1440) - 720;

@@ -2,8 +2,9 @@ import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type BatchGetCom
 import { GSI1 } from '../../../shared/data/tables';
 import { defaultPreferences, PREFERENCE_KEYS, type Preferences } from '../../../shared/alerts/preferences';
 import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS, type AlertSettings, type AutoSettings } from '../../../shared/alerts/settings';
+import { DEFAULT_ESCALATION, escalationSettingsSchema, type EscalationSettings } from '../../../shared/alerts/escalation';
 import type { AlertEmailRoute, AlertEmailRoutes } from '../sns/alert-email';
-import { alertsKeys as k } from './keys';
+import { alertsKeys as k, farmsKeys } from './keys';
 
 /**
  * A farm's thresholds, a vat's controller settings and a user's alert preferences, in the Farms
@@ -21,7 +22,23 @@ export interface AlertSettingsRepository extends AlertEmailRoutes {
   putPreferences(userId: string, prefs: Preferences): Promise<void>;
   /** The users linked to a farm (farm links' gsi1, farmer §1), whom its alerts go to. */
   listUserIdsOfFarm(farmId: string): Promise<string[]>;
+  /** A user's escalation preference (issue 25); DEFAULT_ESCALATION until one is saved. */
+  getEscalation(userId: string): Promise<EscalationSettings>;
+  getEscalationOf(userIds: readonly string[]): Promise<Map<string, EscalationSettings>>;
+  putEscalation(userId: string, settings: EscalationSettings): Promise<void>;
+  /**
+   * The users with a role in the farm's organizations or any organization above them (escalation
+   * step 2 goes to those who opted in).
+   */
+  listOrganizationUserIdsOfFarm(farmId: string): Promise<string[]>;
 }
+
+const ORG_DEPTH = 6;
+
+const toEscalation = (item: Record<string, unknown> | undefined): EscalationSettings => {
+  const parsed = escalationSettingsSchema.safeParse({ minutes: item?.minutes, organization: item?.organization });
+  return parsed.success ? parsed.data : DEFAULT_ESCALATION;
+};
 
 const pick = <F extends string>(fields: readonly F[], item: Record<string, unknown> | undefined, defaults: Record<F, number>): Record<F, number> => {
   const out = { ...defaults };
@@ -41,6 +58,20 @@ const toPreferences = (item: Record<string, unknown> | undefined): Preferences =
 
 export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table: string): AlertSettingsRepository => {
   const get = async (key: { pk: string; sk: string }) => (await doc.send(new GetCommand({ TableName: table, Key: key }))).Item as Record<string, unknown> | undefined;
+  /** One item per user (BatchGet, 100 keys a call), each read with `of`; users without one get `of(undefined)`. */
+  const perUser = async <T>(userIds: readonly string[], key: (id: string) => { pk: string; sk: string }, of: (item: Record<string, unknown> | undefined) => T): Promise<Map<string, T>> => {
+    const out = new Map<string, T>(userIds.map((id) => [id, of(undefined)]));
+    const ids = [...new Set(userIds)];
+    for (let i = 0; i < ids.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map(key);
+      while (keys && keys.length > 0) {
+        const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
+        for (const item of res.Responses?.[table] ?? []) out.set(String(item.pk).slice('USER#'.length), of(item));
+        keys = res.UnprocessedKeys?.[table]?.Keys;
+      }
+    }
+    return out;
+  };
   return {
     getFarmSettings: async (farmId) => pick(ALERT_SETTING_FIELDS, await get(k.farmAlertSetting(farmId)), DEFAULT_ALERT_SETTINGS),
     async putFarmSettings(farmId, settings) {
@@ -51,18 +82,45 @@ export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.vatAutoSetting(deviceId), kind: 'AUTO_SETTING', ...settings } }));
     },
     getPreferences: async (userId) => toPreferences(await get(k.userAlertPreferences(userId))),
-    async getPreferencesOf(userIds) {
-      const out = new Map<string, Preferences>(userIds.map((id) => [id, defaultPreferences()]));
-      const ids = [...new Set(userIds)];
-      for (let i = 0; i < ids.length; i += 100) {
-        let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => k.userAlertPreferences(id));
-        while (keys && keys.length > 0) {
-          const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
-          for (const item of res.Responses?.[table] ?? []) out.set(String(item.pk).slice('USER#'.length), toPreferences(item));
-          keys = res.UnprocessedKeys?.[table]?.Keys;
+    getPreferencesOf: (userIds) => perUser(userIds, k.userAlertPreferences, toPreferences),
+    getEscalation: async (userId) => toEscalation(await get(k.userEscalation(userId))),
+    getEscalationOf: (userIds) => perUser(userIds, k.userEscalation, toEscalation),
+    async putEscalation(userId, settings) {
+      await doc.send(new PutCommand({ TableName: table, Item: { ...k.userEscalation(userId), kind: 'ESCALATION', ...settings } }));
+    },
+    async listOrganizationUserIdsOfFarm(farmId) {
+      const query = async (q: { IndexName?: string; KeyConditionExpression: string; ExpressionAttributeValues: Record<string, string> }) => {
+        const items: Record<string, unknown>[] = [];
+        let ExclusiveStartKey: Record<string, unknown> | undefined;
+        do {
+          const page = await doc.send(new QueryCommand({ TableName: table, ...q, ExclusiveStartKey }));
+          items.push(...(page.Items ?? []));
+          ExclusiveStartKey = page.LastEvaluatedKey;
+        } while (ExclusiveStartKey);
+        return items;
+      };
+      const orgs = new Set<string>();
+      let level = (await query({ IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :s)', ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': 'ORG#' } })).map((i) =>
+        String(i.gsi1sk).slice('ORG#'.length),
+      );
+      // Up the tree (bounded like every walk of it): a role above the farm's organization reaches the farm too.
+      for (let depth = 0; depth < ORG_DEPTH && level.length > 0; depth++) {
+        const next: string[] = [];
+        for (const id of level) {
+          if (orgs.has(id)) continue;
+          orgs.add(id);
+          const parent = (await get(farmsKeys.organization(id)))?.parent_id;
+          if (typeof parent === 'string' && parent) next.push(parent);
+        }
+        level = next;
+      }
+      const users = new Set<string>();
+      for (const id of orgs) {
+        for (const item of await query({ KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)', ExpressionAttributeValues: { ':p': farmsKeys.organizationPartition(id), ':s': 'USER#' } })) {
+          users.add(String(item.sk).slice('USER#'.length));
         }
       }
-      return out;
+      return [...users];
     },
     async listUserIdsOfFarm(farmId) {
       const ids: string[] = [];

@@ -69,9 +69,16 @@ export interface Delivery {
   readonly last_error?: string;
   readonly settled_at?: string;
   readonly message_id?: string;
+  /**
+   * An escalation step (issue 25, shared/alerts/escalation.ts): 1 the alert again to a farm user,
+   * 2 to an opted-in user of the farm's organization; absent for the alert's first delivery.
+   */
+  readonly escalation?: 1 | 2;
+  /** When the escalation step was due (due_at moves with claims and retries). */
+  readonly escalation_due?: string;
 }
 export type NewDelivery = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel' | 'due_at' | 'created_at'> &
-  Partial<Pick<Delivery, 'note' | 'fallback' | 'sms_month'>>;
+  Partial<Pick<Delivery, 'note' | 'fallback' | 'sms_month' | 'escalation' | 'escalation_due'>>;
 /** How a claimed delivery ended: sent, due again later, or settled unsent. */
 export type DeliveryOutcome =
   | { readonly state: 'sent'; readonly at: string; readonly message_id?: string }
@@ -134,12 +141,15 @@ const NOTIFICATION_FIELDS = ['_id', 'farm_id', 'type', 'status', 'data', 'qualit
 
 const toDelivery = (item: Record<string, unknown>): Delivery => {
   const out: Record<string, unknown> = {};
-  for (const f of ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id'])
+  for (const f of ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id', 'escalation', 'escalation_due'])
     if (item[f] !== undefined) out[f] = item[f];
   return { ...(out as unknown as Delivery), attempts: Number(item.attempts ?? 0) };
 };
-const deliveryKey = (d: Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel'>) => k.delivery(d.farm_id, d.alert_id, d.user_id, d.channel);
-const dueIndex = (d: Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel'>, dueAt: string) => k.deliveryDueIndex(dueAt, d.farm_id, d.alert_id, d.user_id, d.channel);
+type DeliveryId = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel' | 'escalation'>;
+/** The channel part of a delivery's keys: an escalation step is a delivery of its own (`sms#e1`). */
+const keyChannel = (d: DeliveryId): string => (d.escalation ? `${d.channel}#e${d.escalation}` : d.channel);
+const deliveryKey = (d: DeliveryId) => k.delivery(d.farm_id, d.alert_id, d.user_id, keyChannel(d));
+const dueIndex = (d: DeliveryId, dueAt: string) => k.deliveryDueIndex(dueAt, d.farm_id, d.alert_id, d.user_id, keyChannel(d));
 
 const toNotification = (item: Record<string, unknown>): StoredNotification => {
   const out: Record<string, unknown> = {};
@@ -376,8 +386,8 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
                       ':at': outcome.at,
                       ':e': outcome.error,
                       ':lease': lease,
-                      ':dpk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, d.channel).gsi1pk,
-                      ':dsk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, d.channel).gsi1sk,
+                      ':dpk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, keyChannel(d)).gsi1pk,
+                      ':dsk': k.deadLetterIndex(outcome.at, d.farm_id, d.alert_id, d.user_id, keyChannel(d)).gsi1sk,
                     },
                   }
                 : {

@@ -168,6 +168,8 @@ export const alertsKeys = {
   farmAlertSetting: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'ALERT_SETTING' }),
   vatAutoSetting: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'AUTO_SETTING' }),
   userAlertPreferences: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_PREF' }),
+  /** A user's escalation preference (issue 25): minutes until an unread critical alert is sent again, and the organization opt-in. */
+  userEscalation: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ESCALATION' }),
   /** A user's alert-email route: their SNS topic and the subscription of their address. */
   userAlertEmail: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_EMAIL' }),
 } as const;

@@ -12,6 +12,8 @@ export interface PickupRepository {
   putPickup(pickup: Pickup): Promise<void>;
   /** The farm's pickups, oldest first. */
   listPickups(farmId: string): Promise<Pickup[]>;
+  /** The farm's pickups at or after `since` (UTC ISO), oldest first: one key-range query (the capacity forecast). */
+  listPickupsSince(farmId: string, since: string): Promise<Pickup[]>;
   /** Removes the farm's pickup of this vat and time (UTC ISO); nothing there is not an error. */
   deletePickup(farmId: string, datetime: string, vat: number): Promise<void>;
 }
@@ -24,6 +26,13 @@ export const dynamoPickupRepository = (doc: DynamoDBDocumentClient, table: strin
     const items = await queryAll(doc, table, {
       KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
       ExpressionAttributeValues: { ':p': k.farm(farmId).pk, ':s': k.pickupPrefix },
+    });
+    return items.map((item) => pickupSchema.parse(item));
+  },
+  async listPickupsSince(farmId, since) {
+    const items = await queryAll(doc, table, {
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': k.farm(farmId).pk, ':from': `${k.pickupPrefix}${since}`, ':to': `${k.pickupPrefix}~` },
     });
     return items.map((item) => pickupSchema.parse(item));
   },

@@ -196,6 +196,22 @@ export const lastResponseSchema = z.array(
      * deadline is still ahead): the deadlines and predicted times (issue 25). Null otherwise.
      */
     cooling: coolingForecastSchema.nullable().optional(),
+    /**
+     * The capacity forecast (issue 25, shared/alerts/capacity-forecast.ts) from the vat's milking and
+     * pickup history: when it reaches 80 % and full, the expected pickup and its usual time of day
+     * (farm-local 'HH:mm'); null until the alert engine has seen the vat.
+     */
+    capacity: z
+      .object({
+        at80: z.string().nullable(),
+        atFull: z.string().nullable(),
+        over80: z.boolean(),
+        nextPickup: z.string().nullable(),
+        usualPickupTime: z.string().nullable(),
+        fullBeforePickup: z.boolean(),
+      })
+      .nullable()
+      .optional(),
   }),
 );
 

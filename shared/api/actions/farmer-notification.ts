@@ -73,9 +73,26 @@ export type NotificationEditAnswer = z.infer<typeof notificationEditAnswerSchema
  * FARMER_NOTIFICATION_DETAIL: the storage activity holding the alert (its id, the activity, the
  * vat and the alert's id), or `_id: null` with NO_DETAIL_MESSAGE when there is none.
  */
+/**
+ * One escalation step of a critical alert (issue 25): to whom, how, when it was due, and what
+ * became of it ('sent', 'pending' until due, 'skipped' when the alert was read first, …).
+ */
+export const escalationStepSchema = z.object({
+  step: z.union([z.literal(1), z.literal(2)]),
+  recipient: z.string(),
+  channel: z.enum(['sms', 'email']),
+  due_at: z.string(),
+  state: z.enum(['pending', 'sending', 'sent', 'dead', 'unconfirmed', 'skipped']),
+  settled_at: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type EscalationStepWire = z.infer<typeof escalationStepSchema>;
+/** Both answers list the alert's escalation steps, oldest due first (empty when it has none). */
+const escalations = { escalations: z.array(escalationStepSchema).optional() };
+
 export const notificationDetailAnswerSchema = z.union([
-  z.object({ _id: z.null(), message: z.string() }),
-  z.object({ _id: z.string(), activity: z.unknown(), device: z.unknown(), alert_id: z.string() }).loose(),
+  z.object({ _id: z.null(), message: z.string(), ...escalations }),
+  z.object({ _id: z.string(), activity: z.unknown(), device: z.unknown(), alert_id: z.string(), ...escalations }).loose(),
 ]);
 export type NotificationDetailAnswer = z.infer<typeof notificationDetailAnswerSchema>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { channelFlagsSchema, PREFERENCE_KEYS, preferencesInputSchema, type PreferenceKey, type Preferences } from '../../alerts/preferences';
+import { escalationSettingsSchema } from '../../alerts/escalation';
 import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, type AlertSettings, type AutoSettings } from '../../alerts/settings';
 import { packageSchema } from '../../entities/farm';
 import { access, contract } from '../contract';
@@ -22,6 +23,8 @@ export const farmerSettingActions = {
     type: z.literal('USER_SETTING_ALERT_SET_USER'),
     farm: farmField,
     alert_setting: jsonField(preferencesInputSchema, 'alert_setting'),
+    /** Issue 25: the caller's escalation preference (minutes, null for off; the organization opt-in); absent keeps it. */
+    escalation: jsonField(escalationSettingsSchema, 'escalation').optional(),
   }),
 } as const;
 
@@ -51,7 +54,7 @@ export type AlertSettingsSetAnswer = z.infer<typeof alertSettingsSetAnswerSchema
 export const autoSettingsSetAnswerSchema = z.object({ return_value: z.union([z.string(), z.number()]), auto_settings: autoSettingsSchema.optional() });
 export type AutoSettingsSetAnswer = z.infer<typeof autoSettingsSetAnswerSchema>;
 
-/** All 19 rows of farmer §3 Alert setting, each with its email and text flag. */
+/** All 19 rows of farmer §3 Alert setting and the issue-25 ones, each with its email and text flag. */
 export const preferencesSchema: z.ZodType<Preferences> = z.object(
   Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, channelFlagsSchema])) as Record<PreferenceKey, typeof channelFlagsSchema>,
 );
@@ -59,12 +62,13 @@ export const preferencesSchema: z.ZodType<Preferences> = z.object(
 /** USER_SETTING_ALERT_GET_USER: the caller's preferences and the farm's texts this month beside its allowance. */
 export const preferencesAnswerSchema = z.object({
   alert_setting: preferencesSchema,
+  escalation: escalationSettingsSchema.optional(),
   sms: z.object({ sent: z.number(), total: z.number() }).optional(),
 });
 export type PreferencesAnswer = z.infer<typeof preferencesAnswerSchema>;
 
 /** USER_SETTING_ALERT_SET_USER: the preferences as stored. */
-export const preferencesSetAnswerSchema = z.object({ alert_setting: preferencesSchema });
+export const preferencesSetAnswerSchema = z.object({ alert_setting: preferencesSchema, escalation: escalationSettingsSchema.optional() });
 export type PreferencesSetAnswer = z.infer<typeof preferencesSetAnswerSchema>;
 
 // ---- Contracts -------------------------------------------------------------------------------

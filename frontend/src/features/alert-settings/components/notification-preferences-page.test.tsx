@@ -42,7 +42,7 @@ describe('/dts/user/setting (farmer §2.11)', () => {
     await waitFor(() => expect(api.callsOf('USER_ALERT_EMAIL_RESEND')).toHaveLength(1));
   });
 
-  it('shows four groups covering the 19 rows of §3 Alert setting and the added ones, each with Email and Text', async () => {
+  it('shows the four groups of the 19 rows of §3 Alert setting and the added ones, and escalation, each row with Email and Text', async () => {
     const { api } = await openPreferences();
     await screen.findByRole('form', { name: 'Notification settings' });
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
@@ -50,6 +50,8 @@ describe('/dts/user/setting (farmer §2.11)', () => {
       'Vat-Man Pro alerts',
       'Vat-Man Auto alerts',
       'Other monitoring',
+      'Forecasts',
+      'Escalation',
     ]);
     expect(PREFERENCE_GROUPS.flatMap((g) => g.rows).sort()).toEqual([...PREFERENCE_KEYS].sort());
     const lite = screen.getByRole('region', { name: 'Vat-Man Lite alerts' });
@@ -63,7 +65,8 @@ describe('/dts/user/setting (farmer §2.11)', () => {
       'Monitor online/offline',
       'Cooling at risk',
     ]);
-    expect(screen.getAllByRole('checkbox')).toHaveLength(2 * PREFERENCE_KEYS.length);
+    // Two per row, and the escalation's organization opt-in.
+    expect(screen.getAllByRole('checkbox')).toHaveLength(2 * PREFERENCE_KEYS.length + 1);
     expect(api.callsOf('USER_SETTING_ALERT_GET_USER')[0]?.fields.get('farm')).toBe('farm-1');
     expect(api.callsOf('USER_SETTING_ALERT_GET_USER')[0]?.path).toBe('/api/farmer/setting');
     expect(screen.getByText('Texts sent this month: 7 of 60')).toBeInTheDocument();
@@ -92,6 +95,23 @@ describe('/dts/user/setting (farmer §2.11)', () => {
       power_outage: { email: true, text: false },
       pro_slow_to_cold_period: { email: false, text: true },
     });
+  });
+
+  it('escalation: shows the default 15 minutes, and Save sends the changed choice with the rows', async () => {
+    const { user, api } = await openPreferences();
+    const card = await screen.findByRole('region', { name: 'Escalation' });
+    const select = within(card).getByRole('combobox', { name: 'Send an unread critical alert again after' });
+    expect(select).toHaveValue('15');
+    const org = within(card).getByRole('checkbox', { name: /organization's other farms/ });
+    expect(org).not.toBeChecked();
+    await user.selectOptions(select, '30');
+    await user.click(org);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByTestId('snackbar-text')).toHaveTextContent(/^Success!$/);
+    expect(api.jsonField('USER_SETTING_ALERT_SET_USER', 'escalation')).toEqual({ minutes: 30, organization: true });
+    // With escalation off there is nothing to escalate: the opt-in cannot be changed.
+    await user.selectOptions(select, 'off');
+    expect(org).toBeDisabled();
   });
 
   it("the server's refusal is shown in the snackbar", async () => {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useOutletContext } from 'react-router-dom';
+import { DEFAULT_ESCALATION, type EscalationSettings } from '@shared/alerts/escalation';
 import type { PreferenceKey, Preferences } from '@shared/alerts/preferences';
 import type { Farm } from '@shared/entities/farm';
 import { useSnackbar } from '../../../components/snackbar';
@@ -41,20 +42,24 @@ export function NotificationPreferencesPage() {
               Texts sent this month: {query.data.sms.sent} of {query.data.sms.total}
             </p>
           )}
-          <PreferencesForm key={farm._id} farmId={farm._id} initial={query.data.alert_setting} />
+          <PreferencesForm key={farm._id} farmId={farm._id} initial={query.data.alert_setting} initialEscalation={query.data.escalation ?? DEFAULT_ESCALATION} />
         </>
       )}
     </section>
   );
 }
 
-function PreferencesForm({ farmId, initial }: { readonly farmId: string; readonly initial: Preferences }) {
+/** The choices of the escalation select (a stored value outside them is shown as well). */
+const ESCALATION_CHOICES: readonly number[] = [5, 10, 15, 30, 60];
+
+function PreferencesForm({ farmId, initial, initialEscalation }: { readonly farmId: string; readonly initial: Preferences; readonly initialEscalation: EscalationSettings }) {
   const client = useApiClient();
   const queryClient = useQueryClient();
   const snackbar = useSnackbar();
   const [prefs, setPrefs] = useState<Preferences>(initial);
+  const [escalation, setEscalation] = useState<EscalationSettings>(initialEscalation);
   const save = useMutation({
-    mutationFn: (value: Preferences) => savePreferences(client, farmId, value),
+    mutationFn: (value: Preferences) => savePreferences(client, farmId, value, escalation),
     onSuccess: () => {
       snackbar.show('Success!', 'success');
       void queryClient.invalidateQueries({ queryKey: preferencesQuery(client, farmId).queryKey });
@@ -109,6 +114,7 @@ function PreferencesForm({ farmId, initial }: { readonly farmId: string; readonl
           </table>
         </section>
       ))}
+      <EscalationCard value={escalation} onChange={setEscalation} />
       <SaveActions pending={save.isPending} />
     </form>
   );
@@ -136,5 +142,38 @@ function InfoPopover({ rowKey }: { readonly rowKey: PreferenceKey }) {
         </span>
       )}
     </span>
+  );
+}
+
+/**
+ * Escalation (issue 25): a critical alert (over 10 °C, over 6 °C, power outage, agitator stopped,
+ * cooling at risk, vat full before pickup) still unread after N minutes is texted again; the
+ * organization opt-in brings the organization's other farms' ones after 2N.
+ */
+function EscalationCard({ value, onChange }: { readonly value: EscalationSettings; readonly onChange: (v: EscalationSettings) => void }) {
+  const selectId = useId();
+  const choices = value.minutes !== null && !ESCALATION_CHOICES.includes(value.minutes) ? [...ESCALATION_CHOICES, value.minutes].sort((a, b) => a - b) : ESCALATION_CHOICES;
+  return (
+    <section className="settings__card" aria-label="Escalation">
+      <h2>Escalation</h2>
+      <p className="page__note">A critical alert nobody has read is sent to you again by text. Critical alerts: milk over 10 °C or 6 °C, power outage, agitator stopped, cooling at risk and vat will be full before pickup.</p>
+      <p>
+        <label htmlFor={selectId}>Send an unread critical alert again after </label>
+        <select id={selectId} value={value.minutes === null ? 'off' : String(value.minutes)} onChange={(e) => onChange({ ...value, minutes: e.target.value === 'off' ? null : Number(e.target.value) })}>
+          <option value="off">Off</option>
+          {choices.map((m) => (
+            <option key={m} value={String(m)}>
+              {m} minutes
+            </option>
+          ))}
+        </select>
+      </p>
+      <p>
+        <label>
+          <input type="checkbox" checked={value.organization} disabled={value.minutes === null} onChange={() => onChange({ ...value, organization: !value.organization })} /> Also text me the unread critical alerts of my
+          organization&apos;s other farms, after twice that time
+        </label>
+      </p>
+    </section>
   );
 }

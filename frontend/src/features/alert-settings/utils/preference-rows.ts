@@ -12,6 +12,7 @@ export const PREFERENCE_GROUPS: readonly PreferenceGroup[] = [
   { title: 'Vat-Man Pro alerts', rows: ['pro_slow_to_cold_temp', 'pro_slow_to_cold_period', 'pro_pick_up', 'pro_milking_duration', 'pro_collection_duration'] },
   { title: 'Vat-Man Auto alerts', rows: ['auto_unknown', 'auto_manual', 'auto_off'] },
   { title: 'Other monitoring', rows: ['water', 'effluent', 'land', 'weather'] },
+  { title: 'Forecasts', rows: ['vat_full_before_pickup'] },
 ];
 
 /** A row's label and the line its info popover opens with. */
@@ -36,6 +37,7 @@ export const PREFERENCE_TEXT: Readonly<Record<PreferenceKey, { readonly label: s
   land: { label: 'Land', info: 'Alerts from your land (soil) monitoring.' },
   weather: { label: 'Weather', info: 'Alerts from your weather station.' },
   cooling_at_risk: { label: 'Cooling at risk', info: 'The cooling curve after a milking predicts the milk will miss a 10 °C or 6 °C cooling deadline.' },
+  vat_full_before_pickup: { label: 'Vat will be full before pickup', info: 'The forecast from your milkings says the vat fills before the tanker usually comes.' },
 };
 
 /** The alert types a row governs (shared/alerts/preferences.ts, the notifier's own mapping). */

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { farmerNotificationContracts as c, NOTIFICATION_PAGE_SIZE, type NotificationWire } from '@shared/api/actions/farmer-notification';
 import type { ApiClient } from '../../../lib/api-client';
 
@@ -28,3 +28,10 @@ export const editNotificationStatus = (client: ApiClient, farmId: string, id: st
 /** FARMER_NOTIFICATION_DETAIL: the storage activity holding the alert, or `_id: null` when there is none. */
 export const notificationDetail = (client: ApiClient, farmId: string, id: string) =>
   client.call(c.FARMER_NOTIFICATION_DETAIL, { farm: farmId, item: { _id: id } });
+
+/** The escalation steps of an open critical alert (issue 25): FARMER_NOTIFICATION_DETAIL's `escalations`. */
+export const escalationStepsQuery = (client: ApiClient, farmId: string, id: string) =>
+  queryOptions({
+    queryKey: [...NOTIFICATION_KEY_PREFIX, 'escalations', farmId, id] as const,
+    queryFn: async ({ signal }) => (await client.call(c.FARMER_NOTIFICATION_DETAIL, { farm: farmId, item: { _id: id } }, { signal })).escalations ?? [],
+  });

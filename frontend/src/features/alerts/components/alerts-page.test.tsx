@@ -178,6 +178,31 @@ describe('/dts/notification (farmer §2.8)', () => {
     expect(router.state.location.pathname).toBe('/dts/notification');
   });
 
+  it('a critical alert lists its escalation steps (issue 25); another alert asks for none', async () => {
+    const critical = alertOf({ type: 101, status: 2 });
+    const other = alertOf({ type: 104, status: 2 });
+    const { user, api } = await openAlerts([critical, other], {
+      detail: () => ({
+        _id: null,
+        message: NO_DETAIL_MESSAGE,
+        escalations: [
+          { step: 1, recipient: 'Aroha Ngata', channel: 'sms', due_at: '2026-11-22T01:20:10.000Z', state: 'sent', settled_at: '2026-11-22T01:20:30.000Z' },
+          { step: 2, recipient: 'Liam Brennan', channel: 'sms', due_at: '2026-11-22T01:35:10.000Z', state: 'skipped', reason: 'the alert was read before the escalation was due' },
+        ],
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: /^Temperature over 10°C/ }));
+    const steps = await screen.findByRole('region', { name: 'Escalation' });
+    expect(within(steps).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/^Sent again \(unread\) to Aroha Ngata by text at 22 Nov 2026 \d\d:20.*: sent$/),
+      expect.stringMatching(/^Sent to the organization \(unread\) to Liam Brennan by text at 22 Nov 2026 \d\d:35.*: not sent \(the alert was read before the escalation was due\)$/),
+    ]);
+    expect(api.jsonField('FARMER_NOTIFICATION_DETAIL', 'item')).toEqual({ _id: critical._id });
+    await user.click(screen.getByRole('button', { name: /^TooCold/ }));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'View detail' })).toHaveLength(2));
+    expect(api.callsOf('FARMER_NOTIFICATION_DETAIL')).toHaveLength(1);
+  });
+
   it('says so when there are no alerts', async () => {
     await openAlerts([]);
     expect(await within(panel()).findByText('No alerts.')).toBeInTheDocument();

@@ -1,6 +1,7 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useNavigate, useOutletContext } from 'react-router-dom';
+import { ESCALATION_STEP_LABEL, isCritical } from '@shared/alerts/escalation';
 import { isSystemType, NOTIFICATION_STATUS } from '@shared/alerts/types';
 import { NO_DETAIL_MESSAGE } from '@shared/api/actions/farmer-notification';
 import { minutesLate } from '@shared/dairy-company/events';
@@ -10,6 +11,7 @@ import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import {
   editNotificationStatus,
+  escalationStepsQuery,
   NOTIFICATION_KEY_PREFIX,
   notificationDetail,
   notificationListQuery,
@@ -131,6 +133,7 @@ export function AlertsPage() {
                   <AlertRow
                     key={alert._id}
                     alert={alert}
+                    farmId={farmId}
                     timeZone={farm?.timezone}
                     expanded={open.has(alert._id)}
                     onToggle={() => toggle(alert)}
@@ -155,6 +158,7 @@ export function AlertsPage() {
 
 interface AlertRowProps {
   readonly alert: AlertItem;
+  readonly farmId: string;
   readonly timeZone: string | undefined;
   readonly expanded: boolean;
   readonly busy: boolean;
@@ -193,7 +197,7 @@ function DairyFacts({ alert }: { readonly alert: AlertRowProps['alert'] }) {
   );
 }
 
-function AlertRow({ alert, timeZone, expanded, busy, onToggle, onArchive, onDetail }: AlertRowProps) {
+function AlertRow({ alert, farmId, timeZone, expanded, busy, onToggle, onArchive, onDetail }: AlertRowProps) {
   const bodyId = useId();
   const label = typeLabel(alert.type);
   const when = formatWhen(alert.data.published_at, timeZone);
@@ -251,11 +255,41 @@ function AlertRow({ alert, timeZone, expanded, busy, onToggle, onArchive, onDeta
             )}
           </dl>
           {alert.detail && <p className="alert-row__detail">{alert.detail}</p>}
+          {isCritical(alert.type) && <EscalationSteps farmId={farmId} alertId={alert._id} timeZone={timeZone} />}
           <button type="button" className="button button--text" disabled={busy} onClick={onDetail}>
             View detail
           </button>
         </div>
       )}
     </li>
+  );
+}
+
+const STATE_TEXT: Readonly<Record<string, string>> = {
+  pending: 'due',
+  sending: 'sending',
+  sent: 'sent',
+  skipped: 'not sent',
+  dead: 'failed',
+  unconfirmed: 'not sent (email not confirmed)',
+};
+
+/** A critical alert's escalation steps (issue 25), each: what, to whom, how, when, and what became of it. */
+function EscalationSteps({ farmId, alertId, timeZone }: { readonly farmId: string; readonly alertId: string; readonly timeZone: string | undefined }) {
+  const client = useApiClient();
+  const steps = useQuery(escalationStepsQuery(client, farmId, alertId));
+  if (!steps.data || steps.data.length === 0) return null;
+  return (
+    <section className="alert-row__escalation" aria-label="Escalation">
+      <h3>Escalation</h3>
+      <ul>
+        {steps.data.map((s) => (
+          <li key={`${s.step}-${s.recipient}-${s.channel}`}>
+            {ESCALATION_STEP_LABEL[s.step]} to {s.recipient} by {s.channel === 'sms' ? 'text' : 'email'} at {formatWhen(s.due_at, timeZone)}: {STATE_TEXT[s.state] ?? s.state}
+            {s.state === 'skipped' && s.reason ? ` (${s.reason})` : ''}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

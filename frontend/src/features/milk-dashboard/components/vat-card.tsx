@@ -1,6 +1,7 @@
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { formatClock, formatWhen } from '../../../lib/time-format';
+import { capacityLine } from '../utils/capacity-line';
 import { qualityGauge } from '../utils/quality-gauge';
 import { agitatorLabel, coolingLines, levelGraphic, relativeTime, staleSince, temperatureBand, volumePercent } from '../utils/vat-card';
 import { NoDataSince } from './no-data-since';
@@ -82,6 +83,7 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
   const headingId = `vat-card-${device._id}`;
   // Stale data is loud (issue 26): a vat quiet for 15 minutes is amber, never a calm, healthy card.
   const stale = staleSince(last?.published_at, now);
+  const forecast = capacityLine(vat.capacity, now, timeZone);
 
   return (
     <section className={stale ? 'card vat-card vat-card--stale' : 'card vat-card'} aria-labelledby={headingId} data-stale={stale ? 'true' : undefined}>
@@ -137,6 +139,11 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
         </dl>
       </div>
       {vat.cooling && <CoolingClock cooling={vat.cooling} now={now} timeZone={timeZone} />}
+      {forecast && (
+        <p className={vat.capacity?.fullBeforePickup ? 'vat-card__forecast vat-card__forecast--warn' : 'vat-card__forecast'} data-testid="capacity-forecast">
+          {forecast}
+        </p>
+      )}
       {dairyCompany && <QualityIndicator quality={last?.quality} />}
     </section>
   );
