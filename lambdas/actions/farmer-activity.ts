@@ -1,6 +1,5 @@
 import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
-import { evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
 import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
@@ -13,7 +12,9 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../lib/ports';
 import { toVat } from './farmer-dashboard';
+import { farmerComplianceActions } from './farmer-compliance';
 import { addPickupAction, deletePickupAction } from './farmer-pickup';
+import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow } from './milking-compliance';
 
 /** The ports the helpers below read. */
 type ActivityDeps = Pick<Ports, 'farms' | 'readings'>;
@@ -25,8 +26,6 @@ const HISTORY_DAYS = 7;
 const HISTORY_POINTS = 1_000;
 /** The milking comparison scatter: the vat's milkings this many days either side. */
 const BRIEF_DAYS = 15;
-/** Collection and the next milkings are looked for this far after a milking (pickups are 1–3 days apart). */
-const HOLD_LOOKAHEAD_DAYS = 4;
 
 const iso = (t: number) => new Date(t).toISOString();
 const minutesBetween = (a: string, b: string | null | undefined) => (b ? Math.round((Date.parse(b) - Date.parse(a)) / 60_000) : null);
@@ -193,30 +192,14 @@ export const farmerActivityActions: readonly ServedAction[] = [
   serve(contracts.FARMER_MILKING_ONE, ['readings', 'now'], async (_input, { device, activity, deps }) => {
     const now = deps.now().getTime();
     const start = Date.parse(activity.start.published_at);
-    const end = activity.end ? Date.parse(activity.end.published_at) : null;
-    const lookahead = iso(start + HOLD_LOOKAHEAD_DAYS * DAY);
     const [after, herd] = await Promise.all([
-      deps.readings.listActivities(device._id, iso(start + 1), lookahead, ['milking', 'collection']),
+      deps.readings.listActivities(device._id, iso(start + 1), iso(start + HOLD_LOOKAHEAD_DAYS * DAY), ['milking', 'collection']),
       deps.readings.getHerdNote(device._id, activity.start.published_at),
     ]);
-    const collection = after.filter((a) => a.kind === 'collection').sort((a, b) => a.start.published_at.localeCompare(b.start.published_at))[0];
-    const collectionStart = collection?.start.published_at ?? null;
-    const laterMilkings = after
-      .filter((a) => a.kind === 'milking' && (collectionStart === null || a.start.published_at < collectionStart))
-      .sort((a, b) => a.start.published_at.localeCompare(b.start.published_at))
-      .map((a) => ({ start: a.start.published_at, end: a.end?.published_at ?? null }));
-    // Readings for the rules run to the collection (or the lookahead); the chart shows 6 h after the
-    // start or 2 h after the end, whichever is later (its 4 h and 6 h markers and the cooling).
-    const chartEnd = Math.max(start + 6 * HOUR, (end ?? start) + 2 * HOUR);
-    const evalEnd = Math.min(now, collectionStart ? Date.parse(collectionStart) : Infinity, Date.parse(lookahead));
-    const readings = await deps.readings.readRange(device._id, activity.start.published_at, iso(Math.max(evalEnd, Math.min(chartEnd, now))));
-    const compliance = evaluateCoolingRules({
-      milking: { start: activity.start.published_at, end: activity.end?.published_at ?? null },
-      readings,
-      laterMilkings,
-      collectionStart,
-      now: iso(now),
-    });
+    const window = milkingWindow(activity, after, now);
+    const { chartEnd } = window;
+    const readings = await deps.readings.readRange(device._id, window.from, window.to);
+    const compliance = judgeMilking(activity, window, readings, now);
     const chart = readings.filter((r) => Date.parse(r.published_at) <= chartEnd);
     return {
       ...milkingItem(activity, device),
@@ -301,6 +284,8 @@ export const farmerActivityActions: readonly ServedAction[] = [
   }),
   addPickupAction,
   deletePickupAction,
+  // The cooling compliance record (issue 26).
+  ...farmerComplianceActions,
 
   // The pickups entered on /dts/pickup, of the 30 days of page_index in the farm's days, newest first (issue 24).
   serve(contracts.FARMER_PICKUP_LIST, ['farms', 'pickups', 'now'], async (input, { farm, caller, deps }) => {

@@ -17,9 +17,9 @@ import { MAX_PAGE_INDEX } from '../range';
  */
 
 /** A form sends an empty field for "not given". */
-const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+export const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
-const dayField = (name: string) =>
+export const dayField = (name: string) =>
   optionalText(z.string({ error: `${name} must be a date as YYYY-MM-DD` }).refine(isCalendarDay, `${name} must be a date as YYYY-MM-DD`));
 
 const rangeFields = {
