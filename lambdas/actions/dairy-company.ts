@@ -1,5 +1,6 @@
 import { CALIBRATION_MESSAGES, dairyCompanyContracts as contracts, type CalibrationCollection, type DairyReport } from '../../shared/api/actions/dairy-company';
 import { diameterFor } from '../../shared/calibration/formula';
+import { tankerFigureFor } from '../../shared/calibration/tanker';
 import { WATCHMAN_DEFAULTS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
@@ -47,16 +48,6 @@ const vatOf = async (farms: Ports['farms'], supplyNumber: string, vatNumber: num
   return { farm, device };
 };
 
-/** The company's (or the farmer's) figure for a pickup: the one nearest the collection's start within the matching window. */
-const MATCH_MS = WATCHMAN_DEFAULTS.matching_pickup_minutes * MIN;
-const nearest = <T>(items: readonly T[], at: (t: T) => string, start: string, end: string): T | undefined => {
-  const s = Date.parse(start);
-  const e = Date.parse(end);
-  return items
-    .filter((i) => Date.parse(at(i)) >= s - MATCH_MS && Date.parse(at(i)) <= e + MATCH_MS)
-    .sort((a, b) => Math.abs(Date.parse(at(a)) - s) - Math.abs(Date.parse(at(b)) - s))[0];
-};
-
 /** /api/calibration (operator §7): collections joined with the company's dockets, and the vat config. */
 export const calibrationActions: readonly ServedAction[] = [
   serve(contracts.COLLECTIONS, ['farms', 'readings', 'dairy', 'pickupList', 'now'], async ({ amount, supplyNumber, vatNumber }, { deps }) => {
@@ -77,10 +68,9 @@ export const calibrationActions: readonly ServedAction[] = [
     for (const c of collections) {
       const end = c.end ?? c.start;
       const [startAdjust, endAdjust] = await Promise.all([adjustAt(c.start.published_at), adjustAt(end.published_at)]);
-      const docket = nearest(dockets, (d) => d.PickupDateTime, c.start.published_at, end.published_at);
-      const pickup = docket ? undefined : nearest(pickups, (p) => p.datetime, c.start.published_at, end.published_at);
-      const volume = docket?.Volume ?? pickup?.volume ?? null;
-      const temperature = docket?.Temperature ?? pickup?.temperature ?? null;
+      const tanker = tankerFigureFor({ start: c.start.published_at, end: end.published_at }, dockets, pickups);
+      const volume = tanker?.volume ?? null;
+      const temperature = tanker?.temperature ?? null;
       rows.push({
         _id: `${device._id}~collection~${c.start.published_at}`,
         start: { published_at: c.start.published_at, temp1: c.start.temp1, milk_volume: c.start.milk_volume },
@@ -89,7 +79,7 @@ export const calibrationActions: readonly ServedAction[] = [
         end_adjust: endAdjust,
         fonterra_volume: volume,
         fonterra_temperature: temperature,
-        volume_source: docket ? 'docket' : pickup ? 'pickup' : null,
+        volume_source: tanker?.source ?? null,
         diameter: volume !== null && startAdjust && endAdjust ? (diameterFor(volume, startAdjust.radar_distance, endAdjust.radar_distance, config) ?? null) : null,
         omit: volume === null,
       });

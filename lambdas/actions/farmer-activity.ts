@@ -1,8 +1,9 @@
 import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
+import { tankerDifference, tankerFigureFor } from '../../shared/calibration/tanker';
 import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
-import type { Farm } from '../../shared/entities/farm';
+import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
 import { agitatorStops, batteryChanges, controllerNow, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
@@ -260,17 +261,35 @@ export const farmerActivityActions: readonly ServedAction[] = [
     };
   }),
 
-  serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
+  serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'dairy', 'pickupList', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
-    const found = await farmActivities(deps, farm._id, range, 'collection');
+    // Dockets against the vat (issue 26): the company's dockets on its farms, the entered pickups elsewhere (as calibration).
+    const company = isDairyCompanyFarm(farm.fonterra_id);
+    const [found, pickups] = await Promise.all([farmActivities(deps, farm._id, range, 'collection'), company ? Promise.resolve([]) : deps.pickupList.listPickups(farm._id)]);
+    const vatNumbers = [...new Set(found.map(({ d }) => d.vat_number))];
+    const dockets = new Map(await Promise.all(vatNumbers.map(async (n) => [n, company ? await deps.dairy.listDockets(farm._id, n) : []] as const)));
     return {
       range,
-      list: found.map(({ a, d }) => ({
-        ...toWire(a),
-        vat_number: d.vat_number,
-        volume_collected: a.end?.milk_volume !== null && a.end?.milk_volume !== undefined && a.start.milk_volume !== null ? a.start.milk_volume - a.end.milk_volume : null,
-        duration_min: minutesBetween(a.start.published_at, a.end?.published_at),
-      })),
+      list: found.map(({ a, d }) => {
+        const collected = a.end?.milk_volume !== null && a.end?.milk_volume !== undefined && a.start.milk_volume !== null ? a.start.milk_volume - a.end.milk_volume : null;
+        const tanker = a.end
+          ? tankerFigureFor(
+              { start: a.start.published_at, end: a.end.published_at },
+              dockets.get(d.vat_number) ?? [],
+              pickups.filter((p) => p.vat === d.vat_number),
+            )
+          : null;
+        const diff = tanker && collected !== null ? tankerDifference(collected, tanker.volume) : null;
+        return {
+          ...toWire(a),
+          vat_number: d.vat_number,
+          volume_collected: collected,
+          duration_min: minutesBetween(a.start.published_at, a.end?.published_at),
+          tanker: tanker && { volume: tanker.volume, source: tanker.source, at: tanker.at },
+          difference_l: diff?.litres ?? null,
+          difference_percent: diff?.percent ?? null,
+        };
+      }),
     };
   }),
 

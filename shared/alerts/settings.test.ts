@@ -90,8 +90,8 @@ describe('farmer §5 checks on save', () => {
 });
 
 describe('notification preferences (farmer §3 Alert setting)', () => {
-  it('has the 19 rows, email and text on by default', () => {
-    expect(PREFERENCE_KEYS).toHaveLength(19);
+  it('has the 19 rows and issue 26 row, email and text on by default', () => {
+    expect(PREFERENCE_KEYS).toHaveLength(20);
     expect(Object.values(defaultPreferences()).every((f) => f.email && f.text)).toBe(true);
   });
   it('merges a partial save and refuses unknown rows', () => {

@@ -195,7 +195,7 @@ describe('notification preferences (farmer §2.11)', () => {
     const res = await setting('USER_SETTING_ALERT_GET_USER', {});
     expect(res.status).toBe(200);
     const body = res.body as { alert_setting: Record<string, { email: boolean; text: boolean }>; sms: { sent: number; total: number } };
-    expect(Object.keys(body.alert_setting)).toHaveLength(19);
+    expect(Object.keys(body.alert_setting)).toHaveLength(20);
     expect(body.alert_setting.milk_warm).toEqual({ email: true, text: true });
     expect(body.sms).toEqual({ sent: 0, total: 120 });
   });

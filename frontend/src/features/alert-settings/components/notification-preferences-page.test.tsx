@@ -42,7 +42,7 @@ describe('/dts/user/setting (farmer §2.11)', () => {
     await waitFor(() => expect(api.callsOf('USER_ALERT_EMAIL_RESEND')).toHaveLength(1));
   });
 
-  it('shows four groups covering the 19 rows of §3 Alert setting, each with Email and Text', async () => {
+  it('shows four groups covering the 19 rows of §3 Alert setting and issue 26 row, each with Email and Text', async () => {
     const { api } = await openPreferences();
     await screen.findByRole('form', { name: 'Notification settings' });
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
@@ -61,8 +61,9 @@ describe('/dts/user/setting (farmer §2.11)', () => {
       'Milk too cold',
       'Vat volume',
       'Monitor online/offline',
+      'Vat reading differs from tanker',
     ]);
-    expect(screen.getAllByRole('checkbox')).toHaveLength(38);
+    expect(screen.getAllByRole('checkbox')).toHaveLength(40);
     expect(api.callsOf('USER_SETTING_ALERT_GET_USER')[0]?.fields.get('farm')).toBe('farm-1');
     expect(api.callsOf('USER_SETTING_ALERT_GET_USER')[0]?.path).toBe('/api/farmer/setting');
     expect(screen.getByText('Texts sent this month: 7 of 60')).toBeInTheDocument();
@@ -110,7 +111,7 @@ describe('/dts/user/setting (farmer §2.11)', () => {
     expect(note).toHaveTextContent('Alert types: 101 Temperature over 10°C, 102 Temperature over 6°C.');
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
-    expect(screen.getAllByRole('button', { name: /^About / })).toHaveLength(19);
+    expect(screen.getAllByRole('button', { name: /^About / })).toHaveLength(20);
   });
 
   it('a user without a farm stays on the page and is told there is nothing to choose', async () => {
