@@ -35,13 +35,14 @@ export function CompliancePage() {
   const { farm } = useOutletContext<ComplianceContext>();
   const client = useApiClient();
   const [period, setPeriod] = useState<{ startDate: string; endDate: string } | null>(null);
-  const [dates, setDates] = useState({ startDate: '', endDate: '' });
+  // The form's dates: the record's own period until the farmer edits them.
+  const [dates, setDates] = useState<{ startDate: string; endDate: string } | null>(null);
   const [formError, setFormError] = useState('');
   const [saving, setSaving] = useState<'' | 'pdf' | 'csv'>('');
   const [saveError, setSaveError] = useState('');
   const { data, error, isFetching } = useQuery({ ...complianceRecordQuery(client, farm?._id ?? '', period), enabled: farm !== undefined });
   const tz = data?.farm.timezone ?? farm?.timezone;
-  const shownDates = { startDate: dates.startDate || data?.period.startDate || '', endDate: dates.endDate || data?.period.endDate || '' };
+  const shownDates = dates ?? { startDate: data?.period.startDate ?? '', endDate: data?.period.endDate ?? '' };
 
   const show = (e: FormEvent) => {
     e.preventDefault();
@@ -71,11 +72,11 @@ export function CompliancePage() {
       <form className="compliance__period" onSubmit={show} aria-label="Period" noValidate>
         <label>
           From
-          <input type="date" value={shownDates.startDate} onChange={(e) => setDates((d) => ({ ...d, startDate: e.target.value }))} />
+          <input type="date" value={shownDates.startDate} onChange={(e) => setDates({ ...shownDates, startDate: e.target.value })} />
         </label>
         <label>
           To
-          <input type="date" value={shownDates.endDate} onChange={(e) => setDates((d) => ({ ...d, endDate: e.target.value }))} />
+          <input type="date" value={shownDates.endDate} onChange={(e) => setDates({ ...shownDates, endDate: e.target.value })} />
         </label>
         <button type="submit" className="button button--primary">
           Show
