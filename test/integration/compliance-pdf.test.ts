@@ -11,7 +11,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import type { ComplianceRecord } from '../../shared/api/actions/farmer-compliance';
 import type { RuleResult } from '../../shared/compliance/cooling-rules';
-import { activityId, type Activity } from '../../shared/telemetry/activities';
+import type { Activity } from '../../shared/telemetry/activities';
 import { detectAll, initialDetectorState } from '../../shared/telemetry/detect';
 import { DAY, trace, TRACE_VAT } from '../../shared/telemetry/testing/trace';
 import { localDayOf } from '../../shared/time/local-day';
