@@ -9,15 +9,3 @@ export const csvCell = (v: string | number | null | undefined): string => {
   const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
-
-/** The browser saves `content` as a file named `name` (the CSV and PDF downloads). */
-export const saveFile = (content: BlobPart, name: string, type: string): void => {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-};

@@ -5,7 +5,7 @@ import type { ComplianceRecord } from '@shared/api/actions/farmer-compliance';
 import type { Farm } from '@shared/entities/farm';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
-import { saveFile } from '../../../lib/csv';
+import { saveFile } from '../../../lib/save-file';
 import { formatWhen } from '../../../lib/time-format';
 import { complianceRecordQuery } from '../api/compliance-record';
 import { buildComplianceCsv, complianceFileName, exceptionText, periodText, ruleTime, sha256Hex, STATUS_TEXT, summaryOf, verdictText } from '../utils/record';

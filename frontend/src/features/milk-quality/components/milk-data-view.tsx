@@ -4,7 +4,7 @@ import type { XView } from '../../../components/charts/vat-line-chart';
 import { ZoomControl } from '../../../components/charts/zoom-control';
 import '../../../components/charts/charts.css';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { saveFile } from '../../../lib/csv';
+import { saveFile } from '../../../lib/save-file';
 import { formatWhen } from '../../../lib/time-format';
 import { lookupErrorText, milkDataQuery, type MilkData, type MilkLookup, type MilkView } from '../api/milk-data';
 import { buildMilkCsv, milkCsvName } from '../utils/milk-csv';
