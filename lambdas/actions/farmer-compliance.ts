@@ -43,7 +43,7 @@ const recordOf = (m: StoredActivity, vatNumber: number, w: MilkingWindow, readin
     exceptions: exceptions.filter((e) => overlaps(e, w.from, w.to)).map((e) => ({ kind: e.kind as (typeof EXCEPTION_KINDS)[number], start: e.start.published_at, end: e.end?.published_at ?? null })),
     curve:
       verdict === 'failed'
-        ? downsample(inWindow, CURVE_POINTS, { series: ['temp1'] }).flatMap((r) => (r.temp1 === null ? [] : [[r.published_at, Math.round(r.temp1 * 10) / 10] as [string, number]]))
+        ? downsample(inWindow, CURVE_POINTS, { series: ['temp1'] }).flatMap((r) => (r.temp1 === null ? [] : [{ t: r.published_at, c: Math.round(r.temp1 * 10) / 10 }]))
         : [],
   };
 };

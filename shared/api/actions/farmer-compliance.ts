@@ -42,7 +42,7 @@ export const complianceMilkingSchema = z.object({
   peak_c: z.number().nullable(),
   exceptions: z.array(complianceExceptionSchema),
   /** The vat temperature from the start to the end of the window, thinned (failed milkings only, for the PDF's chart). */
-  curve: z.array(z.tuple([z.string(), z.number()])),
+  curve: z.array(z.object({ t: z.string(), c: z.number() })),
 });
 export type ComplianceMilking = z.infer<typeof complianceMilkingSchema>;
 

@@ -51,7 +51,7 @@ const RECORD: ComplianceRecord = {
           rules: [rule('R1', 'failed', '2026-11-02T21:00:00.000Z'), rule('R2', 'failed', '2026-11-02T21:00:00.000Z'), rule('R3', 'no_data'), rule('R4', 'not_applicable')],
           peak_c: 12.5,
           exceptions: [{ kind: 'battery_off', start: '2026-11-02T18:00:00.000Z', end: '2026-11-02T18:40:00.000Z' }],
-          curve: [['2026-11-02T17:00:00.000Z', 11]],
+          curve: [{ t: '2026-11-02T17:00:00.000Z', c: 11 }],
         },
       ],
     },

@@ -180,7 +180,7 @@ export const buildCompliancePdf = async (record: ComplianceRecord, hash: string)
     const w = A4[0] - MARGIN - x0;
     const yTop = c.y - 4;
     const yBottom = yTop - H;
-    const points = m.curve.map(([t, v]) => ({ t: Date.parse(t), v }));
+    const points = m.curve.map((p) => ({ t: Date.parse(p.t), v: p.c }));
     const tMin = Date.parse(m.start);
     const tMax = Math.max(tMin + 3_600_000, ...points.map((p) => p.t));
     const vMax = Math.max(COOL_FIRST_LIMIT_C + 4, ...points.map((p) => p.v)) + 1;
