@@ -195,13 +195,14 @@ export const buildCompliancePdf = async (record: ComplianceRecord, hash: string)
       page.drawLine({ start: { x: x0, y: Y(limit) }, end: { x: x0 + w, y: Y(limit) }, thickness: 0.5, color: RED, dashArray: [3, 2] });
       page.drawText(`${limit} °C`, { x: x0 + w - 24, y: Y(limit) + 2, size: 6, font, color: RED });
     }
-    for (const r of m.rules) {
-      if ((r.rule === 'R1' || r.rule === 'R2') && r.deadline && Date.parse(r.deadline) <= tMax) {
-        const x = X(Date.parse(r.deadline));
-        page.drawLine({ start: { x, y: yBottom }, end: { x, y: yTop }, thickness: 0.5, color: GREY, dashArray: [2, 2] });
-        page.drawText(`${r.rule} deadline`, { x: x + 2, y: yTop - 8, size: 6, font, color: GREY });
-      }
-    }
+    // The R1 and R2 deadlines, one line and one label where they fall together.
+    const deadlines = new Map<string, string[]>();
+    for (const r of m.rules) if ((r.rule === 'R1' || r.rule === 'R2') && r.deadline && Date.parse(r.deadline) <= tMax) deadlines.set(r.deadline, [...(deadlines.get(r.deadline) ?? []), r.rule]);
+    [...deadlines].forEach(([at, rules], i) => {
+      const x = X(Date.parse(at));
+      page.drawLine({ start: { x, y: yBottom }, end: { x, y: yTop }, thickness: 0.5, color: GREY, dashArray: [2, 2] });
+      page.drawText(`${rules.join(' and ')} deadline`, { x: x + 2, y: yTop - 8 - i * 8, size: 6, font, color: GREY });
+    });
     for (let i = 1; i < points.length; i++) {
       const a = points[i - 1] as { t: number; v: number };
       const b = points[i] as { t: number; v: number };
