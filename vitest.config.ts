@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The compliance PDF test (issue 26) renders the record with the web app's own builder.
+        resolve: { alias: { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) } },
         test: {
           name: 'node',
           environment: 'node',

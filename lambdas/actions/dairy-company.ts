@@ -1,5 +1,6 @@
 import { CALIBRATION_MESSAGES, dairyCompanyContracts as contracts, type CalibrationCollection, type DairyReport } from '../../shared/api/actions/dairy-company';
 import { diameterFor } from '../../shared/calibration/formula';
+import { tankerFigureFor } from '../../shared/calibration/tanker';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { withDefaults } from '../../shared/watchman/settings';
@@ -48,24 +49,11 @@ const vatOf = async (farms: Ports['farms'], supplyNumber: string, vatNumber: num
   return { farm, device };
 };
 
-/**
- * The company's (or the farmer's) figure for a pickup: the one nearest the collection's start
- * within the matching window (Watchman's saved 'matching pickup minutes').
- */
-const nearest = <T>(items: readonly T[], at: (t: T) => string, start: string, end: string, matchMs: number): T | undefined => {
-  const s = Date.parse(start);
-  const e = Date.parse(end);
-  return items
-    .filter((i) => Date.parse(at(i)) >= s - matchMs && Date.parse(at(i)) <= e + matchMs)
-    .sort((a, b) => Math.abs(Date.parse(at(a)) - s) - Math.abs(Date.parse(at(b)) - s))[0];
-};
-
 /** /api/calibration (operator §7): collections joined with the company's dockets, and the vat config. */
 export const calibrationActions: readonly ServedAction[] = [
   serve(contracts.COLLECTIONS, ['farms', 'readings', 'dairy', 'pickupList', 'watchman', 'now'], async ({ amount, supplyNumber, vatNumber }, { deps }) => {
     const [{ farm, device }, settings] = await Promise.all([vatOf(deps.farms, supplyNumber, vatNumber), deps.watchman.getSettings().then(withDefaults)]);
     const now = deps.now();
-    const matchMs = settings.matching_pickup_minutes * MIN;
     const from = amount === 'RECENT' ? new Date(now.getTime() - settings.calibration_days * DAY).toISOString() : '0';
     const collections = (await deps.readings.listActivities(device._id, from, now.toISOString(), ['collection'])).filter((c) => c.end !== null);
     // A dairy-company farm's volumes are the company's dockets; any other farm's, the pickups its farmer entered.
@@ -81,10 +69,9 @@ export const calibrationActions: readonly ServedAction[] = [
     for (const c of collections) {
       const end = c.end ?? c.start;
       const [startAdjust, endAdjust] = await Promise.all([adjustAt(c.start.published_at), adjustAt(end.published_at)]);
-      const docket = nearest(dockets, (d) => d.PickupDateTime, c.start.published_at, end.published_at, matchMs);
-      const pickup = docket ? undefined : nearest(pickups, (p) => p.datetime, c.start.published_at, end.published_at, matchMs);
-      const volume = docket?.Volume ?? pickup?.volume ?? null;
-      const temperature = docket?.Temperature ?? pickup?.temperature ?? null;
+      const tanker = tankerFigureFor({ start: c.start.published_at, end: end.published_at }, dockets, pickups, settings.matching_pickup_minutes);
+      const volume = tanker?.volume ?? null;
+      const temperature = tanker?.temperature ?? null;
       rows.push({
         _id: `${device._id}~collection~${c.start.published_at}`,
         start: { published_at: c.start.published_at, temp1: c.start.temp1, milk_volume: c.start.milk_volume },
@@ -93,7 +80,7 @@ export const calibrationActions: readonly ServedAction[] = [
         end_adjust: endAdjust,
         fonterra_volume: volume,
         fonterra_temperature: temperature,
-        volume_source: docket ? 'docket' : pickup ? 'pickup' : null,
+        volume_source: tanker?.source ?? null,
         diameter: volume !== null && startAdjust && endAdjust ? (diameterFor(volume, startAdjust.radar_distance, endAdjust.radar_distance, config) ?? null) : null,
         omit: volume === null,
       });

@@ -3,9 +3,10 @@ import { farmerActivityContracts as contracts, type Herd } from '../../shared/ap
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { forecastCooling } from '../../shared/compliance/cooling-forecast';
 import { coolingRuleDeadlines, evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
+import { tankerDifference, tankerFigureFor } from '../../shared/calibration/tanker';
 import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
-import type { Farm } from '../../shared/entities/farm';
+import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
 import { agitatorStops, batteryChanges, controllerNow, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
@@ -15,7 +16,9 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../lib/ports';
 import { toVat } from './farmer-dashboard';
+import { farmerComplianceActions } from './farmer-compliance';
 import { addPickupAction, deletePickupAction } from './farmer-pickup';
+import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow } from './milking-compliance';
 
 /** The ports the helpers below read. */
 type ActivityDeps = Pick<Ports, 'farms' | 'readings'>;
@@ -27,8 +30,6 @@ const HISTORY_DAYS = 7;
 const HISTORY_POINTS = 1_000;
 /** The milking comparison scatter: the vat's milkings this many days either side. */
 const BRIEF_DAYS = 15;
-/** Collection and the next milkings are looked for this far after a milking (pickups are 1–3 days apart). */
-const HOLD_LOOKAHEAD_DAYS = 4;
 
 const iso = (t: number) => new Date(t).toISOString();
 const minutesBetween = (a: string, b: string | null | undefined) => (b ? Math.round((Date.parse(b) - Date.parse(a)) / 60_000) : null);
@@ -225,30 +226,14 @@ export const farmerActivityActions: readonly ServedAction[] = [
   serve(contracts.FARMER_MILKING_ONE, ['readings', 'now'], async (_input, { device, activity, deps }) => {
     const now = deps.now().getTime();
     const start = Date.parse(activity.start.published_at);
-    const end = activity.end ? Date.parse(activity.end.published_at) : null;
-    const lookahead = iso(start + HOLD_LOOKAHEAD_DAYS * DAY);
     const [after, herd] = await Promise.all([
-      deps.readings.listActivities(device._id, iso(start + 1), lookahead, ['milking', 'collection']),
+      deps.readings.listActivities(device._id, iso(start + 1), iso(start + HOLD_LOOKAHEAD_DAYS * DAY), ['milking', 'collection']),
       deps.readings.getHerdNote(device._id, activity.start.published_at),
     ]);
-    const collection = after.filter((a) => a.kind === 'collection').sort((a, b) => a.start.published_at.localeCompare(b.start.published_at))[0];
-    const collectionStart = collection?.start.published_at ?? null;
-    const laterMilkings = after
-      .filter((a) => a.kind === 'milking' && (collectionStart === null || a.start.published_at < collectionStart))
-      .sort((a, b) => a.start.published_at.localeCompare(b.start.published_at))
-      .map((a) => ({ start: a.start.published_at, end: a.end?.published_at ?? null }));
-    // Readings for the rules run to the collection (or the lookahead); the chart shows 6 h after the
-    // start or 2 h after the end, whichever is later (its 4 h and 6 h markers and the cooling).
-    const chartEnd = Math.max(start + 6 * HOUR, (end ?? start) + 2 * HOUR);
-    const evalEnd = Math.min(now, collectionStart ? Date.parse(collectionStart) : Infinity, Date.parse(lookahead));
-    const readings = await deps.readings.readRange(device._id, activity.start.published_at, iso(Math.max(evalEnd, Math.min(chartEnd, now))));
-    const compliance = evaluateCoolingRules({
-      milking: { start: activity.start.published_at, end: activity.end?.published_at ?? null },
-      readings,
-      laterMilkings,
-      collectionStart,
-      now: iso(now),
-    });
+    const window = milkingWindow(activity, after, now);
+    const { chartEnd } = window;
+    const readings = await deps.readings.readRange(device._id, window.from, window.to);
+    const compliance = judgeMilking(activity, window, readings, now);
     const chart = readings.filter((r) => Date.parse(r.published_at) <= chartEnd);
     return {
       ...milkingItem(activity, device),
@@ -309,17 +294,35 @@ export const farmerActivityActions: readonly ServedAction[] = [
     };
   }),
 
-  serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
+  serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'dairy', 'pickupList', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
-    const found = await farmActivities(deps, farm._id, range, 'collection');
+    // Dockets against the vat (issue 26): the company's dockets on its farms, the entered pickups elsewhere (as calibration).
+    const company = isDairyCompanyFarm(farm.fonterra_id);
+    const [found, pickups] = await Promise.all([farmActivities(deps, farm._id, range, 'collection'), company ? Promise.resolve([]) : deps.pickupList.listPickups(farm._id)]);
+    const vatNumbers = [...new Set(found.map(({ d }) => d.vat_number))];
+    const dockets = new Map(await Promise.all(vatNumbers.map(async (n) => [n, company ? await deps.dairy.listDockets(farm._id, n) : []] as const)));
     return {
       range,
-      list: found.map(({ a, d }) => ({
-        ...toWire(a),
-        vat_number: d.vat_number,
-        volume_collected: a.end?.milk_volume !== null && a.end?.milk_volume !== undefined && a.start.milk_volume !== null ? a.start.milk_volume - a.end.milk_volume : null,
-        duration_min: minutesBetween(a.start.published_at, a.end?.published_at),
-      })),
+      list: found.map(({ a, d }) => {
+        const collected = a.end?.milk_volume !== null && a.end?.milk_volume !== undefined && a.start.milk_volume !== null ? a.start.milk_volume - a.end.milk_volume : null;
+        const tanker = a.end
+          ? tankerFigureFor(
+              { start: a.start.published_at, end: a.end.published_at },
+              dockets.get(d.vat_number) ?? [],
+              pickups.filter((p) => p.vat === d.vat_number),
+            )
+          : null;
+        const diff = tanker && collected !== null ? tankerDifference(collected, tanker.volume) : null;
+        return {
+          ...toWire(a),
+          vat_number: d.vat_number,
+          volume_collected: collected,
+          duration_min: minutesBetween(a.start.published_at, a.end?.published_at),
+          tanker: tanker && { volume: tanker.volume, source: tanker.source, at: tanker.at },
+          difference_l: diff?.litres ?? null,
+          difference_percent: diff?.percent ?? null,
+        };
+      }),
     };
   }),
 
@@ -333,6 +336,8 @@ export const farmerActivityActions: readonly ServedAction[] = [
   }),
   addPickupAction,
   deletePickupAction,
+  // The cooling compliance record (issue 26).
+  ...farmerComplianceActions,
 
   // The pickups entered on /dts/pickup, of the 30 days of page_index in the farm's days, newest first (issue 24).
   serve(contracts.FARMER_PICKUP_LIST, ['farms', 'pickups', 'now'], async (input, { farm, caller, deps }) => {

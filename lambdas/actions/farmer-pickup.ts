@@ -1,7 +1,12 @@
 import { farmerActivityContracts as contracts } from '../../shared/api/actions/farmer-activity';
 import { PICKUP_DELETE_REFUSED, PICKUP_FUTURE_SLACK_MS, PICKUP_MESSAGES } from '../../shared/api/actions/farmer-pickup';
 import { isDairyCompanyFarm } from '../../shared/entities/farm';
+import { checkTankerDifference } from '../alerts/tanker-check';
+import type { Device } from '../../shared/entities/device';
+import type { Farm } from '../../shared/entities/farm';
 import { serve } from '../lib/dispatch';
+import type { Logger } from '../lib/logger';
+import type { Ports } from '../lib/ports';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 
 /**
@@ -9,7 +14,20 @@ import { ForbiddenError, ValidationError } from '../lib/errors';
  * (422, nothing stored); then the farm must be the caller's (403), not a dairy-company farm
  * (§6: the dairy company reports those pickups), the vat one of its vats, the time not ahead.
  */
-export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 'now'], async (input, { farm, caller, deps, log }) => {
+/**
+ * A pickup is a tanker figure: hold the vat's collections against it again (alert 702). The pickup
+ * is stored whatever happens here; a failed check is logged and runs again at the next pickup.
+ */
+const recheckTanker = async (deps: Pick<Ports, 'readings' | 'pickups' | 'alertsWrite' | 'now'>, farm: Farm, device: Device | undefined, log: Logger) => {
+  if (!device) return;
+  try {
+    await checkTankerDifference({ readings: deps.readings, pickups: deps.pickups, alerts: deps.alertsWrite, now: deps.now }, farm, device);
+  } catch (err) {
+    log.error('tanker check after a pickup failed', { farm: farm._id, vat: device.vat_number, err });
+  }
+};
+
+export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 'readings', 'alertsWrite', 'now'], async (input, { farm, caller, deps, log }) => {
   if (isDairyCompanyFarm(farm.fonterra_id)) throw new ForbiddenError(PICKUP_MESSAGES.dairyCompany);
   const now = deps.now();
   if (Date.parse(input.datetime) > now.getTime() + PICKUP_FUTURE_SLACK_MS) throw new ValidationError(PICKUP_MESSAGES.future);
@@ -26,6 +44,7 @@ export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 
     submitted_at: now.toISOString(),
   });
   log.info('pickup stored', { farm: farm._id, vat: input.vat, datetime: input.datetime });
+  await recheckTanker(deps, farm, device, log);
   return 'success' as const;
 });
 
@@ -34,11 +53,12 @@ export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 
  * pickup may delete it (403 otherwise, Admin included: a pickup is that farmer's statement). A
  * pickup already gone answers 'success', so a second click or a retry does no harm.
  */
-export const deletePickupAction = serve(contracts.DELETE_PICKUP, ['pickups'], async (input, { farm, caller, deps, log }) => {
+export const deletePickupAction = serve(contracts.DELETE_PICKUP, ['farms', 'pickups', 'readings', 'alertsWrite', 'now'], async (input, { farm, caller, deps, log }) => {
   const pickup = (await deps.pickups.listPickups(farm._id)).find((p) => p.vat === input.vat && p.datetime === input.datetime);
   if (!pickup) return 'success' as const;
   if (pickup.submitted_by !== caller.userId) throw new ForbiddenError(PICKUP_DELETE_REFUSED);
   await deps.pickups.deletePickup(farm._id, pickup.datetime, pickup.vat);
   log.info('pickup deleted', { farm: farm._id, vat: pickup.vat, datetime: pickup.datetime });
+  await recheckTanker(deps, farm, (await deps.farms.listDevicesOfFarm(farm._id)).find((d) => d.status === 1 && d.vat_number === pickup.vat), log);
   return 'success' as const;
 });

@@ -8,6 +8,7 @@ import { collectionEventOf, milkingEventOf, vatExceptionOf } from '../../shared/
 import { gatewayJson, type DairyEventKind } from '../../shared/dairy-company/payloads';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import type { Logger } from '../lib/logger';
+import { checkTankerDifference } from '../alerts/tanker-check';
 
 const MIN = 60_000;
 /** How far back each run looks for activities and exceptions (a run missed for a day still finds them). */
@@ -20,7 +21,8 @@ export const retryDelayMs = (attempts: number): number => Math.min(5 * MIN, 30_0
 export interface ExporterDeps {
   readonly farms: Pick<FarmRepository, 'listFarms' | 'listDevicesOfFarm'>;
   readonly readings: Pick<ReadingsRepository, 'listActivities'>;
-  readonly alerts: Pick<AlertsRepository, 'list'>;
+  /** Exceptions to send (list); alert 702 after the dockets (raise, clearOpen). */
+  readonly alerts: Pick<AlertsRepository, 'list' | 'raise' | 'clearOpen'>;
   readonly dairy: DairyRepository;
   readonly gateway: DairyGatewayClient;
   readonly now: () => Date;
@@ -39,7 +41,8 @@ const eventKey = (farmId: string, vat: number, kind: DairyEventKind, at: string)
  *     notification (1001-1004, 1201), becomes one queued event (conditional put on its key);
  *  2. send: each due event is posted with its idempotency key; a 2xx marks it sent, a 4xx refused
  *     (the gateway's final word, kept for the log), no answer leaves it pending with a backoff;
- *  3. dockets: the company's tanker dockets of the last week are fetched and stored per vat.
+ *  3. dockets: the company's tanker dockets of the last week are fetched and stored per vat, and
+ *     each vat's collections are held against them (alert 702, lambdas/alerts/tanker-check.ts).
  * The queue is the Farms table's pending index, not SQS: an event must be kept with its attempts
  * for the farmer's log anyway, and dynalite stands in for it locally.
  */
@@ -106,6 +109,11 @@ export const makeDairyExporter = (d: ExporterDeps) => {
     const now = d.now();
     const dockets = await d.gateway.dockets(farm.fonterra_id, new Date(now.getTime() - DOCKET_LOOKBACK_MS).toISOString().slice(0, 19), now.toISOString().slice(0, 19) + 'Z');
     for (const docket of dockets) await d.dairy.putDocket({ ...docket, farm_id: farm._id });
+    // Every run, not only on a new docket: a collection detected after its docket arrived counts too.
+    for (const device of (await d.farms.listDevicesOfFarm(farm._id)).filter((v) => v.status === 1)) {
+      const outcome = await checkTankerDifference({ readings: d.readings, dairy: d.dairy, alerts: d.alerts, now: d.now }, farm, device);
+      if (outcome === 'raised') d.log.info('vat reading differs from tanker', { farm: farm._id, vat: device.vat_number });
+    }
     return dockets.length;
   };
 

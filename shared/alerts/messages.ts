@@ -24,6 +24,7 @@ export const ALERT_WORDS: Readonly<Record<NotificationType, string>> = {
   502: 'Monitor offline (no data 15 min)',
   601: 'Milking duration unusual',
   701: 'Collection not finished in estimated time',
+  702: 'Vat reading differs from tanker: ask for a calibration',
   1001: 'Milk quality: APC low risk',
   1002: 'Milk quality: APC moderate risk',
   1003: 'Milk quality: APC high risk',

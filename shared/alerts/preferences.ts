@@ -25,6 +25,8 @@ export const PREFERENCE_KEYS = [
   /** Issue 25: 'Cooling at risk' (105). */
   'cooling_at_risk',
   'vat_full_before_pickup',
+  // Issue 26: alert 702, the vat's drop against the tanker's dockets.
+  'vat_tanker_difference',
 ] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
@@ -76,6 +78,7 @@ export const PREFERENCE_OF_TYPE: Readonly<Record<NotificationType, readonly Pref
   502: ['milk_online_offline'],
   601: ['pro_milking_duration'],
   701: ['pro_collection_duration'],
+  702: ['vat_tanker_difference'],
   1001: [],
   1002: [],
   1003: [],

@@ -91,10 +91,12 @@ describe('farmer §5 checks on save', () => {
 
 describe('notification preferences (farmer §3 Alert setting)', () => {
   it('has the 19 rows of the spec and the added ones, email and text on by default', () => {
-    expect(PREFERENCE_KEYS).toHaveLength(21);
+    expect(PREFERENCE_KEYS).toHaveLength(22);
     expect(PREFERENCE_KEYS).toContain('vat_full_before_pickup');
+    expect(PREFERENCE_KEYS).toContain('vat_tanker_difference');
     expect(channelsFor(defaultPreferences(), 105)).toEqual({ email: true, text: true });
     expect(channelsFor(defaultPreferences(), 202)).toEqual({ email: true, text: true });
+    expect(channelsFor(defaultPreferences(), 702)).toEqual({ email: true, text: true });
     expect(Object.values(defaultPreferences()).every((f) => f.email && f.text)).toBe(true);
   });
   it('merges a partial save and refuses unknown rows', () => {

@@ -22,6 +22,8 @@ export const NOTIFICATION_TYPES = {
   502: 'OFFLINE',
   601: 'Milking duration variance',
   701: 'Collection not collected in estimated time',
+  /** Issue 26, not in the spec: the vat's drop differs from the tanker's dockets (701 is the spec's collection duration). */
+  702: 'Vat reading differs from tanker',
   1001: 'APC low',
   1002: 'APC moderate',
   1003: 'APC high',

@@ -4,6 +4,7 @@ import { adminFarmContracts } from './actions/admin-farm';
 import { adminUserContracts } from './actions/admin-user';
 import { dairyCompanyContracts } from './actions/dairy-company';
 import { farmerActivityContracts } from './actions/farmer-activity';
+import { farmerComplianceContracts } from './actions/farmer-compliance';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
 import { farmerNotificationContracts } from './actions/farmer-notification';
@@ -37,6 +38,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(farmerOrganizationContracts),
   ...Object.values(dairyCompanyContracts),
   ...Object.values(installerContracts),
+  ...Object.values(farmerComplianceContracts),
 ];
 
 export const contractsOf = (path: string): Contract[] => ALL_CONTRACTS.filter((c) => c.path === path);

@@ -228,6 +228,8 @@ const SAMPLES: Record<string, Sample> = {
       };
     },
   },
+  // The cooling compliance record (issue 26): the current season of the farm.
+  FARMER_COMPLIANCE_RECORD: { fields: () => ({ farm: 'farm-pro' }) },
 };
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;

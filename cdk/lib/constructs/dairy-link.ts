@@ -24,7 +24,8 @@ export interface DairyLinkProps {
 
 /**
  * The dairy-company link (issue 21): the sync function (lambdas/dairy/sync-handler.ts) every
- * minute. It reads activities (Readings) and exception notifications (Alerts), and keeps its
+ * minute. It reads activities (Readings) and exception notifications (Alerts), raises alert 702
+ * (Alerts), and keeps its
  * queue of events and the dockets in the Farms table; it reads the gateway's token from SSM.
  */
 export class DairyLink extends Construct {
@@ -44,7 +45,8 @@ export class DairyLink extends Construct {
     });
     this.sync.bindTable(props.data.table('Farms'), 'readWrite');
     this.sync.bindTable(props.data.table('Readings'), 'read');
-    this.sync.bindTable(props.data.table('Alerts'), 'read');
+    // Read: exception notifications to send; write: alert 702 (vat reading differs from tanker, issue 26).
+    this.sync.bindTable(props.data.table('Alerts'), 'readWrite');
     this.sync.role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['ssm:GetParameter'],

@@ -87,6 +87,7 @@ export const screens: RouteObject[] = [
           { path: paths.pickup.pattern, lazy: screen(() => import('../features/storage/components/pickup-page'), (m) => m.PickupPage) },
           { path: paths.milking.pattern, lazy: screen(() => import('../features/milking/components/milking-page'), (m) => m.MilkingPage) },
           { path: paths.milkingDetail.pattern, lazy: screen(() => import('../features/milking/components/milking-detail-page'), (m) => m.MilkingDetailPage) },
+          { path: paths.compliance.pattern, lazy: screen(() => import('../features/compliance/components/compliance-page'), (m) => m.CompliancePage) },
           { path: paths.equipment.pattern, lazy: screen(() => import('../features/equipment/components/equipment-page'), (m) => m.EquipmentPage) },
           { path: paths.equipmentBuilder.pattern, lazy: screen(() => import('../features/equipment/components/equipment-builder-page'), (m) => m.EquipmentBuilderPage) },
           { path: paths.notifications.pattern, lazy: screen(() => import('../features/alerts/components/alerts-page'), (m) => m.AlertsPage) },

@@ -36,6 +36,8 @@ export const paths = {
   storageData: { pattern: '/dts/dashboard/data', to: () => '/dts/dashboard/data' },
   milking: { pattern: '/dts/milking', to: () => '/dts/milking' },
   milkingDetail: { pattern: '/dts/milking/:activityId', to: (activityId: string) => `/dts/milking${seg(activityId)}` },
+  /** The cooling compliance record (issue 26; not in the spec's routes). */
+  compliance: { pattern: '/dts/compliance', to: () => '/dts/compliance' },
   agitator: { pattern: '/dts/agitator', to: () => '/dts/agitator' },
   collection: { pattern: '/dts/collection', to: () => '/dts/collection' },
   equipment: { pattern: '/dts/equipment', to: () => '/dts/equipment' },

@@ -17,9 +17,9 @@ import { MAX_PAGE_INDEX } from '../range';
  */
 
 /** A form sends an empty field for "not given". */
-const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+export const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
-const dayField = (name: string) =>
+export const dayField = (name: string) =>
   optionalText(z.string({ error: `${name} must be a date as YYYY-MM-DD` }).refine(isCalendarDay, `${name} must be a date as YYYY-MM-DD`));
 
 const rangeFields = {
@@ -328,7 +328,17 @@ export const storageOneResponseSchema = z.object({
 
 export const collectionListResponseSchema = z.object({
   range: rangeSchema,
-  list: z.array(activitySchema.extend({ vat_number: z.number().int(), volume_collected: z.number().nullable(), duration_min: z.number().nullable() })),
+  list: z.array(
+    activitySchema.extend({
+      vat_number: z.number().int(),
+      volume_collected: z.number().nullable(),
+      duration_min: z.number().nullable(),
+      /** Dockets against the vat (issue 26): the tanker's figure (the company's docket, or the farmer's entered pickup) and the vat's drop minus it. */
+      tanker: z.object({ volume: z.number(), source: z.enum(['docket', 'pickup']), at: z.string() }).nullable(),
+      difference_l: z.number().nullable(),
+      difference_percent: z.number().nullable(),
+    }),
+  ),
 });
 
 /** The farm's submitted pickups of the 30 days of page_index, newest first. */

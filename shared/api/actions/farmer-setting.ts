@@ -54,7 +54,7 @@ export type AlertSettingsSetAnswer = z.infer<typeof alertSettingsSetAnswerSchema
 export const autoSettingsSetAnswerSchema = z.object({ return_value: z.union([z.string(), z.number()]), auto_settings: autoSettingsSchema.optional() });
 export type AutoSettingsSetAnswer = z.infer<typeof autoSettingsSetAnswerSchema>;
 
-/** All 19 rows of farmer §3 Alert setting and the issue-25 ones, each with its email and text flag. */
+/** All 19 rows of farmer §3 Alert setting and the ones added by issues 25 and 26, each with its email and text flag. */
 export const preferencesSchema: z.ZodType<Preferences> = z.object(
   Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, channelFlagsSchema])) as Record<PreferenceKey, typeof channelFlagsSchema>,
 );

@@ -64,6 +64,7 @@ describe('/dts/user/setting (farmer §2.11)', () => {
       'Vat volume',
       'Monitor online/offline',
       'Cooling at risk',
+      'Vat reading differs from tanker',
     ]);
     // Two per row, and the escalation's organization opt-in.
     expect(screen.getAllByRole('checkbox')).toHaveLength(2 * PREFERENCE_KEYS.length + 1);

@@ -8,7 +8,7 @@ export interface PreferenceGroup {
 
 /** Farmer §2.11: four groups of the §3 Alert setting rows. */
 export const PREFERENCE_GROUPS: readonly PreferenceGroup[] = [
-  { title: 'Vat-Man Lite alerts', rows: ['power_outage', 'agitator_stopped', 'milk_warm', 'milk_warm_plate', 'milk_cold', 'milk_volume', 'milk_online_offline', 'cooling_at_risk'] },
+  { title: 'Vat-Man Lite alerts', rows: ['power_outage', 'agitator_stopped', 'milk_warm', 'milk_warm_plate', 'milk_cold', 'milk_volume', 'milk_online_offline', 'cooling_at_risk', 'vat_tanker_difference'] },
   { title: 'Vat-Man Pro alerts', rows: ['pro_slow_to_cold_temp', 'pro_slow_to_cold_period', 'pro_pick_up', 'pro_milking_duration', 'pro_collection_duration'] },
   { title: 'Vat-Man Auto alerts', rows: ['auto_unknown', 'auto_manual', 'auto_off'] },
   { title: 'Other monitoring', rows: ['water', 'effluent', 'land', 'weather'] },
@@ -38,6 +38,10 @@ export const PREFERENCE_TEXT: Readonly<Record<PreferenceKey, { readonly label: s
   weather: { label: 'Weather', info: 'Alerts from your weather station.' },
   cooling_at_risk: { label: 'Cooling at risk', info: 'The cooling curve after a milking predicts the milk will miss a 10 °C or 6 °C cooling deadline.' },
   vat_full_before_pickup: { label: 'Vat will be full before pickup', info: 'The forecast from your milkings says the vat fills before the tanker usually comes.' },
+  vat_tanker_difference: {
+    label: 'Vat reading differs from tanker',
+    info: "The vat's readings of the last 5 collections differ from the tanker's by over 3 %: ask for a vat calibration.",
+  },
 };
 
 /** The alert types a row governs (shared/alerts/preferences.ts, the notifier's own mapping). */

@@ -1,4 +1,5 @@
 import { FARM_PAGE_SIZE } from '@shared/api/actions/admin-farm';
+import { saveFile } from '../../../lib/save-file';
 
 export const farmPageCount = (total: number): number => Math.max(1, Math.ceil(total / FARM_PAGE_SIZE));
 
@@ -14,14 +15,5 @@ export const lastMonth = (now: Date): string => {
   return d.toISOString().slice(0, 7);
 };
 
-/** Saves text as a file through a temporary link (the billing CSV). */
-export const saveText = (text: string, filename: string, type = 'text/csv;charset=utf-8'): void => {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-};
+/** Saves text as a file through a temporary link (the billing CSV): lib/save-file.ts. */
+export const saveText = (text: string, filename: string, type = 'text/csv;charset=utf-8'): void => saveFile(text, filename, type);

@@ -4,6 +4,7 @@ import type { XView } from '../../../components/charts/vat-line-chart';
 import { ZoomControl } from '../../../components/charts/zoom-control';
 import '../../../components/charts/charts.css';
 import { useApiClient } from '../../../lib/api-client-provider';
+import { saveFile } from '../../../lib/save-file';
 import { formatWhen } from '../../../lib/time-format';
 import { lookupErrorText, milkDataQuery, type MilkData, type MilkLookup, type MilkView } from '../api/milk-data';
 import { buildMilkCsv, milkCsvName } from '../utils/milk-csv';
@@ -11,17 +12,7 @@ import { checkMilkForm, REQUIRED_FIELD, type MilkField, type MilkFormValues } fr
 import { MilkCharts, SHADE, type Shading } from './milk-charts';
 import './milk-quality.css';
 
-const saveCsv = (data: MilkData) => {
-  const blob = new Blob([buildMilkCsv(data)], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = milkCsvName(data);
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-};
+const saveCsv = (data: MilkData) => saveFile(buildMilkCsv(data), milkCsvName(data), 'text/csv;charset=utf-8');
 
 const LABELS: Record<MilkField, string> = { supplyNumber: 'Supply Number', vatNumber: 'Vat Number', fromDate: 'From', toDate: 'To' };
 

@@ -1,23 +1,15 @@
 import type { MilkData } from '@shared/api/actions/milk-quality';
+import { csvCell } from '../../../lib/csv';
 import { formatCsvWhen } from '../../../lib/time-format';
+
+/** One cell: lib/csv.ts (shared with the compliance record's CSV). */
+export { csvCell };
 
 /** operator §9 'Milk quality CSV exports: date/time, volume, vat temperature, inlet temperature, stirrer, quality estimates, phystate'. */
 export const MILK_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Inlet Temperature', 'Stirrer', 'currentEstCFU', 'pickupEstCFU', 'phystate'] as const;
 
 /** 'DD MMM YYYY HH:mm:ss' in the farm's zone: the file says the farm's time wherever it is opened. */
 export const csvDateTime = (iso: string, timeZone: string): string => formatCsvWhen(iso, timeZone, true);
-
-/**
- * One cell. Text that a spreadsheet would read as a formula (it starts with =, +, -, @, a tab or
- * a carriage return) gets a leading apostrophe, so a device's state text can never run as a
- * formula (OWASP CSV injection); numbers are written as they are.
- */
-export const csvCell = (v: string | number | null | undefined): string => {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 
 const numberIn = (record: unknown, key: string): number | undefined => {
   if (record === null || typeof record !== 'object') return undefined;

@@ -9,6 +9,7 @@ import type { FarmerShellContext } from './farmer-shell';
 const TABS = [
   { label: 'Dashboard', to: paths.milkDashboard.to() },
   { label: 'Milking', to: paths.milking.to() },
+  { label: 'Compliance', to: paths.compliance.to() },
   { label: 'Equipment', to: paths.equipment.to() },
   { label: 'Notifications', to: paths.notifications.to() },
   { label: 'Settings', to: paths.alertSettings.to() },

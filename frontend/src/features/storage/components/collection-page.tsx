@@ -3,7 +3,7 @@ import { useConfirm } from '../../../components/confirm-dialog';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { formatTemperature, formatVolume } from '../../../lib/format';
 import { formatWhen } from '../../../lib/time-format';
-import { collectionListQuery, deletePickup, pickupListQuery } from '../api/storage';
+import { collectionListQuery, deletePickup, pickupListQuery, type CollectionList } from '../api/storage';
 import { formatDuration } from '../utils/format';
 import type { ActivityRow } from './activity-list';
 import { PagedVatLists } from './paged-vat-lists';
@@ -55,6 +55,22 @@ function usePickupRows(farmId: string, page: number, timeZone: string): { vat: n
   });
 }
 
+const TANKER_SOURCE = { docket: 'docket', pickup: 'entered pickup' } as const;
+const signed = (n: number, text: string) => (n > 0 ? `+${text}` : n < 0 ? `\u2212${text.replace(/^-/, '')}` : text);
+/** The litres as measured (the §9 volume format rounds to 10 L, too coarse for a difference). */
+
+/** Dockets against the vat (issue 26): the tanker's figure and the vat's drop minus it, in L and %. */
+export const tankerFacts = (c: CollectionList['list'][number]): [string, string][] =>
+  c.tanker
+    ? [
+        ['Tanker', `${formatVolume(c.tanker.volume)} (${TANKER_SOURCE[c.tanker.source]})`],
+        [
+          'Vat against tanker',
+          c.difference_l === null ? 'No vat volume' : `${signed(c.difference_l, `${Math.abs(c.difference_l).toLocaleString('en-NZ')} L`)}${c.difference_percent === null ? '' : ` (${signed(c.difference_percent, `${c.difference_percent.toFixed(1)} %`)})`}`,
+        ],
+      ]
+    : [['Tanker', 'No docket or pickup entered']];
+
 /**
  * /dts/collection (farmer §2.6): the collections the vat monitor detected, per vat, newest first, in
  * the farm's local time, and beside them the pickups the farm entered on Submit Pickup (issue 24).
@@ -74,6 +90,7 @@ export function CollectionPage() {
           ['Duration', c.activity.end ? formatDuration(c.duration_min) : 'Still collecting'],
           ['Volume collected', formatVolume(c.volume_collected)],
           ['Temperature', formatTemperature(c.activity.start.temp1)],
+          ...(c.activity.end ? tankerFacts(c) : []),
         ],
       })}
     />

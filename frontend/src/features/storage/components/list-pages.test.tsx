@@ -32,6 +32,9 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
               vat_number: 1,
               volume_collected: 9004,
               duration_min: 25,
+              tanker: { volume: 9380, source: 'docket', at: '2026-03-09T20:05:00Z' },
+              difference_l: -376,
+              difference_percent: -4,
             },
           ]
         : [],
@@ -40,7 +43,7 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
   it('lists each vat’s collections in the farm’s local time, and says so for a vat with none', async () => {
     const { api } = await open('/dts/collection', { FARMER_COLLECTION_LIST: (f) => collections(Number(f.get('page_index'))), FARMER_PICKUP_LIST: (f) => ({ range: range(Number(f.get('page_index'))), list: [] }) }, 'Collections');
     const vat1 = await screen.findByRole('region', { name: 'Vat 1' });
-    expect(facts(within(vat1).getByRole('listitem'))).toEqual({ Started: '10 Mar 2026 09:00 NZDT', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C' });
+    expect(facts(within(vat1).getByRole('listitem'))).toEqual({ Started: '10 Mar 2026 09:00 NZDT', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C', Tanker: '9,380 L (docket)', 'Vat against tanker': '\u2212376 L (\u22124.0 %)' });
     expect(within(screen.getByRole('region', { name: 'Vat 2' })).getByText('No collections in these days.')).toBeInTheDocument();
     expect(screen.getByText('09 Feb 2026 to 11 Mar 2026')).toBeInTheDocument();
     expect(api.callsOf('FARMER_COLLECTION_LIST')[0]?.fields.get('farm')).toBe('farm-1');
@@ -77,7 +80,7 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
       await within(vat1).findByText('You');
       expect(within(vat1).getAllByRole('listitem').map(facts)).toEqual([
         { 'Submitted pickup': '10 Mar 2026 14:00 NZDT', Volume: '8,450 L', Temperature: '3.8 °C', 'Entered by': 'You' },
-        { Started: '10 Mar 2026 09:00 NZDT', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C' },
+        { Started: '10 Mar 2026 09:00 NZDT', Duration: '25 min', 'Volume collected': '9,000 L', Temperature: '3.8 °C', Tanker: '9,380 L (docket)', 'Vat against tanker': '\u2212376 L (\u22124.0 %)' },
         { 'Submitted pickup': '09 Mar 2026 14:00 NZDT', Volume: '7,000 L', Temperature: '3.8 °C', 'Entered by': 'Another user of the farm' },
       ]);
       // Delete only for the one who entered it.
