@@ -2,7 +2,7 @@ import { CAPACITY, forecastCapacity } from '../../shared/alerts/capacity-forecas
 import { farmerActivityContracts as contracts, type Herd } from '../../shared/api/actions/farmer-activity';
 import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { forecastCooling } from '../../shared/compliance/cooling-forecast';
-import { coolingRuleDeadlines, evaluateCoolingRules } from '../../shared/compliance/cooling-rules';
+import { coolingRuleDeadlines } from '../../shared/compliance/cooling-rules';
 import { tankerDifference, tankerFigureFor } from '../../shared/calibration/tanker';
 import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
