@@ -13,6 +13,7 @@ import { DEFAULT_ALERT_SETTINGS } from '../shared/alerts/settings';
 import { telemetryMessageSchema } from '../shared/telemetry/device-message';
 import { toReading } from '../shared/telemetry/reading';
 import { createVatModel } from '../local/simulator/vat-model';
+import { percentile } from './percentile';
 
 const MIN = 60_000;
 const DAY = 1440 * MIN;
@@ -29,7 +30,6 @@ interface Prediction {
   readonly at80: number;
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export const evaluateCapacity = (seeds: readonly number[] = SEEDS, weeks = WEEKS) => {
   const errors: number[] = [];

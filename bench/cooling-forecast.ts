@@ -10,6 +10,7 @@ import { isAtRisk, predictCooling } from '../shared/compliance/cooling-forecast'
 import { isMilkingState } from '../shared/telemetry/device-message';
 import { INSTALLER_VATS } from '../local/simulator/synthetic';
 import { createVatModel } from '../local/simulator/vat-model';
+import { percentile } from './percentile';
 
 const MIN = 60_000;
 
@@ -38,7 +39,6 @@ export interface HorizonFigures {
   readonly riskCalls: number;
 }
 
-const percentile = (sorted: readonly number[], p: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number) : NaN);
 
 interface MilkingTrace {
   readonly start: number;

@@ -30,6 +30,7 @@ import { addDays, localDayOf } from '../shared/time/local-day';
 import { DEMO_DEVICES } from '../local/seed/demo-data';
 import type { LocalFacts } from '../local/start';
 import { syntheticReading } from '../test/support/reading-series';
+import { percentile } from './percentile';
 
 const DAYS = 30;
 const MINUTES = DAYS * 24 * 60;
@@ -92,7 +93,6 @@ const countingClient = (): { doc: DynamoDBDocumentClient; counter: Counter } => 
   return { doc, counter };
 };
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(2)} MiB`;
 const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
 

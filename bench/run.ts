@@ -11,8 +11,8 @@ import { benchIngest } from './ingest';
 import { benchWatchman } from './watchman';
 import { benchLambdaBundles } from './lambda-bundles';
 import { benchCoolingForecast } from './cooling-forecast';
+import { percentile } from './percentile';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 const measure = async (label: string, n: number, concurrency: number, fn: () => Promise<void>) => {

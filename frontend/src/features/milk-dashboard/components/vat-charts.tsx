@@ -2,6 +2,7 @@ import type { VatLastAll } from '../api/dashboard-last-all';
 import { bandsOf, batteryOffBands, milkingMarkers, seriesOf, temperatureLimitLines, temperatureSeries } from '../../../components/charts/chart-data';
 import { buildDataCsv, DATA_CSV_NAME } from '../utils/data-csv';
 import { VatLineChart, type ShadedBands, type XView } from '../../../components/charts/vat-line-chart';
+import { saveFile } from '../../../lib/save-file';
 import { NoDataSince } from './no-data-since';
 
 const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
@@ -9,17 +10,8 @@ const OUTAGE = 'rgb(198 40 40 / 18%)';
 const BATTERY_OFF = 'rgb(91 103 117 / 18%)';
 
 /** Saves the vat's readings of the range as data.csv (farmer §2.5, Pro and Auto). */
-const downloadCsv = (item: VatLastAll, timeZone: string | undefined) => {
-  const blob = new Blob([buildDataCsv(item.detailData, item.coolerData, timeZone)], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = DATA_CSV_NAME;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-};
+const downloadCsv = (item: VatLastAll, timeZone: string | undefined) =>
+  saveFile(buildDataCsv(item.detailData, item.coolerData, timeZone), DATA_CSV_NAME, 'text/csv;charset=utf-8');
 
 /**
  * The charts of one vat (farmer §2.5, §2.17, §4, §9): the seven temperatures (the vat's shown, the
