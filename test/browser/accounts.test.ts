@@ -324,6 +324,7 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
       await expect.poll(() => page.getByRole('navigation', { name: 'Farm sections' }).getByRole('link').allTextContents(), { timeout: 15_000 }).toEqual([
         'Dashboard',
         'Milking',
+        'Compliance',
         'Equipment',
         'Notifications',
         'Settings',

@@ -257,6 +257,10 @@ describe('delivery faults', () => {
 
   beforeAll(async () => {
     stack = await startTestStack(undefined, undefined, { dairySync: false });
+    // These cases are about each alert's first delivery: the farm's users have escalation off, so
+    // no later re-send of an unread alert (issue 25, alerts-escalation.test.ts) joins the queue.
+    const settings = dynamoAlertSettingsRepository(createDocumentClient(), process.env.FARMS_TABLE as string);
+    for (const id of await settings.listUserIdsOfFarm('farm-pro')) await settings.putEscalation(id, { minutes: null, organization: false });
   });
   afterAll(async () => {
     stack?.sns.setDown(false);
