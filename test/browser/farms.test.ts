@@ -53,7 +53,9 @@ describe.skipIf(!env.run)('Farms page (Admin)', () => {
       expect(await card.getByText('Vat-Man Pro').count()).toBe(2);
       const watch = card.getByRole('checkbox', { name: 'Watch' });
       expect(await watch.isChecked()).toBe(true);
-      await watch.uncheck();
+      // A controlled checkbox: React puts the old value back until the click's update renders.
+      await watch.click();
+      await expect.poll(() => watch.isChecked(), { timeout: 10_000 }).toBe(false);
       // The change is recorded at the bottom once the server has it.
       await page.getByRole('table', { name: 'Changes' }).getByText('Watch off').waitFor();
       await page.reload();

@@ -35,8 +35,8 @@ export function FarmsPage() {
     mutationFn: ({ farm, field, value }: { farm: AdminFarm; field: FarmFlag; value: boolean }) => setFarmFlag(client, filters, farm._id, field, value),
     // operator §4: the checkbox shows the new value at once; the list is read again after. A read
     // of the list still in flight is cancelled first, so its older answer cannot undo the click.
-    onMutate: async ({ farm, field, value }) => {
-      await queryClient.cancelQueries({ queryKey: farmListKey(filters) });
+    onMutate: ({ farm, field, value }) => {
+      void queryClient.cancelQueries({ queryKey: farmListKey(filters) });
       queryClient.setQueryData<FarmListAnswer>(farmListKey(filters), (old) => old && { ...old, listFarm: old.listFarm.map((f) => (f._id === farm._id ? { ...f, [field]: value } : f)) });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin-farms'] }),
