@@ -87,9 +87,6 @@ export const QUALITY_BANDS: readonly { readonly type: NotificationType; readonly
   { type: 1004, over: 6 },
 ];
 
-/** Raw-milk cooling rules (farmer §9). */
-export const COOLING = { limit10: 10, limit6: 6, to10WithinMs: 4 * HOUR, to6WithinMs: 6 * HOUR, to6AfterEndMs: 2 * HOUR } as const;
-
 export interface Cond {
   /** First reading (ISO) of the current unbroken run of the condition. */
   since: string | null;
@@ -239,14 +236,16 @@ class Step {
   }
 }
 
-/** The cooling deadlines of the current milking (farmer §9 raw milk cooling rules). */
+/**
+ * The cooling deadlines of the current milking (farmer §9 raw milk cooling rules): R1's and R2's
+ * from the one definition (shared/compliance/cooling-rules.ts), except that on a later milking the
+ * vat may never go above 10 °C, even while milking (R4).
+ */
 export const coolingDeadlines = (m: Milking | null): { to10: number; to6: number } => {
   if (!m) return { to10: -Infinity, to6: -Infinity };
   const start = ms(m.start);
-  // Later milkings: the vat may never go above 10 °C, even while milking.
-  const to10 = m.first ? start + COOLING.to10WithinMs : start;
-  const to6 = Math.min(start + COOLING.to6WithinMs, m.end ? ms(m.end) + COOLING.to6AfterEndMs : Infinity);
-  return { to10, to6 };
+  const { R1, R2 } = coolingRuleDeadlines(start, m.end ? ms(m.end) : null);
+  return { to10: m.first ? R1 : start, to6: R2 };
 };
 
 const TEMP_TYPES: readonly NotificationType[] = [101, 102, 104, 110];
@@ -345,8 +344,8 @@ export const evaluate = (previous: AlertEngineState, r: Reading, ctx: AlertConte
   if (r.temp1 !== null && (hasMilk || milkingNow)) {
     const temp = r.temp1;
     const { to10, to6 } = coolingDeadlines(st.milking);
-    s.track(101, t, { over: temp > COOLING.limit10, gate: now >= to10, normal: temp <= COOLING.limit10 - T.tempClearMargin, raiseMs: T.tempRaiseMs, clearMs: T.tempClearMs, data });
-    s.track(102, t, { over: temp > COOLING.limit6, gate: now >= to6, normal: temp <= COOLING.limit6 - T.tempClearMargin, raiseMs: T.tempRaiseMs, clearMs: T.tempClearMs, data });
+    s.track(101, t, { over: temp > COOL_FIRST_LIMIT_C, gate: now >= to10, normal: temp <= COOL_FIRST_LIMIT_C - T.tempClearMargin, raiseMs: T.tempRaiseMs, clearMs: T.tempClearMs, data });
+    s.track(102, t, { over: temp > COOL_SECOND_LIMIT_C, gate: now >= to6, normal: temp <= COOL_SECOND_LIMIT_C - T.tempClearMargin, raiseMs: T.tempRaiseMs, clearMs: T.tempClearMs, data });
     s.track(104, t, { over: temp < ctx.settings.milk_cold, normal: temp >= ctx.settings.milk_cold + T.tempClearMargin, raiseMs: T.coldRaiseMs, clearMs: T.tempClearMs, data });
     if (ctx.pro) {
       const m = st.milking;
