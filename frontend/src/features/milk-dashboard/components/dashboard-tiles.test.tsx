@@ -167,6 +167,19 @@ describe('the cooling compliance clock on the vat card (issue 25)', () => {
     expect(six('Vat 2')).toHaveTextContent('Not cooling: no 6 °C time predicted');
   });
 
+  it("drops a quiet vat's forecasts: the deadlines stay, the prediction and the capacity line go", async () => {
+    const capacity = { at80: at(300), atFull: null, over80: false, nextPickup: at(1260), usualPickupTime: '09:00', fullBeforePickup: true };
+    const sending = { ...vatLast(1, null), cooling: cooling({ predicted_at: at(130), at_risk: true }), capacity };
+    const quiet = { ...vatLast(2, null), last: { ...sending.last, published_at: hoursAgo(0.5) }, cooling: cooling({ predicted_at: at(130), at_risk: true }), capacity };
+    await openDashboard({ timezone: 'Pacific/Auckland' }, [sending, quiet]);
+    const card = (vat: string) => within(screen.getByRole('region', { name: vat }));
+    expect(card('Vat 1').getByTestId('capacity-forecast')).toHaveTextContent(/^Reaches 80 % at about/);
+    expect(card('Vat 2').queryByTestId('capacity-forecast')).not.toBeInTheDocument();
+    const six = card('Vat 2').getAllByRole('listitem').find((li) => li.textContent?.startsWith('6 °C'));
+    expect(six).toHaveTextContent('6 °C by 02:12 NZDT — 1 h 12 minNo prediction: the vat is not sending');
+    expect(six).toHaveAttribute('data-risk', 'true');
+  });
+
   it('is not shown without a milk cooling', async () => {
     await openDashboard({}, [vatLast(1, null)]);
     expect(within(screen.getByRole('region', { name: 'Vat 1' })).queryByRole('region', { name: 'Cooling' })).not.toBeInTheDocument();

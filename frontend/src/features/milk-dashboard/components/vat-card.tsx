@@ -45,8 +45,8 @@ function QualityIndicator({ quality }: { readonly quality: unknown }) {
  * The cooling compliance clock (issue 25): while the last milking's milk cools, each §9 deadline
  * as a countdown and the predicted time from the cooling curve, in the farm's clock.
  */
-function CoolingClock({ cooling, now, timeZone }: { readonly cooling: NonNullable<VatLast['cooling']>; readonly now: number; readonly timeZone: string | undefined }) {
-  const lines = coolingLines(cooling.targets, cooling.fit !== null, now, (at) => formatClock(at, timeZone));
+function CoolingClock({ cooling, now, timeZone, quiet }: { readonly cooling: NonNullable<VatLast['cooling']>; readonly now: number; readonly timeZone: string | undefined; readonly quiet: boolean }) {
+  const lines = coolingLines(cooling.targets, cooling.fit !== null, now, (at) => formatClock(at, timeZone), quiet);
   return (
     <section className="vat-cooling" aria-label="Cooling">
       <h3 className="vat-cooling__title">Cooling</h3>
@@ -83,7 +83,8 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
   const headingId = `vat-card-${device._id}`;
   // Stale data is loud (issue 26): a vat quiet for 15 minutes is amber, never a calm, healthy card.
   const stale = staleSince(last?.published_at, now);
-  const forecast = capacityLine(vat.capacity, now, timeZone);
+  // A quiet vat's forecasts were made from readings that stopped: its capacity line is not shown.
+  const forecast = stale ? undefined : capacityLine(vat.capacity, now, timeZone);
 
   return (
     <section className={stale ? 'card vat-card vat-card--stale' : 'card vat-card'} aria-labelledby={headingId} data-stale={stale ? 'true' : undefined}>
@@ -138,7 +139,7 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
           <LastTime label="Last CIP" at={vat.lastCIP?.activity.start.published_at} now={now} timeZone={timeZone} />
         </dl>
       </div>
-      {vat.cooling && <CoolingClock cooling={vat.cooling} now={now} timeZone={timeZone} />}
+      {vat.cooling && <CoolingClock cooling={vat.cooling} now={now} timeZone={timeZone} quiet={stale !== undefined} />}
       {forecast && (
         <p className={vat.capacity?.fullBeforePickup ? 'vat-card__forecast vat-card__forecast--warn' : 'vat-card__forecast'} data-testid="capacity-forecast">
           {forecast}

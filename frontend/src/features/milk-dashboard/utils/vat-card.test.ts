@@ -92,4 +92,12 @@ describe('the cooling clock (issue 25)', () => {
     const clock = (at: string) => at.slice(11, 16);
     expect(coolingLines([target], false, now, clock)).toEqual([{ rule: 'R2', deadline: '6 °C by 11:50 — deadline passed', prediction: 'Predicted after 10 minutes of cooling', risk: false }]);
   });
+
+  it('keeps the deadline but drops a quiet vat\'s prediction (fitted to readings that stopped)', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    const late = { rule: 'R2' as const, limit: 6, deadline: '2026-03-10T13:00:00Z', reached_at: null, predicted_at: '2026-03-10T13:40:00Z', at_risk: true };
+    const clock = (at: string) => at.slice(11, 16);
+    expect(coolingLines([late], true, now, clock)).toEqual([{ rule: 'R2', deadline: '6 °C by 13:00 — 1 h', prediction: 'Predicted 13:40 — after the deadline', risk: true }]);
+    expect(coolingLines([late], true, now, clock, true)).toEqual([{ rule: 'R2', deadline: '6 °C by 13:00 — 1 h', prediction: 'No prediction: the vat is not sending', risk: true }]);
+  });
 });

@@ -87,13 +87,16 @@ export interface CoolingLine {
 
 /**
  * The vat card's cooling compliance clock (issue 25): per §9 rule (10 °C, 6 °C) its deadline as a
- * countdown and the forecast's predicted time, in the farm's clock (`clock` formats 'HH:mm').
+ * countdown and the forecast's predicted time, in the farm's clock (`clock` formats 'HH:mm'). A
+ * vat that has gone quiet (`quiet`) keeps its deadlines but shows no prediction: the last one was
+ * fitted to readings that stopped, and a calm '6 °C by …' would hide that nobody knows.
  */
 export const coolingLines = (
   targets: readonly CoolingTarget[],
   fitted: boolean,
   now: number,
   clock: (at: string) => string,
+  quiet = false,
 ): CoolingLine[] =>
   targets.map((t) => {
     const limit = `${t.limit} °C`;
@@ -102,11 +105,14 @@ export const coolingLines = (
     const deadline = `${limit} by ${clock(t.deadline)} — ${left > 0 ? countdownText(left) : 'deadline passed'}`;
     // Any prediction past the deadline says so; the alert (at_risk) waits for the margin.
     const late = t.predicted_at !== null && Date.parse(t.predicted_at) > Date.parse(t.deadline);
-    const prediction = !fitted
-      ? 'Predicted after 10 minutes of cooling'
-      : t.predicted_at === null
-        ? `Not cooling: no ${limit} time predicted`
-        : `Predicted ${clock(t.predicted_at)}${late ? ' — after the deadline' : ''}`;
+    const prediction = quiet
+      ? 'No prediction: the vat is not sending'
+      : !fitted
+        ? 'Predicted after 10 minutes of cooling'
+        : t.predicted_at === null
+          ? `Not cooling: no ${limit} time predicted`
+          : `Predicted ${clock(t.predicted_at)}${late ? ' — after the deadline' : ''}`;
+    // The last forecast's risk stays red: a quiet vat is no reason to look calmer.
     return { rule: t.rule, deadline, prediction, risk: t.at_risk || late };
   });
 /** A vat whose newest reading is older than this has gone quiet (issue 26: stale data is loud). */
