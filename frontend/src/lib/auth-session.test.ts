@@ -1,7 +1,9 @@
 import { Amplify } from 'aws-amplify';
-import { fetchAuthSession } from 'aws-amplify/auth';
+import { fetchAuthSession, signOut } from 'aws-amplify/auth';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureAuth, getAccessToken, getSession } from './auth-session';
+import { configureAuth, getAccessToken, getSession, SAVED_ANSWERS_CACHE, signOutUser } from './auth-session';
 
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 vi.mock('aws-amplify/auth', () => ({
@@ -70,5 +72,21 @@ describe('getSession', () => {
     await expect(getSession()).resolves.toBeNull();
     vi.mocked(fetchAuthSession).mockRejectedValueOnce(new Error('NotAuthorizedException'));
     await expect(getAccessToken()).resolves.toBeUndefined();
+  });
+});
+
+describe('signOutUser', () => {
+  it("signs out and drops the service worker's saved answers (a shared phone opens nobody's farms offline)", async () => {
+    const deleted: string[] = [];
+    vi.stubGlobal('caches', { delete: vi.fn(async (name: string) => deleted.push(name) > 0) });
+    try {
+      await signOutUser();
+      expect(signOut).toHaveBeenCalled();
+      expect(deleted).toEqual([SAVED_ANSWERS_CACHE]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    // The worker saves under the same name.
+    expect(readFileSync(resolve(process.cwd(), 'frontend/build/service-worker.js'), 'utf8')).toContain(`const ANSWERS = '${SAVED_ANSWERS_CACHE}';`);
   });
 });

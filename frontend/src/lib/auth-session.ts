@@ -60,5 +60,15 @@ export const isSignedIn = async (): Promise<boolean> => (await loadAmplify()).is
 /** The name the signed-in user signed in with (their email), or null when signed out. */
 export const signedInAs = async (): Promise<string | null> => (await loadAmplify()).signedInAs();
 
-/** Clears the stored tokens. A failed global sign-out still clears them locally. */
-export const signOutUser = async (): Promise<void> => (await loadAmplify()).signOutUser();
+/** The service worker's shelf of saved read answers (`ANSWERS` in frontend/build/service-worker.js). */
+export const SAVED_ANSWERS_CACHE = 'vatman-answers-v1';
+
+/**
+ * Clears the stored tokens (a failed global sign-out still clears them locally) and the answers
+ * the service worker saved for opening offline: on a phone shared in the shed, the next person
+ * must not open the last one's farms without a signal.
+ */
+export const signOutUser = async (): Promise<void> => {
+  await (await loadAmplify()).signOutUser();
+  if (typeof caches !== 'undefined') await caches.delete(SAVED_ANSWERS_CACHE).catch(() => false);
+};
