@@ -1,8 +1,7 @@
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, signOut } from 'aws-amplify/auth';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import workerSource from '../../build/service-worker.js?raw';
 import { configureAuth, getAccessToken, getSession, SAVED_ANSWERS_CACHE, signOutUser } from './auth-session';
 
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
@@ -87,6 +86,6 @@ describe('signOutUser', () => {
       vi.unstubAllGlobals();
     }
     // The worker saves under the same name.
-    expect(readFileSync(resolve(process.cwd(), 'frontend/build/service-worker.js'), 'utf8')).toContain(`const ANSWERS = '${SAVED_ANSWERS_CACHE}';`);
+    expect(workerSource).toContain(`const ANSWERS = '${SAVED_ANSWERS_CACHE}';`);
   });
 });
