@@ -3,15 +3,31 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
 
-/** The worker's source (frontend/build/service-worker.js), its two constants filled in by the build. */
-const WORKER = new URL('./service-worker.js', import.meta.url);
+/** The worker's source (frontend/build/sw-template.js), its two constants filled in by the build. */
+const WORKER = new URL('./sw-template.js', import.meta.url);
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 
-/** What the worker caches at install: the built files and the public folder's, without source maps. */
-export const precacheList = (bundleFiles: readonly string[], publicFiles: readonly string[]): string[] =>
-  [...new Set(['/index.html', ...[...bundleFiles, ...publicFiles].filter((f) => !f.endsWith('.map') && f !== 'sw.js').map((f) => `/${f.split(sep).join('/')}`)])].sort();
+/**
+ * Modules loaded only on a button, never to open a screen: the compliance record's PDF builder
+ * (pdf-lib, about 420 kB) and its Unicode fonts (fontkit, about 860 kB). Caching them at install
+ * would cost every farmer's phone over a megabyte of data for a file few of them ever make.
+ */
+export const ON_DEMAND_MODULES = ['/features/compliance/utils/record-pdf.ts', '/features/compliance/utils/pdf-fonts.ts'] as const;
+
+/** The built chunks of the on-demand modules (by the module a chunk stands for). */
+export const onDemandFiles = (chunks: readonly { readonly fileName: string; readonly facadeModuleId?: string | null }[]): string[] =>
+  chunks.filter((c) => ON_DEMAND_MODULES.some((m) => c.facadeModuleId?.split(sep).join('/').endsWith(m))).map((c) => c.fileName);
+
+/** What the worker caches at install: the built files and the public folder's, without source maps or the on-demand chunks. */
+export const precacheList = (bundleFiles: readonly string[], publicFiles: readonly string[], onDemand: readonly string[] = []): string[] =>
+  [
+    ...new Set([
+      '/index.html',
+      ...[...bundleFiles, ...publicFiles].filter((f) => !f.endsWith('.map') && f !== 'sw.js' && !onDemand.includes(f)).map((f) => `/${f.split(sep).join('/')}`),
+    ]),
+  ].sort();
 
 /**
  * Writes sw.js (issue 26: the installable, offline app) beside the build: the worker with the
@@ -29,7 +45,8 @@ export const serviceWorker = (): Plugin => {
     generateBundle(_options, bundle) {
       const publicDir = config.publicDir;
       const publicFiles = publicDir ? filesUnder(publicDir).map((f) => relative(publicDir, f)) : [];
-      const files = precacheList(Object.keys(bundle), publicFiles);
+      const chunks = Object.values(bundle).flatMap((b) => (b.type === 'chunk' ? [{ fileName: b.fileName, facadeModuleId: b.facadeModuleId }] : []));
+      const files = precacheList(Object.keys(bundle), publicFiles, onDemandFiles(chunks));
       const index = bundle['index.html'];
       const indexSource = index && index.type === 'asset' ? String(index.source) : '';
       const version = createHash('sha256').update(JSON.stringify(files)).update(indexSource).digest('hex').slice(0, 16);

@@ -44,6 +44,8 @@ const m = (day: number, minute: number) => day * DAY.minutes + minute;
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let readings: ReadingsRepository;
 let farmer: string;
+/** The first case's record, for the second. */
+let monthRecord: ComplianceRecord | undefined;
 
 const seedMonth = async () => {
   const all = trace({
@@ -90,6 +92,7 @@ describe.skipIf(!hasPoppler)('the cooling compliance record of a simulated month
     const res = await stack.post('/api/farmer/activity', { type: 'FARMER_COMPLIANCE_RECORD', farm: 'farm-lite', startDate, endDate }, farmer);
     expect(res.status).toBe(200);
     const record = res.body as ComplianceRecord;
+    monthRecord = record;
     const milkings = record.vats.flatMap((v) => v.milkings);
     // Two milkings a day over the 28 or so days of the period.
     expect(milkings.length).toBeGreaterThanOrEqual(54);
@@ -145,5 +148,27 @@ describe.skipIf(!hasPoppler)('the cooling compliance record of a simulated month
     execFileSync('pdfdetach', ['-saveall', '-o', dir, pdf]);
     const attached = readdirSync(dir).find((f) => f.endsWith('.csv'));
     expect(createHash('sha256').update(readFileSync(join(dir, attached as string))).digest('hex')).toBe(hash);
+    // Nothing here needs more than Helvetica: no font is embedded.
+    expect(execFileSync('pdffonts', [pdf], { encoding: 'utf8' })).not.toMatch(/VatManPDFSans/);
   }, 240_000);
+
+  it('keeps the macrons of a farm named in te reo (the embedded Unicode font), and the hash still matches', async () => {
+    expect(monthRecord).toBeDefined();
+    const record = { ...(monthRecord as ComplianceRecord), farm: { ...(monthRecord as ComplianceRecord).farm, name: 'Ōtāhuhu Dairy — Māui’s vat' } };
+    const csv = buildComplianceCsv(record);
+    const hash = await sha256Hex(csv);
+    const dir = mkdtempSync(join(tmpdir(), 'vatman-compliance-'));
+    const pdf = join(dir, 'record.pdf');
+    writeFileSync(pdf, await buildCompliancePdf(record, hash));
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+    expect(text).toContain('Farm: Ōtāhuhu Dairy — Māui’s vat');
+    expect(text).toContain(`SHA-256: ${hash}`);
+    for (const r of record.rules) expect(text).toContain(r.text);
+    // The font is embedded (pdf-lib cuts it to the glyphs used), with a Unicode map for copying text.
+    expect(execFileSync('pdffonts', [pdf], { encoding: 'utf8' })).toMatch(/^VatManPDFSans-Regular\S*\s+CID TrueType\s+Identity-H\s+yes\s+\w+\s+yes/m);
+    expect(statSync(pdf).size).toBeLessThan(600_000);
+    execFileSync('pdfdetach', ['-saveall', '-o', dir, pdf]);
+    const attached = readdirSync(dir).find((f) => f.endsWith('.csv'));
+    expect(createHash('sha256').update(readFileSync(join(dir, attached as string))).digest('hex')).toBe(hash);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, signOut } from 'aws-amplify/auth';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import workerSource from '../../build/service-worker.js?raw';
+import workerSource from '../../build/sw-template.js?raw';
 import { configureAuth, getAccessToken, getSession, SAVED_ANSWERS_CACHE, signOutUser } from './auth-session';
 
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));

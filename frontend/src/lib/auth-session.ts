@@ -60,7 +60,7 @@ export const isSignedIn = async (): Promise<boolean> => (await loadAmplify()).is
 /** The name the signed-in user signed in with (their email), or null when signed out. */
 export const signedInAs = async (): Promise<string | null> => (await loadAmplify()).signedInAs();
 
-/** The service worker's shelf of saved read answers (`ANSWERS` in frontend/build/service-worker.js). */
+/** The service worker's shelf of saved read answers (`ANSWERS` in frontend/build/sw-template.js). */
 export const SAVED_ANSWERS_CACHE = 'vatman-answers-v1';
 
 /**

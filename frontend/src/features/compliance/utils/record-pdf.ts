@@ -6,7 +6,8 @@ import { allMilkings, buildComplianceCsv, complianceFileName, exceptionText, per
 
 /**
  * The cooling compliance record as a PDF (issue 26), built in the browser with pdf-lib (this module
- * is loaded only when the farmer asks for the PDF). A4, the standard Helvetica (no font files):
+ * is loaded only when the farmer asks for the PDF). A4, the standard Helvetica (no font files)
+ * unless the record's text needs more than it can write (macrons: `pdf-fonts.ts`, loaded then):
  * page 1 states the farm, supply number, period, the rules as written, when it was generated, the
  * SHA-256 of the canonical CSV (attached to the PDF) and the summary; then every milking per vat;
  * then a temperature chart per failed milking, drawn as vector lines.
@@ -18,13 +19,22 @@ const GREY = rgb(0.45, 0.45, 0.45);
 const RED = rgb(0.75, 0.1, 0.1);
 const BLUE = rgb(0.1, 0.3, 0.7);
 
-/** Helvetica's WinAnsi encoding: letters with marks lose them (Māori macrons, ...); anything else unknown becomes '?'. */
+/** What Helvetica's WinAnsi encoding can write (Latin-1 and a few marks of punctuation). */
+const WIN_ANSI = /^[\n\x20-\x7e\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2212]*$/;
+
+/** Helvetica's WinAnsi encoding: letters with marks lose them; anything else unknown becomes '?'. */
 export const pdfSafe = (text: string): string =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/\u2212/g, '-')
     .replace(/[^\x20-\x7e\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026]/g, '?');
+
+/**
+ * Whether the record's text needs more than Helvetica (a macron in the farm's name, a vat or an
+ * exception): the record's own strings are all that is not this module's fixed, WinAnsi, wording.
+ */
+export const needsUnicodeFont = (record: ComplianceRecord): boolean => !WIN_ANSI.test(JSON.stringify(record).normalize('NFC'));
 
 interface Cursor {
   page: PDFPage;
@@ -34,8 +44,11 @@ interface Cursor {
 export const buildCompliancePdf = async (record: ComplianceRecord, hash: string): Promise<Uint8Array> => {
   const tz = record.farm.timezone;
   const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const unicode = needsUnicodeFont(record) ? await import('./pdf-fonts') : undefined;
+  const { font, bold } = unicode
+    ? await unicode.embedUnicodeFonts(doc)
+    : { font: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  const safe = unicode ? unicode.unicodeFontSafe : pdfSafe;
   doc.setTitle(`Cooling compliance record ${record.farm.supply_number} ${record.period.startDate} to ${record.period.endDate}`);
   doc.setSubject(`SHA-256 of the attached CSV: ${hash}`);
   doc.setProducer('Vat-Man');
@@ -53,11 +66,11 @@ export const buildCompliancePdf = async (record: ComplianceRecord, hash: string)
   const need = (h: number) => {
     if (c.y - h < MARGIN) c = newPage();
   };
-  const text = (s: string, x: number, size = 9, f: PDFFont = font, color = INK) => c.page.drawText(pdfSafe(s), { x, y: c.y, size, font: f, color });
+  const text = (s: string, x: number, size = 9, f: PDFFont = font, color = INK) => c.page.drawText(safe(s), { x, y: c.y, size, font: f, color });
   /** Lines wrapped to the width. */
   const para = (s: string, size = 9, f: PDFFont = font, x = MARGIN, color = INK) => {
     const width = A4[0] - MARGIN - x;
-    const words = pdfSafe(s).split(' ');
+    const words = safe(s).split(' ');
     let line = '';
     const flush = () => {
       need(size + 3);
@@ -217,8 +230,8 @@ export const buildCompliancePdf = async (record: ComplianceRecord, hash: string)
         if (near) page.drawCircle({ x: X(t), y: Y(near.v), size: 2.5, color: RED });
       }
     }
-    page.drawText(pdfSafe(formatCsvWhen(tMin, tz)), { x: x0, y: yBottom - 9, size: 6, font, color: GREY });
-    const endText = pdfSafe(formatCsvWhen(tMax, tz));
+    page.drawText(safe(formatCsvWhen(tMin, tz)), { x: x0, y: yBottom - 9, size: 6, font, color: GREY });
+    const endText = safe(formatCsvWhen(tMax, tz));
     page.drawText(endText, { x: x0 + w - font.widthOfTextAtSize(endText, 6), y: yBottom - 9, size: 6, font, color: GREY });
     c.y = yBottom - 18;
   }
@@ -226,7 +239,7 @@ export const buildCompliancePdf = async (record: ComplianceRecord, hash: string)
   // Page numbers, and the hash on every page so a page cannot be swapped in from another record.
   const pages = doc.getPages();
   pages.forEach((p, i) =>
-    p.drawText(pdfSafe(`${record.farm.supply_number} · ${periodText(record)} · page ${i + 1} of ${pages.length} · SHA-256 ${hash.slice(0, 16)}…`), { x: MARGIN, y: 20, size: 6, font, color: GREY }),
+    p.drawText(safe(`${record.farm.supply_number} · ${periodText(record)} · page ${i + 1} of ${pages.length} · SHA-256 ${hash.slice(0, 16)}…`), { x: MARGIN, y: 20, size: 6, font, color: GREY }),
   );
   return doc.save({ useObjectStreams: false });
 };
