@@ -1,0 +1,49 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { browserTestFile, farmContext, signIn, withShot } from '../support/browser';
+
+/**
+ * The compliance record's PDF in Chromium (issue 26), for a farm named in te reo: the page builds
+ * the PDF in the browser under the app's CSP, loading the Unicode font only for such a record,
+ * and the file it saves keeps the macrons (pdftotext). The farm's name is set on the record's
+ * answer on its way to the page (the demo farms' names are plain).
+ */
+const env = browserTestFile('compliance');
+const hasPoppler = spawnSync('pdftotext', ['-v']).error === undefined;
+const NAME = 'Ōtāhuhu Dairy — Māui’s vats';
+
+describe.skipIf(!env.run || !hasPoppler)('the compliance record as a PDF, in Chromium', () => {
+  it('saves a PDF whose farm name keeps its macrons, with no CSP refusal', async () => {
+    const context = await farmContext(env.browser, env.web, 'farm-auto', { acceptDownloads: true });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+    });
+    await page.route('**/api/farmer/activity', async (route) => {
+      if (!(route.request().postData() ?? '').includes('type=FARMER_COMPLIANCE_RECORD')) return route.fallback();
+      const response = await route.fetch();
+      const record = (await response.json()) as { farm: { name: string } };
+      await route.fulfill({ response, json: { ...record, farm: { ...record.farm, name: NAME } } });
+    });
+    await page.goto(`${env.web}/dts/compliance`);
+    await signIn(page, 'farmer@vatman.local');
+    await page.waitForURL(`${env.web}/dts/compliance`);
+    await withShot(page, 'compliance-pdf', async () => {
+      const pdfButton = page.getByRole('button', { name: 'Download PDF' });
+      await expect.poll(() => pdfButton.isEnabled(), { timeout: 30_000 }).toBe(true);
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), pdfButton.click()]);
+      const file = join(mkdtempSync(join(tmpdir(), 'vatman-compliance-browser-')), download.suggestedFilename());
+      await download.saveAs(file);
+      expect(file).toMatch(/\.pdf$/);
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+      expect(text).toContain(`Farm: ${NAME}`);
+      expect(text).toContain('Supply number:');
+      expect(refused).toEqual([]);
+    });
+    await context.close();
+  }, 180_000);
+});
