@@ -73,6 +73,16 @@ describe('evaluateCoolingRules', () => {
     expect(byRule(evaluateCoolingRules(input({ readings: warm }))).R3).toMatchObject({ status: 'failed', failed_at: at(500) });
   });
 
+  it("ends the hold as the next milking begins: that milking's first, warm, reading is not a breach of R3", () => {
+    // The reading at 12:00 (the next milking's start) already shows its warm milk at 7.5 °C.
+    const warmStart = (m: number) => (m === 12 * 60 ? 7.5 : goodCooling(m));
+    const r = byRule(evaluateCoolingRules(input({ readings: trace(14 * 60, warmStart) })));
+    expect(r.R3).toMatchObject({ status: 'passed', met_at: at(12 * 60) });
+    // One minute before it is still the held milk's.
+    const warmBefore = (m: number) => (m === 12 * 60 - 1 ? 7.5 : goodCooling(m));
+    expect(byRule(evaluateCoolingRules(input({ readings: trace(14 * 60, warmBefore) }))).R3).toMatchObject({ status: 'failed', failed_at: at(12 * 60 - 1) });
+  });
+
   it('fails R4 when a later milking warms the vat over 10 °C', () => {
     const warmLater = (m: number) => (m >= 12 * 60 + 20 && m < 12 * 60 + 40 ? 10.5 : goodCooling(m));
     const r = byRule(evaluateCoolingRules(input({ readings: trace(14 * 60, warmLater) })));

@@ -144,9 +144,13 @@ const cooledBy = (
   return result(rule, { ...base, status: 'passed', met_at: iso(met), detail: `At or below ${limit}°C from ${fmtTime(met)} UTC.` });
 };
 
-/** "At or below `limit` throughout [from, to]": R3 and each milking of R4. */
-const heldWithin = (samples: readonly Sample[], from: number, to: number, limit: number): { breach?: Sample; gap?: true } => {
-  const inside = samples.filter((s) => s.t >= from && s.t <= to);
+/**
+ * "At or below `limit` throughout [from, to]" (each milking of R4), or [from, to) with `openEnd`
+ * (R3: the hold lasts until the next milking or the collection begins, so the reading at that
+ * start, already the next milking's warm milk, is not the held milk's).
+ */
+const heldWithin = (samples: readonly Sample[], from: number, to: number, limit: number, openEnd = false): { breach?: Sample; gap?: true } => {
+  const inside = samples.filter((s) => s.t >= from && (openEnd ? s.t < to : s.t <= to));
   const breach = inside.find((s) => s.v > limit);
   if (breach) return { breach };
   const first = inside[0];
@@ -200,7 +204,7 @@ export const evaluateCoolingRules = (input: CoolingInput): RuleResult[] => {
     r3 = result('R3', { ...r3base, status: 'pending', detail: 'Starts at the 6°C deadline.' });
   } else {
     const to = Math.min(holdEnd ?? now, now);
-    const held = heldWithin(samples, deadline2, to, COOL_SECOND_LIMIT_C);
+    const held = heldWithin(samples, deadline2, to, COOL_SECOND_LIMIT_C, holdEnd !== null && holdEnd <= now);
     if (held.breach) {
       r3 = result('R3', {
         ...r3base,
