@@ -113,7 +113,7 @@ export class VatManStack extends Stack {
       logRetention,
     });
     // The web app calls the API through CloudFront, where the WAF web ACL limits each IP (issue 13).
-    this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, webAclArn, logBucket: this.web.logBucket });
+    this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, webAclArn, logBucket: this.web.logBucket, originSecret: this.api.originSecret });
 
     // Alerts (issue 6): the engine in the ingest, the scheduled sweep, controller-settings replies.
     this.alertEngine = new AlertEngine(this, 'AlertEngine', {

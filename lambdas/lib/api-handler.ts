@@ -27,5 +27,5 @@ export const apiHandler = (path: EndpointPath, actions: readonly ServedAction[],
   const endpoint = endpointByPath(path);
   if (!endpoint) throw new Error(`No endpoint ${path} in shared/api/endpoints.ts`);
   const log = createLogger({ endpoint: path });
-  return http(dispatch({ auth: endpoint.auth, actions, ports, log, checkAnswers: env.CHECK_ANSWERS === '1' }), log);
+  return http(dispatch({ auth: endpoint.auth, actions, ports, log, checkAnswers: env.CHECK_ANSWERS === '1' }), log, env.ORIGIN_VERIFY);
 };

@@ -7,6 +7,7 @@ import { compressResponse } from './compression';
 import { AppError } from './errors';
 import type { Logger } from './logger';
 import { multipartBody } from './multipart';
+import { originCheck } from './origin-check';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -50,6 +51,8 @@ const compress = (request: { event: APIGatewayProxyEventV2; response: APIGateway
 export const http = (
   handle: (event: APIGatewayProxyEventV2) => Promise<unknown>,
   log: Logger,
+  /** The CloudFront origin secret (lambdas/lib/origin-check.ts); none locally. */
+  originSecret?: string,
 ) =>
   middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>()
     // First in the stack, so its `after` and `onError` run last: on the answer, and on the error's mapping below.
@@ -58,6 +61,7 @@ export const http = (
       onError: compress,
     })
     .use(httpHeaderNormalizer())
+    .use(originCheck(originSecret))
     .use(multipartBody())
     .use(httpJsonBodyParser({ disableContentTypeError: true }))
     .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))

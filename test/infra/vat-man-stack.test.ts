@@ -12,6 +12,7 @@ import { PORT_GRANTS } from '../../cdk/lib/port-grants';
 import { DEFAULT_CONTACTS, parseWebConfig } from '../../shared/config';
 import { TABLES } from '../../shared/data/tables';
 import { OPERATOR_GROUPS } from '../../shared/roles';
+import { ORIGIN_HEADER } from '../../lambdas/lib/origin-check';
 import {
   endpointFunctionId,
   functionEnv,
@@ -537,6 +538,16 @@ describe('throttling per caller (issue 13)', () => {
     template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
       CachePolicyConfig: { DefaultTTL: 0, MinTTL: 0, ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({ HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] } }) },
     });
+  });
+
+  it("closes the way around the WAF: CloudFront adds the origin secret's header and every API function checks it (ORIGIN_VERIFY)", () => {
+    const secretId = onlyResourceId(template, 'AWS::SecretsManager::Secret');
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 48, ExcludePunctuation: true }) });
+    // A deploy-time dynamic reference to the secret, the same in both places; its value is in no template.
+    const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
+    const config = (resources[distributionIdOf('api')]?.Properties as { DistributionConfig: { Origins: { OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[] } }).DistributionConfig;
+    expect(config.Origins[0]?.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_HEADER, HeaderValue: reference }]);
+    for (const endpoint of ENDPOINTS) expect(functionEnv(template, endpointFunctionId(template, endpoint.path)).ORIGIN_VERIFY, endpoint.path).toEqual(reference);
   });
 
   it('gives both distributions the edge web ACL: from the SSM parameter by default, or -c edgeWebAclArn', () => {

@@ -15,7 +15,9 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_HEADER } from '../../../lambdas/lib/origin-check';
 import { acknowledge } from '../nag';
 
 export interface ApiEdgeProps {
@@ -23,6 +25,8 @@ export interface ApiEdgeProps {
   /** The WAF web ACL (scope CLOUDFRONT, us-east-1) with the per-IP rate rule (constructs/edge-web-acl.ts). */
   readonly webAclArn: string;
   readonly logBucket: IBucket;
+  /** Added to every request as ORIGIN_HEADER; the API refuses requests without it (lambdas/lib/origin-check.ts). */
+  readonly originSecret: ISecret;
 }
 
 /**
@@ -30,7 +34,9 @@ export interface ApiEdgeProps {
  * APIs, CloudFront, ALB, AppSync, Cognito…), so the web app calls the API through this
  * distribution, which carries the web ACL with the per-IP rate rule. Nothing is cached: every
  * request (POST) goes to the API, with the bearer (Authorization is in the cache key, as CloudFront
- * requires to forward it) and every other viewer header but Host.
+ * requires to forward it) and every other viewer header but Host. It adds the origin secret's
+ * header, without which the API's Lambdas answer 403, so the execute-api address cannot be used to
+ * go around the WAF.
  */
 export class ApiEdge extends Construct {
   readonly distribution: Distribution;
@@ -52,7 +58,11 @@ export class ApiEdge extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Vat-Man API (${Stack.of(this).stackName})`,
       defaultBehavior: {
-        origin: new HttpOrigin(domain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+        origin: new HttpOrigin(domain, {
+          protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+          // Proof the request passed the WAF: a viewer's own header of that name is replaced.
+          customHeaders: { [ORIGIN_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
+        }),
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy,

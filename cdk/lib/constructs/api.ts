@@ -12,6 +12,7 @@ import {
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -104,6 +105,12 @@ export class Api extends Construct {
   readonly botCheckSecret?: { readonly name: string; readonly arn: string };
   /** The API's base URL without a trailing slash, e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com`. */
   readonly url: string;
+  /**
+   * The secret the API's CloudFront distribution adds to each request (constructs/api-edge.ts) and
+   * every endpoint Lambda checks (`ORIGIN_VERIFY`, lambdas/lib/origin-check.ts): a request to the
+   * execute-api address, around the WAF, is refused.
+   */
+  readonly originSecret: Secret;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -155,6 +162,17 @@ export class Api extends Construct {
     this.authorizer = new HttpJwtAuthorizer('CognitoJwt', auth.issuer, {
       jwtAudience: [auth.webClient.userPoolClientId],
     });
+
+    this.originSecret = new Secret(this, 'OriginSecret', {
+      description: 'Vat-Man: the header value CloudFront adds to API requests; the API refuses requests without it',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy,
+    });
+    acknowledge(
+      this.originSecret,
+      'SMG4',
+      'Not rotated automatically: CloudFront and the Lambdas read it at deploy time, so a new value takes a deploy (rotate by deleting the secret\'s value and deploying).',
+    );
 
     const functions = new Map<string, VatManFunction>();
     const commandSenders: VatManFunction[] = [];
@@ -240,6 +258,7 @@ export class Api extends Construct {
         JWT_ISSUER: auth.issuer,
         JWKS_URI: auth.jwksUri,
         BOT_CHECK: botCheck.mode,
+        ORIGIN_VERIFY: this.originSecret.secretValue.unsafeUnwrap(),
       },
     });
     return fn;

@@ -1,0 +1,28 @@
+import { timingSafeEqual } from 'node:crypto';
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { ForbiddenError } from './errors';
+
+/** The header the API's CloudFront distribution adds to every request it passes on (cdk/lib/constructs/api-edge.ts). */
+export const ORIGIN_HEADER = 'x-vatman-origin-verify';
+
+const same = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * Only requests that came through the API's CloudFront distribution, where the WAF web ACL limits
+ * each IP (issue 13), are served: CloudFront adds the secret header, and a request to the API's own
+ * execute-api address, which would skip the WAF, lacks it and gets 403 before its body is read.
+ * Without a secret (the local stack, which has no CloudFront) nothing is checked; the stack always
+ * sets one (`ORIGIN_VERIFY`, test/infra/vat-man-stack.test.ts).
+ */
+export const originCheck = (secret: string | undefined): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> => ({
+  before: (request) => {
+    if (!secret) return;
+    const given = request.event.headers?.[ORIGIN_HEADER];
+    if (!given || !same(given, secret)) throw new ForbiddenError();
+  },
+});
