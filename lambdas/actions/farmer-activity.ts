@@ -4,6 +4,7 @@ import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { forecastCooling } from '../../shared/compliance/cooling-forecast';
 import { coolingRuleDeadlines } from '../../shared/compliance/cooling-rules';
 import { tankerDifference, tankerFigureFor } from '../../shared/calibration/tanker';
+import { withDefaults } from '../../shared/watchman/settings';
 import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
@@ -294,11 +295,15 @@ export const farmerActivityActions: readonly ServedAction[] = [
     };
   }),
 
-  serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'dairy', 'pickupList', 'now'], async (input, { farm, deps }) => {
+  serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'dairy', 'pickupList', 'watchman', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
     // Dockets against the vat (issue 26): the company's dockets on its farms, the entered pickups elsewhere (as calibration).
     const company = isDairyCompanyFarm(farm.fonterra_id);
-    const [found, pickups] = await Promise.all([farmActivities(deps, farm._id, range, 'collection'), company ? Promise.resolve([]) : deps.pickupList.listPickups(farm._id)]);
+    const [found, pickups, settings] = await Promise.all([
+      farmActivities(deps, farm._id, range, 'collection'),
+      company ? Promise.resolve([]) : deps.pickupList.listPickups(farm._id),
+      deps.watchman.getSettings().then(withDefaults),
+    ]);
     const vatNumbers = [...new Set(found.map(({ d }) => d.vat_number))];
     const dockets = new Map(await Promise.all(vatNumbers.map(async (n) => [n, company ? await deps.dairy.listDockets(farm._id, n) : []] as const)));
     return {
@@ -310,6 +315,7 @@ export const farmerActivityActions: readonly ServedAction[] = [
               { start: a.start.published_at, end: a.end.published_at },
               dockets.get(d.vat_number) ?? [],
               pickups.filter((p) => p.vat === d.vat_number),
+              settings.matching_pickup_minutes,
             )
           : null;
         const diff = tanker && collected !== null ? tankerDifference(collected, tanker.volume) : null;

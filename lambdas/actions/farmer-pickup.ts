@@ -18,16 +18,16 @@ import { ForbiddenError, ValidationError } from '../lib/errors';
  * A pickup is a tanker figure: hold the vat's collections against it again (alert 702). The pickup
  * is stored whatever happens here; a failed check is logged and runs again at the next pickup.
  */
-const recheckTanker = async (deps: Pick<Ports, 'readings' | 'pickups' | 'alertsWrite' | 'now'>, farm: Farm, device: Device | undefined, log: Logger) => {
+const recheckTanker = async (deps: Pick<Ports, 'readings' | 'pickups' | 'alertsWrite' | 'watchman' | 'now'>, farm: Farm, device: Device | undefined, log: Logger) => {
   if (!device) return;
   try {
-    await checkTankerDifference({ readings: deps.readings, pickups: deps.pickups, alerts: deps.alertsWrite, now: deps.now }, farm, device);
+    await checkTankerDifference({ readings: deps.readings, pickups: deps.pickups, alerts: deps.alertsWrite, watchman: deps.watchman, now: deps.now }, farm, device);
   } catch (err) {
     log.error('tanker check after a pickup failed', { farm: farm._id, vat: device.vat_number, err });
   }
 };
 
-export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 'readings', 'alertsWrite', 'now'], async (input, { farm, caller, deps, log }) => {
+export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 'readings', 'alertsWrite', 'watchman', 'now'], async (input, { farm, caller, deps, log }) => {
   if (isDairyCompanyFarm(farm.fonterra_id)) throw new ForbiddenError(PICKUP_MESSAGES.dairyCompany);
   const now = deps.now();
   if (Date.parse(input.datetime) > now.getTime() + PICKUP_FUTURE_SLACK_MS) throw new ValidationError(PICKUP_MESSAGES.future);
@@ -53,7 +53,7 @@ export const addPickupAction = serve(contracts.ADD_PICKUP, ['farms', 'pickups', 
  * pickup may delete it (403 otherwise, Admin included: a pickup is that farmer's statement). A
  * pickup already gone answers 'success', so a second click or a retry does no harm.
  */
-export const deletePickupAction = serve(contracts.DELETE_PICKUP, ['farms', 'pickups', 'readings', 'alertsWrite', 'now'], async (input, { farm, caller, deps, log }) => {
+export const deletePickupAction = serve(contracts.DELETE_PICKUP, ['farms', 'pickups', 'readings', 'alertsWrite', 'watchman', 'now'], async (input, { farm, caller, deps, log }) => {
   const pickup = (await deps.pickups.listPickups(farm._id)).find((p) => p.vat === input.vat && p.datetime === input.datetime);
   if (!pickup) return 'success' as const;
   if (pickup.submitted_by !== caller.userId) throw new ForbiddenError(PICKUP_DELETE_REFUSED);

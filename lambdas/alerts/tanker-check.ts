@@ -1,4 +1,5 @@
 import { tankerDifference, tankerFigureFor, tankerVerdict, type TankerFigure } from '../../shared/calibration/tanker';
+import { withDefaults } from '../../shared/watchman/settings';
 import type { Notification } from '../../shared/alerts/types';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
@@ -6,6 +7,7 @@ import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import type { DairyRepository } from '../adapters/dynamodb/dairy-repository';
 import type { PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import type { WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
 import { alertId } from './processor';
 
 const DAY = 86_400_000;
@@ -20,6 +22,8 @@ export interface TankerDeps {
   readonly dairy?: Pick<DairyRepository, 'listDockets'>;
   /** Any other farm's pickups entered by its farmers. */
   readonly pickups?: Pick<PickupRepository, 'listPickups'>;
+  /** Watchman's saved settings: the matching pickup minutes (as calibration's COLLECTIONS takes them). */
+  readonly watchman: Pick<WatchmanRepository, 'getSettings'>;
 }
 
 export interface CollectionAgainstTanker {
@@ -41,16 +45,17 @@ export const collectionsAgainstTanker = async (deps: TankerDeps, farm: Farm, dev
   const company = isDairyCompanyFarm(farm.fonterra_id);
   const need = company ? deps.dairy : deps.pickups;
   if (!need) throw new Error(`tanker figures of ${farm._id}: no ${company ? 'dockets' : 'pickups'} port`);
-  const [collections, dockets, pickups] = await Promise.all([
+  const [collections, dockets, pickups, settings] = await Promise.all([
     deps.readings.listActivities(device._id, from, to, ['collection']),
     company && deps.dairy ? deps.dairy.listDockets(farm._id, device.vat_number) : Promise.resolve([]),
     !company && deps.pickups ? deps.pickups.listPickups(farm._id).then((ps) => ps.filter((p) => p.vat === device.vat_number)) : Promise.resolve([]),
+    deps.watchman.getSettings().then(withDefaults),
   ]);
   return collections
     .flatMap((c) => (c.end && c.start.milk_volume !== null && c.end.milk_volume !== null ? [{ start: c.start.published_at, end: c.end.published_at, vat_drop: c.start.milk_volume - c.end.milk_volume }] : []))
     .sort((a, b) => b.start.localeCompare(a.start))
     .map((c) => {
-      const tanker = tankerFigureFor(c, dockets, pickups);
+      const tanker = tankerFigureFor(c, dockets, pickups, settings.matching_pickup_minutes);
       const diff = tanker ? tankerDifference(c.vat_drop, tanker.volume) : null;
       return { ...c, tanker, difference_l: diff?.litres ?? null, difference_percent: diff?.percent ?? null };
     });

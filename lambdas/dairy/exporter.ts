@@ -4,6 +4,7 @@ import type { DairyEvent, DairyRepository } from '../adapters/dynamodb/dairy-rep
 import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
 import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
 import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import type { WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
 import { collectionEventOf, milkingEventOf, vatExceptionOf } from '../../shared/dairy-company/events';
 import { gatewayJson, type DairyEventKind } from '../../shared/dairy-company/payloads';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
@@ -24,6 +25,8 @@ export interface ExporterDeps {
   /** Exceptions to send (list); alert 702 after the dockets (raise, clearOpen). */
   readonly alerts: Pick<AlertsRepository, 'list' | 'raise' | 'clearOpen'>;
   readonly dairy: DairyRepository;
+  /** Watchman's saved matching pickup minutes, for alert 702's docket match. */
+  readonly watchman: Pick<WatchmanRepository, 'getSettings'>;
   readonly gateway: DairyGatewayClient;
   readonly now: () => Date;
   readonly log: Logger;
@@ -111,7 +114,7 @@ export const makeDairyExporter = (d: ExporterDeps) => {
     for (const docket of dockets) await d.dairy.putDocket({ ...docket, farm_id: farm._id });
     // Every run, not only on a new docket: a collection detected after its docket arrived counts too.
     for (const device of (await d.farms.listDevicesOfFarm(farm._id)).filter((v) => v.status === 1)) {
-      const outcome = await checkTankerDifference({ readings: d.readings, dairy: d.dairy, alerts: d.alerts, now: d.now }, farm, device);
+      const outcome = await checkTankerDifference({ readings: d.readings, dairy: d.dairy, alerts: d.alerts, watchman: d.watchman, now: d.now }, farm, device);
       if (outcome === 'raised') d.log.info('vat reading differs from tanker', { farm: farm._id, vat: device.vat_number });
     }
     return dockets.length;

@@ -11,13 +11,14 @@ const env = envAtImport();
  * events are queued by conditional put and sent with their idempotency key.
  */
 export const handler = lazyHandler(async () => {
-  const [{ dairyGatewayFromEnv }, { createDocumentClient }, { dynamoAlertsRepository }, { dynamoDairyRepository }, { dynamoFarmRepository }, { dynamoReadingsRepository }, { makeDairyExporter }] = await Promise.all([
+  const [{ dairyGatewayFromEnv }, { createDocumentClient }, { dynamoAlertsRepository }, { dynamoDairyRepository }, { dynamoFarmRepository }, { dynamoReadingsRepository }, { dynamoWatchmanRepository }, { makeDairyExporter }] = await Promise.all([
     import('../adapters/dairy-company/gateway-client'),
     import('../adapters/dynamodb/client'),
     import('../adapters/dynamodb/alerts-repository'),
     import('../adapters/dynamodb/dairy-repository'),
     import('../adapters/dynamodb/farms-repository'),
     import('../adapters/dynamodb/readings-repository'),
+    import('../adapters/dynamodb/watchman-repository'),
     import('./exporter'),
   ]);
   const doc = createDocumentClient(env);
@@ -27,6 +28,7 @@ export const handler = lazyHandler(async () => {
     readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
     alerts: dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env)),
     dairy: dynamoDairyRepository(doc, farmsTable),
+    watchman: dynamoWatchmanRepository(doc, farmsTable),
     gateway: dairyGatewayFromEnv(env),
     now: () => new Date(),
     log,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
+import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { makeDairyGatewayClient } from '../../lambdas/adapters/dairy-company/gateway-client';
@@ -86,6 +87,7 @@ beforeAll(async () => {
     readings,
     alerts: dynamoAlertsRepository(doc, alertsTable),
     dairy: dynamoDairyRepository(doc, farmsTable),
+    watchman: dynamoWatchmanRepository(doc, farmsTable),
     gateway: makeDairyGatewayClient(env.stack.facts.dairyGateway, async () => TOKEN),
     now: () => new Date(),
     log: createLogger({ test: 'calibration' }, 'error'),

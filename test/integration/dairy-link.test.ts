@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
+import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { makeDairyGatewayClient } from '../../lambdas/adapters/dairy-company/gateway-client';
@@ -139,6 +140,7 @@ describe('the dairy company link over a simulated week', () => {
       readings,
       alerts,
       dairy: dynamoDairyRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable),
+      watchman: dynamoWatchmanRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable),
       gateway: makeDairyGatewayClient(stack.facts.dairyGateway, async () => TOKEN),
       now: () => new Date(clock),
       log: createLogger({ test: 'dairy-link' }, 'error'),

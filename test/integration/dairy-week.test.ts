@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
+import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { makeDairyGatewayClient } from '../../lambdas/adapters/dairy-company/gateway-client';
@@ -68,6 +69,7 @@ describe('a simulated week of a dairy-company farm, through the ingest', () => {
       readings,
       alerts,
       dairy: dynamoDairyRepository(doc, stack.facts.dynamodb.farmsTable),
+      watchman: dynamoWatchmanRepository(doc, stack.facts.dynamodb.farmsTable),
       gateway: makeDairyGatewayClient(stack.facts.dairyGateway, async () => TOKEN),
       now: () => new Date(clock),
       log: createLogger({ test: 'dairy-week' }, 'error'),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
+import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { makeDairyGatewayClient } from '../../lambdas/adapters/dairy-company/gateway-client';
@@ -11,6 +12,7 @@ import { createLogger } from '../../lambdas/lib/logger';
 import { toWireTime } from '../../shared/api/actions/farmer-pickup';
 import type { Notification } from '../../shared/alerts/types';
 import type { Device } from '../../shared/entities/device';
+import { withDefaults } from '../../shared/watchman/settings';
 import { startTestStack } from '../support/local-stack';
 
 /**
@@ -64,6 +66,7 @@ describe('dockets against the vat (issue 26)', () => {
       readings,
       alerts: dynamoAlertsRepository(createDocumentClient(), stack.facts.dynamodb.alertsTable),
       dairy: dynamoDairyRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable),
+      watchman: dynamoWatchmanRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable),
       gateway: makeDairyGatewayClient(stack.facts.dairyGateway, async () => TOKEN),
       now: () => new Date(clock),
       log: createLogger({ test: 'tanker-difference' }, 'error'),
@@ -117,4 +120,29 @@ describe('dockets against the vat (issue 26)', () => {
     for (let day = 11; day < 16; day += 1) counts.push(await pickup(day, 0.96));
     expect(counts.slice(11)).toEqual([1, 1, 2, 2, 2]);
   }, 180_000);
+
+  it("matches a pickup to its collection within Watchman's saved matching minutes, as calibration does", async () => {
+    const [device] = (await farms.listDevicesOfFarm('farm-lite')).filter((d) => d.status === 1);
+    if (!device) throw new Error('no farm-lite vat');
+    const watchman = dynamoWatchmanRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable);
+    const saved = await watchman.getSettings();
+    // A collection (40 minutes) and a pickup entered 45 minutes after it ended: outside the default 30 minutes.
+    const t = START + 17 * DAY + 7 * HOUR;
+    await collect(device, t, 8000);
+    const added = await stack.post('/api/farmer/activity', { type: 'ADD_PICKUP', farm_id: 'farm-lite', vat: '1', datetime: toWireTime(t + 85 * MIN), volume: '7900', temperature: '3.9' }, farmer);
+    expect(added).toEqual({ status: 200, body: 'success' });
+    const tankerOf = async () => {
+      const res = await stack.post('/api/farmer/activity', { type: 'FARMER_COLLECTION_LIST', farm: 'farm-lite', startDate: iso(t).slice(0, 10), endDate: iso(t).slice(0, 10) }, farmer);
+      expect(res.status).toBe(200);
+      return (res.body as { list: { activity: { start: { published_at: string } }; tanker: { source: string; volume: number } | null }[] }).list.find((c) => c.activity.start.published_at === iso(t))?.tanker;
+    };
+    try {
+      await watchman.putSettings(withDefaults({ ...saved, matching_pickup_minutes: 30 }));
+      expect(await tankerOf()).toBeNull();
+      await watchman.putSettings(withDefaults({ ...saved, matching_pickup_minutes: 60 }));
+      expect(await tankerOf()).toMatchObject({ source: 'pickup', volume: 7900 });
+    } finally {
+      await watchman.putSettings(withDefaults(saved));
+    }
+  }, 120_000);
 });
