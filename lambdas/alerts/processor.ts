@@ -62,8 +62,12 @@ const CONTEXT_CACHE_MS = 60_000;
 /** The deterministic id of an alert: the trigger reading's time, the device and the type. */
 export const alertId = (deviceId: string, type: number, publishedAt: string): string => `${publishedAt}~${deviceId}~${type}`;
 
+/** A step's effects as outbox entries: clears first (the engine never raises a type in the step that clears it). */
+const outboxOf = (result: EngineStep): OutboxAlert[] => [...result.cleared.map((clear) => ({ clear })), ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) }))];
+const withOutbox = (result: EngineStep) => ({ state: result.state, outbox: outboxOf(result) });
+
 /**
- * Runs the alert engine for the ingest (one reading, in order) and for the sweep (time-based
+ * Runs the alert engine for the ingest (a device's new readings, in order) and for the sweep (time-based
  * types), persists its state under an optimistic lock, writes raised alerts through a crash-safe
  * outbox on the state item, clears open conditions, and hands new alerts to the notifier.
  */
@@ -167,15 +171,18 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     },
   });
 
-  /** One engine step under the lock (load, apply a leftover outbox, step, commit, apply, deliver). */
-  const run = async (device: Device, step: (record: EngineRecord, ctx: AlertContext) => EngineStep, caller: 'ingest' | 'sweep' = 'ingest') => {
+  /**
+   * One engine step under the lock (load, apply a leftover outbox, step, commit, apply, deliver).
+   * The step's outbox is in the order its effects happened (see outboxOf).
+   */
+  const run = async (device: Device, step: (record: EngineRecord, ctx: AlertContext) => { state: AlertEngineState; outbox: OutboxAlert[] }, caller: 'ingest' | 'sweep' = 'ingest') => {
     const c = await contextOf(device);
     if (!c) return;
     subjects.set(device._id, { device, farm: c.farm });
     await engines.run(device._id, (stored, { cached }): Step<EngineRecord, void> => {
       const record: EngineRecord = stored ?? { n: 0, farm_id: device.farm_id, state: initialAlertState(), outbox: [] };
       const result = step(record, c.ctx);
-      const quiet = result.raised.length === 0 && result.cleared.length === 0;
+      const quiet = result.outbox.length === 0;
       if (quiet && JSON.stringify(result.state) === JSON.stringify(record.state)) return { kind: 'none', result: undefined };
       // Every reading moves the cursor, the last reading and its arrival time. Writing only those
       // can wait a little in a warm container (the ingest keeps the arrival time on the device
@@ -187,16 +194,32 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
         if (cached && stored && nowMs - (persistedAt.get(device._id) ?? 0) < VOLATILE_PERSIST_MS) return { kind: 'keep', record: { ...record, state: result.state }, result: undefined };
       }
       persistedAt.set(device._id, nowMs);
-      // Clears first: the engine never raises a type in the step that clears it.
-      const outbox: OutboxAlert[] = [...result.cleared.map((clear) => ({ clear })), ...result.raised.map((alert) => ({ alert, open: !ONE_SHOT.has(alert.type) }))];
-      return { kind: 'commit', record: { n: record.n + 1, farm_id: device.farm_id, state: result.state, outbox }, result: undefined };
+      return { kind: 'commit', record: { n: record.n + 1, farm_id: device.farm_id, state: result.state, outbox: result.outbox }, result: undefined };
     });
   };
 
-  /** The ingest's hook: a device's newest reading, after the ingest committed it. */
-  const onReading = async ({ device, reading }: { device: Device; reading: Reading }) => {
-    await run(device, (record, ctx) => evaluate(record.state, reading, ctx, { now: deps.now }));
+  /**
+   * The ingest's hook: a device's new in-order readings (oldest first), after the ingest committed
+   * them, in one engine step: each reading is evaluated on the state the one before it left (as
+   * one step per reading would), and the whole run is one commit whose outbox holds every
+   * reading's clears and raises in reading order (issue 14: one engine write per device batch
+   * instead of one per reading whose state changed). Readings the engine has seen are skipped.
+   */
+  const onReadings = async ({ device, readings }: { device: Device; readings: readonly Reading[] }) => {
+    if (readings.length === 0) return;
+    await run(device, (record, ctx) => {
+      let state = record.state;
+      const outbox: OutboxAlert[] = [];
+      for (const reading of readings) {
+        const result = evaluate(state, reading, ctx, { now: deps.now });
+        state = result.state;
+        outbox.push(...outboxOf(result));
+      }
+      return { state, outbox };
+    });
   };
+  /** One reading (onReadings with one). */
+  const onReading = ({ device, reading }: { device: Device; reading: Reading }) => onReadings({ device, readings: [reading] });
 
   /** The periodic sweep: time-based types for every device, then deliveries still pending. */
   const sweepAll = async () => {
@@ -209,7 +232,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
         if (!device || device.status !== 1) continue;
         // The ingest records each reading's arrival on the device item at once; the engine's own
         // copy may be a little behind (see VOLATILE_PERSIST_MS): the later of the two counts.
-        await run(device, (record, ctx) => sweep(withDeviceLive(record.state, device), now, ctx), 'sweep');
+        await run(device, (record, ctx) => withOutbox(sweep(withDeviceLive(record.state, device), now, ctx)), 'sweep');
       } catch (err) {
         assertIsError(err);
         failed += 1;
@@ -220,6 +243,6 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
     return { devices: devices.length, failed, delivered };
   };
 
-  return { onReading, sweepAll };
+  return { onReading, onReadings, sweepAll };
 };
 export type AlertProcessor = ReturnType<typeof makeAlertProcessor>;

@@ -15,7 +15,8 @@ export interface DeviceRecord {
   readonly live?: { readonly lastUpdated: LastUpdated; readonly seenAt: string };
 }
 
-export type AlertHook = (ctx: { readonly device: Device; readonly reading: Reading }) => Promise<void>;
+/** The alert engine's step over a device's new in-order readings (oldest first), as one run. */
+export type AlertHook = (ctx: { readonly device: Device; readonly readings: readonly Reading[] }) => Promise<void>;
 
 /** The device's live values as the dashboard shows them (farmer §9 display rounding). */
 export const lastUpdatedOf = (r: Reading): LastUpdated => ({
@@ -45,7 +46,7 @@ const versionOf = (r: DeviceRecord | undefined) => (r?.ingest ? (r.ingest.v ?? r
  * the readings the alert engine has still to evaluate). Every write of the outbox carries the n
  * of the state that produced it and is conditional on not being older than what is stored.
  */
-export const makeDeviceState = (deps: { farms: FarmRepository; readings: ReadingsRepository; now: () => Date; onReading?: AlertHook }) => {
+export const makeDeviceState = (deps: { farms: FarmRepository; readings: ReadingsRepository; now: () => Date; onReadings?: AlertHook }) => {
   const { farms, readings } = deps;
   /** The fresh readings of the batch a device is committing (after its cursor, through the newest): the alert outbox of that commit takes them from here instead of reading them back. */
   const inMemory = new Map<string, { after: string | null; through: string | null; readings: readonly Reading[] }>();
@@ -83,7 +84,7 @@ export const makeDeviceState = (deps: { farms: FarmRepository; readings: Reading
       for (const day of pending.stalePartials ?? []) await readings.dropPartial(id, day);
       // The alert engine is part of the committed step: a crash before it ran is caught up by the
       // next run on the device (its retry or its next batch); it skips readings it has seen.
-      if (pending.alerts && deps.onReading) for (const reading of await alertReadings(id, pending.alerts.after, pending.alerts.through)) await deps.onReading({ device, reading });
+      if (pending.alerts && deps.onReadings) await deps.onReadings({ device, readings: await alertReadings(id, pending.alerts.after, pending.alerts.through) });
     },
   });
 

@@ -2,8 +2,8 @@ import { optionalEnv, requireEnv } from '../lib/env';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
-import type { Reading } from '../../shared/telemetry/reading';
 import type { createDocumentClient as DocumentClient } from '../adapters/dynamodb/client';
+import type { StoredReadings } from '../live/live';
 
 const env = envAtImport();
 
@@ -26,9 +26,9 @@ export const handler = lazyHandler(async () => {
     readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
     now: () => new Date(),
     log: createLogger({ function: 'ingest' }),
-    // The alert engine (issue 6) steps with every in-order reading, as part of the device's
-    // committed step: a failure fails the device's records, and their retry evaluates them.
-    onReading: alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env).onReading,
+    // The alert engine (issue 6) steps over each device's in-order readings of a batch, as part of
+    // the device's committed step: a failure fails the device's records, and their retry evaluates them.
+    onReadings: alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env).onReadings,
     ...(onStored ? { onStored } : {}),
   });
   return makeStreamHandler(ingest, createLogger({ function: 'ingest' }));
@@ -45,5 +45,5 @@ const livePush = async (doc: ReturnType<typeof DocumentClient>) => {
     sender: liveSenderFromEnv(env),
     log: createLogger({ function: 'ingest', part: 'live' }),
   });
-  return (farm: string, device: string, readings: readonly Reading[]) => push.readingsStored(farm, device, readings);
+  return (farm: string, devices: readonly StoredReadings[]) => push.readingsStored(farm, devices);
 };

@@ -17,16 +17,17 @@ export interface IngestDeps {
   readonly now: () => Date;
   readonly log: Logger;
   /**
-   * The alert engine (issue 6), with each in-order reading: part of the device's committed step
-   * (its outbox), so a crash before it ran is caught up by the next run on the device. Late
-   * readings are old news to it.
+   * The alert engine (issue 6), with a device's in-order readings of a batch in one step: part of
+   * the device's committed step (its outbox), so a crash before it ran is caught up by the next
+   * run on the device. Late readings are old news to it.
    */
-  readonly onReading?: AlertHook;
+  readonly onReadings?: AlertHook;
   /**
-   * After a device's commit, its new in-order readings (issue 26: the live-updates push to the
-   * farm's WebSocket connections). Best effort: it must not throw, and never fails the batch.
+   * After a batch's device commits, each farm's devices with their new in-order readings (issue
+   * 26: the live-updates push to the farm's WebSocket connections; one call per farm and batch).
+   * Best effort: it must not throw, and never fails the batch.
    */
-  readonly onStored?: (farm: string, deviceId: string, readings: readonly Reading[]) => Promise<void>;
+  readonly onStored?: (farm: string, devices: readonly { readonly device: string; readonly readings: readonly Reading[] }[]) => Promise<void>;
 }
 
 /** A reading of a batch for its device, with where it came from. */
@@ -166,7 +167,9 @@ export const makeIngest = (deps: IngestDeps) => {
       return results;
     }
 
-    // 5. One commit per device, devices in parallel, each device's batches one at a time.
+    // 5. One commit per device, devices in parallel, each device's batches one at a time; then the
+    //    new readings to the live push, one call per farm.
+    const storedByFarm = new Map<string, { device: string; readings: Reading[] }[]>();
     await Promise.all(
       writing.map((entry) =>
         settle(
@@ -174,12 +177,14 @@ export const makeIngest = (deps: IngestDeps) => {
           async () => {
             const fresh = await queue(entry.deviceId, () => devices.commitBatch(entry.deviceId, entry.items.map((i) => i.reading), entry.written));
             const stored = entry.items.filter((_, j) => fresh[j]).map((i) => i.reading);
-            if (stored.length > 0 && deps.onStored) await deps.onStored(entry.farm, entry.deviceId, stored);
+            if (stored.length > 0) storedByFarm.set(entry.farm, [...(storedByFarm.get(entry.farm) ?? []), { device: entry.deviceId, readings: stored }]);
             return entry.items.map((i, j): IngestOutcome => ({ status: fresh[j] ? 'stored' : entry.written.has(i.reading.published_at) ? 'late' : 'duplicate' }));
           },
         ),
       ),
     );
+    const { onStored } = deps;
+    if (onStored) await Promise.all([...storedByFarm].map(([farm, devices]) => onStored(farm, devices).catch((err: unknown) => deps.log.warn('live push failed', { farm, err }))));
     return results;
   };
 

@@ -95,34 +95,48 @@ export const liveReadingOf = (farm: string, device: string, r: Pick<Reading, 'pu
   agitator_status: r.agitator_status,
 });
 
-/** Pushes new readings to whoever watches their farm (the ingest calls it after a device's commit). */
+/** A device's new readings of one ingest batch. */
+export interface StoredReadings {
+  readonly device: string;
+  readonly readings: readonly Reading[];
+}
+
+/** Pushes new readings to whoever watches their farm (the ingest calls it after a batch's device commits). */
 export interface LivePush {
-  readingsStored(farm: string, device: string, readings: readonly Reading[]): Promise<void>;
+  /** The farm's devices' new readings of one batch: the farm's connections are read once for all of them. */
+  readingsStored(farm: string, devices: readonly StoredReadings[]): Promise<void>;
 }
 
 /**
- * The newest of the readings goes to each of the farm's connections; a connection API Gateway
- * says is gone is forgotten. Best effort: the 120 s refresh is the fallback, so a failure is
- * logged, never thrown into the ingest's commit.
+ * Each device's newest reading goes to each of the farm's connections (one read of the farm's
+ * connections per batch, issue 14); a connection API Gateway says is gone is forgotten. Best
+ * effort: the 120 s refresh is the fallback, so a failure is logged, never thrown into the ingest.
  */
 export const makeLivePush = ({ connections, sender, log }: Pick<LiveDeps, 'connections' | 'sender' | 'log'>): LivePush => ({
-  async readingsStored(farm, device, readings) {
-    const newest = readings.reduce<Reading | undefined>((a, r) => (!a || r.published_at > a.published_at ? r : a), undefined);
-    if (!newest) return;
+  async readingsStored(farm, devices) {
+    const messages = devices.flatMap(({ device, readings }) => {
+      const newest = readings.reduce<Reading | undefined>((a, r) => (!a || r.published_at > a.published_at ? r : a), undefined);
+      return newest ? [liveReadingOf(farm, device, newest)] : [];
+    });
+    if (messages.length === 0) return;
     try {
       const ids = await connections.listFarmConnections(farm);
-      const message = liveReadingOf(farm, device, newest);
       await Promise.all(
         ids.map(async (id) => {
-          try {
-            if (!(await sender.post(id, message))) await connections.removeConnection(id);
-          } catch (err) {
-            log.warn('live push to a connection failed', { farm, connection: id, err });
+          for (const message of messages) {
+            try {
+              if (!(await sender.post(id, message))) {
+                await connections.removeConnection(id);
+                return;
+              }
+            } catch (err) {
+              log.warn('live push to a connection failed', { farm, connection: id, err });
+            }
           }
         }),
       );
     } catch (err) {
-      log.warn('live push failed', { farm, device, err });
+      log.warn('live push failed', { farm, devices: messages.map((m) => m.device), err });
     }
   },
 });

@@ -159,4 +159,29 @@ describe('alert processor', () => {
     expect(list.map((n) => n.type)).toEqual([102]);
     expect(delivered).toHaveLength(1);
   });
+
+  it("one step over a device's batch of readings (the ingest's onReadings) raises, clears and raises again as one step per reading does, each alert once", async () => {
+    const base = (await farms.getDevice('dev-31245-2')) as Device;
+    const one = { ...base, _id: 'dev-fold-one', name: 'vm-fold-one' };
+    const batch = { ...base, _id: 'dev-fold-batch', name: 'vm-fold-batch' };
+    // Cool, then warm (102 after 2 minutes over 6 °C), back to normal long enough to clear, warm again.
+    const temps = [...Array<number>(4).fill(4), ...Array<number>(4).fill(9), ...Array<number>(16).fill(4), ...Array<number>(4).fill(9)];
+    const at = (m: number) => reading({ published_at: new Date(T0 + m * 60_000).toISOString(), milk_volume: 3_000, temp1: temps[m] ?? 4, agitator_status: 1, state_machine: 'storage', battery: '0x0B' });
+    const all = temps.map((_, m) => at(m));
+    const deliveredOne: string[] = [];
+    const perReading = processorWith(alerts, deliveredOne);
+    for (const r of all) await perReading.onReading({ device: one, reading: r });
+    const deliveredBatch: string[] = [];
+    const batched = processorWith(alerts, deliveredBatch);
+    // Two batches, the second repeating the end of the first (a redelivery): seen readings are skipped.
+    await batched.onReadings({ device: batch, readings: all.slice(0, 14) });
+    await batched.onReadings({ device: batch, readings: all.slice(10) });
+    const of = async (id: string) => (await alerts.list('farm-pro')).filter((n) => n.device._id === id).map((n) => `${n.type}@${n.data.published_at}`).sort();
+    const expected = await of(one._id);
+    expect(expected).toHaveLength(2);
+    expect(await of(batch._id)).toEqual(expected);
+    expect(deliveredBatch).toHaveLength(deliveredOne.length);
+    expect((await alerts.getEngine(batch._id))?.outbox).toEqual([]);
+    expect((await alerts.getEngine(batch._id))?.state.cursor).toBe(all.at(-1)?.published_at);
+  });
 });

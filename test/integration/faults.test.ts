@@ -68,7 +68,7 @@ const container = (ports: Ports = { farms, readings, alerts }) => {
   const settings = dynamoAlertSettingsRepository(doc(), tables.FARMS_TABLE as string);
   const milkingWindows = dynamoMilkingWindowsRepository(doc(), tables.FARMS_TABLE as string);
   const processor = makeAlertProcessor({ farms: ports.farms, settings, milkingWindows, alerts: ports.alerts, notifier: quietNotifier, now: () => new Date(), log });
-  return makeStreamHandler(makeIngest({ farms: ports.farms, readings: ports.readings, now: () => new Date(), log, onReading: processor.onReading }), log);
+  return makeStreamHandler(makeIngest({ farms: ports.farms, readings: ports.readings, now: () => new Date(), log, onReadings: processor.onReadings }), log);
 };
 
 /** The ingest stream (2 shards, Lambda's retries and on-failure destination) consumed by `consumer(shard)`. */
