@@ -21,11 +21,12 @@ export const checkServes = (path: EndpointPath, actions: readonly ServedAction[]
  * `type`. Its entry (lambdas/api/<handler>.ts) loads it on first use (lambdas/lib/lazy-handler.ts);
  * that each entry serves exactly the contracts declared for its path is checked by
  * lambdas/api/actions-by-endpoint.test.ts, not at cold start (the check loads every contract).
- * Ports are built lazily from the environment; tests pass their own.
+ * Ports are built lazily from the environment, each call loading the ones it names; tests pass their own.
  */
-export const apiHandler = (path: EndpointPath, actions: readonly ServedAction[], ports: Ports = lazyPorts(), env: NodeJS.ProcessEnv = process.env) => {
+export const apiHandler = (path: EndpointPath, actions: readonly ServedAction[], ports?: Ports, env: NodeJS.ProcessEnv = process.env) => {
   const endpoint = endpointByPath(path);
   if (!endpoint) throw new Error(`No endpoint ${path} in shared/api/endpoints.ts`);
   const log = createLogger({ endpoint: path });
-  return http(dispatch({ auth: endpoint.auth, actions, ports, log, checkAnswers: env.CHECK_ANSWERS === '1' }), log);
+  const lazy = ports ? undefined : lazyPorts();
+  return http(dispatch({ auth: endpoint.auth, actions, ports: ports ?? (lazy as Ports), ...(lazy ? { loadPorts: lazy.load } : {}), log, checkAnswers: env.CHECK_ANSWERS === '1' }), log);
 };
