@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { RAW_ARCHIVE_DAYS } from '../../../shared/constants';
 import { ACTIVITY_KINDS, type Activity, type ActivityKind } from '../../../shared/telemetry/activities';
-import { fromDayColumns, toDayColumns, type DayColumns } from '../../../shared/telemetry/day-bucket';
+import { decodeDay, encodeDay, fromDayColumns, type DayColumns, type StoredDay } from '../../../shared/telemetry/day-bucket';
 import { columnsFromDay, columnsFromReadings, concatColumns, sliceColumns, type ReadingColumns } from '../../../shared/telemetry/reading-columns';
 import { READING_FIELDS, readingKey, sameReading, type Reading } from '../../../shared/telemetry/reading';
 import { readingsKeys as k } from './keys';
@@ -122,6 +122,9 @@ const DECODED_BUCKETS = 200;
 const PARTIAL_REFRESH_READINGS = 60;
 
 
+/** A bucket item's `data` (deflated JSON, version 1 or 2) as columns. */
+const readBucket = (data: unknown): DayColumns => decodeDay(JSON.parse(inflateRawSync(data as Uint8Array).toString('utf8')) as StoredDay);
+
 const toReading = (item: Record<string, unknown>): Reading =>
   Object.fromEntries(READING_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Reading;
 
@@ -209,7 +212,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     const through = new Date(Date.parse(last.published_at) - PARTIAL_SAFETY_MS).toISOString();
     const kept = readings.filter((r) => r.published_at <= through);
     if (kept.length === 0) return;
-    const data = deflateRawSync(Buffer.from(JSON.stringify(toDayColumns(kept)), 'utf8'));
+    const data = deflateRawSync(Buffer.from(JSON.stringify(encodeDay(kept)), 'utf8'));
     await guarded(() =>
       doc.send(
         new PutCommand({
@@ -326,7 +329,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         days.map(async (day) => {
           const bucket = byDay.get(day);
           if (!bucket) return readDay(deviceId, day, from, to);
-          const columns = JSON.parse(inflateRawSync(bucket.data as Uint8Array).toString('utf8')) as DayColumns;
+          const columns = readBucket(bucket.data);
           return fromDayColumns(columns).filter((r) => r.published_at >= from && r.published_at <= to);
         }),
       );
@@ -376,7 +379,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         if (hit) decoded.delete(id);
         let columns = pinned.get(id);
         if (!columns) {
-          columns = columnsFromDay(JSON.parse(inflateRawSync(item.data as Uint8Array).toString('utf8')) as DayColumns);
+          columns = columnsFromDay(readBucket(item.data));
           pinned.set(id, columns);
         }
         // Most recently used last; the oldest are evicted once the call is done.
@@ -459,7 +462,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     async compactDay(deviceId, day) {
       const readings = await readDay(deviceId, day, `${day}T00:00:00.000Z`, `${day}T23:59:59.999Z`);
       if (readings.length === 0) return;
-      const data = deflateRawSync(Buffer.from(JSON.stringify(toDayColumns(readings)), 'utf8'));
+      const data = deflateRawSync(Buffer.from(JSON.stringify(encodeDay(readings)), 'utf8'));
       await guarded(() =>
         doc.send(
           new PutCommand({
