@@ -2,27 +2,28 @@ import type { BotCheck } from '../adapters/bot-check/bot-check';
 import type { AccountService } from '../adapters/cognito/account';
 import type { IdentityProvider } from '../adapters/cognito/identity-provider';
 import type { UserGroups } from '../adapters/cognito/user-groups';
-import type { AuditRepository } from '../adapters/dynamodb/audit-repository';
-import type { AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
-import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
-import type { DairyRepository } from '../adapters/dynamodb/dairy-repository';
-import type { EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
-import type { EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
-import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
-import type { InstallRepository } from '../adapters/dynamodb/installs-repository';
-import type { LookupRepository } from '../adapters/dynamodb/lookups-repository';
-import type { MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
-import type { OrganizationRepository } from '../adapters/dynamodb/organizations-repository';
-import type { PickupRepository } from '../adapters/dynamodb/pickups-repository';
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import type { WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
+import { dynamoAuditRepository, type AuditRepository } from '../adapters/dynamodb/audit-repository';
+import { createDocumentClient } from '../adapters/dynamodb/client';
+import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
+import { dynamoAlertsRepository, type AlertsRepository } from '../adapters/dynamodb/alerts-repository';
+import { dynamoDairyRepository, type DairyRepository } from '../adapters/dynamodb/dairy-repository';
+import { dynamoEnquiryRepository, type EnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
+import { dynamoEquipmentRepository, type EquipmentRepository } from '../adapters/dynamodb/equipment-repository';
+import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/farms-repository';
+import { dynamoInstallRepository, type InstallRepository } from '../adapters/dynamodb/installs-repository';
+import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
+import { dynamoMilkingWindowsRepository, type MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
+import { dynamoOrganizationRepository, type OrganizationRepository } from '../adapters/dynamodb/organizations-repository';
+import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
+import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import { dynamoWatchmanRepository, type WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
 import type { DeviceCommands, UnitChecks } from '../adapters/iot/device-commands';
 import type { UnitProvisioning } from '../adapters/iot/provisioning';
 import type { ThingRegistry } from '../adapters/iot/thing-registry';
 import type { AlertEmailTopics } from '../adapters/sns/alert-email';
 import type { SalesMail } from '../adapters/sns/sales-mail';
 import type { LiveSender } from '../adapters/apigateway/live-sender';
-import type { ConnectionsRepository } from '../adapters/dynamodb/connections-repository';
+import { dynamoConnectionsRepository, type ConnectionsRepository } from '../adapters/dynamodb/connections-repository';
 import { requireEnv } from './env';
 import type { TokenVerifier } from './token-verifier';
 
@@ -158,41 +159,41 @@ export interface PortLoader {
  * read before it was loaded throws, naming it.
  */
 export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoader => {
-  let doc: Promise<import('@aws-sdk/lib-dynamodb').DynamoDBDocumentClient> | undefined;
-  const documentClient = () => (doc ??= import('../adapters/dynamodb/client').then((m) => m.createDocumentClient(env)));
+  let doc: ReturnType<typeof createDocumentClient> | undefined;
+  const documentClient = () => (doc ??= createDocumentClient(env));
   const farmsTable = () => requireEnv('FARMS_TABLE', env);
   const builders: { [K in PortName]: () => Promise<Ports[K]> } = {
     farms: () => load1('farmsWrite'),
-    farmsWrite: async () => (await import('../adapters/dynamodb/farms-repository')).dynamoFarmRepository(await documentClient(), farmsTable()),
+    farmsWrite: async () => dynamoFarmRepository(documentClient(), farmsTable()),
     readings: () => load1('readingsWrite'),
-    readingsWrite: async () => (await import('../adapters/dynamodb/readings-repository')).dynamoReadingsRepository(await documentClient(), requireEnv('READINGS_TABLE', env)),
+    readingsWrite: async () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
     alerts: () => load1('alertsWrite'),
-    alertsWrite: async () => (await import('../adapters/dynamodb/alerts-repository')).dynamoAlertsRepository(await documentClient(), requireEnv('ALERTS_TABLE', env)),
+    alertsWrite: async () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
     alertSettings: () => load1('alertSettingsWrite'),
-    alertSettingsWrite: async () => (await import('../adapters/dynamodb/alert-settings-repository')).dynamoAlertSettingsRepository(await documentClient(), farmsTable()),
-    pickups: async () => (await import('../adapters/dynamodb/pickups-repository')).dynamoPickupRepository(await documentClient(), farmsTable()),
+    alertSettingsWrite: async () => dynamoAlertSettingsRepository(documentClient(), farmsTable()),
+    pickups: async () => dynamoPickupRepository(documentClient(), farmsTable()),
     pickupList: () => load1('pickups'),
     equipment: () => load1('equipmentWrite'),
-    equipmentWrite: async () => (await import('../adapters/dynamodb/equipment-repository')).dynamoEquipmentRepository(await documentClient(), farmsTable()),
+    equipmentWrite: async () => dynamoEquipmentRepository(documentClient(), farmsTable()),
     organizations: () => load1('organizationsWrite'),
-    organizationsWrite: async () => (await import('../adapters/dynamodb/organizations-repository')).dynamoOrganizationRepository(await documentClient(), farmsTable()),
+    organizationsWrite: async () => dynamoOrganizationRepository(documentClient(), farmsTable()),
 
-    dairy: async () => (await import('../adapters/dynamodb/dairy-repository')).dynamoDairyRepository(await documentClient(), farmsTable()),
-    lookups: async () => (await import('../adapters/dynamodb/lookups-repository')).dynamoLookupRepository(await documentClient(), farmsTable()),
-    installs: async () => (await import('../adapters/dynamodb/installs-repository')).dynamoInstallRepository(await documentClient(), farmsTable()),
-    units: async () => (await import('../adapters/dynamodb/installs-repository')).dynamoInstallRepository(await documentClient(), farmsTable()),
+    dairy: async () => dynamoDairyRepository(documentClient(), farmsTable()),
+    lookups: async () => dynamoLookupRepository(documentClient(), farmsTable()),
+    installs: async () => dynamoInstallRepository(documentClient(), farmsTable()),
+    units: async () => dynamoInstallRepository(documentClient(), farmsTable()),
     identity: async () => (await import('../adapters/cognito/identity-provider')).identityProviderFromEnv(env),
     account: async () => (await import('../adapters/cognito/account')).accountServiceFromEnv(env),
-    enquiries: async () => (await import('../adapters/dynamodb/enquiries-repository')).dynamoEnquiryRepository(await documentClient(), farmsTable()),
+    enquiries: async () => dynamoEnquiryRepository(documentClient(), farmsTable()),
     salesMail: async () => (await import('../adapters/sns/sales-mail')).salesMailFromEnv(env),
     alertRoutes: async () => (await import('../adapters/sns/alert-sender')).alertEmailTopicsFromEnv(await load1('alertSettingsWrite'), env),
     groups: async () => (await import('../adapters/cognito/user-groups')).userGroupsFromEnv(env),
     audit: () => load1('auditWrite'),
-    auditWrite: async () => (await import('../adapters/dynamodb/audit-repository')).dynamoAuditRepository(await documentClient(), farmsTable()),
+    auditWrite: async () => dynamoAuditRepository(documentClient(), farmsTable()),
     milkingWindows: () => load1('milkingWindowsWrite'),
-    milkingWindowsWrite: async () => (await import('../adapters/dynamodb/milking-windows-repository')).dynamoMilkingWindowsRepository(await documentClient(), farmsTable()),
-    watchman: async () => (await import('../adapters/dynamodb/watchman-repository')).dynamoWatchmanRepository(await documentClient(), farmsTable()),
-    watchmanWrite: async () => (await import('../adapters/dynamodb/watchman-repository')).dynamoWatchmanRepository(await documentClient(), farmsTable()),
+    milkingWindowsWrite: async () => dynamoMilkingWindowsRepository(documentClient(), farmsTable()),
+    watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
+    watchmanWrite: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     flagEditors: async () => flagEditorsFromEnv(env),
     verifier: async () => (await import('./token-verifier')).tokenVerifierFromEnv(env),
     botCheck: async () => (await import('../adapters/bot-check/bot-check')).botCheckFromEnv(env),
@@ -201,7 +202,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoa
     thingRegistry: async () => (await import('../adapters/iot/thing-registry')).thingRegistryFromEnv(env),
     provisioning: async () => (await import('../adapters/iot/provisioning')).provisioningFromEnv(env),
     now: async () => () => new Date(),
-    connections: async () => (await import('../adapters/dynamodb/connections-repository')).dynamoConnectionsRepository(await documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
+    connections: async () => dynamoConnectionsRepository(documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
     liveSender: async () => (await import('../adapters/apigateway/live-sender')).liveSenderFromEnv(env),
   };
   const built: Partial<Record<PortName, unknown>> = {};
