@@ -126,12 +126,19 @@ export const rowsOf = (c: ReadingColumns, indices?: readonly number[]): Reading[
   });
 };
 
-/** The columns as downsampleIndices reads them. */
-export const seriesSource = (c: ReadingColumns): SeriesSource => ({
-  length: c.t.length,
-  time: (i) => c.t[i] as number,
-  value: (field, i) => c.cols[field][i] ?? null,
-  agitator: (i) => c.cols.agitator_status[i] ?? null,
-  state: (i) => c.cols.state_machine[i] ?? null,
-  mains: (i) => c.cols.on_mains[i] ?? null,
-});
+/**
+ * The columns as downsampleIndices reads them, each column looked up once (a joined range's
+ * columns are getters that join on first read: not a call per reading).
+ */
+export const seriesSource = (c: ReadingColumns): SeriesSource => {
+  const read: Partial<Record<Field, readonly unknown[]>> = {};
+  const col = <F extends Field>(f: F) => (read[f] ??= c.cols[f]) as DayColumns['cols'][F];
+  return {
+    length: c.t.length,
+    time: (i) => c.t[i] as number,
+    value: (field, i) => col(field)[i] ?? null,
+    agitator: (i) => col('agitator_status')[i] ?? null,
+    state: (i) => col('state_machine')[i] ?? null,
+    mains: (i) => col('on_mains')[i] ?? null,
+  };
+};
