@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointPath } from '../../shared/api/endpoints';
-import { checkServes } from '../lib/api-handler';
 import type { ServedAction } from '../lib/dispatch';
-import { ACTIONS_BY_ENDPOINT } from './actions-by-endpoint';
+import { ACTIONS_BY_ENDPOINT, checkServes } from './actions-by-endpoint';
 
 describe('actions by endpoint', () => {
   it.each(ENDPOINTS.map((e) => e.path))('%s serves exactly its declared contracts', (path) => {

@@ -1,3 +1,4 @@
+import { contractsOf } from '../../shared/api/contracts';
 import type { EndpointPath } from '../../shared/api/endpoints';
 import { farmerActivityActions } from '../actions/farmer-activity';
 import { farmerDashboardActions } from '../actions/farmer-dashboard';
@@ -40,4 +41,15 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/installer': [...installerActions, ...calibrationApplyActions],
   '/api/calibration': calibrationActions,
   '/api/watchman': watchmanActions,
+};
+
+/** Throws unless `actions` serve exactly the contracts declared for `path`, each once. */
+export const checkServes = (path: EndpointPath, actions: readonly ServedAction[]): void => {
+  const served = new Set(actions.map((a) => a.contract));
+  const stray = actions.filter((a) => a.contract.path !== path).map((a) => a.contract.type);
+  const missing = contractsOf(path).filter((c) => !served.has(c)).map((c) => c.type);
+  const twice = served.size !== actions.length;
+  if (stray.length || missing.length || twice) {
+    throw new Error(`${path}: serves ${stray.join(', ') || 'nothing'} of another path; declared but not served: ${missing.join(', ') || 'none'}${twice ? '; a contract served twice' : ''}`);
+  }
 };

@@ -177,6 +177,8 @@ export interface EndpointOptions {
   readonly actions: readonly ServedAction[];
   /** Built lazily (lambdas/lib/ports.ts); tests pass their own. */
   readonly ports: Ports;
+  /** Loads the ports a call names before it runs (lazyPorts' `load`); absent when the ports are built already. */
+  readonly loadPorts?: (names: readonly PortName[]) => Promise<void>;
   readonly log: Logger;
   /** Parse every answer with its contract's answer schema (local stack and tests; not in AWS). */
   readonly checkAnswers?: boolean;
@@ -196,6 +198,8 @@ export const dispatch = (options: EndpointOptions) => {
     const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
     const type = fields?.type;
     const action = typeof type === 'string' ? byType.get(type) : undefined;
+    // Only what this call can use: the token check of a public endpoint, the action's ports and its rule's.
+    await options.loadPorts?.([...(options.auth === 'public' ? (['verifier'] as const) : []), ...(action ? [...action.ports, ...rulePorts(action.contract.access)] : [])]);
     const caller = await resolveCaller(event, options.auth, options.ports);
     if (!caller && action?.contract.access.kind !== 'public') throw new UnauthorizedError();
     if (!fields) throw new ValidationError('Send the fields as application/x-www-form-urlencoded or application/json.');

@@ -1,7 +1,7 @@
-import { botCheckFromEnv, type BotCheck } from '../adapters/bot-check/bot-check';
-import { accountServiceFromEnv, type AccountService } from '../adapters/cognito/account';
-import { identityProviderFromEnv, type IdentityProvider } from '../adapters/cognito/identity-provider';
-import { userGroupsFromEnv, type UserGroups } from '../adapters/cognito/user-groups';
+import type { BotCheck } from '../adapters/bot-check/bot-check';
+import type { AccountService } from '../adapters/cognito/account';
+import type { IdentityProvider } from '../adapters/cognito/identity-provider';
+import type { UserGroups } from '../adapters/cognito/user-groups';
 import { dynamoAuditRepository, type AuditRepository } from '../adapters/dynamodb/audit-repository';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository, type AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
@@ -13,21 +13,19 @@ import { dynamoFarmRepository, type FarmRepository } from '../adapters/dynamodb/
 import { dynamoInstallRepository, type InstallRepository } from '../adapters/dynamodb/installs-repository';
 import { dynamoLookupRepository, type LookupRepository } from '../adapters/dynamodb/lookups-repository';
 import { dynamoMilkingWindowsRepository, type MilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
-
 import { dynamoOrganizationRepository, type OrganizationRepository } from '../adapters/dynamodb/organizations-repository';
 import { dynamoPickupRepository, type PickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository, type ReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { dynamoWatchmanRepository, type WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
-import { deviceCommandsFromEnv, unitChecksFromEnv, type DeviceCommands, type UnitChecks } from '../adapters/iot/device-commands';
-import { provisioningFromEnv, type UnitProvisioning } from '../adapters/iot/provisioning';
-import { thingRegistryFromEnv, type ThingRegistry } from '../adapters/iot/thing-registry';
+import type { DeviceCommands, UnitChecks } from '../adapters/iot/device-commands';
+import type { UnitProvisioning } from '../adapters/iot/provisioning';
+import type { ThingRegistry } from '../adapters/iot/thing-registry';
 import type { AlertEmailTopics } from '../adapters/sns/alert-email';
-import { alertEmailTopicsFromEnv } from '../adapters/sns/alert-sender';
-import { salesMailFromEnv, type SalesMail } from '../adapters/sns/sales-mail';
-import { liveSenderFromEnv, type LiveSender } from '../adapters/apigateway/live-sender';
+import type { SalesMail } from '../adapters/sns/sales-mail';
+import type { LiveSender } from '../adapters/apigateway/live-sender';
 import { dynamoConnectionsRepository, type ConnectionsRepository } from '../adapters/dynamodb/connections-repository';
 import { requireEnv } from './env';
-import { tokenVerifierFromEnv, type TokenVerifier } from './token-verifier';
+import type { TokenVerifier } from './token-verifier';
 
 /** What the read ports offer: the repositories' reads only (cdk/lib/port-grants.ts grants them read access). */
 export type FarmReader = Pick<
@@ -146,64 +144,89 @@ export interface Ports {
 }
 export type PortName = keyof Ports;
 
+/** Loads the ports a call will use before it runs (lazyPorts); tests that pass their own ports have none. */
+export interface PortLoader {
+  load(names: readonly PortName[]): Promise<void>;
+}
+
 /**
  * The composition root of every API Lambda: each port is built from the environment the first
- * time an action asks for it, so a function never needs the configuration (or the grants) of a
- * port it does not use, and a cold start builds nothing it will not call.
+ * time a call names it, so a function never needs the configuration (or the grants) of a port it
+ * does not use. The adapters are imported when their port is first loaded (issue 14): a call
+ * loads only the AWS SDK clients its action's ports use (the farmer's range loads DynamoDB's,
+ * not Cognito's, IoT's or SNS's), and the bundle's other clients are never initialised.
+ * `load` the names first (dispatch does, from the action's ports and its access rule); a port
+ * read before it was loaded throws, naming it.
  */
-export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports => {
+export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoader => {
   let doc: ReturnType<typeof createDocumentClient> | undefined;
   const documentClient = () => (doc ??= createDocumentClient(env));
-  const builders: { [K in PortName]: () => Ports[K] } = {
-    farms: () => ports.farmsWrite,
-    farmsWrite: () => dynamoFarmRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    readings: () => ports.readingsWrite,
-    readingsWrite: () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
-    alerts: () => ports.alertsWrite,
-    alertsWrite: () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
-    alertSettings: () => ports.alertSettingsWrite,
-    alertSettingsWrite: () => dynamoAlertSettingsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    pickups: () => dynamoPickupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    pickupList: () => ports.pickups,
-    equipment: () => ports.equipmentWrite,
-    equipmentWrite: () => dynamoEquipmentRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    organizations: () => ports.organizationsWrite,
-    organizationsWrite: () => dynamoOrganizationRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
+  const farmsTable = () => requireEnv('FARMS_TABLE', env);
+  const builders: { [K in PortName]: () => Promise<Ports[K]> } = {
+    farms: () => load1('farmsWrite'),
+    farmsWrite: async () => dynamoFarmRepository(documentClient(), farmsTable()),
+    readings: () => load1('readingsWrite'),
+    readingsWrite: async () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
+    alerts: () => load1('alertsWrite'),
+    alertsWrite: async () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
+    alertSettings: () => load1('alertSettingsWrite'),
+    alertSettingsWrite: async () => dynamoAlertSettingsRepository(documentClient(), farmsTable()),
+    pickups: async () => dynamoPickupRepository(documentClient(), farmsTable()),
+    pickupList: () => load1('pickups'),
+    equipment: () => load1('equipmentWrite'),
+    equipmentWrite: async () => dynamoEquipmentRepository(documentClient(), farmsTable()),
+    organizations: () => load1('organizationsWrite'),
+    organizationsWrite: async () => dynamoOrganizationRepository(documentClient(), farmsTable()),
 
-    dairy: () => dynamoDairyRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    lookups: () => dynamoLookupRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    installs: () => dynamoInstallRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    units: () => dynamoInstallRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    identity: () => identityProviderFromEnv(env),
-    account: () => accountServiceFromEnv(env),
-    enquiries: () => dynamoEnquiryRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    salesMail: () => salesMailFromEnv(env),
-    alertRoutes: () => alertEmailTopicsFromEnv(ports.alertSettingsWrite, env),
-    groups: () => userGroupsFromEnv(env),
-    audit: () => ports.auditWrite,
-    auditWrite: () => dynamoAuditRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    milkingWindows: () => ports.milkingWindowsWrite,
-    milkingWindowsWrite: () => dynamoMilkingWindowsRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    watchman: () => dynamoWatchmanRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    watchmanWrite: () => dynamoWatchmanRepository(documentClient(), requireEnv('FARMS_TABLE', env)),
-    flagEditors: () => flagEditorsFromEnv(env),
-    verifier: () => tokenVerifierFromEnv(env),
-    botCheck: () => botCheckFromEnv(env),
-    devices: () => deviceCommandsFromEnv(env),
-    unitChecks: () => unitChecksFromEnv(env),
-    thingRegistry: () => thingRegistryFromEnv(env),
-    provisioning: () => provisioningFromEnv(env),
-    now: () => () => new Date(),
-    connections: () => dynamoConnectionsRepository(documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
-    liveSender: () => liveSenderFromEnv(env),
+    dairy: async () => dynamoDairyRepository(documentClient(), farmsTable()),
+    lookups: async () => dynamoLookupRepository(documentClient(), farmsTable()),
+    installs: async () => dynamoInstallRepository(documentClient(), farmsTable()),
+    units: async () => dynamoInstallRepository(documentClient(), farmsTable()),
+    identity: async () => (await import('../adapters/cognito/identity-provider')).identityProviderFromEnv(env),
+    account: async () => (await import('../adapters/cognito/account')).accountServiceFromEnv(env),
+    enquiries: async () => dynamoEnquiryRepository(documentClient(), farmsTable()),
+    salesMail: async () => (await import('../adapters/sns/sales-mail')).salesMailFromEnv(env),
+    alertRoutes: async () => (await import('../adapters/sns/alert-sender')).alertEmailTopicsFromEnv(await load1('alertSettingsWrite'), env),
+    groups: async () => (await import('../adapters/cognito/user-groups')).userGroupsFromEnv(env),
+    audit: () => load1('auditWrite'),
+    auditWrite: async () => dynamoAuditRepository(documentClient(), farmsTable()),
+    milkingWindows: () => load1('milkingWindowsWrite'),
+    milkingWindowsWrite: async () => dynamoMilkingWindowsRepository(documentClient(), farmsTable()),
+    watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
+    watchmanWrite: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
+    flagEditors: async () => flagEditorsFromEnv(env),
+    verifier: async () => (await import('./token-verifier')).tokenVerifierFromEnv(env),
+    botCheck: async () => (await import('../adapters/bot-check/bot-check')).botCheckFromEnv(env),
+    devices: async () => (await import('../adapters/iot/device-commands')).deviceCommandsFromEnv(env),
+    unitChecks: async () => (await import('../adapters/iot/device-commands')).unitChecksFromEnv(env),
+    thingRegistry: async () => (await import('../adapters/iot/thing-registry')).thingRegistryFromEnv(env),
+    provisioning: async () => (await import('../adapters/iot/provisioning')).provisioningFromEnv(env),
+    now: async () => () => new Date(),
+    connections: async () => dynamoConnectionsRepository(documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
+    liveSender: async () => (await import('../adapters/apigateway/live-sender')).liveSenderFromEnv(env),
   };
   const built: Partial<Record<PortName, unknown>> = {};
-  const ports = {} as Ports;
+  const loading: Partial<Record<PortName, Promise<unknown>>> = {};
+  // A load that failed (a missing variable) is tried again by the next call, as the port's first use was before.
+  function load1<K extends PortName>(name: K): Promise<Ports[K]> {
+    return (loading[name] ??= builders[name]().then(
+      (port) => (built[name] = port),
+      (err: unknown) => {
+        delete loading[name];
+        throw err;
+      },
+    )) as Promise<Ports[K]>;
+  }
+  const ports = {} as Ports & PortLoader;
   for (const name of Object.keys(builders) as PortName[]) {
     Object.defineProperty(ports, name, {
       enumerable: true,
-      get: () => (built[name] ??= builders[name]()),
+      get: () => {
+        if (!(name in built)) throw new Error(`Port ${name} was used before it was loaded: name it in the action's ports (lambdas/lib/dispatch.ts serve)`);
+        return built[name];
+      },
     });
   }
+  Object.defineProperty(ports, 'load', { value: async (names: readonly PortName[]) => void (await Promise.all([...new Set(names)].map(load1))) });
   return ports;
 };

@@ -7,6 +7,7 @@ const env = envAtImport();
 export const handler = lazyHandler(async () => {
   const [{ lazyPorts }, { makeLiveHandler }] = await Promise.all([import('../lib/ports'), import('./live')]);
   const ports = lazyPorts(env);
+  await ports.load(['verifier', 'connections', 'farms', 'liveSender']);
   return makeLiveHandler({
     get verifier() {
       return ports.verifier;

@@ -25,6 +25,65 @@ export const toDayColumns = (readings: readonly Reading[]): DayColumns => {
   return { v: 1, t0, dt: readings.map((r) => Date.parse(r.published_at) - t0), cols };
 };
 
+/** A column as stored from version 2 on: runs of one value as [value, count] pairs. */
+export interface ColumnRuns<T> {
+  readonly runs: readonly (readonly [T, number])[];
+}
+
+/**
+ * A day bucket as stored (the item's `data`, deflated JSON). Version 2 stores a column whose
+ * values repeat (the state machine, the message type, the battery register, mains, the columns a
+ * device does not report: nulls) as runs: such a column was most of a bucket's JSON, and parsing it
+ * most of a cold 30-day read (decodeDay). Version 1 buckets (every column an array) read as before.
+ */
+export interface StoredDay {
+  readonly v: 1 | 2;
+  readonly t0: number;
+  readonly dt: readonly number[];
+  readonly cols: { readonly [K in keyof DayColumns['cols']]?: DayColumns['cols'][K] | ColumnRuns<DayColumns['cols'][K][number]> };
+}
+
+/** Runs of equal values (===), or undefined when there would be more than a quarter as many runs as values. */
+const runsOf = <T>(values: readonly T[]): (readonly [T, number])[] | undefined => {
+  const runs: [T, number][] = [];
+  for (const v of values) {
+    const last = runs[runs.length - 1];
+    if (last && last[0] === v) last[1] += 1;
+    else if (runs.push([v, 1]) * 4 > values.length) return undefined;
+  }
+  return runs;
+};
+
+/** Readings (sorted by published_at) → the bucket as stored (version 2). */
+export const encodeDay = (readings: readonly Reading[]): StoredDay => {
+  const day = toDayColumns(readings);
+  const cols = Object.fromEntries(
+    FIELDS.map((f) => {
+      const values = day.cols[f] as readonly unknown[];
+      const runs = runsOf(values);
+      return [f, runs ? { runs } : values];
+    }),
+  );
+  return { v: 2, t0: day.t0, dt: day.dt, cols: cols as StoredDay['cols'] };
+};
+
+/** A stored bucket (version 1 or 2) → columns as arrays. */
+export const decodeDay = (stored: StoredDay): DayColumns => {
+  const n = stored.dt.length;
+  const cols: Record<string, unknown> = {};
+  for (const [f, col] of Object.entries(stored.cols)) {
+    if (col === undefined || Array.isArray(col)) {
+      cols[f] = col;
+      continue;
+    }
+    const out = new Array<unknown>(n);
+    let k = 0;
+    for (const [v, count] of (col as ColumnRuns<unknown>).runs) out.fill(v, k, (k += count));
+    cols[f] = out;
+  }
+  return { v: 1, t0: stored.t0, dt: stored.dt, cols: cols as unknown as DayColumns['cols'] };
+};
+
 /** A column added after buckets were first written: absent from older items, so null there. */
 export const added = <T>(col: readonly T[] | undefined, i: number): T | null => col?.[i] ?? null;
 

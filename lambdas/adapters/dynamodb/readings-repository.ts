@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { RAW_ARCHIVE_DAYS } from '../../../shared/constants';
 import { ACTIVITY_KINDS, type Activity, type ActivityKind } from '../../../shared/telemetry/activities';
-import { fromDayColumns, toDayColumns, type DayColumns } from '../../../shared/telemetry/day-bucket';
+import { decodeDay, encodeDay, fromDayColumns, type DayColumns, type StoredDay } from '../../../shared/telemetry/day-bucket';
 import { columnsFromDay, columnsFromReadings, concatColumns, sliceColumns, type ReadingColumns } from '../../../shared/telemetry/reading-columns';
 import { READING_FIELDS, readingKey, sameReading, type Reading } from '../../../shared/telemetry/reading';
 import { readingsKeys as k } from './keys';
@@ -111,11 +111,19 @@ const epochSeconds = (iso: string, plusDays: number) => Math.floor(Date.parse(is
 const PAYLOAD_LIMIT = 8_192;
 /** Readings this close to the newest are left out of a partial bucket (they may still arrive out of order). */
 const PARTIAL_SAFETY_MS = 15 * 60_000;
-/** Decoded buckets kept per repository: 4 vats × 30 days, about 40 MB. */
-const DECODED_BUCKETS = 120;
+/**
+ * Decoded buckets kept per repository (about 250-400 KB each, so at most about 80 MB of a 512 MB
+ * function): a 30-day range of 6 vats (6 × (31 days + 2 partials)). It must hold a whole range, or
+ * a range read in a loop evicts each bucket before it is asked for again (4 vats' 124 buckets
+ * against the 120 kept before missed every time).
+ */
+const DECODED_BUCKETS = 200;
 /** A partial bucket is rewritten once its tail holds more readings than this (an hour at one a minute). */
 const PARTIAL_REFRESH_READINGS = 60;
 
+
+/** A bucket item's `data` (deflated JSON, version 1 or 2) as columns. */
+const readBucket = (data: unknown): DayColumns => decodeDay(JSON.parse(inflateRawSync(data as Uint8Array).toString('utf8')) as StoredDay);
 
 const toReading = (item: Record<string, unknown>): Reading =>
   Object.fromEntries(READING_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Reading;
@@ -160,11 +168,35 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
   };
 
   /**
-   * Decoded buckets, most recently used last: the dashboard asks for the same days every 120 s,
-   * and decoding (inflate and JSON.parse) was the larger part of a warm 30-day call. Lives as long
-   * as the repository (a Lambda container); bounded by DECODED_BUCKETS (about 300 KB each).
+   * Decoded buckets by `pk|sk`, most recently used last, with the count and generation that name
+   * their content (a bucket never changes without its count growing or, a partial, its
+   * generation): the dashboard asks for the same days again, and decoding (inflate and JSON.parse)
+   * was the larger part of a warm 30-day call. Lives as long as the repository (a Lambda
+   * container); bounded by DECODED_BUCKETS (about 300 KB each).
    */
-  const decoded = new Map<string, ReadingColumns>();
+  const decoded = new Map<string, { readonly count: unknown; readonly gen: unknown; readonly columns: ReadingColumns }>();
+  const bucketId = (item: Record<string, unknown>) => `${String(item.pk)}|${String(item.sk)}`;
+
+  /**
+   * BatchGetItem of `keys` (100 a request, in parallel, unprocessed keys asked again) into `found`
+   * by `pk|sk`; with `head`, only the attributes that name a bucket's content and the partial's
+   * `through` (the decoded cache's check: a few bytes instead of the bucket's data).
+   */
+  const batchGet = async (keys: readonly Record<string, unknown>[], found: Map<string, Record<string, unknown>>, head = false) => {
+    const projection = head
+      ? { ProjectionExpression: '#pk, #sk, #c, #g, #th', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#c': 'count', '#g': 'gen', '#th': 'through' } }
+      : {};
+    await Promise.all(
+      chunked(keys, 100).map(async (chunk) => {
+        let pending: Record<string, unknown>[] = chunk;
+        while (pending.length) {
+          const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...projection } } }));
+          for (const item of res.Responses?.[table] ?? []) found.set(bucketId(item), item);
+          pending = (res.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
+        }
+      }),
+    );
+  };
 
   /**
    * Compacts an open day's readings from its start up to 15 minutes before the last one (a reading
@@ -180,7 +212,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     const through = new Date(Date.parse(last.published_at) - PARTIAL_SAFETY_MS).toISOString();
     const kept = readings.filter((r) => r.published_at <= through);
     if (kept.length === 0) return;
-    const data = deflateRawSync(Buffer.from(JSON.stringify(toDayColumns(kept)), 'utf8'));
+    const data = deflateRawSync(Buffer.from(JSON.stringify(encodeDay(kept)), 'utf8'));
     await guarded(() =>
       doc.send(
         new PutCommand({
@@ -297,7 +329,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         days.map(async (day) => {
           const bucket = byDay.get(day);
           if (!bucket) return readDay(deviceId, day, from, to);
-          const columns = JSON.parse(inflateRawSync(bucket.data as Uint8Array).toString('utf8')) as DayColumns;
+          const columns = readBucket(bucket.data);
           return fromDayColumns(columns).filter((r) => r.published_at >= from && r.published_at <= to);
         }),
       );
@@ -308,33 +340,50 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
       const days = daysBetween(from, to);
       const openDays = days.slice(-2);
       // Every (device, day) bucket by key in one BatchGetItem per 100 keys, in parallel (4 vats over
-      // 30 days: 2 requests where a Query per device is 4), with the partial buckets of the last two days.
+      // 30 days: 2 requests where a Query per device is 4), with the partial buckets of the last two
+      // days. A bucket already decoded is asked for its count and generation only (and its data
+      // again only if they changed): a warm 30-day call no longer fetches 1.3 MiB it does not decode.
+      // DynamoDB bills a projected read as the whole item, so this costs the same read units.
       const keys = deviceIds.flatMap((id) => [...days.map((day) => k.dayBucket(id, day)), ...openDays.map((day) => k.partialBucket(id, day))]);
+      const known = keys.filter((key) => decoded.has(bucketId(key)));
       const found = new Map<string, Record<string, unknown>>();
-      const chunks = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => keys.slice(i * 100, i * 100 + 100));
-      await Promise.all(
-        chunks.map(async (chunk) => {
-          let pending: Record<string, unknown>[] = chunk;
-          while (pending.length) {
-            const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
-            for (const item of res.Responses?.[table] ?? []) found.set(`${String(item.pk)}|${String(item.sk)}`, item);
-            pending = (res.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
-          }
-        }),
-      );
+      await Promise.all([
+        batchGet(
+          keys.filter((key) => !decoded.has(bucketId(key))),
+          found,
+        ),
+        batchGet(known, found, true),
+      ]);
+      // The decoded columns of the buckets whose head matched, held for this call (another call
+      // may evict them from the cache meanwhile); a bucket rewritten since it was decoded (a late
+      // reading, a newer partial) is read whole again, its head forgotten first so that a bucket
+      // gone in between reads as absent.
+      const pinned = new Map<string, ReadingColumns>();
+      const changed: Record<string, unknown>[] = [];
+      for (const key of known) {
+        const id = bucketId(key);
+        const item = found.get(id);
+        const hit = decoded.get(id);
+        if (item === undefined || item.count === undefined) continue;
+        if (hit && hit.count === item.count && hit.gen === item.gen) pinned.set(id, hit.columns);
+        else {
+          found.delete(id);
+          changed.push(key);
+        }
+      }
+      await batchGet(changed, found);
       const get = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
       const decode = (item: Record<string, unknown>) => {
-        // A bucket never changes without its count growing (or, a partial, its generation), so these name its content.
-        const key = `${String(item.pk)}|${String(item.sk)}|${String(item.count)}|${String(item.gen)}`;
-        const hit = decoded.get(key);
-        if (hit) {
-          decoded.delete(key);
-          decoded.set(key, hit);
-          return hit;
+        const id = bucketId(item);
+        const hit = decoded.get(id);
+        if (hit) decoded.delete(id);
+        let columns = pinned.get(id);
+        if (!columns) {
+          columns = columnsFromDay(readBucket(item.data));
+          pinned.set(id, columns);
         }
-        const columns = columnsFromDay(JSON.parse(inflateRawSync(item.data as Uint8Array).toString('utf8')) as DayColumns);
-        decoded.set(key, columns);
-        if (decoded.size > DECODED_BUCKETS) decoded.delete(decoded.keys().next().value as string);
+        // Most recently used last; the oldest are evicted once the call is done.
+        decoded.set(id, { count: item.count, gen: item.gen, columns });
         return columns;
       };
       const fromMs = Date.parse(from);
@@ -354,7 +403,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         return columnsFromReadings(readings);
       };
 
-      return Promise.all(
+      const ranges = await Promise.all(
         deviceIds.map(async (deviceId) => {
           const parts = await Promise.all(
             days.map((day) => {
@@ -365,6 +414,8 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
           return concatColumns(parts);
         }),
       );
+      while (decoded.size > DECODED_BUCKETS) decoded.delete(decoded.keys().next().value as string);
+      return ranges;
     },
 
     async listRaw(deviceId, day) {
@@ -411,7 +462,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     async compactDay(deviceId, day) {
       const readings = await readDay(deviceId, day, `${day}T00:00:00.000Z`, `${day}T23:59:59.999Z`);
       if (readings.length === 0) return;
-      const data = deflateRawSync(Buffer.from(JSON.stringify(toDayColumns(readings)), 'utf8'));
+      const data = deflateRawSync(Buffer.from(JSON.stringify(encodeDay(readings)), 'utf8'));
       await guarded(() =>
         doc.send(
           new PutCommand({
