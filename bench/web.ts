@@ -67,6 +67,9 @@ const figuresOf = (result: RunnerResult | undefined): Figures => {
 
 /** Forgets every download of the origin, not the session: what a signed-in farmer's first visit on a new phone costs. */
 const firstVisit = async (p: Page, origin: string) => {
+  // Leave the page first: its deferred work (the worker's registration waits for an idle moment)
+  // must not run after the clearing.
+  await p.goto('about:blank');
   const cdp = await p.createCDPSession();
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'service_workers,cache_storage' });

@@ -3,7 +3,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { createApiClient } from '../lib/api-client';
 import { configureAuth, getAccessToken, preloadAuth } from '../lib/auth-session';
 import { loadWebConfig, webConfigQuery, WebConfigError } from '../lib/web-config';
-import { App, createAppRouter } from './app';
+import { App, createAppRouter, firstScreen } from './app';
 import { createQueryClient } from './provider';
 import { ConfigErrorPage } from './config-error-page';
 
@@ -15,14 +15,20 @@ import { ConfigErrorPage } from './config-error-page';
  */
 export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = fetch): Promise<Root> => {
   const root = createRoot(container);
-  // The route's chunks download while config.json does (the router loads them as it is made).
-  const router = createAppRouter();
-  // Amplify is not in the first load (lib/auth-session.ts); its code downloads while config.json does.
+  // config.json first (index.html preloads it), then Amplify's code (not in the first load,
+  // lib/auth-session.ts), then the route's chunks, which the router loads as it is made: a
+  // browser opens a few connections per host, so what is asked for first arrives first.
+  const loading = loadWebConfig(fetchFn);
   preloadAuth();
+  const router = createAppRouter();
+  // A farmer-shell screen: its first API calls start as soon as the config is in (issue 14).
+  const first = firstScreen(router);
+  const shellCalls = first.shell ? import('../features/shell/api/early-calls') : undefined;
   try {
-    const config = await loadWebConfig(fetchFn);
+    const config = await loading;
     void configureAuth(config);
     const apiClient = createApiClient({ apiUrl: config.apiUrl, getAccessToken, fetch: fetchFn });
+    void shellCalls?.then((m) => m.startShellCalls(apiClient, first.dashboard)).catch(() => undefined);
     // Screens read the config through webConfigQuery: the loaded one, not a second fetch.
     const queryClient = createQueryClient();
     queryClient.setQueryData(webConfigQuery.queryKey, config);
