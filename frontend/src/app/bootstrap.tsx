@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createApiClient } from '../lib/api-client';
+import { earlyCallsStarting } from '../lib/early-call';
 import { configureAuth, getAccessToken, preloadAuth } from '../lib/auth-session';
 import { loadWebConfig, webConfigQuery, WebConfigError } from '../lib/web-config';
 import { App, createAppRouter, firstScreen } from './app';
@@ -24,11 +25,12 @@ export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = f
   // A farmer-shell screen: its first API calls start as soon as the config is in (issue 14).
   const first = firstScreen(router);
   const shellCalls = first.shell ? import('../features/shell/api/early-calls') : undefined;
+  shellCalls?.catch(() => undefined);
   try {
     const config = await loading;
     void configureAuth(config);
     const apiClient = createApiClient({ apiUrl: config.apiUrl, getAccessToken, fetch: fetchFn });
-    void shellCalls?.then((m) => m.startShellCalls(apiClient, first.dashboard)).catch(() => undefined);
+    if (shellCalls) earlyCallsStarting(shellCalls.then((m) => m.startShellCalls(apiClient, first.dashboard)));
     // Screens read the config through webConfigQuery: the loaded one, not a second fetch.
     const queryClient = createQueryClient();
     queryClient.setQueryData(webConfigQuery.queryKey, config);

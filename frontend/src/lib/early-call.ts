@@ -29,8 +29,19 @@ export const startEarly = <T,>(queryKey: QueryKey, call: () => Promise<T>, now: 
   return answer;
 };
 
+let starting: Promise<unknown> = Promise.resolve();
+
+/**
+ * Early calls whose code is still loading: until `ready` settles, takers wait for them rather
+ * than call a second time (the screen's code and the early calls' load side by side).
+ */
+export const earlyCallsStarting = (ready: Promise<unknown>): void => {
+  starting = ready.catch(() => undefined);
+};
+
 /** The early answer for `queryKey` (taken once, if fresh), else `call()`; an early failure calls again. */
-export const takeEarly = <T,>(queryKey: QueryKey, call: () => Promise<T>, now: () => number = Date.now): Promise<T> => {
+export const takeEarly = async <T,>(queryKey: QueryKey, call: () => Promise<T>, now: () => number = Date.now): Promise<T> => {
+  await starting;
   const key = keyOf(queryKey);
   const early = started.get(key);
   started.delete(key);
