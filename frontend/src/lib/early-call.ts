@@ -1,5 +1,4 @@
 import type { QueryKey } from '@tanstack/react-query';
-import type { ApiError } from './api-error';
 
 /**
  * API calls started at start-up for the screen that is about to show (issue 14): the answers
@@ -18,8 +17,8 @@ interface Early {
 const started = new Map<string, Early>();
 const keyOf = (queryKey: QueryKey): string => JSON.stringify(queryKey);
 
-/** What an early call passes the client: no notice of its failure (the taker's own call gives it). */
-export const QUIET = { onError: (_error: ApiError): void => undefined } as const;
+/** What an early call passes the client: no notice of its failure, a 401's included (the taker's own call gives it). */
+export const QUIET = { announce: false } as const;
 
 /** Starts `call` now for the query `queryKey`; the returned answer is for chaining further early calls. */
 export const startEarly = <T,>(queryKey: QueryKey, call: () => Promise<T>, now: () => number = Date.now): Promise<T> => {

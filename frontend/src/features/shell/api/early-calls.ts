@@ -1,6 +1,7 @@
 import { startEarly, QUIET } from '../../../lib/early-call';
 import type { ApiClient } from '../../../lib/api-client';
 import { dashboardLastCall, dashboardLastQueryKey } from '../../../lib/queries/dashboard-last';
+import { listenForAnswerNotes } from '../../../lib/connection-state';
 import { chooseFarm, readSelectedFarm } from '../utils/selected-farm';
 import { currentUserCall, currentUserKey } from './current-user';
 
@@ -14,6 +15,9 @@ import { currentUserCall, currentUserKey } from './current-user';
  * schemas, which the sign-in page does without).
  */
 export const startShellCalls = (client: ApiClient, onDashboard: boolean): void => {
+  // The offline app's worker tells the page which answers came from its cache (the dashboard's
+  // banner): heard from the first call on.
+  listenForAnswerNotes();
   const storedFarmId = readSelectedFarm();
   const user = startEarly(currentUserKey(storedFarmId), () => currentUserCall(client, storedFarmId, QUIET));
   if (!onDashboard) return;
