@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { Link, useOutletContext } from 'react-router-dom';
 import { isDairyCompanyFarm, type Farm } from '@shared/entities/farm';
 import { paths } from '../../../config/paths';
@@ -47,7 +47,11 @@ export function MilkDashboardPage() {
   const { farm } = useOutletContext<MilkDashboardContext>();
   const client = useApiClient();
   const now = useNow();
-  const { data, isPending, isError } = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
+  const answer = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
+  const { isError } = answer;
+  // The cards render from a deferred copy (issue 14): React renders them in slices that give the
+  // main thread back every few milliseconds, rather than in one long task as the answer arrives.
+  const data = useDeferredValue(answer.data);
   const dairyCompany = isDairyCompanyFarm(farm?.fonterra_id ?? '');
   const live = useLiveUpdates(farm?._id, farm?.timezone);
   useEffect(registerServiceWorker, []);
@@ -74,7 +78,7 @@ export function MilkDashboardPage() {
           This farm is offline: {noDataSinceText(newestOfFarm, now, farm?.timezone).replace(/^No data/, 'no vat has sent data')}. Check the power and the unit's signal.
         </p>
       )}
-      {farm && isPending && <p className="page__note">Loading your vats…</p>}
+      {farm && !data && !isError && <p className="page__note">Loading your vats…</p>}
       {isError && !data && <p className="page__note">Your vats could not be loaded. It will try again shortly.</p>}
       {data && data.length === 0 && <p className="page__note">This farm has no vats yet.</p>}
       {data && data.length > 0 && (
