@@ -18,10 +18,11 @@ const preconnect = (url: string): void => {
 };
 
 /**
- * Start order (issue 14: as much as can run side by side does): the router first, which starts
- * downloading the current route's code, and Amplify's code; meanwhile the runtime config, then Amplify (Cognito pool and endpoint; configured once its code
- * has loaded, after the first paint), then the API client that takes its bearer from Amplify's
- * session (waiting for it), then the app. A bad config renders an error page.
+ * Start order (issue 14: what can run side by side does): the runtime config, Amplify's code and
+ * the router, which starts downloading the current route's code, all at once; once the config is
+ * in, Amplify is configured (Cognito pool and endpoint), the API client takes its bearer from
+ * Amplify's session (waiting for it), a farmer-shell screen's first API calls start, and the app
+ * renders. A bad config renders an error page.
  */
 export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = fetch): Promise<Root> => {
   const root = createRoot(container);
