@@ -1,3 +1,4 @@
+import './zod-jitless';
 import './index.css';
 import { startApp } from './app/bootstrap';
 

@@ -109,43 +109,50 @@ export const farmerActivityActions: readonly ServedAction[] = [
     // The Auto tile's controller status and when it last changed: the last 2 days (the dashboard's
     // default range) are read only for Vat-Man Auto farms, whose vats report it.
     const auto = farm.package === 'Vat-Man Auto';
-    const recent = auto ? await deps.readings.readRangeColumns(vats.map((d) => d._id), iso(now - DEFAULT_RANGE_DAYS * DAY), iso(now)) : [];
-    const submitted = await deps.pickupList.listPickupsSince(farm._id, iso(now - CAPACITY.PICKUPS_KEPT * 2 * DAY));
-    return Promise.all(
-      vats.map(async (d, i) => {
-        const [latest, [storage, collection, milking, cip], engine] = await Promise.all([
-          deps.readings.latestReading(d._id, deps.now().toISOString()),
-          Promise.all((['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k))),
-          deps.alerts.getEngine(d._id),
-        ]);
-        const last = latest ? detailPoint(latest) : (d.last_updated ?? null);
-        const state = engine?.state;
-        const wire = (a: StoredActivity | undefined) => (a ? toWire(a) : null);
-        const cooling = await coolingNow(deps, d, milking, collection, now);
-        return {
-          device: toVat(d),
-          // The newest reading (with quality for the gauge); the device's live values if none is recent.
-          last,
-          lastStorage: wire(storage),
-          lastCollection: wire(collection),
-          lastMilking: wire(milking),
-          lastCIP: wire(cip),
-          ...(auto ? { controller: controllerNow(recent[i] ?? EMPTY_COLUMNS) ?? null } : {}),
-          cooling,
-          capacity: state?.capacity
-            ? forecastCapacity({
-                now: iso(now),
-                volume: last?.milk_volume ?? null,
-                vatSize: d.vat_size,
-                history: state.capacity,
-                submittedPickups: submitted.filter((p) => p.vat === d.vat_number).map((p) => p.datetime),
-                milkingSince: state.milking && state.milking.end === null ? state.milking.start : null,
-                timeZone: farm.timezone,
-              })
-            : null,
-        };
-      }),
-    );
+    // The reads that do not depend on each other go together (issue 14: this answer is on the
+    // dashboard's critical path): the Auto history, the pickups and each vat's own reads.
+    const [recent, submitted, perVat] = await Promise.all([
+      auto ? deps.readings.readRangeColumns(vats.map((d) => d._id), iso(now - DEFAULT_RANGE_DAYS * DAY), iso(now)) : [],
+      deps.pickupList.listPickupsSince(farm._id, iso(now - CAPACITY.PICKUPS_KEPT * 2 * DAY)),
+      Promise.all(
+        vats.map(async (d) => {
+          const [latest, [storage, collection, milking, cip], engine] = await Promise.all([
+            deps.readings.latestReading(d._id, deps.now().toISOString()),
+            Promise.all((['storage', 'collection', 'milking', 'cip'] as const).map((k) => deps.readings.latestActivity(d._id, k))),
+            deps.alerts.getEngine(d._id),
+          ]);
+          return { latest, storage, collection, milking, cip, engine, cooling: await coolingNow(deps, d, milking, collection, now) };
+        }),
+      ),
+    ]);
+    return vats.map((d, i) => {
+      const { latest, storage, collection, milking, cip, engine, cooling } = perVat[i]!;
+      const last = latest ? detailPoint(latest) : (d.last_updated ?? null);
+      const state = engine?.state;
+      const wire = (a: StoredActivity | undefined) => (a ? toWire(a) : null);
+      return {
+        device: toVat(d),
+        // The newest reading (with quality for the gauge); the device's live values if none is recent.
+        last,
+        lastStorage: wire(storage),
+        lastCollection: wire(collection),
+        lastMilking: wire(milking),
+        lastCIP: wire(cip),
+        ...(auto ? { controller: controllerNow(recent[i] ?? EMPTY_COLUMNS) ?? null } : {}),
+        cooling,
+        capacity: state?.capacity
+          ? forecastCapacity({
+              now: iso(now),
+              volume: last?.milk_volume ?? null,
+              vatSize: d.vat_size,
+              history: state.capacity,
+              submittedPickups: submitted.filter((p) => p.vat === d.vat_number).map((p) => p.datetime),
+              milkingSince: state.milking && state.milking.end === null ? state.milking.start : null,
+              timeZone: farm.timezone,
+            })
+          : null,
+      };
+    });
   }),
 
   serve(contracts.FARMER_DASHBOARD_LAST_ALL, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {

@@ -1,30 +1,57 @@
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createApiClient } from '../lib/api-client';
+import { earlyCallsStarting } from '../lib/early-call';
 import { configureAuth, getAccessToken, preloadAuth } from '../lib/auth-session';
-import { loadWebConfig, WebConfigError } from '../lib/web-config';
-import { App } from './app';
+import { loadWebConfig, webConfigQuery, WebConfigError } from '../lib/web-config';
+import { App, createAppRouter, firstScreen } from './app';
+import { createQueryClient } from './provider';
 import { ConfigErrorPage } from './config-error-page';
 
+/** Opens the connection to the API while the screen's code loads (its calls carry no cookies). */
+const preconnect = (url: string): void => {
+  const link = document.createElement('link');
+  link.rel = 'preconnect';
+  link.href = new URL(url, location.href).origin;
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
+};
+
 /**
- * Start order: the runtime config, then Amplify (Cognito pool and endpoint; configured once its code
- * has loaded, after the first paint), then the API client that takes its bearer from Amplify's
- * session (waiting for it), then the app. A bad config renders an error page.
+ * Start order (issue 14: what can run side by side does): the runtime config, Amplify's code and
+ * the router, which starts downloading the current route's code, all at once; once the config is
+ * in, Amplify is configured (Cognito pool and endpoint), the API client takes its bearer from
+ * Amplify's session (waiting for it), a farmer-shell screen's first API calls start, and the app
+ * renders. A bad config renders an error page.
  */
 export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = fetch): Promise<Root> => {
   const root = createRoot(container);
-  // Amplify is not in the first load (lib/auth-session.ts); its code downloads while config.json does.
+  // config.json first (index.html preloads it), then Amplify's code (not in the first load,
+  // lib/auth-session.ts), then the route's chunks, which the router loads as it is made: a
+  // browser opens a few connections per host, so what is asked for first arrives first.
+  const loading = loadWebConfig(fetchFn);
   preloadAuth();
+  const router = createAppRouter();
+  // A farmer-shell screen: its first API calls start as soon as the config is in (issue 14).
+  const first = firstScreen(router);
+  const shellCalls = first.shell ? import('../features/shell/api/early-calls') : undefined;
+  shellCalls?.catch(() => undefined);
   try {
-    const config = await loadWebConfig(fetchFn);
+    const config = await loading;
     void configureAuth(config);
     const apiClient = createApiClient({ apiUrl: config.apiUrl, getAccessToken, fetch: fetchFn });
+    if (first.shell) preconnect(config.apiUrl);
+    if (shellCalls) earlyCallsStarting(shellCalls.then((m) => m.startShellCalls(apiClient, first.dashboard)));
+    // Screens read the config through webConfigQuery: the loaded one, not a second fetch.
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(webConfigQuery.queryKey, config);
     root.render(
       <StrictMode>
-        <App apiClient={apiClient} />
+        <App apiClient={apiClient} router={router} queryClient={queryClient} />
       </StrictMode>,
     );
   } catch (err) {
+    router.dispose();
     const problems = err instanceof WebConfigError ? err.problems : [err instanceof Error ? err.message : String(err)];
     root.render(
       <StrictMode>

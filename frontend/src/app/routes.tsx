@@ -14,6 +14,10 @@ const screen =
   <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   async (): Promise<{ Component: ComponentType }> => ({ Component: pick(await load()) });
 
+/** Route ids start-up looks for (app/bootstrap.tsx: the shell's early API calls). */
+export const FARMER_SHELL_ROUTE = 'farmer-shell';
+export const MILK_DASHBOARD_ROUTE = 'milk-dashboard';
+
 /**
  * The route table: one line per screen, patterns from src/config/paths.ts (which lists every
  * route of the specs). Only screens that exist are wired; any other path is 'Promotion 404'.
@@ -48,6 +52,7 @@ export const screens: RouteObject[] = [
   { path: paths.totpSetup.pattern, lazy: screen(() => import('../features/auth/components/totp-setup-page'), (m) => m.TotpSetupPage) },
   // The signed-in farmer's shell (farmer §2.2): its screens get user and farm from useOutletContext().
   {
+    id: FARMER_SHELL_ROUTE,
     lazy: screen(() => import('../features/shell/components/farmer-shell'), (m) => m.FarmerShell),
     children: [
       { path: paths.moduleDashboard.pattern, lazy: screen(() => import('../features/module-dashboard/components/module-dashboard-page'), (m) => m.ModuleDashboardPage) },
@@ -79,7 +84,7 @@ export const screens: RouteObject[] = [
       {
         lazy: screen(() => import('../features/shell/components/farm-tabs'), (m) => m.FarmTabsLayout),
         children: [
-          { path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/milk-dashboard/components/milk-dashboard-page'), (m) => m.MilkDashboardPage) },
+          { id: MILK_DASHBOARD_ROUTE, path: paths.milkDashboard.pattern, lazy: screen(() => import('../features/milk-dashboard/components/milk-dashboard-page'), (m) => m.MilkDashboardPage) },
           { path: paths.storageData.pattern, lazy: screen(() => import('../features/storage/components/storage-data-page'), (m) => m.StorageDataPage) },
           { path: paths.storage.pattern, lazy: screen(() => import('../features/storage/components/storage-page'), (m) => m.StoragePage) },
           { path: paths.collection.pattern, lazy: screen(() => import('../features/storage/components/collection-page'), (m) => m.CollectionPage) },

@@ -235,6 +235,16 @@ describe('error catalogue (farmer §8)', () => {
     expect(own).not.toHaveBeenCalled();
   });
 
+  it('announce: false (start-up early calls) only rejects: no notice, no unauthorized routing', async () => {
+    for (const status of [401, 500]) {
+      const h = harness(() => Promise.resolve(json(status, { message: 'no' })));
+      const err = await failure(h.client.call(probe('/api/user', 'USER_ONE_GET_BY_TOKEN'), {}, { announce: false }));
+      expect(err.status).toBe(status);
+      expect(h.onUnauthorized).not.toHaveBeenCalled();
+      expect(h.onError).not.toHaveBeenCalled();
+    }
+  });
+
   it('stops notifying a listener after unsubscribe', async () => {
     const h = harness(() => Promise.resolve(json(500, { message: 'boom' })));
     const late = vi.fn();

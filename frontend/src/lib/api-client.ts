@@ -25,6 +25,11 @@ export interface RequestOptions<T> {
    * A 401 still goes to the global 'unauthorized' event instead.
    */
   readonly onError?: (error: ApiError) => void;
+  /**
+   * False: a failure only rejects, announced to nobody, not even a 401 (start-up's early calls,
+   * lib/early-call.ts, whose taker calls again and announces its own failure).
+   */
+  readonly announce?: boolean;
 }
 
 export interface ApiClientEvents {
@@ -162,7 +167,7 @@ export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch
       return await send(path, type, fields, options);
     } catch (err) {
       const error = err instanceof ApiError ? err : new ApiError({ kind: 'network', cause: err });
-      announce(error, options.onError);
+      if (options.announce !== false) announce(error, options.onError);
       throw error;
     }
   };

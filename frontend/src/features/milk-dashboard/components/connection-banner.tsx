@@ -1,7 +1,7 @@
 import { formatClock } from '../../../lib/time-format';
 import { relativeTime } from '../utils/vat-card';
 import type { LiveState } from '../live/live-socket';
-import { useOnline, useSavedAnswersAt } from '../live/connection-state';
+import { useOnline, useSavedAnswersAt } from '../../../lib/connection-state';
 
 /**
  * The page's own connection (issue 26): offline, it says so and how old the numbers are (saved

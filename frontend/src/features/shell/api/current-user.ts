@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { userContracts } from '@shared/api/actions/user';
-import type { ApiClient } from '../../../lib/api-client';
+import type { ApiClient, CallOptions } from '../../../lib/api-client';
 import type { ApiError } from '../../../lib/api-error';
+import { takeEarly } from '../../../lib/early-call';
 
 /** USER_ONE_GET_BY_TOKEN's answer (farmer §3 User, §7): the user, their farms and organization. */
 export type { CurrentUserAnswer } from '@shared/api/actions/user';
@@ -12,11 +13,14 @@ export const currentUserKey = (farmId: string | undefined) => ['user', 'current'
  * The signed-in user, their farms and organization, for the selected farm. `onError` replaces
  * the default notice so the shell can route a 403 (no profile) without a 'Server Error!'.
  */
+/** The USER_ONE_GET_BY_TOKEN call itself (also started early at start-up: early-calls.ts). */
+export const currentUserCall = (client: ApiClient, farmId: string | undefined, options?: CallOptions) =>
+  client.call(userContracts.USER_ONE_GET_BY_TOKEN, { farm: farmId }, options);
+
 export const currentUserQuery = (client: ApiClient, farmId: string | undefined, onError: (error: ApiError) => void) =>
   queryOptions({
     queryKey: currentUserKey(farmId),
-    queryFn: ({ signal }) =>
-      client.call(userContracts.USER_ONE_GET_BY_TOKEN, { farm: farmId }, { signal, onError }),
+    queryFn: ({ signal }) => takeEarly(currentUserKey(farmId), () => currentUserCall(client, farmId, { signal, onError })),
     // Switching farms refetches; the shell keeps showing the last answer meanwhile.
     placeholderData: keepPreviousData,
   });

@@ -24,10 +24,15 @@ export function FarmTabs({ notificationsMarked = false }: { readonly notificatio
   const bar = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   useEffect(() => {
-    const active = bar.current?.querySelector<HTMLElement>('.farm-tabs__tab.active');
-    if (active && bar.current && typeof bar.current.scrollTo === 'function') {
-      bar.current.scrollTo({ left: Math.max(0, active.offsetLeft - (bar.current.clientWidth - active.offsetWidth) / 2) });
-    }
+    // Measured in the next frame, not while React commits: reading sizes forces a layout, which
+    // then made the first render's task longer (issue 14, Lighthouse's forced reflow).
+    const frame = requestAnimationFrame(() => {
+      const active = bar.current?.querySelector<HTMLElement>('.farm-tabs__tab.active');
+      if (active && bar.current && typeof bar.current.scrollTo === 'function') {
+        bar.current.scrollTo({ left: Math.max(0, active.offsetLeft - (bar.current.clientWidth - active.offsetWidth) / 2) });
+      }
+    });
+    return () => cancelAnimationFrame(frame);
   }, [pathname]);
   return (
     <nav ref={bar} className="farm-tabs" aria-label="Farm sections">

@@ -36,13 +36,21 @@ const onMessage = (event: MessageEvent) => {
   for (const l of listeners) l();
 };
 
-const subscribeSaved = (notify: () => void) => {
+/**
+ * Starts taking the worker's notes. Messages that came before wait in a queue only until the page
+ * has parsed (DOMContentLoaded enables the queue), so start-up's early API calls
+ * (features/shell/api/early-calls.ts) call this before they go out.
+ */
+export const listenForAnswerNotes = (): void => {
   if (!listening && 'serviceWorker' in navigator) {
     listening = true;
     navigator.serviceWorker.addEventListener('message', onMessage);
-    // Messages that came before this listener wait in a queue until this call.
     navigator.serviceWorker.startMessages();
   }
+};
+
+const subscribeSaved = (notify: () => void) => {
+  listenForAnswerNotes();
   listeners.add(notify);
   return () => listeners.delete(notify);
 };
