@@ -132,8 +132,10 @@ const world = (
   );
   const log = createLogger({}, 'error', (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
   const lines: Record<string, unknown>[] = [];
+  const accounts = [...users, ...(esc?.orgUsers ?? [])];
   const notifier = makeNotifier({
-    farms: { getFarm: async () => farm, getUser: async (id) => [...users, ...(esc?.orgUsers ?? [])].find((u) => u._id === id) },
+    // Everyone who had an account when the world began (leaving an organization keeps the account).
+    farms: { getFarm: async () => farm, getUser: async (id) => accounts.find((u) => u._id === id) },
     settings: {
       listUserIdsOfFarm: async () => users.map((u) => u._id),
       getPreferencesOf: async (ids) => new Map(ids.map((id) => [id, prefs[id] ?? defaultPreferences()])),
@@ -153,7 +155,14 @@ const world = (
     clock = new Date(clock.getTime() + ms);
   };
   const states = () => Object.fromEntries([...deliveries.values()].map((d) => [`${d.user_id}:${d.channel}`, d.state]));
-  return { notifier, finished, deliveries, states, sms: () => sms, advance, lines };
+  /** What changes after an alert was planned: a person's escalation setting, the organization's members. */
+  const setEscalation = (id: string, settings: EscalationSettings) => {
+    if (esc) esc.settings[id] = settings;
+  };
+  const removeOrgUser = (id: string) => {
+    if (esc) esc.orgUsers.splice(esc.orgUsers.findIndex((u) => u._id === id), 1);
+  };
+  return { notifier, finished, deliveries, states, sms: () => sms, advance, lines, setEscalation, removeOrgUser };
 };
 
 /** What a publish was: the channel attribute each one carries (one publish, one channel). */
@@ -358,6 +367,24 @@ describe('escalation of an unread critical alert (issue 25)', () => {
     expect([...w.deliveries.values()].filter((d) => d.escalation).map((d) => [d.user_id, d.escalation, d.state, d.last_error])).toEqual([
       ['u1', 1, 'skipped', 'the alert was read before the escalation was due'],
       ['o1', 2, 'skipped', 'the alert was read before the escalation was due'],
+    ]);
+    expect(w.sms()).toBe(1);
+  });
+
+  it('a step whose person left the organization, or turned escalation off, since the alert came is skipped', async () => {
+    const w = setup();
+    await w.notifier.deliver(alert());
+    expect(w.sms()).toBe(1);
+    // After planning: the farmer turns escalation off, the member leaves the organization.
+    w.setEscalation('u1', { minutes: null, organization: false });
+    w.removeOrgUser('o1');
+    w.advance(60 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(0);
+    expect(texts()).toHaveLength(1);
+    const error = 'the user no longer has this escalation (left the farm or organization, or turned it off)';
+    expect([...w.deliveries.values()].filter((d) => d.escalation).map((d) => [d.user_id, d.escalation, d.state, d.last_error])).toEqual([
+      ['u1', 1, 'skipped', error],
+      ['o1', 2, 'skipped', error],
     ]);
     expect(w.sms()).toBe(1);
   });

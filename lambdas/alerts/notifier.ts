@@ -164,6 +164,22 @@ export const makeNotifier = (deps: NotifierDeps) => {
     }
   };
 
+  /**
+   * Whether an escalation step planned earlier is still this person's as things stand when it is
+   * due: the same rule as at planning (escalationSteps), on the farm's users and organizations and
+   * the person's escalation setting now.
+   */
+  const stillEscalated = async (n: StoredNotification, farm: Farm, d: Delivery): Promise<boolean> => {
+    const { getEscalationOf, listOrganizationUserIdsOfFarm } = deps.settings;
+    if (!getEscalationOf) return false;
+    const [farmUsers, orgUsers, settings] = await Promise.all([
+      deps.settings.listUserIdsOfFarm(farm._id),
+      d.escalation === 2 && listOrganizationUserIdsOfFarm ? listOrganizationUserIdsOfFarm(farm._id) : Promise.resolve([]),
+      getEscalationOf([d.user_id]),
+    ]);
+    return escalationSteps(n.type, n.created_at, farmUsers, orgUsers, (u) => settings.get(u) ?? DEFAULT_ESCALATION).some((s) => s.user_id === d.user_id && s.step === d.escalation);
+  };
+
   const deadLetter = (d: Delivery, error: string) =>
     log.error('alert delivery dead-lettered', { alert: d.alert_id, farm: d.farm_id, user: d.user_id, channel: d.channel, attempts: d.attempts, error, ...metricFields(DELIVERY_DEAD_LETTERS, 1) });
 
@@ -203,6 +219,12 @@ export const makeNotifier = (deps: NotifierDeps) => {
     if (d.escalation && n.status !== NOTIFICATION_STATUS.unread) {
       // Read (or archived) before the step came due: nobody needs it again.
       await settle({ state: 'skipped', at: deps.now().toISOString(), error: 'the alert was read before the escalation was due' });
+      await giveBack(farm);
+      return { result: 'settled' };
+    }
+    if (d.escalation && !(await stillEscalated(n, farm, d))) {
+      // Planned when the alert came; since then the person left the farm or its organizations, or turned escalation off.
+      await settle({ state: 'skipped', at: deps.now().toISOString(), error: 'the user no longer has this escalation (left the farm or organization, or turned it off)' });
       await giveBack(farm);
       return { result: 'settled' };
     }
