@@ -114,6 +114,10 @@ export class VatManStack extends Stack {
     });
     // The web app calls the API through CloudFront, where the WAF web ACL limits each IP (issue 13).
     this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, webAclArn, logBucket: this.web.logBucket, originSecret: this.api.originSecret });
+    // The endpoint Lambdas start requiring the origin header only once CloudFront sends it
+    // everywhere: CloudFormation finishes a distribution when it is deployed to every edge, so the
+    // first deploy of the check (or of a new secret's header) refuses no farmer in between.
+    for (const fn of this.api.functions.values()) fn.function.node.addDependency(this.apiEdge.distribution);
 
     // Alerts (issue 6): the engine in the ingest, the scheduled sweep, controller-settings replies.
     this.alertEngine = new AlertEngine(this, 'AlertEngine', {

@@ -547,7 +547,12 @@ describe('throttling per caller (issue 13)', () => {
     const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
     const config = (resources[distributionIdOf('api')]?.Properties as { DistributionConfig: { Origins: { OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[] } }).DistributionConfig;
     expect(config.Origins[0]?.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_HEADER, HeaderValue: reference }]);
-    for (const endpoint of ENDPOINTS) expect(functionEnv(template, endpointFunctionId(template, endpoint.path)).ORIGIN_VERIFY, endpoint.path).toEqual(reference);
+    for (const endpoint of ENDPOINTS) {
+      const fnId = endpointFunctionId(template, endpoint.path);
+      expect(functionEnv(template, fnId).ORIGIN_VERIFY, endpoint.path).toEqual(reference);
+      // Updated after the distribution is deployed everywhere: the check never runs ahead of the header.
+      expect((resources[fnId] as { DependsOn?: string[] }).DependsOn, endpoint.path).toContain(distributionIdOf('api'));
+    }
   });
 
   it('gives both distributions the edge web ACL: from the SSM parameter by default, or -c edgeWebAclArn', () => {
