@@ -4,7 +4,7 @@ import { resolveRange, type ResolvedRange } from '../../shared/api/range';
 import { forecastCooling } from '../../shared/compliance/cooling-forecast';
 import { coolingRuleDeadlines } from '../../shared/compliance/cooling-rules';
 import { tankerDifference, tankerFigureFor } from '../../shared/calibration/tanker';
-import { withDefaults } from '../../shared/watchman/settings';
+import { savedMatchingMinutes } from '../alerts/tanker-check';
 import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/constants';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
@@ -306,10 +306,10 @@ export const farmerActivityActions: readonly ServedAction[] = [
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
     // Dockets against the vat (issue 26): the company's dockets on its farms, the entered pickups elsewhere (as calibration).
     const company = isDairyCompanyFarm(farm.fonterra_id);
-    const [found, pickups, settings] = await Promise.all([
+    const [found, pickups, matchingMinutes] = await Promise.all([
       farmActivities(deps, farm._id, range, 'collection'),
       company ? Promise.resolve([]) : deps.pickupList.listPickups(farm._id),
-      deps.watchman.getSettings().then(withDefaults),
+      savedMatchingMinutes(deps.watchman),
     ]);
     const vatNumbers = [...new Set(found.map(({ d }) => d.vat_number))];
     const dockets = new Map(await Promise.all(vatNumbers.map(async (n) => [n, company ? await deps.dairy.listDockets(farm._id, n) : []] as const)));
@@ -322,7 +322,7 @@ export const farmerActivityActions: readonly ServedAction[] = [
               { start: a.start.published_at, end: a.end.published_at },
               dockets.get(d.vat_number) ?? [],
               pickups.filter((p) => p.vat === d.vat_number),
-              settings.matching_pickup_minutes,
+              matchingMinutes,
             )
           : null;
         const diff = tanker && collected !== null ? tankerDifference(collected, tanker.volume) : null;

@@ -1,7 +1,7 @@
 import { farmerActivityContracts as contracts } from '../../shared/api/actions/farmer-activity';
 import { PICKUP_DELETE_REFUSED, PICKUP_FUTURE_SLACK_MS, PICKUP_MESSAGES } from '../../shared/api/actions/farmer-pickup';
 import { isDairyCompanyFarm } from '../../shared/entities/farm';
-import { checkTankerDifference } from '../alerts/tanker-check';
+import { checkTankerDifference, savedMatchingMinutes } from '../alerts/tanker-check';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { serve } from '../lib/dispatch';
@@ -21,7 +21,8 @@ import { ForbiddenError, ValidationError } from '../lib/errors';
 const recheckTanker = async (deps: Pick<Ports, 'readings' | 'pickups' | 'alertsWrite' | 'watchman' | 'now'>, farm: Farm, device: Device | undefined, log: Logger) => {
   if (!device) return;
   try {
-    await checkTankerDifference({ readings: deps.readings, pickups: deps.pickups, alerts: deps.alertsWrite, watchman: deps.watchman, now: deps.now }, farm, device);
+    const matchingMinutes = await savedMatchingMinutes(deps.watchman);
+    await checkTankerDifference({ readings: deps.readings, pickups: deps.pickups, alerts: deps.alertsWrite, matchingMinutes, now: deps.now }, farm, device);
   } catch (err) {
     log.error('tanker check after a pickup failed', { farm: farm._id, vat: device.vat_number, err });
   }

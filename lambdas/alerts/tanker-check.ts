@@ -22,9 +22,12 @@ export interface TankerDeps {
   readonly dairy?: Pick<DairyRepository, 'listDockets'>;
   /** Any other farm's pickups entered by its farmers. */
   readonly pickups?: Pick<PickupRepository, 'listPickups'>;
-  /** Watchman's saved settings: the matching pickup minutes (as calibration's COLLECTIONS takes them). */
-  readonly watchman: Pick<WatchmanRepository, 'getSettings'>;
+  /** Watchman's saved 'Matching pickup (minutes)' (savedMatchingMinutes), as calibration's COLLECTIONS takes it. */
+  readonly matchingMinutes: number;
 }
+
+/** Watchman's saved 'Matching pickup (minutes)', its default until an operator saves one: read once per check or run. */
+export const savedMatchingMinutes = async (watchman: Pick<WatchmanRepository, 'getSettings'>): Promise<number> => withDefaults(await watchman.getSettings()).matching_pickup_minutes;
 
 export interface CollectionAgainstTanker {
   readonly start: string;
@@ -45,17 +48,16 @@ export const collectionsAgainstTanker = async (deps: TankerDeps, farm: Farm, dev
   const company = isDairyCompanyFarm(farm.fonterra_id);
   const need = company ? deps.dairy : deps.pickups;
   if (!need) throw new Error(`tanker figures of ${farm._id}: no ${company ? 'dockets' : 'pickups'} port`);
-  const [collections, dockets, pickups, settings] = await Promise.all([
+  const [collections, dockets, pickups] = await Promise.all([
     deps.readings.listActivities(device._id, from, to, ['collection']),
     company && deps.dairy ? deps.dairy.listDockets(farm._id, device.vat_number) : Promise.resolve([]),
     !company && deps.pickups ? deps.pickups.listPickups(farm._id).then((ps) => ps.filter((p) => p.vat === device.vat_number)) : Promise.resolve([]),
-    deps.watchman.getSettings().then(withDefaults),
   ]);
   return collections
     .flatMap((c) => (c.end && c.start.milk_volume !== null && c.end.milk_volume !== null ? [{ start: c.start.published_at, end: c.end.published_at, vat_drop: c.start.milk_volume - c.end.milk_volume }] : []))
     .sort((a, b) => b.start.localeCompare(a.start))
     .map((c) => {
-      const tanker = tankerFigureFor(c, dockets, pickups, settings.matching_pickup_minutes);
+      const tanker = tankerFigureFor(c, dockets, pickups, deps.matchingMinutes);
       const diff = tanker ? tankerDifference(c.vat_drop, tanker.volume) : null;
       return { ...c, tanker, difference_l: diff?.litres ?? null, difference_percent: diff?.percent ?? null };
     });

@@ -9,7 +9,7 @@ import { collectionEventOf, milkingEventOf, vatExceptionOf } from '../../shared/
 import { gatewayJson, type DairyEventKind } from '../../shared/dairy-company/payloads';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import type { Logger } from '../lib/logger';
-import { checkTankerDifference } from '../alerts/tanker-check';
+import { checkTankerDifference, savedMatchingMinutes } from '../alerts/tanker-check';
 
 const MIN = 60_000;
 /** How far back each run looks for activities and exceptions (a run missed for a day still finds them). */
@@ -108,13 +108,13 @@ export const makeDairyExporter = (d: ExporterDeps) => {
     }
   };
 
-  const fetchDockets = async (farm: Farm): Promise<number> => {
+  const fetchDockets = async (farm: Farm, matchingMinutes: number): Promise<number> => {
     const now = d.now();
     const dockets = await d.gateway.dockets(farm.fonterra_id, new Date(now.getTime() - DOCKET_LOOKBACK_MS).toISOString().slice(0, 19), now.toISOString().slice(0, 19) + 'Z');
     for (const docket of dockets) await d.dairy.putDocket({ ...docket, farm_id: farm._id });
     // Every run, not only on a new docket: a collection detected after its docket arrived counts too.
     for (const device of (await d.farms.listDevicesOfFarm(farm._id)).filter((v) => v.status === 1)) {
-      const outcome = await checkTankerDifference({ readings: d.readings, dairy: d.dairy, alerts: d.alerts, watchman: d.watchman, now: d.now }, farm, device);
+      const outcome = await checkTankerDifference({ readings: d.readings, dairy: d.dairy, alerts: d.alerts, matchingMinutes, now: d.now }, farm, device);
       if (outcome === 'raised') d.log.info('vat reading differs from tanker', { farm: farm._id, vat: device.vat_number });
     }
     return dockets.length;
@@ -138,9 +138,11 @@ export const makeDairyExporter = (d: ExporterDeps) => {
           down.add(e.supplier_id);
         }
       }
+      // Watchman's matching window once a run, not once a vat.
+      const matchingMinutes = farms.length ? await savedMatchingMinutes(d.watchman) : 0;
       for (const farm of farms) {
         try {
-          result.dockets += await fetchDockets(farm);
+          result.dockets += await fetchDockets(farm, matchingMinutes);
         } catch (err) {
           d.log.warn('dairy dockets not fetched', { farm: farm._id, err });
         }
