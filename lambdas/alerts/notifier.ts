@@ -146,12 +146,20 @@ export const makeNotifier = (deps: NotifierDeps) => {
    * deliveries as deliveries due later: by text to a verified phone while the allowance lasts,
    * else by email (saying why). A step whose alert is read by then is dropped when it comes due.
    */
-  const planEscalation = async (n: StoredNotification, farm: Farm, farmUsers: readonly string[], known: readonly Delivery[]) => {
+  /**
+   * The alert's escalation steps as things stand now (escalationSteps on the farm's users, its
+   * organizations' users and their settings): at planning, and again for a step when it is due.
+   */
+  const stepsNow = async (n: StoredNotification, farm: Farm, farmUsers: readonly string[]) => {
     const { getEscalationOf, listOrganizationUserIdsOfFarm } = deps.settings;
-    if (!getEscalationOf) return;
+    if (!getEscalationOf) return [];
     const orgUsers = listOrganizationUserIdsOfFarm ? await listOrganizationUserIdsOfFarm(farm._id) : [];
     const settings = await getEscalationOf([...farmUsers, ...orgUsers]);
-    const steps = escalationSteps(n.type, n.created_at, farmUsers, orgUsers, (u) => settings.get(u) ?? DEFAULT_ESCALATION);
+    return escalationSteps(n.type, n.created_at, farmUsers, orgUsers, (u) => settings.get(u) ?? DEFAULT_ESCALATION);
+  };
+
+  const planEscalation = async (n: StoredNotification, farm: Farm, farmUsers: readonly string[], known: readonly Delivery[]) => {
+    const steps = await stepsNow(n, farm, farmUsers);
     const planned = new Set(known.filter((d) => d.escalation).map((d) => `${d.user_id}:${d.escalation}`));
     for (const step of steps) {
       if (planned.has(`${step.user_id}:${step.step}`)) continue;
@@ -164,21 +172,9 @@ export const makeNotifier = (deps: NotifierDeps) => {
     }
   };
 
-  /**
-   * Whether an escalation step planned earlier is still this person's as things stand when it is
-   * due: the same rule as at planning (escalationSteps), on the farm's users and organizations and
-   * the person's escalation setting now.
-   */
-  const stillEscalated = async (n: StoredNotification, farm: Farm, d: Delivery): Promise<boolean> => {
-    const { getEscalationOf, listOrganizationUserIdsOfFarm } = deps.settings;
-    if (!getEscalationOf) return false;
-    const [farmUsers, orgUsers, settings] = await Promise.all([
-      deps.settings.listUserIdsOfFarm(farm._id),
-      d.escalation === 2 && listOrganizationUserIdsOfFarm ? listOrganizationUserIdsOfFarm(farm._id) : Promise.resolve([]),
-      getEscalationOf([d.user_id]),
-    ]);
-    return escalationSteps(n.type, n.created_at, farmUsers, orgUsers, (u) => settings.get(u) ?? DEFAULT_ESCALATION).some((s) => s.user_id === d.user_id && s.step === d.escalation);
-  };
+  /** Whether an escalation step planned earlier is still this person's when it is due (stepsNow). */
+  const stillEscalated = async (n: StoredNotification, farm: Farm, d: Delivery): Promise<boolean> =>
+    (await stepsNow(n, farm, await deps.settings.listUserIdsOfFarm(farm._id))).some((s) => s.user_id === d.user_id && s.step === d.escalation);
 
   const deadLetter = (d: Delivery, error: string) =>
     log.error('alert delivery dead-lettered', { alert: d.alert_id, farm: d.farm_id, user: d.user_id, channel: d.channel, attempts: d.attempts, error, ...metricFields(DELIVERY_DEAD_LETTERS, 1) });
