@@ -19,8 +19,11 @@ const GREY = rgb(0.45, 0.45, 0.45);
 const RED = rgb(0.75, 0.1, 0.1);
 const BLUE = rgb(0.1, 0.3, 0.7);
 
-/** What Helvetica's WinAnsi encoding can write (Latin-1 and a few marks of punctuation). */
-const WIN_ANSI = /^[\n\x20-\x7e\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2212]*$/;
+/** What Helvetica's WinAnsi encoding can write: Latin-1 and a few marks of punctuation (a regular-expression class). */
+const WIN_ANSI_CHARS = '\\x20-\\x7e\\xa0-\\xff\\u2013\\u2014\\u2018\\u2019\\u201c\\u201d\\u2022\\u2026';
+/** Text Helvetica writes as it is (the minus sign becomes a hyphen, pdfSafe). */
+const WIN_ANSI = new RegExp(`^[\\n${WIN_ANSI_CHARS}\\u2212]*$`);
+const NOT_WIN_ANSI = new RegExp(`[^${WIN_ANSI_CHARS}]`, 'g');
 
 /** Helvetica's WinAnsi encoding: letters with marks lose them; anything else unknown becomes '?'. */
 export const pdfSafe = (text: string): string =>
@@ -28,7 +31,7 @@ export const pdfSafe = (text: string): string =>
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/\u2212/g, '-')
-    .replace(/[^\x20-\x7e\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026]/g, '?');
+    .replace(NOT_WIN_ANSI, '?');
 
 /**
  * Whether the record's text needs more than Helvetica (a macron in the farm's name, a vat or an
