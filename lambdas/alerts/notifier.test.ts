@@ -107,7 +107,7 @@ const world = (
       const { lease: _l, ...rest } = cur;
       deliveries.set(
         keyOf(d),
-        o.state === 'pending' ? { ...rest, state: 'pending', due_at: o.due_at, last_error: o.error } : { ...rest, state: o.state, settled_at: o.at, ...('error' in o ? { last_error: o.error } : {}) },
+        o.state === 'pending' ? { ...rest, state: 'pending', due_at: o.due_at, last_error: o.error, ...(o.escalation_due ? { escalation_due: o.escalation_due } : {}) } : { ...rest, state: o.state, settled_at: o.at, ...('error' in o ? { last_error: o.error } : {}) },
       );
       return true;
     },
@@ -162,7 +162,12 @@ const world = (
   const removeOrgUser = (id: string) => {
     if (esc) esc.orgUsers.splice(esc.orgUsers.findIndex((u) => u._id === id), 1);
   };
-  return { notifier, finished, deliveries, states, sms: () => sms, advance, lines, setEscalation, removeOrgUser };
+  /** Someone joins the farm after the alert was planned. */
+  const addFarmUser = (u: User) => {
+    users.push(u);
+    accounts.push(u);
+  };
+  return { notifier, finished, deliveries, states, sms: () => sms, advance, lines, setEscalation, removeOrgUser, addFarmUser };
 };
 
 /** What a publish was: the channel attribute each one carries (one publish, one channel). */
@@ -387,6 +392,53 @@ describe('escalation of an unread critical alert (issue 25)', () => {
       ['o1', 2, 'skipped', error],
     ]);
     expect(w.sms()).toBe(1);
+  });
+
+  it('steps are planned again when one comes due: someone who joined or opted in since gets theirs, due at once if its time has passed', async () => {
+    const w = setup();
+    await w.notifier.deliver(alert());
+    // After planning: the quiet member opts in (step 2 at 2 × 15 = 04:00:02), a new farm user joins (N 5: step 1 due 03:35:02, already past).
+    w.setEscalation('o2', { minutes: 15, organization: true });
+    const newcomer = user({ _id: 'u2', email: 'newcomer@vatman.local', phone: '+64211234597' });
+    w.addFarmUser(newcomer);
+    w.setEscalation('u2', { minutes: 5, organization: false });
+    w.advance(14 * 60_000 + 2_000);
+    // 03:45:02: the farmer's step 1 is due; planning again adds the newcomer's (past due) and the member's.
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(texts().map((p) => p.TopicArn)).toEqual([topicOf('u1'), topicOf('u1')]);
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(texts().at(-1)?.TopicArn).toBe(topicOf('u2'));
+    w.advance(15 * 60_000);
+    // 04:00:02: o1's step 2 (03:50:02) and o2's (04:00:02).
+    expect(await w.notifier.retryPending()).toBe(2);
+    expect(texts().slice(-2).map((p) => p.TopicArn).sort()).toEqual([topicOf('o1'), topicOf('o2')]);
+    w.advance(60 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(0);
+    expect([...w.deliveries.values()].filter((d) => d.escalation).map((d) => [d.user_id, d.escalation, d.state])).toEqual([
+      ['u1', 1, 'sent'],
+      ['o1', 2, 'sent'],
+      ['u2', 1, 'sent'],
+      ['o2', 2, 'sent'],
+    ]);
+  });
+
+  it('a step whose person lengthened their minutes since waits for the new time, and the detail shows it', async () => {
+    const w = setup();
+    await w.notifier.deliver(alert());
+    w.setEscalation('u1', { minutes: 40, organization: false });
+    w.advance(14 * 60_000 + 2_000);
+    expect(await w.notifier.retryPending()).toBe(0);
+    const step = () => [...w.deliveries.values()].find((d) => d.user_id === 'u1' && d.escalation === 1);
+    expect(step()).toMatchObject({ state: 'pending', due_at: '2026-11-22T04:10:02.000Z', escalation_due: '2026-11-22T04:10:02.000Z' });
+    // Nobody else's step moved: the member's step 2 (N 10) goes at 03:50:02.
+    w.advance(5 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(texts().at(-1)?.TopicArn).toBe(topicOf('o1'));
+    w.advance(20 * 60_000);
+    expect(await w.notifier.retryPending()).toBe(1);
+    expect(texts().at(-1)?.TopicArn).toBe(topicOf('u1'));
+    expect(step()?.state).toBe('sent');
+    expect(w.sms()).toBe(3);
   });
 
   it('with the text allowance used up, the step goes by email saying why', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_ESCALATION, escalationSteps, isCritical } from '../../shared/alerts/escalation';
+import { DEFAULT_ESCALATION, escalationSteps, isCritical, type EscalationStep } from '../../shared/alerts/escalation';
 import { channelsFor } from '../../shared/alerts/preferences';
 import { NOTIFICATION_STATUS } from '../../shared/alerts/types';
 import { localMonth } from '../../shared/time/local-day';
@@ -142,11 +142,6 @@ export const makeNotifier = (deps: NotifierDeps) => {
   };
 
   /**
-   * The escalation steps of a critical alert (shared/alerts/escalation.ts), planned with its first
-   * deliveries as deliveries due later: by text to a verified phone while the allowance lasts,
-   * else by email (saying why). A step whose alert is read by then is dropped when it comes due.
-   */
-  /**
    * The alert's escalation steps as things stand now (escalationSteps on the farm's users, its
    * organizations' users and their settings): at planning, and again for a step when it is due.
    */
@@ -158,8 +153,15 @@ export const makeNotifier = (deps: NotifierDeps) => {
     return escalationSteps(n.type, n.created_at, farmUsers, orgUsers, (u) => settings.get(u) ?? DEFAULT_ESCALATION);
   };
 
-  const planEscalation = async (n: StoredNotification, farm: Farm, farmUsers: readonly string[], known: readonly Delivery[]) => {
-    const steps = await stepsNow(n, farm, farmUsers);
+  /**
+   * The escalation steps of a critical alert (shared/alerts/escalation.ts), planned with its first
+   * deliveries as deliveries due later: by text to a verified phone while the allowance lasts,
+   * else by email (saying why). A step whose alert is read by then is dropped when it comes due.
+   * Planned again whenever one of its steps comes due (`currentStep`): steps of people who joined
+   * since are added then.
+   */
+  const planEscalation = async (n: StoredNotification, farm: Farm, farmUsers: readonly string[], known: readonly Delivery[], current?: readonly EscalationStep[]) => {
+    const steps = current ?? (await stepsNow(n, farm, farmUsers));
     const planned = new Set(known.filter((d) => d.escalation).map((d) => `${d.user_id}:${d.escalation}`));
     for (const step of steps) {
       if (planned.has(`${step.user_id}:${step.step}`)) continue;
@@ -172,9 +174,17 @@ export const makeNotifier = (deps: NotifierDeps) => {
     }
   };
 
-  /** Whether an escalation step planned earlier is still this person's when it is due (stepsNow). */
-  const stillEscalated = async (n: StoredNotification, farm: Farm, d: Delivery): Promise<boolean> =>
-    (await stepsNow(n, farm, await deps.settings.listUserIdsOfFarm(farm._id))).some((s) => s.user_id === d.user_id && s.step === d.escalation);
+  /**
+   * A planned escalation step as things stand when it comes due (stepsNow): undefined when it is no
+   * longer this person's. The alert's steps are planned again at that moment, so someone who joined
+   * the farm or opted in since the alert came gets their step too (due at once when its time has passed).
+   */
+  const currentStep = async (n: StoredNotification, farm: Farm, d: Delivery): Promise<EscalationStep | undefined> => {
+    const farmUsers = await deps.settings.listUserIdsOfFarm(farm._id);
+    const steps = await stepsNow(n, farm, farmUsers);
+    await planEscalation(n, farm, farmUsers, await alerts.listDeliveries(farm._id, n._id), steps);
+    return steps.find((s) => s.user_id === d.user_id && s.step === d.escalation);
+  };
 
   const deadLetter = (d: Delivery, error: string) =>
     log.error('alert delivery dead-lettered', { alert: d.alert_id, farm: d.farm_id, user: d.user_id, channel: d.channel, attempts: d.attempts, error, ...metricFields(DELIVERY_DEAD_LETTERS, 1) });
@@ -218,11 +228,19 @@ export const makeNotifier = (deps: NotifierDeps) => {
       await giveBack(farm);
       return { result: 'settled' };
     }
-    if (d.escalation && !(await stillEscalated(n, farm, d))) {
-      // Planned when the alert came; since then the person left the farm or its organizations, or turned escalation off.
-      await settle({ state: 'skipped', at: deps.now().toISOString(), error: 'the user no longer has this escalation (left the farm or organization, or turned it off)' });
-      await giveBack(farm);
-      return { result: 'settled' };
+    if (d.escalation) {
+      const step = await currentStep(n, farm, d);
+      if (!step) {
+        // Planned when the alert came; since then the person left the farm or its organizations, or turned escalation off.
+        await settle({ state: 'skipped', at: deps.now().toISOString(), error: 'the user no longer has this escalation (left the farm or organization, or turned it off)' });
+        await giveBack(farm);
+        return { result: 'settled' };
+      }
+      if (step.due_at > now.toISOString()) {
+        // The person lengthened their minutes since: the step waits for its new time.
+        await settle({ state: 'pending', due_at: step.due_at, escalation_due: step.due_at, error: 'the escalation minutes were changed; due at the new time' });
+        return { result: 'settled' };
+      }
     }
     const facts = { ...factsOf(n, farm), ...(d.escalation ? { escalation: d.escalation } : {}) };
     const options = { abortSignal: AbortSignal.timeout(SEND_TIMEOUT_MS) };

@@ -86,8 +86,14 @@ describe('escalation of an unread critical alert', () => {
     expect(again[0]!.message.length).toBeLessThanOrEqual(160);
     expect(await textsTo(WEST_PHONE, /./)).toEqual([]);
 
-    // After 2N: the opted-in organization member gets it; still nothing about the 102.
+    // The member lengthens their minutes to 20: their step (due at 2N = 30) waits for 2 × 20 = 40.
+    const longer = await stack.post('/api/farmer/setting', { type: 'USER_SETTING_ALERT_SET_USER', farm: 'farm-wes', alert_setting: '{}', escalation: JSON.stringify({ minutes: 20, organization: true }) }, west);
+    expect(longer.status).toBe(200);
     await sweepAt(31);
+    expect(await textsTo(WEST_PHONE, /./)).toEqual([]);
+
+    // After the new 2N: the opted-in organization member gets it; still nothing about the 102.
+    await sweepAt(41);
     const org = await textsTo(WEST_PHONE, /Still unread/);
     expect(org.map((m) => m.message)).toEqual([expect.stringMatching(/^Vat-Man Totara Downs Vat 1: Still unread: Milk over 10C /)]);
     expect((await outbox()).filter((m) => /Still unread: Milk over 6C/.test(m.message + (m.subject ?? '')))).toEqual([]);
@@ -102,7 +108,8 @@ describe('escalation of an unread critical alert', () => {
       [1, 'Aroha Ngata', 'sms', 'sent'],
       [2, 'Liam Brennan', 'sms', 'sent'],
     ]);
-    expect(Date.parse(s101![1]!.due_at) - Date.parse(s101![0]!.due_at)).toBe(15 * 60_000);
+    // Step 1 at the farmer's 15 minutes, step 2 at the member's new 2 × 20.
+    expect(Date.parse(s101![1]!.due_at) - Date.parse(s101![0]!.due_at)).toBe(25 * 60_000);
     const s102 = await steps(a102._id);
     expect(s102?.map((s) => [s.step, s.state, s.reason])).toEqual([
       [1, 'skipped', 'the alert was read before the escalation was due'],

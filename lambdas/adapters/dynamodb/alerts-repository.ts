@@ -82,7 +82,8 @@ export type NewDelivery = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'c
 /** How a claimed delivery ended: sent, due again later, or settled unsent. */
 export type DeliveryOutcome =
   | { readonly state: 'sent'; readonly at: string; readonly message_id?: string }
-  | { readonly state: 'pending'; readonly due_at: string; readonly error: string }
+  /** Due again later; `escalation_due` moves an escalation step's planned time with it. */
+  | { readonly state: 'pending'; readonly due_at: string; readonly error: string; readonly escalation_due?: string }
   | { readonly state: 'dead' | 'unconfirmed' | 'skipped'; readonly at: string; readonly error: string };
 
 export interface AlertsRepository {
@@ -374,8 +375,15 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
             Key: deliveryKey(d),
             ...(outcome.state === 'pending'
               ? {
-                  UpdateExpression: 'SET #s = :s, due_at = :due, gsi1sk = :gsk, last_error = :e REMOVE lease',
-                  ExpressionAttributeValues: { ':s': 'pending', ':due': outcome.due_at, ':gsk': dueIndex(d, outcome.due_at).gsi1sk, ':e': outcome.error, ':lease': lease },
+                  UpdateExpression: `SET #s = :s, due_at = :due, gsi1sk = :gsk, last_error = :e${outcome.escalation_due ? ', escalation_due = :ed' : ''} REMOVE lease`,
+                  ExpressionAttributeValues: {
+                    ':s': 'pending',
+                    ':due': outcome.due_at,
+                    ':gsk': dueIndex(d, outcome.due_at).gsi1sk,
+                    ':e': outcome.error,
+                    ':lease': lease,
+                    ...(outcome.escalation_due ? { ':ed': outcome.escalation_due } : {}),
+                  },
                 }
               : outcome.state === 'dead'
                 ? {
