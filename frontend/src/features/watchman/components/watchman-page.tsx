@@ -104,7 +104,8 @@ function ActivityTab() {
           );
         })}
       </div>
-      <div className="card watchman__table-wrap">
+      {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+      <div className="card watchman__table-wrap" role="region" aria-label="Watchman runs, scrollable" tabIndex={0}>
         <table className="watchman__table" aria-label="Watchman runs">
           <thead>
             <tr>
