@@ -39,14 +39,17 @@ describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)
   afterAll(async () => sim?.stop());
 
   /** Opens each page signed in as `email` and answers each one's violations (none expected). */
-  const check = async (email: string, pages: readonly { path: string; ready: (page: Page) => Promise<unknown> }[]) => {
+  const check = async (email: string, pages: readonly { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> }[]) => {
     const context = await farmContext(env.browser, env.web, FARM);
     const page = await context.newPage();
-    await page.goto(`${env.web}${pages[0]!.path}`);
+    const first = pages[0]!.path as string;
+    await page.goto(`${env.web}${first}`);
     await signIn(page, email);
-    await page.waitForURL(`${env.web}${pages[0]!.path}`);
+    await page.waitForURL(`${env.web}${first}`);
     const found: Record<string, string[]> = {};
-    for (const { path, ready } of pages) {
+    for (const entry of pages) {
+      const path = typeof entry.path === 'string' ? entry.path : await entry.path(page);
+      const { ready } = entry;
       await withShot(page, `a11y${path.replaceAll('/', '-')}`, async () => {
         if (!page.url().endsWith(path)) await page.goto(`${env.web}${path}`);
         await ready(page);
@@ -61,6 +64,17 @@ describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)
   };
   /** The page's own heading has shown (its data then arrives before the network is idle). */
   const pageHeading = (page: Page) => page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 30_000 });
+  /** A detail page: opened from the first control named `name` on the page `list` (a milking's point, a storage's View). */
+  const detailFrom = (list: string, name: RegExp) => async (page: Page) => {
+    await page.goto(`${env.web}${list}`);
+    const control = page.getByRole(list === '/dts/milking' ? 'button' : 'link', { name }).first();
+    // As a keyboard does: a milking's point is a button the size of the point, shown on focus.
+    await control.waitFor({ state: 'attached', timeout: 30_000 });
+    await control.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname !== list);
+    return new URL(page.url()).pathname;
+  };
 
   it("the farmer's screens, with readings", async () => {
     const found = await check('farmer@vatman.local', [
@@ -68,6 +82,8 @@ describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)
       { path: '/dts/dashboard', ready: (p) => scrollToChart(p, 'Vat 4 temperatures') },
       { path: '/dts/dashboard/data', ready: pageHeading },
       { path: '/dts/milking', ready: pageHeading },
+      { path: detailFrom('/dts/milking', /^Open milking/), ready: pageHeading },
+      { path: detailFrom('/dts/dashboard/data', /^View the storage/), ready: pageHeading },
       { path: '/dts/compliance', ready: pageHeading },
       { path: '/dts/agitator', ready: pageHeading },
       { path: '/dts/collection', ready: pageHeading },
