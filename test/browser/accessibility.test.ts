@@ -39,8 +39,8 @@ describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)
   afterAll(async () => sim?.stop());
 
   /** Opens each page signed in as `email` and answers each one's violations (none expected). */
-  const check = async (email: string, pages: readonly { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> }[]) => {
-    const context = await farmContext(env.browser, env.web, FARM);
+  const check = async (email: string, pages: readonly { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> }[], width?: number) => {
+    const context = await farmContext(env.browser, env.web, FARM, width ? { width } : {});
     const page = await context.newPage();
     const first = pages[0]!.path as string;
     await page.goto(`${env.web}${first}`);
@@ -77,25 +77,25 @@ describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)
   };
 
   // A page is its path (ready when its heading shows) or a path found on the way, with its own "ready".
-  const SCREENS: Record<string, { email: string; pages: (string | { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> })[] }> = {
-    "the farmer's screens, with readings": {
-      email: 'farmer@vatman.local',
-      pages: [
-        // The charts draw as they near the screen: scrolled to the last, every one has drawn.
-        { path: '/dts/dashboard', ready: (p) => scrollToChart(p, 'Vat 4 temperatures') },
-        '/dts/dashboard/data',
-        '/dts/milking',
-        { path: detailFrom('/dts/milking', /^Open milking/), ready: pageHeading },
-        { path: detailFrom('/dts/dashboard/data', /^View the storage/), ready: pageHeading },
-        ...['/dts/compliance', '/dts/agitator', '/dts/collection', '/dts/notification', '/dts/setting/alert', '/dts/user/setting', '/dts/user/profile', '/dts/equipment', '/dashboard'],
-      ],
-    },
-    "the operator's screens": {
-      email: 'admin@vatman.local',
-      pages: ['/dts/users', '/dts/farms', '/dts/devices', '/dts/calibration', '/dts/watchman', '/dts/milkquality', '/dts/installer/new'],
-    },
+  const farmerPages = [
+    // The charts draw as they near the screen: scrolled to the last, every one has drawn.
+    { path: '/dts/dashboard', ready: (p: Page) => scrollToChart(p, 'Vat 4 temperatures') },
+    '/dts/dashboard/data',
+    '/dts/milking',
+    { path: detailFrom('/dts/milking', /^Open milking/), ready: pageHeading },
+    { path: detailFrom('/dts/dashboard/data', /^View the storage/), ready: pageHeading },
+    ...['/dts/compliance', '/dts/agitator', '/dts/collection', '/dts/notification', '/dts/setting/alert', '/dts/user/setting', '/dts/user/profile', '/dts/equipment', '/dashboard'],
+  ];
+  const operatorPages = ['/dts/users', '/dts/farms', '/dts/devices', '/dts/calibration', '/dts/watchman', '/dts/milkquality', '/dts/installer/new', '/dts/installer/check', '/dts/installer/log'];
+  const SCREENS: Record<string, { email: string; width?: number; pages: (string | { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> })[] }> = {
+    "the farmer's screens, with readings": { email: 'farmer@vatman.local', pages: farmerPages },
+    // Where farmers use it: a phone's width, with the menu folded away and the tabs scrolling sideways.
+    "the farmer's screens on a phone": { email: 'farmer@vatman.local', width: 412, pages: farmerPages },
+    "the operator's screens": { email: 'admin@vatman.local', pages: operatorPages },
+    // An installer works from a phone in the shed.
+    "the operator's screens on a phone": { email: 'admin@vatman.local', width: 412, pages: operatorPages },
   };
-  it.each(Object.entries(SCREENS))('%s', async (_name, { email, pages }) => {
-    expect(await check(email, pages.map((p) => (typeof p === 'string' ? { path: p, ready: pageHeading } : p)))).toEqual({});
+  it.each(Object.entries(SCREENS))('%s', async (_name, { email, width, pages }) => {
+    expect(await check(email, pages.map((p) => (typeof p === 'string' ? { path: p, ready: pageHeading } : p)), width)).toEqual({});
   }, 300_000);
 });

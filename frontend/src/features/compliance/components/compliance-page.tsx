@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import type { ComplianceRecord } from '@shared/api/actions/farmer-compliance';
 import type { Farm } from '@shared/entities/farm';
+import { ScrollRegion } from '../../../components/scroll-region';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
 import { saveFile } from '../../../lib/save-file';
@@ -154,7 +155,7 @@ export function CompliancePage() {
               {vat.milkings.length === 0 ? (
                 <p className="page__note">No milkings in this period.</p>
               ) : (
-                <div className="compliance__scroll">
+                <ScrollRegion className="compliance__scroll" label={`Vat ${vat.vat_number} milkings`}>
                   <table className="compliance__table">
                     <thead>
                       <tr>
@@ -190,7 +191,7 @@ export function CompliancePage() {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </ScrollRegion>
               )}
             </section>
           ))}

@@ -6,6 +6,7 @@ import { WATCHMAN_DEFAULTS } from '@shared/constants';
 import type { WatchmanCase, WatchmanRun } from '@shared/watchman/records';
 import { camelOf, checkWatchmanForm, WATCHMAN_LABELS, WATCHMAN_NUMBER_KEYS, WATCHMAN_SWITCHES, type WatchmanSettings } from '@shared/watchman/settings';
 import { Dialog } from '../../../components/dialog';
+import { ScrollRegion } from '../../../components/scroll-region';
 import { paths } from '../../../config/paths';
 import { errorTextOf } from '../../../lib/api-error';
 import { useApiClient } from '../../../lib/api-client-provider';
@@ -104,8 +105,7 @@ function ActivityTab() {
           );
         })}
       </div>
-      {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
-      <div className="card watchman__table-wrap" role="region" aria-label="Watchman runs, scrollable" tabIndex={0}>
+      <ScrollRegion className="card watchman__table-wrap" label="Watchman runs, scrollable">
         <table className="watchman__table" aria-label="Watchman runs">
           <thead>
             <tr>
@@ -139,7 +139,7 @@ function ActivityTab() {
             Older
           </button>
         </div>
-      </div>
+      </ScrollRegion>
     </>
   );
 }
