@@ -38,14 +38,16 @@ describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)
   }, 120_000);
   afterAll(async () => sim?.stop());
 
-  /** Opens each page signed in as `email` and answers each one's violations (none expected). */
-  const check = async (email: string, pages: readonly { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> }[], width?: number) => {
+  /** Opens each page signed in as `email` (signed out without one) and answers each one's violations (none expected). */
+  const check = async (email: string | undefined, pages: readonly { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> }[], width?: number) => {
     const context = await farmContext(env.browser, env.web, FARM, width ? { width } : {});
     const page = await context.newPage();
     const first = pages[0]!.path as string;
-    await page.goto(`${env.web}${first}`);
-    await signIn(page, email);
-    await page.waitForURL(`${env.web}${first}`);
+    if (email) {
+      await page.goto(`${env.web}${first}`);
+      await signIn(page, email);
+      await page.waitForURL(`${env.web}${first}`);
+    }
     const found: Record<string, string[]> = {};
     for (const entry of pages) {
       const path = typeof entry.path === 'string' ? entry.path : await entry.path(page);
@@ -87,10 +89,12 @@ describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)
     ...['/dts/compliance', '/dts/agitator', '/dts/collection', '/dts/notification', '/dts/setting/alert', '/dts/user/setting', '/dts/user/profile', '/dts/equipment', '/dashboard'],
   ];
   const operatorPages = ['/dts/users', '/dts/farms', '/dts/devices', '/dts/calibration', '/dts/watchman', '/dts/milkquality', '/dts/installer/new', '/dts/installer/check', '/dts/installer/log'];
-  const SCREENS: Record<string, { email: string; width?: number; pages: (string | { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> })[] }> = {
+  const SCREENS: Record<string, { email?: string; width?: number; pages: (string | { path: string | ((page: Page) => Promise<string>); ready: (page: Page) => Promise<unknown> })[] }> = {
     "the farmer's screens, with readings": { email: 'farmer@vatman.local', pages: farmerPages },
     // Where farmers use it: a phone's width, with the menu folded away and the tabs scrolling sideways.
     "the farmer's screens on a phone": { email: 'farmer@vatman.local', width: 412, pages: farmerPages },
+    'the signed-out pages, on a phone': { width: 412, pages: ['/dts/login', '/dts/register', '/dts/password/forgot'] },
+    "the partners' views": { email: 'westlands@vatman.local', pages: ['/dts/westlands/data', '/dts/westlands/profile'] },
     "the operator's screens": { email: 'admin@vatman.local', pages: operatorPages },
     // An installer works from a phone in the shed.
     "the operator's screens on a phone": { email: 'admin@vatman.local', width: 412, pages: operatorPages },
