@@ -2,7 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';
+import { simFarmsFrom, startSimulator, type SimulatorHandle } from '../../local/simulator/simulator';
 import { browserTestFile, farmContext, signIn, withShot } from '../support/browser';
 
 /**
@@ -16,6 +18,16 @@ const hasPoppler = spawnSync('pdftotext', ['-v']).error === undefined;
 const NAME = 'Ōtāhuhu Dairy — Māui’s vats';
 
 describe.skipIf(!env.run || !hasPoppler)('the compliance record as a PDF, in Chromium', () => {
+  // 12 hours of the Auto farm's readings: a milking per vat in the season, so the record has rows.
+  let sim: SimulatorHandle | undefined;
+  beforeAll(async () => {
+    const farm = DEMO_FARMS.find((f) => f._id === 'farm-auto');
+    if (!farm) throw new Error('no farm-auto');
+    sim = await startSimulator({ mqttUrl: env.stack.facts.mqtt, farms: simFarmsFrom([farm], DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS), backfillHours: 12 });
+    await sim.caughtUp;
+  }, 120_000);
+  afterAll(async () => sim?.stop());
+
   it('saves a PDF whose farm name keeps its macrons, with no CSP refusal', async () => {
     const context = await farmContext(env.browser, env.web, 'farm-auto', { acceptDownloads: true });
     const page = await context.newPage();
@@ -42,6 +54,9 @@ describe.skipIf(!env.run || !hasPoppler)('the compliance record as a PDF, in Chr
       const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
       expect(text).toContain(`Farm: ${NAME}`);
       expect(text).toContain('Supply number:');
+      // Each vat's table has its milkings, each with a verdict; no vat's table is empty.
+      expect(text).not.toContain('No milkings in this period.');
+      expect(text).toMatch(/Compliant|Failed R\d|Not decided/);
       expect(refused).toEqual([]);
     });
     await context.close();
