@@ -12,6 +12,7 @@ import { MAX_ATTEMPTS, RETRY_BACKOFF_MS, type Notifier } from '../../lambdas/ale
 import { makeAlertProcessor } from '../../lambdas/alerts/processor';
 import { makeIngest } from '../../lambdas/ingest/ingest';
 import { makeStreamHandler } from '../../lambdas/ingest/stream-handler';
+import { INGEST_STREAM } from '../../lambdas/ingest/stream-settings';
 import { createLogger } from '../../lambdas/lib/logger';
 import { deadLetterLines, deadLetterRecords, redrive } from '../../local/replay-dlq';
 import { DEMO_FARMS } from '../../local/seed/demo-data';
@@ -74,19 +75,23 @@ const container = (ports: Ports = { farms, readings, alerts }) => {
 /** The ingest stream (2 shards, Lambda's retries and on-failure destination) consumed by `consumer(shard)`. */
 const ingestStream = (consumer: (shard: number) => ReturnType<typeof container>, batchSize = 50) => {
   let deadLetters = '';
+  let largestBatch = 0;
   const stream = startKinesisStream({
     streamName: 'faults-ingest',
     shards: 2,
     batchSize,
     retryAttempts: 5,
     retryDelayMs: () => 20,
-    consume: (shard, event) => consumer(shard)(event),
+    consume: (shard, event) => {
+      largestBatch = Math.max(largestBatch, event.Records.length);
+      return consumer(shard)(event);
+    },
     onFailure: ({ shard, records }) => (deadLetters += deadLetterLines(shard, records)),
   });
   const send = (thing: string, messages: readonly TelemetryMessageInput[]) => {
     for (const m of messages) stream.put(thing, Buffer.from(JSON.stringify({ payload: Buffer.from(JSON.stringify(m)).toString('base64'), topic: telemetryTopic(thing), received_at: Date.now() })));
   };
-  return { stream, send, deadLetters: () => deadLetters };
+  return { stream, send, deadLetters: () => deadLetters, largestBatch: () => largestBatch };
 };
 
 /** About six hours across a UTC midnight: every kind of activity, then a chiller left off (alerts 102 and 101). */
@@ -208,6 +213,36 @@ describe('ingest faults', () => {
     // run of the same delivery when they were held; they lie outside the alert stretch.
     expect(await outcome(id)).toEqual(clean);
   });
+
+  it('a backlog of twelve devices in batches of the real size (INGEST_STREAM), a container killed mid-batch: every device ends where a clean run ends', async () => {
+    const clean = await cleanRun('backlog-clean');
+    const ids = Array.from({ length: 12 }, (_, i) => `backlog-${i}`);
+    for (const id of ids) await addVat(id);
+    // The first batch's container dies at an alert-raising engine commit (one device's readings
+    // committed by the ingest, others not yet handled); the retry gets a cold container.
+    const point = killPoints[3].point;
+    let armed = true;
+    let killer = killable(point);
+    const containers = [container(), container()];
+    const { stream, send, deadLetters, largestBatch } = ingestStream((shard) => {
+      if (armed) {
+        armed = false;
+        killer = killable(point);
+        containers[shard] = container(killer.ports);
+      } else if (killer.state.dead) containers[shard] = container();
+      return containers[shard] as ReturnType<typeof container>;
+    }, INGEST_STREAM.batchSize);
+    // A backlog: every device's whole trace is on the stream, minute by minute as the fleet sent
+    // it, before the first batch is taken (put is synchronous), so each shard's batch holds
+    // several devices' records up to the batch size.
+    for (const m of MESSAGES) for (const id of ids) send(`vm-${id}`, [m]);
+    await stream.drained();
+    await stream.stop();
+    expect(killer.state.killed).toBe(true);
+    expect(largestBatch()).toBe(INGEST_STREAM.batchSize);
+    expect(deadLetters()).toBe('');
+    for (const id of ids) expect(await outcome(id), id).toEqual(clean);
+  }, 120_000);
 
   it('DynamoDB refusing 30 % of writes: retries and a re-drive of the dead-lettered batches lose nothing', async () => {
     const clean = await cleanRun('throttle-clean');
