@@ -1,7 +1,8 @@
 /**
  * `npm run bench:web`: Lighthouse 12 (mobile, its default simulated throttling) against the local
  * stack's static server, which compresses and caches as CloudFront does, on /dts/login and on
- * /dts/dashboard signed in as the demo farmer on the Auto farm (4 vats). Prints performance,
+ * /dts/dashboard signed in as the demo farmer on the Auto farm (4 vats, 48 hours of simulated readings, then
+ * live). Prints performance,
  * accessibility, total blocking time and the JavaScript the page loads (bytes on the wire).
  * Loopback only; needs a web build (the npm script makes one) and Debian's chromium.
  * Not a test: it prints what it measured. RUNS=n repeats each page, each a first visit (HTTP cache, service
@@ -15,7 +16,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { DEMO_PASSWORD } from '../local/seed/demo-data';
+import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, DEMO_UNIT_IMEIS } from '../local/seed/demo-data';
+import { simFarmsFrom, startSimulator } from '../local/simulator/simulator';
 import { startTestStack } from '../test/support/local-stack';
 import { CHROMIUM_PATH } from '../test/support/browser';
 import { REPO_ROOT } from '../cdk/lib/paths';
@@ -79,6 +81,25 @@ const firstVisit = async (p: Page, origin: string) => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 const stack = await startTestStack(undefined, process.env.DIST ?? join(REPO_ROOT, 'frontend', 'dist'));
+// The dashboard a farmer sees: the Auto farm's 4 vats with 48 hours of readings (what `npm start`
+// backfills), then live, one reading a minute per vat, so the cards, the tiles and the charts all
+// have their data. An empty farm would measure a dashboard without charts.
+const autoFarm = DEMO_FARMS.find((f) => f._id === FARM);
+if (!autoFarm) throw new Error(`no demo farm ${FARM}`);
+const sim = await startSimulator({ mqttUrl: stack.facts.mqtt, farms: simFarmsFrom([autoFarm], DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS), backfillHours: 48, catchUpPerSecond: 1_000 });
+await sim.caughtUp;
+{
+  // Until the ingest has stored every vat's newest reading.
+  const token = await stack.signIn(FARMER);
+  const started = Date.now();
+  for (;;) {
+    const res = await stack.post('/api/farmer/activity', { type: 'FARMER_DASHBOARD_LAST', farm: FARM }, token);
+    const last = (res.body as { last: { published_at: string } | null }[] | undefined) ?? [];
+    if (res.status === 200 && last.length > 0 && last.every((v) => v.last && Date.now() - Date.parse(v.last.published_at) < 3 * 60_000)) break;
+    if (Date.now() - started > 120_000) throw new Error('the simulated readings were not ingested within 2 minutes');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
 const browser = await puppeteer.launch({
   executablePath: CHROMIUM_PATH,
   headless: true,
@@ -134,5 +155,6 @@ try {
   }
 } finally {
   await browser.close();
+  await sim.stop();
   await stack.stop();
 }
