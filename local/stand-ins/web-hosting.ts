@@ -102,11 +102,12 @@ export const startWebHosting = async (
   const index = join(distDir, 'index.html');
   if (!existsSync(index)) throw new Error(`No web build at ${distDir}: run 'npm run build:web' (npm start does it for you).`);
   const root = normalize(distDir) + sep;
-  // The same policy CloudFront sends, with the local stack's API and Cognito origins.
+  // The same policy CloudFront sends, with the local stack's Cognito origin (and the API's when it
+  // is not this server's /api/*).
   const security = {
     ...SECURITY_HEADERS,
     'content-security-policy': contentSecurityPolicy({
-      api: new URL(config.apiUrl).origin,
+      ...(apiOrigin ? {} : { api: new URL(config.apiUrl).origin }),
       cognito: config.cognitoEndpoint ? [new URL(config.cognitoEndpoint).origin] : [],
       ...(config.liveUrl ? { live: new URL(config.liveUrl).origin } : {}),
     }),
