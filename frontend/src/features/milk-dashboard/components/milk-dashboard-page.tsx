@@ -14,14 +14,12 @@ import { useLiveUpdates } from '../live/use-live-updates';
 import { registerServiceWorker } from '../live/register-service-worker';
 import { staleSince } from '../utils/vat-card';
 import { useWebConfig } from '../../../lib/use-web-config';
-import { whenIdle } from '../../../lib/when-idle';
 import './milk-dashboard.css';
 
 // chart.js and its React wrapper are most of this screen's weight: the cards come first, and
 // the charts' code downloads once they have shown (issue 14: downloaded beside the cards' answer,
-// its 70 kB shared a phone's bandwidth with everything the cards wait for), at the first idle
-// moment after the cards' (time-sliced) render, so it is not in the way of their paint either.
-const VatChartsSection = lazy(() => whenIdle().then(() => import('./vat-charts-section').then((m) => ({ default: m.VatChartsSection }))));
+// its 70 kB shared a phone's bandwidth with everything the cards wait for).
+const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: m.VatChartsSection })));
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface MilkDashboardContext {
