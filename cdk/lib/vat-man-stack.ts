@@ -134,7 +134,18 @@ export class VatManStack extends Stack {
     // The dairy-company link (issue 21): the gateway's URL from context or, by default, SSM at
     // deploy time (a deploy without it fails loudly); its token stays in SSM and is read at run time.
     // Live updates (issue 26): the WebSocket API the dashboard listens on; the ingest pushes to it.
-    this.live = new Live(this, 'Live', { auth: this.auth, data: this.data, ingest: this.telemetry.ingest, removalPolicy, logRetention });
+    this.live = new Live(this, 'Live', {
+      distribution: this.web.distribution,
+      siteUrl: this.web.url,
+      originSecret: this.api.originSecret,
+      auth: this.auth,
+      data: this.data,
+      ingest: this.telemetry.ingest,
+      removalPolicy,
+      logRetention,
+    });
+    // As the API's: the handshake check starts once CloudFront sends the header from every edge.
+    this.live.handler.function.node.addDependency(this.web.distribution);
 
     const dairyGateway = props.dairyGateway ?? { tokenParameterName: '/vatman/dairy-gateway-token' };
     this.dairyLink = new DairyLink(this, 'DairyLink', {

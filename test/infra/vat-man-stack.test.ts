@@ -78,6 +78,28 @@ const routeFunctionId = (routeKey: string): string => {
 };
 
 describe('live updates (issue 26)', () => {
+  it("is reached through the web distribution's /live (its WAF, the site's own origin): the handshake's headers and token forwarded, nothing cached, and $connect checks the origin secret's header", () => {
+    const config = distributionConfig();
+    const behaviour = config.CacheBehaviors?.find((b) => b.PathPattern === '/live');
+    expect(behaviour).toBeDefined();
+    const origin = config.Origins.find((o) => o.Id === behaviour?.TargetOriginId);
+    const ws = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }))[0] as string;
+    expect(JSON.stringify(origin?.DomainName)).toContain(ws);
+    expect(origin?.CustomOriginConfig?.OriginProtocolPolicy).toBe('https-only');
+    expect(behaviour?.ViewerProtocolPolicy).toBe('https-only');
+    // AWS's managed policies: CachingDisabled, and AllViewerExceptHostHeader (Sec-WebSocket-* and the query string go on).
+    expect(behaviour?.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect((behaviour as unknown as { OriginRequestPolicyId: string }).OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
+    const secretId = onlyResourceId(template, 'AWS::SecretsManager::Secret');
+    const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
+    expect(origin?.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_HEADER, HeaderValue: reference }]);
+    const live = Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('^Vat-Man live updates WebSocket') } }));
+    expect(live).toHaveLength(1);
+    const fnId = live[0] as string;
+    expect(functionEnv(template, fnId).ORIGIN_VERIFY).toEqual(reference);
+    expect((resources[fnId] as { DependsOn?: string[] }).DependsOn).toContain(distributionId());
+  });
+
   it('has a WebSocket API routing on the message action, with $connect, $disconnect, $default and subscribe, throttled and logged', () => {
     const ws = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
     expect(ws).toHaveLength(1);
@@ -436,8 +458,10 @@ describe('web', () => {
     for (const directive of ["default-src 'self'", "script-src 'self' https://www.google.com/recaptcha/", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"]) expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-eval');
     // The API is on the site's own origin (/api/*): 'self', and no other CloudFront host.
-    expect(csp).toMatch(/connect-src 'self' wss:/);
+    // So is the live socket (/live): no execute-api host either.
+    expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\./);
     expect(csp).not.toContain('cloudfront.net');
+    expect(csp).not.toContain('execute-api');
     expect(config.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true });
     expect(config.FrameOptions).toMatchObject({ FrameOption: 'DENY' });
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
@@ -501,13 +525,13 @@ describe('web', () => {
     const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, unknown>;
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
     expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
+    expect(markers[1]?.['<<marker:0xbaba:1>>']).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
     const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
-    // The live-updates WebSocket (issue 26): wss://<api id>.execute-api.<region>.<url suffix>/live.
-    expect(JSON.stringify(resolved.liveUrl)).toMatch(/wss:\/\/.*execute-api.*\/live/);
     expect(resolved).toEqual({
       // The site's own CloudFront address (the API is its /api/*): the marker stands for its domain name.
       apiUrl: 'https://<<marker:0xbaba:0>>',
-      liveUrl: resolved.liveUrl,
+      // The live-updates WebSocket (issue 26) through the same distribution: wss://<site>/live.
+      liveUrl: 'wss://<<marker:0xbaba:1>>/live',
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
       userPoolClientId: { Ref: clientId },

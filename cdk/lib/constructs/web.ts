@@ -106,7 +106,7 @@ export class Web extends Construct {
       autoDeleteObjects,
     });
 
-    // Cognito's host by pattern. The API is on this distribution (`/api/*`): 'self'. Same policy as
+    // Cognito's host by pattern. The API (`/api/*`) and the live socket (`/live`) are on this distribution: 'self'. Same policy as
     // the local static server (shared/web).
     const region = Stack.of(this).region;
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
@@ -115,8 +115,9 @@ export class Web extends Construct {
         contentSecurityPolicy: {
           contentSecurityPolicy: contentSecurityPolicy({
             cognito: [`https://cognito-idp.${region}.amazonaws.com`],
-            // The live-updates WebSocket API (constructs/live.ts).
-            live: `wss://*.execute-api.${region}.amazonaws.com`,
+            // The live-updates WebSocket is this distribution's /live (constructs/live.ts): 'self',
+            // which CSP Level 3 browsers match for wss: on the same host. A browser that does not
+            // refuses the socket, and the dashboard falls back to its 2-minute refresh.
           }),
           override: true,
         },
