@@ -428,8 +428,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       closers.push(() => watchmanScheduler.stop());
     }
 
+    // The app calls the API on its own origin (`/api/*`, as the web distribution's API behaviour
+    // in AWS): no second host to connect to and no CORS preflight before each call.
     const hosting = await startWebHosting(ports.web, options.distDir ?? join(ROOT, 'frontend', 'dist'), {
-      apiUrl: api.url,
+      apiUrl: web,
       liveUrl: live.url,
       region: cognito.region,
       userPoolId: cognito.userPoolId,
@@ -438,7 +440,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
-    });
+    }, api.url);
     closers.push(closeServer(hosting.server));
 
     const facts: LocalFacts = {

@@ -104,7 +104,6 @@ export class VatManStack extends Stack {
       auth: this.auth,
       data: this.data,
       alerts: this.alerts,
-      webOrigin: this.web.url,
       botCheck,
       salesEmail: contacts.salesEmail,
       farmFlagUserIds: props.farmFlagUserIds ?? [],
@@ -112,8 +111,9 @@ export class VatManStack extends Stack {
       removalPolicy,
       logRetention,
     });
-    // The web app calls the API through CloudFront, where the WAF web ACL limits each IP (issue 13).
-    this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, webAclArn, logBucket: this.web.logBucket, originSecret: this.api.originSecret });
+    // The web app calls the API through CloudFront, where the WAF web ACL limits each IP (issue 13),
+    // on its own origin (the web distribution's /api/*, issue 14: no CORS preflight).
+    this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, distribution: this.web.distribution, siteUrl: this.web.url, originSecret: this.api.originSecret });
     // The endpoint Lambdas start requiring the origin header only once CloudFront sends it
     // everywhere: CloudFormation finishes a distribution when it is deployed to every edge, so the
     // first deploy of the check (or of a new secret's header) refuses no farmer in between.
@@ -134,7 +134,18 @@ export class VatManStack extends Stack {
     // The dairy-company link (issue 21): the gateway's URL from context or, by default, SSM at
     // deploy time (a deploy without it fails loudly); its token stays in SSM and is read at run time.
     // Live updates (issue 26): the WebSocket API the dashboard listens on; the ingest pushes to it.
-    this.live = new Live(this, 'Live', { auth: this.auth, data: this.data, ingest: this.telemetry.ingest, removalPolicy, logRetention });
+    this.live = new Live(this, 'Live', {
+      distribution: this.web.distribution,
+      siteUrl: this.web.url,
+      originSecret: this.api.originSecret,
+      auth: this.auth,
+      data: this.data,
+      ingest: this.telemetry.ingest,
+      removalPolicy,
+      logRetention,
+    });
+    // As the API's: the handshake check starts once CloudFront sends the header from every edge.
+    this.live.handler.function.node.addDependency(this.web.distribution);
 
     const dairyGateway = props.dairyGateway ?? { tokenParameterName: '/vatman/dairy-gateway-token' };
     this.dairyLink = new DairyLink(this, 'DairyLink', {
@@ -202,7 +213,7 @@ export class VatManStack extends Stack {
         : {}),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.apiEdge.url, description: 'The API through CloudFront and its WAF web ACL, as the web app calls it (no trailing slash)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.apiEdge.url, description: "The API through CloudFront and its WAF web ACL, as the web app calls it: the site's own address, endpoints under /api/ (no trailing slash)" });
     new CfnOutput(this, 'WebUrl', { value: this.web.url, description: 'The web app (CloudFront)' });
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.webClient.userPoolClientId });

@@ -3,7 +3,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { ForbiddenError } from './errors';
 
-/** The header the API's CloudFront distribution adds to every request it passes on (cdk/lib/constructs/api-edge.ts). */
+/** The header the web distribution adds to every request it passes to the API or the live socket (cdk/lib/constructs/api-edge.ts, live.ts). */
 export const ORIGIN_HEADER = 'x-vatman-origin-verify';
 
 const same = (a: string, b: string): boolean => {
@@ -21,8 +21,15 @@ const same = (a: string, b: string): boolean => {
  */
 export const originCheck = (secret: string | undefined): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2> => ({
   before: (request) => {
-    if (!secret) return;
-    const given = request.event.headers?.[ORIGIN_HEADER];
-    if (!given || !same(given, secret)) throw new ForbiddenError();
+    if (!cameThroughEdge(request.event.headers, secret)) throw new ForbiddenError();
   },
 });
+
+/** Whether a request carries the edge's secret header (always true without a secret: the local stack). Also the live socket's handshake check. */
+export const cameThroughEdge = (headers: Readonly<Record<string, string | undefined>> | null | undefined, secret: string | undefined): boolean => {
+  if (!secret) return true;
+  // The HTTP API lower-cases header names; the WebSocket API passes them as they came.
+  const name = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === ORIGIN_HEADER);
+  const given = name ? headers?.[name] : undefined;
+  return !!given && same(given, secret);
+};

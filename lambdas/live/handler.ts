@@ -23,5 +23,6 @@ export const handler = lazyHandler(async () => {
     },
     now: () => new Date(),
     log: createLogger({ function: 'live' }),
+    ...(env.ORIGIN_VERIFY ? { originSecret: env.ORIGIN_VERIFY } : {}),
   });
 });

@@ -5,6 +5,7 @@ import type { ConnectionsRepository } from '../adapters/dynamodb/connections-rep
 import type { LiveSender } from '../adapters/apigateway/live-sender';
 import { callerFromClaims, type Caller } from '../lib/caller';
 import { farmOf } from '../lib/dispatch';
+import { cameThroughEdge } from '../lib/origin-check';
 import type { Logger } from '../lib/logger';
 import type { FarmReader } from '../lib/ports';
 import type { TokenVerifier } from '../lib/token-verifier';
@@ -14,6 +15,8 @@ export interface LiveEvent {
   readonly requestContext: { readonly routeKey: string; readonly connectionId: string };
   /** $connect only: the browser's query string (`token`). */
   readonly queryStringParameters?: Readonly<Record<string, string | undefined>> | null;
+  /** $connect only: the handshake's headers (the edge's secret header among them). */
+  readonly headers?: Readonly<Record<string, string | undefined>> | null;
   readonly body?: string | null;
 }
 export interface LiveResult {
@@ -28,6 +31,8 @@ export interface LiveDeps {
   readonly sender: LiveSender;
   readonly now: () => Date;
   readonly log: Logger;
+  /** The web distribution's secret header value (`ORIGIN_VERIFY`); unset locally, where there is no CloudFront. */
+  readonly originSecret?: string;
 }
 
 const send = async (deps: LiveDeps, connectionId: string, message: LiveServerMessage) => {
@@ -35,8 +40,9 @@ const send = async (deps: LiveDeps, connectionId: string, message: LiveServerMes
 };
 
 /**
- * The live-updates WebSocket's routes (issue 26): $connect checks the Cognito token (refused:
- * 401, and API Gateway closes the handshake), $disconnect forgets the connection, and a
+ * The live-updates WebSocket's routes (issue 26): $connect checks that the handshake came through
+ * the web distribution (403 otherwise) and the Cognito token (refused: 401, and API Gateway closes
+ * the handshake), $disconnect forgets the connection, and a
  * `subscribe` message watches one farm after the same farm check as the API's farm actions
  * (linked to the farm, or an Admin with an authenticator app). A refused subscription is told
  * so and watches nothing.
@@ -44,6 +50,8 @@ const send = async (deps: LiveDeps, connectionId: string, message: LiveServerMes
 export const makeLiveHandler = (deps: LiveDeps) => async (event: LiveEvent): Promise<LiveResult> => {
   const { routeKey, connectionId } = event.requestContext;
   if (routeKey === '$connect') {
+    // Only through the web distribution and its WAF, not the execute-api address.
+    if (!cameThroughEdge(event.headers, deps.originSecret)) return { statusCode: 403, body: 'Forbidden' };
     const token = event.queryStringParameters?.token;
     if (!token) return { statusCode: 401, body: 'Unauthorized' };
     let caller: Caller;

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,16 +25,31 @@ const SCRIPT = `export const text = ${JSON.stringify('vat '.repeat(2000))};`;
 describe('the static web server (S3 + CloudFront stand-in)', () => {
   let base = '';
   let close: () => void = () => undefined;
+  /** What the API's stand-in received through the web server's `/api/*`. */
+  const received: { method?: string; url?: string; host?: string; authorization?: string; body: string }[] = [];
   beforeAll(async () => {
+    const api = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ method: req.method, url: req.url, host: req.headers.host, authorization: req.headers.authorization, body: Buffer.concat(chunks).toString() });
+        res.writeHead(403, { 'content-type': 'application/json', 'x-api': 'yes' }).end('{"message":"Forbidden"}');
+      });
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
     const dist = mkdtempSync(join(tmpdir(), 'vatman-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), `<!doctype html><html><head><title>Vat-Man</title></head><body>${'<div></div>'.repeat(200)}</body></html>`);
     writeFileSync(join(dist, 'assets', 'index-AbC123.js'), SCRIPT);
     writeFileSync(join(dist, 'assets', 'tiny-AbC123.js'), 'export {};');
     const config = { apiUrl: 'http://127.0.0.1:1', cognitoEndpoint: 'http://127.0.0.1:2' } as WebConfig;
-    const { server } = await startWebHosting(0, dist, config);
+    const { server } = await startWebHosting(0, dist, config, apiOrigin);
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
+    close = () => {
+      server.close();
+      api.close();
+    };
   });
   afterAll(() => close());
 
@@ -68,5 +83,21 @@ describe('the static web server (S3 + CloudFront stand-in)', () => {
     const tiny = await get(`${base}/assets/tiny-AbC123.js`, { 'accept-encoding': 'br' });
     expect(tiny.headers['content-encoding']).toBeUndefined();
     expect(tiny.body.toString()).toBe('export {};');
+  });
+
+  it("passes /api/* to the API's origin as it came and its answer back unchanged (an error stays an error, not the SPA page)", async () => {
+    const answer = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+      const req = request(`${base}/api/farmer/dashboard?x=1`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      });
+      req.on('error', reject);
+      req.end('type=FARMER_DASHBOARD_LAST');
+    });
+    expect(answer).toMatchObject({ status: 403, body: '{"message":"Forbidden"}' });
+    expect(answer.headers['x-api']).toBe('yes');
+    expect(answer.headers['content-security-policy']).toBeUndefined();
+    expect(received.at(-1)).toEqual({ method: 'POST', url: '/api/farmer/dashboard?x=1', host: expect.not.stringContaining(base.replace('http://', '')), authorization: 'Bearer t', body: 'type=FARMER_DASHBOARD_LAST' });
   });
 });

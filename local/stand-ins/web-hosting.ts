@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -60,28 +60,66 @@ const herdSitePage = (token: string | null) =>
     token ? `Signed in to the herd site with the token ${escapeHtml(token)}.` : 'No token: the herd site asks you to sign in.'
   }</p><p><a href="/dashboard">Back to Vat-Man</a></p></body></html>`;
 
+/** The web distribution's path for the API (cdk/lib/constructs/web.ts `API_PATH_PATTERN`): the app calls its own origin. */
+export const API_PATH_PREFIX = '/api/';
+
+/**
+ * The distribution's `/api/*` behaviour: the request as it came (method, headers but Host, body)
+ * to the API's origin, and its answer back unchanged (no cache, no compression, no site headers).
+ */
+const proxyTo = (apiOrigin: string) => {
+  const target = new URL(apiOrigin);
+  const agent = new Agent({ keepAlive: true });
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Bad Gateway' }));
+    });
+    req.pipe(upstream);
+  };
+};
+
 /**
  * S3 + CloudFront stand-in: the Vite build with SPA fallback (CloudFront answers index.html for
  * unknown paths) and the runtime /config.json that the CDK web construct writes in AWS. Like the
  * distribution (compress: true) it answers brotli or gzip per Accept-Encoding, and hashed assets
  * are cached immutable for a year while index.html is revalidated (the web construct's cache-control).
  */
-export const startWebHosting = async (port: number, distDir: string, config: WebConfig): Promise<{ server: Server; url: string }> => {
+export const startWebHosting = async (
+  port: number,
+  distDir: string,
+  config: WebConfig,
+  /** Where `/api/*` goes (the local API Gateway), as the distribution's API behaviour; none: not served. */
+  apiOrigin?: string,
+): Promise<{ server: Server; url: string }> => {
   const index = join(distDir, 'index.html');
   if (!existsSync(index)) throw new Error(`No web build at ${distDir}: run 'npm run build:web' (npm start does it for you).`);
   const root = normalize(distDir) + sep;
-  // The same policy CloudFront sends, with the local stack's API and Cognito origins.
+  // The same policy CloudFront sends, with the local stack's Cognito origin (and the API's when it
+  // is not this server's /api/*).
   const security = {
     ...SECURITY_HEADERS,
     'content-security-policy': contentSecurityPolicy({
-      api: new URL(config.apiUrl).origin,
+      ...(apiOrigin ? {} : { api: new URL(config.apiUrl).origin }),
       cognito: config.cognitoEndpoint ? [new URL(config.cognitoEndpoint).origin] : [],
       ...(config.liveUrl ? { live: new URL(config.liveUrl).origin } : {}),
     }),
   };
   const bytesOf = encoder();
+  const proxy = apiOrigin ? proxyTo(apiOrigin) : undefined;
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    if (proxy && path.startsWith(API_PATH_PREFIX)) {
+      proxy(req, res);
+      return;
+    }
     if (path === '/config.json') {
       res.writeHead(200, { ...security, 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(config));
       return;

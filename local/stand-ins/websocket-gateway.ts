@@ -68,7 +68,9 @@ export const startWebSocketGateway = async ({ port, routes, handler, onError = (
     const url = new URL(req.url ?? '/', 'http://localhost');
     const connectionId = newConnectionId();
     const queryStringParameters = Object.fromEntries(url.searchParams);
-    handler({ requestContext: { routeKey: '$connect', connectionId }, queryStringParameters })
+    // The handshake's headers, as API Gateway hands them to $connect.
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
+    handler({ requestContext: { routeKey: '$connect', connectionId }, queryStringParameters, headers })
       .then((result) => {
         if (result.statusCode !== 200) return refuse(socket, result.statusCode);
         wss.handleUpgrade(req, socket, head, (ws) => {

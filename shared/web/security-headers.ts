@@ -11,8 +11,8 @@
  * - no plugins, no framing of the app, forms post only to the site.
  */
 export interface CspOrigins {
-  /** Where the API answers: an origin, or a host pattern such as https://*.execute-api.<region>.amazonaws.com. */
-  readonly api: string;
+  /** Where the API answers when it is not the site itself (its `/api/*`, covered by 'self'): an origin or a host pattern. */
+  readonly api?: string;
   /** Where Amplify reaches Cognito. */
   readonly cognito: readonly string[];
   /** The live-updates WebSocket (issue 26): a ws:/wss: origin or host pattern. */
@@ -29,7 +29,7 @@ export const contentSecurityPolicy = ({ api, cognito, live }: CspOrigins): strin
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self' ${[api, ...(live ? [live] : []), ...cognito, ...RECAPTCHA_SCRIPTS].join(' ')}`,
+    `connect-src 'self' ${[...(api ? [api] : []), ...(live ? [live] : []), ...cognito, ...RECAPTCHA_SCRIPTS].join(' ')}`,
     // The offline app (issue 26): its service worker and manifest come from the site only.
     "worker-src 'self'",
     "manifest-src 'self'",

@@ -32,7 +32,7 @@ const visit = async (path: string, width = 1280): Promise<Visit> => {
   });
   page.on('request', (request) => {
     const url = request.url();
-    if (url.startsWith(env.stack.facts.api) || url.startsWith(env.stack.facts.cognito.endpoint)) sent.push(url);
+    if (url.startsWith(`${env.stack.facts.web}/api/`) || url.startsWith(env.stack.facts.cognito.endpoint)) sent.push(url);
   });
   await page.goto(`${env.web}${path}`);
   return { context, page, visited, sent };
@@ -84,7 +84,7 @@ describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
       // Signed in and sent to the milk dashboard first (farmer §2.1); the shell then finds no farm (farmer §1, §6).
       expect(visited).toContain('/dts/dashboard');
       expect(visited.indexOf('/dts/dashboard')).toBeLessThan(visited.lastIndexOf('/dts/permission'));
-      expect(sent.some((url) => url.startsWith(`${env.stack.facts.api}/api/user`))).toBe(true);
+      expect(sent.some((url) => url.startsWith(`${env.stack.facts.web}/api/user`))).toBe(true);
 
       // The account and its user record exist: the API knows the new user.
       const token = await env.stack.signIn(email, firstPassword);
@@ -196,7 +196,7 @@ describe.runIf(run)('the bot-check widget (spec §7) where config.json carries a
       expect(sent).toEqual([]);
 
       await page.getByRole('button', { name: 'I am not a robot (site-key-1)' }).click();
-      const signUp = page.waitForRequest((r) => r.url() === `${env.stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
+      const signUp = page.waitForRequest((r) => r.url() === `${env.stack.facts.web}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
       await page.getByRole('button', { name: 'Sign up' }).click();
       expect(new URLSearchParams((await signUp).postData() ?? '').get('gRecaptchaResponse')).toBe('answer-for-site-key-1');
       await page.waitForURL(`${env.web}/dts/permission`);
@@ -212,7 +212,7 @@ describe.runIf(run)('the bot-check widget (spec §7) where config.json carries a
     await page.getByLabel('Email').fill(`tama.${Date.now()}@example.nz`);
     await page.getByLabel('Phone').fill('021 555 0104');
     await page.getByLabel('Password', { exact: true }).fill('first-pass-1');
-    const signUp = page.waitForRequest((r) => r.url() === `${env.stack.facts.api}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
+    const signUp = page.waitForRequest((r) => r.url() === `${env.stack.facts.web}/api/user` && (r.postData() ?? '').includes('USER_SIGN_UP'));
     await page.getByRole('button', { name: 'Sign up' }).click();
     expect(new URLSearchParams((await signUp).postData() ?? '').get('gRecaptchaResponse')).toBe('');
     expect(await page.getByTestId('bot-check').count()).toBe(0);

@@ -42,7 +42,7 @@ describe.runIf(run)('the web app', () => {
     const page = await open('/dts/login', 375);
     let apiCalls = 0;
     page.on('request', (r) => {
-      if (r.url().startsWith(stack.facts.api) || r.url().startsWith(stack.facts.cognito.endpoint)) apiCalls += 1;
+      if (r.url().startsWith(`${stack.facts.web}/api/`) || r.url().startsWith(stack.facts.cognito.endpoint)) apiCalls += 1;
     });
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByLabel('Email').press('Enter');

@@ -148,7 +148,7 @@ const openDashboard = async (farmId: string, { width = 1280, clock = false, phon
   if (clock) await page.clock.install();
   const calls: URLSearchParams[] = [];
   page.on('request', (r) => {
-    if (r.url().startsWith(env.stack.facts.api)) calls.push(new URLSearchParams(r.postData() ?? ''));
+    if (r.url().startsWith(`${env.stack.facts.web}/api/`)) calls.push(new URLSearchParams(r.postData() ?? ''));
   });
   await page.goto(`${env.web}/dts/dashboard`);
   await signIn(page, FARMER[farmId] ?? '');

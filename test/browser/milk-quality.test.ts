@@ -94,7 +94,7 @@ const openAs = async (email: string, path: string, { width = 1280, phone = false
   const page = await context.newPage();
   const calls: Request[] = [];
   page.on('request', (r) => {
-    if (r.url().startsWith(env.stack.facts.api)) calls.push(r);
+    if (r.url().startsWith(`${env.stack.facts.web}/api/`)) calls.push(r);
   });
   await page.goto(`${env.web}/dts/login`);
   await signIn(page, email);

@@ -30,7 +30,9 @@ describe.skipIf(!env.run)('security headers', () => {
     expect(csp).toContain("script-src 'self' https://www.google.com/recaptcha/");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain(`connect-src 'self' ${new URL(env.stack.facts.api).origin}`);
+    // The API is the site's own /api/* ('self'); then the live-updates WebSocket.
+    expect(csp).toContain(`connect-src 'self' ${new URL(env.stack.facts.live).origin}`);
+    expect(csp).not.toContain(new URL(env.stack.facts.api).origin);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     const html = await res.text();

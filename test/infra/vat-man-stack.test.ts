@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
 import { createVatManApp } from '../../cdk/lib/app';
 import { EDGE_WEB_ACL_PARAMETER } from '../../cdk/lib/vat-man-stack';
+import { SPA_FALLBACK_FUNCTION } from '../../cdk/lib/constructs/web';
 import { ENDPOINTS } from '../../shared/api/endpoints';
 import { ACTIONS_BY_ENDPOINT } from '../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../lambdas/lib/dispatch';
@@ -47,13 +48,24 @@ afterAll(() => synth.cleanup());
 const issuerParts = (): unknown[] => ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: userPoolId }];
 const issuer = () => ({ 'Fn::Join': ['', issuerParts()] });
 
-/** The web app's distribution (the one with a root object) or the API's. */
-const distributionIdOf = (which: 'web' | 'api'): string => {
-  const ids = Object.entries(template.findResources('AWS::CloudFront::Distribution'))
-    .filter(([, r]) => Boolean((r as { Properties: { DistributionConfig: { DefaultRootObject?: string } } }).Properties.DistributionConfig.DefaultRootObject) === (which === 'web'))
-    .map(([id]) => id);
-  expect(ids).toHaveLength(1);
-  return ids[0] as string;
+/** The stack's only distribution: the web app's, which also carries the API under /api/* (issue 14). */
+const distributionId = (): string => onlyResourceId(template, 'AWS::CloudFront::Distribution');
+
+interface DistributionConfig {
+  Origins: { Id: string; DomainName: unknown; CustomOriginConfig?: { OriginProtocolPolicy: string }; OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[];
+  DefaultCacheBehavior: Record<string, unknown>;
+  CacheBehaviors?: { PathPattern: string; TargetOriginId: string; AllowedMethods: string[]; CachePolicyId: { Ref: string }; ViewerProtocolPolicy: string; Compress?: boolean }[];
+  CustomErrorResponses?: unknown[];
+}
+const distributionConfig = (): DistributionConfig => (resources[distributionId()]?.Properties as { DistributionConfig: DistributionConfig }).DistributionConfig;
+/** The web distribution's `/api/*` behaviour and the origin it sends to. */
+const apiBehaviour = () => {
+  const config = distributionConfig();
+  const behaviour = config.CacheBehaviors?.find((b) => b.PathPattern === '/api/*');
+  expect(behaviour).toBeDefined();
+  const origin = config.Origins.find((o) => o.Id === behaviour?.TargetOriginId);
+  expect(origin).toBeDefined();
+  return { behaviour: behaviour as NonNullable<typeof behaviour>, origin: origin as NonNullable<typeof origin> };
 };
 
 /** Route → integration → Lambda, following the references in the template. */
@@ -66,6 +78,28 @@ const routeFunctionId = (routeKey: string): string => {
 };
 
 describe('live updates (issue 26)', () => {
+  it("is reached through the web distribution's /live (its WAF, the site's own origin): the handshake's headers and token forwarded, nothing cached, and $connect checks the origin secret's header", () => {
+    const config = distributionConfig();
+    const behaviour = config.CacheBehaviors?.find((b) => b.PathPattern === '/live');
+    expect(behaviour).toBeDefined();
+    const origin = config.Origins.find((o) => o.Id === behaviour?.TargetOriginId);
+    const ws = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }))[0] as string;
+    expect(JSON.stringify(origin?.DomainName)).toContain(ws);
+    expect(origin?.CustomOriginConfig?.OriginProtocolPolicy).toBe('https-only');
+    expect(behaviour?.ViewerProtocolPolicy).toBe('https-only');
+    // AWS's managed policies: CachingDisabled, and AllViewerExceptHostHeader (Sec-WebSocket-* and the query string go on).
+    expect(behaviour?.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect((behaviour as unknown as { OriginRequestPolicyId: string }).OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
+    const secretId = onlyResourceId(template, 'AWS::SecretsManager::Secret');
+    const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
+    expect(origin?.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_HEADER, HeaderValue: reference }]);
+    const live = Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('^Vat-Man live updates WebSocket') } }));
+    expect(live).toHaveLength(1);
+    const fnId = live[0] as string;
+    expect(functionEnv(template, fnId).ORIGIN_VERIFY).toEqual(reference);
+    expect((resources[fnId] as { DependsOn?: string[] }).DependsOn).toContain(distributionId());
+  });
+
   it('has a WebSocket API routing on the message action, with $connect, $disconnect, $default and subscribe, throttled and logged', () => {
     const ws = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
     expect(ws).toHaveLength(1);
@@ -116,15 +150,11 @@ describe('API routes', () => {
     expect(ENDPOINTS.filter((e) => e.auth === 'public').map((e) => e.path)).toEqual(['/api/user']);
   });
 
-  it('allows CORS only from the CloudFront site, for POST with Authorization and Content-Type', () => {
-    const distributionId = distributionIdOf('web');
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
-      CorsConfiguration: {
-        AllowOrigins: [{ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] }],
-        AllowMethods: Match.arrayEquals(['POST', 'OPTIONS']),
-        AllowHeaders: Match.arrayEquals(['Authorization', 'Content-Type']),
-      },
-    });
+  it('allows no cross-origin calls: the web app calls the API on its own origin (/api/*), so no CORS and no preflight', () => {
+    const apis = Object.values(template.findResources('AWS::ApiGatewayV2::Api')) as { Properties: { ProtocolType: string; CorsConfiguration?: unknown } }[];
+    const http = apis.filter((a) => a.Properties.ProtocolType === 'HTTP');
+    expect(http).toHaveLength(1);
+    expect(http[0]?.Properties.CorsConfiguration).toBeUndefined();
   });
 
   it('throttles the default stage and writes JSON access logs to a log group', () => {
@@ -427,8 +457,11 @@ describe('web', () => {
     const csp = JSON.stringify(config.ContentSecurityPolicy?.ContentSecurityPolicy);
     for (const directive of ["default-src 'self'", "script-src 'self' https://www.google.com/recaptcha/", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"]) expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-eval');
-    // The API through its CloudFront distribution (the API's own name would make a cycle).
-    expect(csp).toContain("connect-src 'self' https://*.cloudfront.net");
+    // The API is on the site's own origin (/api/*): 'self', and no other CloudFront host.
+    // So is the live socket (/live): no execute-api host either.
+    expect(csp).toMatch(/connect-src 'self' https:\/\/cognito-idp\./);
+    expect(csp).not.toContain('cloudfront.net');
+    expect(csp).not.toContain('execute-api');
     expect(config.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true });
     expect(config.FrameOptions).toMatchObject({ FrameOption: 'DENY' });
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
@@ -436,7 +469,7 @@ describe('web', () => {
     });
   });
 
-  it('serves a private bucket through CloudFront with origin access control and SPA fallback', () => {
+  it('serves a private bucket through CloudFront with origin access control and SPA fallback by a viewer-request function', () => {
     const oacId = onlyResourceId(template, 'AWS::CloudFront::OriginAccessControl');
     template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always' },
@@ -444,19 +477,17 @@ describe('web', () => {
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: {
         DefaultRootObject: 'index.html',
-        Origins: [Match.objectLike({ OriginAccessControlId: { 'Fn::GetAtt': [oacId, 'Id'] } })],
-        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https' }),
-        CustomErrorResponses: Match.arrayWith(
-          [403, 404].map((ErrorCode) => ({
-            ErrorCode,
-            ResponseCode: 200,
-            ResponsePagePath: '/index.html',
-            ErrorCachingMinTTL: 0,
-          })),
-        ),
+        Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: { 'Fn::GetAtt': [oacId, 'Id'] } })]),
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [onlyResourceId(template, 'AWS::CloudFront::Function'), 'FunctionARN'] } }],
+        }),
         Logging: Match.objectLike({ Bucket: Match.anyValue() }),
       },
     });
+    // No error-response rewrite: it would turn the API's own 403 and 404 answers into index.html.
+    expect(distributionConfig().CustomErrorResponses).toBeUndefined();
+    template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: SPA_FALLBACK_FUNCTION, FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }), AutoPublish: true });
     const buckets = Object.values(template.findResources('AWS::S3::Bucket'));
     expect(buckets.length).toBeGreaterThan(0);
     for (const bucket of buckets) {
@@ -473,6 +504,13 @@ describe('web', () => {
     }
   });
 
+  it("rewrites the app's deep links to index.html and leaves the build's files alone (the function's own code, run here)", () => {
+    const handler = new Function(`${SPA_FALLBACK_FUNCTION}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
+    const uriOf = (uri: string) => handler({ request: { uri } }).uri;
+    for (const deep of ['/', '/dts/dashboard', '/dts/password/reset/a.b.c', '/dts/login/%2Fdts%2Fdevice', '/admin/users', '/dashboard']) expect(uriOf(deep), deep).toBe('/index.html');
+    for (const file of ['/config.json', '/assets/index-AbC123.js', '/icons/vatman-192.png', '/manifest.webmanifest', '/installer/radar-clock.svg', '/sw.js']) expect(uriOf(file), file).toBe(file);
+  });
+
   it('deploys the web build and a config.json of the WebConfig shape pointing at this stack', () => {
     const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment'));
     expect(deployments).toHaveLength(1);
@@ -486,14 +524,14 @@ describe('web', () => {
     const configAsset = path.join(synth.assembly.directory, `asset.${(keys[1] as string).replace(/\.zip$/, '')}`, 'config.json');
     const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, unknown>;
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
-    expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [distributionIdOf('api'), 'DomainName'] });
+    expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
+    expect(markers[1]?.['<<marker:0xbaba:1>>']).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
     const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
-    // The live-updates WebSocket (issue 26): wss://<api id>.execute-api.<region>.<url suffix>/live.
-    expect(JSON.stringify(resolved.liveUrl)).toMatch(/wss:\/\/.*execute-api.*\/live/);
     expect(resolved).toEqual({
-      // The API's CloudFront address: the marker inside the text stands for its domain name.
+      // The site's own CloudFront address (the API is its /api/*): the marker stands for its domain name.
       apiUrl: 'https://<<marker:0xbaba:0>>',
-      liveUrl: resolved.liveUrl,
+      // The live-updates WebSocket (issue 26) through the same distribution: wss://<site>/live.
+      liveUrl: 'wss://<<marker:0xbaba:1>>/live',
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
       userPoolClientId: { Ref: clientId },
@@ -527,17 +565,16 @@ describe('web', () => {
 });
 
 describe('throttling per caller (issue 13)', () => {
-  it('puts the API behind CloudFront (HTTP APIs take no WAF): no caching, the bearer forwarded, HTTPS to the API', () => {
-    const config = (resources[distributionIdOf('api')]?.Properties as { DistributionConfig: Record<string, unknown> }).DistributionConfig as {
-      Origins: { DomainName: unknown; CustomOriginConfig: { OriginProtocolPolicy: string } }[];
-      DefaultCacheBehavior: { AllowedMethods: string[]; CachePolicyId: { Ref: string } };
-    };
-    expect(JSON.stringify(config.Origins[0]?.DomainName)).toContain(apiId);
-    expect(config.Origins[0]?.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
-    expect(config.DefaultCacheBehavior.AllowedMethods).toContain('POST');
+  it("puts the API behind CloudFront (HTTP APIs take no WAF) on the site's own origin: /api/*, no caching, the bearer forwarded, HTTPS only, to the API", () => {
+    const { behaviour, origin } = apiBehaviour();
+    expect(JSON.stringify(origin.DomainName)).toContain(apiId);
+    expect(origin.CustomOriginConfig?.OriginProtocolPolicy).toBe('https-only');
+    expect(behaviour.AllowedMethods).toContain('POST');
+    expect(behaviour.ViewerProtocolPolicy).toBe('https-only');
     template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
       CachePolicyConfig: { DefaultTTL: 0, MinTTL: 0, ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({ HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] } }) },
     });
+    expect(resources[behaviour.CachePolicyId.Ref]?.Type).toBe('AWS::CloudFront::CachePolicy');
   });
 
   it("closes the way around the WAF: CloudFront adds the origin secret's header and every API function checks it (ORIGIN_VERIFY)", () => {
@@ -545,26 +582,23 @@ describe('throttling per caller (issue 13)', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 48, ExcludePunctuation: true }) });
     // A deploy-time dynamic reference to the secret, the same in both places; its value is in no template.
     const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
-    const config = (resources[distributionIdOf('api')]?.Properties as { DistributionConfig: { Origins: { OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[] } }).DistributionConfig;
-    expect(config.Origins[0]?.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_HEADER, HeaderValue: reference }]);
+    expect(apiBehaviour().origin.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_HEADER, HeaderValue: reference }]);
     for (const endpoint of ENDPOINTS) {
       const fnId = endpointFunctionId(template, endpoint.path);
       expect(functionEnv(template, fnId).ORIGIN_VERIFY, endpoint.path).toEqual(reference);
       // Updated after the distribution is deployed everywhere: the check never runs ahead of the header.
-      expect((resources[fnId] as { DependsOn?: string[] }).DependsOn, endpoint.path).toContain(distributionIdOf('api'));
+      expect((resources[fnId] as { DependsOn?: string[] }).DependsOn, endpoint.path).toContain(distributionId());
     }
   });
 
-  it('gives both distributions the edge web ACL: from the SSM parameter by default, or -c edgeWebAclArn', () => {
-    for (const which of ['web', 'api'] as const) {
-      const acl = (resources[distributionIdOf(which)]?.Properties as { DistributionConfig: { WebACLId?: { Ref: string } } }).DistributionConfig.WebACLId;
-      const parameters = template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
-      expect(parameters[acl?.Ref ?? '']).toMatchObject({ Type: 'AWS::SSM::Parameter::Value<String>', Default: EDGE_WEB_ACL_PARAMETER });
-    }
+  it('gives the distribution (the site and the API) the edge web ACL: from the SSM parameter by default, or -c edgeWebAclArn', () => {
+    const acl = (resources[distributionId()]?.Properties as { DistributionConfig: { WebACLId?: { Ref: string } } }).DistributionConfig.WebACLId;
+    const parameters = template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
+    expect(parameters[acl?.Ref ?? '']).toMatchObject({ Type: 'AWS::SSM::Parameter::Value<String>', Default: EDGE_WEB_ACL_PARAMETER });
     const arn = 'arn:aws:wafv2:us-east-1:111122223333:global/webacl/vatman/abc';
     const given = synthVatMan({ stage: 'prod', context: { edgeWebAclArn: arn } });
     try {
-      expect(Object.values(given.template.findResources('AWS::CloudFront::Distribution')).map((d) => (d as { Properties: { DistributionConfig: { WebACLId: unknown } } }).Properties.DistributionConfig.WebACLId)).toEqual([arn, arn]);
+      expect(Object.values(given.template.findResources('AWS::CloudFront::Distribution')).map((d) => (d as { Properties: { DistributionConfig: { WebACLId: unknown } } }).Properties.DistributionConfig.WebACLId)).toEqual([arn]);
     } finally {
       given.cleanup();
     }
@@ -590,7 +624,8 @@ describe('stack outputs and checks', () => {
   it('exports the addresses and ids a client or operator needs', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DevicePolicyName', 'IngestDeadLetterQueueUrl', 'IngestStreamName', 'OperatorAlarmTopicArn', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
-    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionIdOf('api'), 'DomainName'] }]] });
+    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId(), 'DomainName'] }]] });
+    expect(outputs.WebUrl?.Value).toEqual(outputs.ApiUrl?.Value);
     expect(outputs.UserPoolId?.Value).toEqual({ Ref: userPoolId });
     expect(outputs.UserPoolClientId?.Value).toEqual({ Ref: clientId });
   });

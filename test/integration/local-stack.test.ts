@@ -67,7 +67,11 @@ describe('npm start', () => {
     expect(await deep.text()).toContain('<div id="root">');
     expect(await (await fetch(`${web}/assets/app.js`)).text()).toBe('console.log(1)');
     const config = (await (await fetch(`${web}/config.json`)).json()) as Record<string, string>;
-    expect(config).toMatchObject({ apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), region: 'us-east-1', userPoolId: expect.any(String), userPoolClientId: expect.any(String) });
+    // The API on the site's own origin (`/api/*`, the web distribution's API behaviour): no CORS preflight.
+    expect(config).toMatchObject({ apiUrl: `http://localhost:${process.env.WEB_PORT}`, region: 'us-east-1', userPoolId: expect.any(String), userPoolClientId: expect.any(String) });
+    const user = await fetch(`${web}/api/user`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'type=NOPE' });
+    expect(user.headers.get('content-type')).toMatch(/json/);
+    expect(user.status).toBe(401);
     expect(await (await fetch(`${web}/../../package.json`)).text()).toContain('<div id="root">');
   });
 

@@ -1,4 +1,4 @@
-import { Duration, Fn, Stack } from 'aws-cdk-lib';
+import { Duration, Fn } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
@@ -6,41 +6,44 @@ import {
   CachePolicy,
   CacheQueryStringBehavior,
   CacheCookieBehavior,
-  Distribution,
-  HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
-  PriceClass,
   ViewerProtocolPolicy,
+  type Distribution,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_HEADER } from '../../../lambdas/lib/origin-check';
-import { acknowledge } from '../nag';
+
+/** The web distribution's path for the API: every endpoint is under /api/ (shared/api/endpoints.ts). */
+export const API_PATH_PATTERN = '/api/*';
 
 export interface ApiEdgeProps {
   readonly httpApi: HttpApi;
-  /** The WAF web ACL (scope CLOUDFRONT, us-east-1) with the per-IP rate rule (constructs/edge-web-acl.ts). */
-  readonly webAclArn: string;
-  readonly logBucket: IBucket;
+  /** The web app's distribution (constructs/web.ts), which carries the WAF web ACL with the per-IP rate rule. */
+  readonly distribution: Distribution;
+  /** The web app's address (`https://<distribution domain>`): the API's address for the app. */
+  readonly siteUrl: string;
   /** Added to every request as ORIGIN_HEADER; the API refuses requests without it (lambdas/lib/origin-check.ts). */
   readonly originSecret: ISecret;
 }
 
 /**
- * The API behind CloudFront (issue 13): HTTP APIs cannot take a WAF web ACL (WAF protects REST
- * APIs, CloudFront, ALB, AppSync, Cognito…), so the web app calls the API through this
- * distribution, which carries the web ACL with the per-IP rate rule. Nothing is cached: every
- * request (POST) goes to the API, with the bearer (Authorization is in the cache key, as CloudFront
- * requires to forward it) and every other viewer header but Host. It adds the origin secret's
- * header, without which the API's Lambdas answer 403, so the execute-api address cannot be used to
- * go around the WAF.
+ * The API behind CloudFront (issue 13), on the web app's own origin (issue 14): HTTP APIs cannot
+ * take a WAF web ACL (WAF protects REST APIs, CloudFront, ALB, AppSync, Cognito…), so the web
+ * app calls the API through the web distribution's `/api/*` behaviour, under the distribution's
+ * web ACL with the per-IP rate rule. One origin for the site and the API: no second host to look
+ * up and connect to, and no CORS preflight (a round trip) before each call. Nothing is cached:
+ * every request (POST) goes to the API, with the bearer (Authorization is in the cache key, as
+ * CloudFront requires to forward it) and every other viewer header but Host. It adds the origin
+ * secret's header, without which the API's Lambdas answer 403, so the execute-api address cannot
+ * be used to go around the WAF.
  */
 export class ApiEdge extends Construct {
+  /** The web distribution, which now carries the API: the endpoint functions wait for it. */
   readonly distribution: Distribution;
-  /** The API's address for the web app, e.g. `https://d123.cloudfront.net`. */
+  /** The API's address for the web app: the site's own, e.g. `https://d123.cloudfront.net`. */
   readonly url: string;
 
   constructor(scope: Construct, id: string, props: ApiEdgeProps) {
@@ -55,32 +58,24 @@ export class ApiEdge extends Construct {
       queryStringBehavior: CacheQueryStringBehavior.none(),
       cookieBehavior: CacheCookieBehavior.none(),
     });
-    this.distribution = new Distribution(this, 'Distribution', {
-      comment: `Vat-Man API (${Stack.of(this).stackName})`,
-      defaultBehavior: {
-        origin: new HttpOrigin(domain, {
-          protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-          // Proof the request passed the WAF: a viewer's own header of that name is replaced.
-          customHeaders: { [ORIGIN_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
-        }),
+    props.distribution.addBehavior(
+      API_PATH_PATTERN,
+      new HttpOrigin(domain, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        // Proof the request passed the WAF: a viewer's own header of that name is replaced.
+        customHeaders: { [ORIGIN_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
+      }),
+      {
+        // A POST is not redirected: plain HTTP is refused.
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        // The Lambdas compress their own answers (lambdas/lib/compression.ts).
+        compress: false,
       },
-      webAclId: props.webAclArn,
-      httpVersion: HttpVersion.HTTP2_AND_3,
-      priceClass: PriceClass.PRICE_CLASS_ALL,
-      enableLogging: true,
-      logBucket: props.logBucket,
-      logFilePrefix: 'cloudfront-api/',
-    });
-    this.url = `https://${this.distribution.distributionDomainName}`;
-    acknowledge(
-      this.distribution,
-      'CFR4',
-      'No custom domain is configured, so the distribution uses the default *.cloudfront.net certificate, for which CloudFront fixes the minimum protocol at TLSv1; the origin hop to API Gateway is TLS 1.2.',
     );
-    acknowledge(this.distribution, 'CFR1', 'No geo restriction: farmers and operators use the app wherever they travel; every request is authorized by the API.');
+    this.distribution = props.distribution;
+    this.url = props.siteUrl;
   }
 }

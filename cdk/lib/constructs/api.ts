@@ -1,7 +1,6 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
-  CorsHttpMethod,
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
@@ -53,8 +52,6 @@ export interface ApiProps {
   readonly auth: Auth;
   readonly data: Data;
   readonly alerts: Alerts;
-  /** The web app's origin (`https://<distribution domain>`), the only origin CORS allows. */
-  readonly webOrigin: string;
   /** The bot-check of spec §7 (sign-up, password reset); see BotCheckConfig. */
   readonly botCheck: BotCheckConfig;
   /** Where enquiries are mailed (farmer §2.16): subscribed to the enquiry topic. */
@@ -121,12 +118,8 @@ export class Api extends Construct {
     this.httpApi = new HttpApi(this, 'HttpApi', {
       apiName: `${Stack.of(this).stackName}-api`,
       description: 'Vat-Man API (spec §7)',
-      corsPreflight: {
-        allowOrigins: [props.webOrigin],
-        allowMethods: [CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
-        allowHeaders: ['Authorization', 'Content-Type'],
-        maxAge: Duration.hours(1),
-      },
+      // No CORS: browsers call the API on the web app's own origin (its distribution's `/api/*`
+      // behaviour, constructs/api-edge.ts), so no preflight precedes a call.
       // The stage below is made explicitly so it can carry throttling and access logs.
       createDefaultStage: false,
     });

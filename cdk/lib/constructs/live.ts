@@ -3,7 +3,11 @@ import { WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AllowedMethods, CachePolicy, OriginProtocolPolicy, OriginRequestPolicy, ViewerProtocolPolicy, type Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_HEADER } from '../../../lambdas/lib/origin-check';
 import { LIVE_ROUTE_SELECTION } from '../../../shared/live/protocol';
 import { acknowledge, nagPseudo } from '../nag';
 import { functionEntry } from '../paths';
@@ -13,6 +17,12 @@ import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
 export interface LiveProps {
+  /** The web app's distribution (constructs/web.ts, with the WAF web ACL): the socket is reached at its `/live`. */
+  readonly distribution: Distribution;
+  /** The web app's address (`https://<distribution domain>`). */
+  readonly siteUrl: string;
+  /** Added to every request as ORIGIN_HEADER; $connect refuses a handshake without it (lambdas/live/live.ts). */
+  readonly originSecret: ISecret;
   readonly auth: Auth;
   readonly data: Data;
   /** The ingest: it posts each device's new readings to the connections watching its farm. */
@@ -21,8 +31,10 @@ export interface LiveProps {
   readonly logRetention: RetentionDays;
 }
 
-/** The stage's name: part of the management endpoint's path. */
+/** The stage's name: part of the management endpoint's path, and the path the browser connects to on the site. */
 const STAGE = 'live';
+/** The web distribution's behaviour for the socket: `wss://<site>/live` reaches the stage of that name. */
+export const LIVE_PATH_PATTERN = `/${STAGE}`;
 
 /**
  * Live updates (issue 26): an API Gateway WebSocket API whose one function (lambdas/live/handler.ts)
@@ -35,7 +47,7 @@ export class Live extends Construct {
   readonly api: WebSocketApi;
   readonly stage: WebSocketStage;
   readonly handler: VatManFunction;
-  /** What the browser connects to (wss://…/live), for the web app's config.json. */
+  /** What the browser connects to (`wss://<site>/live`, through the web distribution), for the web app's config.json. */
   readonly url: string;
 
   constructor(scope: Construct, id: string, props: LiveProps) {
@@ -47,6 +59,8 @@ export class Live extends Construct {
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
       environment: {
+        // The handshake must come through the web distribution (its WAF web ACL): CloudFront adds the header.
+        ORIGIN_VERIFY: props.originSecret.secretValue.unsafeUnwrap(),
         USER_POOL_ID: props.auth.userPool.userPoolId,
         USER_POOL_CLIENT_ID: props.auth.webClient.userPoolClientId,
         JWT_ISSUER: props.auth.issuer,
@@ -88,7 +102,26 @@ export class Live extends Construct {
         integrationError: '$context.integrationErrorMessage',
       }),
     };
-    this.url = this.stage.url;
+    // The browser connects through the web distribution (issue 13's WAF, the site's own origin):
+    // wss://<site>/live → the stage. The handshake's headers (Sec-WebSocket-*) and its query string
+    // (the token) go on, Host does not (API Gateway answers to its own); nothing is cached; the
+    // origin secret's header proves the WAF was passed, and $connect refuses a handshake without it,
+    // so the execute-api address cannot be used to go around the WAF.
+    props.distribution.addBehavior(
+      LIVE_PATH_PATTERN,
+      new HttpOrigin(`${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        customHeaders: { [ORIGIN_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
+      }),
+      {
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        compress: false,
+      },
+    );
+    this.url = `${props.siteUrl.replace(/^https:/, 'wss:')}${LIVE_PATH_PATTERN}`;
 
     const [partition, region, account, apiId] = [stack.partition, stack.region, stack.account, this.api.apiId].map((v) => nagPseudo(stack, v));
     const liveApi = {

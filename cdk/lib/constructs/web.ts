@@ -3,6 +3,10 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
   HttpVersion,
   PriceClass,
   HeadersFrameOption,
@@ -42,6 +46,22 @@ export interface WebProps {
 export const WEB_CONFIG_FILE = 'config.json';
 
 /**
+ * The single-page app's fallback, a CloudFront Function (JavaScript 2.0) on the site's viewer
+ * requests: a deep link such as /dts/dashboard gets index.html and the client router takes over.
+ * Everything under /dts/ is the app's (a reset token or return address may hold dots); elsewhere a
+ * last segment with a dot is a file of the build (/config.json, /assets/…, /icons/…). A function
+ * and not the distribution's error responses (403/404 → index.html), which would also rewrite the
+ * API's own 403 and 404 answers now that it is on this distribution (`/api/*`, constructs/api-edge.ts).
+ */
+export const SPA_FALLBACK_FUNCTION = `function handler(event) {
+  var request = event.request;
+  var uri = request.uri;
+  var last = uri.slice(uri.lastIndexOf('/') + 1);
+  if (uri.indexOf('/dts/') === 0 || last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
  * The web app: a private S3 bucket served only through CloudFront (origin access control), with
  * the single-page-app fallback so deep links like /farmer/dashboard load index.html.
  */
@@ -49,7 +69,7 @@ export class Web extends Construct {
   readonly bucket: Bucket;
   readonly logBucket: Bucket;
   readonly distribution: Distribution;
-  /** `https://<distribution domain>`: the site's address and the API's only CORS origin. */
+  /** `https://<distribution domain>`: the site's address, and the API's under `/api/` (constructs/api-edge.ts). */
   readonly url: string;
   private readonly props: WebProps;
 
@@ -86,19 +106,18 @@ export class Web extends Construct {
       autoDeleteObjects,
     });
 
-    // The API's and Cognito's hosts by pattern: the API's own URL would make a cycle (the API's
-    // CORS names this distribution). Same policy as the local static server (shared/web).
+    // Cognito's host by pattern. The API (`/api/*`) and the live socket (`/live`) are on this distribution: 'self'. Same policy as
+    // the local static server (shared/web).
     const region = Stack.of(this).region;
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Vat-Man web app: CSP, HSTS, nosniff, frame denial, referrer policy',
       securityHeadersBehavior: {
         contentSecurityPolicy: {
           contentSecurityPolicy: contentSecurityPolicy({
-            // The API is reached through its own CloudFront distribution (constructs/api-edge.ts).
-            api: 'https://*.cloudfront.net',
             cognito: [`https://cognito-idp.${region}.amazonaws.com`],
-            // The live-updates WebSocket API (constructs/live.ts).
-            live: `wss://*.execute-api.${region}.amazonaws.com`,
+            // The live-updates WebSocket is this distribution's /live (constructs/live.ts): 'self',
+            // which CSP Level 3 browsers match for wss: on the same host. A browser that does not
+            // refuses the socket, and the dashboard falls back to its 2-minute refresh.
           }),
           override: true,
         },
@@ -109,6 +128,11 @@ export class Web extends Construct {
       },
     });
 
+    const spaFallback = new EdgeFunction(this, 'SpaFallback', {
+      comment: 'Vat-Man web app: deep links get index.html',
+      code: FunctionCode.fromInline(SPA_FALLBACK_FUNCTION),
+      runtime: FunctionRuntime.JS_2_0,
+    });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Vat-Man web app',
       defaultRootObject: 'index.html',
@@ -119,16 +143,8 @@ export class Web extends Construct {
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: headers,
         compress: true,
+        functionAssociations: [{ function: spaFallback, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      // SPA fallback: a path that is no object (S3 answers 403 to OAC without ListBucket, 404
-      // otherwise) gets index.html and the client router takes over. The API is not behind this
-      // distribution, so no API error is rewritten.
-      errorResponses: [403, 404].map((httpStatus) => ({
-        httpStatus,
-        responseHttpStatus: 200,
-        responsePagePath: '/index.html',
-        ttl: Duration.seconds(0),
-      })),
       httpVersion: HttpVersion.HTTP2_AND_3,
       webAclId: props.webAclArn,
       // Farms are in New Zealand, whose edge locations are only in the "All" price class.

@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { Amplify } from 'aws-amplify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startApp } from './bootstrap';
+import { preconnect, startApp } from './bootstrap';
 
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 vi.mock('aws-amplify/auth', () => ({
@@ -49,5 +49,15 @@ describe('startApp', () => {
       }),
     );
     expect(await screen.findByText('Home')).toBeInTheDocument();
+  });
+
+  it("preconnects to an API on another origin only: on the site's own (/api/*) its connections serve the calls", () => {
+    const links = () => [...document.head.querySelectorAll('link[rel="preconnect"]')].map((l) => l.getAttribute('href'));
+    const before = links().length;
+    preconnect(`${location.origin}/`);
+    expect(links()).toHaveLength(before);
+    preconnect('https://api.example.test/');
+    expect(links().slice(before)).toEqual(['https://api.example.test']);
+    document.head.querySelectorAll('link[rel="preconnect"]').forEach((l) => l.remove());
   });
 });

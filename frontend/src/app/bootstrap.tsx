@@ -8,11 +8,18 @@ import { App, createAppRouter, firstScreen } from './app';
 import { createQueryClient } from './provider';
 import { ConfigErrorPage } from './config-error-page';
 
-/** Opens the connection to the API while the screen's code loads (its calls carry no cookies). */
-const preconnect = (url: string): void => {
+/**
+ * Opens the connection to the API while the screen's code loads (its calls carry no cookies), when
+ * the API is on another origin (a development setup): on the site's own origin (`/api/*`, as
+ * deployed and locally) the page's connections already serve it, and an anonymous preconnect there
+ * would open a connection that the calls, which go with the site's credentials, do not use.
+ */
+export const preconnect = (url: string): void => {
+  const origin = new URL(url, location.href).origin;
+  if (origin === location.origin) return;
   const link = document.createElement('link');
   link.rel = 'preconnect';
-  link.href = new URL(url, location.href).origin;
+  link.href = origin;
   link.crossOrigin = 'anonymous';
   document.head.append(link);
 };
