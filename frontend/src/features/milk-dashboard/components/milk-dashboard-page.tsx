@@ -15,6 +15,9 @@ import { registerServiceWorker } from '../live/register-service-worker';
 import { staleSince } from '../utils/vat-card';
 import { useWebConfig } from '../../../lib/use-web-config';
 import './milk-dashboard.css';
+// The charts' styles (1 kB) come with the page, not with the charts' code: a style sheet added after
+// the cards had shown made the browser restyle and lay out the whole page again in one long task (issue 14).
+import '../../../components/charts/charts.css';
 
 // chart.js and its React wrapper are most of this screen's weight: the cards come first, and
 // the charts' code downloads once they have shown (issue 14: downloaded beside the cards' answer,
