@@ -44,7 +44,9 @@ const figure = (label: string, max: number) =>
     z
       .number({ error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be a number`) })
       .min(0, `${label} must be 0 or more`)
-      .max(max, `${label} must be at most ${max.toLocaleString('en-NZ')}`),
+      // The message is made when it is needed: Intl's number formatting costs a phone ~20 ms the
+      // first time, and this module loads with the dashboard's first screen (issue 14).
+      .max(max, { error: () => `${label} must be at most ${max.toLocaleString('en-NZ')}` }),
   );
 
 /** The vat and the pickup time, as ADD_PICKUP takes them and DELETE_PICKUP names a pickup by them. */

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
@@ -36,7 +37,7 @@ export const controllerText = (controller: VatLast['controller'], timeZone: stri
  * selector from telemetry (Auto, Manual override, Off, Unknown: alerts 112-114) with the time it last
  * changed, on the farm's clock.
  */
-export function AutoTile({ farmId, vats, timeZone }: { readonly farmId: string; readonly vats: readonly VatLast[]; readonly timeZone: string | undefined }) {
+export const AutoTile = memo(function AutoTile({ farmId, vats, timeZone }: { readonly farmId: string; readonly vats: readonly VatLast[]; readonly timeZone: string | undefined }) {
   const client = useApiClient();
   const settings = useQuery(alertSettingsQuery(client, farmId)).data;
   return (
@@ -73,4 +74,4 @@ export function AutoTile({ farmId, vats, timeZone }: { readonly farmId: string; 
       </ul>
     </section>
   );
-}
+});

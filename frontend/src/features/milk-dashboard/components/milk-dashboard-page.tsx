@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Link, useOutletContext } from 'react-router-dom';
 import { isDairyCompanyFarm, type Farm } from '@shared/entities/farm';
 import { paths } from '../../../config/paths';
@@ -15,11 +15,15 @@ import { registerServiceWorker } from '../live/register-service-worker';
 import { staleSince } from '../utils/vat-card';
 import { useWebConfig } from '../../../lib/use-web-config';
 import './milk-dashboard.css';
+// The charts' styles (1 kB) come with the page, not with the charts' code: a style sheet added after
+// the cards had shown made the browser restyle and lay out the whole page again in one long task (issue 14).
+import '../../../components/charts/charts.css';
 
 // chart.js and its React wrapper are most of this screen's weight: the cards come first, and
 // the charts' code downloads once they have shown (issue 14: downloaded beside the cards' answer,
 // its 70 kB shared a phone's bandwidth with everything the cards wait for).
-const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: m.VatChartsSection })));
+// Memoized like the cards (issue 14): the page's renders for a query's status or the live state skip it.
+const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: memo(m.VatChartsSection) })));
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface MilkDashboardContext {
@@ -57,10 +61,15 @@ export function MilkDashboardPage() {
   useEffect(registerServiceWorker, []);
   const hasLive = useWebConfig()?.liveUrl !== undefined;
   // A whole farm gone quiet (issue 26): every vat without a reading for 15 minutes.
-  const quiet = data?.map((vat) => staleSince(vat.last?.published_at, now));
-  const farmOffline = quiet !== undefined && quiet.length > 0 && quiet.every((q) => q !== undefined);
-  const quietVats = new Map((data ?? []).flatMap((vat, i) => (quiet?.[i] ? [[vat.device._id, quiet[i]] as const] : [])));
-  const newestOfFarm = data?.map((vat) => vat.last?.published_at).filter((at): at is string => at !== undefined).sort().at(-1);
+  // Made once per answer and clock tick, so the memoized cards and charts keep their props (issue 14).
+  const { farmOffline, quietVats, newestOfFarm } = useMemo(() => {
+    const quiet = data?.map((vat) => staleSince(vat.last?.published_at, now));
+    return {
+      farmOffline: quiet !== undefined && quiet.length > 0 && quiet.every((q) => q !== undefined),
+      quietVats: new Map((data ?? []).flatMap((vat, i) => (quiet?.[i] ? [[vat.device._id, quiet[i]] as const] : []))),
+      newestOfFarm: data?.map((vat) => vat.last?.published_at).filter((at): at is string => at !== undefined).sort().at(-1),
+    };
+  }, [data, now]);
 
   return (
     <section className="page milk-dashboard">

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
@@ -16,7 +17,7 @@ const storageLine = (vat: VatLast, now: number): string => {
  * The 'Milk storage data' card (farmer §2.5): per vat the current (or last) storage, opening its
  * storage page (§2.7), and More to the storage data page (/dts/dashboard/data).
  */
-export function StorageDataCard({ vats, now }: { readonly vats: readonly VatLast[]; readonly now: number }) {
+export const StorageDataCard = memo(function StorageDataCard({ vats, now }: { readonly vats: readonly VatLast[]; readonly now: number }) {
   return (
     <section className="card dashboard-tile" aria-labelledby="storage-data-card-title">
       <div className="dashboard-tile__header">
@@ -42,4 +43,4 @@ export function StorageDataCard({ vats, now }: { readonly vats: readonly VatLast
       </ul>
     </section>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { formatClock, formatWhen } from '../../../lib/time-format';
@@ -71,7 +72,8 @@ export interface VatCardProps {
   readonly timeZone: string | undefined;
 }
 
-export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
+/** Memoized: the dashboard's renders that change nothing of a card's (a query's status, issue 14) skip it. */
+export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
   const { device, last } = vat;
   const title = `Vat ${device.vat_number}`;
   const volume = present(last?.milk_volume) ? last.milk_volume : undefined;
@@ -148,4 +150,4 @@ export function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
       {dairyCompany && <QualityIndicator quality={last?.quality} />}
     </section>
   );
-}
+});

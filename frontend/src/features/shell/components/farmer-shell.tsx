@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
@@ -76,7 +76,10 @@ export function FarmerShell() {
     [snackbar],
   );
   const query = useQuery(currentUserQuery(client, storedFarmId, onError));
-  const answer = query.data;
+  // The shell and its screen render from a deferred copy of the answer (issue 14): the query's update
+  // is synchronous, so rendering the whole shell from it was one long task; React renders the
+  // deferred copy in slices that give the main thread back every few milliseconds.
+  const answer = useDeferredValue(query.data);
   const error = query.error instanceof ApiError ? query.error : null;
   const here = `${location.pathname}${location.search}`;
   const redirect = loginRedirect(answer, error, here);
