@@ -13,29 +13,8 @@ import { READING_FIELDS, type Reading } from './reading';
  * forward only).
  */
 
-/** The stored order of `v`. Append only: an item written with fewer fields reads the missing ones as null. */
-export const VALUE_FIELDS = [
-  'message_type',
-  'radar_distance',
-  'milk_level',
-  'milk_volume',
-  'temp1',
-  'temp2',
-  'temp3',
-  'temp4',
-  'temp5',
-  'temp6',
-  'pressure',
-  'shaft_rpm',
-  'agitator_status',
-  'state_machine',
-  'battery_status',
-  'on_mains',
-  'milk_in',
-  'water_in',
-  'quality',
-  'controller_status',
-] as const satisfies readonly Exclude<keyof Reading, 'published_at'>[];
+/** The stored order of `v`: READING_FIELDS' (append only) without `published_at`. An item written with fewer fields reads the missing ones as null. */
+export const VALUE_FIELDS = READING_FIELDS.filter((f): f is Exclude<(typeof READING_FIELDS)[number], 'published_at'> => f !== 'published_at');
 
 const VALUE_INDEX = new Map<string, number>(VALUE_FIELDS.map((f, i) => [f, i]));
 

@@ -1,13 +1,11 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { readingsKeys } from '../../lambdas/adapters/dynamodb/keys';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
-import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
+import type { DynamoStandIn } from '../../local/stand-ins/dynamodb';
 import { readingKey } from '../../shared/telemetry/reading';
-import { freePort } from '../support/free-port';
 import { syntheticReading } from '../support/reading-series';
+import { startReadingsTable } from '../support/readings-table';
 
 /**
  * Reading items of both versions (shared/telemetry/reading-item.ts) in one day: the version 1
@@ -19,10 +17,7 @@ let doc: DynamoDBDocumentClient;
 let table: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-  dynamo = await startDynamo(await freePort());
-  table = (await ensureTables(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' }), 'items')).READINGS_TABLE as string;
-  doc = createDocumentClient({ DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
+  ({ dynamo, doc, table } = await startReadingsTable('items'));
 });
 afterAll(async () => dynamo?.stop());
 
