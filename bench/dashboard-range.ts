@@ -18,6 +18,7 @@ import { farmerActivityActions } from '../lambdas/actions/farmer-activity';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { readingsKeys } from '../lambdas/adapters/dynamodb/keys';
+import { readingValues } from '../shared/telemetry/reading-item';
 import { dayOf } from '../shared/time/utc';
 import { dynamoReadingsRepository } from '../lambdas/adapters/dynamodb/readings-repository';
 import { dispatch } from '../lambdas/lib/dispatch';
@@ -135,7 +136,7 @@ export const benchDashboardRange = async (
     await batchWrite(
       jobs.map(({ d, i }) => {
         const r = syntheticReading(start + i * 60_000, i);
-        return { ...readingsKeys.reading(d, r.published_at), ...r, device_id: d, raw: rawOf(r), expires_at: Math.floor(Date.parse(r.published_at) / 1000) + 35 * 86_400 };
+        return { ...readingsKeys.reading(d, r.published_at), ...readingValues(r), raw: rawOf(r), expires_at: Math.floor(Date.parse(r.published_at) / 1000) + 35 * 86_400 };
       }),
     );
   }

@@ -73,7 +73,7 @@ export interface Reading {
   readonly controller_status: ControllerStatus | null;
 }
 
-/** Every field of a Reading, in a fixed order (stored items, day-bucket columns). */
+/** Every field of a Reading, in a fixed order (stored items, day-bucket columns). Append only: a compact reading item (reading-item.ts) stores its values in this order. */
 export const READING_FIELDS = [
   'published_at',
   'message_type',

@@ -16,7 +16,8 @@ import { RAW_ARCHIVE_DAYS } from '../../../shared/constants';
 import { ACTIVITY_KINDS, type Activity, type ActivityKind } from '../../../shared/telemetry/activities';
 import { decodeDay, encodeDay, fromDayColumns, type DayColumns, type StoredDay } from '../../../shared/telemetry/day-bucket';
 import { columnsFromDay, columnsFromReadings, concatColumns, sliceColumns, type ReadingColumns } from '../../../shared/telemetry/reading-columns';
-import { READING_FIELDS, readingKey, sameReading, type Reading } from '../../../shared/telemetry/reading';
+import { readingKey, sameReading, type Reading } from '../../../shared/telemetry/reading';
+import { READING_ITEM_ATTRIBUTES, readingFromItem, readingValues } from '../../../shared/telemetry/reading-item';
 import { readingsKeys as k } from './keys';
 import { dayOf } from '../../../shared/time/utc';
 import { isConditionFailure, queryAll as queryItems } from './query';
@@ -125,8 +126,12 @@ const PARTIAL_REFRESH_READINGS = 60;
 /** A bucket item's `data` (deflated JSON, version 1 or 2) as columns. */
 const readBucket = (data: unknown): DayColumns => decodeDay(JSON.parse(inflateRawSync(data as Uint8Array).toString('utf8')) as StoredDay);
 
-const toReading = (item: Record<string, unknown>): Reading =>
-  Object.fromEntries(READING_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Reading;
+const toReading = readingFromItem;
+/** A reading item's attributes for a read that decodes it (not the raw payload). */
+const READING_PROJECTION = {
+  ProjectionExpression: READING_ITEM_ATTRIBUTES.map((_, i) => `#f${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(READING_ITEM_ATTRIBUTES.map((f, i) => [`#f${i}`, f])),
+};
 
 /** UTC days from `from` to `to` inclusive, as YYYY-MM-DD. */
 export const daysBetween = (from: string, to: string): string[] => {
@@ -152,13 +157,20 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     }
   };
 
+  /** A reading item as written (shared/telemetry/reading-item.ts, version 2). */
+  const readingItem = (deviceId: string, reading: Reading, raw: string) => ({
+    ...k.reading(deviceId, reading.published_at),
+    ...readingValues(reading),
+    raw,
+    expires_at: epochSeconds(reading.published_at, READING_TTL_DAYS),
+  });
+
   const readDay = (deviceId: string, day: string, from: string, to: string) =>
     queryAll({
       KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
       ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day), ':a': from, ':b': to },
       // The raw payload stays behind: charts and detectors need the parsed values only.
-      ProjectionExpression: READING_FIELDS.map((_, i) => `#f${i}`).join(', '),
-      ExpressionAttributeNames: Object.fromEntries(READING_FIELDS.map((f, i) => [`#f${i}`, f])),
+      ...READING_PROJECTION,
     }).then((items) => items.map(toReading));
 
   const readPartitions = async (deviceId: string, from: string, to: string) => {
@@ -258,7 +270,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
         await doc.send(
           new PutCommand({
             TableName: table,
-            Item: { ...key, ...reading, device_id: deviceId, raw, expires_at: epochSeconds(reading.published_at, READING_TTL_DAYS) },
+            Item: readingItem(deviceId, reading, raw),
             ConditionExpression: 'attribute_not_exists(sk)',
           }),
         );
@@ -275,7 +287,9 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
       const unique = [...new Map(keys.map((x) => [readingKey(x.deviceId, x.publishedAt), x])).values()];
       await Promise.all(
         chunked(unique, 100).map(async (chunk) => {
+          // Answers are matched to the asked keys by pk and sk (a version 2 item has no device_id).
           let pending: Record<string, unknown>[] = chunk.map((x) => k.reading(x.deviceId, x.publishedAt));
+          const asked = new Map(chunk.map((x, i) => [`${String(pending[i]?.pk)}|${x.publishedAt}`, readingKey(x.deviceId, x.publishedAt)]));
           for (let attempt = 0; pending.length > 0; attempt += 1) {
             if (attempt > UNPROCESSED_RETRIES) throw new Error(`getReadings: ${pending.length} keys still unprocessed`);
             if (attempt > 0) await backoff(attempt);
@@ -284,13 +298,16 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
                 RequestItems: {
                   [table]: {
                     Keys: pending,
-                    ProjectionExpression: ['#d', ...READING_FIELDS.map((_, i) => `#f${i}`)].join(', '),
-                    ExpressionAttributeNames: { '#d': 'device_id', ...Object.fromEntries(READING_FIELDS.map((f, i) => [`#f${i}`, f])) },
+                    ProjectionExpression: `#pk, ${READING_PROJECTION.ProjectionExpression}`,
+                    ExpressionAttributeNames: { '#pk': 'pk', ...READING_PROJECTION.ExpressionAttributeNames },
                   },
                 },
               }),
             );
-            for (const item of res.Responses?.[table] ?? []) found.set(readingKey(String(item.device_id), String(item.published_at)), toReading(item));
+            for (const item of res.Responses?.[table] ?? []) {
+              const id = asked.get(`${String(item.pk)}|${String(item.sk)}`);
+              if (id !== undefined) found.set(id, toReading(item));
+            }
             pending = (res.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
           }
         }),
@@ -302,7 +319,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
       await Promise.all(
         chunked(entries, 25).map(async (chunk) => {
           let pending: NonNullable<BatchWriteCommandInput['RequestItems']>[string] = chunk.map(({ deviceId, reading, raw }) => ({
-            PutRequest: { Item: { ...k.reading(deviceId, reading.published_at), ...reading, device_id: deviceId, raw, expires_at: epochSeconds(reading.published_at, READING_TTL_DAYS) } },
+            PutRequest: { Item: readingItem(deviceId, reading, raw) },
           }));
           for (let attempt = 0; pending.length > 0; attempt += 1) {
             if (attempt > UNPROCESSED_RETRIES) throw new Error(`writeReadings: ${pending.length} items still unprocessed`);
@@ -422,10 +439,10 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
       const items = await queryAll({
         KeyConditionExpression: 'pk = :p',
         ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day) },
-        ProjectionExpression: 'published_at, #raw',
+        ProjectionExpression: 'sk, #raw',
         ExpressionAttributeNames: { '#raw': 'raw' },
       });
-      return items.map((i) => ({ published_at: String(i.published_at), raw: String(i.raw) }));
+      return items.map((i) => ({ published_at: String(i.sk), raw: String(i.raw) }));
     },
 
     async listRawBetween(deviceId, from, to) {
@@ -434,12 +451,12 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
           queryAll({
             KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
             ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day), ':from': from, ':to': to },
-            ProjectionExpression: 'published_at, #raw',
+            ProjectionExpression: 'sk, #raw',
             ExpressionAttributeNames: { '#raw': 'raw' },
           }),
         ),
       );
-      return parts.flat().map((i) => ({ published_at: String(i.published_at), raw: String(i.raw) }));
+      return parts.flat().map((i) => ({ published_at: String(i.sk), raw: String(i.raw) }));
     },
 
     async getRaw(deviceId, publishedAt) {
@@ -559,8 +576,7 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
             TableName: table,
             KeyConditionExpression: 'pk = :p AND sk <= :t',
             ExpressionAttributeValues: { ':p': k.dayPartition(deviceId, day), ':t': now },
-            ProjectionExpression: READING_FIELDS.map((_, i) => `#f${i}`).join(', '),
-            ExpressionAttributeNames: Object.fromEntries(READING_FIELDS.map((f, i) => [`#f${i}`, f])),
+            ...READING_PROJECTION,
             ScanIndexForward: false,
             Limit: 1,
           }),
