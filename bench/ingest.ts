@@ -12,6 +12,8 @@ import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { DEMO_FARMS } from '../local/seed/demo-data';
 import { telemetryTopic } from '../shared/telemetry/device-message';
+import { READING_FIELDS, type Reading } from '../shared/telemetry/reading';
+import { readingValues } from '../shared/telemetry/reading-item';
 import type { LocalFacts } from '../local/start';
 
 const BENCH_DEVICES = 40;
@@ -109,29 +111,37 @@ export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void
   );
   const rawRate = RAW_ITEMS / ((performance.now() - rawStart) / 1000);
 
-  // dynalite's raw batch rate: the same items in BatchWriteItem requests of 25, several in parallel
-  // (what the ingest's writeReadings sends), unprocessed items sent again.
-  let nextBatch = 0;
-  const batchCpu = cpuMs();
-  const batchStart = performance.now();
-  await Promise.all(
-    Array.from({ length: BATCH_CONCURRENCY }, async () => {
-      while (nextBatch < RAW_ITEMS) {
-        const first = nextBatch;
-        nextBatch += BATCH_SIZE;
-        let pending = Array.from({ length: Math.min(BATCH_SIZE, RAW_ITEMS - first) }, (_, j) => ({
-          PutRequest: { Item: { pk: `RAWBATCH#${(first + j) % 64}`, sk: String(first + j).padStart(8, '0'), ...sample, raw: message(Date.now(), first + j) } },
-        }));
-        while (pending.length > 0) {
-          const res = await doc.send(new BatchWriteCommand({ RequestItems: { [facts.dynamodb.readingsTable]: pending } }));
-          pending = (res.UnprocessedItems?.[facts.dynamodb.readingsTable] ?? []) as typeof pending;
+  // dynalite's raw batch rate: items in BatchWriteItem requests of 25, several in parallel (what
+  // the ingest's writeReadings sends), unprocessed items sent again. Twice: the message-shaped
+  // items above (17 attributes), and items of the ingest's own stored shape (5 attributes,
+  // shared/telemetry/reading-item.ts), so the ingest is compared with the store writing what it writes.
+  const batchRateOf = async (prefix: string, itemOf: (i: number) => Record<string, unknown>) => {
+    let nextBatch = 0;
+    const cpu = cpuMs();
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: BATCH_CONCURRENCY }, async () => {
+        while (nextBatch < RAW_ITEMS) {
+          const first = nextBatch;
+          nextBatch += BATCH_SIZE;
+          let pending = Array.from({ length: Math.min(BATCH_SIZE, RAW_ITEMS - first) }, (_, j) => ({
+            PutRequest: { Item: { pk: `${prefix}#${(first + j) % 64}`, sk: String(first + j).padStart(8, '0'), ...itemOf(first + j) } },
+          }));
+          while (pending.length > 0) {
+            const res = await doc.send(new BatchWriteCommand({ RequestItems: { [facts.dynamodb.readingsTable]: pending } }));
+            pending = (res.UnprocessedItems?.[facts.dynamodb.readingsTable] ?? []) as typeof pending;
+          }
         }
-      }
-    }),
-  );
-  const batchRate = RAW_ITEMS / ((performance.now() - batchStart) / 1000);
-  const batchCpuPerItem = perItem(batchCpu, cpuMs(), RAW_ITEMS);
-  const bestRaw = Math.max(rawRate, batchRate);
+      }),
+    );
+    return { rate: RAW_ITEMS / ((performance.now() - started) / 1000), cpuPerItem: perItem(cpu, cpuMs(), RAW_ITEMS) };
+  };
+  const batch = await batchRateOf('RAWBATCH', (i) => ({ ...sample, raw: message(Date.now(), i) }));
+  const sampleReading = Object.fromEntries(READING_FIELDS.map((f) => [f, sample[f] ?? null])) as unknown as Reading;
+  const compact = await batchRateOf('RAWCOMPACT', (i) => ({ ...readingValues(sampleReading), raw: message(Date.now(), i), expires_at: Math.floor(Date.now() / 1000) + 86_400 }));
+  const batchRate = batch.rate;
+  const batchCpuPerItem = batch.cpuPerItem;
+  const bestRaw = Math.max(rawRate, batchRate, compact.rate);
 
   // Every device's state after its messages so far (the ingest state's reading count).
   const waitForCount = async (count: number, since: number) => {
@@ -181,7 +191,8 @@ export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void
   const rate = total / (elapsed / 1000);
   console.log(`dynalite raw write rate (PutItem, ~700 B, c=${RAW_CONCURRENCY})          ${rawRate.toFixed(0)} items/s`);
   console.log(`dynalite raw write rate (BatchWriteItem of ${BATCH_SIZE}, ~700 B, c=${BATCH_CONCURRENCY})  ${batchRate.toFixed(0)} items/s (CPU ${batchCpuPerItem} an item, all processes)`);
+  console.log(`dynalite raw write rate (BatchWriteItem of ${BATCH_SIZE}, the ingest's 5-attribute item)  ${compact.rate.toFixed(0)} items/s (CPU ${compact.cpuPerItem} an item, all processes)`);
   console.log(
-    `ingest: ${total} messages (after ${warmup * BENCH_DEVICES} untimed), ${BENCH_DEVICES} devices, MQTT QoS1 → rule → stream → handler (batches) → dynalite   ${rate.toFixed(0)} messages/s sustained (published in ${(published / 1000).toFixed(1)} s, all processed in ${(elapsed / 1000).toFixed(1)} s), ${((rate / bestRaw) * 100).toFixed(0)} % of the best raw rate (${((rate / rawRate) * 100).toFixed(0)} % of PutItem's, ${((rate / batchRate) * 100).toFixed(0)} % of BatchWriteItem's), CPU ${ingestCpuPerMessage} a message (all processes); targets ≥ 2,000 messages/s and ≥ 45 % of the best`,
+    `ingest: ${total} messages (after ${warmup * BENCH_DEVICES} untimed), ${BENCH_DEVICES} devices, MQTT QoS1 → rule → stream → handler (batches) → dynalite   ${rate.toFixed(0)} messages/s sustained (published in ${(published / 1000).toFixed(1)} s, all processed in ${(elapsed / 1000).toFixed(1)} s), ${((rate / bestRaw) * 100).toFixed(0)} % of the best raw rate (${((rate / rawRate) * 100).toFixed(0)} % of PutItem's, ${((rate / batchRate) * 100).toFixed(0)} % of BatchWriteItem's, ${((rate / compact.rate) * 100).toFixed(0)} % of BatchWriteItem's of its own item shape), CPU ${ingestCpuPerMessage} a message (all processes); targets ≥ 2,000 messages/s and ≥ 45 % of the best`,
   );
 };
