@@ -1,6 +1,7 @@
 /**
  * `npm run bench:web`: Lighthouse 12 (mobile, its default simulated throttling) against the local
- * stack's static server, which compresses and caches as CloudFront does, on /dts/login and on
+ * stack's static server, which compresses and caches as CloudFront does, behind an HTTP/2 and TLS front as
+ * CloudFront serves it (bench/h2-front.ts; HTTP1=1 without it), on /dts/login and on
  * /dts/dashboard signed in as the demo farmer on the Auto farm (4 vats, 48 hours of simulated readings, then
  * live). Prints performance,
  * accessibility, total blocking time and the JavaScript the page loads (bytes on the wire).
@@ -19,6 +20,7 @@ import puppeteer, { type Page } from 'puppeteer-core';
 import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, DEMO_UNIT_IMEIS } from '../local/seed/demo-data';
 import { simFarmsFrom, startSimulator } from '../local/simulator/simulator';
 import { startTestStack } from '../test/support/local-stack';
+import { startH2Front } from './h2-front';
 import { CHROMIUM_PATH } from '../test/support/browser';
 import { REPO_ROOT } from '../cdk/lib/paths';
 
@@ -43,12 +45,13 @@ interface Figures {
   a11yFailed: string[];
 }
 
-const figuresOf = (result: RunnerResult | undefined): Figures => {
+/** What one run measured; the scripts counted are the site's own (`origin`). */
+const figuresOf = (result: RunnerResult | undefined, origin: string): Figures => {
   const lhr = result?.lhr;
   if (!lhr) throw new Error('Lighthouse gave no result');
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const items = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number; url?: string }[] } | undefined)?.items ?? [];
-  const scripts = items.filter((i) => i.resourceType === 'Script' && i.url?.startsWith('http://localhost'));
+  const scripts = items.filter((i) => i.resourceType === 'Script' && i.url?.startsWith(origin));
   return {
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
@@ -100,14 +103,16 @@ await sim.caughtUp;
     await new Promise((r) => setTimeout(r, 500));
   }
 }
+// What phones get from CloudFront: HTTP/2 over TLS (bench/h2-front.ts); HTTP1=1 measures the local server as it is.
+const front = process.env.HTTP1 === '1' ? undefined : await startH2Front(stack.facts.web, join(stack.dataDir, 'bench-ca'));
 const browser = await puppeteer.launch({
   executablePath: CHROMIUM_PATH,
   headless: true,
-  args: ['--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(front ? [front.chromiumArg] : [])],
 });
 try {
   const port = Number(new URL(browser.wsEndpoint()).port);
-  const web = stack.facts.web;
+  const web = front?.origin ?? stack.facts.web;
   const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true };
 
   // One page signed in: Amplify keeps the session in localStorage, which Lighthouse leaves (disableStorageReset).
@@ -125,7 +130,10 @@ try {
     ['/dts/login', signedOut],
     ['/dts/dashboard', page],
   ];
-  console.log(`Lighthouse ${(createRequire(import.meta.url)('lighthouse/package.json') as { version: string }).version}, mobile, default simulated throttling; ${RUNS} run(s) per page, medians`);
+  console.log(
+    `Lighthouse ${(createRequire(import.meta.url)('lighthouse/package.json') as { version: string }).version}, mobile, default simulated throttling; ${RUNS} run(s) per page, medians; ` +
+      (front ? 'served over HTTP/2 and TLS as CloudFront serves it (HTTP1=1: the local server over HTTP/1.1)' : 'served over HTTP/1.1 by the local server (HTTP1=1)'),
+  );
   for (const [route, p] of routes.filter(([r]) => !ONLY || r === ONLY)) {
     const runs: Figures[] = [];
     for (let k = 0; k < RUNS; k++) {
@@ -135,7 +143,7 @@ try {
       await firstVisit(p, web);
       const result = await lighthouse(`${web}${route}`, flags, undefined, p);
       if (SAVE && result) writeFileSync(join(SAVE, `${route.replaceAll('/', '_')}-${k + 1}.json`), JSON.stringify(result.lhr));
-      runs.push(figuresOf(result));
+      runs.push(figuresOf(result, web));
     }
     const m = (f: Exclude<keyof Figures, 'a11yFailed'>) => median(runs.map((r) => r[f]));
     const js = m('jsBytes') / 1000;
@@ -155,6 +163,7 @@ try {
   }
 } finally {
   await browser.close();
+  await front?.close();
   await sim.stop();
   await stack.stop();
 }
