@@ -183,31 +183,39 @@ describe('ingest faults', () => {
     { name: 'after the commit, before the alert engine ran', late: false, point: { target: 'alerts', method: 'putEngine', when: 'before', match: (a: unknown[]) => (a[1] as { outbox: unknown[] }).outbox.length > 0 } },
   ] as const;
 
-  it.each(killPoints)('a container killed $name: the redelivery ends where a clean run ends', async ({ name, late, point }) => {
-    const id = `kill-${killPoints.findIndex((k) => k.name === name)}`;
-    const clean = await cleanRun(`${id}-clean`);
-    await addVat(id);
-    // One container per shard; a killed one is replaced by a cold one (no warm state) for the retry.
-    let armed = !late;
+  /**
+   * The ingest stream with one container per shard; while armed, the next batch's container is one
+   * that dies at `point`, and a killed one is replaced by a cold one (no warm state) for the retry.
+   */
+  const killingStream = (point: Parameters<typeof killable>[0], armedAtStart: boolean, batchSize?: number) => {
+    let armed = armedAtStart;
     let killer = killable(point);
     const containers = [container(), container()];
-    const { stream, send, deadLetters } = ingestStream((shard) => {
+    const stream = ingestStream((shard) => {
       if (armed) {
         armed = false;
         killer = killable(point);
         containers[shard] = container(killer.ports);
       } else if (killer.state.dead) containers[shard] = container();
       return containers[shard] as ReturnType<typeof container>;
-    });
+    }, batchSize);
+    return { ...stream, arm: () => void (armed = true), killer: () => killer };
+  };
+
+  it.each(killPoints)('a container killed $name: the redelivery ends where a clean run ends', async ({ name, late, point }) => {
+    const id = `kill-${killPoints.findIndex((k) => k.name === name)}`;
+    const clean = await cleanRun(`${id}-clean`);
+    await addVat(id);
+    const { stream, send, deadLetters, arm, killer } = killingStream(point, !late);
     send(`vm-${id}`, late ? MESSAGES.filter((m) => !held(m)) : MESSAGES);
     await stream.drained();
     if (late) {
-      armed = true;
+      arm();
       send(`vm-${id}`, MESSAGES.filter(held));
       await stream.drained();
     }
     await stream.stop();
-    expect(killer.state.killed).toBe(true);
+    expect(killer().state.killed).toBe(true);
     expect(deadLetters()).toBe('');
     // Held readings arrive late (no alert evaluation for them), so the comparison is with a clean
     // run of the same delivery when they were held; they lie outside the alert stretch.
@@ -220,25 +228,14 @@ describe('ingest faults', () => {
     for (const id of ids) await addVat(id);
     // The first batch's container dies at an alert-raising engine commit (one device's readings
     // committed by the ingest, others not yet handled); the retry gets a cold container.
-    const point = killPoints[3].point;
-    let armed = true;
-    let killer = killable(point);
-    const containers = [container(), container()];
-    const { stream, send, deadLetters, largestBatch } = ingestStream((shard) => {
-      if (armed) {
-        armed = false;
-        killer = killable(point);
-        containers[shard] = container(killer.ports);
-      } else if (killer.state.dead) containers[shard] = container();
-      return containers[shard] as ReturnType<typeof container>;
-    }, INGEST_STREAM.batchSize);
+    const { stream, send, deadLetters, largestBatch, killer } = killingStream(killPoints[3].point, true, INGEST_STREAM.batchSize);
     // A backlog: every device's whole trace is on the stream, minute by minute as the fleet sent
     // it, before the first batch is taken (put is synchronous), so each shard's batch holds
     // several devices' records up to the batch size.
     for (const m of MESSAGES) for (const id of ids) send(`vm-${id}`, [m]);
     await stream.drained();
     await stream.stop();
-    expect(killer.state.killed).toBe(true);
+    expect(killer().state.killed).toBe(true);
     expect(largestBatch()).toBe(INGEST_STREAM.batchSize);
     expect(deadLetters()).toBe('');
     for (const id of ids) expect(await outcome(id), id).toEqual(clean);
