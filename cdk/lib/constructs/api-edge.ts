@@ -6,15 +6,11 @@ import {
   CachePolicy,
   CacheQueryStringBehavior,
   CacheCookieBehavior,
-  OriginProtocolPolicy,
-  OriginRequestPolicy,
-  ViewerProtocolPolicy,
   type Distribution,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { ORIGIN_HEADER } from '../../../lambdas/lib/origin-check';
+import { addSecretOriginBehaviour } from '../origin-behaviour';
 
 /** The web distribution's path for the API: every endpoint is under /api/ (shared/api/endpoints.ts). */
 export const API_PATH_PATTERN = '/api/*';
@@ -58,23 +54,7 @@ export class ApiEdge extends Construct {
       queryStringBehavior: CacheQueryStringBehavior.none(),
       cookieBehavior: CacheCookieBehavior.none(),
     });
-    props.distribution.addBehavior(
-      API_PATH_PATTERN,
-      new HttpOrigin(domain, {
-        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-        // Proof the request passed the WAF: a viewer's own header of that name is replaced.
-        customHeaders: { [ORIGIN_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
-      }),
-      {
-        // A POST is not redirected: plain HTTP is refused.
-        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-        allowedMethods: AllowedMethods.ALLOW_ALL,
-        cachePolicy,
-        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        // The Lambdas compress their own answers (lambdas/lib/compression.ts).
-        compress: false,
-      },
-    );
+    addSecretOriginBehaviour(props.distribution, API_PATH_PATTERN, domain, props.originSecret, { allowedMethods: AllowedMethods.ALLOW_ALL, cachePolicy });
     this.distribution = props.distribution;
     this.url = props.siteUrl;
   }

@@ -3,13 +3,12 @@ import { WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { AllowedMethods, CachePolicy, OriginProtocolPolicy, OriginRequestPolicy, ViewerProtocolPolicy, type Distribution } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AllowedMethods, CachePolicy, type Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { ORIGIN_HEADER } from '../../../lambdas/lib/origin-check';
 import { LIVE_ROUTE_SELECTION } from '../../../shared/live/protocol';
 import { acknowledge, nagPseudo } from '../nag';
+import { addSecretOriginBehaviour } from '../origin-behaviour';
 import { functionEntry } from '../paths';
 import { grantPorts } from '../port-grants';
 import type { Auth } from './auth';
@@ -107,20 +106,10 @@ export class Live extends Construct {
     // (the token) go on, Host does not (API Gateway answers to its own); nothing is cached; the
     // origin secret's header proves the WAF was passed, and $connect refuses a handshake without it,
     // so the execute-api address cannot be used to go around the WAF.
-    props.distribution.addBehavior(
-      LIVE_PATH_PATTERN,
-      new HttpOrigin(`${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
-        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-        customHeaders: { [ORIGIN_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
-      }),
-      {
-        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_DISABLED,
-        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        compress: false,
-      },
-    );
+    addSecretOriginBehaviour(props.distribution, LIVE_PATH_PATTERN, `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, props.originSecret, {
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+    });
     this.url = `${props.siteUrl.replace(/^https:/, 'wss:')}${LIVE_PATH_PATTERN}`;
 
     const [partition, region, account, apiId] = [stack.partition, stack.region, stack.account, this.api.apiId].map((v) => nagPseudo(stack, v));
