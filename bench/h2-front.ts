@@ -1,11 +1,8 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { request } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { localCa } from '../local/stand-ins/local-ca';
-
-/** Headers of one connection that HTTP/2 forbids or the front sets itself. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'http2-settings', 'te', 'host']);
+import { endToEndHeaders, proxyTo } from '../local/stand-ins/web-hosting';
 
 /**
  * `bench:web`'s HTTPS front: what CloudFront gives a phone, HTTP/2 over TLS (the distribution is
@@ -22,34 +19,23 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 export const startH2Front = async (upstream: string, caDir: string) => {
   const { certPem, keyPem } = localCa(caDir).issueServer();
   const spki = createHash('sha256').update(createPublicKey(certPem).export({ type: 'spki', format: 'der' })).digest('base64');
-  const up = new URL(upstream);
+  const pass = proxyTo(upstream);
   let origin = '';
   const server = createSecureServer({ key: keyPem, cert: certPem, allowHTTP1: true }, (req, res) => {
-    const path = req.url ?? '/';
-    const isConfig = path.split('?')[0] === '/config.json';
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(':') && !HOP_BY_HOP.has(k)));
-    if (isConfig) headers['accept-encoding'] = 'identity';
-    const out = request({ host: up.hostname, port: up.port, path, method: req.method, headers: { ...headers, host: up.host } }, (answer) => {
-      const answerHeaders = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
-      if (!isConfig || answer.statusCode !== 200) {
-        res.writeHead(answer.statusCode ?? 502, answerHeaders);
-        answer.pipe(res);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      answer.on('data', (c: Buffer) => chunks.push(c));
-      answer.on('end', () => {
-        const { liveUrl: _local, ...config } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-        const body = Buffer.from(JSON.stringify({ ...config, apiUrl: origin }));
-        res.writeHead(200, { ...answerHeaders, 'content-length': String(body.length) });
-        res.end(body);
-      });
-    });
-    out.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(out);
+    if ((req.url ?? '/').split('?')[0] !== '/config.json') {
+      pass(req, res);
+      return;
+    }
+    void fetch(`${upstream}/config.json`)
+      .then(async (answer) => {
+        const { liveUrl: _local, ...config } = (await answer.json()) as Record<string, unknown>;
+        const body = JSON.stringify({ ...config, apiUrl: origin });
+        const headers = endToEndHeaders(Object.fromEntries(answer.headers));
+        delete headers['content-length'];
+        delete headers['content-encoding'];
+        res.writeHead(answer.status, headers).end(body);
+      })
+      .catch(() => res.writeHead(502).end());
   });
   await new Promise<void>((resolve) => server.listen(0, resolve));
   origin = `https://localhost:${(server.address() as AddressInfo).port}`;

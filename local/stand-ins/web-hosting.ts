@@ -1,4 +1,5 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -63,18 +64,25 @@ const herdSitePage = (token: string | null) =>
 /** The web distribution's path for the API (cdk/lib/constructs/web.ts `API_PATH_PATTERN`): the app calls its own origin. */
 export const API_PATH_PREFIX = '/api/';
 
+/** Headers of one connection (and HTTP/2's pseudo-headers), which a proxy does not pass on; Host it sets itself. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'http2-settings', 'te', 'host']);
+/** A message's headers without those of its connection. */
+export const endToEndHeaders = (headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string | string[]> =>
+  Object.fromEntries(Object.entries(headers).filter((e): e is [string, string | string[]] => e[1] !== undefined && !e[0].startsWith(':') && !HOP_BY_HOP.has(e[0].toLowerCase())));
+
 /**
  * The distribution's `/api/*` behaviour: the request as it came (method, headers but Host, body)
  * to the API's origin, and its answer back unchanged (no cache, no compression, no site headers).
+ * Also bench:web's HTTP/2 front to this server (bench/h2-front.ts).
  */
-const proxyTo = (apiOrigin: string) => {
-  const target = new URL(apiOrigin);
+export const proxyTo = (origin: string) => {
+  const target = new URL(origin);
   const agent = new Agent({ keepAlive: true });
-  return (req: IncomingMessage, res: ServerResponse) => {
+  return (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...endToEndHeaders(req.headers), host: target.host }, agent },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.writeHead(answer.statusCode ?? 502, endToEndHeaders(answer.headers));
         answer.pipe(res);
       },
     );
