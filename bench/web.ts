@@ -17,8 +17,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, DEMO_UNIT_IMEIS } from '../local/seed/demo-data';
-import { simFarmsFrom, startSimulator } from '../local/simulator/simulator';
+import { DEMO_PASSWORD } from '../local/seed/demo-data';
+import { simulateDemoFarm } from '../test/support/demo-farm-readings';
 import { startTestStack } from '../test/support/local-stack';
 import { startH2Front } from './h2-front';
 import { CHROMIUM_PATH } from '../test/support/browser';
@@ -87,10 +87,7 @@ const stack = await startTestStack(undefined, process.env.DIST ?? join(REPO_ROOT
 // The dashboard a farmer sees: the Auto farm's 4 vats with 48 hours of readings (what `npm start`
 // backfills), then live, one reading a minute per vat, so the cards, the tiles and the charts all
 // have their data. An empty farm would measure a dashboard without charts.
-const autoFarm = DEMO_FARMS.find((f) => f._id === FARM);
-if (!autoFarm) throw new Error(`no demo farm ${FARM}`);
-const sim = await startSimulator({ mqttUrl: stack.facts.mqtt, farms: simFarmsFrom([autoFarm], DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS), backfillHours: 48, catchUpPerSecond: 1_000 });
-await sim.caughtUp;
+const sim = await simulateDemoFarm(stack.facts.mqtt, FARM, 48, 1_000);
 {
   // Until the ingest has stored every vat's newest reading.
   const token = await stack.signIn(FARMER);

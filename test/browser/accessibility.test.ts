@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';
-import { simFarmsFrom, startSimulator, type SimulatorHandle } from '../../local/simulator/simulator';
+import type { SimulatorHandle } from '../../local/simulator/simulator';
 import { browserTestFile, farmContext, scrollToChart, signIn, withShot } from '../support/browser';
+import { simulateDemoFarm } from '../support/demo-farm-readings';
 
 /**
  * Every screen a farmer and an operator use, checked with axe-core (WCAG 2.1 A and AA) in
@@ -31,10 +31,7 @@ let sim: SimulatorHandle | undefined;
 
 describe.skipIf(!env.run)('accessibility of every screen (axe-core, WCAG 2.1 AA)', () => {
   beforeAll(async () => {
-    const farm = DEMO_FARMS.find((f) => f._id === FARM);
-    if (!farm) throw new Error(`no demo farm ${FARM}`);
-    sim = await startSimulator({ mqttUrl: env.stack.facts.mqtt, farms: simFarmsFrom([farm], DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS), backfillHours: 12 });
-    await sim.caughtUp;
+    sim = await simulateDemoFarm(env.stack.facts.mqtt, FARM, 12);
   }, 120_000);
   afterAll(async () => sim?.stop());
 

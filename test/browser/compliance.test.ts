@@ -3,9 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';
-import { simFarmsFrom, startSimulator, type SimulatorHandle } from '../../local/simulator/simulator';
+import type { SimulatorHandle } from '../../local/simulator/simulator';
 import { browserTestFile, farmContext, signIn, withShot } from '../support/browser';
+import { simulateDemoFarm } from '../support/demo-farm-readings';
 
 /**
  * The compliance record's PDF in Chromium (issue 26), for a farm named in te reo: the page builds
@@ -21,10 +21,7 @@ describe.skipIf(!env.run || !hasPoppler)('the compliance record as a PDF, in Chr
   // 12 hours of the Auto farm's readings: a milking per vat in the season, so the record has rows.
   let sim: SimulatorHandle | undefined;
   beforeAll(async () => {
-    const farm = DEMO_FARMS.find((f) => f._id === 'farm-auto');
-    if (!farm) throw new Error('no farm-auto');
-    sim = await startSimulator({ mqttUrl: env.stack.facts.mqtt, farms: simFarmsFrom([farm], DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS), backfillHours: 12 });
-    await sim.caughtUp;
+    sim = await simulateDemoFarm(env.stack.facts.mqtt, 'farm-auto', 12);
   }, 120_000);
   afterAll(async () => sim?.stop());
 
