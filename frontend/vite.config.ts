@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { routeBudgets } from './build/route-budget.ts';
-import { ROUTE_BUDGETS } from './build/route-budgets.ts';
+import { DASHBOARD_SCREEN_MODULES, ROUTE_BUDGETS } from './build/route-budgets.ts';
 import { serviceWorker } from './build/service-worker.ts';
+import { firstScreenGroup } from './build/first-screen-chunk.ts';
 
 /** Paths relative to this file, so `vite --config frontend/vite.config.ts` works from any directory. */
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -29,5 +30,17 @@ export default defineConfig({
     // The largest chunk is the compliance PDF's Unicode fonts and font engine (fontkit, about 860 kB),
     // loaded only to print a record with macrons; what pages load is held by the route budgets.
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The farmer shell and the milk dashboard in one chunk rather than 30-odd (issue 14).
+            firstScreenGroup({ name: 'farmer', entry: here('src/main.tsx'), roots: DASHBOARD_SCREEN_MODULES, leaveOut: /[\\/]node_modules[\\/]zod[\\/]/ }),
+            // zod in one chunk of its own (the bundler split off two of its modules for the screen's chunk).
+            { name: 'schemas', test: /[\\/]node_modules[\\/]zod[\\/]/, includeDependenciesRecursively: false },
+          ],
+        },
+      },
+    },
   },
 });

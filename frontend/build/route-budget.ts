@@ -23,6 +23,8 @@ export interface ChunkFacts {
   readonly code: string;
   readonly isEntry: boolean;
   readonly facadeModuleId: string | null;
+  /** Every module the chunk holds (a chunk grouped by the build's codeSplitting holds several screens). */
+  readonly moduleIds: readonly string[];
   readonly imports: readonly string[];
 }
 export type BundleFacts = Readonly<Record<string, ChunkFacts | { readonly type: 'asset' }>>;
@@ -51,7 +53,7 @@ export const routeInitialSize = (bundle: BundleFacts, budget: RouteBudget): Rout
   const entries = chunks.filter((c) => c.isEntry);
   if (entries.length !== 1) throw new Error(`route budget ${budget.route}: expected one entry chunk, found ${entries.length}`);
   const lazy = budget.lazyModules.map((id) => {
-    const chunk = chunks.find((c) => c.facadeModuleId === id);
+    const chunk = chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.moduleIds.includes(id));
     if (!chunk) throw new Error(`route budget ${budget.route}: no chunk is built from ${id} (renamed, or no longer loaded lazily?)`);
     return chunk;
   });

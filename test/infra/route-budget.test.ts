@@ -15,6 +15,7 @@ const chunk = (fileName: string, code: string, facts: Partial<ChunkFacts> = {}):
   code,
   isEntry: false,
   facadeModuleId: null,
+  moduleIds: [],
   imports: [],
   ...facts,
 });
@@ -61,6 +62,16 @@ describe('routeInitialSize', () => {
     expect(size.gzipBytes).toBe(size.files.reduce((sum, f) => sum + f.gzipBytes, 0));
     // Largest first.
     expect(size.files[0]?.fileName).toBe('assets/index.js');
+  });
+
+  it('finds lazy modules grouped into one chunk with others (the build groups the dashboard screen: frontend/build/first-screen-chunk.ts)', () => {
+    const files = [
+      chunk('assets/index.js', noise(2000), { isEntry: true, facadeModuleId: '/app/index.html', imports: ['assets/schemas.js'] }),
+      chunk('assets/farmer.js', noise(900), { moduleIds: ['/app/src/lib/x.ts', SHELL, SCREEN], imports: ['assets/schemas.js'] }),
+      chunk('assets/schemas.js', noise(800)),
+    ];
+    const size = routeInitialSize(Object.fromEntries(files.map((f) => [f.fileName, f])), budget());
+    expect(size.files.map((f) => f.fileName).sort()).toEqual(['assets/farmer.js', 'assets/index.js', 'assets/schemas.js']);
   });
 
   it('fails loudly when a lazy module has no chunk (renamed, or bundled into another chunk) or the entry is not one', () => {
