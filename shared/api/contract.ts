@@ -61,6 +61,13 @@ export interface Contract<T extends string = string, I extends z.ZodType = z.Zod
   readonly access: A;
 }
 
+/**
+ * Where an action is (its path and `type`) without its schemas: enough to send it. The web app's
+ * start-up calls (shared/api/actions/start-up.ts) go out by address before the contracts' zod
+ * schemas have loaded; the answer is checked against the contract afterwards.
+ */
+export type ActionAddress<T extends string = string> = Pick<Contract<T>, 'path' | 'type'>;
+
 export const contract = <const T extends string, I extends z.ZodType, O extends z.ZodType, const A extends Access>(c: Contract<T, I, O, A>): Contract<T, I, O, A> => c;
 
 /** The fields a client sends (the form without `type`). */

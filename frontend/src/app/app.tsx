@@ -1,15 +1,19 @@
 import { useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router-dom';
 import type { ApiClient } from '../lib/api-client';
 import { AppProvider } from './provider';
 import { FARMER_SHELL_ROUTE, MILK_DASHBOARD_ROUTE, routes } from './routes';
 
 type Router = ReturnType<typeof createBrowserRouter>;
 
-/** Where the router's first location is: a farmer-shell screen, the milk dashboard, or neither. */
-export const firstScreen = (router: Router): { readonly shell: boolean; readonly dashboard: boolean } => {
-  const ids = new Set(router.state.matches.map((m) => m.route.id));
+/**
+ * Where the page opened: a farmer-shell screen, the milk dashboard, or neither. Read from the
+ * location before the router is made, so start-up can ask for its early calls' code before the
+ * screen's (issue 14: a browser fetches what was asked for first first).
+ */
+export const firstScreen = (location: Pick<Location, 'pathname'> = window.location): { readonly shell: boolean; readonly dashboard: boolean } => {
+  const ids = new Set((matchRoutes(routes, location.pathname) ?? []).map((m) => m.route.id));
   return { shell: ids.has(FARMER_SHELL_ROUTE), dashboard: ids.has(MILK_DASHBOARD_ROUTE) };
 };
 

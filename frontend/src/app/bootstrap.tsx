@@ -25,8 +25,9 @@ export const preconnect = (url: string): void => {
 };
 
 /**
- * Start order (issue 14: what can run side by side does): the runtime config, Amplify's code and
- * the router, which starts downloading the current route's code, all at once; once the config is
+ * Start order (issue 14: what can run side by side does): the runtime config, Amplify's code, a
+ * farmer-shell screen's early calls' code and the router, which starts downloading the current
+ * route's code, all at once; once the config is
  * in, Amplify is configured (Cognito pool and endpoint), the API client takes its bearer from
  * Amplify's session (waiting for it), a farmer-shell screen's first API calls start, and the app
  * renders. A bad config renders an error page.
@@ -34,15 +35,16 @@ export const preconnect = (url: string): void => {
 export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = fetch): Promise<Root> => {
   const root = createRoot(container);
   // config.json first (index.html preloads it), then Amplify's code (not in the first load,
-  // lib/auth-session.ts), then the route's chunks, which the router loads as it is made: a
-  // browser opens a few connections per host, so what is asked for first arrives first.
+  // lib/auth-session.ts), then on a farmer-shell screen the early calls' small chunk, then the
+  // route's chunks, which the router loads as it is made: a browser opens a few connections per
+  // host, so what is asked for first arrives first, and the early calls need neither the screen's
+  // code nor its zod schemas (issue 14).
   const loading = loadWebConfig(fetchFn);
   preloadAuth();
-  const router = createAppRouter();
-  // A farmer-shell screen: its first API calls start as soon as the config is in (issue 14).
-  const first = firstScreen(router);
+  const first = firstScreen();
   const shellCalls = first.shell ? import('../features/shell/api/early-calls') : undefined;
   shellCalls?.catch(() => undefined);
+  const router = createAppRouter();
   // A browser's first Intl call loads its locale data (about 20 ms of a phone's main thread, 80 ms
   // at Lighthouse's 4x slowdown), whichever formatter comes first: on a shell screen, which formats
   // times and figures, that is done now, while config.json downloads, not in a task after the first

@@ -131,6 +131,7 @@ describe('ApiEvents: failures the caller did not handle', () => {
     const listeners: { [E in keyof ApiClientEvents]?: ApiClientEvents[E] } = {};
     const client: ApiClient = {
       call: () => Promise.reject(new Error('not used')),
+      send: () => Promise.reject(new Error('not used')),
       on: (event, listener) => {
         (listeners as Record<string, unknown>)[event] = listener;
         return () => undefined;
@@ -223,7 +224,7 @@ describe('useUnauthorizedRouting: the herd rule on a 401', () => {
     return { router, route: () => (route as RouteNoAccess)() };
   };
 
-  const stubApiClient = (): ApiClient => ({ call: () => Promise.reject(new Error('not used')), on: () => () => undefined });
+  const stubApiClient = (): ApiClient => ({ call: () => Promise.reject(new Error('not used')), send: () => Promise.reject(new Error('not used')), on: () => () => undefined });
 
   afterEach(() => vi.unstubAllGlobals());
 

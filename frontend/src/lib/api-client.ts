@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { Contract, ContractAnswer, ContractFields } from '@shared/api/contract';
+import type { ActionAddress, Contract, ContractAnswer, ContractFields } from '@shared/api/contract';
 import { ApiError, type UserMessage } from './api-error';
 
 /**
@@ -47,6 +47,12 @@ export interface ApiClient {
    * type and the fields, and parses the answer with the contract's answer schema.
    */
   call<C extends Contract>(contract: C, fields: ContractFields<C>, options?: CallOptions): Promise<ContractAnswer<C>>;
+  /**
+   * Sends an action by its address alone and answers the body unchecked (start-up's early calls,
+   * lib/early-call.ts, which go out before the contracts' schemas have loaded): whoever takes the
+   * answer checks it with `checkAnswer`.
+   */
+  send(address: ActionAddress, fields: ApiFields, options?: CallOptions): Promise<unknown>;
   /** Subscribes; returns the unsubscribe function. */
   on<E extends keyof ApiClientEvents>(event: E, listener: ApiClientEvents[E]): () => void;
 }
@@ -105,6 +111,17 @@ const serverMessageOf = (body: unknown): UserMessage | undefined => {
   return undefined;
 };
 
+/** A body parsed by `schema`, or an ApiError of kind 'invalid-response'. */
+const parseAnswer = <T,>(schema: z.ZodType<T>, body: unknown, status?: number): T => {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiError({ kind: 'invalid-response', status, cause: parsed.error });
+  return parsed.data;
+};
+
+/** An answer `send` gave, checked against its contract as `call` checks it. */
+export const checkAnswer = <C extends Contract>(contract: C, body: unknown): ContractAnswer<C> =>
+  parseAnswer(contract.answer as z.ZodType<ContractAnswer<C>>, body);
+
 const isAbort = (err: unknown, signal: AbortSignal | undefined): boolean =>
   signal?.aborted === true || (err instanceof Error && err.name === 'AbortError');
 
@@ -156,10 +173,7 @@ export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch
     }
 
     if (!response.ok) throw new ApiError({ kind: 'http', status: response.status, serverMessage: serverMessageOf(body) });
-    if (!schema) return body as T;
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new ApiError({ kind: 'invalid-response', status: response.status, cause: parsed.error });
-    return parsed.data;
+    return schema ? parseAnswer(schema, body, response.status) : (body as T);
   };
 
   const post = async <T,>(path: string, type: string, fields: ApiFields | undefined, options: RequestOptions<T> = {}): Promise<T> => {
@@ -175,6 +189,7 @@ export const createApiClient = ({ apiUrl, getAccessToken, fetch: fetchFn = fetch
   return {
     call: (contract, fields, options = {}) =>
       post(contract.path, contract.type, fields as ApiFields, { ...options, schema: contract.answer as z.ZodType<ContractAnswer<typeof contract>> }),
+    send: (address, fields, options = {}) => post<unknown>(address.path, address.type, fields, options),
     on(event, listener) {
       const set = listeners[event] as Set<typeof listener>;
       set.add(listener);

@@ -1,12 +1,16 @@
-import type { QueryKey } from '@tanstack/react-query';
+import type { ActionAddress, Contract, ContractAnswer, ContractFields } from '@shared/api/contract';
+import { checkAnswer, type ApiClient, type ApiFields, type CallOptions } from './api-client';
 
 /**
  * API calls started at start-up for the screen that is about to show (issue 14): the answers
- * travel while the screen's code downloads, instead of after it has rendered. The screen's query
- * function takes the call (once, by its query key) instead of calling again. An early call
- * announces nothing; if it fails, the taker calls again itself, so errors, 401s and 403s reach the
- * screen exactly as without it. An early answer older than EARLY_TTL_MS is not used (the query
- * cache's staleTime: nothing older would be shown without a fetch).
+ * travel while the screen's code downloads, instead of after it has rendered. An early call goes
+ * out by the action's address (shared/api/actions/start-up.ts), before the contracts' zod schemas
+ * have loaded; the screen's query function takes it (once, for the same action and fields) instead
+ * of calling again, and checks the answer against the contract as its own call would. An early
+ * call announces nothing; if it failed, or its answer does not pass the contract, the taker calls
+ * again itself, so errors, 401s and 403s reach the screen exactly as without it. An early answer
+ * older than EARLY_TTL_MS is not used (the query cache's staleTime: nothing older would be shown
+ * without a fetch).
  */
 export const EARLY_TTL_MS = 30_000;
 
@@ -15,16 +19,16 @@ interface Early {
   readonly at: number;
 }
 const started = new Map<string, Early>();
-const keyOf = (queryKey: QueryKey): string => JSON.stringify(queryKey);
 
-/** What an early call passes the client: no notice of its failure, a 401's included (the taker's own call gives it). */
-export const QUIET = { announce: false } as const;
+/** The request itself: the action and its fields (unset ones left out, as the client leaves them out). */
+const keyOf = (address: ActionAddress, fields: ApiFields): string =>
+  JSON.stringify([address.path, address.type, Object.entries(fields).filter(([, v]) => v !== undefined && v !== null).sort(([a], [b]) => a.localeCompare(b))]);
 
-/** Starts `call` now for the query `queryKey`; the returned answer is for chaining further early calls. */
-export const startEarly = <T,>(queryKey: QueryKey, call: () => Promise<T>, now: () => number = Date.now): Promise<T> => {
-  const answer = call();
+/** Sends `address` with `fields` now, quietly (no notice of its failure, a 401's included: the taker's own call gives it); the unchecked answer. */
+export const startEarly = (client: ApiClient, address: ActionAddress, fields: ApiFields, now: () => number = Date.now): Promise<unknown> => {
+  const answer = client.send(address, fields, { announce: false });
   answer.catch(() => undefined);
-  started.set(keyOf(queryKey), { answer, at: now() });
+  started.set(keyOf(address, fields), { answer, at: now() });
   return answer;
 };
 
@@ -38,12 +42,22 @@ export const earlyCallsStarting = (ready: Promise<unknown>): void => {
   starting = ready.catch(() => undefined);
 };
 
-/** The early answer for `queryKey` (taken once, if fresh), else `call()`; an early failure calls again. */
-export const takeEarly = async <T,>(queryKey: QueryKey, call: () => Promise<T>, now: () => number = Date.now): Promise<T> => {
+/**
+ * `client.call(contract, fields, options)`, or the early answer to the same action and fields (taken
+ * once, if fresh), checked against the contract; when that failed, the call is made after all.
+ */
+export const takeEarly = async <C extends Contract>(
+  client: ApiClient,
+  contract: C,
+  fields: ContractFields<C>,
+  options: CallOptions = {},
+  now: () => number = Date.now,
+): Promise<ContractAnswer<C>> => {
+  const call = () => client.call(contract, fields, options);
   await starting;
-  const key = keyOf(queryKey);
+  const key = keyOf(contract, fields as ApiFields);
   const early = started.get(key);
   started.delete(key);
   if (!early || now() - early.at > EARLY_TTL_MS) return call();
-  return (early.answer as Promise<T>).catch(() => call());
+  return early.answer.then((body) => checkAnswer(contract, body)).catch(call);
 };

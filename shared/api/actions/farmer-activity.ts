@@ -6,6 +6,7 @@ import { ACTIVITY_KINDS, type ActivityKind } from '../../telemetry/activities';
 import { controllerStatusSchema } from '../../telemetry/device-message';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
+import * as startUp from './start-up';
 import { farmField, ID_MAX, instantField, intField, jsonField } from '../fields';
 import { addPickupResponseSchema, addPickupSchema, deletePickupResponseSchema, deletePickupSchema, pickupListItemSchema } from './farmer-pickup';
 import { MAX_PAGE_INDEX } from '../range';
@@ -356,7 +357,7 @@ const farmMember = access.farmMember();
 
 /** /api/farmer/activity: every type is the farm's or its activity's (farmer §6), Admin any. */
 export const farmerActivityContracts = {
-  FARMER_DASHBOARD_LAST: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST', input: farmerActivityActions.FARMER_DASHBOARD_LAST, answer: lastResponseSchema, access: farmMember }),
+  FARMER_DASHBOARD_LAST: contract({ ...startUp.FARMER_DASHBOARD_LAST, input: farmerActivityActions.FARMER_DASHBOARD_LAST, answer: lastResponseSchema, access: farmMember }),
   FARMER_DASHBOARD_LAST_ALL: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST_ALL', input: farmerActivityActions.FARMER_DASHBOARD_LAST_ALL, answer: lastAllResponseSchema, access: farmMember }),
   FARMER_STORAGE_HISTORY: contract({ path: PATH, type: 'FARMER_STORAGE_HISTORY', input: farmerActivityActions.FARMER_STORAGE_HISTORY, answer: storageHistoryResponseSchema, access: farmMember }),
   FARMER_MILKING_LIST: contract({ path: PATH, type: 'FARMER_MILKING_LIST', input: farmerActivityActions.FARMER_MILKING_LIST, answer: milkingListResponseSchema, access: farmMember }),

@@ -4,6 +4,7 @@ import { farmSchema } from '../../entities/farm';
 import { organizationTagSchema } from '../../entities/organization';
 import { userSchema } from '../../entities/user';
 import { access, contract } from '../contract';
+import * as startUp from './start-up';
 import { boolField, ID_MAX, jsonField } from '../fields';
 
 /** Farmer spec §5 messages: the client shows the first; the server answers the same words. */
@@ -130,7 +131,7 @@ const PATH = '/api/user';
 
 /** /api/user: the caller's own record, and the calls that come before there is a token. */
 export const userContracts = {
-  USER_ONE_GET_BY_TOKEN: contract({ path: PATH, type: 'USER_ONE_GET_BY_TOKEN', input: userActions.USER_ONE_GET_BY_TOKEN, answer: currentUserAnswerSchema, access: access.self }),
+  USER_ONE_GET_BY_TOKEN: contract({ ...startUp.USER_ONE_GET_BY_TOKEN, input: userActions.USER_ONE_GET_BY_TOKEN, answer: currentUserAnswerSchema, access: access.self }),
   USER_CHECK_LOGIN_STATUS: contract({ path: PATH, type: 'USER_CHECK_LOGIN_STATUS', input: userActions.USER_CHECK_LOGIN_STATUS, answer: z.enum(['logged_in', 'logged_out']), access: access.public }),
   USER_SIGN_IN: contract({ path: PATH, type: 'USER_SIGN_IN', input: userActions.USER_SIGN_IN, answer: z.union([tokensAnswerSchema, totpChallengeAnswerSchema]), access: access.public }),
   USER_SIGN_IN_TOTP: contract({ path: PATH, type: 'USER_SIGN_IN_TOTP', input: userActions.USER_SIGN_IN_TOTP, answer: tokensAnswerSchema, access: access.public }),

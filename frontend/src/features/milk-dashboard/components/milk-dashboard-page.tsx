@@ -14,15 +14,18 @@ import { useLiveUpdates } from '../live/use-live-updates';
 import { registerServiceWorker } from '../live/register-service-worker';
 import { staleSince } from '../utils/vat-card';
 import { useWebConfig } from '../../../lib/use-web-config';
+import { useAfterPaint } from '../../../lib/use-after-paint';
 import './milk-dashboard.css';
 // The charts' styles (1 kB) come with the page, not with the charts' code: a style sheet added after
 // the cards had shown made the browser restyle and lay out the whole page again in one long task (issue 14).
 import '../../../components/charts/charts.css';
 
 // chart.js and its React wrapper are most of this screen's weight: the cards come first, and
-// the charts' code downloads once they have shown (issue 14: downloaded beside the cards' answer,
-// its 70 kB shared a phone's bandwidth with everything the cards wait for).
+// the charts' code downloads once they have been painted (issue 14: downloaded beside the cards' answer,
+// its 70 kB shared a phone's bandwidth with everything the cards wait for; asked for as the cards
+// rendered, it could still arrive and run before their paint).
 // Memoized like the cards (issue 14): the page's renders for a query's status or the live state skip it.
+const LOADING_CHARTS = <p className="page__note">Loading charts…</p>;
 const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: memo(m.VatChartsSection) })));
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
@@ -60,6 +63,7 @@ export function MilkDashboardPage() {
   const live = useLiveUpdates(farm?._id, farm?.timezone);
   useEffect(registerServiceWorker, []);
   const hasLive = useWebConfig()?.liveUrl !== undefined;
+  const cardsPainted = useAfterPaint(data !== undefined || isError);
   // A whole farm gone quiet (issue 26): every vat without a reading for 15 minutes.
   // Made once per answer and clock tick, so the memoized cards and charts keep their props (issue 14).
   const { farmOffline, quietVats, newestOfFarm } = useMemo(() => {
@@ -105,9 +109,13 @@ export function MilkDashboardPage() {
       )}
       {/* After the cards: charts that came first would be pushed down as the cards arrive (a layout shift). */}
       {farm && (data || isError) && (
-        <Suspense fallback={<p className="page__note">Loading charts…</p>}>
-          <VatChartsSection key={farm._id} farm={farm} quiet={quietVats} now={now} />
-        </Suspense>
+        cardsPainted ? (
+          <Suspense fallback={LOADING_CHARTS}>
+            <VatChartsSection key={farm._id} farm={farm} quiet={quietVats} now={now} />
+          </Suspense>
+        ) : (
+          LOADING_CHARTS
+        )
       )}
     </section>
   );

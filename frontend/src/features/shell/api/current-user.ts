@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { userContracts } from '@shared/api/actions/user';
-import type { ApiClient, CallOptions } from '../../../lib/api-client';
+import type { ApiClient } from '../../../lib/api-client';
 import type { ApiError } from '../../../lib/api-error';
 import { takeEarly } from '../../../lib/early-call';
 
@@ -13,14 +13,11 @@ export const currentUserKey = (farmId: string | undefined) => ['user', 'current'
  * The signed-in user, their farms and organization, for the selected farm. `onError` replaces
  * the default notice so the shell can route a 403 (no profile) without a 'Server Error!'.
  */
-/** The USER_ONE_GET_BY_TOKEN call itself (also started early at start-up: early-calls.ts). */
-export const currentUserCall = (client: ApiClient, farmId: string | undefined, options?: CallOptions) =>
-  client.call(userContracts.USER_ONE_GET_BY_TOKEN, { farm: farmId }, options);
-
 export const currentUserQuery = (client: ApiClient, farmId: string | undefined, onError: (error: ApiError) => void) =>
   queryOptions({
     queryKey: currentUserKey(farmId),
-    queryFn: ({ signal }) => takeEarly(currentUserKey(farmId), () => currentUserCall(client, farmId, { signal, onError })),
+    // Sent early at start-up, by its address (early-calls.ts): that answer is taken if fresh.
+    queryFn: ({ signal }) => takeEarly(client, userContracts.USER_ONE_GET_BY_TOKEN, { farm: farmId }, { signal, onError }),
     // Switching farms refetches; the shell keeps showing the last answer meanwhile.
     placeholderData: keepPreviousData,
   });

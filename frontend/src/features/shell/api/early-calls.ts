@@ -1,30 +1,31 @@
-import { startEarly, QUIET } from '../../../lib/early-call';
-import type { ApiClient } from '../../../lib/api-client';
-import { dashboardLastCall, dashboardLastQueryKey } from '../../../lib/queries/dashboard-last';
+import { FARMER_DASHBOARD_LAST, USER_ONE_GET_BY_TOKEN } from '@shared/api/actions/start-up';
+import { checkAnswer, type ApiClient } from '../../../lib/api-client';
+import { startEarly } from '../../../lib/early-call';
 import { listenForAnswerNotes } from '../../../lib/connection-state';
 import { chooseFarm, readSelectedFarm } from '../utils/selected-farm';
-import { currentUserCall, currentUserKey } from './current-user';
 
 /**
  * Start-up's early calls for a screen of the farmer shell (lib/early-call.ts, issue 14): the
  * signed-in user at once and, on the milk dashboard, the vat cards' answer for the farm the shell
  * will choose: the stored farm (farmer §4) alongside the user's call, since the shell keeps it when
  * it is among the user's farms; when it is not (or none is stored), the farm the user's answer
- * gives. An early answer nobody takes is dropped (a stored farm no longer the user's answers 403,
- * quietly). Loaded by app/bootstrap.tsx only on the shell's screens (it brings the contracts'
- * schemas, which the sign-in page does without).
+ * gives, once the user's contract has checked it. An early answer nobody takes is dropped (a stored
+ * farm no longer the user's answers 403, quietly). Loaded by app/bootstrap.tsx only on the shell's
+ * screens, in a small chunk of its own: the calls go out by address, not waiting for the screen's
+ * code or the contracts' zod schemas (the build's 'early-calls' chunk, vite.config.ts).
  */
 export const startShellCalls = (client: ApiClient, onDashboard: boolean): void => {
   // The offline app's worker tells the page which answers came from its cache (the dashboard's
   // banner): heard from the first call on.
   listenForAnswerNotes();
   const storedFarmId = readSelectedFarm();
-  const user = startEarly(currentUserKey(storedFarmId), () => currentUserCall(client, storedFarmId, QUIET));
+  const user = startEarly(client, USER_ONE_GET_BY_TOKEN, { farm: storedFarmId });
   if (!onDashboard) return;
-  const vatsOf = (farmId: string) => startEarly(dashboardLastQueryKey(farmId), () => dashboardLastCall(client, farmId, QUIET));
+  const vatsOf = (farm: string) => startEarly(client, FARMER_DASHBOARD_LAST, { farm });
   if (storedFarmId) vatsOf(storedFarmId);
-  void user
-    .then((answer) => {
+  void Promise.all([user, import('@shared/api/actions/user')])
+    .then(([body, { userContracts }]) => {
+      const answer = checkAnswer(userContracts.USER_ONE_GET_BY_TOKEN, body);
       const farm = answer.user ? chooseFarm(answer.listFarm, storedFarmId) : undefined;
       if (farm && farm._id !== storedFarmId) vatsOf(farm._id);
     })
