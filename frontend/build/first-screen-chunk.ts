@@ -4,8 +4,8 @@
  * screens sharing each module; over HTTP/1.1 a browser fetches them six at a time, in waves of
  * round trips before the screen can render. This group puts every module the screen's lazy modules
  * import statically into one chunk, but for the entry's own modules (the entry must not import it:
- * the sign-in page would load it) and for libraries left to the bundler's own chunks (zod: the
- * sign-in form loads it too).
+ * the sign-in page would load it) and any left out by a pattern. What the entry's modules reach
+ * only through a package's index (React Query's hooks) stays in the bundler's chunks.
  */
 
 /** What the group reads of the module graph (Rolldown's ChunkingContext). */
@@ -33,13 +33,13 @@ export interface FirstScreenChunk {
   /** The modules the router loads lazily for the screen (build/route-budgets.ts). */
   readonly roots: readonly string[];
   /** Modules left to the bundler's own chunking. */
-  readonly leaveOut: RegExp;
+  readonly leaveOut?: RegExp;
 }
 
 /** The modules of the screen's chunk. */
 export const firstScreenModules = (chunk: FirstScreenChunk, graph: ModuleGraph): Set<string> => {
   const entry = staticClosure([chunk.entry], graph);
-  return new Set([...staticClosure(chunk.roots, graph)].filter((id) => !entry.has(id) && !chunk.leaveOut.test(id)));
+  return new Set([...staticClosure(chunk.roots, graph)].filter((id) => !entry.has(id) && !chunk.leaveOut?.test(id)));
 };
 
 /**
