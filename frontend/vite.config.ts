@@ -5,6 +5,7 @@ import { routeBudgets } from './build/route-budget.ts';
 import { DASHBOARD_SCREEN_MODULES, ROUTE_BUDGETS } from './build/route-budgets.ts';
 import { serviceWorker } from './build/service-worker.ts';
 import { firstScreenGroup } from './build/first-screen-chunk.ts';
+import { modulePreload } from './build/module-preload.ts';
 
 /** Paths relative to this file, so `vite --config frontend/vite.config.ts` works from any directory. */
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -19,6 +20,8 @@ export default defineConfig({
     routeBudgets(ROUTE_BUDGETS),
     // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
     serviceWorker(),
+    // Start-up loads Amplify's session on every page (lib/auth-session.ts): it downloads beside the entry.
+    modulePreload([here('src/lib/amplify-session.ts')]),
   ],
   resolve: {
     alias: { '@shared': here('../shared') },
