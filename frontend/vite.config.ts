@@ -5,7 +5,7 @@ import { routeBudgets } from './build/route-budget.ts';
 import { DASHBOARD_SCREEN_MODULES, ROUTE_BUDGETS } from './build/route-budgets.ts';
 import { serviceWorker } from './build/service-worker.ts';
 import { firstScreenGroup } from './build/first-screen-chunk.ts';
-import { modulePreload } from './build/module-preload.ts';
+import { firstScreenPreload, modulePreload } from './build/module-preload.ts';
 
 /** Paths relative to this file, so `vite --config frontend/vite.config.ts` works from any directory. */
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -18,10 +18,12 @@ export default defineConfig({
     react(),
     // The routes' first screens within their budgets (build/route-budgets.ts); chart.js loads after.
     routeBudgets(ROUTE_BUDGETS),
-    // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
-    serviceWorker(),
     // Start-up loads Amplify's session on every page (lib/auth-session.ts): it downloads beside the entry.
     modulePreload([here('src/lib/amplify-session.ts')]),
+    // The milk dashboard's code (and start-up's early calls') downloads beside the entry when the page opens there.
+    firstScreenPreload([{ path: '/dts/dashboard', modules: [...DASHBOARD_SCREEN_MODULES, here('src/features/shell/api/early-calls.ts')] }]),
+    // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
+    serviceWorker(),
   ],
   resolve: {
     alias: { '@shared': here('../shared') },
