@@ -79,6 +79,16 @@ describe('the static web server (S3 + CloudFront stand-in)', () => {
     }
   });
 
+  it("answers a file the build lacks with S3's 403, not the app's page, and the app's paths with dots with the page", async () => {
+    const gone = await get(`${base}/assets/index-Gone99.js`);
+    expect(gone.status).toBe(403);
+    expect(gone.headers['content-type']).toBe('application/xml');
+    expect(gone.body.toString()).toContain('<Code>AccessDenied</Code>');
+    const deep = await get(`${base}/dts/password/reset/a.b.c`);
+    expect(deep.status).toBe(200);
+    expect(deep.body.toString()).toMatch(/^<!doctype html>/);
+  });
+
   it('sends files under 1,000 bytes as they are, as CloudFront does', async () => {
     const tiny = await get(`${base}/assets/tiny-AbC123.js`, { 'accept-encoding': 'br' });
     expect(tiny.headers['content-encoding']).toBeUndefined();
