@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react';
 import { routeBudgets } from './build/route-budget.ts';
 import { ROUTE_BUDGETS } from './build/route-budgets.ts';
 import { serviceWorker } from './build/service-worker.ts';
+import { localStackDev } from './build/local-stack-dev.ts';
+import { portOf } from '../local/ports.ts';
 
 /** Paths relative to this file, so `vite --config frontend/vite.config.ts` works from any directory. */
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -16,6 +18,8 @@ export default defineConfig({
     routeBudgets(ROUTE_BUDGETS),
     // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
     serviceWorker(),
+    // `npm run dev:web` only: the API and config.json of a running `npm start`.
+    localStackDev(`http://localhost:${portOf('web')}`),
   ],
   resolve: {
     alias: { '@shared': here('../shared') },
