@@ -112,7 +112,7 @@ describe.skipIf(!env.run)('Users page (Admin)', () => {
         const box = await item.boundingBox();
         if (!box) throw new Error('a role choice has no box');
         // What a click there would reach: the choice itself, not the table beneath.
-        const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x as number, y as number)?.closest('[role=menuitemradio]')?.textContent ?? null, [box.x + box.width / 2, box.y + box.height / 2]);
+        const hit = await page.evaluate(`document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2})?.closest('[role=menuitemradio]')?.textContent ?? null`);
         expect(hit).toBe(await item.textContent());
       }
       await page.keyboard.press('Escape');
