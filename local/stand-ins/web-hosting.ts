@@ -31,22 +31,26 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.map', '
 /** CloudFront compresses objects from 1,000 bytes. */
 const MIN_COMPRESS_BYTES = 1000;
 
-/** A file as it goes out: its bytes per encoding, made once (a build's files do not change while served). */
+/**
+ * A file as it goes out: its bytes per encoding, made once per version of the file (a rebuild
+ * while the stack runs, `npm run build:web`, rewrites index.html in place: its new bytes go out).
+ */
 const encoder = () => {
-  const cache = new Map<string, Buffer>();
+  const cache = new Map<string, { readonly version: string; readonly out: Buffer }>();
   return (file: string, encoding: ContentEncoding | undefined): Buffer => {
     const key = `${encoding ?? 'identity'}:${file}`;
-    let out = cache.get(key);
-    if (!out) {
-      const raw = readFileSync(file);
-      out =
-        encoding === 'br'
-          ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-          : encoding === 'gzip'
-            ? gzipSync(raw, { level: 9 })
-            : raw;
-      cache.set(key, out);
-    }
+    const { mtimeMs, size } = statSync(file);
+    const version = `${mtimeMs}:${size}`;
+    const cached = cache.get(key);
+    if (cached?.version === version) return cached.out;
+    const raw = readFileSync(file);
+    const out =
+      encoding === 'br'
+        ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        : encoding === 'gzip'
+          ? gzipSync(raw, { level: 9 })
+          : raw;
+    cache.set(key, { version, out });
     return out;
   };
 };
