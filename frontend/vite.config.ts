@@ -6,6 +6,8 @@ import { DASHBOARD_SCREEN_MODULES, ROUTE_BUDGETS } from './build/route-budgets.t
 import { serviceWorker } from './build/service-worker.ts';
 import { firstScreenGroup } from './build/first-screen-chunk.ts';
 import { firstScreenPreload, modulePreload } from './build/module-preload.ts';
+import { localStackDev } from './build/local-stack-dev.ts';
+import { portOf } from '../local/ports.ts';
 
 /** Paths relative to this file, so `vite --config frontend/vite.config.ts` works from any directory. */
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -24,6 +26,8 @@ export default defineConfig({
     firstScreenPreload([{ path: '/dts/dashboard', modules: [...DASHBOARD_SCREEN_MODULES, here('src/features/shell/api/early-calls.ts')] }]),
     // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
     serviceWorker(),
+    // `npm run dev:web` only: the API and config.json of a running `npm start`.
+    localStackDev(`http://localhost:${portOf('web')}`),
   ],
   resolve: {
     alias: { '@shared': here('../shared') },

@@ -265,7 +265,6 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const api = await startApiGateway({
       port: ports.api,
       verifier,
-      allowOrigins: [web, `http://127.0.0.1:${ports.web}`],
       loadHandler: async (endpoint) => {
         // One module instance per stack start, like a fresh Lambda container: its cold start
         // reads this stack's configuration (tests start several stacks in one process).

@@ -11,6 +11,7 @@ import { mergePreferences } from '../../shared/alerts/preferences';
 import { AUTO_SETTING_FIELDS, validateAlertSettings, validateAutoSettings } from '../../shared/alerts/settings';
 import { smsTotalFor } from '../../shared/constants';
 import { localMonth } from '../../shared/time/local-day';
+import { hastenEscalations } from '../alerts/escalation-hasten';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { settingsTargetOf } from '../lib/settings-target';
@@ -67,10 +68,17 @@ export const farmerSettingActions: readonly ServedAction[] = [
     return { alert_setting: prefs, escalation, sms: { sent, total: smsTotalFor(farm.package) } } satisfies PreferencesAnswer;
   }),
 
-  serve(contracts.USER_SETTING_ALERT_SET_USER, ['alertSettingsWrite'], async ({ alert_setting, escalation }, { caller, deps }) => {
+  serve(contracts.USER_SETTING_ALERT_SET_USER, ['alertSettingsWrite', 'alertsWrite', 'now'], async ({ alert_setting, escalation }, { caller, deps, log }) => {
     const merged = mergePreferences(await deps.alertSettingsWrite.getPreferences(caller.userId), alert_setting);
     await deps.alertSettingsWrite.putPreferences(caller.userId, merged);
-    if (escalation) await deps.alertSettingsWrite.putEscalation(caller.userId, escalation);
+    if (escalation) {
+      await deps.alertSettingsWrite.putEscalation(caller.userId, escalation);
+      // Shorter minutes apply to the unread alerts already waiting too. Saved either way: a step
+      // not moved here is planned from the saved minutes when it comes due.
+      await hastenEscalations({ alerts: deps.alertsWrite, now: deps.now }, caller.userId, escalation.minutes).catch((err: unknown) =>
+        log.warn('waiting escalation steps not moved to the new minutes', { user: caller.userId, err }),
+      );
+    }
     return { alert_setting: merged, escalation: escalation ?? (await deps.alertSettingsWrite.getEscalation(caller.userId)) } satisfies PreferencesSetAnswer;
   }),
 ];

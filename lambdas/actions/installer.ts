@@ -10,6 +10,7 @@ import type { Farm } from '../../shared/entities/farm';
 import { imeiOfUnitThing, unitAttributes, unitThingName, type CheckType, type InstallLogEntry, type Unit } from '../../shared/entities/install';
 import { sensorBoardsResult, UNIT_CHECK_TIMEOUT_MS, unitStatusSchema, type UnitCheck, type UnitStatus } from '../../shared/installer/unit-check';
 import { isTableVat } from '../../shared/installer/height-table';
+import { localDayOf } from '../../shared/time/local-day';
 import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { optionalEnv } from '../lib/env';
@@ -229,7 +230,7 @@ export const installerActions: readonly ServedAction[] = [
    * the data endpoint; the log entry. Any step failing undoes the earlier ones. The certificate
    * and private key are answered once and kept nowhere.
    */
-  serve(contracts.NEW_INSTALL, ['farmsWrite', 'installs', 'provisioning'], async (q, { deps, caller, log }) => {
+  serve(contracts.NEW_INSTALL, ['farmsWrite', 'installs', 'provisioning', 'now'], async (q, { deps, caller, log }) => {
     const supply = q.supplyNumber;
     const [takenFarm, takenUnit] = await Promise.all([deps.farmsWrite.findFarmBySupplyNumber(supply), deps.installs.getUnit(q.imei)]);
     if (takenFarm) throw new ValidationError(`Supply number ${supply} is already installed`);
@@ -238,7 +239,7 @@ export const installerActions: readonly ServedAction[] = [
     const farmId = `farm-${id}`;
     if (await deps.farmsWrite.getFarm(farmId)) throw new ValidationError(`Supply number ${supply} is already installed`);
     const thingName = unitThingName(q.imei);
-    const now = new Date().toISOString();
+    const now = deps.now().toISOString();
     const vats = vatsOfInstall(q as unknown as Record<string, unknown> & { numVats: number });
     const p = deps.provisioning;
     const tx = transaction(log);
@@ -260,7 +261,8 @@ export const installerActions: readonly ServedAction[] = [
         fonterra_api_status: false,
         harvest: false,
         install_numVats: q.numVats,
-        install_date: now.slice(0, 10),
+        // The farm's own day (§9 dates are the farm's): a morning install in New Zealand is the UTC day before.
+        install_date: localDayOf(Date.parse(now), q.timezone),
       };
       await tx.step('farm', () => deps.farmsWrite.putFarm(farm), () => deps.farmsWrite.deleteFarm(farmId));
       for (const v of vats) {

@@ -58,7 +58,8 @@ const keyedQueue = () => {
  * live values and steps its activity detectors and alert engine. Idempotent and order-independent:
  * a message delivered twice changes nothing the second time, and a late message replays the
  * detectors (shared/telemetry/ingest-core.ts), so any delivery order ends in the state of
- * in-order delivery. A batch costs one BatchGetItem per 100 readings (the duplicate check), one
+ * in-order delivery. A batch costs one BatchGetItem per 100 readings or one Query per device and day
+ * for a device's many close ones (the duplicate check), one
  * BatchWriteItem per 25 new ones and one conditional commit per device (two with late readings:
  * the replay intent first), where one message at a time costs two requests or more.
  */

@@ -26,7 +26,6 @@ describe('the per-IP limit (the WAF rate rule in AWS)', () => {
         return { statusCode: 200, body: '"ok"' };
       },
       verifier: { verify: () => Promise.reject(new Error('no tokens here')) },
-      allowOrigins: [],
       ratePerIp: { limit: 3, windowSeconds: 60 },
     });
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -14,7 +14,6 @@ export interface GatewayOptions {
   readonly loadHandler: (endpoint: Endpoint) => Promise<ApiLambda>;
   /** Stands in for the HTTP API JWT authorizer: the same verification the Lambdas use. */
   readonly verifier: TokenVerifier;
-  readonly allowOrigins: readonly string[];
   readonly throttle?: { rateLimit: number; burstLimit: number };
   /** The per-IP limit of the WAF web ACL in AWS. @default API_RATE_PER_IP */
   readonly ratePerIp?: { limit: number; windowSeconds: number };
@@ -95,7 +94,8 @@ const lambdaContext = (name: string, requestId: string): Context => {
 };
 
 /**
- * API Gateway (HTTP API) stand-in: POST routes of shared/api/endpoints.ts, CORS, the per-IP
+ * API Gateway (HTTP API) stand-in: POST routes of shared/api/endpoints.ts (no CORS: the site serves
+ * the API on its own origin, `/api/*`, so the browser never asks across origins), the per-IP
  * limit of the WAF web ACL in front of it, stage throttling, the JWT authorizer on 'jwt' routes, and the payload-2.0 event the Lambdas get
  * in AWS. Answers without a route or token mirror HTTP API's own bodies.
  */
@@ -105,40 +105,23 @@ export const startApiGateway = async (options: GatewayOptions): Promise<{ server
   const allow = tokenBucket(options.throttle ?? API_THROTTLE);
   const allowIp = perIpWindow(options.ratePerIp ?? API_RATE_PER_IP);
 
-  const cors = (req: IncomingMessage): Record<string, string> => {
-    const origin = req.headers.origin;
-    if (!origin || !options.allowOrigins.includes(origin)) return {};
-    return {
-      'access-control-allow-origin': origin,
-      'access-control-allow-methods': 'POST,OPTIONS',
-      'access-control-allow-headers': 'authorization,content-type',
-      'access-control-max-age': '600',
-      vary: 'origin',
-    };
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const corsHeaders = cors(req);
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, corsHeaders).end();
-      return;
-    }
     const endpoint = routes.get(url.pathname.replace(/\/+$/, ''));
-    if (!endpoint || req.method !== 'POST') return json(res, 404, { message: 'Not Found' }, corsHeaders);
+    if (!endpoint || req.method !== 'POST') return json(res, 404, { message: 'Not Found' });
     // The edge's per-IP rule answers before the stage throttle, as CloudFront's WAF comes before API Gateway.
-    if (!allowIp(req.socket.remoteAddress ?? '127.0.0.1')) return json(res, 429, { message: 'Too Many Requests' }, corsHeaders);
-    if (!allow()) return json(res, 429, { message: 'Too Many Requests' }, corsHeaders);
+    if (!allowIp(req.socket.remoteAddress ?? '127.0.0.1')) return json(res, 429, { message: 'Too Many Requests' });
+    if (!allow()) return json(res, 429, { message: 'Too Many Requests' });
 
     const requestId = randomUUID();
     let authorizer: { jwt: { claims: Record<string, string>; scopes: null } } | undefined;
     if (endpoint.auth === 'jwt') {
       const token = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
-      if (!token) return json(res, 401, { message: 'Unauthorized' }, corsHeaders);
+      if (!token) return json(res, 401, { message: 'Unauthorized' });
       try {
         authorizer = { jwt: { claims: flattenClaimsLikeHttpApi(await options.verifier.verify(token)), scopes: null } };
       } catch {
-        return json(res, 401, { message: 'Unauthorized' }, corsHeaders);
+        return json(res, 401, { message: 'Unauthorized' });
       }
     }
     const rawBody = await readBody(req);
@@ -180,7 +163,7 @@ export const startApiGateway = async (options: GatewayOptions): Promise<{ server
     // As HTTP API does: a base64 body (a compressed answer, lambdas/lib/compression.ts) goes out as its bytes.
     const out = structured.isBase64Encoded ? Buffer.from(structured.body ?? '', 'base64') : (structured.body ?? '');
     res
-      .writeHead(structured.statusCode ?? 200, { ...(structured.headers as Record<string, string> | undefined), ...corsHeaders, 'content-length': String(Buffer.byteLength(out)) })
+      .writeHead(structured.statusCode ?? 200, { ...(structured.headers as Record<string, string> | undefined), 'content-length': String(Buffer.byteLength(out)) })
       .end(out);
   };
 
@@ -188,7 +171,7 @@ export const startApiGateway = async (options: GatewayOptions): Promise<{ server
     handle(req, res).catch((err: unknown) => {
       options.onError?.(err);
       // What API Gateway answers when the integration fails.
-      if (!res.headersSent) json(res, 500, { message: 'Internal Server Error' }, cors(req));
+      if (!res.headersSent) json(res, 500, { message: 'Internal Server Error' });
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -33,12 +33,44 @@ export interface KinesisStandInOptions {
 
 const REGION = 'us-east-1';
 
+/** A record waiting in its shard, as it was put. */
+interface Waiting {
+  readonly partitionKey: string;
+  readonly sequenceNumber: string;
+  readonly data: Buffer;
+  readonly arrivedAt: number;
+}
+
 export const startKinesisStream = (options: KinesisStandInOptions): KinesisStandIn => {
   const arn = `arn:aws:kinesis:${REGION}:000000000000:stream/${options.streamName}`;
   const delay = options.retryDelayMs ?? ((n: number) => 100 * 2 ** (n - 1));
   let sequence = 0n;
   let stopped = false;
-  const shards = Array.from({ length: options.shards }, () => ({ buffer: [] as KinesisStreamRecord[], busy: false, attempts: 0 }));
+  // A waiting record is kept as put (its data a Buffer, outside the JS heap) and made into the
+  // event's record when its batch is taken: a backlog of thousands of records then costs the
+  // garbage collector little each time it runs (issue 14). The records handed on are the same.
+  const shards = Array.from({ length: options.shards }, () => ({ buffer: [] as Waiting[], busy: false, attempts: 0 }));
+  /** A partition key's shard (MD5 of the key, as Kinesis does), computed once per key. */
+  const shardOfKey = new Map<string, number>();
+  const recordOf = (w: Waiting, index: number): KinesisStreamRecord => {
+    const shardId = `shardId-${String(index).padStart(12, '0')}`;
+    return {
+      kinesis: {
+        kinesisSchemaVersion: '1.0',
+        partitionKey: w.partitionKey,
+        sequenceNumber: w.sequenceNumber,
+        data: w.data.toString('base64'),
+        approximateArrivalTimestamp: w.arrivedAt / 1000,
+      },
+      eventSource: 'aws:kinesis',
+      eventVersion: '1.0',
+      eventID: `${shardId}:${w.sequenceNumber}`,
+      eventName: 'aws:kinesis:record',
+      invokeIdentityArn: `arn:aws:iam::000000000000:role/ingest`,
+      awsRegion: REGION,
+      eventSourceARN: arn,
+    };
+  };
   const idleWaiters: (() => void)[] = [];
 
   const allIdle = () => shards.every((s) => !s.busy && s.buffer.length === 0);
@@ -51,7 +83,7 @@ export const startKinesisStream = (options: KinesisStandInOptions): KinesisStand
     const shard = shards[index];
     if (!shard || stopped || shard.busy || shard.buffer.length === 0) return settleIdle();
     shard.busy = true;
-    const batch = shard.buffer.slice(0, options.batchSize);
+    const batch = shard.buffer.slice(0, options.batchSize).map((w) => recordOf(w, index));
     const done = (count: number) => {
       shard.buffer.splice(0, count);
       shard.attempts = 0;
@@ -87,27 +119,13 @@ export const startKinesisStream = (options: KinesisStandInOptions): KinesisStand
   return {
     put(partitionKey, data) {
       if (stopped) throw new Error(`stream ${options.streamName} is stopped`);
-      const hash = createHash('md5').update(partitionKey).digest();
-      const index = hash.readUInt32BE(0) % shards.length;
-      const shardId = `shardId-${String(index).padStart(12, '0')}`;
+      let index = shardOfKey.get(partitionKey);
+      if (index === undefined) {
+        index = createHash('md5').update(partitionKey).digest().readUInt32BE(0) % shards.length;
+        shardOfKey.set(partitionKey, index);
+      }
       sequence += 1n;
-      const sequenceNumber = sequence.toString().padStart(56, '0');
-      shards[index]?.buffer.push({
-        kinesis: {
-          kinesisSchemaVersion: '1.0',
-          partitionKey,
-          sequenceNumber,
-          data: data.toString('base64'),
-          approximateArrivalTimestamp: Date.now() / 1000,
-        },
-        eventSource: 'aws:kinesis',
-        eventVersion: '1.0',
-        eventID: `${shardId}:${sequenceNumber}`,
-        eventName: 'aws:kinesis:record',
-        invokeIdentityArn: `arn:aws:iam::000000000000:role/ingest`,
-        awsRegion: REGION,
-        eventSourceARN: arn,
-      });
+      shards[index]?.buffer.push({ partitionKey, sequenceNumber: sequence.toString().padStart(56, '0'), data, arrivedAt: Date.now() });
       // On the next turn: the records put in this one go in the same batch.
       setImmediate(() => pump(index));
     },

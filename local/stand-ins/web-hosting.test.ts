@@ -24,6 +24,7 @@ const SCRIPT = `export const text = ${JSON.stringify('vat '.repeat(2000))};`;
 
 describe('the static web server (S3 + CloudFront stand-in)', () => {
   let base = '';
+  let dist = '';
   let close: () => void = () => undefined;
   /** What the API's stand-in received through the web server's `/api/*`. */
   const received: { method?: string; url?: string; host?: string; authorization?: string; body: string }[] = [];
@@ -38,7 +39,7 @@ describe('the static web server (S3 + CloudFront stand-in)', () => {
     });
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
     const apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-    const dist = mkdtempSync(join(tmpdir(), 'vatman-dist-'));
+    dist = mkdtempSync(join(tmpdir(), 'vatman-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), `<!doctype html><html><head><title>Vat-Man</title></head><body>${'<div></div>'.repeat(200)}</body></html>`);
     writeFileSync(join(dist, 'assets', 'index-AbC123.js'), SCRIPT);
@@ -68,6 +69,17 @@ describe('the static web server (S3 + CloudFront stand-in)', () => {
     expect(plain.body.toString()).toBe(SCRIPT);
   });
 
+  it('serves index.html anew after a rebuild rewrites it while the server runs, in every encoding', async () => {
+    const page = (script: string) => `<!doctype html><html><head><script type="module" src="/assets/${script}"></script></head><body>${'<div></div>'.repeat(200)}</body></html>`;
+    writeFileSync(join(dist, 'index.html'), page('index-Old111.js'));
+    expect(brotliDecompressSync((await get(`${base}/`, { 'accept-encoding': 'br' })).body).toString()).toContain('index-Old111.js');
+    expect(gunzipSync((await get(`${base}/`, { 'accept-encoding': 'gzip' })).body).toString()).toContain('index-Old111.js');
+    writeFileSync(join(dist, 'index.html'), page('index-New2222.js'));
+    expect(brotliDecompressSync((await get(`${base}/`, { 'accept-encoding': 'br' })).body).toString()).toContain('index-New2222.js');
+    expect(gunzipSync((await get(`${base}/`, { 'accept-encoding': 'gzip' })).body).toString()).toContain('index-New2222.js');
+    expect((await get(`${base}/`)).body.toString()).toContain('index-New2222.js');
+  });
+
   it('caches hashed assets immutable for a year and revalidates index.html (also as the SPA fallback)', async () => {
     expect((await get(`${base}/assets/index-AbC123.js`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
     for (const path of ['/', '/dts/dashboard']) {
@@ -77,6 +89,16 @@ describe('the static web server (S3 + CloudFront stand-in)', () => {
       expect(brotliDecompressSync(page.body).toString()).toMatch(/^<!doctype html>/);
       expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
     }
+  });
+
+  it("answers a file the build lacks with S3's 403, not the app's page, and the app's paths with dots with the page", async () => {
+    const gone = await get(`${base}/assets/index-Gone99.js`);
+    expect(gone.status).toBe(403);
+    expect(gone.headers['content-type']).toBe('application/xml');
+    expect(gone.body.toString()).toContain('<Code>AccessDenied</Code>');
+    const deep = await get(`${base}/dts/password/reset/a.b.c`);
+    expect(deep.status).toBe(200);
+    expect(deep.body.toString()).toMatch(/^<!doctype html>/);
   });
 
   it('sends files under 1,000 bytes as they are, as CloudFront does', async () => {

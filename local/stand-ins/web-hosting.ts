@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { pickEncoding, type ContentEncoding } from '../../lambdas/lib/compression';
+import { spaFallbackUri } from '../../cdk/lib/spa-fallback';
 import type { WebConfig } from '../../shared/config';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '../../shared/web/security-headers';
 
@@ -22,27 +23,34 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** S3's answer to a key it does not have when the reader may not list the bucket (CloudFront's origin access control). */
+const S3_ACCESS_DENIED = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+
 /** What CloudFront compresses (its list of compressible types, for the ones the build has). */
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.map', '.txt', '.ico']);
 /** CloudFront compresses objects from 1,000 bytes. */
 const MIN_COMPRESS_BYTES = 1000;
 
-/** A file as it goes out: its bytes per encoding, made once (a build's files do not change while served). */
+/**
+ * A file as it goes out: its bytes per encoding, made once per version of the file (a rebuild
+ * while the stack runs, `npm run build:web`, rewrites index.html in place: its new bytes go out).
+ */
 const encoder = () => {
-  const cache = new Map<string, Buffer>();
+  const cache = new Map<string, { readonly version: string; readonly out: Buffer }>();
   return (file: string, encoding: ContentEncoding | undefined): Buffer => {
     const key = `${encoding ?? 'identity'}:${file}`;
-    let out = cache.get(key);
-    if (!out) {
-      const raw = readFileSync(file);
-      out =
-        encoding === 'br'
-          ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-          : encoding === 'gzip'
-            ? gzipSync(raw, { level: 9 })
-            : raw;
-      cache.set(key, out);
-    }
+    const { mtimeMs, size } = statSync(file);
+    const version = `${mtimeMs}:${size}`;
+    const cached = cache.get(key);
+    if (cached?.version === version) return cached.out;
+    const raw = readFileSync(file);
+    const out =
+      encoding === 'br'
+        ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        : encoding === 'gzip'
+          ? gzipSync(raw, { level: 9 })
+          : raw;
+    cache.set(key, { version, out });
     return out;
   };
 };
@@ -95,8 +103,9 @@ export const proxyTo = (origin: string) => {
 };
 
 /**
- * S3 + CloudFront stand-in: the Vite build with SPA fallback (CloudFront answers index.html for
- * unknown paths) and the runtime /config.json that the CDK web construct writes in AWS. Like the
+ * S3 + CloudFront stand-in: the Vite build with the SPA fallback (the distribution's own viewer-request
+ * function, cdk/lib/spa-fallback.ts: the app's paths get index.html; a file the build lacks gets S3's
+ * 403, as a bucket behind origin access control answers a missing key) and the runtime /config.json that the CDK web construct writes in AWS. Like the
  * distribution (compress: true) it answers brotli or gzip per Accept-Encoding, and hashed assets
  * are cached immutable for a year while index.html is revalidated (the web construct's cache-control).
  */
@@ -137,9 +146,11 @@ export const startWebHosting = async (
       res.writeHead(200, { ...security, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(herdSitePage(token));
       return;
     }
-    const file = normalize(join(distDir, path));
-    const inside = file.startsWith(root);
-    const target = inside && existsSync(file) && statSync(file).isFile() ? file : index;
+    const target = normalize(join(distDir, spaFallbackUri(path)));
+    if (!target.startsWith(root) || !existsSync(target) || !statSync(target).isFile()) {
+      res.writeHead(403, { 'content-type': 'application/xml' }).end(req.method === 'HEAD' ? undefined : S3_ACCESS_DENIED);
+      return;
+    }
     // Vite's hashed file names change with their content: cached for a year, never revalidated.
     const hashed = target.includes(`${sep}assets${sep}`);
     const compressible = COMPRESSIBLE.has(extname(target)) && statSync(target).size >= MIN_COMPRESS_BYTES;

@@ -39,6 +39,9 @@ export interface EscalationStep {
   readonly due_at: string;
 }
 
+/** When a step of an alert raised at `raisedAt` is due for someone with N = `minutes`: step 1 after N, step 2 after 2N. */
+export const stepDueAt = (raisedAt: string, step: 1 | 2, minutes: number): string => new Date(Date.parse(raisedAt) + step * minutes * 60_000).toISOString();
+
 /**
  * The escalation steps of an alert raised at `raisedAt`: step 1 for each farm user with N on,
  * step 2 for each organization user (not a farm user) who opted in with N on.
@@ -51,18 +54,16 @@ export const escalationSteps = (
   settingsOf: (userId: string) => EscalationSettings,
 ): EscalationStep[] => {
   if (!isCritical(type)) return [];
-  const at = Date.parse(raisedAt);
-  const due = (minutes: number) => new Date(at + minutes * 60_000).toISOString();
   const farm = new Set(farmUsers);
   const out: EscalationStep[] = [];
   for (const u of farm) {
     const m = settingsOf(u).minutes;
-    if (m !== null) out.push({ user_id: u, step: 1, due_at: due(m) });
+    if (m !== null) out.push({ user_id: u, step: 1, due_at: stepDueAt(raisedAt, 1, m) });
   }
   for (const u of new Set(organizationUsers)) {
     if (farm.has(u)) continue;
     const s = settingsOf(u);
-    if (s.organization && s.minutes !== null) out.push({ user_id: u, step: 2, due_at: due(2 * s.minutes) });
+    if (s.organization && s.minutes !== null) out.push({ user_id: u, step: 2, due_at: stepDueAt(raisedAt, 2, s.minutes) });
   }
   return out;
 };

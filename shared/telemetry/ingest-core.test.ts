@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hourOf } from '../time/utc';
 import { activityId, type Activity } from './activities';
 import { detectAll, initialDetectorState } from './detect';
-import { advance, closedDays, hasPending, NO_PENDING, planBatch, replay, withReplayIntent, type IngestState, type Snapshot } from './ingest-core';
+import { advance, closedDays, hasPending, initialSnapshot, NO_PENDING, planBatch, replay, SNAPSHOT_HOURS, stepThrough, withReplayIntent, type IngestState, type Snapshot } from './ingest-core';
 import type { Reading } from './reading';
 import { at, trace, TRACE_VAT } from './testing/trace';
 
@@ -69,6 +69,15 @@ describe('ingest core', () => {
     expect(store.view().detector).toEqual(whole.state);
     const closed = new Map(whole.changed.map((a) => [activityId(VAT._id, a), a]));
     expect(store.view().activities).toEqual([...closed.values()].sort((a, b) => activityId('', a).localeCompare(activityId('', b))));
+  });
+
+  it(`keeps a replay snapshot at the first reading of each block of ${SNAPSHOT_HOURS} hours (UTC), the state before it`, () => {
+    const { snapshots } = stepThrough(initialSnapshot(), busy, VAT);
+    const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
+    const firsts = busy.filter((r, i) => i === 0 || blockOf(r.published_at) !== blockOf((busy[i - 1] as Reading).published_at));
+    expect(firsts.length).toBeGreaterThan(2);
+    expect(snapshots.map((s) => s.hour)).toEqual(firsts.map((r) => hourOf(r.published_at)));
+    for (const [j, s] of snapshots.entries()) expect(s.state.n).toBe(busy.indexOf(firsts[j] as Reading));
   });
 
   it('late readings replay to the state of in-order delivery, activities that did not come back deleted', () => {

@@ -9,7 +9,7 @@ import type { Reading, VatConfig } from './reading';
  * lambdas/ingest/ingest.ts loads what a step needs, and lambdas/lib/locked-commit.ts commits it.
  */
 
-/** The detector state after `n` readings, the newest of them at `cursor` (an hourly snapshot keeps one). */
+/** The detector state after `n` readings, the newest of them at `cursor` (a replay snapshot keeps one). */
 export interface Snapshot {
   readonly cursor: string | null;
   readonly n: number;
@@ -49,13 +49,22 @@ export const hasPending = (p: Pending): boolean =>
 
 export const initialSnapshot = (): Snapshot => ({ cursor: null, n: 0, detector: initialDetectorState() });
 
-/** Steps the detectors through readings in time order from `start`: the end state, the activities changed, an hourly snapshot at each new hour. */
+/**
+ * Replay snapshots are kept every this many hours of data time (at UTC hours 0, 4, 8, …): a replay
+ * steps through at most that much more, and a device writes one snapshot a block instead of one an
+ * hour (issue 14: a quarter of the ingest's snapshot writes). Keyed by the hour of the block's first
+ * reading, as hourly ones were, so the snapshots stored before are found and used alike.
+ */
+export const SNAPSHOT_HOURS = 4;
+const snapshotBlock = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
+
+/** Steps the detectors through readings in time order from `start`: the end state, the activities changed, a snapshot at each new block of SNAPSHOT_HOURS. */
 export const stepThrough = (start: Snapshot, readings: readonly Reading[], vat: VatConfig & { readonly _id: string }) => {
   let state = start;
   const changed = new Map<string, Activity>();
   const snapshots: { hour: string; state: Snapshot }[] = [];
   for (const r of readings) {
-    if (state.cursor === null || hourOf(r.published_at) !== hourOf(state.cursor)) snapshots.push({ hour: hourOf(r.published_at), state });
+    if (state.cursor === null || snapshotBlock(r.published_at) !== snapshotBlock(state.cursor)) snapshots.push({ hour: hourOf(r.published_at), state });
     const step = detect(state.detector, r, vat);
     for (const a of step.changed) changed.set(activityId(vat._id, a), a);
     state = { cursor: r.published_at, n: state.n + 1, detector: step.state };

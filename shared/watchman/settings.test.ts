@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WATCHMAN_DEFAULTS } from '../constants';
-import { camelOf, checkWatchmanForm, MSG_REQUIRED, WATCHMAN_NUMBER_KEYS, withDefaults } from './settings';
+import { watchmanActions } from '../api/actions/operator';
+import { camelOf, checkWatchmanForm, msgMinAboveMax, MSG_REQUIRED, WATCHMAN_NUMBER_KEYS, withDefaults } from './settings';
 
 const form = (over: Record<string, string> = {}) => ({
   ...Object.fromEntries(Object.entries(WATCHMAN_DEFAULTS).map(([k, v]) => [camelOf(k), String(v)])),
@@ -33,5 +34,19 @@ describe('Watchman settings (operator §5, §9)', () => {
   });
   it('refuses text that is not a number', () => {
     expect(checkWatchmanForm(form({ minimumSignalStrength: 'abc' }))).toMatchObject({ ok: false, errors: { minimum_signal_strength: expect.stringContaining('must be a number') } });
+  });
+  it('refuses a probe minimum above its maximum, in the form and in SAVE_SETTINGS (equal is allowed)', () => {
+    const cases = [
+      [{ minimumTempProbeTemp: '150', maximumTempProbeTemp: '100' }, 'minimum_temp_probe_temp', 'maximum_temp_probe_temp'],
+      [{ minimumAgitatorProbeFaultThreshold: '130', maximumAgitatorProbeFaultThreshold: '100' }, 'minimum_agitator_probe_fault_threshold', 'maximum_agitator_probe_fault_threshold'],
+    ] as const;
+    for (const [over, min, max] of cases) {
+      expect(checkWatchmanForm(form(over))).toEqual({ ok: false, errors: { [min]: msgMinAboveMax(min, max) } });
+      const sent = watchmanActions.SAVE_SETTINGS.safeParse({ type: 'SAVE_SETTINGS', ...form(over) });
+      expect(sent.success).toBe(false);
+      expect(sent.error?.issues.map((i) => i.message)).toEqual([msgMinAboveMax(min, max)]);
+    }
+    expect(checkWatchmanForm(form({ minimumTempProbeTemp: '5', maximumTempProbeTemp: '5' })).ok).toBe(true);
+    expect(watchmanActions.SAVE_SETTINGS.safeParse({ type: 'SAVE_SETTINGS', ...form() }).success).toBe(true);
   });
 });

@@ -68,6 +68,22 @@ export const watchmanFormShape = Object.fromEntries([
   ...WATCHMAN_SWITCHES.map((k) => [camelOf(k), switchField]),
 ]) as Record<string, z.ZodType>;
 
+/** Each minimum with its maximum: a minimum above its maximum would put every reading out of range. */
+const LIMIT_PAIRS: readonly (readonly [WatchmanNumberKey, WatchmanNumberKey])[] = [
+  ['minimum_temp_probe_temp', 'maximum_temp_probe_temp'],
+  ['minimum_agitator_probe_fault_threshold', 'maximum_agitator_probe_fault_threshold'],
+];
+export const msgMinAboveMax = (min: WatchmanNumberKey, max: WatchmanNumberKey) => `${WATCHMAN_LABELS[min]} must not be above ${WATCHMAN_LABELS[max]}`;
+
+/** The checks across fields of a parsed SAVE_SETTINGS form (the form before Save Changes and the server both run them). */
+export const checkLimitPairs = (form: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+  for (const [min, max] of LIMIT_PAIRS) {
+    const low = form[camelOf(min)];
+    const high = form[camelOf(max)];
+    if (typeof low === 'number' && typeof high === 'number' && low > high) ctx.addIssue({ code: 'custom', path: [camelOf(min)], message: msgMinAboveMax(min, max) });
+  }
+};
+
 /** Stored/answered settings (snake_case). */
 export const watchmanSettingsSchema = z.object(
   Object.fromEntries([
@@ -84,7 +100,7 @@ export const settingsOfForm = (form: Record<string, unknown>): WatchmanSettings 
 export const checkWatchmanForm = (
   form: Record<string, unknown>,
 ): { ok: true; settings: WatchmanSettings } | { ok: false; errors: Partial<Record<keyof WatchmanSettings, string>> } => {
-  const parsed = z.object(watchmanFormShape).safeParse(form);
+  const parsed = z.object(watchmanFormShape).superRefine(checkLimitPairs).safeParse(form);
   if (parsed.success) return { ok: true, settings: settingsOfForm(parsed.data) };
   const errors: Partial<Record<keyof WatchmanSettings, string>> = {};
   for (const issue of parsed.error.issues) {

@@ -101,6 +101,25 @@ describe.skipIf(!env.run)('Users page (Admin)', () => {
     await page.context().close();
   });
 
+  it("opens the pencil's role menu in full over a one-row table, not clipped by the table's scrolling box", async () => {
+    const page = await openUsers();
+    await withShot(page, 'users-menu', async () => {
+      await emailsIn(page, 'Installers', (e) => e.join() === 'installer@vatman.local');
+      await page.getByRole('button', { name: 'Change role of Tom Fraser' }).click();
+      const items = page.getByRole('menuitemradio');
+      expect(await items.count()).toBe(3);
+      for (const item of await items.all()) {
+        const box = await item.boundingBox();
+        if (!box) throw new Error('a role choice has no box');
+        // What a click there would reach: the choice itself, not the table beneath.
+        const hit = await page.evaluate(`document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2})?.closest('[role=menuitemradio]')?.textContent ?? null`);
+        expect(hit).toBe(await item.textContent());
+      }
+      await page.keyboard.press('Escape');
+    });
+    await page.context().close();
+  });
+
   it('fits a 375 px phone: the tables scroll inside the page, the page does not scroll sideways', async () => {
     const page = await openUsers(375);
     await withShot(page, 'users-phone', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
 import { createVatManApp } from '../../cdk/lib/app';
 import { EDGE_WEB_ACL_PARAMETER } from '../../cdk/lib/vat-man-stack';
-import { SPA_FALLBACK_FUNCTION } from '../../cdk/lib/constructs/web';
+import { SPA_FALLBACK_FUNCTION, spaFallbackUri } from '../../cdk/lib/spa-fallback';
 import { ENDPOINTS } from '../../shared/api/endpoints';
 import { ACTIONS_BY_ENDPOINT } from '../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../lambdas/lib/dispatch';
@@ -505,10 +505,8 @@ describe('web', () => {
   });
 
   it("rewrites the app's deep links to index.html and leaves the build's files alone (the function's own code, run here)", () => {
-    const handler = new Function(`${SPA_FALLBACK_FUNCTION}; return handler;`)() as (event: { request: { uri: string } }) => { uri: string };
-    const uriOf = (uri: string) => handler({ request: { uri } }).uri;
-    for (const deep of ['/', '/dts/dashboard', '/dts/password/reset/a.b.c', '/dts/login/%2Fdts%2Fdevice', '/admin/users', '/dashboard']) expect(uriOf(deep), deep).toBe('/index.html');
-    for (const file of ['/config.json', '/assets/index-AbC123.js', '/icons/vatman-192.png', '/manifest.webmanifest', '/installer/radar-clock.svg', '/sw.js']) expect(uriOf(file), file).toBe(file);
+    for (const deep of ['/', '/dts/dashboard', '/dts/password/reset/a.b.c', '/dts/login/%2Fdts%2Fdevice', '/admin/users', '/dashboard']) expect(spaFallbackUri(deep), deep).toBe('/index.html');
+    for (const file of ['/config.json', '/assets/index-AbC123.js', '/icons/vatman-192.png', '/manifest.webmanifest', '/installer/radar-clock.svg', '/sw.js']) expect(spaFallbackUri(file), file).toBe(file);
   });
 
   it('deploys the web build and a config.json of the WebConfig shape pointing at this stack', () => {

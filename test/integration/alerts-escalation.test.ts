@@ -116,4 +116,26 @@ describe('escalation of an unread critical alert', () => {
       [2, 'skipped', 'the alert was read before the escalation was due'],
     ]);
   });
+  it('moves a step still waiting to the shorter minutes its person saves after the alert came', async () => {
+    const save = (minutes: number) =>
+      stack.post('/api/farmer/setting', { type: 'USER_SETTING_ALERT_SET_USER', farm: 'farm-pro', alert_setting: '{}', escalation: JSON.stringify({ minutes, organization: false }) }, farmer);
+    expect((await save(60)).status).toBe(200);
+    for (const message of chillerOffTrace(minute)) await client.publishAsync(telemetryTopic('vm-31245-2'), JSON.stringify(message), { qos: 1 });
+    const a101 = await until(async () => (await list()).find((n) => n.device.vat_number === 2 && n.type === 101));
+    const stepOne = async () => (await steps(a101._id))?.find((s) => s.step === 1 && s.recipient === 'Aroha Ngata');
+    const planned = await until(stepOne);
+    expect(Date.parse(planned.due_at) - Date.parse(a101.created_at)).toBe(60 * 60_000);
+
+    // The farmer shortens her minutes to 5: the step waiting for this alert comes due at 5, not 60.
+    expect((await save(5)).status).toBe(200);
+    const moved = await stepOne();
+    expect([moved?.state, Date.parse(moved?.due_at ?? '') - Date.parse(a101.created_at)]).toEqual(['pending', 5 * 60_000]);
+    await sweepAt(6);
+    const again = await until(async () => {
+      const found = (await outbox()).filter((m) => /Vat 2: Still unread: Milk over 10C/.test(`${m.subject ?? ''} ${m.message}`));
+      return found.length > 0 ? found : undefined;
+    }, 10_000);
+    expect(again).toHaveLength(1);
+    expect((await stepOne())?.state).toBe('sent');
+  });
 });

@@ -58,4 +58,33 @@ describe('reading items, version 1 and 2', () => {
     expect(columns?.t).toEqual(readings.map((r) => Date.parse(r.published_at)));
     expect(columns?.cols.temp1).toEqual(readings.map((r) => r.temp1));
   });
+
+  it('the duplicate check finds exactly the stored instants asked, by span or by key, however crowded the span', async () => {
+    const sent: string[] = [];
+    const spy = new Proxy(doc, { get: (target, prop, receiver) => (prop === 'send' ? (command: { constructor: { name: string } }) => (sent.push(command.constructor.name), target.send(command as never)) : Reflect.get(target, prop, receiver)) });
+    const repo = dynamoReadingsRepository(spy, table);
+    // Readings every 10 s over an hour across midnight (two day partitions), stored.
+    const start = Date.parse('2026-11-21T23:30:00.000Z');
+    const stored = Array.from({ length: 360 }, (_, i) => syntheticReading(start + i * 10_000, i));
+    await repo.writeReadings(stored.map((r, i) => ({ deviceId: 'd2', reading: r, raw: String(i) })));
+    const at = (i: number) => stored[i]?.published_at as string;
+    const keyOf = (publishedAt: string) => readingKey('d2', publishedAt);
+    // A minute apart in each day (dense: asked by one Query a day, whose page of three times the
+    // asked instants ends before the crowded span does, so the rest is asked by key), and three
+    // instants never stored.
+    const everyMinute = stored.map((r) => r.published_at).filter((_, i) => i % 6 === 0);
+    const never = ['2026-11-21T23:45:05.000Z', '2026-11-22T00:10:05.000Z', '2026-11-22T00:29:55.000Z'];
+    sent.length = 0;
+    const found = await repo.getReadings([...everyMinute, ...never].map((publishedAt) => ({ deviceId: 'd2', publishedAt })));
+    expect(found).toEqual(new Map(everyMinute.map((t, j) => [keyOf(t), stored[j * 6]])));
+    expect(sent.filter((c) => c === 'QueryCommand')).toHaveLength(2);
+    expect(sent).toContain('BatchGetCommand');
+    // A few instants far apart: asked by key.
+    sent.length = 0;
+    const sparse = [at(7), at(200), '2026-11-22T20:00:00.000Z'];
+    expect(await repo.getReadings(sparse.map((publishedAt) => ({ deviceId: 'd2', publishedAt })))).toEqual(new Map([[keyOf(at(7)), stored[7]], [keyOf(at(200)), stored[200]]]));
+    expect(sent).toEqual(['BatchGetCommand']);
+    // Another device's instants are not this one's.
+    expect((await repo.getReadings(everyMinute.map((publishedAt) => ({ deviceId: 'd3', publishedAt })))).size).toBe(0);
+  });
 });

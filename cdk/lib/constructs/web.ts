@@ -23,6 +23,7 @@ import { Construct } from 'constructs';
 import type { WebConfig } from '../../../shared/config';
 import { contentSecurityPolicy } from '../../../shared/web/security-headers';
 import { acknowledge, nagAssetBucketObjects, nagGetAtt } from '../nag';
+import { SPA_FALLBACK_FUNCTION } from '../spa-fallback';
 
 export interface WebProps {
   /**
@@ -44,22 +45,6 @@ export interface WebProps {
 
 /** The file the web app reads at start (shared/web-config.ts). */
 export const WEB_CONFIG_FILE = 'config.json';
-
-/**
- * The single-page app's fallback, a CloudFront Function (JavaScript 2.0) on the site's viewer
- * requests: a deep link such as /dts/dashboard gets index.html and the client router takes over.
- * Everything under /dts/ is the app's (a reset token or return address may hold dots); elsewhere a
- * last segment with a dot is a file of the build (/config.json, /assets/…, /icons/…). A function
- * and not the distribution's error responses (403/404 → index.html), which would also rewrite the
- * API's own 403 and 404 answers now that it is on this distribution (`/api/*`, constructs/api-edge.ts).
- */
-export const SPA_FALLBACK_FUNCTION = `function handler(event) {
-  var request = event.request;
-  var uri = request.uri;
-  var last = uri.slice(uri.lastIndexOf('/') + 1);
-  if (uri.indexOf('/dts/') === 0 || last.indexOf('.') === -1) request.uri = '/index.html';
-  return request;
-}`;
 
 /**
  * The web app: a private S3 bucket served only through CloudFront (origin access control), with

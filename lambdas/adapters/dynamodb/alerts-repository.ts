@@ -124,6 +124,16 @@ export interface AlertsRepository {
   /** Deliveries pending or with a lapsed lease, due by `now`, oldest due first (the due index). */
   listDueDeliveries(now: Date, limit: number): Promise<Delivery[]>;
   /**
+   * A user's escalation steps waiting in the due index after `from` and by `until`, oldest due
+   * first (one key range of the index; the rest of what waits there is retries' backoff).
+   */
+  listWaitingEscalationsOf(userId: string, from: Date, until: Date): Promise<Delivery[]>;
+  /**
+   * Moves a waiting escalation step to `dueAt` (and its shown time to `escalationDue`), only while
+   * it is pending and still due when it was read: false when it was claimed or moved meanwhile.
+   */
+  rescheduleEscalation(d: Delivery, dueAt: string, escalationDue: string): Promise<boolean>;
+  /**
    * Claims a due delivery for one sender until `leaseUntil` (a conditional write: of two senders
    * only one gets it); undefined when it is not due, already claimed or settled.
    */
@@ -339,6 +349,29 @@ export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: strin
       );
       return items.map(toDelivery);
     },
+    async listWaitingEscalationsOf(userId, from, until) {
+      const items = await queryAll({
+        IndexName: GSI1,
+        KeyConditionExpression: 'gsi1pk = :p AND gsi1sk BETWEEN :from AND :until',
+        FilterExpression: 'user_id = :u AND attribute_exists(escalation) AND #s = :pending',
+        ExpressionAttributeNames: { '#s': 'state' },
+        ExpressionAttributeValues: { ':p': 'DELIVERY#DUE', ':from': from.toISOString(), ':until': `${until.toISOString()}#~`, ':u': userId, ':pending': 'pending' },
+      });
+      return items.map(toDelivery);
+    },
+    rescheduleEscalation: (d, dueAt, escalationDue) =>
+      conditional(() =>
+        doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: deliveryKey(d),
+            UpdateExpression: 'SET due_at = :due, gsi1sk = :gsk, escalation_due = :ed',
+            ConditionExpression: '#s = :pending AND due_at = :was',
+            ExpressionAttributeNames: { '#s': 'state' },
+            ExpressionAttributeValues: { ':due': dueAt, ':gsk': dueIndex(d, dueAt).gsi1sk, ':ed': escalationDue, ':pending': 'pending', ':was': d.due_at },
+          }),
+        ),
+      ),
     async claimDelivery(d, lease, now, leaseUntil) {
       const until = leaseUntil.toISOString();
       try {

@@ -144,6 +144,9 @@ const chunked = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 /** DynamoDB may leave part of a batch unprocessed under load: retry that part with a short backoff. */
 const UNPROCESSED_RETRIES = 10;
+/** getReadings asks a day partition's instants by one Query over their span from this many, when the span is at most this long a key (readings are a minute apart). */
+const SPAN_QUERY_MIN_KEYS = 8;
+const SPAN_QUERY_MS_PER_KEY = 2 * 60_000;
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random())));
 
 export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: string): ReadingsRepository => {
@@ -285,8 +288,50 @@ export const dynamoReadingsRepository = (doc: DynamoDBDocumentClient, table: str
     async getReadings(keys) {
       const found = new Map<string, Reading>();
       const unique = [...new Map(keys.map((x) => [readingKey(x.deviceId, x.publishedAt), x])).values()];
+      // A device's instants in one day partition, when there are many and they lie close together
+      // (a device's backlog or a busy stream: one a minute), are asked by one Query over their
+      // span: in the usual case nothing is stored there yet and the store reads nothing, where
+      // BatchGetItem looks up every key (issue 14: half of dynalite's work on the duplicate check).
+      // The rest, and whatever a span holds beyond its page, are asked by BatchGetItem.
+      const byPartition = new Map<string, { deviceId: string; publishedAt: string }[]>();
+      for (const x of unique) {
+        const pk = k.reading(x.deviceId, x.publishedAt).pk;
+        const group = byPartition.get(pk);
+        if (group) group.push(x);
+        else byPartition.set(pk, [x]);
+      }
+      const spans: { pk: string; asked: { deviceId: string; publishedAt: string }[] }[] = [];
+      const singles: { deviceId: string; publishedAt: string }[] = [];
+      for (const [pk, asked] of byPartition) {
+        const times = asked.map((x) => Date.parse(x.publishedAt));
+        const spanMs = Math.max(...times) - Math.min(...times);
+        if (asked.length >= SPAN_QUERY_MIN_KEYS && spanMs <= asked.length * SPAN_QUERY_MS_PER_KEY) spans.push({ pk, asked });
+        else singles.push(...asked);
+      }
+      await Promise.all([
+        ...spans.map(async ({ pk, asked }) => {
+          const sorted = asked.map((x) => x.publishedAt).sort();
+          const page = await doc.send(
+            new QueryCommand({
+              TableName: table,
+              KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+              ExpressionAttributeValues: { ':p': pk, ':a': sorted[0], ':b': sorted[sorted.length - 1] },
+              // One page of at most a few times the asked instants: a span crowded with other readings costs no more than that.
+              Limit: asked.length * 3,
+              ...READING_PROJECTION,
+            }),
+          );
+          const wanted = new Map(asked.map((x) => [x.publishedAt, x]));
+          for (const item of page.Items ?? []) {
+            const x = wanted.get(String(item.sk));
+            if (x) found.set(readingKey(x.deviceId, x.publishedAt), toReading(item));
+          }
+          const last = page.LastEvaluatedKey?.sk;
+          if (last !== undefined) singles.push(...asked.filter((x) => x.publishedAt > String(last)));
+        }),
+      ]);
       await Promise.all(
-        chunked(unique, 100).map(async (chunk) => {
+        chunked(singles, 100).map(async (chunk) => {
           // Answers are matched to the asked keys by pk and sk (a version 2 item has no device_id).
           let pending: Record<string, unknown>[] = chunk.map((x) => k.reading(x.deviceId, x.publishedAt));
           const asked = new Map(chunk.map((x, i) => [`${String(pending[i]?.pk)}|${x.publishedAt}`, readingKey(x.deviceId, x.publishedAt)]));

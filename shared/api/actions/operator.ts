@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { watchmanCaseSchema, watchmanRunSchema } from '../../watchman/records';
-import { watchmanFormShape, watchmanSettingsSchema } from '../../watchman/settings';
+import { checkLimitPairs, watchmanFormShape, watchmanSettingsSchema } from '../../watchman/settings';
 import { intField } from '../fields';
 import { access, contract } from '../contract';
 
@@ -14,7 +14,7 @@ export const watchmanActions = {
   GET_SETTINGS: z.object({ type: z.literal('GET_SETTINGS') }),
   /** No payload in the spec; `page` (zero-based, optional) pages the runs newest first. */
   GET_ACTIVITY: z.object({ type: z.literal('GET_ACTIVITY'), page: intField('page').min(0, 'page must be 0 or more').max(10_000, 'page is not valid').optional() }),
-  SAVE_SETTINGS: z.object({ type: z.literal('SAVE_SETTINGS'), ...watchmanFormShape }),
+  SAVE_SETTINGS: z.object({ type: z.literal('SAVE_SETTINGS'), ...watchmanFormShape }).superRefine(checkLimitPairs),
 } as const;
 
 /** Operator §6: "Calibration, device series, gauges and Watchman are admin and installer pages." */

@@ -41,7 +41,7 @@ export function DevicePage() {
         <Gauge title="Vat Temp (°C)" value={data?.temp1} min={-16} max={16} unit="°C" decimals={1} />
         <Gauge title="Inlet Temp (°C)" value={data?.temp2} min={-15} max={45} unit="°C" decimals={1} />
       </div>
-      <DeviceSeries deviceId={deviceId} onRaw={openRaw} />
+      <DeviceSeries deviceId={deviceId} timeZone={device.timezone} onRaw={openRaw} />
       {raws && <RawDumps deviceId={deviceId} deviceName={device.name} timeZone={device.timezone} onClose={() => setRaws(false)} />}
       {raw && (
         <div className="raw-day" role="dialog" aria-modal="true" aria-label="Raw message">

@@ -27,8 +27,9 @@ const nearestRaw = (deviceId: string, data: SeriesAnswer, x: number): string | u
  * operator §2 device series: Milk Level (mm), Temperatures (°C) and Vibration; range buttons,
  * Previous/Next by the range ('No more data!' past the present), zoom synced across the charts,
  * agitator stops shaded, message types as vertical lines; a click opens the nearest raw message.
+ * Axis and tooltip times are the farm's clock, as the page's other times.
  */
-export function DeviceSeries({ deviceId, onRaw }: { readonly deviceId: string; readonly onRaw: (id: string) => void }) {
+export function DeviceSeries({ deviceId, timeZone, onRaw }: { readonly deviceId: string; readonly timeZone: string; readonly onRaw: (id: string) => void }) {
   const client = useApiClient();
   const snackbar = useSnackbar();
   const [hours, setHours] = useState<number>(DEFAULT_SERIES_HOURS);
@@ -63,12 +64,12 @@ export function DeviceSeries({ deviceId, onRaw }: { readonly deviceId: string; r
     const markers: Marker[] = lines
       ? d.vat.flatMap((p) => (p.message_type && MARKER_COLOURS[p.message_type] ? [{ at: Date.parse(p.published_at), colour: MARKER_COLOURS[p.message_type] as string }] : []))
       : [];
-    const common = { from, to, shaded, markers, view, onView: setView, onPick: (x: number) => {
+    const common = { from, to, shaded, markers, view, timeZone, onView: setView, onPick: (x: number) => {
       const id = nearestRaw(deviceId, d, x);
       if (id) onRaw(id);
     } };
     return { common, d };
-  }, [q.data, lines, view, from, to, deviceId, onRaw]);
+  }, [q.data, lines, view, from, to, timeZone, deviceId, onRaw]);
 
   return (
     <section className="device-series" aria-label="Series">

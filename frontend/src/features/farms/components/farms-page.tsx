@@ -9,7 +9,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { PageNav } from '../../../components/page-nav';
 import { useApiClient } from '../../../lib/api-client-provider';
 import type { ApiError } from '../../../lib/api-error';
-import { formatWhen } from '../../../lib/time-format';
+import { formatDay, formatWhen } from '../../../lib/time-format';
 import { billingOutput, deadLettersQuery, farmAuditQuery, farmListKey, farmListQuery, farmSettingsQuery, importSettings, setFarmFlag, type FarmFilters } from '../api/farms';
 import { farmPageCount, farmPageOf, lastMonth, saveText } from '../utils/farms';
 import './farms.css';
@@ -200,7 +200,7 @@ function FarmCard({ farm: f, editable, busy, onFlag }: { readonly farm: AdminFar
         <dt>Number of vats</dt>
         <dd>{f.install_numVats}</dd>
         <dt>Install date</dt>
-        <dd>{f.install_date ?? '–'}</dd>
+        <dd>{f.install_date ? formatDay(f.install_date) : '–'}</dd>
         <dt>Devices</dt>
         <dd>{f.devices.length ? f.devices.map((d) => `${d.name} (Vat ${d.vat_number})`).join(', ') : 'None'}</dd>
       </dl>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useDismiss } from '../../../lib/use-dismiss';
 
 export interface Choice<T extends string> {
@@ -10,6 +10,8 @@ export interface Choice<T extends string> {
 /**
  * A button opening a small menu of choices (operator §2: the pencil's role menu, the herdsman
  * menu). Picking one closes the menu and calls `onPick`; Escape or a press outside closes it.
+ * The menu is placed on the viewport under its button (above it when there is no room below),
+ * so a table's scrolling box does not clip it; a scroll or resize closes it.
  */
 export function ChoiceMenu<T extends string>({
   label,
@@ -29,8 +31,29 @@ export function ChoiceMenu<T extends string>({
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLSpanElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLSpanElement>(null);
+  const [place, setPlace] = useState<CSSProperties>();
   const menuId = useId();
   useDismiss(root, open, () => setOpen(false), () => toggle.current?.focus());
+  useLayoutEffect(() => {
+    if (!open || !toggle.current || !list.current) return setPlace(undefined);
+    const button = toggle.current.getBoundingClientRect();
+    const height = list.current.offsetHeight;
+    const below = button.bottom + height <= window.innerHeight || button.top < height;
+    setPlace({ position: 'fixed', right: Math.max(0, document.documentElement.clientWidth - button.right), ...(below ? { top: button.bottom } : { top: button.top - height }) });
+  }, [open]);
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: Event) => {
+      if (!list.current?.contains(event.target as Node)) setOpen(false);
+    };
+    window.addEventListener('scroll', close, true);
+    window.addEventListener('resize', close);
+    return () => {
+      window.removeEventListener('scroll', close, true);
+      window.removeEventListener('resize', close);
+    };
+  }, [open]);
   return (
     <span className="choice-menu" ref={root}>
       <button
@@ -47,7 +70,7 @@ export function ChoiceMenu<T extends string>({
         {button}
       </button>
       {open && (
-        <span className="choice-menu__list" role="menu" id={menuId} aria-label={label}>
+        <span ref={list} className="choice-menu__list" style={place} role="menu" id={menuId} aria-label={label}>
           {choices.map((c) => (
             <button
               key={c.value}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { Farm } from '../../shared/entities/farm';
+import type { Caller } from '../lib/caller';
+import type { ServedAction } from '../lib/dispatch';
+import { createLogger } from '../lib/logger';
+import type { Ports } from '../lib/ports';
+import { installerActions } from './installer';
+
+const newInstall = installerActions.find((a) => a.contract.type === 'NEW_INSTALL') as ServedAction;
+const caller: Caller = { userId: 'i1', username: 'installer@example.nz', groups: ['Installer'], role: 'Installer', totp: false };
+
+/** Every port method answers as a store that holds nothing yet; the farm written is kept. */
+const fakes = (now: string) => {
+  const written: Farm[] = [];
+  const any = (extra: Record<string, unknown> = {}) =>
+    new Proxy(extra, { get: (target, name) => target[name as string] ?? (async () => (name === 'createCertificate' ? { certificateId: 'c1', certificateArn: 'arn:c1', certificatePem: 'pem', privateKey: 'key' } : undefined)) });
+  const deps = {
+    now: () => new Date(now),
+    farmsWrite: any({ putFarm: async (f: Farm) => void written.push(f) }),
+    installs: any(),
+    provisioning: any({ dataEndpoint: async () => 'iot.local' }),
+  } as unknown as Ports;
+  return { deps, written };
+};
+
+describe('NEW_INSTALL', () => {
+  it("records the install date as the farm's day, not the UTC day", async () => {
+    // 20:30 UTC on 26 Nov is 09:30 on 27 Nov in New Zealand (NZDT).
+    const f = fakes('2026-11-26T20:30:00.000Z');
+    const answer = await newInstall.run(
+      {
+        type: 'NEW_INSTALL',
+        imei: '352656190000001',
+        dairySupplier: 'OTH',
+        supplyNumber: 'TZ1',
+        productVariant: 'Vat-Man Lite',
+        numVats: '1',
+        numDisplays: '0',
+        lowConnectivity: 'false',
+        timezone: 'Pacific/Auckland',
+        vat1Diameter: '2337',
+        vat1Volume: '9100',
+        vat1Height: '2438',
+        vat1RadarSerial: 'RS-TZ',
+        vat1OClock: '12',
+      },
+      { caller, deps: f.deps, log: createLogger({}, 'error', () => undefined) },
+    );
+    expect(answer).toMatchObject({ success: true });
+    expect(f.written.map((farm) => farm.install_date)).toEqual(['2026-11-27']);
+  });
+});
