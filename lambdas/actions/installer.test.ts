@@ -4,6 +4,7 @@ import type { Caller } from '../lib/caller';
 import type { ServedAction } from '../lib/dispatch';
 import { createLogger } from '../lib/logger';
 import type { Ports } from '../lib/ports';
+import { newInstallFields } from '../../test/support/new-install';
 import { installerActions } from './installer';
 
 const newInstall = installerActions.find((a) => a.contract.type === 'NEW_INSTALL') as ServedAction;
@@ -28,22 +29,7 @@ describe('NEW_INSTALL', () => {
     // 20:30 UTC on 26 Nov is 09:30 on 27 Nov in New Zealand (NZDT).
     const f = fakes('2026-11-26T20:30:00.000Z');
     const answer = await newInstall.run(
-      {
-        type: 'NEW_INSTALL',
-        imei: '352656190000001',
-        dairySupplier: 'OTH',
-        supplyNumber: 'TZ1',
-        productVariant: 'Vat-Man Lite',
-        numVats: '1',
-        numDisplays: '0',
-        lowConnectivity: 'false',
-        timezone: 'Pacific/Auckland',
-        vat1Diameter: '2337',
-        vat1Volume: '9100',
-        vat1Height: '2438',
-        vat1RadarSerial: 'RS-TZ',
-        vat1OClock: '12',
-      },
+      { type: 'NEW_INSTALL', ...newInstallFields('TZ1', '352656190000001') },
       { caller, deps: f.deps, log: createLogger({}, 'error', () => undefined) },
     );
     expect(answer).toMatchObject({ success: true });

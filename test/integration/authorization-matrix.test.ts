@@ -16,6 +16,7 @@ import { DEMO_EQUIPMENT, DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { decodeJwt, signJwt, strangerKey } from '../support/jwt';
 import { startTestStack } from '../support/local-stack';
 import { reading } from '../support/reading-series';
+import { newInstallFields } from '../support/new-install';
 
 /**
  * The authorization matrix (issue "Action contracts"): every declared contract (shared/api/contracts.ts)
@@ -211,21 +212,7 @@ const SAMPLES: Record<string, Sample> = {
   NEW_INSTALL: {
     fields: () => {
       unique += 1;
-      return {
-        imei: `35265619${String(unique).padStart(7, '0')}`,
-        dairySupplier: 'OTH',
-        supplyNumber: `MX${unique}`,
-        productVariant: 'Vat-Man Lite',
-        numVats: '1',
-        numDisplays: '0',
-        lowConnectivity: 'false',
-        timezone: 'Pacific/Auckland',
-        vat1Diameter: '2337',
-        vat1Volume: '9100',
-        vat1Height: '2438',
-        vat1RadarSerial: 'RS-MX',
-        vat1OClock: '12',
-      };
+      return newInstallFields(`MX${unique}`, `35265619${String(unique).padStart(7, '0')}`);
     },
   },
   // The cooling compliance record (issue 26): the current season of the farm.
