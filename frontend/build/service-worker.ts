@@ -42,18 +42,24 @@ export const serviceWorker = (): Plugin => {
     configResolved(resolved) {
       config = resolved;
     },
-    generateBundle(_options, bundle) {
-      const publicDir = config.publicDir;
-      const publicFiles = publicDir ? filesUnder(publicDir).map((f) => relative(publicDir, f)) : [];
-      const chunks = Object.values(bundle).flatMap((b) => (b.type === 'chunk' ? [{ fileName: b.fileName, facadeModuleId: b.facadeModuleId }] : []));
-      const files = precacheList(Object.keys(bundle), publicFiles, onDemandFiles(chunks));
-      const index = bundle['index.html'];
-      const indexSource = index && index.type === 'asset' ? String(index.source) : '';
-      const version = createHash('sha256').update(JSON.stringify(files)).update(indexSource).digest('hex').slice(0, 16);
-      const source = readFileSync(WORKER, 'utf8')
-        .replace('self.__VATMAN_PRECACHE__', JSON.stringify(files))
-        .replace('self.__VATMAN_VERSION__', JSON.stringify(version));
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    // After every other plugin's generateBundle: Vite drops the empty JavaScript chunks of
+    // CSS-only modules in its own, and a file the worker lists but the build lacks fails its install
+    // (CloudFront answers S3's 403 for it).
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const publicDir = config.publicDir;
+        const publicFiles = publicDir ? filesUnder(publicDir).map((f) => relative(publicDir, f)) : [];
+        const chunks = Object.values(bundle).flatMap((b) => (b.type === 'chunk' ? [{ fileName: b.fileName, facadeModuleId: b.facadeModuleId }] : []));
+        const files = precacheList(Object.keys(bundle), publicFiles, onDemandFiles(chunks));
+        const index = bundle['index.html'];
+        const indexSource = index && index.type === 'asset' ? String(index.source) : '';
+        const version = createHash('sha256').update(JSON.stringify(files)).update(indexSource).digest('hex').slice(0, 16);
+        const source = readFileSync(WORKER, 'utf8')
+          .replace('self.__VATMAN_PRECACHE__', JSON.stringify(files))
+          .replace('self.__VATMAN_VERSION__', JSON.stringify(version));
+        this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+      },
     },
   };
 };

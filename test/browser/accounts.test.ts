@@ -53,10 +53,11 @@ interface OutboxMessage {
   readonly at: string;
 }
 
-const waitForMail = async (to: string, since: number): Promise<OutboxMessage> => {
+/** The first mail to `to` since `since` whose text matches `about` (other mail may come meanwhile: the alert-email topic's subscription confirmation). */
+const waitForMail = async (to: string, since: number, about: RegExp): Promise<OutboxMessage> => {
   for (let i = 0; i < 100; i += 1) {
     const messages = (await (await fetch(env.stack.facts.sns)).json()) as OutboxMessage[];
-    const mail = messages.find((m) => m.to === to && Date.parse(m.at) >= since);
+    const mail = messages.find((m) => m.to === to && Date.parse(m.at) >= since && about.test(m.message));
     if (mail) return mail;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -116,7 +117,7 @@ describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
       await page.waitForURL(`${env.web}/dts/password/forgot/finished`);
       await page.getByRole('heading', { name: 'Check your email' }).waitFor();
 
-      const mail = await waitForMail(email, since);
+      const mail = await waitForMail(email, since, /\/dts\/password\/reset\//);
       const link = /https?:\/\/\S+(\/dts\/password\/reset\/\S+)/.exec(mail.message);
       expect(link, mail.message).not.toBeNull();
       await page.goto(`${env.web}${link?.[1] ?? ''}`);

@@ -60,7 +60,7 @@ describe('npm start', () => {
     expect(farms[0]?.vats[0]?.topic).toMatch(/^dts\/unit-\d{15}\/1\/telemetry$/);
   });
 
-  it('serves the web build with SPA fallback and the runtime config.json', async () => {
+  it("serves the web build with the distribution's SPA fallback and the runtime config.json", async () => {
     const web = `http://127.0.0.1:${process.env.WEB_PORT}`;
     const deep = await fetch(`${web}/dts/milking/abc`);
     expect(deep.status).toBe(200);
@@ -72,7 +72,10 @@ describe('npm start', () => {
     const user = await fetch(`${web}/api/user`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'type=NOPE' });
     expect(user.headers.get('content-type')).toMatch(/json/);
     expect(user.status).toBe(401);
-    expect(await (await fetch(`${web}/../../package.json`)).text()).toContain('<div id="root">');
+    // A path out of the build (an encoded '../') gets S3's 403 for a key it lacks, never the file; so does a file the build lacks.
+    const outside = await fetch(`${web}/assets%2f..%2f..%2f..%2fpackage.json`);
+    expect([outside.status, await outside.text()]).toEqual([403, expect.stringContaining('<Code>AccessDenied</Code>')]);
+    expect((await fetch(`${web}/assets/gone-Zz9.js`)).status).toBe(403);
   });
 
   it('keeps every SNS message in the outbox, sent with the real SDK', async () => {
