@@ -4,7 +4,7 @@ import type { BundleFacts, ChunkFacts } from './route-budget.ts';
 
 /**
  * The chunks of `modules` and what they import statically, less what the entry already brings
- * (Vite preloads the entry's own imports): the files index.html should preload.
+ * (Vite preloads the entry's own imports): the files a screen's first load should preload.
  */
 export const preloadFiles = (bundle: BundleFacts, modules: readonly string[]): string[] => {
   const chunks = Object.values(bundle).filter((c): c is ChunkFacts => c.type === 'chunk');
@@ -30,25 +30,6 @@ export const preloadFiles = (bundle: BundleFacts, modules: readonly string[]): s
   });
   return [...closure(wanted)].filter((f) => !entry.has(f)).sort();
 };
-
-/**
- * `<link rel="modulepreload">` in index.html for modules every page loads at start-up by a dynamic
- * import (issue 14: Amplify's session, lib/auth-session.ts `preloadAuth`): they download beside the
- * entry instead of after it has run.
- */
-export const modulePreload = (modules: readonly string[]): Plugin => ({
-  name: 'vatman:module-preload',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler: (_html, ctx) =>
-      preloadFiles((ctx.bundle ?? {}) as unknown as BundleFacts, modules).map((file) => ({
-        tag: 'link',
-        attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-        injectTo: 'head' as const,
-      })),
-  },
-});
 
 /** A screen index.html can preload the code of when the page opens at its path. */
 export interface FirstScreenPreload {

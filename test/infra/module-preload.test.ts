@@ -14,7 +14,7 @@ const BUNDLE = bundleOf(
   chunk('assets/farmer.js', { moduleIds: ['/app/src/shell.tsx'] }),
 );
 
-describe('index.html preloads what every page loads at start-up (issue 14)', () => {
+describe('the files a screen preloads (issue 14)', () => {
   it('the module\'s chunk and its static imports, not what the entry brings (Vite preloads those) nor other chunks', () => {
     expect(preloadFiles(BUNDLE, [AMPLIFY])).toEqual(['assets/amplify-session.js', 'assets/orchestrators.js']);
     expect(preloadFiles(BUNDLE, ['/app/src/shell.tsx'])).toEqual(['assets/farmer.js']);
