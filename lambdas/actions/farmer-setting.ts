@@ -72,12 +72,16 @@ export const farmerSettingActions: readonly ServedAction[] = [
     const merged = mergePreferences(await deps.alertSettingsWrite.getPreferences(caller.userId), alert_setting);
     await deps.alertSettingsWrite.putPreferences(caller.userId, merged);
     if (escalation) {
+      const before = await deps.alertSettingsWrite.getEscalation(caller.userId);
       await deps.alertSettingsWrite.putEscalation(caller.userId, escalation);
-      // Shorter minutes apply to the unread alerts already waiting too. Saved either way: a step
-      // not moved here is planned from the saved minutes when it comes due.
-      await hastenEscalations({ alerts: deps.alertsWrite, now: deps.now }, caller.userId, escalation.minutes).catch((err: unknown) =>
-        log.warn('waiting escalation steps not moved to the new minutes', { user: caller.userId, err }),
-      );
+      // Shorter minutes apply to the unread alerts already waiting too (longer or off: the notifier
+      // finds it when a step comes due, so the due index is read only when the minutes got shorter or
+      // came back on: a step planned before they were turned off may still wait). Saved
+      // either way: a step not moved here is planned from the saved minutes when it comes due.
+      if (escalation.minutes !== null && (before.minutes === null || escalation.minutes < before.minutes))
+        await hastenEscalations({ alerts: deps.alertsWrite, now: deps.now }, caller.userId, escalation.minutes).catch((err: unknown) =>
+          log.warn('waiting escalation steps not moved to the new minutes', { user: caller.userId, err }),
+        );
     }
     return { alert_setting: merged, escalation: escalation ?? (await deps.alertSettingsWrite.getEscalation(caller.userId)) } satisfies PreferencesSetAnswer;
   }),

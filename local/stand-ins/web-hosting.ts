@@ -1,6 +1,6 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { pickEncoding, type ContentEncoding } from '../../lambdas/lib/compression';
@@ -37,9 +37,8 @@ const MIN_COMPRESS_BYTES = 1000;
  */
 const encoder = () => {
   const cache = new Map<string, { readonly version: string; readonly out: Buffer }>();
-  return (file: string, encoding: ContentEncoding | undefined): Buffer => {
+  return (file: string, { mtimeMs, size }: Stats, encoding: ContentEncoding | undefined): Buffer => {
     const key = `${encoding ?? 'identity'}:${file}`;
-    const { mtimeMs, size } = statSync(file);
     const version = `${mtimeMs}:${size}`;
     const cached = cache.get(key);
     if (cached?.version === version) return cached.out;
@@ -147,15 +146,17 @@ export const startWebHosting = async (
       return;
     }
     const target = normalize(join(distDir, spaFallbackUri(path)));
-    if (!target.startsWith(root) || !existsSync(target) || !statSync(target).isFile()) {
+    // One look at the file per request: whether it is there, whether to compress, which version to send.
+    const stat = target.startsWith(root) ? statSync(target, { throwIfNoEntry: false }) : undefined;
+    if (!stat?.isFile()) {
       res.writeHead(403, { 'content-type': 'application/xml' }).end(req.method === 'HEAD' ? undefined : S3_ACCESS_DENIED);
       return;
     }
     // Vite's hashed file names change with their content: cached for a year, never revalidated.
     const hashed = target.includes(`${sep}assets${sep}`);
-    const compressible = COMPRESSIBLE.has(extname(target)) && statSync(target).size >= MIN_COMPRESS_BYTES;
+    const compressible = COMPRESSIBLE.has(extname(target)) && stat.size >= MIN_COMPRESS_BYTES;
     const encoding = compressible ? pickEncoding(req.headers['accept-encoding']) : undefined;
-    const body = bytesOf(target, encoding);
+    const body = bytesOf(target, stat, encoding);
     res
       .writeHead(200, {
         ...security,
