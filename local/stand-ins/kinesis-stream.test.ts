@@ -30,6 +30,36 @@ describe('the Kinesis stand-in', () => {
     }
   });
 
+  it('stops a batch where its event would pass the invocation payload limit, as Lambda does (at least one record)', async () => {
+    const events: KinesisStreamEvent[] = [];
+    const payloadLimit = 20_000;
+    const stream = startKinesisStream({
+      streamName: 's',
+      shards: 1,
+      batchSize: 10_000,
+      payloadLimit,
+      retryAttempts: 0,
+      consume: async (_shard, event) => {
+        events.push(event);
+        return { batchItemFailures: [] };
+      },
+      onFailure: () => expect.fail('no failure expected'),
+    });
+    for (let i = 0; i < 60; i += 1) stream.put(`thing-${i % 3}`, Buffer.from(`${i}:`.padEnd(700 + (i % 7) * 40, 'x')));
+    stream.put('thing-big', Buffer.alloc(30_000, 'y'));
+    await stream.drained();
+    expect(events.flatMap((e) => e.Records)).toHaveLength(61);
+    for (const [i, event] of events.entries()) {
+      const size = JSON.stringify(event).length;
+      if (event.Records.length > 1) expect(size).toBeLessThanOrEqual(payloadLimit);
+      // As many as fit: the next batch's first record would not have.
+      const next = events[i + 1]?.Records[0];
+      if (next) expect(JSON.stringify({ Records: [...event.Records, next] }).length).toBeGreaterThan(payloadLimit);
+    }
+    expect(events.length).toBeGreaterThan(3);
+    expect(events.at(-1)?.Records).toHaveLength(1);
+  });
+
   it('retries from the first failed record, then hands the rest of the batch to onFailure', async () => {
     const batches: string[][] = [];
     const failures: string[][] = [];

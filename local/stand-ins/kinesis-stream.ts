@@ -5,7 +5,8 @@ import type { KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecor
  * Kinesis Data Streams with a Lambda event source mapping, as the ingest uses them in AWS
  * (cdk/lib/constructs/telemetry.ts): records are put with a partition key, which picks the shard
  * (MD5 of the key, as Kinesis does); each shard hands its records to the consumer in order, one
- * batch at a time, as many as are waiting up to `batchSize`. A batch that throws is retried
+ * batch at a time, as many as are waiting up to `batchSize` and, as Lambda does, no more than fit
+ * its 6 MB invocation payload (`payloadLimit`, the event's JSON). A batch that throws is retried
  * whole; one that reports item failures is retried from the lowest failed sequence number. After
  * `retryAttempts` retries the rest of the batch goes to `onFailure` and the shard moves on.
  *
@@ -27,11 +28,15 @@ export interface KinesisStandInOptions {
   /** The consumer of one shard's batch: shard i is always consumed by the same container. */
   readonly consume: (shard: number, event: KinesisStreamEvent) => Promise<KinesisStreamBatchResponse | undefined | void>;
   readonly onFailure: (failure: { readonly shard: number; readonly records: readonly KinesisStreamRecord[]; readonly error: unknown }) => void;
+  /** The most JSON a batch's event may be: Lambda's synchronous invocation payload limit. @default 6 MB */
+  readonly payloadLimit?: number;
   /** Wait before retry n (1-based); @default 100 ms × 2^(n-1) */
   readonly retryDelayMs?: (attempt: number) => number;
 }
 
 const REGION = 'us-east-1';
+/** Lambda's payload limit for a synchronous invocation, which caps an event source mapping's batch. */
+export const LAMBDA_PAYLOAD_LIMIT = 6 * 1024 * 1024;
 
 /** A record waiting in its shard, as it was put. */
 interface Waiting {
@@ -71,6 +76,22 @@ export const startKinesisStream = (options: KinesisStandInOptions): KinesisStand
       eventSourceARN: arn,
     };
   };
+  // A record's size in the event's JSON: a record with an empty key and data, plus its key and
+  // its data in base64 (thing names need no escaping), and the comma between records.
+  const recordOverhead = JSON.stringify(recordOf({ partitionKey: '', sequenceNumber: '0'.repeat(56), data: Buffer.alloc(0), arrivedAt: Date.now() }, 0)).length + 1;
+  const payloadLimit = options.payloadLimit ?? LAMBDA_PAYLOAD_LIMIT;
+  /** How many of a shard's waiting records the next batch takes: up to batchSize, within the payload limit (at least one). */
+  const batchLength = (buffer: readonly Waiting[]) => {
+    let bytes = '{"Records":[]}'.length;
+    let count = 0;
+    for (const w of buffer) {
+      if (count >= options.batchSize) break;
+      bytes += recordOverhead + w.partitionKey.length + 4 * Math.ceil(w.data.length / 3);
+      if (count > 0 && bytes > payloadLimit) break;
+      count += 1;
+    }
+    return count;
+  };
   const idleWaiters: (() => void)[] = [];
 
   const allIdle = () => shards.every((s) => !s.busy && s.buffer.length === 0);
@@ -83,7 +104,7 @@ export const startKinesisStream = (options: KinesisStandInOptions): KinesisStand
     const shard = shards[index];
     if (!shard || stopped || shard.busy || shard.buffer.length === 0) return settleIdle();
     shard.busy = true;
-    const batch = shard.buffer.slice(0, options.batchSize).map((w) => recordOf(w, index));
+    const batch = shard.buffer.slice(0, batchLength(shard.buffer)).map((w) => recordOf(w, index));
     const done = (count: number) => {
       shard.buffer.splice(0, count);
       shard.attempts = 0;
