@@ -64,7 +64,7 @@ const milkData = async (view: MilkView, input: { supplyNumber: string; vatNumber
   const farm = await farmOfView(deps.farms, caller, view, input.supplyNumber);
   const device = (await deps.farms.listDevicesOfFarm(farm._id)).find((d) => d.status === 1 && d.vat_number === input.vatNumber);
   if (!device) throw new ValidationError(`Vat ${input.vatNumber} is not a vat of ${farm.fonterra_id}.`);
-  const r = resolveRange({ startDate: input.fromDate, endDate: input.toDate }, { now: deps.now(), timeZone: farm.timezone, datesAllowed: true });
+  const r = resolveRange({ startDate: input.fromDate, endDate: input.toDate }, { now: deps.now(), timeZone: farm.timezone, datesAllowed: true, fields: { start: 'fromDate', end: 'toDate' } });
   if (!r.ok) throw new ValidationError(r.message);
   const { range } = r;
 

@@ -35,6 +35,10 @@ describe('resolveRange', () => {
 
   it('refuses a reversed range, one date alone, the future (local today is the last day) and dates on Lite', () => {
     expect(resolveRange({ startDate: '2026-11-03', endDate: '2026-11-01' }, ctx)).toEqual({ ok: false, message: RANGE_REVERSED });
+    // A caller whose fields have other names gets them in its messages (MILK_QUALITY_DATA).
+    const fields = { start: 'fromDate', end: 'toDate' };
+    expect(resolveRange({ startDate: '2026-11-03', endDate: '2026-11-01' }, { ...ctx, fields })).toEqual({ ok: false, message: 'toDate must not be before fromDate.' });
+    expect(resolveRange({ startDate: '2026-11-03' }, { ...ctx, fields })).toEqual({ ok: false, message: 'Send fromDate and toDate together.' });
     expect(resolveRange({ endDate: '2026-11-01' }, ctx)).toEqual({ ok: false, message: RANGE_HALF });
     expect(resolveRange({ startDate: '2026-11-21', endDate: '2026-11-23' }, ctx)).toEqual({ ok: false, message: NO_MORE_DATA });
     // 22 Nov is already today in Auckland while it is still 21 Nov in UTC.

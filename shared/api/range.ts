@@ -4,8 +4,16 @@ import { addDays, daysFrom, localDayOf, localMidnight } from '../time/local-day'
 /** Spec §8: "A time navigation past the present: 'No more data!'". */
 export const NO_MORE_DATA = 'No more data!';
 export const RANGE_TOO_LONG = `The range may be at most ${MAX_RANGE_DAYS} days.`;
-export const RANGE_REVERSED = 'endDate must not be before startDate.';
-export const RANGE_HALF = 'Send startDate and endDate together.';
+/** A range's two date fields as the caller's action names them. */
+export interface RangeFields {
+  readonly start: string;
+  readonly end: string;
+}
+const DASHBOARD_FIELDS: RangeFields = { start: 'startDate', end: 'endDate' };
+export const rangeReversed = (f: RangeFields = DASHBOARD_FIELDS) => `${f.end} must not be before ${f.start}.`;
+export const rangeHalf = (f: RangeFields = DASHBOARD_FIELDS) => `Send ${f.start} and ${f.end} together.`;
+export const RANGE_REVERSED = rangeReversed();
+export const RANGE_HALF = rangeHalf();
 export const RANGE_PRO_ONLY = 'The date range is for Vat-Man Pro and Vat-Man Auto farms.';
 /** Lite farms page back by 2 days; far enough for any history kept, small enough for any clock. */
 export const MAX_PAGE_INDEX = 1000;
@@ -36,6 +44,8 @@ export interface RangeContext {
   readonly datesAllowed: boolean;
   /** Length of a page (and of the default range). @default PAGING_STEP_DAYS */
   readonly pageDays?: number;
+  /** The date fields' names in the caller's messages (MILK_QUALITY_DATA's are fromDate and toDate). @default startDate, endDate */
+  readonly fields?: RangeFields;
 }
 
 /**
@@ -52,9 +62,9 @@ export const resolveRange = (req: RangeRequest, ctx: RangeContext): RangeResult 
   const today = localDayOf(now, ctx.timeZone);
   const { startDate, endDate } = req;
   if (startDate !== undefined || endDate !== undefined) {
-    if (startDate === undefined || endDate === undefined) return { ok: false, message: RANGE_HALF };
+    if (startDate === undefined || endDate === undefined) return { ok: false, message: rangeHalf(ctx.fields) };
     if (!ctx.datesAllowed) return { ok: false, message: RANGE_PRO_ONLY };
-    if (endDate < startDate) return { ok: false, message: RANGE_REVERSED };
+    if (endDate < startDate) return { ok: false, message: rangeReversed(ctx.fields) };
     if (daysFrom(startDate, endDate) > MAX_RANGE_DAYS) return { ok: false, message: RANGE_TOO_LONG };
     if (startDate > today || endDate > today) return { ok: false, message: NO_MORE_DATA };
     const from = localMidnight(startDate, ctx.timeZone);

@@ -151,6 +151,9 @@ describe('Milk Quality staff (MILK_QUALITY_DATA)', () => {
     const missing = await call('MILK_QUALITY_DATA', { supplyNumber: '', vatNumber: '', fromDate: range.fromDate, toDate: '' }, 'milkQuality');
     expect(missing.status).toBe(422);
     expect(missing.body).toEqual({ message: ['supplyNumber is required', 'vatNumber is required', 'toDate is required'] });
+    // The range's message names this action's fields.
+    const reversed = await call('MILK_QUALITY_DATA', { supplyNumber: '31245', vatNumber: '1', fromDate: range.toDate, toDate: range.fromDate }, 'milkQuality');
+    expect([reversed.status, reversed.body]).toEqual([422, { message: 'toDate must not be before fromDate.' }]);
   });
 });
 
