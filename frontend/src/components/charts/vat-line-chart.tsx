@@ -5,6 +5,7 @@ import { CHART_HEIGHT } from '@shared/constants';
 import { formatTick, niceTimeTicks } from '../../lib/time-format';
 import { type Band, type ChartUnit, stirrerText, type XY, tooltipLines } from './chart-data';
 import { useChartTurn } from './idle-turn';
+import { LABEL_ROW_HEIGHT, placeMarkerLabels } from './marker-labels';
 import './charts.css';
 
 ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, Decimation, zoomPlugin);
@@ -54,7 +55,11 @@ declare module 'chart.js' {
   }
 }
 
-/** Draws each marker as a vertical line over the plot area, its label (if any) at the top. */
+/**
+ * Draws each marker as a vertical line over the plot area, its label (if any) at the top, on a pale
+ * ground so lines behind it do not strike it through; labels of close markers stack in rows
+ * (marker-labels.ts) rather than print over each other.
+ */
 export const markersPlugin: Plugin<'line'> = {
   id: 'markers',
   afterDatasetsDraw(chart, _args, options: { lines?: readonly Marker[] }) {
@@ -65,22 +70,25 @@ export const markersPlugin: Plugin<'line'> = {
     ctx.lineWidth = 1;
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'top';
-    for (const m of options.lines) {
-      const px = x.getPixelForValue(m.at);
-      if (px < chartArea.left || px > chartArea.right) continue;
+    const shown = options.lines.map((m) => ({ m, px: x.getPixelForValue(m.at) })).filter(({ px }) => px >= chartArea.left && px <= chartArea.right);
+    for (const { m, px } of shown) {
       ctx.strokeStyle = m.colour;
-      ctx.fillStyle = m.colour;
       ctx.setLineDash(m.dashed ? [4, 4] : []);
       ctx.beginPath();
       ctx.moveTo(px, chartArea.top);
       ctx.lineTo(px, chartArea.bottom);
       ctx.stroke();
-      if (m.label) {
-        // Labels near the right edge go on the line's left so they stay inside the chart.
-        const width = ctx.measureText(m.label).width;
-        ctx.fillText(m.label, px + 3 + width > chartArea.right ? px - 3 - width : px + 3, chartArea.top + 2);
-      }
     }
+    const labelled = shown.flatMap(({ m, px }) => (m.label ? [{ label: m.label, colour: m.colour, px, width: ctx.measureText(m.label).width }] : []));
+    placeMarkerLabels(labelled, chartArea).forEach((spot, i) => {
+      const l = labelled[i];
+      if (!spot || !l) return;
+      const top = chartArea.top + 2 + spot.row * LABEL_ROW_HEIGHT;
+      ctx.fillStyle = 'rgb(255 255 255 / 70%)';
+      ctx.fillRect(spot.x - 1, top - 1, l.width + 2, LABEL_ROW_HEIGHT - 1);
+      ctx.fillStyle = l.colour;
+      ctx.fillText(l.label, spot.x, top);
+    });
     ctx.restore();
   },
 };

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { installerContracts, type UnitDownload } from '@shared/api/actions/installer';
 import type { ContractFields } from '@shared/api/contract';
@@ -50,6 +50,7 @@ export function NewInstallPage() {
   const [problems, setProblems] = useState<FormProblems>({});
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>();
+  const requiredId = useId();
   const count = Number(device.numVats) || 1;
   const tabs = ['Device', ...VAT_COUNTS.slice(0, count).map((n) => `Vat ${n}`)];
 
@@ -188,11 +189,6 @@ export function NewInstallPage() {
       <div role="tabpanel" aria-label={tabs[shown]}>
         {shown === 0 ? deviceTab : vatTab(shown - 1)}
       </div>
-      {anyProblem && (
-        <p className="installer__required" role="alert">
-          Required Field
-        </p>
-      )}
       <div className="installer__buttons">
         {shown < tabs.length - 1 && (
           <button type="button" className="button" onClick={() => setTab(shown + 1)}>
@@ -200,9 +196,15 @@ export function NewInstallPage() {
           </button>
         )}
         {shown === tabs.length - 1 && shown > 0 && (
-          <button type="button" className="button button--primary" disabled={sending} onClick={() => void submit()}>
+          <button type="button" className="button button--primary" disabled={sending} aria-describedby={anyProblem ? requiredId : undefined} onClick={() => void submit()}>
             Submit New Install
           </button>
+        )}
+        {/* The whole form's note, beside the buttons: under the last field it read as that field's. */}
+        {anyProblem && (
+          <p className="installer__required installer__required--form" id={requiredId} role="alert">
+            Required Field
+          </p>
         )}
       </div>
       {outcome && (
