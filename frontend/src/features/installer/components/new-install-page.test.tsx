@@ -41,6 +41,28 @@ describe('New Install (operator §2, §5)', () => {
     expect(api.calls).toHaveLength(0);
   });
 
+  it('after a Submit, a field put right loses its mark at once, and its tab too once all its fields are right', async () => {
+    const { user } = renderPage();
+    await user.click(screen.getByRole('tab', { name: 'Vat 1' }));
+    await user.click(screen.getByRole('button', { name: 'Submit New Install' }));
+    const deviceTab = screen.getByRole('tab', { name: 'Device' });
+    expect(deviceTab.className).toContain('installer__tab--error');
+
+    await user.click(deviceTab);
+    const panel = screen.getByRole('tabpanel', { name: 'Device' });
+    const marked = within(panel).getAllByText('Required Field').length;
+    expect(marked).toBeGreaterThan(0);
+    await user.type(within(panel).getByLabelText(/^IMEI/), '356938035643809');
+    expect(within(panel).queryAllByText('Required Field')).toHaveLength(marked - 1);
+    expect(within(panel).getByLabelText(/^IMEI/).getAttribute('aria-invalid')).not.toBe('true');
+    await user.type(within(panel).getByLabelText(/^Supply Number/), '12345');
+    expect(within(panel).queryAllByText('Required Field')).toHaveLength(0);
+    expect(screen.getByRole('tab', { name: 'Device' }).className).not.toContain('installer__tab--error');
+    // The vat's fields are still empty: its tab keeps its mark, and so does the form-wide note.
+    expect(screen.getByRole('tab', { name: 'Vat 1' }).className).toContain('installer__tab--error');
+    expect(screen.getByRole('alert').textContent).toBe('Required Field');
+  });
+
   it('shows no form-wide note before a submit', async () => {
     const { user } = renderPage();
     await user.click(screen.getByRole('tab', { name: 'Vat 1' }));

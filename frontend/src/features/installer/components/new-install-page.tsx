@@ -47,7 +47,10 @@ export function NewInstallPage() {
   const [device, setDevice] = useState<DeviceForm>(DEFAULT_DEVICE);
   const [vats, setVats] = useState<VatForm[]>(VAT_COUNTS.map(() => ({ ...NEW_VAT })));
   const [tab, setTab] = useState(0);
-  const [problems, setProblems] = useState<FormProblems>({});
+  // The fields are checked from the first Submit on, then again as they change: a field put right
+  // loses its 'Required Field' (and its tab its error mark) at once, not at the next Submit.
+  const [checked, setChecked] = useState(false);
+  const problems: FormProblems = checked ? checkNewInstall(device, vats) : {};
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>();
   const requiredId = useId();
@@ -56,9 +59,8 @@ export function NewInstallPage() {
 
   const setVat = (i: number, change: Partial<VatForm>) => setVats((all) => all.map((v, k) => (k === i ? { ...v, ...change } : v)));
   const submit = async () => {
-    const found = checkNewInstall(device, vats);
-    setProblems(found);
-    if (Object.keys(found).length) return;
+    setChecked(true);
+    if (Object.keys(checkNewInstall(device, vats)).length) return;
     setSending(true);
     try {
       const answer = await client.call(installerContracts.NEW_INSTALL, newInstallFields(device, vats) as ContractFields<typeof installerContracts.NEW_INSTALL>, { onError: () => undefined });
