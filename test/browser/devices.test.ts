@@ -25,6 +25,12 @@ const env = browserTestFile('devices');
 const ZONE = 'Pacific/Auckland';
 const SILENT = 'vm-wes118-3';
 const PRO_1 = DEMO_DEVICES.find((d) => d.name === 'vm-31245-1');
+/**
+ * Yesterday's stored messages go to the farm's other vat: on PRO_1's chart, the last minute of
+ * yesterday lay nearer the click than the fresh reading for most of an hour after New Zealand's
+ * midnight, and the click opened it.
+ */
+const PRO_2 = DEMO_DEVICES.find((d) => d.name === 'vm-31245-2');
 let mq: MqttClient;
 const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 2 * 60_000).toISOString();
 /** Yesterday in New Zealand and the messages stored inside it (and one just before it). */
@@ -55,7 +61,7 @@ beforeAll(async () => {
     await mq.publishAsync(telemetryTopic(d.name), JSON.stringify({ published_at: at, radar_distance: 1400, temp1, temp2: 14.2, shaft_rpm: 420, agitator_status: 1, state_machine: 'storage' }), { qos: 1 });
   }
   const readings = dynamoReadingsRepository(createDocumentClient(), env.stack.facts.dynamodb.readingsTable);
-  for (const t of [...insideYesterday, new Date(yStart - 60_000).toISOString()]) await readings.putReading(PRO_1?._id ?? '', reading(t, { temp1: 4 }), JSON.stringify({ published_at: t, temp1: 4 }));
+  for (const t of [...insideYesterday, new Date(yStart - 60_000).toISOString()]) await readings.putReading(PRO_2?._id ?? '', reading(t, { temp1: 4 }), JSON.stringify({ published_at: t, temp1: 4 }));
   const token = await env.stack.signIn('admin@vatman.local');
   // Wait until the ingest has stored every published reading.
   await until(async () => {
@@ -117,7 +123,7 @@ describe.skipIf(!env.run)('device page', () => {
   });
 
   it("downloads yesterday's raw messages by the farm's local day", async () => {
-    const page = await openAs('admin@vatman.local', `/dts/device/${PRO_1?._id ?? ''}`);
+    const page = await openAs('admin@vatman.local', `/dts/device/${PRO_2?._id ?? ''}`);
     await withShot(page, 'device-raws', async () => {
       await page.getByRole('button', { name: 'Raw data' }).click();
       const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -28,6 +28,15 @@ const card = (page: Page, n: number) => page.getByRole('region', { name: `Vat ${
 
 /** The farm's wall clock 'HH:mm' at `iso`, worked out with Intl alone. */
 const farmClock = (iso: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const farmDay = (t: number, zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(t));
+/** The card's 'No data since …' (§9): the farm's clock time when it was today there, else 'DD MMM YYYY HH:mm'. */
+const noDataSince = (iso: string, now: number, zone: string) => {
+  const day = farmDay(Date.parse(iso), zone);
+  if (day === farmDay(now, zone)) return `No data since ${farmClock(iso, zone)}`;
+  const [y, m, d] = day.split('-');
+  return `No data since ${d} ${MONTHS[Number(m) - 1]} ${y} ${farmClock(iso, zone)}`;
+};
 
 let broker: MqttClient;
 let sim: SimulatorHandle | undefined;
@@ -134,7 +143,7 @@ describe.runIf(run)('live dashboard, stale vats and the offline app (issue 26 ac
       await page.clock.fastForward('16:00');
 
       const amber = card(page, 1);
-      await amber.getByText(`No data since ${farmClock(quietSince, farm.timezone)}`).waitFor({ timeout: 10_000 });
+      await amber.getByText(noDataSince(quietSince, clock, farm.timezone)).waitFor({ timeout: 10_000 });
       expect(await amber.getAttribute('data-stale')).toBe('true');
       // Amber (milk-dashboard.css): read in the page (this file is compiled without the DOM's types).
       const borderOf = (el: unknown) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopColor: string } }).getComputedStyle(el).borderTopColor;
