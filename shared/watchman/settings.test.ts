@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WATCHMAN_DEFAULTS } from '../constants';
 import { watchmanActions } from '../api/actions/operator';
-import { camelOf, checkWatchmanForm, msgMinAboveMax, MSG_REQUIRED, WATCHMAN_NUMBER_KEYS, withDefaults } from './settings';
+import { camelOf, checkWatchmanForm, msgMinAboveMax, MSG_REQUIRED, WATCHMAN_LABELS, WATCHMAN_NUMBER_KEYS, withDefaults } from './settings';
 
 const form = (over: Record<string, string> = {}) => ({
   ...Object.fromEntries(Object.entries(WATCHMAN_DEFAULTS).map(([k, v]) => [camelOf(k), String(v)])),
@@ -24,6 +24,13 @@ describe('Watchman settings (operator §5, §9)', () => {
   });
   it('requires every numeric field', () => {
     for (const k of WATCHMAN_NUMBER_KEYS) expect(checkWatchmanForm(form({ [camelOf(k)]: ' ' }))).toEqual({ ok: false, errors: { [k]: MSG_REQUIRED } });
+  });
+  it("names each empty field in the server's answer, which may list several", () => {
+    const sent = { type: 'SAVE_SETTINGS', ...form({ driedOffDays: '' }) } as Record<string, unknown>;
+    delete sent.calibrationDays;
+    const parsed = watchmanActions.SAVE_SETTINGS.safeParse(sent);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.message).sort()).toEqual([`${WATCHMAN_LABELS.calibration_days}: ${MSG_REQUIRED}`, `${WATCHMAN_LABELS.dried_off_days}: ${MSG_REQUIRED}`].sort());
   });
   it('refuses negatives except the probe minimum and maximum', () => {
     for (const k of WATCHMAN_NUMBER_KEYS) {

@@ -41,6 +41,11 @@ export const WATCHMAN_LABELS: Record<keyof WatchmanSettings, string> = {
 
 /** The message of an empty numeric field (operator §5 "Empty fields show the error state on save"; §8 'Required Field'). */
 export const MSG_REQUIRED = 'Required Field';
+/**
+ * An empty field as the server answers it: the field named before the spec's words, since one
+ * answer may list several fields (the form shows MSG_REQUIRED alone, beside the field).
+ */
+export const msgRequired = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]}: ${MSG_REQUIRED}`;
 export const msgNotNegative = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]} must be 0 or more`;
 export const msgNotNumber = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]} must be a number`;
 const MAX_VALUE = 1_000_000;
@@ -53,7 +58,7 @@ const numberField = (k: WatchmanNumberKey) =>
   z.preprocess(
     (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.trim())) : v),
     z
-      .number({ error: (iss) => (iss.input === undefined ? MSG_REQUIRED : msgNotNumber(k)) })
+      .number({ error: (iss) => (iss.input === undefined ? msgRequired(k) : msgNotNumber(k)) })
       .refine(Number.isFinite, msgNotNumber(k))
       .refine((n) => MAY_BE_NEGATIVE.includes(k) || n >= 0, msgNotNegative(k))
       .refine((n) => Math.abs(n) <= MAX_VALUE, `${WATCHMAN_LABELS[k]} is too large`),
@@ -105,7 +110,7 @@ export const checkWatchmanForm = (
   const errors: Partial<Record<keyof WatchmanSettings, string>> = {};
   for (const issue of parsed.error.issues) {
     const key = (Object.keys(WATCHMAN_DEFAULTS) as (keyof WatchmanSettings)[]).find((k) => camelOf(k) === issue.path[0]);
-    if (key && !errors[key]) errors[key] = issue.message;
+    if (key && !errors[key]) errors[key] = (WATCHMAN_NUMBER_KEYS as readonly string[]).includes(key) && issue.message === msgRequired(key as WatchmanNumberKey) ? MSG_REQUIRED : issue.message;
   }
   return { ok: false, errors };
 };
