@@ -1,6 +1,6 @@
 import { RAW_ARCHIVE_DAYS } from '../../shared/constants';
 import type { Device, LastUpdated } from '../../shared/entities/device';
-import { advance, hasPending, planBatch, replay, withReplayIntent, type IngestState, type Snapshot } from '../../shared/telemetry/ingest-core';
+import { advance, hasPending, planBatch, replay, replayWindowStart, withReplayIntent, type IngestState, type Snapshot } from '../../shared/telemetry/ingest-core';
 import { displayTemperature, displayVolume, type Reading } from '../../shared/telemetry/reading';
 import { hourOf } from '../../shared/time/utc';
 import type { FarmRepository, IngestRecord } from '../adapters/dynamodb/farms-repository';
@@ -137,7 +137,7 @@ export const makeDeviceState = (deps: { farms: FarmRepository; readings: Reading
       const snapshot = await readings.getSnapshotAtOrBefore(deviceId, plan.replayFrom);
       const fromHour = snapshot?.hour ?? hourOf(plan.replayFrom);
       const through = plan.through ?? plan.replayFrom;
-      const [stream, existing] = await Promise.all([readings.readPartitions(deviceId, fromHour, through), readings.listActivities(deviceId, fromHour, '9999')]);
+      const [stream, existing] = await Promise.all([readings.readPartitions(deviceId, fromHour, through), readings.listActivities(deviceId, replayWindowStart(snapshot as { hour: string; state: Snapshot } | undefined, plan.replayFrom), '9999')]);
       const next = replay({ state, vat, snapshot: snapshot?.state as Snapshot | undefined, replayFrom: plan.replayFrom, stream, existing });
       return commitOf(current, next.state, next.n, plan.fresh.at(-1));
     });

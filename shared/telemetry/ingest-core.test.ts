@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hourOf } from '../time/utc';
 import { activityId, type Activity } from './activities';
 import { detectAll, initialDetectorState } from './detect';
-import { advance, closedDays, hasPending, initialSnapshot, NO_PENDING, planBatch, replay, SNAPSHOT_HOURS, stepThrough, withReplayIntent, type IngestState, type Snapshot } from './ingest-core';
+import { advance, closedDays, hasPending, initialSnapshot, NO_PENDING, planBatch, replay, replayWindowStart, snapshotBlock, SNAPSHOT_HOURS, stepThrough, withReplayIntent, type IngestState, type Snapshot } from './ingest-core';
 import type { Reading } from './reading';
 import { at, trace, TRACE_VAT } from './testing/trace';
 
@@ -44,7 +44,8 @@ const memoryStore = () => {
     const fromHour = hour ?? hourOf(plan.replayFrom);
     const through = plan.through as string;
     const stream = [...readings.values()].filter((r) => r.published_at >= fromHour && r.published_at <= through).sort((a, b) => (a.published_at < b.published_at ? -1 : 1));
-    const existing = [...activities.values()].map((x) => x.a).filter((a) => a.start.published_at >= fromHour);
+    const from = replayWindowStart(hour ? { hour, state: snapshots.get(hour) as Snapshot } : undefined, plan.replayFrom);
+    const existing = [...activities.values()].map((x) => x.a).filter((a) => a.start.published_at >= from);
     apply(replay({ state, vat: VAT, snapshot: hour ? snapshots.get(hour) : undefined, replayFrom: plan.replayFrom, stream, existing }));
   };
   const view = () => ({
@@ -71,12 +72,13 @@ describe('ingest core', () => {
     expect(store.view().activities).toEqual([...closed.values()].sort((a, b) => activityId('', a).localeCompare(activityId('', b))));
   });
 
-  it(`keeps a replay snapshot at the first reading of each block of ${SNAPSHOT_HOURS} hours (UTC), the state before it`, () => {
+  it(`keeps a replay snapshot at the first reading of each block of ${SNAPSHOT_HOURS} hours (UTC), the state before it, keyed by the block's first hour`, () => {
     const { snapshots } = stepThrough(initialSnapshot(), busy, VAT);
     const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
     const firsts = busy.filter((r, i) => i === 0 || blockOf(r.published_at) !== blockOf((busy[i - 1] as Reading).published_at));
     expect(firsts.length).toBeGreaterThan(2);
-    expect(snapshots.map((s) => s.hour)).toEqual(firsts.map((r) => hourOf(r.published_at)));
+    expect(snapshots.map((s) => s.hour)).toEqual(firsts.map((r) => snapshotBlock(r.published_at)));
+    expect(snapshots.every((s) => Number(s.hour.slice(11, 13)) % SNAPSHOT_HOURS === 0)).toBe(true);
     for (const [j, s] of snapshots.entries()) expect(s.state.n).toBe(busy.indexOf(firsts[j] as Reading));
   });
 
@@ -92,6 +94,40 @@ describe('ingest core', () => {
     expect(shuffled.view().activities).not.toEqual(inOrder.view().activities);
     shuffled.ingest(busy.filter(held).reverse());
     expect(shuffled.view()).toEqual(inOrder.view());
+  });
+
+  it('late readings at the start of a block, then another late one later in it, still end in the in-order state', () => {
+    // The block's first 90 minutes come late, so the block's first stepped reading is in a later
+    // hour; their replay and a later one in the block must agree on the block's snapshot (it was
+    // keyed by that first reading's hour, so the later replay started from the stale one).
+    const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
+    const start = busy.findIndex((r, i) => i > 0 && blockOf(r.published_at) !== blockOf((busy[i - 1] as Reading).published_at));
+    const heldFirst = new Set(busy.slice(start, start + 90));
+    const heldLater = busy[start + 150] as Reading;
+    const inOrder = memoryStore();
+    for (let i = 0; i < busy.length; i += 60) inOrder.ingest(busy.slice(i, i + 60));
+    const late = memoryStore();
+    const first = busy.filter((r) => !heldFirst.has(r) && r !== heldLater);
+    for (let i = 0; i < first.length; i += 60) late.ingest(first.slice(i, i + 60));
+    late.ingest([...heldFirst]);
+    late.ingest([heldLater]);
+    expect(late.view()).toEqual(inOrder.view());
+  });
+
+  it('a replay keeps an activity that began at the snapshot\'s cursor and goes on unchanged through the window', () => {
+    const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
+    const plain = trace();
+    const start = plain.findIndex((r, i) => i > 300 && blockOf(r.published_at) !== blockOf((plain[i - 1] as Reading).published_at));
+    // The agitator stops at the block's last reading before and stays stopped to the end.
+    const stopped = trace({ agitatorStops: [[start - 1, plain.length + 10]] }).slice(0, start + 120);
+    const inOrder = memoryStore();
+    inOrder.ingest(stopped);
+    const late = memoryStore();
+    const held = stopped[start + 60] as Reading;
+    late.ingest(stopped.filter((r) => r !== held));
+    late.ingest([held]);
+    expect(late.view().activities.filter((a) => a.kind === 'agitator_stop').map((a) => a.start.published_at)).toContain(at(start - 1));
+    expect(late.view()).toEqual(inOrder.view());
   });
 
   it('a replay intent makes the next batch replay even when its readings are all stored already (the retry after a crash)', () => {

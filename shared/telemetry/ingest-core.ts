@@ -1,6 +1,6 @@
-import { dayOf, hourOf } from '../time/utc';
+import { dayOf } from '../time/utc';
 import { activityId, type Activity, type ActivityKind } from './activities';
-import { detect, initialDetectorState, type DetectorState } from './detect';
+import { detect, initialDetectorState, latestActivities, type DetectorState } from './detect';
 import type { Reading, VatConfig } from './reading';
 
 /**
@@ -52,11 +52,19 @@ export const initialSnapshot = (): Snapshot => ({ cursor: null, n: 0, detector: 
 /**
  * Replay snapshots are kept every this many hours of data time (at UTC hours 0, 4, 8, …): a replay
  * steps through at most that much more, and a device writes one snapshot a block instead of one an
- * hour (issue 14: a quarter of the ingest's snapshot writes). Keyed by the hour of the block's first
- * reading, as hourly ones were, so the snapshots stored before are found and used alike.
+ * hour (issue 14: a quarter of the ingest's snapshot writes).
  */
 export const SNAPSHOT_HOURS = 4;
-const snapshotBlock = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
+/**
+ * The hour (`YYYY-MM-DDTHH`, UTC) a block of SNAPSHOT_HOURS begins at: a block's snapshot is keyed
+ * by it, whichever of the block's readings was stepped first. It was keyed by the hour of that
+ * first reading, which differs with the delivery order (the block's first hours late): a replay
+ * through the block then wrote its snapshot under another key, the stale one (short of the late
+ * readings) stayed, and a later replay in the block started from it and lost them. Under one key
+ * the snapshot that has seen the most readings wins (the write's n guard). Hourly snapshots stored
+ * before SNAPSHOT_HOURS are still found at or before an instant and are as good as they were.
+ */
+export const snapshotBlock = (iso: string): string => `${iso.slice(0, 11)}${String(Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS) * SNAPSHOT_HOURS).padStart(2, '0')}`;
 
 /** Steps the detectors through readings in time order from `start`: the end state, the activities changed, a snapshot at each new block of SNAPSHOT_HOURS. */
 export const stepThrough = (start: Snapshot, readings: readonly Reading[], vat: VatConfig & { readonly _id: string }) => {
@@ -64,7 +72,7 @@ export const stepThrough = (start: Snapshot, readings: readonly Reading[], vat: 
   const changed = new Map<string, Activity>();
   const snapshots: { hour: string; state: Snapshot }[] = [];
   for (const r of readings) {
-    if (state.cursor === null || snapshotBlock(r.published_at) !== snapshotBlock(state.cursor)) snapshots.push({ hour: hourOf(r.published_at), state });
+    if (state.cursor === null || snapshotBlock(r.published_at) !== snapshotBlock(state.cursor)) snapshots.push({ hour: snapshotBlock(r.published_at), state });
     const step = detect(state.detector, r, vat);
     for (const a of step.changed) changed.set(activityId(vat._id, a), a);
     state = { cursor: r.published_at, n: state.n + 1, detector: step.state };
@@ -127,6 +135,15 @@ export const advance = (state: IngestState | undefined, n: number, fresh: readon
 };
 
 /**
+ * Where a replay from `snapshot` (keyed `hour`) looks for the activities it may delete: from the
+ * snapshot's cursor, the last reading before its block, since an outage or a battery-off found
+ * later starts at the reading before the gap (a block's first hours late: the outage from the
+ * reading before the block, which the late readings fill).
+ */
+export const replayWindowStart = (snapshot: { readonly hour: string; readonly state: Snapshot } | undefined, replayFrom: string): string =>
+  snapshot ? (snapshot.state.cursor !== null && snapshot.state.cursor < snapshot.hour ? snapshot.state.cursor : snapshot.hour) : replayFrom.slice(0, 13);
+
+/**
  * A replay: the detectors again from the snapshot at or before the earliest late reading, over
  * every stored reading from its hour through the newest. Activities that began in the window and
  * did not come back are deleted (an outage a late reading filled, say). The fresh readings among
@@ -140,14 +157,19 @@ export const replay = (input: {
   readonly replayFrom: string;
   /** Stored readings from the snapshot's hour (or replayFrom's) through the newest, in time order. */
   readonly stream: readonly Reading[];
-  /** Stored activities whose start lies in the window. */
+  /** Stored activities whose start lies in the window: at or after the snapshot's cursor (`replayWindowStart`). */
   readonly existing: readonly Pick<Activity, 'kind' | 'start'>[];
 }): { state: IngestState; n: number } => {
   const { vat, stream } = input;
   const cursor = input.state?.cursor ?? null;
   const step = stepThrough(input.snapshot ?? initialSnapshot(), stream, vat);
   const through = step.state.cursor ?? cursor;
-  const deletions = input.existing.filter((a) => !step.changed.has(activityId(vat._id, a))).map((a) => ({ kind: a.kind, start: a.start.published_at }));
+  // An activity the snapshot's detectors already hold (one open at its cursor, say) goes on
+  // whether or not the window changes it; any other the window does not give again is gone.
+  const known = new Set(Object.values(latestActivities(input.snapshot?.detector ?? initialDetectorState())).map((a) => activityId(vat._id, a)));
+  const deletions = input.existing
+    .filter((a) => !step.changed.has(activityId(vat._id, a)) && !known.has(activityId(vat._id, a)))
+    .map((a) => ({ kind: a.kind, start: a.start.published_at }));
   const fresh = stream.filter((r) => cursor === null || r.published_at > cursor);
   const late = stream.filter((r) => r.published_at >= input.replayFrom && (cursor === null || r.published_at <= cursor));
   const touched = [...(cursor ? [cursor] : []), input.replayFrom, ...late.map((r) => r.published_at), ...fresh.map((r) => r.published_at)];
