@@ -39,7 +39,7 @@ import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke'
 import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { deadLetterLines } from './replay-dlq';
-import { INGEST_STREAM } from '../lambdas/ingest/stream-settings';
+import { INGEST_FUNCTION, INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages } from './stand-ins/cognito-messages';
 import { enrolDemoTotp } from './seed/totp';
 import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows, seedDemoOrganization, seedDemoUnits } from './seed/seed';
@@ -298,7 +298,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // thing name, in the record the rule's SQL makes in AWS (cdk/lib/constructs/telemetry.ts). The
     // ingest consumes the stream's shards in "containers" (worker threads), apart from the broker
     // and the API gateway: shard i always in container i, one batch at a time, like Lambda.
-    const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: INGEST_STREAM.localShards });
+    const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: INGEST_STREAM.localShards, semiSpaceMb: INGEST_FUNCTION.semiSpaceMb });
     closers.push(() => ingest.stop());
     const deadLetters = join(DATA, 'ingest-dead-letters.jsonl');
     const ingestStream = startKinesisStream({

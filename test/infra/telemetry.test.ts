@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_PARTITION_KEY, INGEST_RULE_SQL, UNIT_INGEST_RULE_SQL } from '../../cdk/lib/constructs/telemetry';
-import { INGEST_STREAM } from '../../lambdas/ingest/stream-settings';
+import { INGEST_FUNCTION, INGEST_STREAM } from '../../lambdas/ingest/stream-settings';
 import { functionEnv, lambdaFunctions, nagViolations, onlyResourceId, synthVatMan, type Synthesized } from './synth';
 
 let synth: Synthesized;
@@ -96,6 +96,11 @@ describe('ingest stream and Lambda', () => {
     const env = functionEnv(template, ingestId);
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['FARMS_TABLE', 'READINGS_TABLE', 'ALERTS_TABLE']));
     expect(lambdaFunctions(template)[ingestId]?.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 60 });
+  });
+
+  it("runs with the young generation and memory the local containers get (INGEST_FUNCTION), source maps still on", () => {
+    expect(functionEnv(template, ingestId).NODE_OPTIONS).toBe(`--enable-source-maps --max-semi-space-size=${INGEST_FUNCTION.semiSpaceMb}`);
+    expect(lambdaFunctions(template)[ingestId]?.Properties).toMatchObject({ MemorySize: INGEST_FUNCTION.memoryMb });
   });
 });
 

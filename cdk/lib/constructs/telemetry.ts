@@ -7,7 +7,7 @@ import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INGEST_STREAM } from '../../../lambdas/ingest/stream-settings';
+import { INGEST_FUNCTION, INGEST_STREAM } from '../../../lambdas/ingest/stream-settings';
 import { DEVICE_TOPIC_FILTER, devicePublishTopics, UNIT_TELEMETRY_TOPIC_FILTER } from '../../../shared/telemetry/device-message';
 import { acknowledge } from '../nag';
 import { functionEntry } from '../paths';
@@ -80,6 +80,8 @@ export class Telemetry extends Construct {
       description: 'Vat-Man telemetry ingest (IoT rule dts/+/+ via the ingest stream)',
       // A batch with a late message replays up to a day of readings; 60 s leaves room for that.
       timeout: Duration.seconds(60),
+      memorySize: INGEST_FUNCTION.memoryMb,
+      nodeOptions: [`--max-semi-space-size=${INGEST_FUNCTION.semiSpaceMb}`],
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });

@@ -40,6 +40,8 @@ export interface VatManFunctionProps {
   readonly removalPolicy?: RemovalPolicy;
   /** Extra environment variables; tables are added with `bindTable`. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Node.js options beside --enable-source-maps (NODE_OPTIONS), e.g. V8's heap sizes. */
+  readonly nodeOptions?: readonly string[];
 }
 
 /**
@@ -104,7 +106,7 @@ export class VatManFunction extends Construct implements IGrantable {
       logGroup: this.logGroup,
       environment: {
         // Stack traces point at the TypeScript sources instead of the minified bundle.
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: ['--enable-source-maps', ...(props.nodeOptions ?? [])].join(' '),
         ...props.environment,
       },
       bundling: {
