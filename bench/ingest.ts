@@ -2,19 +2,15 @@
  * Ingest throughput: device messages through MQTT (aedes), the rule runner, the ingest stream (Kinesis
  * stand-in, 2 shards, batches of up to 10,000 within Lambda's 6 MB payload: lambdas/ingest/stream-settings.ts), the ingest handler in two worker-thread containers and
  * dynalite, beside dynalite's own raw write rates (PutItem one at a time, and BatchWriteItem of 25 in
- * parallel) measured in the same run on the same store, and the ingest's rate against the best of
- * them: in ROUNDS rounds of raw measures then ingest, each round's ratio and their median.
+ * parallel) measured in the same run on the same table, and the ingest's rate against the best of them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import mqtt from 'mqtt';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { DEMO_FARMS } from '../local/seed/demo-data';
-import { createTableInput } from '../local/stand-ins/dynamodb';
-import { TABLES } from '../shared/data/tables';
 import { telemetryTopic } from '../shared/telemetry/device-message';
 import { READING_FIELDS, type Reading } from '../shared/telemetry/reading';
 import { readingValues } from '../shared/telemetry/reading-item';
@@ -30,13 +26,6 @@ const BENCH_DEVICES = 40;
 const MESSAGES_PER_DEVICE = 1_000;
 /** Untimed messages per device before the timed ones (see benchIngest). */
 const WARMUP_MESSAGES_PER_DEVICE = 250;
-/**
- * Rounds of (raw BatchWriteItem measures, then the ingest's timed messages), one after the other on
- * the same growing store. The machine is shared: one pair of measures gave anywhere from 40 % to
- * 54 % for the same code (the raw rate alone moved by a sixth between runs), so each round's
- * ratio is printed and the median is the figure.
- */
-const ROUNDS = 3;
 const RAW_ITEMS = 10_000;
 /** Items of each BatchWriteItem raw measure: as many as the ingest's timed messages, so both write as much into the store. */
 const BATCH_RAW_ITEMS = BENCH_DEVICES * MESSAGES_PER_DEVICE;
@@ -101,24 +90,6 @@ const storeCpuMs = (): number | undefined => {
 };
 const perItem = (from: number | undefined, to: number | undefined, items: number) => (from === undefined || to === undefined ? 'n/a' : `${((to - from) / items).toFixed(2)} ms`);
 
-/**
- * Runs a raw measure on a table of its own, made from the readings table's definition, and
- * deletes the table after it: the store holds only the ingest's own data between the measures,
- * as it would without them. Left in the store, the raw measures' 80,000 items a round made every
- * later raw measure dearer (0.23, 0.29, then 0.30 ms of CPU an item over three rounds) while the
- * ingest's cost stayed, so the ratio climbed round by round (47, 55, 64 %).
- */
-const onOwnTable = async <T>(doc: ReturnType<typeof createDocumentClient>, name: string, measure: (table: string) => Promise<T>): Promise<T> => {
-  const def = TABLES.find((t) => t.id === 'Readings');
-  if (!def) throw new Error('no Readings table definition');
-  await doc.send(new CreateTableCommand(createTableInput(def, name)));
-  try {
-    return await measure(name);
-  } finally {
-    await doc.send(new DeleteTableCommand({ TableName: name }));
-  }
-};
-
 /** `drained` resolves when the local ingest stream has handed on every record (the stack's ingestDrained). */
 export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void>): Promise<void> => {
   const doc = createDocumentClient();
@@ -161,7 +132,7 @@ export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void
   // the ingest's writeReadings sends), unprocessed items sent again. Twice: the message-shaped
   // items above (17 attributes), and items of the ingest's own stored shape (5 attributes,
   // shared/telemetry/reading-item.ts), so the ingest is compared with the store writing what it writes.
-  const batchRateOf = (prefix: string, itemOf: (i: number) => Record<string, unknown>) => onOwnTable(doc, `${facts.dynamodb.readingsTable}-${prefix.toLowerCase()}`, async (table) => {
+  const batchRateOf = async (prefix: string, itemOf: (i: number) => Record<string, unknown>) => {
     let nextBatch = 0;
     const cpu = cpuMs();
     const started = performance.now();
@@ -174,19 +145,20 @@ export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void
             PutRequest: { Item: { pk: `${prefix}#${(first + j) % 64}`, sk: String(first + j).padStart(8, '0'), ...itemOf(first + j) } },
           }));
           while (pending.length > 0) {
-            const res = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-            pending = (res.UnprocessedItems?.[table] ?? []) as typeof pending;
+            const res = await doc.send(new BatchWriteCommand({ RequestItems: { [facts.dynamodb.readingsTable]: pending } }));
+            pending = (res.UnprocessedItems?.[facts.dynamodb.readingsTable] ?? []) as typeof pending;
           }
         }
       }),
     );
     return { rate: BATCH_RAW_ITEMS / ((performance.now() - started) / 1000), cpuPerItem: perItem(cpu, cpuMs(), BATCH_RAW_ITEMS) };
-  });
+  };
+  const batch = await batchRateOf('RAWBATCH', (i) => ({ ...sample, raw: message(Date.now(), i) }));
   const sampleReading = Object.fromEntries(READING_FIELDS.map((f) => [f, sample[f] ?? null])) as unknown as Reading;
-  const rawBatches = async (round: number) => ({
-    batch: await batchRateOf(`RAWBATCH${round}`, (i) => ({ ...sample, raw: message(Date.now(), i) })),
-    compact: await batchRateOf(`RAWCOMPACT${round}`, (i) => ({ ...readingValues(sampleReading), raw: message(Date.now(), i), expires_at: Math.floor(Date.now() / 1000) + 86_400 })),
-  });
+  const compact = await batchRateOf('RAWCOMPACT', (i) => ({ ...readingValues(sampleReading), raw: message(Date.now(), i), expires_at: Math.floor(Date.now() / 1000) + 86_400 }));
+  const batchRate = batch.rate;
+  const batchCpuPerItem = batch.cpuPerItem;
+  const bestRaw = Math.max(rawRate, batchRate, compact.rate);
 
   // Every device's state after its messages so far (the ingest state's reading count).
   const waitForCount = async (count: number, since: number) => {
@@ -213,7 +185,7 @@ export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void
   // fifth to the store's requests of the window.
   const total = BENCH_DEVICES * MESSAGES_PER_DEVICE;
   const warmup = Math.max(1, Number(process.env.BENCH_INGEST_WARMUP ?? WARMUP_MESSAGES_PER_DEVICE) || WARMUP_MESSAGES_PER_DEVICE);
-  const start = Date.now() - (ROUNDS * MESSAGES_PER_DEVICE + 60) * 60_000;
+  const start = Date.now() - (MESSAGES_PER_DEVICE + 60) * 60_000;
   const client = await mqtt.connectAsync(facts.mqtt, { clientId: 'bench-ingest' });
   const warm = performance.now();
   await Promise.all(
@@ -222,42 +194,28 @@ export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void
     }),
   );
   await waitForCount(warmup, warm);
-
-  console.log(`dynalite raw write rate (PutItem, ~700 B, c=${RAW_CONCURRENCY})          ${rawRate.toFixed(0)} items/s`);
-  const ratios: number[] = [];
-  const rates: number[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const { batch, compact } = await rawBatches(round);
-    const bestRaw = Math.max(rawRate, batch.rate, compact.rate);
-    const ingestCpu = cpuMs();
-    const ingestStoreCpu = storeCpuMs();
-    const t0 = performance.now();
-    const first = round * MESSAGES_PER_DEVICE;
-    await Promise.all(
-      devices.map(async (d) => {
-        for (let i = first; i < first + MESSAGES_PER_DEVICE; i += 1) await client.publishAsync(telemetryTopic(d.name), message(start + i * 60_000, warmup + i), { qos: 1 });
-      }),
-    );
-    const published = performance.now() - t0;
-    // Done when the ingest stream is empty and idle and every device's ingest state has seen all its
-    // readings. The stream is asked first (no DynamoDB load); the states are checked after, and again
-    // every 250 ms if a device is still behind (the rule runner may still be handing records on).
-    await waitForCount(warmup + first + MESSAGES_PER_DEVICE, t0);
-    const elapsed = performance.now() - t0;
-    const rate = total / (elapsed / 1000);
-    ratios.push(rate / bestRaw);
-    rates.push(rate);
-    console.log(`round ${round + 1} of ${ROUNDS}:`);
-    console.log(`  dynalite raw write rate (BatchWriteItem of ${BATCH_SIZE}, ~700 B, c=${BATCH_CONCURRENCY})  ${batch.rate.toFixed(0)} items/s (CPU ${batch.cpuPerItem} an item, all processes)`);
-    console.log(`  dynalite raw write rate (BatchWriteItem of ${BATCH_SIZE}, the ingest's 5-attribute item)  ${compact.rate.toFixed(0)} items/s (CPU ${compact.cpuPerItem} an item, all processes)`);
-    console.log(
-      `  ingest: ${total} messages (after ${warmup * BENCH_DEVICES + first * BENCH_DEVICES} before), ${BENCH_DEVICES} devices, MQTT QoS1 → rule → stream → handler (batches) → dynalite   ${rate.toFixed(0)} messages/s sustained (published in ${(published / 1000).toFixed(1)} s, all processed in ${(elapsed / 1000).toFixed(1)} s), ${((rate / bestRaw) * 100).toFixed(0)} % of the best raw rate (${((rate / rawRate) * 100).toFixed(0)} % of PutItem's, ${((rate / batch.rate) * 100).toFixed(0)} % of BatchWriteItem's, ${((rate / compact.rate) * 100).toFixed(0)} % of BatchWriteItem's of its own item shape), CPU ${perItem(ingestCpu, cpuMs(), total)} a message (all processes; the store ${perItem(ingestStoreCpu, storeCpuMs(), total)})`,
-    );
-  }
+  const ingestCpu = cpuMs();
+  const ingestStoreCpu = storeCpuMs();
+  const t0 = performance.now();
+  await Promise.all(
+    devices.map(async (d) => {
+      for (let i = 0; i < MESSAGES_PER_DEVICE; i += 1) await client.publishAsync(telemetryTopic(d.name), message(start + i * 60_000, warmup + i), { qos: 1 });
+    }),
+  );
+  const published = performance.now() - t0;
+  // Done when the ingest stream is empty and idle and every device's ingest state has seen all its
+  // readings. The stream is asked first (no DynamoDB load); the states are checked after, and again
+  // every 250 ms if a device is still behind (the rule runner may still be handing records on).
+  await waitForCount(warmup + MESSAGES_PER_DEVICE, t0);
+  const elapsed = performance.now() - t0;
+  const ingestCpuPerMessage = perItem(ingestCpu, cpuMs(), total);
+  const ingestStoreCpuPerMessage = perItem(ingestStoreCpu, storeCpuMs(), total);
   await client.endAsync();
-  const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+  const rate = total / (elapsed / 1000);
+  console.log(`dynalite raw write rate (PutItem, ~700 B, c=${RAW_CONCURRENCY})          ${rawRate.toFixed(0)} items/s`);
+  console.log(`dynalite raw write rate (BatchWriteItem of ${BATCH_SIZE}, ~700 B, c=${BATCH_CONCURRENCY})  ${batchRate.toFixed(0)} items/s (CPU ${batchCpuPerItem} an item, all processes)`);
+  console.log(`dynalite raw write rate (BatchWriteItem of ${BATCH_SIZE}, the ingest's 5-attribute item)  ${compact.rate.toFixed(0)} items/s (CPU ${compact.cpuPerItem} an item, all processes)`);
   console.log(
-    `ingest over ${ROUNDS} rounds: median ${median(rates).toFixed(0)} messages/s, median ${pct(median(ratios))} of the best raw rate of its round (rounds ${ratios.map(pct).join(', ')}); targets ≥ 2,000 messages/s and ≥ 45 % of the best`,
+    `ingest: ${total} messages (after ${warmup * BENCH_DEVICES} untimed), ${BENCH_DEVICES} devices, MQTT QoS1 → rule → stream → handler (batches) → dynalite   ${rate.toFixed(0)} messages/s sustained (published in ${(published / 1000).toFixed(1)} s, all processed in ${(elapsed / 1000).toFixed(1)} s), ${((rate / bestRaw) * 100).toFixed(0)} % of the best raw rate (${((rate / rawRate) * 100).toFixed(0)} % of PutItem's, ${((rate / batchRate) * 100).toFixed(0)} % of BatchWriteItem's, ${((rate / compact.rate) * 100).toFixed(0)} % of BatchWriteItem's of its own item shape), CPU ${ingestCpuPerMessage} a message (all processes; the store ${ingestStoreCpuPerMessage}); targets ≥ 2,000 messages/s and ≥ 45 % of the best`,
   );
 };
