@@ -59,6 +59,12 @@ const memoryStore = () => {
   } };
 };
 
+/** Whether readings[i] is the first of its block of SNAPSHOT_HOURS (worked out here apart from snapshotBlock). */
+const startsBlock = (readings: readonly Reading[], i: number) => {
+  const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
+  return i === 0 || blockOf((readings[i] as Reading).published_at) !== blockOf((readings[i - 1] as Reading).published_at);
+};
+
 const busy = trace({ outages: [[600, 640]], batteryOff: [[700, 730]], agitatorStops: [[1_100, 1_125]] });
 
 describe('ingest core', () => {
@@ -74,8 +80,7 @@ describe('ingest core', () => {
 
   it(`keeps a replay snapshot at the first reading of each block of ${SNAPSHOT_HOURS} hours (UTC), the state before it, keyed by the block's first hour`, () => {
     const { snapshots } = stepThrough(initialSnapshot(), busy, VAT);
-    const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
-    const firsts = busy.filter((r, i) => i === 0 || blockOf(r.published_at) !== blockOf((busy[i - 1] as Reading).published_at));
+    const firsts = busy.filter((_, i) => startsBlock(busy, i));
     expect(firsts.length).toBeGreaterThan(2);
     expect(snapshots.map((s) => s.hour)).toEqual(firsts.map((r) => snapshotBlock(r.published_at)));
     expect(snapshots.every((s) => Number(s.hour.slice(11, 13)) % SNAPSHOT_HOURS === 0)).toBe(true);
@@ -100,8 +105,7 @@ describe('ingest core', () => {
     // The block's first 90 minutes come late, so the block's first stepped reading is in a later
     // hour; their replay and a later one in the block must agree on the block's snapshot (it was
     // keyed by that first reading's hour, so the later replay started from the stale one).
-    const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
-    const start = busy.findIndex((r, i) => i > 0 && blockOf(r.published_at) !== blockOf((busy[i - 1] as Reading).published_at));
+    const start = busy.findIndex((_, i) => i > 0 && startsBlock(busy, i));
     const heldFirst = new Set(busy.slice(start, start + 90));
     const heldLater = busy[start + 150] as Reading;
     const inOrder = memoryStore();
@@ -115,9 +119,8 @@ describe('ingest core', () => {
   });
 
   it('a replay keeps an activity that began at the snapshot\'s cursor and goes on unchanged through the window', () => {
-    const blockOf = (iso: string) => `${iso.slice(0, 11)}${Math.floor(Number(iso.slice(11, 13)) / SNAPSHOT_HOURS)}`;
     const plain = trace();
-    const start = plain.findIndex((r, i) => i > 300 && blockOf(r.published_at) !== blockOf((plain[i - 1] as Reading).published_at));
+    const start = plain.findIndex((_, i) => i > 300 && startsBlock(plain, i));
     // The agitator stops at the block's last reading before and stays stopped to the end.
     const stopped = trace({ agitatorStops: [[start - 1, plain.length + 10]] }).slice(0, start + 120);
     const inOrder = memoryStore();

@@ -1,4 +1,4 @@
-import { dayOf } from '../time/utc';
+import { dayOf, hourOf } from '../time/utc';
 import { activityId, type Activity, type ActivityKind } from './activities';
 import { detect, initialDetectorState, latestActivities, type DetectorState } from './detect';
 import type { Reading, VatConfig } from './reading';
@@ -138,10 +138,10 @@ export const advance = (state: IngestState | undefined, n: number, fresh: readon
  * Where a replay from `snapshot` (keyed `hour`) looks for the activities it may delete: from the
  * snapshot's cursor, the last reading before its block, since an outage or a battery-off found
  * later starts at the reading before the gap (a block's first hours late: the outage from the
- * reading before the block, which the late readings fill).
+ * reading before the block, which the late readings fill). Without a cursor, from the replay's hour.
  */
 export const replayWindowStart = (snapshot: { readonly hour: string; readonly state: Snapshot } | undefined, replayFrom: string): string =>
-  snapshot ? (snapshot.state.cursor !== null && snapshot.state.cursor < snapshot.hour ? snapshot.state.cursor : snapshot.hour) : replayFrom.slice(0, 13);
+  snapshot?.state.cursor ?? snapshot?.hour ?? hourOf(replayFrom);
 
 /**
  * A replay: the detectors again from the snapshot at or before the earliest late reading, over
@@ -168,7 +168,10 @@ export const replay = (input: {
   // whether or not the window changes it; any other the window does not give again is gone.
   const known = new Set(Object.values(latestActivities(input.snapshot?.detector ?? initialDetectorState())).map((a) => activityId(vat._id, a)));
   const deletions = input.existing
-    .filter((a) => !step.changed.has(activityId(vat._id, a)) && !known.has(activityId(vat._id, a)))
+    .filter((a) => {
+      const id = activityId(vat._id, a);
+      return !step.changed.has(id) && !known.has(id);
+    })
     .map((a) => ({ kind: a.kind, start: a.start.published_at }));
   const fresh = stream.filter((r) => cursor === null || r.published_at > cursor);
   const late = stream.filter((r) => r.published_at >= input.replayFrom && (cursor === null || r.published_at <= cursor));
