@@ -247,7 +247,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
     const demoIds = await seedDemo(farms, cognito.client, cognito.userPoolId);
-    const totpSecrets = await enrolDemoTotp(cognito.client, cognito.clientId, previousTotpSecrets(join(DATA, 'local.json')));
+    const totpSecrets = await enrolDemoTotp(cognito.client, cognito.userPoolId, cognito.clientId, previousTotpSecrets(join(DATA, 'local.json')));
     // operator §6's fixed list of user ids that may set the farm flags: in AWS CDK context
     // farmFlagUserIds; here the demo accounts of FARM_FLAG_ACCOUNTS, whose ids the seed knows.
     process.env.FARM_FLAG_USER_IDS = FARM_FLAG_ACCOUNTS.map((email) => demoIds[email]).filter(Boolean).join(',');

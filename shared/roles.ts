@@ -25,16 +25,37 @@ export const isOperatorGroup = (g: string): g is OperatorGroup =>
   (OPERATOR_GROUPS as readonly string[]).includes(g);
 
 /**
- * The access-token claim the pre-token-generation trigger adds (lambdas/triggers/pre-token-generation.ts):
- * 'true' when the user has an authenticator app (TOTP) enrolled. The operator roles need it.
+ * The token claim the pre-token-generation trigger adds (lambdas/triggers/totp-claim.ts): the time
+ * (Unix seconds) at which the product confirmed the user's authenticator app, present only while
+ * Cognito has that app enabled as the sign-in factor. The claim alone says the *account* has an
+ * app; a session proves it answered the app by having signed in at or after that time
+ * (`auth_time`, which a refresh keeps), because from then on every sign-in asks for the code.
  */
 export const TOTP_CLAIM = 'vatman:totp';
+/**
+ * The user attribute holding that confirmation time (`custom:` + this name). Only the API's own
+ * role writes it (the web client's write attributes leave it out), after the person proved both
+ * the app and their verified email.
+ */
+export const TOTP_CONFIRMED_ATTRIBUTE = 'totp_at';
+/**
+ * What the web app client may write to Cognito itself; everything else (custom attributes above
+ * all) changes only through the API.
+ */
+export const WEB_CLIENT_WRITE_ATTRIBUTES = ['email', 'given_name', 'family_name', 'phone_number'] as const;
 /** The 403 an operator without an authenticator app gets; the web app sends them to the enrolment screen on it. */
 export const MSG_TOTP_REQUIRED = 'Set up an authenticator app to use this role.';
 
-/** Whether verified claims (real values, or HTTP API's flattened strings) say TOTP is enrolled. */
-export const totpEnrolled = (claims: Readonly<Record<string, unknown>>): boolean => String(claims[TOTP_CLAIM]) === 'true';
+/**
+ * Whether verified claims (real values, or HTTP API's flattened strings) show a session that
+ * answered the authenticator: a confirmation time, and a sign-in at or after it.
+ */
+export const totpProven = (claims: Readonly<Record<string, unknown>>): boolean => {
+  const confirmedAt = Number(claims[TOTP_CLAIM]);
+  const authTime = Number(claims.auth_time);
+  return Number.isFinite(confirmedAt) && confirmedAt > 0 && Number.isFinite(authTime) && authTime >= confirmedAt;
+};
 
 /** Operator roles (any group) must sign in with TOTP; farmers may opt in. */
 export const needsTotp = (groups: readonly string[], claims: Readonly<Record<string, unknown>>): boolean =>
-  groups.some(isOperatorGroup) && !totpEnrolled(claims);
+  groups.some(isOperatorGroup) && !totpProven(claims);

@@ -2,6 +2,9 @@ import {
   EMAIL_VERIFY_SUCCESS,
   ENQUIRY_PRODUCTS,
   farmerSurveyContracts,
+  MSG_AUTHENTICATOR_CODE,
+  MSG_AUTHENTICATOR_EMAIL_UNVERIFIED,
+  MSG_AUTHENTICATOR_NOT_SET_UP,
   MSG_EMAIL_VERIFY_FAILED,
   MSG_ENQUIRY_SENT,
   MSG_PHONE_VERIFY_FAILED,
@@ -24,9 +27,12 @@ const profileOf = async (farms: FarmReader, caller: Caller): Promise<User> => {
   return { ...user, role: caller.role };
 };
 
+/** An ID token (or none) where Cognito needs the person's access token: signing in again gives the app one. */
+const MSG_SIGN_IN_AGAIN = 'Please sign in again.';
+
 /** Cognito's self-service calls need the person's own access token: without one there is nobody to act for. */
 const tokenOf = (caller: Caller): string => {
-  if (!caller.accessToken) throw new UnauthorizedError();
+  if (!caller.accessToken) throw new UnauthorizedError(MSG_SIGN_IN_AGAIN);
   return caller.accessToken;
 };
 
@@ -96,6 +102,23 @@ export const settingProfileActions: readonly ServedAction[] = [
   serve(contracts.USER_PROFILE_VERIFY_CHECK_EMAIL, ['farmsWrite', 'account'], async ({ verification }, { caller, deps }) => {
     await verify(deps, caller, 'email', verification, MSG_EMAIL_VERIFY_FAILED);
     return EMAIL_VERIFY_SUCCESS;
+  }),
+
+  serve(contracts.USER_AUTHENTICATOR_CONFIRM_SEND, ['farms', 'account'], async (_input, { caller, deps }) => {
+    const token = tokenOf(caller);
+    if ((await profileOf(deps.farms, caller)).email_verify !== 2) throw new ValidationError(MSG_AUTHENTICATOR_EMAIL_UNVERIFIED);
+    await deps.account.sendAuthenticatorCode(token);
+    return 'success' as const;
+  }),
+
+  serve(contracts.USER_AUTHENTICATOR_CONFIRM, ['farms', 'account', 'now'], async ({ code }, { caller, deps, log }) => {
+    const token = tokenOf(caller);
+    if ((await profileOf(deps.farms, caller)).email_verify !== 2) throw new ValidationError(MSG_AUTHENTICATOR_EMAIL_UNVERIFIED);
+    const outcome = await deps.account.confirmAuthenticator(token, caller.username, code, deps.now());
+    if (outcome === 'no-app') throw new ValidationError(MSG_AUTHENTICATOR_NOT_SET_UP);
+    if (outcome === 'wrong-code') throw new ValidationError(MSG_AUTHENTICATOR_CODE);
+    log.info('authenticator app confirmed; every session signed out');
+    return 'success' as const;
   }),
 
   serve(contracts.USER_PROFILE_VERIFY_CHECK_PHONE, ['farmsWrite', 'account'], async ({ verification }, { caller, deps }) => {

@@ -1,5 +1,5 @@
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
-import { roleFromGroups, totpEnrolled, type Role } from '../../shared/roles';
+import { roleFromGroups, totpProven, type Role } from '../../shared/roles';
 
 /** Who is calling, from verified token claims only (never from the request body). */
 export interface Caller {
@@ -7,7 +7,7 @@ export interface Caller {
   readonly username: string;
   readonly groups: readonly string[];
   readonly role: Role;
-  /** The token says an authenticator app (TOTP) is enrolled (the pre-token-generation trigger's claim). */
+  /** This session answered the authenticator app (TOTP): see `totpProven`. */
   readonly totp: boolean;
   /**
    * The bearer itself (an access token), for the few calls Cognito authorizes by the person's own
@@ -35,7 +35,7 @@ export const callerFromClaims = (claims: Record<string, unknown> | JwtPayload): 
     username: String(claims.username ?? claims['cognito:username'] ?? sub),
     groups,
     role: roleFromGroups(groups),
-    totp: totpEnrolled(claims),
+    totp: totpProven(claims),
   };
 };
 

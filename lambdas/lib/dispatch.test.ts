@@ -81,7 +81,7 @@ const ports = {
 
 const jwtEndpoint = http(dispatch({ auth: 'jwt', actions, ports, log, checkAnswers: true }), log);
 const publicEndpoint = http(dispatch({ auth: 'public', actions, ports: { ...ports, verifier } as Ports, log }), log);
-const claims = { sub: 'u1', 'cognito:groups': '[Admin Installer]', [TOTP_CLAIM]: 'true' };
+const claims = { sub: 'u1', 'cognito:groups': '[Admin Installer]', [TOTP_CLAIM]: '1700000000', auth_time: '1700000000' };
 
 describe('dispatch on type', () => {
   it('runs the action with the caller from the authorizer claims', async () => {
@@ -130,7 +130,7 @@ describe('dispatch on type', () => {
 
 describe('access rules', () => {
   /** Claims as HTTP API passes them; operators have their authenticator app (the TOTP claim) unless `totp` is false. */
-  const as = (groups: string, sub = 'u1', totp = true) => ({ sub, 'cognito:groups': groups, [TOTP_CLAIM]: String(totp) });
+  const as = (groups: string, sub = 'u1', totp = true) => ({ sub, 'cognito:groups': groups, auth_time: '1700000100', ...(totp ? { [TOTP_CLAIM]: '1700000000' } : {}) });
   const status = async (body: string, who: Record<string, string>) => (await call(jwtEndpoint, event(body, {}, who))).status;
 
   it('lets an operator rule through for its groups and Admin only', async () => {
@@ -151,6 +151,16 @@ describe('access rules', () => {
     // A farmer needs none; one who opted in is a farmer still.
     expect((await call(jwtEndpoint, event('type=FARM&farm=f1', {}, as('', 'u2', false)))).body).toBe('Farm f1');
     expect(await status('type=INSTALL', as('', 'u2', true))).toBe(403);
+  });
+
+  it('refuses a session that signed in before the authenticator was confirmed, though its refreshed token carries the claim', async () => {
+    const refused = { status: 403, body: { message: MSG_TOTP_REQUIRED } };
+    // A password-only session refreshed after someone enrolled an app: auth_time (kept by refresh) precedes the confirmation.
+    const stale = { sub: 'u1', 'cognito:groups': '[Installer]', auth_time: '1699999999', [TOTP_CLAIM]: '1700000000' };
+    expect(await call(jwtEndpoint, event('type=INSTALL', {}, stale))).toEqual(refused);
+    // The claim as the old trigger wrote it proves nothing.
+    expect(await call(jwtEndpoint, event('type=INSTALL', {}, { sub: 'u1', 'cognito:groups': '[Installer]', auth_time: '1700000000', [TOTP_CLAIM]: 'true' }))).toEqual(refused);
+    expect(await status('type=INSTALL', { ...stale, auth_time: '1700000000' })).not.toBe(403);
   });
 
   it('answers 403 before reading the fields when the groups do not qualify', async () => {

@@ -83,11 +83,15 @@ const bearerOf = (event: APIGatewayProxyEventV2): string | undefined => event.he
 const resolveCaller = async (event: APIGatewayProxyEventV2, auth: EndpointAuth, ports: Ports): Promise<Caller | undefined> => {
   const claims = (event as APIGatewayProxyEventV2WithJWTAuthorizer).requestContext?.authorizer?.jwt?.claims;
   const token = bearerOf(event);
-  if (claims && auth === 'jwt') return { ...callerFromClaims(claims), ...(token ? { accessToken: token } : {}) };
+  // The API takes ID tokens as bearers too (as HTTP API's authorizer does), but only an access
+  // token may act for the person in Cognito's self-service calls: an ID token there is refused.
+  const asAccess = (verified: Record<string, unknown>) => (token && verified.token_use === 'access' ? { accessToken: token } : {});
+  if (claims && auth === 'jwt') return { ...callerFromClaims(claims), ...asAccess(claims) };
   if (auth !== 'public') return undefined;
   if (!token) return undefined;
   try {
-    return { ...callerFromClaims(await ports.verifier.verify(token)), accessToken: token };
+    const verified = await ports.verifier.verify(token);
+    return { ...callerFromClaims(verified), ...asAccess(verified) };
   } catch {
     return undefined;
   }

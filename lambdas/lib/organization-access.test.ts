@@ -45,7 +45,7 @@ const as = async (user: string, body: string, groups = '') => {
   const event = {
     version: '2.0',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    requestContext: { authorizer: { jwt: { claims: { sub: user, 'cognito:groups': groups, [TOTP_CLAIM]: 'true' }, scopes: null } } },
+    requestContext: { authorizer: { jwt: { claims: { sub: user, 'cognito:groups': groups, [TOTP_CLAIM]: '1700000000', auth_time: '1700000000' }, scopes: null } } },
     body,
     isBase64Encoded: false,
   } as unknown as APIGatewayProxyEventV2;

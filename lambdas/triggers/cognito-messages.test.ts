@@ -35,3 +35,15 @@ describe('CustomMessage trigger: attribute verification', () => {
     expect(out.response.smsMessage).toBe('Your Vat-Man verification code is {####}. Enter it on your profile page.');
   });
 });
+
+describe("CustomMessage trigger: the authenticator app's confirmation", () => {
+  it('emails the bare code to type (no link that would verify the email instead), and says what to do if it was not them', async () => {
+    const asked = event('CustomMessage_VerifyUserAttribute');
+    asked.request.clientMetadata = { attribute: 'email', purpose: 'authenticator' };
+    const out = await customMessage('https://vatman.example/')(asked);
+    expect(out.response.emailSubject).toBe('Confirm your Vat-Man authenticator app');
+    expect(out.response.emailMessage).toContain('<br>\n{####}<br>\n');
+    expect(out.response.emailMessage).not.toContain('/dts/user/profile');
+    expect(out.response.emailMessage).toContain('change your password');
+  });
+});

@@ -3,6 +3,9 @@ import { RESET_CODE_PLACEHOLDER, resetLink } from '../../shared/api/actions/user
 
 export const RESET_SUBJECT = 'Reset your Vat-Man password';
 export const VERIFY_EMAIL_SUBJECT = 'Verify your Vat-Man email';
+export const AUTHENTICATOR_SUBJECT = 'Confirm your Vat-Man authenticator app';
+/** The ClientMetadata `purpose` of the authenticator's confirmation code (lambdas/adapters/cognito/account.ts). */
+const AUTHENTICATOR_PURPOSE = 'authenticator';
 
 /** The profile page's verification link (farmer §2.10: a verification token in the route checks the email). */
 export const verifyEmailLink = (webUrl: string, code: string): string => `${webUrl.replace(/\/+$/, '')}/dts/user/profile/${code}`;
@@ -31,6 +34,17 @@ export const customMessage = (webUrl: string) => async (event: CustomMessageTrig
       resetLink(webUrl, email, code),
       '',
       'If it was not you, ignore this email: your password stays as it is.',
+    ].join('<br>\n');
+  } else if (event.triggerSource === 'CustomMessage_VerifyUserAttribute' && event.request.clientMetadata?.purpose === AUTHENTICATOR_PURPOSE) {
+    // A code to type, not a link: it confirms the app on the screen where it was just set up.
+    event.response.emailSubject = AUTHENTICATOR_SUBJECT;
+    event.response.emailMessage = [
+      greeting(event),
+      '',
+      'An authenticator app was just set up for signing in to your Vat-Man account. If it was you, enter this code on that screen:',
+      code,
+      '',
+      'If it was not you, do not enter the code anywhere and change your password: without the code the app is not confirmed.',
     ].join('<br>\n');
   } else if (event.triggerSource === 'CustomMessage_VerifyUserAttribute') {
     event.response.emailSubject = VERIFY_EMAIL_SUBJECT;

@@ -1,4 +1,6 @@
 import {
+  AdminGetUserCommand,
+  AdminUpdateUserAttributesCommand,
   AssociateSoftwareTokenCommand,
   InitiateAuthCommand,
   SetUserMFAPreferenceCommand,
@@ -6,18 +8,40 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { generateSync } from 'otplib';
+import { TOTP_CONFIRMED_ATTRIBUTE } from '../../shared/roles';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-data';
 
 /** The authenticator app's current code for a base32 secret (RFC 6238: SHA-1, 6 digits, 30 s), as Cognito checks it. */
 export const totpCode = (secret: string): string => generateSync({ secret });
 
 /**
- * Enrols the demo operators' authenticator apps (issue 13: operator roles need TOTP), as a person
- * does on the enrolment screen: sign in, AssociateSoftwareToken, VerifySoftwareToken with a code,
- * SetUserMFAPreference. `known` are the secrets of the last start (from .data/local.json): an
+ * Enrols the demo operators' authenticator apps (operator roles need TOTP), as a person does on the
+ * enrolment screen: sign in, AssociateSoftwareToken, VerifySoftwareToken with a code,
+ * SetUserMFAPreference; the emailed confirmation that follows on the screen is recorded directly
+ * (`confirmDemoTotp`). `known` are the secrets of the last start (from .data/local.json): an
  * account enrolled with a known secret is left as it is. Answers every demo operator's secret by email.
  */
 export const enrolDemoTotp = async (
+  cognito: CognitoIdentityProviderClient,
+  userPoolId: string,
+  clientId: string,
+  known: Readonly<Record<string, string>>,
+): Promise<Record<string, string>> => {
+  const secrets = await enrolDemoApps(cognito, clientId, known);
+  for (const email of Object.keys(secrets)) await confirmDemoTotp(cognito, userPoolId, email);
+  return secrets;
+};
+
+/** The demo's stand-in for the emailed confirmation: the time it was confirmed, once (kept across starts). */
+const confirmDemoTotp = async (cognito: CognitoIdentityProviderClient, userPoolId: string, email: string): Promise<void> => {
+  const name = `custom:${TOTP_CONFIRMED_ATTRIBUTE}`;
+  const user = await cognito.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
+  if (user.UserAttributes?.some((a) => a.Name === name)) return;
+  const at = String(Math.floor(Date.now() / 1000));
+  await cognito.send(new AdminUpdateUserAttributesCommand({ UserPoolId: userPoolId, Username: email, UserAttributes: [{ Name: name, Value: at }] }));
+};
+
+const enrolDemoApps = async (
   cognito: CognitoIdentityProviderClient,
   clientId: string,
   known: Readonly<Record<string, string>>,

@@ -1,5 +1,5 @@
 import type { CustomMessageTriggerEvent } from 'aws-lambda';
-import { customMessage, RESET_SUBJECT, VERIFY_EMAIL_SUBJECT, verifyPhoneText } from '../../lambdas/triggers/cognito-messages';
+import { AUTHENTICATOR_SUBJECT, customMessage, RESET_SUBJECT, VERIFY_EMAIL_SUBJECT, verifyPhoneText } from '../../lambdas/triggers/cognito-messages';
 import type { DeliveredCode } from './cognito';
 import type { OutboxMessage, SnsOutbox } from './sns-outbox';
 
@@ -25,11 +25,11 @@ export const cognitoMessages = (outbox: SnsOutbox, webUrl: string) => {
   const signUpCodes = new Set<string>();
   const wording = customMessage(webUrl);
 
-  const reworded = async (triggerSource: string, destination: string, code: string) => {
+  const reworded = async (triggerSource: string, destination: string, code: string, clientMetadata?: Record<string, string>) => {
     const event = {
       triggerSource,
       userName: destination,
-      request: { userAttributes: { email: destination }, codeParameter: code, usernameParameter: null, linkParameter: null },
+      request: { userAttributes: { email: destination }, codeParameter: code, usernameParameter: null, linkParameter: null, ...(clientMetadata ? { clientMetadata } : {}) },
       response: { smsMessage: null, emailMessage: null, emailSubject: null },
     } as unknown as CustomMessageTriggerEvent;
     return (await wording(event)).response;
@@ -54,9 +54,9 @@ export const cognitoMessages = (outbox: SnsOutbox, webUrl: string) => {
         textsDue.delete(delivered.destination.toLowerCase());
         return outbox.append({ channel: 'sms', to: phone, message: verifyPhoneText(delivered.code) });
       }
-      if (delivered.subject === RESET_SUBJECT || delivered.subject === VERIFY_EMAIL_SUBJECT) {
+      if (delivered.subject === RESET_SUBJECT || delivered.subject === VERIFY_EMAIL_SUBJECT || delivered.subject === AUTHENTICATOR_SUBJECT) {
         const source = delivered.subject === RESET_SUBJECT ? 'CustomMessage_ForgotPassword' : 'CustomMessage_VerifyUserAttribute';
-        const out = await reworded(source, delivered.destination, delivered.code);
+        const out = await reworded(source, delivered.destination, delivered.code, delivered.subject === AUTHENTICATOR_SUBJECT ? { purpose: 'authenticator' } : undefined);
         return outbox.append({
           channel: 'email',
           to: delivered.destination,

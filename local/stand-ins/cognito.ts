@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import {
@@ -10,8 +10,9 @@ import {
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
   SetUserPoolMfaConfigCommand,
+  UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { OPERATOR_GROUPS, TOTP_CLAIM } from '../../shared/roles';
+import { OPERATOR_GROUPS, TOTP_CLAIM, TOTP_CONFIRMED_ATTRIBUTE, WEB_CLIENT_WRITE_ATTRIBUTES } from '../../shared/roles';
 
 export const LOCAL_REGION = 'us-east-1';
 /** AWS-shaped, so Amplify and the SDK read a region from it as they do in AWS. */
@@ -48,6 +49,24 @@ export const parseCodeDelivery = (chunk: string): DeliveredCode | undefined => {
   if (!code || !destination) return undefined;
   const subject = field('Email Subject');
   return { code, destination, ...(subject ? { subject } : {}) };
+};
+
+/**
+ * The pool's schema as in AWS (cdk/lib/constructs/auth.ts): Cognito's standard attributes and the
+ * product's custom one. cognito-local checks attribute writes against the schema, and a pool file
+ * without one falls back to the standard attributes alone; a data folder from an earlier start gets
+ * the custom attribute added here.
+ */
+const withCustomAttributes = (poolFile: string): void => {
+  const pool = JSON.parse(readFileSync(poolFile, 'utf8')) as { Options: { SchemaAttributes?: { Name: string }[] } };
+  const name = `custom:${TOTP_CONFIRMED_ATTRIBUTE}`;
+  const schema = pool.Options.SchemaAttributes ?? (createRequire(import.meta.url)('cognito-local/lib/services/cognitoService.js') as { USER_POOL_AWS_DEFAULTS: { SchemaAttributes: { Name: string }[] } }).USER_POOL_AWS_DEFAULTS.SchemaAttributes;
+  if (schema.some((a) => a.Name === name)) return;
+  pool.Options.SchemaAttributes = [
+    ...schema,
+    { Name: name, AttributeDataType: 'String', DeveloperOnlyAttribute: false, Mutable: true, Required: false, StringAttributeConstraints: { MinLength: '1', MaxLength: '20' } } as { Name: string },
+  ];
+  writeFileSync(poolFile, JSON.stringify(pool));
 };
 
 const waitUntilUp = async (client: CognitoIdentityProviderClient, child: ChildProcess, ms: number) => {
@@ -119,11 +138,12 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
       }),
     );
   }
+  withCustomAttributes(poolFile);
   const require = createRequire(import.meta.url);
   const bin = require.resolve('cognito-local/lib/bin/start.js');
   const log = createWriteStream(join(dir, 'cognito-local.log'), { flags: 'a' });
-  // The preload copies the trigger's TOTP claim into the access token, as AWS's V2 trigger does,
-  // and answers Amplify's GetTokensFromRefreshToken.
+  // The preload makes cognito-local behave as Cognito where the product's security rests on it
+  // (claims in the access token, auth_time kept on refresh, global sign-out, client write attributes).
   const preload = new URL('./cognito-token-claims.mjs', import.meta.url).href;
   const child = spawn(process.execPath, ['--import', preload, bin], {
     cwd: dir,
@@ -163,6 +183,9 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
       clientId = created.UserPoolClient?.ClientId;
     }
     if (!clientId) throw new Error('cognito-local did not create the app client');
+    // As the web client in AWS: it writes standard attributes only (the preload enforces it), also
+    // for a client made by an earlier start.
+    await client.send(new UpdateUserPoolClientCommand({ UserPoolId: LOCAL_POOL_ID, ClientId: clientId, WriteAttributes: [...WEB_CLIENT_WRITE_ATTRIBUTES] }));
     // As the pool in AWS (cdk/lib/constructs/auth.ts): MFA optional, by authenticator app only;
     // also for a data folder made before operators needed TOTP.
     await client.send(new SetUserPoolMfaConfigCommand({ UserPoolId: LOCAL_POOL_ID, MfaConfiguration: 'OPTIONAL', SoftwareTokenMfaConfiguration: { Enabled: true } }));

@@ -159,7 +159,8 @@ describe('least privilege per function', () => {
     const cognito = api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:')));
     expect(cognito.map((g) => [g.fn, g.actions]).sort()).toEqual([
       ['ApiAdminUser', ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup']],
-      ['ApiSettingProfile', ['cognito-idp:AdminUpdateUserAttributes']],
+      // The profile also confirms the authenticator app: reads the user's MFA settings, writes the confirmation, signs them out everywhere.
+      ['ApiSettingProfile', ['cognito-idp:AdminGetUser', 'cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminUserGlobalSignOut']],
       ['ApiUser', ['cognito-idp:AdminConfirmSignUp']],
     ]);
   });

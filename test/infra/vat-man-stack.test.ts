@@ -280,7 +280,11 @@ describe('API Lambdas', () => {
     const roleOf = (path: string) => ((lambdaFunctions(template)[endpointFunctionId(template, path)]?.Properties?.Role) as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: roleOf('/api/setting/profile') }],
-      PolicyDocument: { Statement: Match.arrayWith([{ Effect: 'Allow', Action: 'cognito-idp:AdminUpdateUserAttributes', Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] } }]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          { Effect: 'Allow', Action: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminUserGlobalSignOut'], Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] } },
+        ]),
+      },
     });
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: roleOf('/api/user') }],

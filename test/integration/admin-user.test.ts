@@ -1,12 +1,15 @@
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { CognitoIdentityProviderClient, InitiateAuthCommand, RespondToAuthChallengeCommand, UpdateUserAttributesCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { adminUserContracts as c, MSG_OWN_ROLE, type AdminUser } from '../../shared/api/actions/admin-user';
 import type { AuditEntry } from '../../shared/entities/audit';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
-import { enrolTotp } from '../../local/seed/totp';
-import { MSG_TOTP_REQUIRED, TOTP_CLAIM } from '../../shared/roles';
+import { enrolTotp, totpCode } from '../../local/seed/totp';
+import { MSG_AUTHENTICATOR_CODE } from '../../shared/api/actions/profile';
+import { MSG_TOTP_REQUIRED, TOTP_CLAIM, TOTP_CONFIRMED_ATTRIBUTE } from '../../shared/roles';
+import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
+import { until } from '../support/until';
 import { decodeJwt } from '../support/jwt';
 import { rememberTotpSecret, startTestStack } from '../support/local-stack';
 
@@ -26,6 +29,7 @@ const ok = async <T,>(type: keyof typeof c, fields: Record<string, string> = {},
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as T;
 };
+const outbox = async (): Promise<OutboxMessage[]> => (await fetch(stack.facts.sns)).json() as Promise<OutboxMessage[]>;
 const listed = async (email: string) => (await ok<AdminUser[]>('USER_LIST')).find((u) => u.email === email);
 
 beforeAll(async () => {
@@ -95,27 +99,63 @@ describe('roles', () => {
     expect((await stack.post('/api/admin/device', { type: 'DEVICE_LIST', isRetired: '1' }, tokens['installer@vatman.local'])).status).toBe(200);
   });
 
-  it('lets a promoted user in after a token refresh once they enrol an authenticator app (the refresh token flow, as the web app renews its session)', async () => {
-    const signIn = await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email: 'farmer@vatman.local', password: DEMO_PASSWORD }) });
-    const { token, refreshToken } = signIn.body as { token: string; refreshToken: string };
+  it("gives a promoted user operator reach only from a sign-in after the emailed confirmation of their own authenticator app, never by refreshing an older session", async () => {
+    // The attack: a password-only session's refresh token, kept; an app enrolled straight through
+    // Cognito in a second password-only session; the first session refreshed.
+    const password = async () => {
+      const res = await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email: 'farmer@vatman.local', password: DEMO_PASSWORD }) });
+      return res.body as { token: string; refreshToken: string };
+    };
+    const first = await password();
     const farmer = sub('farmer@vatman.local');
-    expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, token)).status).toBe(403);
-    await ok('USER_ROLE_EDIT', { userid: farmer, role: 'Admin' });
+    await ok('USER_ROLE_EDIT', { userid: farmer, role: 'Installer' });
+    const { cognito } = stack.facts;
+    const client = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const refresh = async () =>
+      (await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: cognito.clientId, AuthParameters: { REFRESH_TOKEN: first.refreshToken } }))).AuthenticationResult?.AccessToken ?? '';
+    const fleet = (token: string) => stack.post('/api/admin/device', { type: 'DEVICE_LIST', isRetired: '1' }, token);
+    const checkOnline = (token: string) => stack.post('/api/installer', { type: 'CHECK_ONLINE', supplyNumber: '31245' }, token);
+    const refused = { status: 403, body: { message: MSG_TOTP_REQUIRED } };
     try {
-      const { cognito } = stack.facts;
-      const client = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region });
-      const refresh = async () =>
-        (await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: cognito.clientId, AuthParameters: { REFRESH_TOKEN: refreshToken } }))).AuthenticationResult?.AccessToken ?? '';
-      const promoted = await refresh();
-      expect(decodeJwt(promoted)['cognito:groups']).toEqual(['Admin']);
-      // An Admin needs an authenticator app first (issue 13): refused, told why, until enrolled.
-      expect(await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, promoted)).toEqual({ status: 403, body: { message: MSG_TOTP_REQUIRED } });
-      rememberTotpSecret('farmer@vatman.local', await enrolTotp(client, promoted));
-      const fresh = await refresh();
-      expect(decodeJwt(fresh)[TOTP_CLAIM]).toBe('true');
-      expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, fresh)).status).toBe(200);
-      // The token from before the change still carries no group.
-      expect((await stack.post(c.USER_LIST.path, { type: 'USER_LIST' }, token)).status).toBe(403);
+      const second = await password();
+      const secret = await enrolTotp(client, second.token);
+      rememberTotpSecret('farmer@vatman.local', secret);
+      const refreshed = await refresh();
+      expect(decodeJwt(refreshed)['cognito:groups']).toEqual(['Installer']);
+      expect(await fleet(refreshed)).toEqual(refused);
+      expect(await checkOnline(refreshed)).toEqual(refused);
+      // Even a sign-in with the app's code: the app is not the account holder's until the emailed code confirms it.
+      const withApp = await stack.signIn('farmer@vatman.local');
+      expect(await fleet(withApp)).toEqual(refused);
+      // Nor can the session write the confirmation itself: the web client writes standard attributes only.
+      await expect(
+        client.send(new UpdateUserAttributesCommand({ AccessToken: withApp, UserAttributes: [{ Name: `custom:${TOTP_CONFIRMED_ATTRIBUTE}`, Value: '1' }] })),
+      ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+
+      // The account holder confirms with the code sent to their verified email.
+      const after = (await outbox()).length;
+      expect(await stack.post('/api/setting/profile', { type: 'USER_AUTHENTICATOR_CONFIRM_SEND' }, withApp)).toEqual({ status: 200, body: 'success' });
+      const mail = await until(async () => (await outbox()).slice(after).find((m) => m.to === 'farmer@vatman.local' && m.subject === 'Confirm your Vat-Man authenticator app'), { timeoutMs: 10_000, what: 'the confirmation email' });
+      const code = /^(\d{6})$/m.exec(mail.message)?.[1] ?? '';
+      expect(code).toMatch(/^\d{6}$/);
+      const confirm = (c: string) => stack.post('/api/setting/profile', { type: 'USER_AUTHENTICATOR_CONFIRM', code: c }, withApp);
+      expect(await confirm(code === '000000' ? '111111' : '000000')).toEqual({ status: 422, body: { message: MSG_AUTHENTICATOR_CODE } });
+      // An ID token as the bearer cannot act for the person in Cognito: told to sign in again, not a 500.
+      const challenge = await client.send(new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: cognito.clientId, AuthParameters: { USERNAME: 'farmer@vatman.local', PASSWORD: DEMO_PASSWORD } }));
+      const answered = await client.send(
+        new RespondToAuthChallengeCommand({ ClientId: cognito.clientId, ChallengeName: 'SOFTWARE_TOKEN_MFA', Session: challenge.Session, ChallengeResponses: { USERNAME: 'farmer@vatman.local', SOFTWARE_TOKEN_MFA_CODE: totpCode(secret) } }),
+      );
+      const idToken = answered.AuthenticationResult?.IdToken ?? '';
+      expect(await stack.post('/api/setting/profile', { type: 'USER_AUTHENTICATOR_CONFIRM', code }, idToken)).toEqual({ status: 401, body: { message: 'Please sign in again.' } });
+      expect(await confirm(code)).toEqual({ status: 200, body: 'success' });
+
+      // Every older session is signed out: the kept refresh token is dead.
+      await expect(refresh()).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+      // A sign-in from now on (password and the app's code) is an installer's.
+      const fresh = await stack.signIn('farmer@vatman.local');
+      expect(Number(decodeJwt(fresh)[TOTP_CLAIM])).toBeGreaterThan(0);
+      expect((await fleet(fresh)).status).toBe(200);
+      expect((await checkOnline(fresh)).status).not.toBe(403);
     } finally {
       await ok('USER_ROLE_EDIT', { userid: farmer, role: 'User' });
     }
@@ -163,8 +203,8 @@ describe('the audit list', () => {
       ['USER_HERD_EDIT', 'newfarmer@vatman.local', 'None', 'Herd'],
       ['USER_ROLE_EDIT', 'milkquality@vatman.local', 'Installer', 'Milk Quality'],
       ['USER_ROLE_EDIT', 'milkquality@vatman.local', 'Milk Quality', 'Installer'],
-      ['USER_ROLE_EDIT', 'farmer@vatman.local', 'Admin', 'User'],
-      ['USER_ROLE_EDIT', 'farmer@vatman.local', 'User', 'Admin'],
+      ['USER_ROLE_EDIT', 'farmer@vatman.local', 'Installer', 'User'],
+      ['USER_ROLE_EDIT', 'farmer@vatman.local', 'User', 'Installer'],
       ['USER_ROLE_EDIT', 'installer@vatman.local', 'Admin', 'Installer'],
       ['USER_ROLE_EDIT', 'installer@vatman.local', 'Installer', 'Admin'],
     ]);

@@ -1,16 +1,28 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccountRecovery,
+  ClientAttributes,
   FeaturePlan,
   Mfa,
+  StringAttribute,
   UserPool,
   UserPoolClient,
   UserPoolEmail,
+  type StandardAttributesMask,
   type UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { OPERATOR_GROUPS, type OperatorGroup } from '../../../shared/roles';
+import { OPERATOR_GROUPS, TOTP_CONFIRMED_ATTRIBUTE, WEB_CLIENT_WRITE_ATTRIBUTES, type OperatorGroup } from '../../../shared/roles';
 import { acknowledge } from '../nag';
+
+/** CDK's names for Cognito's standard attributes the web client may write (the same list the local stand-in enforces). */
+const MASK_OF: Record<(typeof WEB_CLIENT_WRITE_ATTRIBUTES)[number], keyof StandardAttributesMask> = {
+  email: 'email',
+  given_name: 'givenName',
+  family_name: 'familyName',
+  phone_number: 'phoneNumber',
+};
+const writableStandardAttributes = (): StandardAttributesMask => Object.fromEntries(WEB_CLIENT_WRITE_ATTRIBUTES.map((a) => [MASK_OF[a], true]));
 
 export interface AuthProps {
   /**
@@ -55,6 +67,9 @@ export class Auth extends Construct {
         familyName: { required: false, mutable: true },
         phoneNumber: { required: false, mutable: true },
       },
+      // When the API confirmed the person's authenticator app (Unix seconds): the pre-token-generation
+      // trigger's claim, compared with each session's auth_time. Written by the API's role only.
+      customAttributes: { [TOTP_CONFIRMED_ATTRIBUTE]: new StringAttribute({ minLen: 1, maxLen: 20, mutable: true }) },
       passwordPolicy: {
         minLength: 8,
         requireLowercase: true,
@@ -109,6 +124,8 @@ export class Auth extends Construct {
       disableOAuth: true,
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
+      // Standard attributes only: the authenticator's confirmation time must come from the API.
+      writeAttributes: new ClientAttributes().withStandardAttributes(writableStandardAttributes()),
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(30),

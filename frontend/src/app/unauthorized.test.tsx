@@ -95,7 +95,7 @@ const sessionWithGroups = (groups: string[] | undefined) =>
   vi.mocked(fetchAuthSession).mockResolvedValue(
     (groups === undefined
       ? { tokens: undefined }
-      : { tokens: { accessToken: { payload: { 'cognito:groups': groups, 'vatman:totp': 'true' }, toString: () => 'token' } } }) as never,
+      : { tokens: { accessToken: { payload: { 'cognito:groups': groups, 'vatman:totp': '1700000000', auth_time: 1700000000 }, toString: () => 'token' } } }) as never,
   );
 
 describe('a 401 from the API client routes the app', () => {

@@ -55,7 +55,7 @@ describe('getSession', () => {
   });
 
   it('says an operator needs an authenticator app until the token carries the TOTP claim; a farmer never does', async () => {
-    vi.mocked(fetchAuthSession).mockResolvedValue(tokensWith({ 'cognito:groups': ['Installer'], 'vatman:totp': 'true' }) as never);
+    vi.mocked(fetchAuthSession).mockResolvedValue(tokensWith({ 'cognito:groups': ['Installer'], 'vatman:totp': '1700000000', auth_time: 1700000000 }) as never);
     expect((await getSession())?.needsTotp).toBe(false);
     vi.mocked(fetchAuthSession).mockResolvedValue(tokensWith({ 'vatman:totp': 'false' }) as never);
     expect((await getSession())?.needsTotp).toBe(false);

@@ -1,10 +1,14 @@
 import {
+  AdminGetUserCommand,
   AdminUpdateUserAttributesCommand,
+  AdminUserGlobalSignOutCommand,
   ChangePasswordCommand,
+  GetUserAttributeVerificationCodeCommand,
   VerifyUserAttributeCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { MSG_CURRENT_PASSWORD } from '../../../shared/api/actions/profile';
+import { TOTP_CONFIRMED_ATTRIBUTE } from '../../../shared/roles';
 import { ThrottledError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { requireEnv } from '../../lib/env';
 import { createCognitoClient, requestAttributeCode, TOO_MANY_ATTEMPTS } from './identity-provider';
@@ -25,7 +29,19 @@ export interface AccountService {
   changePassword(accessToken: string, previous: string, proposed: string): Promise<void>;
   /** Names and phone; a new phone is unverified until its code is checked. */
   updateAttributes(username: string, change: { firstName: string; lastName: string; phone?: string }): Promise<void>;
+  /** Emails a code to the person's address, worded as the authenticator app's confirmation (AUTHENTICATOR_PURPOSE). */
+  sendAuthenticatorCode(accessToken: string): Promise<void>;
+  /**
+   * With the emailed code: records the time (Unix seconds) the authenticator app was confirmed,
+   * which the pre-token-generation trigger puts in every later token, then revokes every refresh
+   * token of the person, so no session from before can carry the claim. 'no-app' when Cognito does
+   * not ask for an app at sign-in; 'wrong-code' when the code is not the one emailed (nothing changed).
+   */
+  confirmAuthenticator(accessToken: string, username: string, code: string, at: Date): Promise<'confirmed' | 'wrong-code' | 'no-app'>;
 }
+
+/** ClientMetadata that words the email code as the authenticator's confirmation (lambdas/triggers/cognito-messages.ts). */
+export const AUTHENTICATOR_PURPOSE = 'authenticator';
 
 const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
 const THROTTLED = new Set(['LimitExceededException', 'TooManyRequestsException', 'TooManyFailedAttemptsException']);
@@ -66,6 +82,26 @@ export const cognitoAccountService = (client: CognitoIdentityProviderClient, use
         throw new ValidationError(/policy|conform|must/i.test(message) ? message : MSG_CURRENT_PASSWORD);
       }
       rethrow(err);
+    }
+  },
+  async sendAuthenticatorCode(accessToken) {
+    try {
+      await client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: 'email', ClientMetadata: { attribute: 'email', purpose: AUTHENTICATOR_PURPOSE } }));
+    } catch (err) {
+      rethrow(err);
+    }
+  },
+  async confirmAuthenticator(accessToken, username, code, at) {
+    try {
+      const user = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username }));
+      if (!(user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA')) return 'no-app';
+      if (!(await this.verifyAttribute(accessToken, 'email', code))) return 'wrong-code';
+      const confirmedAt = String(Math.floor(at.getTime() / 1000));
+      await client.send(new AdminUpdateUserAttributesCommand({ UserPoolId: userPoolId, Username: username, UserAttributes: [{ Name: `custom:${TOTP_CONFIRMED_ATTRIBUTE}`, Value: confirmedAt }] }));
+      await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
+      return 'confirmed';
+    } catch (err) {
+      return rethrow(err);
     }
   },
   async updateAttributes(username, { firstName, lastName, phone }) {

@@ -1,15 +1,25 @@
 import { AdminGetUserCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { TOTP_CONFIRMED_ATTRIBUTE } from '../../../shared/roles';
 import { createCognitoClient } from './identity-provider';
 
-/** Whether a user has an authenticator app (TOTP) enabled: the pre-token-generation trigger's one question. */
-export type TotpStatus = (userPoolId: string, username: string) => Promise<boolean>;
+/**
+ * When the user's authenticator app was confirmed by the product (Unix seconds), or undefined
+ * while they have none enabled or have not confirmed it: the pre-token-generation trigger's one question.
+ */
+export type TotpStatus = (userPoolId: string, username: string) => Promise<number | undefined>;
 
-/** AdminGetUser's UserMFASettingList names SOFTWARE_TOKEN_MFA once the app is verified and enabled. */
+/**
+ * Both must hold: Cognito asks for the app at sign-in (UserMFASettingList names SOFTWARE_TOKEN_MFA)
+ * and the API recorded its confirmation. An app enabled straight through Cognito's self-service
+ * calls, without the emailed confirmation, gives no operator reach.
+ */
 export const cognitoTotpStatus =
   (client: CognitoIdentityProviderClient): TotpStatus =>
   async (userPoolId, username) => {
     const user = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username }));
-    return (user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA');
+    if (!(user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA')) return undefined;
+    const confirmedAt = Number(user.UserAttributes?.find((a) => a.Name === `custom:${TOTP_CONFIRMED_ATTRIBUTE}`)?.Value);
+    return Number.isFinite(confirmedAt) && confirmedAt > 0 ? confirmedAt : undefined;
   };
 
 /** The pool comes with each trigger event (the function cannot name the pool that names it). */

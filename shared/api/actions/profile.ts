@@ -32,6 +32,15 @@ export const MSG_ALERT_EMAIL_NOT_CONFIRMED = 'Alert email not confirmed';
 export const alertEmailStatusSchema = z.enum(['pending', 'confirmed', 'expired']);
 export type AlertEmailStatusValue = z.infer<typeof alertEmailStatusSchema>;
 
+// ---- Ours: the authenticator app's confirmation by email (operators need a confirmed app) ----------
+
+/** The enrolment screen's last step: the code emailed to the person's verified address. */
+export const MSG_AUTHENTICATOR_CODE = 'That code is not valid. Enter the 6-digit code from the email we sent you.';
+/** The emailed code confirms an app Cognito already asks for at sign-in; without one there is nothing to confirm. */
+export const MSG_AUTHENTICATOR_NOT_SET_UP = 'Set up the authenticator app first, then enter the code from the email.';
+/** The code goes to the verified address only: an unverified one could be anybody's. */
+export const MSG_AUTHENTICATOR_EMAIL_UNVERIFIED = 'Verify your email address on your profile page first: the confirmation code is sent there.';
+
 /** Verification codes are 6 digits (§9); the dialog checks itself at exactly 6 (§2.10). */
 export const VERIFICATION_CODE_LENGTH = 6;
 const codeField = (message: string) => z.string({ error: message }).trim().regex(/^\d{6}$/, message);
@@ -83,6 +92,8 @@ export const profileActions = {
   SURVEY_SUBMIT: z.object({ type: type('SURVEY_SUBMIT'), products: jsonField(enquiryProductsSchema, 'products') }),
   USER_ALERT_EMAIL_STATUS: z.object({ type: type('USER_ALERT_EMAIL_STATUS') }),
   USER_ALERT_EMAIL_RESEND: z.object({ type: type('USER_ALERT_EMAIL_RESEND') }),
+  USER_AUTHENTICATOR_CONFIRM_SEND: z.object({ type: type('USER_AUTHENTICATOR_CONFIRM_SEND') }),
+  USER_AUTHENTICATOR_CONFIRM: z.object({ type: type('USER_AUTHENTICATOR_CONFIRM'), code: codeField(MSG_AUTHENTICATOR_CODE) }),
 } as const;
 
 const path = '/api/setting/profile';
@@ -100,6 +111,13 @@ export const settingProfileContracts = {
   USER_ALERT_EMAIL_STATUS: contract({ path, type: 'USER_ALERT_EMAIL_STATUS', input: profileActions.USER_ALERT_EMAIL_STATUS, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
   /** Subscribes the caller's address again, so SNS sends a new confirmation email (a confirmed one is left as it is). */
   USER_ALERT_EMAIL_RESEND: contract({ path, type: 'USER_ALERT_EMAIL_RESEND', input: profileActions.USER_ALERT_EMAIL_RESEND, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
+  /** Emails a code to the caller's verified address, to confirm the authenticator app they just set up. */
+  USER_AUTHENTICATOR_CONFIRM_SEND: contract({ path, type: 'USER_AUTHENTICATOR_CONFIRM_SEND', input: profileActions.USER_AUTHENTICATOR_CONFIRM_SEND, answer: z.literal('success'), access: access.self }),
+  /**
+   * Confirms the app with the emailed code and signs the person out everywhere: from their next
+   * sign-in (password and the app's code) their session has operator reach.
+   */
+  USER_AUTHENTICATOR_CONFIRM: contract({ path, type: 'USER_AUTHENTICATOR_CONFIRM', input: profileActions.USER_AUTHENTICATOR_CONFIRM, answer: z.literal('success'), access: access.self }),
 } as const;
 
 /** /api/farmer/survey: the same details type answers the caller and their farms, and the enquiry (farmer §2.16). */

@@ -1,5 +1,8 @@
-import { setUpTOTP, updateMFAPreference, verifyTOTPSetup } from 'aws-amplify/auth';
+import { fetchMFAPreference, setUpTOTP, updateMFAPreference, verifyTOTPSetup } from 'aws-amplify/auth';
 import QRCode from 'qrcode';
+import { settingProfileContracts as c } from '@shared/api/actions/profile';
+import type { ApiClient } from '../../../lib/api-client';
+import type { ApiError } from '../../../lib/api-error';
 import { authReady } from '../../../lib/auth-session';
 import { signInErrorMessage } from './sign-in';
 
@@ -34,3 +37,15 @@ export const finishTotpEnrolment = async (code: string): Promise<{ readonly ok: 
     return { ok: false, message: signInErrorMessage(err) };
   }
 };
+
+/** Whether Cognito already asks this person for an app at sign-in (set up earlier, confirmation still due). */
+export const hasAuthenticatorApp = async (): Promise<boolean> => {
+  await authReady();
+  return (await fetchMFAPreference()).enabled?.includes('TOTP') ?? false;
+};
+
+/** USER_AUTHENTICATOR_CONFIRM_SEND: the confirmation code to the person's verified email. */
+export const sendAuthenticatorCode = (client: ApiClient, onError: (error: ApiError) => void) => client.call(c.USER_AUTHENTICATOR_CONFIRM_SEND, {}, { onError });
+
+/** USER_AUTHENTICATOR_CONFIRM: the emailed code; the server then signs the person out everywhere. */
+export const confirmAuthenticator = (client: ApiClient, code: string, onError: (error: ApiError) => void) => client.call(c.USER_AUTHENTICATOR_CONFIRM, { code }, { onError });

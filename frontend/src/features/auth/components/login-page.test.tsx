@@ -130,7 +130,7 @@ describe('signing in', () => {
     [['MilkQuality'], '/dts/fonterra/milkquality'],
     [['Westlands'], '/dts/westlands/data'],
   ])('without a reurl, %s lands on %s (operator §2 /redirect), never on the No Permission page', async (groups, landing) => {
-    vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: { accessToken: { payload: { 'cognito:groups': groups, 'vatman:totp': 'true' }, toString: () => 'token' } } } as never);
+    vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: { accessToken: { payload: { 'cognito:groups': groups, 'vatman:totp': '1700000000', auth_time: 1700000000 }, toString: () => 'token' } } } as never);
     const { router } = await signInAs();
     await waitFor(() => expect(router.state.location.pathname).toBe(landing));
     vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: undefined } as never);

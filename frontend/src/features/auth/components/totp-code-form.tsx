@@ -7,7 +7,21 @@ import { FormError } from './form-fields';
  * 6-digit field, checked before it is sent. `submit` answers an error to show, or null when the
  * code was taken (the page moves on).
  */
-export function TotpCodeForm({ name, children, submit }: { readonly name: string; readonly children?: ReactNode; readonly submit: (code: string) => Promise<string | null> }) {
+export function TotpCodeForm({
+  name,
+  label = 'Authenticator code',
+  invalid,
+  children,
+  submit,
+}: {
+  readonly name: string;
+  /** The field's label: the app's code by default, or the emailed one. */
+  readonly label?: string;
+  /** The message for a code that is not 6 digits (the app's wording by default). */
+  readonly invalid?: string;
+  readonly children?: ReactNode;
+  readonly submit: (code: string) => Promise<string | null>;
+}) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -27,7 +41,7 @@ export function TotpCodeForm({ name, children, submit }: { readonly name: string
     event.preventDefault();
     if (submitting) return;
     const parsed = totpCodeSchema.safeParse(code);
-    const problem = parsed.success ? await (setSubmitting(true), submit(parsed.data)) : (parsed.error.issues[0]?.message ?? 'Please check the code');
+    const problem = parsed.success ? await (setSubmitting(true), submit(parsed.data)) : (invalid ?? parsed.error.issues[0]?.message ?? 'Please check the code');
     if (!mounted.current) return;
     setSubmitting(false);
     setError(problem);
@@ -38,7 +52,7 @@ export function TotpCodeForm({ name, children, submit }: { readonly name: string
     <form className="form" noValidate onSubmit={(event) => void send(event)} aria-label={name}>
       {children}
       <div className="form__field">
-        <label htmlFor={ids.code}>Authenticator code</label>
+        <label htmlFor={ids.code}>{label}</label>
         <input
           ref={input}
           id={ids.code}

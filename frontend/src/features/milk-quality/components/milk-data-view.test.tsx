@@ -161,7 +161,7 @@ describe('Westlands view (operator §2)', () => {
 
 describe('lookups log (issue 23: every lookup visible to Admins)', () => {
   it('is offered to an Admin and lists who looked at which farm when opened', async () => {
-    vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: { accessToken: { payload: { 'cognito:groups': ['Admin'], 'vatman:totp': 'true' }, toString: () => 'token' } } } as never);
+    vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: { accessToken: { payload: { 'cognito:groups': ['Admin'], 'vatman:totp': '1700000000', auth_time: 1700000000 }, toString: () => 'token' } } } as never);
     const { api, user } = open('/dts/fonterra/milkquality', 'Admin', {
       MILK_DATA_LOOKUPS: () => [
         { at: at(1), user_id: 'u1', username: 'u1', email: 'westlands@vatman.local', view: 'westlands', farm_id: 'farm-wes', fonterra_id: 'WES118', vat_number: 2, fromDate: '2026-03-04', toDate: '2026-03-10' },

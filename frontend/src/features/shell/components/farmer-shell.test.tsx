@@ -64,7 +64,7 @@ const openShell = async (path = '/dts/milking', { user = {}, farms = FARMS, orga
 /** The session Amplify holds: its access token's groups decide the role of the §6 routing. */
 const signedInAs = (groups: string[]) =>
   vi.mocked(fetchAuthSession).mockResolvedValue({
-    tokens: { accessToken: { payload: { 'cognito:groups': groups, 'vatman:totp': 'true' }, toString: () => 'token' } },
+    tokens: { accessToken: { payload: { 'cognito:groups': groups, 'vatman:totp': '1700000000', auth_time: 1700000000 }, toString: () => 'token' } },
   } as never);
 
 const ready = () => screen.findByRole('navigation', { name: 'Main menu' });
