@@ -1,9 +1,9 @@
 import { Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { ENQUIRY_KEY_PREFIX } from '../../lambdas/adapters/dynamodb/keys';
-import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/adapters/sns/sales-mail';
-import { LIVE_ENDPOINT_ENV } from '../../lambdas/adapters/apigateway/live-sender';
+import { ENQUIRY_KEY_PREFIX } from '../../lambdas/ports/enquiries';
+import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
+import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
 import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
 import type { PortName } from '../../lambdas/lib/ports';

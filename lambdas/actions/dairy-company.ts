@@ -4,7 +4,7 @@ import { tankerFigureFor } from '../../shared/calibration/tanker';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { withDefaults } from '../../shared/watchman/settings';
-import type { DairyEvent } from '../adapters/dynamodb/dairy-repository';
+import type { DairyEvent } from '../ports/dairy';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../lib/ports';

@@ -10,7 +10,7 @@ import type { Ports } from './ports';
 import { ForbiddenError, ThrottledError } from './errors';
 import { http } from './http';
 import { createLogger } from './logger';
-import type { TokenVerifier } from './token-verifier';
+import type { TokenVerifier } from '../ports/cognito';
 
 const lines: string[] = [];
 const log = createLogger({}, 'debug', (l) => lines.push(l));

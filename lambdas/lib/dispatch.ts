@@ -7,7 +7,7 @@ import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { MAX_ORGANIZATION_DEPTH, type Organization, type OrganizationRole } from '../../shared/entities/organization';
 import { MSG_TOTP_REQUIRED } from '../../shared/roles';
-import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
+import type { StoredActivity } from '../ports/readings';
 import { callerFromClaims, type Caller } from './caller';
 import { ForbiddenError, UnauthorizedError, ValidationError } from './errors';
 import type { Logger } from './logger';

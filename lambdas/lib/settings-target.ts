@@ -1,5 +1,5 @@
 import type { Device } from '../../shared/entities/device';
-import type { SettingsTarget } from '../adapters/iot/device-commands';
+import type { SettingsTarget } from '../ports/iot';
 import type { Ports } from './ports';
 
 /**

@@ -8,24 +8,7 @@ import { MSG_CURRENT_PASSWORD } from '../../../shared/api/actions/profile';
 import { ThrottledError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { requireEnv } from '../../lib/env';
 import { createCognitoClient, requestAttributeCode, TOO_MANY_ATTEMPTS } from './identity-provider';
-
-/** The attributes a person verifies with a code (farmer §2.10): email by a link, phone by a text. */
-export type VerifiedAttribute = 'email' | 'phone_number';
-
-/**
- * The signed-in person's own Cognito account (farmer §2.10). Codes, checks and the password
- * change act with the person's access token (Cognito's self-service calls, no IAM permission);
- * only the name and phone are written with the admin call, as the API's role.
- */
-export interface AccountService {
-  /** Cognito sends the code: by email (the CustomMessage trigger makes it a link) or by text. */
-  sendVerificationCode(accessToken: string, attribute: VerifiedAttribute): Promise<void>;
-  /** true when Cognito accepted the code (the attribute is verified there), false when it did not. */
-  verifyAttribute(accessToken: string, attribute: VerifiedAttribute, code: string): Promise<boolean>;
-  changePassword(accessToken: string, previous: string, proposed: string): Promise<void>;
-  /** Names and phone; a new phone is unverified until its code is checked. */
-  updateAttributes(username: string, change: { firstName: string; lastName: string; phone?: string }): Promise<void>;
-}
+import type { AccountService } from '../../ports/cognito';
 
 const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
 const THROTTLED = new Set(['LimitExceededException', 'TooManyRequestsException', 'TooManyFailedAttemptsException']);

@@ -1,8 +1,6 @@
 import { AdminGetUserCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { createCognitoClient } from './identity-provider';
-
-/** Whether a user has an authenticator app (TOTP) enabled: the pre-token-generation trigger's one question. */
-export type TotpStatus = (userPoolId: string, username: string) => Promise<boolean>;
+import type { TotpStatus } from '../../ports/cognito';
 
 /** AdminGetUser's UserMFASettingList names SOFTWARE_TOKEN_MFA once the app is verified and enabled. */
 export const cognitoTotpStatus =
