@@ -7,7 +7,7 @@ import { withDefaults } from '../../shared/watchman/settings';
 import type { DairyEvent } from '../ports/dairy';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { settingsTargetOf } from '../lib/settings-target';
 
 const DAY = 86_400_000;

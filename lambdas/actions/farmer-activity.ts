@@ -15,7 +15,7 @@ import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../
 import type { StoredActivity } from '../ports/readings';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { toVat } from './farmer-dashboard';
 import { farmerComplianceActions } from './farmer-compliance';
 import { addPickupAction, deletePickupAction } from './farmer-pickup';

@@ -12,7 +12,7 @@ import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { toVat } from './farmer-dashboard';
 
 /** The series the thinning keeps the extremes of: the dashboard range's (lambdas/actions/farmer-activity.ts). */

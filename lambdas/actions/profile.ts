@@ -12,7 +12,7 @@ import {
 import { normalisePhone, type User } from '../../shared/entities/user';
 import type { VerifiedAttribute } from '../ports/cognito';
 import { alertRecipientOf } from '../ports/alert-email';
-import type { FarmReader, Ports } from '../lib/ports';
+import type { FarmReader, Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors';
 import type { Caller } from '../lib/caller';

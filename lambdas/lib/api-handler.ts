@@ -2,7 +2,7 @@ import { endpointByPath, type EndpointPath } from '../../shared/api/endpoints';
 import { dispatch, type ServedAction } from './dispatch';
 import { http } from './http';
 import { createLogger } from './logger';
-import { lazyPorts, type Ports } from './ports';
+import { lazyPorts, type Ports } from '../ports/action-ports';
 
 /**
  * The Lambda for one endpoint path of spec §7: the shared middy stack around a dispatch on

@@ -6,7 +6,7 @@ import { access, contract } from '../../shared/api/contract';
 import type { Farm } from '../../shared/entities/farm';
 import { MSG_TOTP_REQUIRED, TOTP_CLAIM } from '../../shared/roles';
 import { dispatch, serve } from './dispatch';
-import type { Ports } from './ports';
+import type { Ports } from '../ports/action-ports';
 import { ForbiddenError, ThrottledError } from './errors';
 import { http } from './http';
 import { createLogger } from './logger';

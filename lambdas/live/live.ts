@@ -7,7 +7,7 @@ import { callerFromClaims, type Caller } from '../lib/caller';
 import { farmOf } from '../lib/dispatch';
 import { cameThroughEdge } from '../lib/origin-check';
 import type { Logger } from '../lib/logger';
-import type { FarmReader } from '../lib/ports';
+import type { FarmReader } from '../ports/action-ports';
 import type { TokenVerifier } from '../ports/cognito';
 
 /** What API Gateway's WebSocket API hands the function (the fields used), and what it wants back. */

@@ -1,46 +1,46 @@
-import type { BotCheck } from '../ports/bot-check';
-import type { AccountService } from '../ports/cognito';
-import type { IdentityProvider } from '../ports/cognito';
-import type { UserGroups } from '../ports/cognito';
+import type { BotCheck } from './bot-check';
+import type { AccountService } from './cognito';
+import type { IdentityProvider } from './cognito';
+import type { UserGroups } from './cognito';
 import { dynamoAuditRepository } from '../adapters/dynamodb/audit-repository';
-import type { AuditRepository } from '../ports/audit';
+import type { AuditRepository } from './audit';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
-import type { AlertSettingsRepository } from '../ports/alert-settings';
+import type { AlertSettingsRepository } from './alert-settings';
 import { dynamoAlertsRepository } from '../adapters/dynamodb/alerts-repository';
-import type { AlertsRepository } from '../ports/alerts';
+import type { AlertsRepository } from './alerts';
 import { dynamoDairyRepository } from '../adapters/dynamodb/dairy-repository';
-import type { DairyRepository } from '../ports/dairy';
+import type { DairyRepository } from './dairy';
 import { dynamoEnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
-import type { EnquiryRepository } from '../ports/enquiries';
+import type { EnquiryRepository } from './enquiries';
 import { dynamoEquipmentRepository } from '../adapters/dynamodb/equipment-repository';
-import type { EquipmentRepository } from '../ports/equipment';
+import type { EquipmentRepository } from './equipment';
 import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
-import type { FarmRepository } from '../ports/farms';
+import type { FarmRepository } from './farms';
 import { dynamoInstallRepository } from '../adapters/dynamodb/installs-repository';
-import type { InstallRepository } from '../ports/installs';
+import type { InstallRepository } from './installs';
 import { dynamoLookupRepository } from '../adapters/dynamodb/lookups-repository';
-import type { LookupRepository } from '../ports/lookups';
+import type { LookupRepository } from './lookups';
 import { dynamoMilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
-import type { MilkingWindowsRepository } from '../ports/milking-windows';
+import type { MilkingWindowsRepository } from './milking-windows';
 import { dynamoOrganizationRepository } from '../adapters/dynamodb/organizations-repository';
-import type { OrganizationRepository } from '../ports/organizations';
+import type { OrganizationRepository } from './organizations';
 import { dynamoPickupRepository } from '../adapters/dynamodb/pickups-repository';
-import type { PickupRepository } from '../ports/pickups';
+import type { PickupRepository } from './pickups';
 import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import type { ReadingsRepository } from '../ports/readings';
+import type { ReadingsRepository } from './readings';
 import { dynamoWatchmanRepository } from '../adapters/dynamodb/watchman-repository';
-import type { WatchmanRepository } from '../ports/watchman';
-import type { DeviceCommands, UnitChecks } from '../ports/iot';
-import type { UnitProvisioning } from '../ports/iot';
-import type { ThingRegistry } from '../ports/iot';
-import type { AlertEmailTopics } from '../ports/alert-email';
-import type { SalesMail } from '../ports/enquiries';
-import type { LiveSender } from '../ports/live';
+import type { WatchmanRepository } from './watchman';
+import type { DeviceCommands, UnitChecks } from './iot';
+import type { UnitProvisioning } from './iot';
+import type { ThingRegistry } from './iot';
+import type { AlertEmailTopics } from './alert-email';
+import type { SalesMail } from './enquiries';
+import type { LiveSender } from './live';
 import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
-import type { ConnectionsRepository } from '../ports/live';
-import { requireEnv } from './env';
-import type { TokenVerifier } from '../ports/cognito';
+import type { ConnectionsRepository } from './live';
+import { requireEnv } from '../lib/env';
+import type { TokenVerifier } from './cognito';
 
 /** What the read ports offer: the repositories' reads only (cdk/lib/port-grants.ts grants them read access). */
 export type FarmReader = Pick<
@@ -210,7 +210,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoa
     watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     watchmanWrite: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     flagEditors: async () => flagEditorsFromEnv(env),
-    verifier: async () => (await import('./token-verifier')).tokenVerifierFromEnv(env),
+    verifier: async () => (await import('../lib/token-verifier')).tokenVerifierFromEnv(env),
     botCheck: async () => (await import('../adapters/bot-check/bot-check')).botCheckFromEnv(env),
     devices: async () => (await import('../adapters/iot/device-commands')).deviceCommandsFromEnv(env),
     unitChecks: async () => (await import('../adapters/iot/device-commands')).unitChecksFromEnv(env),
