@@ -175,7 +175,7 @@ const resolveAccess = async (rule: Access, input: unknown, caller: Caller | unde
 export interface EndpointOptions {
   readonly auth: EndpointAuth;
   readonly actions: readonly ServedAction[];
-  /** Built lazily (lambdas/ports/action-ports.ts); tests pass their own. */
+  /** Built lazily (lambdas/lib/lazy-ports.ts); tests pass their own. */
   readonly ports: Ports;
   /** Loads the ports a call names before it runs (lazyPorts' `load`); absent when the ports are built already. */
   readonly loadPorts?: (names: readonly PortName[]) => Promise<void>;

@@ -1,46 +1,22 @@
-import type { BotCheck } from './bot-check';
-import type { AccountService } from './cognito';
-import type { IdentityProvider } from './cognito';
-import type { UserGroups } from './cognito';
-import { dynamoAuditRepository } from '../adapters/dynamodb/audit-repository';
 import type { AuditRepository } from './audit';
-import { createDocumentClient } from '../adapters/dynamodb/client';
-import { dynamoAlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
-import type { AlertSettingsRepository } from './alert-settings';
-import { dynamoAlertsRepository } from '../adapters/dynamodb/alerts-repository';
-import type { AlertsRepository } from './alerts';
-import { dynamoDairyRepository } from '../adapters/dynamodb/dairy-repository';
-import type { DairyRepository } from './dairy';
-import { dynamoEnquiryRepository } from '../adapters/dynamodb/enquiries-repository';
-import type { EnquiryRepository } from './enquiries';
-import { dynamoEquipmentRepository } from '../adapters/dynamodb/equipment-repository';
-import type { EquipmentRepository } from './equipment';
-import { dynamoFarmRepository } from '../adapters/dynamodb/farms-repository';
-import type { FarmRepository } from './farms';
-import { dynamoInstallRepository } from '../adapters/dynamodb/installs-repository';
-import type { InstallRepository } from './installs';
-import { dynamoLookupRepository } from '../adapters/dynamodb/lookups-repository';
-import type { LookupRepository } from './lookups';
-import { dynamoMilkingWindowsRepository } from '../adapters/dynamodb/milking-windows-repository';
-import type { MilkingWindowsRepository } from './milking-windows';
-import { dynamoOrganizationRepository } from '../adapters/dynamodb/organizations-repository';
-import type { OrganizationRepository } from './organizations';
-import { dynamoPickupRepository } from '../adapters/dynamodb/pickups-repository';
-import type { PickupRepository } from './pickups';
-import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import type { ReadingsRepository } from './readings';
-import { dynamoWatchmanRepository } from '../adapters/dynamodb/watchman-repository';
-import type { WatchmanRepository } from './watchman';
-import type { DeviceCommands, UnitChecks } from './iot';
-import type { UnitProvisioning } from './iot';
-import type { ThingRegistry } from './iot';
 import type { AlertEmailTopics } from './alert-email';
-import type { SalesMail } from './enquiries';
-import type { LiveSender } from './live';
-import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
-import type { ConnectionsRepository } from './live';
-import { requireEnv } from '../lib/env';
-import type { TokenVerifier } from './cognito';
+import type { AlertSettingsRepository } from './alert-settings';
+import type { AlertsRepository } from './alerts';
+import type { BotCheck } from './bot-check';
+import type { AccountService, IdentityProvider, TokenVerifier, UserGroups } from './cognito';
+import type { DairyRepository } from './dairy';
+import type { EnquiryRepository, SalesMail } from './enquiries';
+import type { EquipmentRepository } from './equipment';
+import type { FarmRepository } from './farms';
+import type { InstallRepository } from './installs';
+import type { DeviceCommands, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
+import type { ConnectionsRepository, LiveSender } from './live';
+import type { LookupRepository } from './lookups';
+import type { MilkingWindowsRepository } from './milking-windows';
+import type { OrganizationRepository } from './organizations';
+import type { PickupRepository } from './pickups';
+import type { ReadingsRepository } from './readings';
+import type { WatchmanRepository } from './watchman';
 
 /** What the read ports offer: the repositories' reads only (cdk/lib/port-grants.ts grants them read access). */
 export type FarmReader = Pick<
@@ -66,18 +42,6 @@ export interface FlagEditors {
   allows(userId: string): boolean;
 }
 
-/**
- * FARM_FLAG_USER_IDS: the user ids (Cognito subs), comma-separated, from CDK context
- * `farmFlagUserIds` in AWS and the local stack's configuration locally. It must be set; empty
- * means nobody may set the flags.
- */
-export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEditors => {
-  const raw = env.FARM_FLAG_USER_IDS;
-  if (raw === undefined) throw new Error('Missing environment variable FARM_FLAG_USER_IDS');
-  const ids = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));
-  return { allows: (userId) => ids.has(userId) };
-};
-
 export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser'>;
 
 /** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
@@ -90,7 +54,7 @@ export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
 
 /**
  * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
- * `serve`), its endpoint's Lambda builds only those (below), and the stack grants each function
+ * `serve`), its endpoint's Lambda builds only those (lambdas/lib/lazy-ports.ts), and the stack grants each function
  * only what its ports need (cdk/lib/port-grants.ts). A table has a read port and a write port, so
  * an action that only reads cannot write, by type here and by IAM in AWS.
  */
@@ -163,85 +127,3 @@ export type PortName = keyof Ports;
 export interface PortLoader {
   load(names: readonly PortName[]): Promise<void>;
 }
-
-/**
- * The composition root of every API Lambda: each port is built from the environment the first
- * time a call names it, so a function never needs the configuration (or the grants) of a port it
- * does not use. The adapters are imported when their port is first loaded (issue 14): a call
- * loads only the AWS SDK clients its action's ports use (the farmer's range loads DynamoDB's,
- * not Cognito's, IoT's or SNS's), and the bundle's other clients are never initialised.
- * `load` the names first (dispatch does, from the action's ports and its access rule); a port
- * read before it was loaded throws, naming it.
- */
-export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoader => {
-  let doc: ReturnType<typeof createDocumentClient> | undefined;
-  const documentClient = () => (doc ??= createDocumentClient(env));
-  const farmsTable = () => requireEnv('FARMS_TABLE', env);
-  const builders: { [K in PortName]: () => Promise<Ports[K]> } = {
-    farms: () => load1('farmsWrite'),
-    farmsWrite: async () => dynamoFarmRepository(documentClient(), farmsTable()),
-    readings: () => load1('readingsWrite'),
-    readingsWrite: async () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
-    alerts: () => load1('alertsWrite'),
-    alertsWrite: async () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
-    alertSettings: () => load1('alertSettingsWrite'),
-    alertSettingsWrite: async () => dynamoAlertSettingsRepository(documentClient(), farmsTable()),
-    pickups: async () => dynamoPickupRepository(documentClient(), farmsTable()),
-    pickupList: () => load1('pickups'),
-    equipment: () => load1('equipmentWrite'),
-    equipmentWrite: async () => dynamoEquipmentRepository(documentClient(), farmsTable()),
-    organizations: () => load1('organizationsWrite'),
-    organizationsWrite: async () => dynamoOrganizationRepository(documentClient(), farmsTable()),
-
-    dairy: async () => dynamoDairyRepository(documentClient(), farmsTable()),
-    lookups: async () => dynamoLookupRepository(documentClient(), farmsTable()),
-    installs: async () => dynamoInstallRepository(documentClient(), farmsTable()),
-    units: async () => dynamoInstallRepository(documentClient(), farmsTable()),
-    identity: async () => (await import('../adapters/cognito/identity-provider')).identityProviderFromEnv(env),
-    account: async () => (await import('../adapters/cognito/account')).accountServiceFromEnv(env),
-    enquiries: async () => dynamoEnquiryRepository(documentClient(), farmsTable()),
-    salesMail: async () => (await import('../adapters/sns/sales-mail')).salesMailFromEnv(env),
-    alertRoutes: async () => (await import('../adapters/sns/alert-sender')).alertEmailTopicsFromEnv(await load1('alertSettingsWrite'), env),
-    groups: async () => (await import('../adapters/cognito/user-groups')).userGroupsFromEnv(env),
-    audit: () => load1('auditWrite'),
-    auditWrite: async () => dynamoAuditRepository(documentClient(), farmsTable()),
-    milkingWindows: () => load1('milkingWindowsWrite'),
-    milkingWindowsWrite: async () => dynamoMilkingWindowsRepository(documentClient(), farmsTable()),
-    watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
-    watchmanWrite: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
-    flagEditors: async () => flagEditorsFromEnv(env),
-    verifier: async () => (await import('../lib/token-verifier')).tokenVerifierFromEnv(env),
-    botCheck: async () => (await import('../adapters/bot-check/bot-check')).botCheckFromEnv(env),
-    devices: async () => (await import('../adapters/iot/device-commands')).deviceCommandsFromEnv(env),
-    unitChecks: async () => (await import('../adapters/iot/device-commands')).unitChecksFromEnv(env),
-    thingRegistry: async () => (await import('../adapters/iot/thing-registry')).thingRegistryFromEnv(env),
-    provisioning: async () => (await import('../adapters/iot/provisioning')).provisioningFromEnv(env),
-    now: async () => () => new Date(),
-    connections: async () => dynamoConnectionsRepository(documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
-    liveSender: async () => (await import('../adapters/apigateway/live-sender')).liveSenderFromEnv(env),
-  };
-  const built: Partial<Record<PortName, unknown>> = {};
-  const loading: Partial<Record<PortName, Promise<unknown>>> = {};
-  // A load that failed (a missing variable) is tried again by the next call, as the port's first use was before.
-  function load1<K extends PortName>(name: K): Promise<Ports[K]> {
-    return (loading[name] ??= builders[name]().then(
-      (port) => (built[name] = port),
-      (err: unknown) => {
-        delete loading[name];
-        throw err;
-      },
-    )) as Promise<Ports[K]>;
-  }
-  const ports = {} as Ports & PortLoader;
-  for (const name of Object.keys(builders) as PortName[]) {
-    Object.defineProperty(ports, name, {
-      enumerable: true,
-      get: () => {
-        if (!(name in built)) throw new Error(`Port ${name} was used before it was loaded: name it in the action's ports (lambdas/lib/dispatch.ts serve)`);
-        return built[name];
-      },
-    });
-  }
-  Object.defineProperty(ports, 'load', { value: async (names: readonly PortName[]) => void (await Promise.all([...new Set(names)].map(load1))) });
-  return ports;
-};
