@@ -6,9 +6,7 @@ import { alertsKeys as k } from './keys';
 import { isConditionFailure, queryAll as queryItems } from './query';
 import type { OutboxAlert, StoredNotification, DeliveryState, Delivery, AlertsRepository } from '../../ports/alerts';
 
-
 export const SETTLED_DELIVERY_STATES: readonly DeliveryState[] = ['sent', 'dead', 'unconfirmed', 'skipped'];
-
 
 const NOTIFICATION_FIELDS = ['_id', 'farm_id', 'type', 'status', 'data', 'quality', 'lateMilking', 'device', 'created_at', 'detail', 'message_type', 'delivery_state', 'delivered'] as const;
 
