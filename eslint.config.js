@@ -9,13 +9,46 @@ import globals from 'globals';
  * match import strings at any depth:
  *  - shared/ is the domain: zod and other shared files only;
  *  - a frontend feature does not import another feature (shared UI is in components/ and lib/);
- *  - @aws-sdk/* only in lambdas/adapters/, local/, cdk/, bench/ and tests.
+ *  - @aws-sdk/* only in lambdas/adapters/, local/, cdk/, bench/ and tests;
+ *  - lambdas/ports/ is the ground floor: it imports shared/, other ports and library types only;
+ *  - lambdas/adapters/ is imported only by other adapters and the composition roots below (and by
+ *    tests, local/ and bench/, which build adapters against the local stack), statically or with
+ *    import(): everything else, cdk/ included, depends on the ports, so an adapter can change
+ *    without touching what uses it.
  */
 const FEATURES = readdirSync(new URL('./frontend/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
 const AWS_SDK = { group: ['@aws-sdk/*'], message: '@aws-sdk is for lambdas/adapters/, local/, cdk/, bench/ and tests only.' };
+
+const ADAPTERS_MESSAGE = 'Only adapters and the composition roots (eslint.config.js COMPOSITION_ROOTS) import lambdas/adapters/: import the port from lambdas/ports/.';
+const ADAPTERS = { group: ['**/adapters', '**/adapters/**'], message: ADAPTERS_MESSAGE };
+/** no-restricted-imports does not see import(); the composition roots load adapters that way. */
+const NO_DYNAMIC_ADAPTERS = ['error', { selector: 'ImportExpression[source.value=/(^|\\/)adapters\\//]', message: ADAPTERS_MESSAGE }];
+
+/**
+ * The files that build adapters and hand them to the code that uses them, one per kind of
+ * function (docs/architecture.md "Layers"). They are the only lambdas/ files that import adapters.
+ */
+const COMPOSITION_ROOTS = [
+  'lambdas/lib/lazy-ports.ts', // the API functions and the live-updates WebSocket (lazyPorts)
+  'lambdas/alerts/deps.ts', // the alert processor and notifier (ingest, sweep)
+  'lambdas/alerts/device-reply-handler.ts',
+  'lambdas/ingest/handler.ts',
+  'lambdas/dairy/sync-handler.ts',
+  'lambdas/watchman/handler.ts',
+  'lambdas/watchman/tables.ts',
+  'lambdas/triggers/post-confirmation.ts',
+  'lambdas/triggers/pre-sign-up.ts',
+  'lambdas/triggers/pre-token-generation.ts',
+];
+
+/** Anything but a sibling port, shared/ or a library's types. */
+const PORTS_ONLY = {
+  regex: '^(?!\\./[a-z-]+$|\\.\\./\\.\\./shared/|aws-lambda$|aws-jwt-verify/jwt-model$)',
+  message: 'lambdas/ports/ imports only shared/, other ports and library types (aws-lambda, aws-jwt-verify/jwt-model).',
+};
 
 /** Imports of another feature from a file of `feature`: by a path through features/ or relative from inside it. */
 const otherFeatures = (feature) =>
@@ -39,7 +72,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': ['error', { patterns: [AWS_SDK] }],
+      'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS] }],
     },
   },
   ...FEATURES.map((feature) => ({
@@ -47,7 +80,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [AWS_SDK, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
+        { patterns: [AWS_SDK, ADAPTERS, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
       ],
     },
   })),
@@ -70,6 +103,18 @@ export default tseslint.config(
   {
     files: ['lambdas/**/*.ts'],
     ignores: ['lambdas/adapters/**', 'lambdas/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
+  },
+  {
+    files: COMPOSITION_ROOTS,
+    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK] }], 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['lambdas/ports/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [PORTS_ONLY] }] },
+  },
+  {
+    files: ['cdk/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ADAPTERS] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
   },
 );

@@ -22,7 +22,7 @@ import { readingValues } from '../shared/telemetry/reading-item';
 import { dayOf } from '../shared/time/utc';
 import { dynamoReadingsRepository } from '../lambdas/adapters/dynamodb/readings-repository';
 import { dispatch } from '../lambdas/lib/dispatch';
-import type { Ports } from '../lambdas/lib/ports';
+import type { Ports } from '../lambdas/ports/action-ports';
 import { createLogger } from '../lambdas/lib/logger';
 import { lastAllResponseSchema } from '../shared/api/actions/farmer-activity';
 import { MAX_RANGE_DAYS } from '../shared/constants';

@@ -11,7 +11,7 @@
  * 72 hourly data points and its milking ends, as the job reads them.
  */
 import { performance } from 'node:perf_hooks';
-import type { WatchmanRepository } from '../lambdas/adapters/dynamodb/watchman-repository';
+import type { WatchmanRepository } from '../lambdas/ports/watchman';
 import { createLogger } from '../lambdas/lib/logger';
 import { makeWatchman } from '../lambdas/watchman/job';
 import type { VatWindow } from '../lambdas/watchman/vat-window';

@@ -26,7 +26,7 @@ import { localCa } from './stand-ins/local-ca';
 import { unitAttributes, unitThingName } from '../shared/entities/install';
 import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
 import { startWebSocketGateway } from './stand-ins/websocket-gateway';
-import { LIVE_ENDPOINT_ENV } from '../lambdas/adapters/apigateway/live-sender';
+import { LIVE_ENDPOINT_ENV } from '../shared/live/endpoint-env';
 import type { LiveEvent, LiveResult } from '../lambdas/live/live';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
@@ -34,7 +34,7 @@ import { startDairyGateway, type DairyGateway } from './stand-ins/dairy-gateway'
 import { isDairyCompanyFarm } from '../shared/entities/farm';
 import { HERD_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
 import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
-import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/adapters/sns/sales-mail';
+import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/ports/env-names';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
 import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';

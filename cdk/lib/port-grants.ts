@@ -1,19 +1,19 @@
 import { Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { ENQUIRY_KEY_PREFIX } from '../../lambdas/adapters/dynamodb/keys';
-import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/adapters/sns/sales-mail';
-import { LIVE_ENDPOINT_ENV } from '../../lambdas/adapters/apigateway/live-sender';
+import { ENQUIRY_KEY_PREFIX } from '../../lambdas/ports/enquiries';
+import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
+import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
 import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
-import type { PortName } from '../../lambdas/lib/ports';
+import type { PortName } from '../../lambdas/ports/action-ports';
 import type { Data } from './constructs/data';
 import type { Alerts } from './constructs/alerts';
 import type { VatManFunction } from './constructs/vat-man-function';
 import { acknowledge, nagPseudo } from './nag';
 
 /**
- * What each port of lambdas/lib/ports.ts needs in AWS. An API function gets the union of its
+ * What each port of lambdas/ports/action-ports.ts needs in AWS. An API function gets the union of its
  * actions' ports (lambdas/api/actions-by-endpoint.ts, `portsOf`), and nothing else: a function
  * whose actions only read a table can only read it.
  */

@@ -9,7 +9,7 @@ import { columnsFromReadings } from '../../shared/telemetry/reading-columns';
 import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,6 +1,6 @@
 import type { AuditArea } from '../../shared/entities/audit';
 import type { Caller } from '../lib/caller';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 
 /**
  * Records an administrative change (issue 18) with who made it: the caller's token sub and the

@@ -4,10 +4,10 @@ import { tankerFigureFor } from '../../shared/calibration/tanker';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { withDefaults } from '../../shared/watchman/settings';
-import type { DairyEvent } from '../adapters/dynamodb/dairy-repository';
+import type { DairyEvent } from '../ports/dairy';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { settingsTargetOf } from '../lib/settings-target';
 
 const DAY = 86_400_000;

@@ -12,10 +12,10 @@ import { activityId, type ActivityKind } from '../../shared/telemetry/activities
 import { agitatorStops, batteryChanges, controllerNow, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
 import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
-import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
+import type { StoredActivity } from '../ports/readings';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { toVat } from './farmer-dashboard';
 import { farmerComplianceActions } from './farmer-compliance';
 import { addPickupAction, deletePickupAction } from './farmer-pickup';

@@ -4,7 +4,7 @@ import { resolveCompliancePeriod } from '../../shared/compliance/season';
 import { activityId } from '../../shared/telemetry/activities';
 import { downsample } from '../../shared/telemetry/downsample';
 import type { Reading } from '../../shared/telemetry/reading';
-import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
+import type { StoredActivity } from '../ports/readings';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow, type MilkingWindow } from './milking-compliance';

@@ -2,7 +2,7 @@ import { farmerDashboardContracts as contracts } from '../../shared/api/actions/
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { serve, type ServedAction } from '../lib/dispatch';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 
 /** A vat as the dashboard shows it (farmer spec §3 Vat). */
 export const toVat = (d: Device) => ({

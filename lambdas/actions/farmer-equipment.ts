@@ -3,7 +3,7 @@ import type { Device } from '../../shared/entities/device';
 import { EQUIPMENT_MESSAGES, EQUIPMENT_TYPES, itemsOf, plantOf } from '../../shared/entities/equipment';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 
 /** The farm's vats as the farmer's screens show them: the active ones (a retired device is no vat of the farm any more). */
 const activeVats = async (farms: Ports['farms'], farmId: string): Promise<Device[]> =>

@@ -10,10 +10,10 @@ import {
 } from '../../shared/api/actions/farmer-notification';
 import { HIDDEN_MESSAGE_TYPES, type Notification } from '../../shared/alerts/types';
 import { activityId } from '../../shared/telemetry/activities';
-import type { StoredNotification } from '../adapters/dynamodb/alerts-repository';
+import type { StoredNotification } from '../ports/alerts';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 
 /** What a client sees of a notification: the delivery bookkeeping stays on the server. */
 const toClient = ({ delivery_state: _d, delivered: _s, ...n }: StoredNotification): Notification => n;

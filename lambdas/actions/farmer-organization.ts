@@ -12,7 +12,7 @@ import { normaliseEmail } from '../../shared/entities/user';
 import { localMonth } from '../../shared/time/local-day';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 
 const rowOf = (o: Organization): OrganizationRow => ({ _id: o._id, name: o.name, ...(o.fonterra_id ? { fonterra_id: o.fonterra_id } : {}), tag: o.tag, is_farm: false });
 

@@ -6,7 +6,7 @@ import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { serve } from '../lib/dispatch';
 import type { Logger } from '../lib/logger';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 
 /**

@@ -3,7 +3,7 @@ import type { Farm } from '../../shared/entities/farm';
 import type { Caller } from '../lib/caller';
 import type { ServedAction } from '../lib/dispatch';
 import { createLogger } from '../lib/logger';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { newInstallFields } from '../../test/support/new-install';
 import { installerActions } from './installer';
 

@@ -15,7 +15,7 @@ import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { optionalEnv } from '../lib/env';
 import { ValidationError } from '../lib/errors';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 
 /** The installer's view of a vat device (operator §3). */
 const vatDevice = (d: Device): VatDevice => ({

@@ -7,12 +7,12 @@ import { agitatorStops, batteryChanges, coolerPoints, outages, phyStates, rangeP
 import { downsampleIndices } from '../../shared/telemetry/downsample';
 import type { Reading } from '../../shared/telemetry/reading';
 import { EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
-import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
+import type { StoredActivity } from '../ports/readings';
 import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { toVat } from './farmer-dashboard';
 
 /** The series the thinning keeps the extremes of: the dashboard range's (lambdas/actions/farmer-activity.ts). */

@@ -3,7 +3,7 @@ import type { User } from '../../shared/entities/user';
 import type { Caller } from '../lib/caller';
 import type { ServedAction } from '../lib/dispatch';
 import { createLogger } from '../lib/logger';
-import type { Ports } from '../lib/ports';
+import type { Ports } from '../ports/action-ports';
 import { settingProfileActions } from './profile';
 
 /** USER_PROFILE_EDIT_BASE keeps the stored profile and the Cognito account in step when the second write fails. */

@@ -13,9 +13,9 @@ import {
   type EnquiryProducts,
 } from '../../shared/api/actions/profile';
 import { normalisePhone, type User } from '../../shared/entities/user';
-import type { VerifiedAttribute } from '../adapters/cognito/account';
-import { alertRecipientOf } from '../adapters/sns/alert-email';
-import type { FarmReader, Ports } from '../lib/ports';
+import type { VerifiedAttribute } from '../ports/cognito';
+import { alertRecipientOf } from '../ports/alert-email';
+import type { FarmReader, Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors';
 import type { Caller } from '../lib/caller';

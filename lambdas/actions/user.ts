@@ -1,6 +1,6 @@
 import { decodeResetToken, MSG_RESET_LINK, userContracts as contracts } from '../../shared/api/actions/user';
 import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
-import type { Tokens } from '../adapters/cognito/identity-provider';
+import type { Tokens } from '../ports/cognito';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { organizationOfUser } from './farmer-organization';

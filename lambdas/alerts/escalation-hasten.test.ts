@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Delivery, StoredNotification } from '../adapters/dynamodb/alerts-repository';
+import type { Delivery, StoredNotification } from '../ports/alerts';
 import { hastenEscalations } from './escalation-hasten';
 
 const RAISED = '2026-11-26T06:00:00.000Z';

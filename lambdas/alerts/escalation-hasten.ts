@@ -1,5 +1,5 @@
 import { ESCALATION_LIMITS, stepDueAt } from '../../shared/alerts/escalation';
-import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
+import type { AlertsRepository } from '../ports/alerts';
 
 /** The furthest a step can wait: step 2 at twice the longest N. */
 const LONGEST_WAIT_MS = 2 * ESCALATION_LIMITS.max * 60_000;

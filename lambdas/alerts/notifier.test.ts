@@ -5,8 +5,9 @@ import { DEFAULT_ESCALATION, type EscalationSettings } from '../../shared/alerts
 import { defaultPreferences, mergePreferences, type Preferences } from '../../shared/alerts/preferences';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
-import type { AlertsRepository, Delivery, StoredNotification } from '../adapters/dynamodb/alerts-repository';
-import { alertEmailTopics, type AlertEmailRoute } from '../adapters/sns/alert-email';
+import type { AlertsRepository, Delivery, StoredNotification } from '../ports/alerts';
+import { alertEmailTopics } from '../adapters/sns/alert-email';
+import type { AlertEmailRoute } from '../ports/alert-email';
 import { snsAlertSender } from '../adapters/sns/alert-sender';
 import { createLogger } from '../lib/logger';
 import { localMonth } from '../../shared/time/local-day';

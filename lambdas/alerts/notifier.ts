@@ -7,11 +7,11 @@ import { allowanceNote, emailBody, emailSubject, smsText, type MessageFacts } fr
 import { smsTotalFor } from '../../shared/constants';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
-import type { AlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
-import type { AlertsRepository, Delivery, DeliveryChannel, DeliveryOutcome, StoredNotification } from '../adapters/dynamodb/alerts-repository';
-import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
-import { alertRecipientOf } from '../adapters/sns/alert-email';
-import type { AlertSender } from '../adapters/sns/alert-sender';
+import type { AlertSettingsRepository } from '../ports/alert-settings';
+import type { AlertsRepository, Delivery, DeliveryChannel, DeliveryOutcome, StoredNotification } from '../ports/alerts';
+import type { FarmRepository } from '../ports/farms';
+import { alertRecipientOf } from '../ports/alert-email';
+import type { AlertSender } from '../ports/alert-email';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { DELIVERY_DEAD_LETTERS, metricFields } from '../lib/metrics';

@@ -3,11 +3,11 @@ import { withDefaults } from '../../shared/watchman/settings';
 import type { Notification } from '../../shared/alerts/types';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
-import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
-import type { DairyRepository } from '../adapters/dynamodb/dairy-repository';
-import type { PickupRepository } from '../adapters/dynamodb/pickups-repository';
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import type { WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
+import type { AlertsRepository } from '../ports/alerts';
+import type { DairyRepository } from '../ports/dairy';
+import type { PickupRepository } from '../ports/pickups';
+import type { ReadingsRepository } from '../ports/readings';
+import type { WatchmanRepository } from '../ports/watchman';
 import { alertId } from './processor';
 
 const DAY = 86_400_000;

@@ -1,10 +1,10 @@
-import type { DairyGatewayClient } from '../adapters/dairy-company/gateway-client';
-import { GatewayUnavailableError } from '../adapters/dairy-company/gateway-client';
-import type { DairyEvent, DairyRepository } from '../adapters/dynamodb/dairy-repository';
-import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
-import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import type { WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
+import type { DairyGatewayClient } from '../ports/dairy';
+import { GatewayUnavailableError } from '../ports/dairy';
+import type { DairyEvent, DairyRepository } from '../ports/dairy';
+import type { AlertsRepository } from '../ports/alerts';
+import type { FarmRepository } from '../ports/farms';
+import type { ReadingsRepository } from '../ports/readings';
+import type { WatchmanRepository } from '../ports/watchman';
 import { collectionEventOf, milkingEventOf, vatExceptionOf } from '../../shared/dairy-company/events';
 import { gatewayJson, type DairyEventKind } from '../../shared/dairy-company/payloads';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';

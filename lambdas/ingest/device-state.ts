@@ -3,8 +3,8 @@ import type { Device, LastUpdated } from '../../shared/entities/device';
 import { advance, hasPending, planBatch, replay, replayWindowStart, withReplayIntent, type IngestState, type Snapshot } from '../../shared/telemetry/ingest-core';
 import { displayTemperature, displayVolume, type Reading } from '../../shared/telemetry/reading';
 import { hourOf } from '../../shared/time/utc';
-import type { FarmRepository, IngestRecord } from '../adapters/dynamodb/farms-repository';
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import type { FarmRepository, IngestRecord } from '../ports/farms';
+import type { ReadingsRepository } from '../ports/readings';
 import { makeLockedCommit, type Step } from '../lib/locked-commit';
 
 /** A device as the ingest holds it: the device item with its ingest record (n readings seen, v the lock version). */

@@ -1,6 +1,6 @@
 import { sameReading, readingKey, implausibleForVat, toReading, type Reading } from '../../shared/telemetry/reading';
-import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import type { FarmRepository } from '../ports/farms';
+import type { ReadingsRepository } from '../ports/readings';
 import type { Logger } from '../lib/logger';
 import { makeDeviceState, type AlertHook } from './device-state';
 import { makeMessageChecks, type Candidate, type IngestOutcome, type RejectEvent } from './message-checks';

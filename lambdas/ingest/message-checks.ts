@@ -3,8 +3,8 @@ import * as z from 'zod';
 import { RAW_ARCHIVE_DAYS } from '../../shared/constants';
 import { canonicalTime } from '../../shared/telemetry/reading';
 import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema, type TelemetryMessage } from '../../shared/telemetry/device-message';
-import type { FarmRepository, ThingOwner } from '../adapters/dynamodb/farms-repository';
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
+import type { FarmRepository, ThingOwner } from '../ports/farms';
+import type { ReadingsRepository } from '../ports/readings';
 import type { Logger } from '../lib/logger';
 
 /**

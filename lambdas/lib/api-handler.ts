@@ -2,7 +2,8 @@ import { endpointByPath, type EndpointPath } from '../../shared/api/endpoints';
 import { dispatch, type ServedAction } from './dispatch';
 import { http } from './http';
 import { createLogger } from './logger';
-import { lazyPorts, type Ports } from './ports';
+import type { Ports } from '../ports/action-ports';
+import { lazyPorts } from './lazy-ports';
 
 /**
  * The Lambda for one endpoint path of spec §7: the shared middy stack around a dispatch on

@@ -6,11 +6,11 @@ import { access, contract } from '../../shared/api/contract';
 import type { Farm } from '../../shared/entities/farm';
 import { MSG_TOTP_REQUIRED, TOTP_CLAIM } from '../../shared/roles';
 import { dispatch, serve } from './dispatch';
-import type { Ports } from './ports';
+import type { Ports } from '../ports/action-ports';
 import { ForbiddenError, ThrottledError } from './errors';
 import { http } from './http';
 import { createLogger } from './logger';
-import type { TokenVerifier } from './token-verifier';
+import type { TokenVerifier } from '../ports/cognito';
 
 const lines: string[] = [];
 const log = createLogger({}, 'debug', (l) => lines.push(l));

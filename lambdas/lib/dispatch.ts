@@ -7,11 +7,11 @@ import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { MAX_ORGANIZATION_DEPTH, type Organization, type OrganizationRole } from '../../shared/entities/organization';
 import { MSG_TOTP_REQUIRED } from '../../shared/roles';
-import type { StoredActivity } from '../adapters/dynamodb/readings-repository';
+import type { StoredActivity } from '../ports/readings';
 import { callerFromClaims, type Caller } from './caller';
 import { ForbiddenError, UnauthorizedError, ValidationError } from './errors';
 import type { Logger } from './logger';
-import type { PortName, Ports } from './ports';
+import type { PortName, Ports } from '../ports/action-ports';
 
 /** An organization with the caller's role in it (theirs there or above) and the organizations above it, top first. */
 export interface ResolvedOrganization {
@@ -179,7 +179,7 @@ const resolveAccess = async (rule: Access, input: unknown, caller: Caller | unde
 export interface EndpointOptions {
   readonly auth: EndpointAuth;
   readonly actions: readonly ServedAction[];
-  /** Built lazily (lambdas/lib/ports.ts); tests pass their own. */
+  /** Built lazily (lambdas/lib/lazy-ports.ts); tests pass their own. */
   readonly ports: Ports;
   /** Loads the ports a call names before it runs (lazyPorts' `load`); absent when the ports are built already. */
   readonly loadPorts?: (names: readonly PortName[]) => Promise<void>;

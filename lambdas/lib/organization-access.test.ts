@@ -7,7 +7,7 @@ import { TOTP_CLAIM } from '../../shared/roles';
 import { dispatch, serve } from './dispatch';
 import { http } from './http';
 import { createLogger } from './logger';
-import type { Ports } from './ports';
+import type { Ports } from '../ports/action-ports';
 
 /**
  * The organization access rules (farmer §6) in dispatch, over a fake tree:

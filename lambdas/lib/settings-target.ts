@@ -1,6 +1,6 @@
 import type { Device } from '../../shared/entities/device';
-import type { SettingsTarget } from '../adapters/iot/device-commands';
-import type { Ports } from './ports';
+import type { SettingsTarget } from '../ports/iot';
+import type { Ports } from '../ports/action-ports';
 
 /**
  * Where a vat's controller settings are sent: its farm's controller unit with the vat's number

@@ -1,20 +1,9 @@
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { Fetcher } from 'aws-jwt-verify/https';
-import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { UnauthorizedError } from './errors';
 import { optionalEnv, requireEnv } from './env';
-
-/**
- * Verifies a Cognito bearer token exactly as API Gateway's HTTP API JWT authorizer does:
- * signature against the pool's JWKS, issuer, expiry (and nbf/iat), and the audience list
- * matched against `aud` or, for access tokens that have no `aud`, against `client_id`.
- * The /api/user Lambda uses it for its signed-in types (its route is public) and the local
- * gateway uses it to stand in for the authorizer, so both judge a token the same way.
- */
-export interface TokenVerifier {
-  verify(token: string): Promise<JwtPayload>;
-}
+import type { TokenVerifier } from '../ports/cognito';
 
 export interface TokenVerifierConfig {
   readonly issuer: string;

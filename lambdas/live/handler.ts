@@ -5,7 +5,7 @@ const env = envAtImport();
 
 /** The live-updates WebSocket API's function ($connect, $disconnect, subscribe: cdk/lib/constructs/live.ts), loaded on first use. */
 export const handler = lazyHandler(async () => {
-  const [{ lazyPorts }, { makeLiveHandler }] = await Promise.all([import('../lib/ports'), import('./live')]);
+  const [{ lazyPorts }, { makeLiveHandler }] = await Promise.all([import('../lib/lazy-ports'), import('./live')]);
   const ports = lazyPorts(env);
   await ports.load(['verifier', 'connections', 'farms', 'liveSender']);
   return makeLiveHandler({

@@ -1,14 +1,14 @@
 import { LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, subscribeMessageSchema, type LiveReading, type LiveServerMessage } from '../../shared/live/protocol';
 import type { Reading } from '../../shared/telemetry/reading';
 import { roleFromGroups } from '../../shared/roles';
-import type { ConnectionsRepository } from '../adapters/dynamodb/connections-repository';
-import type { LiveSender } from '../adapters/apigateway/live-sender';
+import type { ConnectionsRepository } from '../ports/live';
+import type { LiveSender } from '../ports/live';
 import { callerFromClaims, type Caller } from '../lib/caller';
 import { farmOf } from '../lib/dispatch';
 import { cameThroughEdge } from '../lib/origin-check';
 import type { Logger } from '../lib/logger';
-import type { FarmReader } from '../lib/ports';
-import type { TokenVerifier } from '../lib/token-verifier';
+import type { FarmReader } from '../ports/action-ports';
+import type { TokenVerifier } from '../ports/cognito';
 
 /** What API Gateway's WebSocket API hands the function (the fields used), and what it wants back. */
 export interface LiveEvent {

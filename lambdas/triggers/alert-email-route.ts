@@ -1,6 +1,6 @@
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { normaliseEmail } from '../../shared/entities/user';
-import type { AlertEmailTopics } from '../adapters/sns/alert-email';
+import type { AlertEmailTopics } from '../ports/alert-email';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 

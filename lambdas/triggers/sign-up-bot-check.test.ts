@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BOT_CHECK_FAILED, type BotCheck } from '../adapters/bot-check/bot-check';
+import { BOT_CHECK_FAILED, type BotCheck } from '../ports/bot-check';
 import { ValidationError } from '../lib/errors';
 import { signUpBotCheck } from './sign-up-bot-check';
 

@@ -1,5 +1,5 @@
 import type { PreSignUpTriggerEvent } from 'aws-lambda';
-import { BOT_CHECK_FIELD, type BotCheck } from '../adapters/bot-check/bot-check';
+import { BOT_CHECK_FIELD, type BotCheck } from '../ports/bot-check';
 
 /**
  * The pre-sign-up trigger (issue 13): every self-service sign-up passes the bot-check, whether it

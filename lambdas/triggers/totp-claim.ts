@@ -1,6 +1,6 @@
 import type { PreTokenGenerationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { TOTP_CLAIM } from '../../shared/roles';
-import type { TotpStatus } from '../adapters/cognito/mfa-status';
+import type { TotpStatus } from '../ports/cognito';
 
 type Event = PreTokenGenerationTriggerEvent | PreTokenGenerationV2TriggerEvent;
 

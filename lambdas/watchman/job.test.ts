@@ -4,7 +4,7 @@ import { demoFarm } from '../../local/seed/demo-data';
 import type { Device } from '../../shared/entities/device';
 import type { WatchmanCase, WatchmanRun } from '../../shared/watchman/records';
 import type { WatchmanSettings } from '../../shared/watchman/settings';
-import type { WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
+import type { WatchmanRepository } from '../ports/watchman';
 import { createLogger } from '../lib/logger';
 import { makeWatchman, type WatchmanDeps } from './job';
 

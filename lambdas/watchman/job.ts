@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertsRepository } from '../adapters/dynamodb/alerts-repository';
-import type { DairyRepository } from '../adapters/dynamodb/dairy-repository';
-import type { FarmRepository } from '../adapters/dynamodb/farms-repository';
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import type { WatchmanRepository } from '../adapters/dynamodb/watchman-repository';
+import type { AlertsRepository } from '../ports/alerts';
+import type { DairyRepository } from '../ports/dairy';
+import type { FarmRepository } from '../ports/farms';
+import type { ReadingsRepository } from '../ports/readings';
+import type { WatchmanRepository } from '../ports/watchman';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import type { Device } from '../../shared/entities/device';
 import { emptyCounts, type RunCount, type WatchmanCase, type WatchmanRun } from '../../shared/watchman/records';

@@ -1,5 +1,5 @@
-import type { ReadingsRepository } from '../adapters/dynamodb/readings-repository';
-import type { HourDigest, WatchmanDigestRepository } from '../adapters/dynamodb/watchman-digest-repository';
+import type { ReadingsRepository } from '../ports/readings';
+import type { HourDigest, WatchmanDigestRepository } from '../ports/watchman';
 import type { Device } from '../../shared/entities/device';
 import { hourPoints, milkingEnds, type HourPoint, type MilkingEnd, type WatchSample } from '../../shared/watchman/rules';
 

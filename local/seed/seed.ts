@@ -5,11 +5,11 @@ import {
   AdminSetUserPasswordCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { EquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
-import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
-import type { InstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
-import type { MilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/milking-windows-repository';
-import type { OrganizationRepository } from '../../lambdas/adapters/dynamodb/organizations-repository';
+import type { EquipmentRepository } from '../../lambdas/ports/equipment';
+import type { FarmRepository } from '../../lambdas/ports/farms';
+import type { InstallRepository } from '../../lambdas/ports/installs';
+import type { MilkingWindowsRepository } from '../../lambdas/ports/milking-windows';
+import type { OrganizationRepository } from '../../lambdas/ports/organizations';
 import { unitThingName } from '../../shared/entities/install';
 import { normaliseEmail } from '../../shared/entities/user';
 import { knodeThingOf } from '../simulator/knode-model';

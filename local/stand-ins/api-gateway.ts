@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxySt
 import { ENDPOINTS, type Endpoint } from '../../shared/api/endpoints';
 import { API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
 import { flattenClaimsLikeHttpApi } from '../../lambdas/lib/caller';
-import type { TokenVerifier } from '../../lambdas/lib/token-verifier';
+import type { TokenVerifier } from '../../lambdas/ports/cognito';
 
 export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 

@@ -2,7 +2,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_REPLY_RULE_SQL } from '../../cdk/lib/constructs/alert-engine';
 import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV } from '../../cdk/lib/constructs/alerts';
-import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV as LAMBDA_PREFIX_ENV } from '../../lambdas/adapters/sns/alert-sender';
+import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV as LAMBDA_PREFIX_ENV } from '../../lambdas/ports/env-names';
 import { functionEnv, lambdaFunctions, synthVatMan, type Synthesized } from './synth';
 
 /** Issue 6 infrastructure: the engine's grants, the scheduled sweep, device replies, the command grant. */

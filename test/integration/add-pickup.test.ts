@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoPickupRepository, type PickupRepository } from '../../lambdas/adapters/dynamodb/pickups-repository';
+import { dynamoPickupRepository } from '../../lambdas/adapters/dynamodb/pickups-repository';
+import type { PickupRepository } from '../../lambdas/ports/pickups';
 import { PICKUP_DELETE_REFUSED, PICKUP_MESSAGES, toWireTime } from '../../shared/api/actions/farmer-pickup';
 import { startTestStack } from '../support/local-stack';
 

@@ -1,7 +1,8 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { adminDeviceContracts as c, type DeviceRow, type SeriesAnswer } from '../../shared/api/actions/admin-device';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { localDayOf, localMidnight } from '../../shared/time/local-day';

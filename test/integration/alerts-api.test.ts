@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import type { AlertsRepository } from '../../lambdas/ports/alerts';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { PREFERENCE_KEYS } from '../../shared/alerts/preferences';
 import { DEFAULT_ALERT_SETTINGS } from '../../shared/alerts/settings';

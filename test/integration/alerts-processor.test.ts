@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository } from '../../lambdas/adapters/dynamodb/alert-settings-repository';
-import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
-import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import type { AlertsRepository } from '../../lambdas/ports/alerts';
+import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { FarmRepository } from '../../lambdas/ports/farms';
 import { dynamoMilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/milking-windows-repository';
 import { makeAlertProcessor } from '../../lambdas/alerts/processor';
 import type { Notifier } from '../../lambdas/alerts/notifier';

@@ -8,7 +8,8 @@ import { buildComplianceCsv, sha256Hex, verdictText } from '../../frontend/src/f
 import { buildCompliancePdf } from '../../frontend/src/features/compliance/utils/record-pdf';
 import { formatCsvWhen } from '../../frontend/src/lib/time-format';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import type { ComplianceRecord } from '../../shared/api/actions/farmer-compliance';
 import type { RuleResult } from '../../shared/compliance/cooling-rules';
 import type { Activity } from '../../shared/telemetry/activities';

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoAlertsRepository, type AlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
+import type { AlertsRepository } from '../../lambdas/ports/alerts';
 import { dynamoDairyRepository } from '../../lambdas/adapters/dynamodb/dairy-repository';
 import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
-import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
-import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { FarmRepository } from '../../lambdas/ports/farms';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { makeDairyGatewayClient } from '../../lambdas/adapters/dairy-company/gateway-client';
 import { makeDairyExporter } from '../../lambdas/dairy/exporter';
 import { createLogger } from '../../lambdas/lib/logger';

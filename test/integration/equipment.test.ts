@@ -1,7 +1,8 @@
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoEquipmentRepository, type EquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
+import { dynamoEquipmentRepository } from '../../lambdas/adapters/dynamodb/equipment-repository';
+import type { EquipmentRepository } from '../../lambdas/ports/equipment';
 import { DEMO_DEVICES, DEMO_EQUIPMENT } from '../../local/seed/demo-data';
 import { EQUIPMENT_MESSAGES } from '../../shared/entities/equipment';
 import { telemetryTopic } from '../../shared/telemetry/device-message';

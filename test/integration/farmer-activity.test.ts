@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
-import { dynamoReadingsRepository, type ReadingsRepository, type StoredActivity } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository, StoredActivity } from '../../lambdas/ports/readings';
 import {
   agitatorListResponseSchema,
   collectionListResponseSchema,

@@ -1,9 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { FarmRepository } from '../../lambdas/ports/farms';
 import { dayOf } from '../../shared/time/utc';
-import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { makeIngest } from '../../lambdas/ingest/ingest';
 import { createLogger } from '../../lambdas/lib/logger';
 import { telemetryTopic } from '../../shared/telemetry/device-message';

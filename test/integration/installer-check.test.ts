@@ -1,8 +1,10 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoInstallRepository, type InstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
-import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoInstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
+import type { InstallRepository } from '../../lambdas/ports/installs';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { installerContracts as c, NO_SUCH_FARM, type CheckDiagnosticsAnswer, type CheckOnlineAnswer } from '../../shared/api/actions/installer';
 import { unitThingName } from '../../shared/entities/install';
 import { UNIT_CHECK_TIMEOUT_MS } from '../../shared/installer/unit-check';

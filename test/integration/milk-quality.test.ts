@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
-import { dynamoReadingsRepository, type ReadingsRepository, type StoredActivity } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository, StoredActivity } from '../../lambdas/ports/readings';
 import { milkDataSchema, milkLookupSchema, milkQualityContracts as c } from '../../shared/api/actions/milk-quality';
 import { demoFarm } from '../../local/seed/demo-data';
 import { pointOf, type ActivityKind } from '../../shared/telemetry/activities';

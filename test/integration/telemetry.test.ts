@@ -1,9 +1,11 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { dynamoFarmRepository, type FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { FarmRepository } from '../../lambdas/ports/farms';
 import { dayOf } from '../../shared/time/utc';
-import { dynamoReadingsRepository, type ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { knodeTopic, telemetryTopic } from '../../shared/telemetry/device-message';
 import { startTestStack } from '../support/local-stack';
 import { shuffled, storedState, trace } from '../support/telemetry';

@@ -1,4 +1,4 @@
-import type { ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { dayOf } from '../../shared/time/utc';
 import type { Reading } from '../../shared/telemetry/reading';
 

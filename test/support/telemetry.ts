@@ -1,6 +1,6 @@
-import type { FarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import type { FarmRepository } from '../../lambdas/ports/farms';
 import { dayOf } from '../../shared/time/utc';
-import type { ReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import type { TelemetryMessageInput } from '../../shared/telemetry/device-message';
 
 /** A scripted stretch of one-minute readings across a UTC midnight with every kind of activity. */

@@ -1,18 +1,7 @@
 import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { optionalEnv, requireEnv } from '../../lib/env';
-
-/**
- * Posts a message to a WebSocket connection through API Gateway's management API (the
- * @connections endpoint of the live-updates API; locally the stand-in's, which speaks the same).
- */
-export interface LiveSender {
-  /** False when the connection is gone (closed without $disconnect reaching us yet). */
-  post(connectionId: string, message: unknown): Promise<boolean>;
-}
-
 import { LIVE_ENDPOINT_ENV } from '../../../shared/live/endpoint-env';
-
-export { LIVE_ENDPOINT_ENV };
+import type { LiveSender } from '../../ports/live';
 
 export const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
   async post(connectionId, message) {

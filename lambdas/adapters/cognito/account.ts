@@ -12,33 +12,7 @@ import { TOTP_CONFIRMED_ATTRIBUTE } from '../../../shared/roles';
 import { ThrottledError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { requireEnv } from '../../lib/env';
 import { createCognitoClient, requestAttributeCode, TOO_MANY_ATTEMPTS } from './identity-provider';
-
-/** The attributes a person verifies with a code (farmer §2.10): email by a link, phone by a text. */
-export type VerifiedAttribute = 'email' | 'phone_number';
-
-/**
- * The signed-in person's own Cognito account (farmer §2.10). Codes, checks and the password
- * change act with the person's access token (Cognito's self-service calls, no IAM permission);
- * only the name and phone are written with the admin call, as the API's role.
- */
-export interface AccountService {
-  /** Cognito sends the code: by email (the CustomMessage trigger makes it a link) or by text. */
-  sendVerificationCode(accessToken: string, attribute: VerifiedAttribute): Promise<void>;
-  /** true when Cognito accepted the code (the attribute is verified there), false when it did not. */
-  verifyAttribute(accessToken: string, attribute: VerifiedAttribute, code: string): Promise<boolean>;
-  changePassword(accessToken: string, previous: string, proposed: string): Promise<void>;
-  /** Names and phone; a new phone is unverified until its code is checked. */
-  updateAttributes(username: string, change: { firstName: string; lastName: string; phone?: string }): Promise<void>;
-  /** Emails a code to the person's address, worded as the authenticator app's confirmation (AUTHENTICATOR_PURPOSE). */
-  sendAuthenticatorCode(accessToken: string): Promise<void>;
-  /**
-   * With the emailed code: records the time (Unix seconds) the authenticator app was confirmed,
-   * which the pre-token-generation trigger puts in every later token, then revokes every refresh
-   * token of the person, so no session from before can carry the claim. 'no-app' when Cognito does
-   * not ask for an app at sign-in; 'wrong-code' when the code is not the one emailed (nothing changed).
-   */
-  confirmAuthenticator(accessToken: string, username: string, code: string, at: Date): Promise<'confirmed' | 'wrong-code' | 'no-app'>;
-}
+import type { AccountService } from '../../ports/cognito';
 
 /** ClientMetadata that words the email code as the authenticator's confirmation (lambdas/triggers/cognito-messages.ts). */
 export const AUTHENTICATOR_PURPOSE = 'authenticator';

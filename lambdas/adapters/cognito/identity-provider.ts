@@ -10,30 +10,9 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { MSG_PHONE_REQUIRED, MSG_RESET_LINK, MSG_TOTP_CODE } from '../../../shared/api/actions/user';
 import { ThrottledError, ValidationError } from '../../lib/errors';
-import { BOT_CHECK_FAILED, BOT_CHECK_FIELD, BOT_CHECK_STALE } from '../bot-check/bot-check';
+import { BOT_CHECK_FAILED, BOT_CHECK_FIELD, BOT_CHECK_STALE } from '../../ports/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
-
-export interface Tokens {
-  readonly accessToken: string;
-  readonly idToken: string;
-  readonly refreshToken?: string;
-}
-
-/** Cognito as the identity store: the port the user endpoint uses. */
-export interface NewAccount {
-  readonly email: string;
-  readonly password: string;
-  readonly firstName: string;
-  readonly lastName: string;
-  /** E.164 */
-  readonly phone: string;
-}
-
-/** Cognito wants the authenticator app's code (an account with TOTP enrolled): answer it with `session`. */
-export interface TotpChallenge {
-  readonly challenge: 'SOFTWARE_TOKEN_MFA';
-  readonly session: string;
-}
+import type { Tokens, IdentityProvider } from '../../ports/cognito';
 
 /**
  * Asks Cognito to send the person a verification code for one of their attributes (the CustomMessage
@@ -43,22 +22,6 @@ export interface TotpChallenge {
  */
 export const requestAttributeCode = (client: CognitoIdentityProviderClient, accessToken: string, attribute: 'email' | 'phone_number') =>
   client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: attribute, ClientMetadata: { attribute } }));
-
-export interface IdentityProvider {
-  signIn(email: string, password: string): Promise<Tokens | TotpChallenge>;
-  /** The sign-in's second step: the code for the challenge `session` of signIn. */
-  answerTotp(email: string, session: string, code: string): Promise<Tokens>;
-  /**
-   * Creates and confirms the account (the spec signs a new user straight in); returns its sub.
-   * `botCheckAnswer` goes to Cognito, whose pre-sign-up trigger checks it (lambdas/triggers/sign-up-bot-check.ts).
-   */
-  signUp(account: NewAccount, botCheckAnswer: string): Promise<string>;
-  /** Sends the new account's email its verification link (issue 13: the address is unverified until it is followed). */
-  sendEmailVerification(accessToken: string): Promise<void>;
-  /** Sends the reset code by email. An unknown email is not an error (nothing is revealed). */
-  forgotPassword(email: string): Promise<void>;
-  resetPassword(email: string, code: string, newPassword: string): Promise<void>;
-}
 
 export const EMAIL_TAKEN = 'An account with this email already exists. Please sign in.';
 export const TOO_MANY_ATTEMPTS = 'Too many attempts, please try again later.';

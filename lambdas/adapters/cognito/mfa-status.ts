@@ -1,12 +1,7 @@
 import { AdminGetUserCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { TOTP_CONFIRMED_ATTRIBUTE } from '../../../shared/roles';
 import { createCognitoClient } from './identity-provider';
-
-/**
- * When the user's authenticator app was confirmed by the product (Unix seconds), or undefined
- * while they have none enabled or have not confirmed it: the pre-token-generation trigger's one question.
- */
-export type TotpStatus = (userPoolId: string, username: string) => Promise<number | undefined>;
+import type { TotpStatus } from '../../ports/cognito';
 
 /**
  * Both must hold: Cognito asks for the app at sign-in (UserMFASettingList names SOFTWARE_TOKEN_MFA)

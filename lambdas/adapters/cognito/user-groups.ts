@@ -7,18 +7,7 @@ import {
 import { OPERATOR_GROUPS, type OperatorGroup } from '../../../shared/roles';
 import { requireEnv } from '../../lib/env';
 import { createCognitoClient } from './identity-provider';
-
-/**
- * Cognito group membership: the only source of a user's role (shared/roles.ts). Users are named
- * by their sub: the pool signs in by email, so Cognito's username is the sub, and the Admin calls
- * accept it (cognito-local finds a user by sub too).
- */
-export interface UserGroups {
-  /** Every member of the operator groups: sub → their groups. A user in none is absent. */
-  memberships(): Promise<Map<string, OperatorGroup[]>>;
-  add(userId: string, group: OperatorGroup): Promise<void>;
-  remove(userId: string, group: OperatorGroup): Promise<void>;
-}
+import type { UserGroups } from '../../ports/cognito';
 
 /**
  * The members of each operator group, four ListUsersInGroup queries (60 a page) rather than an

@@ -1,20 +1,8 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { docketListSchema, gatewayAnswerSchema, gatewayPath, type DairyEventKind, type Docket, type GatewayAnswer } from '../../../shared/dairy-company/payloads';
+import { docketListSchema, gatewayAnswerSchema, gatewayPath } from '../../../shared/dairy-company/payloads';
 import { ssmSecret } from '../bot-check/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
-
-/**
- * The dairy company's telemetry gateway (operator §7 "External telemetry interface"): events out,
- * tanker dockets in. `send` answers the gateway's `{code, message}` with the HTTP status; it throws
- * only when there is no answer to judge (network, timeout, a 5xx or 429, an unreadable body), which
- * the exporter retries. A 4xx answer is the gateway's verdict on the event and is final.
- */
-export interface DairyGatewayClient {
-  send(kind: DairyEventKind, supplierId: string, body: string, idempotencyKey: string): Promise<{ status: number; answer: GatewayAnswer }>;
-  dockets(supplierId: string, from: string, to: string): Promise<Docket[]>;
-}
-
-export class GatewayUnavailableError extends Error {}
+import { type DairyGatewayClient, GatewayUnavailableError } from '../../ports/dairy';
 
 type Fetch = typeof fetch;
 const TIMEOUT_MS = 10_000;

@@ -1,37 +1,11 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from '../../../shared/data/tables';
 import { defaultPreferences, PREFERENCE_KEYS, type Preferences } from '../../../shared/alerts/preferences';
-import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS, type AlertSettings, type AutoSettings } from '../../../shared/alerts/settings';
+import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS } from '../../../shared/alerts/settings';
 import { DEFAULT_ESCALATION, escalationSettingsSchema, type EscalationSettings } from '../../../shared/alerts/escalation';
-import type { AlertEmailRoute, AlertEmailRoutes } from '../sns/alert-email';
+import type { AlertEmailRoute } from '../../ports/alert-email';
 import { alertsKeys as k, farmsKeys } from './keys';
-
-/**
- * A farm's thresholds, a vat's controller settings and a user's alert preferences, in the Farms
- * table beside what they belong to (DESIGN: thresholds and auto settings are farm-owned). Until
- * something is saved the §9 defaults apply, so a read never fails for want of an item.
- */
-export interface AlertSettingsRepository extends AlertEmailRoutes {
-  getFarmSettings(farmId: string): Promise<AlertSettings>;
-  putFarmSettings(farmId: string, settings: AlertSettings): Promise<void>;
-  getAutoSettings(deviceId: string): Promise<AutoSettings>;
-  putAutoSettings(deviceId: string, settings: AutoSettings): Promise<void>;
-  getPreferences(userId: string): Promise<Preferences>;
-  /** Many users' preferences at once (the notifier reads every user of a farm). */
-  getPreferencesOf(userIds: readonly string[]): Promise<Map<string, Preferences>>;
-  putPreferences(userId: string, prefs: Preferences): Promise<void>;
-  /** The users linked to a farm (farm links' gsi1, farmer §1), whom its alerts go to. */
-  listUserIdsOfFarm(farmId: string): Promise<string[]>;
-  /** A user's escalation preference (issue 25); DEFAULT_ESCALATION until one is saved. */
-  getEscalation(userId: string): Promise<EscalationSettings>;
-  getEscalationOf(userIds: readonly string[]): Promise<Map<string, EscalationSettings>>;
-  putEscalation(userId: string, settings: EscalationSettings): Promise<void>;
-  /**
-   * The users with a role in the farm's organizations or any organization above them (escalation
-   * step 2 goes to those who opted in).
-   */
-  listOrganizationUserIdsOfFarm(farmId: string): Promise<string[]>;
-}
+import type { AlertSettingsRepository } from '../../ports/alert-settings';
 
 const ORG_DEPTH = 6;
 

@@ -1,18 +1,8 @@
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { auditEntrySchema, type AuditArea, type AuditEntry } from '../../../shared/entities/audit';
+import { auditEntrySchema } from '../../../shared/entities/audit';
 import { farmsKeys as k } from './keys';
-
-/**
- * The administrative changes (issue 18), in the Farms table: one partition per page
- * (`AUDIT#user`, `AUDIT#farm`), sorted by time, so the newest are one Query. Entries are only
- * ever added.
- */
-export interface AuditRepository {
-  record(area: AuditArea, entry: AuditEntry): Promise<void>;
-  /** The newest `limit` entries, newest first. */
-  list(area: AuditArea, limit: number): Promise<AuditEntry[]>;
-}
+import type { AuditRepository } from '../../ports/audit';
 
 export const dynamoAuditRepository = (doc: DynamoDBDocumentClient, table: string): AuditRepository => ({
   async record(area, entry) {

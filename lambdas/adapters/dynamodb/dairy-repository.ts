@@ -1,55 +1,8 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from '../../../shared/data/tables';
-import type { DairyEventKind, Docket } from '../../../shared/dairy-company/payloads';
 import { farmsKeys as k } from './keys';
 import { isConditionFailure, queryAll } from './query';
-
-/** One try at sending an event, and what came back (status 0: no answer). */
-export interface DairyAttempt {
-  readonly at: string;
-  readonly status: number;
-  readonly message: string;
-}
-
-/**
- * An event for the dairy company, from its detection to its answer (Farms table, beside the farm).
- * `key` is its idempotency key: made once (a conditional put), so no event is queued twice, and
- * sent with every try, so a try whose answer was lost is not counted twice by the gateway.
- */
-export interface DairyEvent {
-  readonly key: string;
-  readonly farm_id: string;
-  readonly supplier_id: string;
-  readonly vat: number;
-  readonly kind: DairyEventKind;
-  /** When it happened (the milking's or collection's start, the exception's time). */
-  readonly event_at: string;
-  /** The request body as sent (gatewayJson). */
-  readonly payload: string;
-  /** pending: still to be sent (next_at); sent: the gateway accepted it; refused: a 4xx answer, final. */
-  readonly state: 'pending' | 'sent' | 'refused';
-  readonly next_at: string;
-  readonly attempts: readonly DairyAttempt[];
-}
-
-/** A docket as stored for a farm's vat (the company's pickup record). */
-export interface StoredDocket extends Docket {
-  readonly farm_id: string;
-}
-
-export interface DairyRepository {
-  /** Queues the event unless its key is already queued: 'created' or 'exists'. */
-  addEvent(event: DairyEvent): Promise<'created' | 'exists'>;
-  /** Pending events due at `now`, oldest first (the pending index of every farm). */
-  listDue(now: string): Promise<DairyEvent[]>;
-  /** Records a try; `outcome` sets the state (pending with the next try's time, sent or refused). */
-  recordAttempt(event: Pick<DairyEvent, 'farm_id' | 'vat' | 'kind' | 'event_at'>, attempt: DairyAttempt, outcome: { state: 'sent' | 'refused' } | { state: 'pending'; next_at: string }): Promise<void>;
-  /** A farm's events, by vat, kind and time. */
-  listEvents(farmId: string): Promise<DairyEvent[]>;
-  putDocket(docket: StoredDocket): Promise<void>;
-  /** A farm's dockets of one vat, oldest first. */
-  listDockets(farmId: string, vat: number): Promise<StoredDocket[]>;
-}
+import type { DairyEvent, StoredDocket, DairyRepository } from '../../ports/dairy';
 
 const EVENT_FIELDS = ['key', 'farm_id', 'supplier_id', 'vat', 'kind', 'event_at', 'payload', 'state', 'next_at', 'attempts'] as const;
 const toEvent = (item: Record<string, unknown>): DairyEvent => Object.fromEntries(EVENT_FIELDS.map((f) => [f, item[f]])) as unknown as DairyEvent;

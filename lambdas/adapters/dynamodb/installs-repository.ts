@@ -1,32 +1,14 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from '../../../shared/data/tables';
-import { installLogEntrySchema, logTypeMatches, unitSchema, type InstallLogEntry, type LogType, type Unit } from '../../../shared/entities/install';
+import { installLogEntrySchema, logTypeMatches, unitSchema } from '../../../shared/entities/install';
 import { farmsKeys as k } from './keys';
 import { queryAll } from './query';
+import type { InstallRepository } from '../../ports/installs';
 
 const strip = (item: Record<string, unknown>) => {
   const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g1s, kind: _kind, ...rest } = item;
   return rest;
 };
-
-/**
- * The installer's records in the Farms table (docs/architecture.md, "Installer tools"): each
- * farm's controller unit (`UNIT#<imei>`, found by farm through gsi1) and the install log
- * (`INSTALL#<supply number>`, every farm's through gsi1 `ALL#INSTALL`).
- */
-export interface InstallRepository {
-  getUnit(imei: string): Promise<Unit | undefined>;
-  /** The farm's unit (a farm has one: up to 4 vats on one board). */
-  unitOfFarm(farmId: string): Promise<Unit | undefined>;
-  putUnit(unit: Unit): Promise<void>;
-  deleteUnit(imei: string): Promise<void>;
-  putEntry(entry: InstallLogEntry): Promise<void>;
-  /**
-   * One page of the log, newest first: one farm's entries (supply number) or every farm's, of one
-   * log type; `count` is how many match in all.
-   */
-  listEntries(q: { supplyNumber?: string; logType: LogType; page: number; pageSize: number }): Promise<{ count: number; installs: InstallLogEntry[] }>;
-}
 
 export const dynamoInstallRepository = (doc: DynamoDBDocumentClient, table: string): InstallRepository => ({
   async getUnit(imei) {

@@ -1,7 +1,5 @@
 import { dayOf } from '../../../shared/time/utc';
-
-/** The partition-key prefix of enquiries (cdk/lib/port-grants.ts grants PutItem on it alone). */
-export const ENQUIRY_KEY_PREFIX = 'ENQUIRY#';
+import { ENQUIRY_KEY_PREFIX } from '../../ports/enquiries';
 
 /**
  * Key design of the Farms table (docs/architecture.md, "Data"). One place builds every key so

@@ -1,18 +1,8 @@
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { milkLookupSchema, type MilkLookup } from '../../../shared/api/actions/milk-quality';
+import { milkLookupSchema } from '../../../shared/api/actions/milk-quality';
 import { GSI1 } from '../../../shared/data/tables';
 import { farmsKeys as k } from './keys';
-
-/**
- * Who looked at which farm's milk data (issue 23: every lookup by Milk Quality or Westlands staff,
- * or an Admin, is kept and visible to Admins). In the Farms table under `LOOKUP#<farmId>`, listed
- * newest first through gsi1 `ALL#LOOKUP`.
- */
-export interface LookupRepository {
-  putLookup(lookup: MilkLookup): Promise<void>;
-  /** The newest `limit` lookups of every farm, newest first. */
-  listLookups(limit: number): Promise<MilkLookup[]>;
-}
+import type { LookupRepository } from '../../ports/lookups';
 
 export const dynamoLookupRepository = (doc: DynamoDBDocumentClient, table: string): LookupRepository => ({
   async putLookup(lookup) {

@@ -2,19 +2,7 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import type { HourPoint, MilkingEnd } from '../../../shared/watchman/rules';
 import { readingsKeys as k } from './keys';
 import { queryAll } from './query';
-
-/** One settled clock hour of a device as Watchman reduced it: its data point (null: no message) and its milking ends. */
-export interface HourDigest {
-  readonly hour: string;
-  readonly point: HourPoint | null;
-  readonly ends: readonly MilkingEnd[];
-}
-
-export interface WatchmanDigestRepository {
-  /** A device's digests of the hours from `fromHour` to `toHour` (ISO hour starts, inclusive). */
-  list(deviceId: string, fromHour: string, toHour: string): Promise<HourDigest[]>;
-  put(deviceId: string, digests: readonly HourDigest[]): Promise<void>;
-}
+import type { WatchmanDigestRepository } from '../../ports/watchman';
 
 /** Kept a little longer than the longest window a setting could sensibly ask for; the raw archive is 30 days. */
 const DIGEST_DAYS = 35;

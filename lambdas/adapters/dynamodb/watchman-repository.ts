@@ -1,29 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { watchmanCaseSchema, watchmanRunSchema, type WatchmanCase, type WatchmanRun } from '../../../shared/watchman/records';
+import { watchmanCaseSchema, watchmanRunSchema } from '../../../shared/watchman/records';
 import type { WatchmanSettings } from '../../../shared/watchman/settings';
 import { farmsKeys as k } from './keys';
 import { isConditionFailure, queryAll } from './query';
-
-/** Watchman's records in the Farms table (issue 22; keys in keys.ts). */
-export interface WatchmanRepository {
-  getSettings(): Promise<Partial<WatchmanSettings> | undefined>;
-  putSettings(settings: WatchmanSettings): Promise<void>;
-  /**
-   * Takes the run lease unless another run holds an unexpired one (a conditional put): so two runs
-   * never overlap, and a run that died leaves a lease that expires. true: taken.
-   */
-  acquireLease(runId: string, now: Date, ttlMs: number): Promise<boolean>;
-  /** Gives the lease back (only the holder's). */
-  releaseLease(runId: string): Promise<void>;
-  putRun(run: WatchmanRun): Promise<void>;
-  /** Runs newest first: one page and the total. */
-  listRuns(page: number, size: number): Promise<{ runs: WatchmanRun[]; count: number }>;
-  listOpenCases(): Promise<WatchmanCase[]>;
-  /** Opens a case unless one is open for its farm, vat and check: 'created' or 'exists'. */
-  openCase(c: WatchmanCase): Promise<'created' | 'exists'>;
-  /** Closes an open case: kept as closed, removed from the open ones. */
-  closeCase(c: WatchmanCase, closedAt: string): Promise<void>;
-}
+import type { WatchmanRepository } from '../../ports/watchman';
 
 const strip = (i: Record<string, unknown>) => {
   const { pk: _p, sk: _s, expires_at: _e, ...rest } = i;

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../dynamodb/client';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { settingsCommandTopic } from '../../../shared/telemetry/device-message';
-import { UNIT_CHECK_TIMEOUT_MS, unitCheckTopic, type UnitCheck } from '../../../shared/installer/unit-check';
+import { UNIT_CHECK_TIMEOUT_MS, unitCheckTopic } from '../../../shared/installer/unit-check';
+import type { DeviceAnswer, DeviceCommands, UnitChecks } from '../../ports/iot';
 
 /**
  * Commands to a vat device (issue 6, controller settings). The protocol:
@@ -16,23 +17,6 @@ import { UNIT_CHECK_TIMEOUT_MS, unitCheckTopic, type UnitCheck } from '../../../
  *    it under the request id; the API call waits for that item for a few seconds.
  * Three topic levels below dts/<thing> keep replies out of the telemetry rule (`dts/+/+`).
  */
-
-export type DeviceAnswer = { readonly answered: true; readonly return_value: string } | { readonly answered: false };
-
-/**
- * Where a vat's controller settings go: its farm's controller unit (the spec's particle: one thing
- * for up to 4 vats), naming the vat; a vat of a farm without a unit record is its own thing.
- */
-export type SettingsTarget = { readonly unit: string; readonly vat: number } | { readonly thing: string };
-
-export interface DeviceCommands {
-  sendSettings(target: SettingsTarget, settings: Record<string, number>): Promise<DeviceAnswer>;
-}
-
-/** Check Install's question to a farm's unit (shared/installer/unit-check.ts): its answer, or none within the timeout. */
-export interface UnitChecks {
-  check(unit: string, check: UnitCheck): Promise<DeviceAnswer>;
-}
 
 /** How the platform publishes to a device: IoT Core's data plane in AWS, MQTT to the local broker. */
 export interface CommandPublisher {

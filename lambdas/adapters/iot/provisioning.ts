@@ -13,36 +13,7 @@ import {
   UpdateThingCommand,
 } from '@aws-sdk/client-iot';
 import { optionalEnv, requireEnv } from '../../lib/env';
-
-export interface UnitCertificate {
-  readonly certificateId: string;
-  readonly certificateArn: string;
-  readonly certificatePem: string;
-  readonly privateKey: string;
-}
-
-/**
- * Provisioning a farm's controller unit on IoT Core (issue 20): one thing per unit, one
- * certificate, the device policy (which allows only the thing's own topics) attached to the
- * certificate and the certificate to the thing. Each step has its undo, so NEW_INSTALL leaves
- * nothing half-made when a later step fails.
- */
-export interface UnitProvisioning {
-  /** The device policy every unit's certificate gets (IOT_DEVICE_POLICY). */
-  readonly policyName: string;
-  createThing(thingName: string, attributes: Record<string, string>): Promise<void>;
-  updateThing(thingName: string, attributes: Record<string, string>): Promise<void>;
-  deleteThing(thingName: string): Promise<void>;
-  createCertificate(): Promise<UnitCertificate>;
-  /** Deactivates then deletes (IoT deletes only an inactive certificate). */
-  deleteCertificate(certificateId: string): Promise<void>;
-  attachPolicy(certificateArn: string): Promise<void>;
-  detachPolicy(certificateArn: string): Promise<void>;
-  attachThingPrincipal(thingName: string, certificateArn: string): Promise<void>;
-  detachThingPrincipal(thingName: string, certificateArn: string): Promise<void>;
-  /** The account's ATS data endpoint, where the unit connects. */
-  dataEndpoint(): Promise<string>;
-}
+import type { UnitProvisioning } from '../../ports/iot';
 
 export const iotProvisioning = (client: IoTClient, policyName: string): UnitProvisioning => ({
   policyName,

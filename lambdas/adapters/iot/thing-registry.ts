@@ -1,16 +1,6 @@
 import { ListThingsCommand, type IoTClient } from '@aws-sdk/client-iot';
 import { iotClientFromEnv } from './provisioning';
-
-/** A registered thing and the vat device it names (its `device_id` attribute). */
-export interface RegisteredThing {
-  readonly thingName: string;
-  readonly deviceId: string | undefined;
-}
-
-/** The device registry the fleet's names come from (operator §2 'Load name from Particle'). */
-export interface ThingRegistry {
-  listThings(): Promise<RegisteredThing[]>;
-}
+import type { RegisteredThing, ThingRegistry } from '../../ports/iot';
 
 /** AWS IoT's thing registry: every thing, page by page, with its device_id attribute. */
 export const iotThingRegistry = (client: IoTClient): ThingRegistry => ({

@@ -1,7 +1,8 @@
 import { CreateTopicCommand, GetSubscriptionAttributesCommand, NotFoundException, PublishCommand, SetSubscriptionAttributesCommand, SNSClient, SubscribeCommand, UnsubscribeCommand } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ALERT_EMAIL_DISPLAY_NAME, alertEmailTopicName, alertEmailTopicOf, alertEmailTopicPolicy, alertEmailTopics, type AlertEmailRoute } from './alert-email';
+import { ALERT_EMAIL_DISPLAY_NAME, alertEmailTopicName, alertEmailTopicOf, alertEmailTopicPolicy, alertEmailTopics } from './alert-email';
+import type { AlertEmailRoute } from '../../ports/alert-email';
 
 const ARN = 'arn:aws:sns:ap-southeast-2:123456789012:';
 const PREFIX = 'VatManProd-alert-email-';

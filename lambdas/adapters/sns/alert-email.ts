@@ -7,46 +7,7 @@ import {
   UnsubscribeCommand,
   type SNSClient,
 } from '@aws-sdk/client-sns';
-
-/** The email route's confirmation, as SNS reports it (GetSubscriptionAttributes' PendingConfirmation; gone: expired). */
-export type AlertEmailStatus = 'pending' | 'confirmed' | 'expired';
-
-/** Where a user's alerts go: their own topic, the email subscription on it and, with a verified phone, an SMS subscription. */
-export interface AlertEmailRoute {
-  /** The address the subscription was made for (the user record's email at the time). */
-  readonly email: string;
-  readonly topic_arn: string;
-  readonly subscription_arn: string;
-  readonly subscribed_at: string;
-  /** The email subscription's confirmation when last read (absent: never read). */
-  readonly status?: AlertEmailStatus;
-  readonly checked_at?: string;
-  /** The email subscription carries the `channel` filter policy (routes made before texts went through the topic do not). */
-  readonly filtered?: boolean;
-  /** The verified phone subscribed for texts, and its subscription. */
-  readonly phone?: string;
-  readonly sms_subscription_arn?: string;
-}
-
-/** The store of routes, one per user (Farms table, `USER#<sub>`/`ALERT_EMAIL`). */
-export interface AlertEmailRoutes {
-  getEmailRoute(userId: string): Promise<AlertEmailRoute | undefined>;
-  putEmailRoute(userId: string, route: AlertEmailRoute): Promise<void>;
-}
-
-export interface EmailRecipient {
-  readonly _id: string;
-  readonly email: string;
-  /** A verified phone (phone_verify 2) to subscribe for texts; absent: no SMS subscription. */
-  readonly phone?: string;
-}
-
-/** Who a user's alerts go to: the address on their record, and their phone only once verified (phone_verify 2). */
-export const alertRecipientOf = (user: { readonly _id: string; readonly email: string; readonly phone?: string; readonly phone_verify?: number }): EmailRecipient => ({
-  _id: user._id,
-  email: user.email,
-  ...(user.phone && user.phone_verify === 2 ? { phone: user.phone } : {}),
-});
+import type { AlertEmailStatus, AlertEmailRoute, AlertEmailRoutes, EmailRecipient, SendResult, CallOptions, AlertEmailTopics } from '../../ports/alert-email';
 
 /** The message attribute each publish carries; each subscription's filter policy admits one value. */
 export const CHANNEL_ATTRIBUTE = 'channel';
@@ -54,9 +15,6 @@ export type AlertChannel = 'sms' | 'email';
 export const channelFilterPolicy = (channel: AlertChannel): string => JSON.stringify({ [CHANNEL_ATTRIBUTE]: [channel] });
 /** An email route's status is read again after this, even when confirmed (the user may have unsubscribed). */
 export const STATUS_FRESH_MS = 24 * 60 * 60_000;
-
-/** What a send did: published (SNS's message id), or not sent because the address is not confirmed. */
-export type SendResult = { readonly sent: true; readonly messageId?: string } | { readonly sent: false; readonly reason: 'unconfirmed' };
 
 /** The name shown as the sender of SNS email and in its subscription-confirmation email. */
 export const ALERT_EMAIL_DISPLAY_NAME = 'Vat-Man alerts';
@@ -92,11 +50,6 @@ export const alertEmailTopicPolicy = (topicArn: string): string =>
 
 const isNotFound = (err: unknown): boolean => ['NotFoundException', 'NotFound', 'ResourceNotFoundException'].includes((err as { name?: string }).name ?? '');
 
-/** Options of each SNS call: a bound on how long it may take (the delivery lease outlives it). */
-export interface CallOptions {
-  readonly abortSignal?: AbortSignal;
-}
-
 /**
  * Alerts through SNS with a topic per user (issue 6, issue 12). Each user has a topic holding an
  * email subscription to the address on their user record and, while their phone is verified, an
@@ -116,7 +69,7 @@ export interface CallOptions {
  * late filter mails one farm's alerts to everyone; topics are 100,000 per account and a topic per
  * user cannot leak to another user.
  */
-export const alertEmailTopics = (client: SNSClient, topicArnPrefix: string, routes: AlertEmailRoutes, now: () => Date = () => new Date()) => {
+export const alertEmailTopics = (client: SNSClient, topicArnPrefix: string, routes: AlertEmailRoutes, now: () => Date = () => new Date()): AlertEmailTopics => {
   const unsubscribe = async (arn: string, o: CallOptions) => {
     try {
       await client.send(new UnsubscribeCommand({ SubscriptionArn: arn }), o);
@@ -244,4 +197,3 @@ export const alertEmailTopics = (client: SNSClient, topicArnPrefix: string, rout
 
   return { ensure, status, resend, email, sms };
 };
-export type AlertEmailTopics = ReturnType<typeof alertEmailTopics>;

@@ -1,0 +1,129 @@
+import type { AuditRepository } from './audit';
+import type { AlertEmailTopics } from './alert-email';
+import type { AlertSettingsRepository } from './alert-settings';
+import type { AlertsRepository } from './alerts';
+import type { BotCheck } from './bot-check';
+import type { AccountService, IdentityProvider, TokenVerifier, UserGroups } from './cognito';
+import type { DairyRepository } from './dairy';
+import type { EnquiryRepository, SalesMail } from './enquiries';
+import type { EquipmentRepository } from './equipment';
+import type { FarmRepository } from './farms';
+import type { InstallRepository } from './installs';
+import type { DeviceCommands, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
+import type { ConnectionsRepository, LiveSender } from './live';
+import type { LookupRepository } from './lookups';
+import type { MilkingWindowsRepository } from './milking-windows';
+import type { OrganizationRepository } from './organizations';
+import type { PickupRepository } from './pickups';
+import type { ReadingsRepository } from './readings';
+import type { WatchmanRepository } from './watchman';
+
+/** What the read ports offer: the repositories' reads only (cdk/lib/port-grants.ts grants them read access). */
+export type FarmReader = Pick<
+  FarmRepository,
+  'getUser' | 'findUserByEmail' | 'listUsers' | 'listFarmIdsOfUser' | 'isLinked' | 'getFarm' | 'getFarms' | 'findFarmBySupplyNumber' | 'listFarms' | 'getDevice' | 'listDevicesOfFarm' | 'listDevices' | 'listKnodeAssets'
+>;
+/**
+ * Range reads may store the compacted partial bucket of an open day (pk `P#…`): the one write of
+ * the read port, granted on those keys only.
+ */
+export type ReadingsReader = Pick<
+  ReadingsRepository,
+  'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
+>;
+export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
+export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm' | 'getEscalation'>;
+export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
+export type AuditReader = Pick<AuditRepository, 'list'>;
+export type MilkingWindowsReader = Pick<MilkingWindowsRepository, 'list'>;
+
+/** Who may set the farm flags (operator §6: a fixed list of user ids, here configuration). */
+export interface FlagEditors {
+  allows(userId: string): boolean;
+}
+
+export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser'>;
+
+/** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
+export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
+
+/** Watchman's settings, runs and open cases, read only (issue 22); the job (lambdas/watchman) writes runs and cases. */
+export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'listOpenCases'>;
+/** The API's one Watchman write: its settings item (a PutItem on `WATCHMAN` keys, cdk/lib/port-grants.ts). */
+export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
+
+/**
+ * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
+ * `serve`), its endpoint's Lambda builds only those (lambdas/lib/lazy-ports.ts), and the stack grants each function
+ * only what its ports need (cdk/lib/port-grants.ts). A table has a read port and a write port, so
+ * an action that only reads cannot write, by type here and by IAM in AWS.
+ */
+export interface Ports {
+  readonly farms: FarmReader;
+  readonly farmsWrite: FarmRepository;
+  readonly readings: ReadingsReader;
+  readonly readingsWrite: ReadingsRepository;
+  readonly alerts: AlertsReader;
+  readonly alertsWrite: AlertsRepository;
+  readonly alertSettings: AlertSettingsReader;
+  readonly alertSettingsWrite: AlertSettingsRepository;
+  readonly pickups: PickupRepository;
+  /** The farm's entered pickups, read only (calibration's volumes for farms the dairy company does not report). */
+  readonly pickupList: Pick<PickupRepository, 'listPickups' | 'listPickupsSince'>;
+  /** A farm's equipment items (farmer §2.13): read, and replaced whole by the write port. */
+  readonly equipment: EquipmentReader;
+  readonly equipmentWrite: EquipmentRepository;
+  /** Organizations (farmer §2.12): the tree, its farms and its users' roles; the write port adds, edits, deletes, links and unlinks. */
+  readonly organizations: OrganizationReader;
+  readonly organizationsWrite: OrganizationRepository;
+
+  /** The dairy company's reports per vat and its tanker dockets. */
+  readonly dairy: DairyReader;
+  /** Operator milk-data lookups (who looked at which farm): kept, and listed for Admins. */
+  readonly lookups: LookupRepository;
+  /** The installer's records: farms' controller units and the install log. */
+  readonly installs: InstallRepository;
+  /** A farm's controller unit, read only (where its vats' controller settings are sent). */
+  readonly units: Pick<InstallRepository, 'unitOfFarm'>;
+  readonly identity: IdentityProvider;
+  /** The signed-in person's own Cognito account: verification codes, password, name and phone. */
+  readonly account: AccountService;
+  /** Enquiries (SURVEY_SUBMIT), written once each. */
+  readonly enquiries: EnquiryRepository;
+  /** Mail to the sales address (the enquiry topic). */
+  readonly salesMail: SalesMail;
+  /** The person's own alert topic: the email subscription's confirmation, read and re-sent. */
+  readonly alertRoutes: Pick<AlertEmailTopics, 'status' | 'resend'>;
+  /** Cognito group membership: the roles (operator §6), read and changed by Admins. */
+  readonly groups: UserGroups;
+  /** The administrative changes (issue 18): read, and appended to by the write port. */
+  readonly audit: AuditReader;
+  readonly auditWrite: AuditRepository;
+  /** The farms' milking windows (operator §3 Farm settings row): read, and written by the import. */
+  readonly milkingWindows: MilkingWindowsReader;
+  readonly milkingWindowsWrite: MilkingWindowsRepository;
+  /** Watchman (issue 22): settings, runs and open cases; the write port saves the settings. */
+  readonly watchman: WatchmanReader;
+  readonly watchmanWrite: WatchmanSettingsWriter;
+  readonly flagEditors: FlagEditors;
+  readonly verifier: TokenVerifier;
+  readonly botCheck: BotCheck;
+  readonly devices: DeviceCommands;
+  /** Check Install's command/reply exchange with a farm's unit (dts/<unit>/cmd/check): the installer's alone. */
+  readonly unitChecks: UnitChecks;
+  /** The IoT thing registry (device names). */
+  readonly thingRegistry: ThingRegistry;
+  /** IoT provisioning of a farm's unit (thing, certificate, policy): the installer's alone. */
+  readonly provisioning: UnitProvisioning;
+  readonly now: () => Date;
+  /** The live-updates WebSocket's connections and the farm each watches (issue 26). */
+  readonly connections: ConnectionsRepository;
+  /** Messages to WebSocket connections (API Gateway's management API, @connections). */
+  readonly liveSender: LiveSender;
+}
+export type PortName = keyof Ports;
+
+/** Loads the ports a call will use before it runs (lazyPorts); tests that pass their own ports have none. */
+export interface PortLoader {
+  load(names: readonly PortName[]): Promise<void>;
+}

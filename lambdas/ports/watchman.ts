@@ -1,0 +1,37 @@
+import type { WatchmanCase, WatchmanRun } from '../../shared/watchman/records';
+import type { HourPoint, MilkingEnd } from '../../shared/watchman/rules';
+import type { WatchmanSettings } from '../../shared/watchman/settings';
+
+/** Watchman's records in the Farms table (issue 22; keys in lambdas/adapters/dynamodb/keys.ts). */
+export interface WatchmanRepository {
+  getSettings(): Promise<Partial<WatchmanSettings> | undefined>;
+  putSettings(settings: WatchmanSettings): Promise<void>;
+  /**
+   * Takes the run lease unless another run holds an unexpired one (a conditional put): so two runs
+   * never overlap, and a run that died leaves a lease that expires. true: taken.
+   */
+  acquireLease(runId: string, now: Date, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back (only the holder's). */
+  releaseLease(runId: string): Promise<void>;
+  putRun(run: WatchmanRun): Promise<void>;
+  /** Runs newest first: one page and the total. */
+  listRuns(page: number, size: number): Promise<{ runs: WatchmanRun[]; count: number }>;
+  listOpenCases(): Promise<WatchmanCase[]>;
+  /** Opens a case unless one is open for its farm, vat and check: 'created' or 'exists'. */
+  openCase(c: WatchmanCase): Promise<'created' | 'exists'>;
+  /** Closes an open case: kept as closed, removed from the open ones. */
+  closeCase(c: WatchmanCase, closedAt: string): Promise<void>;
+}
+
+/** One settled clock hour of a device as Watchman reduced it: its data point (null: no message) and its milking ends. */
+export interface HourDigest {
+  readonly hour: string;
+  readonly point: HourPoint | null;
+  readonly ends: readonly MilkingEnd[];
+}
+
+export interface WatchmanDigestRepository {
+  /** A device's digests of the hours from `fromHour` to `toHour` (ISO hour starts, inclusive). */
+  list(deviceId: string, fromHour: string, toHour: string): Promise<HourDigest[]>;
+  put(deviceId: string, digests: readonly HourDigest[]): Promise<void>;
+}
