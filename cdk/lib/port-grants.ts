@@ -113,6 +113,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   now: [],
   connections: [{ kind: 'table', table: 'Connections', access: 'readWrite' }],
   liveSender: [{ kind: 'liveConnections' }],
+  // GetUser (the session check) is authorized by the person's own access token: no IAM action.
+  liveAuthority: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'] }],
 };
 
 /** Grants a function what its ports need; answers whether it sends device commands (the caller adds that grant). */

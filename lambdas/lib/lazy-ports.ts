@@ -84,6 +84,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoa
     now: async () => () => new Date(),
     connections: async () => dynamoConnectionsRepository(documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
     liveSender: async () => (await import('../adapters/apigateway/live-sender')).liveSenderFromEnv(env),
+    liveAuthority: async () => (await import('../adapters/cognito/live-authority')).liveAuthorityFromEnv(env),
   };
   const built: Partial<Record<PortName, unknown>> = {};
   const loading: Partial<Record<PortName, Promise<unknown>>> = {};

@@ -7,10 +7,13 @@ const env = envAtImport();
 export const handler = lazyHandler(async () => {
   const [{ lazyPorts }, { makeLiveHandler }] = await Promise.all([import('../lib/lazy-ports'), import('./live')]);
   const ports = lazyPorts(env);
-  await ports.load(['verifier', 'connections', 'farms', 'liveSender']);
+  await ports.load(['verifier', 'connections', 'farms', 'liveSender', 'liveAuthority']);
   return makeLiveHandler({
     get verifier() {
       return ports.verifier;
+    },
+    get authority() {
+      return ports.liveAuthority;
     },
     get connections() {
       return ports.connections;

@@ -1,8 +1,7 @@
-import { LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, subscribeMessageSchema, type LiveReading, type LiveServerMessage } from '../../shared/live/protocol';
+import { LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, LIVE_SIGN_IN_AGAIN, subscribeMessageSchema, type LiveReading, type LiveServerMessage } from '../../shared/live/protocol';
 import type { Reading } from '../../shared/telemetry/reading';
 import { roleFromGroups } from '../../shared/roles';
-import type { ConnectionsRepository } from '../ports/live';
-import type { LiveSender } from '../ports/live';
+import type { ConnectionsRepository, LiveAuthority, LiveSender } from '../ports/live';
 import { callerFromClaims, type Caller } from '../lib/caller';
 import { farmOf } from '../lib/dispatch';
 import { cameThroughEdge } from '../lib/origin-check';
@@ -13,8 +12,6 @@ import type { TokenVerifier } from '../ports/cognito';
 /** What API Gateway's WebSocket API hands the function (the fields used), and what it wants back. */
 export interface LiveEvent {
   readonly requestContext: { readonly routeKey: string; readonly connectionId: string };
-  /** $connect only: the browser's query string (`token`). */
-  readonly queryStringParameters?: Readonly<Record<string, string | undefined>> | null;
   /** $connect only: the handshake's headers (the edge's secret header among them). */
   readonly headers?: Readonly<Record<string, string | undefined>> | null;
   readonly body?: string | null;
@@ -26,6 +23,7 @@ export interface LiveResult {
 
 export interface LiveDeps {
   readonly verifier: TokenVerifier;
+  readonly authority: LiveAuthority;
   readonly connections: ConnectionsRepository;
   readonly farms: FarmReader;
   readonly sender: LiveSender;
@@ -40,36 +38,25 @@ const send = async (deps: LiveDeps, connectionId: string, message: LiveServerMes
 };
 
 /**
- * The live-updates WebSocket's routes (issue 26): $connect checks that the handshake came through
- * the web distribution (403 otherwise) and the Cognito token (refused: 401, and API Gateway closes
- * the handshake), $disconnect forgets the connection, and a
- * `subscribe` message watches one farm after the same farm check as the API's farm actions
- * (linked to the farm, or an Admin with an authenticator app). A refused subscription is told
- * so and watches nothing.
+ * The live-updates WebSocket's routes: $connect checks only that the handshake came through the
+ * web distribution (403 otherwise; no credentials travel in a URL), $disconnect forgets the
+ * connection, and a `subscribe` message (sent again every LIVE_RENEW_SECONDS) watches one farm
+ * after checking the token, the person's groups *now* (Cognito's, not the token's), the session
+ * (not signed out everywhere) and the same farm check as the API's farm actions (linked to the
+ * farm, or an Admin with an authenticator app). A refused subscription is told so and forgotten:
+ * its pushes stop at once, or when its last good one lapses.
  */
 export const makeLiveHandler = (deps: LiveDeps) => async (event: LiveEvent): Promise<LiveResult> => {
   const { routeKey, connectionId } = event.requestContext;
   if (routeKey === '$connect') {
     // Only through the web distribution and its WAF, not the execute-api address.
-    if (!cameThroughEdge(event.headers, deps.originSecret)) return { statusCode: 403, body: 'Forbidden' };
-    const token = event.queryStringParameters?.token;
-    if (!token) return { statusCode: 401, body: 'Unauthorized' };
-    let caller: Caller;
-    try {
-      caller = callerFromClaims(await deps.verifier.verify(token));
-    } catch {
-      return { statusCode: 401, body: 'Unauthorized' };
-    }
-    await deps.connections.putConnection({ connectionId, userId: caller.userId, groups: caller.groups, totp: caller.totp }, deps.now());
-    return { statusCode: 200 };
+    return cameThroughEdge(event.headers, deps.originSecret) ? { statusCode: 200 } : { statusCode: 403, body: 'Forbidden' };
   }
   if (routeKey === '$disconnect') {
     await deps.connections.removeConnection(connectionId);
     return { statusCode: 200 };
   }
   // subscribe, and anything else ($default)
-  const found = await deps.connections.getConnection(connectionId);
-  if (!found) return { statusCode: 410, body: 'Gone' };
   let parsed: ReturnType<typeof subscribeMessageSchema.safeParse>;
   try {
     parsed = subscribeMessageSchema.safeParse(JSON.parse(event.body ?? ''));
@@ -80,16 +67,38 @@ export const makeLiveHandler = (deps: LiveDeps) => async (event: LiveEvent): Pro
     await send(deps, connectionId, { type: 'error', message: LIVE_BAD_MESSAGE });
     return { statusCode: 400, body: LIVE_BAD_MESSAGE };
   }
-  const caller: Caller = { userId: found.userId, username: found.userId, groups: found.groups, role: roleFromGroups(found.groups), totp: found.totp };
+  const refuse = async (statusCode: number, message: string): Promise<LiveResult> => {
+    await deps.connections.removeConnection(connectionId);
+    await send(deps, connectionId, { type: 'error', message });
+    return { statusCode, body: message };
+  };
+  const { farm, token } = parsed.data;
+  const caller = await currentCaller(deps, token);
+  if (!caller) return refuse(401, LIVE_SIGN_IN_AGAIN);
   try {
-    await farmOf({ farms: deps.farms }, caller, parsed.data.farm);
+    await farmOf({ farms: deps.farms }, caller, farm);
   } catch {
-    await send(deps, connectionId, { type: 'error', message: LIVE_FORBIDDEN });
-    return { statusCode: 403, body: LIVE_FORBIDDEN };
+    return refuse(403, LIVE_FORBIDDEN);
   }
-  await deps.connections.subscribe(connectionId, parsed.data.farm, deps.now());
-  await send(deps, connectionId, { type: 'subscribed', farm: parsed.data.farm });
+  await deps.connections.putConnection({ connectionId, userId: caller.userId, groups: caller.groups, totp: caller.totp }, deps.now());
+  await deps.connections.subscribe(connectionId, farm, deps.now());
+  await send(deps, connectionId, { type: 'subscribed', farm });
   return { statusCode: 200 };
+};
+
+/** The caller behind a subscription's token, with their groups as Cognito has them now; undefined when the token or the session is not good. */
+const currentCaller = async (deps: Pick<LiveDeps, 'verifier' | 'authority'>, token: string): Promise<Caller | undefined> => {
+  let claims: Awaited<ReturnType<TokenVerifier['verify']>>;
+  try {
+    claims = await deps.verifier.verify(token);
+  } catch {
+    return undefined;
+  }
+  if (claims.token_use !== 'access') return undefined;
+  const caller = callerFromClaims(claims);
+  const [active, groups] = await Promise.all([deps.authority.sessionActive(token), deps.authority.currentGroups(caller.username)]);
+  if (!active || !groups) return undefined;
+  return { ...caller, groups, role: roleFromGroups(groups) };
 };
 
 /** A stored reading as the live message says it. */

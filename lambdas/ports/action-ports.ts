@@ -10,7 +10,7 @@ import type { EquipmentRepository } from './equipment';
 import type { FarmRepository } from './farms';
 import type { InstallRepository } from './installs';
 import type { DeviceCommands, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
-import type { ConnectionsRepository, LiveSender } from './live';
+import type { ConnectionsRepository, LiveAuthority, LiveSender } from './live';
 import type { LookupRepository } from './lookups';
 import type { MilkingWindowsRepository } from './milking-windows';
 import type { OrganizationRepository } from './organizations';
@@ -120,6 +120,8 @@ export interface Ports {
   readonly connections: ConnectionsRepository;
   /** Messages to WebSocket connections (API Gateway's management API, @connections). */
   readonly liveSender: LiveSender;
+  /** Cognito's current word on a live subscriber: their groups and whether their session stands. */
+  readonly liveAuthority: LiveAuthority;
 }
 export type PortName = keyof Ports;
 

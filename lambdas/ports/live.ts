@@ -7,7 +7,7 @@
 export interface ConnectionRecord {
   readonly connectionId: string;
   readonly userId: string;
-  /** The token's Cognito groups and TOTP claim at $connect: the subscription's farm check needs the caller's role. */
+  /** The person's Cognito groups (read from Cognito) and the token's TOTP proof at the last subscription. */
   readonly groups: readonly string[];
   readonly totp: boolean;
   readonly farm?: string;
@@ -16,11 +16,26 @@ export interface ConnectionRecord {
 export interface ConnectionsRepository {
   putConnection(record: Omit<ConnectionRecord, 'farm'>, now: Date): Promise<void>;
   getConnection(connectionId: string): Promise<ConnectionRecord | undefined>;
-  /** Watches `farm` from now on (a connection watches one farm: the previous one is dropped). */
+  /**
+   * Watches `farm` from now on, for LIVE_AUTHORIZED_SECONDS (a connection watches one farm: the
+   * previous one is dropped); each renewed subscription extends it.
+   */
   subscribe(connectionId: string, farm: string, now: Date): Promise<void>;
   /** The connection and its farm's item. */
   removeConnection(connectionId: string): Promise<void>;
+  /** The farm's connections whose subscription is current. */
   listFarmConnections(farm: string): Promise<string[]>;
+}
+
+/**
+ * What the live socket asks Cognito at each subscription, rather than trusting the token: a token
+ * keeps its groups for an hour after a role change, and stays well-formed after a sign-out everywhere.
+ */
+export interface LiveAuthority {
+  /** The person's groups now; undefined when the account is gone or disabled. */
+  currentGroups(username: string): Promise<readonly string[] | undefined>;
+  /** False when Cognito refuses the access token: revoked by a sign-out everywhere, expired, or not an access token. */
+  sessionActive(accessToken: string): Promise<boolean>;
 }
 
 /**

@@ -11,7 +11,8 @@
  * 3. Amplify 6 renews a session with GetTokensFromRefreshToken, which cognito-local does not know
  *    (a 500): it is answered as InitiateAuth REFRESH_TOKEN_AUTH, the same refresh.
  * 4. AdminUserGlobalSignOut and GlobalSignOut (unknown to cognito-local) revoke every refresh token
- *    of the user.
+ *    of the user, and GetUser then refuses their older access tokens, as Cognito refuses revoked
+ *    tokens in its own API (to the second: a token of the sign-out's own second still passes).
  * 5. An app client's WriteAttributes are enforced on SignUp and UpdateUserAttributes, with
  *    Cognito's error, so a refused self-service write is refused locally too.
  * Tokens are re-signed with cognito-local's own key.
@@ -71,7 +72,7 @@ Targets.GetTokensFromRefreshToken = (services) => {
 const signOutEverywhere = async (ctx, userPool, username) => {
   const user = await userPool.getUserByUsername(ctx, username);
   if (!user) throw new UserNotFoundError();
-  await userPool.saveUser(ctx, { ...user, RefreshTokens: [] });
+  await userPool.saveUser(ctx, { ...user, RefreshTokens: [], SignedOutAt: Date.now() });
   return {};
 };
 Targets.AdminUserGlobalSignOut = ({ cognito }) => async (ctx, req) => signOutEverywhere(ctx, await cognito.getUserPool(ctx, req.UserPoolId), req.Username);
@@ -102,6 +103,20 @@ Targets.UpdateUserAttributes = (services) => {
   const run = updateUserAttributes(services);
   return async (ctx, req) => {
     await checkWritable(services.cognito, ctx, jwt.decode(req.AccessToken ?? '')?.client_id, req.UserAttributes);
+    return run(ctx, req);
+  };
+};
+
+const getUser = Targets.GetUser;
+Targets.GetUser = (services) => {
+  const run = getUser(services);
+  return async (ctx, req) => {
+    const token = jwt.decode(req.AccessToken ?? '');
+    if (token?.client_id && token.username) {
+      const userPool = await services.cognito.getUserPoolForClientId(ctx, token.client_id);
+      const user = await userPool.getUserByUsername(ctx, token.username);
+      if (user?.SignedOutAt && Number(token.iat) < Math.floor(user.SignedOutAt / 1000)) throw new NotAuthorizedError('Access Token has been revoked');
+    }
     return run(ctx, req);
   };
 };

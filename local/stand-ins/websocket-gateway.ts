@@ -5,10 +5,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { LiveEvent, LiveResult } from '../../lambdas/live/live';
 
 /**
- * API Gateway's WebSocket API, locally (issue 26): the same protocol as the live-updates API of
+ * API Gateway's WebSocket API, locally: the same protocol as the live-updates API of
  * cdk/lib/constructs/live.ts.
  *
- * - A browser connects to ws://…/?token=<access token>: the function's `$connect` route decides
+ * - A browser connects to ws://…/: the function's `$connect` route decides
  *   (anything but 200 refuses the handshake with that status, as API Gateway does).
  * - A message's route is its `action` field (route selection `$request.body.action`) when a route
  *   of that name exists, else `$default`; a closed socket runs `$disconnect`.
@@ -65,12 +65,10 @@ export const startWebSocketGateway = async ({ port, routes, handler, onError = (
   };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const connectionId = newConnectionId();
-    const queryStringParameters = Object.fromEntries(url.searchParams);
     // The handshake's headers, as API Gateway hands them to $connect.
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
-    handler({ requestContext: { routeKey: '$connect', connectionId }, queryStringParameters, headers })
+    handler({ requestContext: { routeKey: '$connect', connectionId }, headers })
       .then((result) => {
         if (result.statusCode !== 200) return refuse(socket, result.statusCode);
         wss.handleUpgrade(req, socket, head, (ws) => {

@@ -1,19 +1,24 @@
 import * as z from 'zod';
 
 /**
- * The live-updates WebSocket (issue 26): the same messages in AWS (API Gateway WebSocket API,
+ * The live-updates WebSocket: the same messages in AWS (API Gateway WebSocket API,
  * cdk/lib/constructs/live.ts) and locally (local/stand-ins/websocket-gateway.ts).
  *
- * The browser connects with its Cognito access token in the `token` query parameter (a browser
- * WebSocket cannot send headers); $connect verifies it and refuses the connection otherwise.
- * Then it subscribes to one farm; the server checks the caller may see that farm. Every reading
- * the ingest stores for a vat of that farm is then pushed as a `reading` message.
+ * The browser connects without credentials (a URL is logged by the edge, so no token goes in one),
+ * then subscribes to one farm with its Cognito access token in the message. The server checks the
+ * token, the person's current groups and the session (not signed out everywhere), and that they
+ * may see the farm; the subscription then lasts LIVE_AUTHORIZED_SECONDS. The browser sends the
+ * subscription again every LIVE_RENEW_SECONDS, so a role change, an unlink or a sign-out everywhere
+ * stops the pushes within a minute. Every reading the ingest stores for a vat of that farm is
+ * pushed as a `reading` message to the connections whose subscription is current.
  */
+export const LIVE_AUTHORIZED_SECONDS = 60;
+export const LIVE_RENEW_SECONDS = 40;
 
 /** The route key is the message's `action` (API Gateway's route selection `$request.body.action`). */
 export const LIVE_ROUTE_SELECTION = '$request.body.action';
 
-export const subscribeMessageSchema = z.object({ action: z.literal('subscribe'), farm: z.string().min(1).max(64) });
+export const subscribeMessageSchema = z.object({ action: z.literal('subscribe'), farm: z.string().min(1).max(64), token: z.string().min(1).max(8_192) });
 export type SubscribeMessage = z.infer<typeof subscribeMessageSchema>;
 
 /** A new reading of a vat: which device, when it was published, and its shown values. */
@@ -38,7 +43,9 @@ export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;
 /** What the server answers a subscription it refuses (not the caller's farm, or not a farm). */
 export const LIVE_FORBIDDEN = 'You do not have access to this farm.';
 /** A message that is not a subscription. */
-export const LIVE_BAD_MESSAGE = 'Send {"action":"subscribe","farm":"<farm id>"}.';
+export const LIVE_BAD_MESSAGE = 'Send {"action":"subscribe","farm":"<farm id>","token":"<access token>"}.';
+/** A subscription whose token is not (or no longer) good: expired, signed out everywhere, or not an access token. */
+export const LIVE_SIGN_IN_AGAIN = 'Please sign in again.';
 
 /** API Gateway closes a WebSocket connection after 2 hours: its records expire then too. */
 export const LIVE_CONNECTION_TTL_SECONDS = 2 * 60 * 60;

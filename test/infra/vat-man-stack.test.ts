@@ -269,14 +269,14 @@ describe('API Lambdas', () => {
     expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))).toEqual([]);
   });
 
-  it('gives Cognito admin actions to /api/user (sign-up), /api/setting/profile (name and phone), /api/admin/user (roles) and the pre-token-generation trigger (reads a user) only, scoped to the pool', () => {
+  it('gives Cognito admin actions to /api/user (sign-up), /api/setting/profile (name, phone, the authenticator confirmation), /api/admin/user (roles), the live socket (reads a user and their groups) and the pre-token-generation trigger (reads a user) only, scoped to the pool', () => {
     const cognitoPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }).Properties.PolicyDocument.Statement.some((st) =>
         [st.Action].flat().some((a) => a.startsWith('cognito-idp:')),
       ),
     );
-    // The fourth: the pre-token-generation trigger's AdminGetUser (asserted under auth).
-    expect(cognitoPolicies).toHaveLength(4);
+    // The fourth: the pre-token-generation trigger's AdminGetUser (asserted under auth); the fifth the live socket's.
+    expect(cognitoPolicies).toHaveLength(5);
     const roleOf = (path: string) => ((lambdaFunctions(template)[endpointFunctionId(template, path)]?.Properties?.Role) as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
     template.hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: roleOf('/api/setting/profile') }],

@@ -120,7 +120,7 @@ export class Live extends Construct {
       nagConnectionsArn: `arn:${partition}:execute-api:${region}:${account}:${apiId}/${STAGE}/POST/@connections/*`,
     };
     const grants = { data: props.data, userPoolArn: props.auth.userPool.userPoolArn, liveApi };
-    grantPorts(this.handler, ['farms', 'verifier', 'connections', 'liveSender'], grants);
+    grantPorts(this.handler, ['farms', 'verifier', 'connections', 'liveSender', 'liveAuthority'], grants);
     grantPorts(props.ingest, ['connections', 'liveSender'], grants);
   }
 }

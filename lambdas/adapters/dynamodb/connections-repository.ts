@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { LIVE_CONNECTION_TTL_SECONDS } from '../../../shared/live/protocol';
+import { LIVE_AUTHORIZED_SECONDS, LIVE_CONNECTION_TTL_SECONDS } from '../../../shared/live/protocol';
 import type { ConnectionRecord, ConnectionsRepository } from '../../ports/live';
 
 const conn = (id: string) => ({ pk: `CONN#${id}`, sk: 'CONN' });
@@ -27,7 +27,9 @@ export const dynamoConnectionsRepository = (doc: DynamoDBDocumentClient, table: 
       const found = await getConnection(connectionId);
       if (!found) throw new Error(`no connection ${connectionId}`);
       if (found.farm && found.farm !== farm) await doc.send(new DeleteCommand({ TableName: table, Key: live(found.farm, connectionId) }));
-      await doc.send(new PutCommand({ TableName: table, Item: { ...live(farm, connectionId), expires_at: expiresAt(now) } }));
+      // `until`: the subscription's authorization; the ingest pushes only while it holds.
+      const until = Math.floor(now.getTime() / 1000) + LIVE_AUTHORIZED_SECONDS;
+      await doc.send(new PutCommand({ TableName: table, Item: { ...live(farm, connectionId), until, expires_at: expiresAt(now) } }));
       await doc.send(new PutCommand({ TableName: table, Item: { ...conn(connectionId), user_id: found.userId, groups: [...found.groups], totp: found.totp, farm, expires_at: expiresAt(now) } }));
     },
     async removeConnection(connectionId) {
@@ -43,8 +45,9 @@ export const dynamoConnectionsRepository = (doc: DynamoDBDocumentClient, table: 
         const page = await doc.send(
           new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `LIVE#${farm}` }, ExclusiveStartKey: start }),
         );
-        // DynamoDB deletes expired items within a few days, not at once: an expired one is gone already.
-        for (const item of page.Items ?? []) if (Number(item.expires_at) > nowSeconds) ids.push(String(item.sk));
+        // DynamoDB deletes expired items within a few days, not at once: an expired one is gone
+        // already. A subscription not renewed in time (refused, or the browser gone) gets nothing.
+        for (const item of page.Items ?? []) if (Number(item.expires_at) > nowSeconds && Number(item.until) > nowSeconds) ids.push(String(item.sk));
         start = page.LastEvaluatedKey;
       } while (start);
       return ids;

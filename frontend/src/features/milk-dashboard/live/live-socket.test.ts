@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LIVE_FORBIDDEN } from '@shared/live/protocol';
+import { LIVE_FORBIDDEN, LIVE_RENEW_SECONDS } from '@shared/live/protocol';
 import { openLiveSocket, reconnectDelayMs, type LiveState } from './live-socket';
 
 /** A WebSocket the test drives: it records what was sent and lets the test answer. */
@@ -47,13 +47,13 @@ describe('the live-updates socket (issue 26)', () => {
     return { states, readings, close };
   };
 
-  it('connects with the token, subscribes to the farm, is live once subscribed and hands on its readings only', async () => {
+  it('connects with no token in the URL, subscribes to the farm with the token, is live once subscribed and hands on its readings only', async () => {
     const { states, readings, close } = start();
     await flush();
     const socket = FakeSocket.made[0] as FakeSocket;
-    expect(new URL(socket.url).searchParams.get('token')).toBe('tok en');
+    expect(socket.url).toBe('wss://live.example/live');
     socket.onopen?.();
-    expect(socket.sent).toEqual([JSON.stringify({ action: 'subscribe', farm: 'farm-1' })]);
+    expect(socket.sent).toEqual([JSON.stringify({ action: 'subscribe', farm: 'farm-1', token: 'tok en' })]);
     socket.answer({ type: 'subscribed', farm: 'farm-1' });
     expect(states.at(-1)).toBe('live');
     const reading = { type: 'reading', farm: 'farm-1', device: 'dev-1', published_at: '2026-03-10T12:00:00Z', milk_volume: 10, temp1: 4, agitator_status: 1 };
@@ -63,6 +63,19 @@ describe('the live-updates socket (issue 26)', () => {
     expect(readings).toEqual([reading]);
     close();
     expect(socket.closed).toBe(true);
+  });
+
+  it('renews the subscription with a fresh token every 40 s while open, and stops when closed', async () => {
+    const { close } = start();
+    await flush();
+    const socket = FakeSocket.made[0] as FakeSocket;
+    socket.onopen?.();
+    socket.answer({ type: 'subscribed', farm: 'farm-1' });
+    await vi.advanceTimersByTimeAsync(LIVE_RENEW_SECONDS * 1000 * 2);
+    expect(socket.sent).toHaveLength(3);
+    close();
+    await vi.advanceTimersByTimeAsync(LIVE_RENEW_SECONDS * 1000 * 2);
+    expect(socket.sent).toHaveLength(3);
   });
 
   it('is down after a drop and reconnects, backing off', async () => {
@@ -82,7 +95,7 @@ describe('the live-updates socket (issue 26)', () => {
     await flush();
     const socket = FakeSocket.made[0] as FakeSocket;
     socket.onopen?.();
-    socket.answer({ type: 'error', message: LIVE_FORBIDDEN });
+    socket.answer({ type: 'error', message: LIVE_FORBIDDEN, LIVE_RENEW_SECONDS });
     socket.onclose?.();
     await vi.advanceTimersByTimeAsync(120_000);
     expect(FakeSocket.made).toHaveLength(1);

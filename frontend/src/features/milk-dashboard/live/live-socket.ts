@@ -1,4 +1,4 @@
-import { liveServerMessageSchema, type LiveReading } from '@shared/live/protocol';
+import { LIVE_RENEW_SECONDS, liveServerMessageSchema, type LiveReading } from '@shared/live/protocol';
 
 /** The live-updates socket's state, as the dashboard shows it. */
 export type LiveState = 'connecting' | 'live' | 'down';
@@ -7,7 +7,7 @@ export interface LiveSocketOptions {
   /** The WebSocket API (config.json `liveUrl`). */
   readonly url: string;
   readonly farm: string;
-  /** The Cognito access token ($connect checks it); a new one for each (re)connection. */
+  /** The Cognito access token, sent in each subscription (never in the URL); asked for again at every renewal. */
   readonly getToken: () => Promise<string | undefined>;
   readonly onReading: (reading: LiveReading) => void;
   readonly onState: (state: LiveState) => void;
@@ -19,8 +19,10 @@ export interface LiveSocketOptions {
 export const reconnectDelayMs = (attempt: number): number => Math.min(60_000, 2_000 * 2 ** Math.max(0, attempt));
 
 /**
- * Keeps a socket to the live-updates API open for one farm (issue 26): connects with the token,
- * subscribes, hands on each of the farm's readings, and reconnects after a drop (backing off).
+ * Keeps a socket to the live-updates API open for one farm: connects, subscribes with the token and
+ * renews the subscription every LIVE_RENEW_SECONDS (the server's lasts a minute, so a role change
+ * or a sign-out everywhere ends the pushes), hands on each of the farm's readings, and reconnects
+ * after a drop (backing off).
  * 'down' while it is not subscribed: the dashboard's 120 s refresh carries on meanwhile.
  * Returns the function that closes it for good.
  */
@@ -29,6 +31,11 @@ export const openLiveSocket = ({ url, farm, getToken, onReading, onState, WebSoc
   let socket: WebSocket | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
+  let renewal: ReturnType<typeof setInterval> | undefined;
+  const stopRenewing = () => {
+    if (renewal) clearInterval(renewal);
+    renewal = undefined;
+  };
 
   const retry = () => {
     if (closed) return;
@@ -43,16 +50,25 @@ export const openLiveSocket = ({ url, farm, getToken, onReading, onState, WebSoc
     const token = await getToken().catch(() => undefined);
     if (closed) return;
     if (!token) return retry();
-    const target = new URL(url);
-    target.searchParams.set('token', token);
     let ws: WebSocket;
     try {
-      ws = new WebSocketImpl(target.toString());
+      ws = new WebSocketImpl(url);
     } catch {
       return retry();
     }
     socket = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ action: 'subscribe', farm }));
+    const subscribe = (with_: string) => ws.send(JSON.stringify({ action: 'subscribe', farm, token: with_ }));
+    ws.onopen = () => {
+      subscribe(token);
+      stopRenewing();
+      renewal = setInterval(() => {
+        void getToken()
+          .catch(() => undefined)
+          .then((fresh) => {
+            if (fresh && socket === ws && !closed) subscribe(fresh);
+          });
+      }, LIVE_RENEW_SECONDS * 1000);
+    };
     ws.onmessage = (event: MessageEvent) => {
       let parsed: ReturnType<typeof liveServerMessageSchema.safeParse>;
       try {
@@ -70,12 +86,16 @@ export const openLiveSocket = ({ url, farm, getToken, onReading, onState, WebSoc
       } else if (message.type === 'error') {
         // Refused (not this person's farm): no point in retrying; the refresh carries on.
         closed = true;
+        stopRenewing();
         onState('down');
         ws.close();
       }
     };
     ws.onclose = () => {
-      if (socket === ws) socket = undefined;
+      if (socket === ws) {
+        socket = undefined;
+        stopRenewing();
+      }
       retry();
     };
   };
@@ -83,6 +103,7 @@ export const openLiveSocket = ({ url, farm, getToken, onReading, onState, WebSoc
   void connect();
   return () => {
     closed = true;
+    stopRenewing();
     if (timer) clearTimeout(timer);
     socket?.close();
     socket = undefined;
