@@ -84,6 +84,22 @@ describe('sign-up', () => {
   });
 });
 
+describe('sign-ups in a row', () => {
+  it("send each new user one verification email, worded by the trigger with the user's own name", async () => {
+    const since = Date.now() - 1000;
+    const people = ['Aroha', 'Bryn', 'Chloé', 'Dmitri', 'Eru'].map((firstName, i) => ({ ...newUser, firstName, email: `in-a-row-${i}@example.nz` }));
+    for (const person of people) expect((await signUp(person)).status).toBe(200);
+    for (const person of people) {
+      const mail = await waitForMail(person.email, since, 'Verify your Vat-Man email');
+      expect(mail.message.split('\n')[0]).toBe(`Kia ora ${person.firstName},`);
+    }
+    // A late second copy, or the sign-up's own code, would show up here.
+    await new Promise((r) => setTimeout(r, 300));
+    const mails = (await outbox()).filter((m) => m.to.startsWith('in-a-row-') && Date.parse(m.at) >= since && m.subject !== 'AWS Notification - Subscription Confirmation');
+    expect(mails.map((m) => [m.to, m.subject]).sort()).toEqual(people.map((p) => [p.email, 'Verify your Vat-Man email']));
+  });
+});
+
 describe('password reset', () => {
   it('emails a reset link (outbox), resets with it, and only the new password works after', async () => {
     // Cognito sends reset codes only to a verified address (cognito-local does not check): follow the sign-up's link first, as AWS needs.
