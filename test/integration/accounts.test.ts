@@ -66,6 +66,7 @@ describe('sign-up', () => {
     [{ phone: '12345' }, 'Phone number at least 9'],
     [{ email: 'nope' }, 'Please enter a correct email address'],
     [{ firstName: '' }, 'Please enter your first name'],
+    [{ lastName: 'Smith & Sons' }, 'Names may contain letters, spaces, hyphens and apostrophes.'],
   ])('rejects %o with the spec message and creates nothing', async (change, message) => {
     const email = `bad-${Math.random().toString(36).slice(2)}@example.nz`;
     const res = await signUp({ ...newUser, email, ...change });
@@ -74,6 +75,18 @@ describe('sign-up', () => {
       const signIn = await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password: newUser.password }) });
       expect(signIn.status).toBe(422);
     }
+  });
+
+  it('refuses a name with markup in it, which would reach the verification email as a live link', async () => {
+    const since = Date.now() - 1000;
+    const email = 'markup-in-name@example.nz';
+    const res = await signUp({ ...newUser, email, firstName: '<a href="https://evil.example/login">Verify here</a><!--' });
+    await new Promise((r) => setTimeout(r, 500));
+    const mails = (await outbox()).filter((m) => m.to === email && Date.parse(m.at) >= since);
+    expect(mails.filter((m) => m.message.includes('<a href="https://evil.example/login">')).map((m) => m.message)).toEqual([]);
+    expect(res).toEqual({ status: 422, body: { message: 'Names may contain letters, spaces, hyphens and apostrophes.' } });
+    expect(mails).toEqual([]);
+    expect((await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password: newUser.password }) })).status).toBe(422);
   });
 
   it("never returns another user's data, whatever farm is asked for", async () => {
