@@ -30,7 +30,7 @@ import type { TokenVerifier } from './token-verifier';
 /** What the read ports offer: the repositories' reads only (cdk/lib/port-grants.ts grants them read access). */
 export type FarmReader = Pick<
   FarmRepository,
-  'getUser' | 'findUserByEmail' | 'listUsers' | 'listFarmIdsOfUser' | 'isLinked' | 'getFarm' | 'getFarms' | 'findFarmBySupplyNumber' | 'listFarms' | 'getDevice' | 'listDevicesOfFarm' | 'listDevices' | 'listKnodeAssets'
+  'getUser' | 'findUserByEmail' | 'findUsersByEmail' | 'listUsers' | 'listFarmIdsOfUser' | 'isLinked' | 'getFarm' | 'getFarms' | 'findFarmBySupplyNumber' | 'listFarms' | 'getDevice' | 'listDevicesOfFarm' | 'listDevices' | 'listKnodeAssets'
 >;
 /**
  * Range reads may store the compacted partial bucket of an open day (pk `P#…`): the one write of

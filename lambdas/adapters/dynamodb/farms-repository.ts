@@ -22,6 +22,8 @@ import { isConditionFailure, queryAll as queryItems } from './query';
 export interface FarmRepository {
   getUser(userId: string): Promise<User | undefined>;
   findUserByEmail(email: string): Promise<User | undefined>;
+  /** Every profile stored with the address: anyone can sign up with any address, so it may be several. */
+  findUsersByEmail(email: string): Promise<User[]>;
   /** Writes the profile; with `onlyIfNew` it never overwrites (sign-up retried, seed re-run). */
   putUser(user: User, options?: { onlyIfNew?: boolean }): Promise<void>;
   listUsers(): Promise<User[]>;
@@ -156,6 +158,11 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
     async findUserByEmail(email) {
       const [item] = await byGsi1(k.userByEmail(email).gsi1pk);
       return item ? parseUser(await get({ pk: String(item.pk), sk: 'PROFILE' })) : undefined;
+    },
+    async findUsersByEmail(email) {
+      const items = await byGsi1(k.userByEmail(email).gsi1pk);
+      const users = await Promise.all(items.map(async (item) => parseUser(await get({ pk: String(item.pk), sk: 'PROFILE' }))));
+      return users.filter((u): u is User => u !== undefined);
     },
     async putUser(user, options) {
       try {
