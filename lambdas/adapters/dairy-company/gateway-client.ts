@@ -1,5 +1,5 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { docketListSchema, gatewayAnswerSchema, gatewayPath, type DairyEventKind, type Docket, type GatewayAnswer } from '../../../shared/dairy-company/payloads';
+import { docketListSchema, gatewayAnswerSchema, gatewayPath, sortDockets, type DairyEventKind, type Docket, type GatewayAnswer, type RefusedDocket } from '../../../shared/dairy-company/payloads';
 import { ssmSecret } from '../bot-check/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
 
@@ -11,7 +11,8 @@ import { optionalEnv, requireEnv } from '../../lib/env';
  */
 export interface DairyGatewayClient {
   send(kind: DairyEventKind, supplierId: string, body: string, idempotencyKey: string): Promise<{ status: number; answer: GatewayAnswer }>;
-  dockets(supplierId: string, from: string, to: string): Promise<Docket[]>;
+  /** The dockets of the period that passed the checks, and those refused (for the log); more than MAX_DOCKETS throws. */
+  dockets(supplierId: string, from: string, to: string): Promise<{ dockets: Docket[]; refused: RefusedDocket[] }>;
 }
 
 export class GatewayUnavailableError extends Error {}
@@ -48,7 +49,7 @@ export const makeDairyGatewayClient = (baseUrl: string, token: () => Promise<str
     async dockets(supplierId, from, to) {
       const res = await call(`${gatewayPath(supplierId, 'dockets')}?${new URLSearchParams({ from, to })}`, { method: 'GET', headers: {} });
       if (!res.ok) throw new Error(`dairy gateway dockets answered ${res.status}`);
-      return docketListSchema.parse(await res.json());
+      return sortDockets(docketListSchema.parse(await res.json()));
     },
   };
 };
