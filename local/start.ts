@@ -40,7 +40,7 @@ import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
 import { deadLetterLines } from './replay-dlq';
 import { INGEST_FUNCTION, INGEST_STREAM } from '../lambdas/ingest/stream-settings';
-import { cognitoMessages } from './stand-ins/cognito-messages';
+import { cognitoMessages, poolUsers } from './stand-ins/cognito-messages';
 import { enrolDemoTotp } from './seed/totp';
 import { seedDemo, seedDemoEquipment, seedDemoMilkingWindows, seedDemoOrganization, seedDemoUnits } from './seed/seed';
 import { DEMO_ACCOUNTS, DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_PASSWORD, DEMO_UNIT_IMEIS, FARM_FLAG_ACCOUNTS } from './seed/demo-data';
@@ -166,7 +166,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const enquiryTopic = sns.ensureEmailTopic('vatman-local-enquiries', contacts.salesEmail);
 
     // Cognito's emails and texts, delivered to the outbox (cognito-local only prints them).
-    const cognitoMail = cognitoMessages(sns, web);
+    // Codes come only once cognito-local has started, so the pool is there to read their users from.
+    const cognitoMail = cognitoMessages(sns, web, { userOf: (email) => poolUsers(cognito.client, cognito.userPoolId).userOf(email) });
     // Lambda Invoke stand-in: cognito-local runs the product's CustomMessage trigger through it.
     const lambdas = await startLambdaInvoke(
       ports.lambda,
@@ -206,12 +207,15 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       triggers: { CustomMessage: CUSTOM_MESSAGE_FUNCTION, PostConfirmation: POST_CONFIRMATION_FUNCTION, PreTokenGeneration: PRE_TOKEN_GENERATION_FUNCTION, PreSignUp: PRE_SIGN_UP_FUNCTION },
       onCode: (c) => {
         // Cognito emails or texts the code itself in AWS; here it goes to the outbox and the console.
-        void cognitoMail.deliver(c).then((mail) => {
-          if (!mail) return;
-          log.info('cognito message delivered to the outbox', { channel: mail.channel, to: mail.to, code: c.code });
-          // A person running `npm start` reads the code on the console; the tests find it in the outbox.
-          if (!process.env.VATMAN_LOG_FILE) console.log(`\n  ✉  ${mail.subject ?? 'Text'} for ${mail.to}: code ${c.code}\n`);
-        });
+        void cognitoMail
+          .deliver(c)
+          .then((mail) => {
+            if (!mail) return;
+            log.info('cognito message delivered to the outbox', { channel: mail.channel, to: mail.to, code: c.code });
+            // A person running `npm start` reads the code on the console; the tests find it in the outbox.
+            if (!process.env.VATMAN_LOG_FILE) console.log(`\n  ✉  ${mail.subject ?? 'Text'} for ${mail.to}: code ${c.code}\n`);
+          })
+          .catch((err: unknown) => log.error('cognito message not delivered to the outbox', { to: c.destination, err }));
       },
     });
     closers.push(() => cognito.stop());

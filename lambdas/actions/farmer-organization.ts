@@ -153,8 +153,12 @@ export const farmerOrganizationActions: readonly ServedAction[] = [
   }),
 
   serve(contracts.ORGANIZATION_USER_ADD, ['organizationsWrite', 'farms'], async (input, { org, caller, deps, log }) => {
-    const user = await deps.farms.findUserByEmail(normaliseEmail(input.email));
-    if (!user) throw new ValidationError(MSG.notRegistered);
+    const profiles = await deps.farms.findUsersByEmail(normaliseEmail(input.email));
+    if (profiles.length === 0) throw new ValidationError(MSG.notRegistered);
+    // Anyone can sign up with a colleague's address before they do: until its link is followed
+    // (email_verify 2) the address is not known to be the person's, so only a verified profile is added.
+    const user = profiles.find((p) => p.email_verify === 2);
+    if (!user) throw new ValidationError(MSG.notVerified);
     const id = org.organization._id;
     // Adding someone already in it keeps their role (an Admin is not demoted by being added again).
     const existing = await deps.organizationsWrite.getRole(id, user._id);

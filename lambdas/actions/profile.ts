@@ -140,15 +140,22 @@ const verify = async (
 };
 
 /** The enquiry as the sales team reads it. */
-const enquiryMail = (user: User, farms: readonly string[], products: EnquiryProducts, at: string): { subject: string; body: string } => ({
-  subject: `Vat-Man enquiry from ${user.firstName} ${user.lastName}`,
+/**
+ * SNS mails the message as plain text, so a value in it is never markup and is not HTML-escaped (the
+ * sales team would read `&amp;`); a line break in a value stored before names were limited to
+ * letters could still forge a line of its own, so each value is kept on one line.
+ */
+const oneLine = (text: string): string => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+
+export const enquiryMail = (user: User, farms: readonly string[], products: EnquiryProducts, at: string): { subject: string; body: string } => ({
+  subject: oneLine(`Vat-Man enquiry from ${user.firstName} ${user.lastName}`),
   body: [
-    `${user.firstName} ${user.lastName} is interested in other monitoring solutions.`,
+    `${oneLine(user.firstName)} ${oneLine(user.lastName)} is interested in other monitoring solutions.`,
     '',
     `Interested in: ${ENQUIRY_PRODUCTS.filter((p) => products[p.key]).map((p) => p.label).join(', ')}`,
     '',
-    `Email: ${user.email}${user.email_verify === 2 ? '' : ' (not verified)'}`,
-    `Phone: ${user.phone}${user.phone_verify === 2 ? '' : ' (not verified)'}`,
+    `Email: ${oneLine(user.email)}${user.email_verify === 2 ? '' : ' (not verified)'}`,
+    `Phone: ${oneLine(user.phone)}${user.phone_verify === 2 ? '' : ' (not verified)'}`,
     `Supply numbers: ${farms.length ? farms.join(', ') : 'none linked'}`,
     `Submitted: ${at} (UTC)`,
   ].join('\n'),

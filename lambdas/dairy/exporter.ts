@@ -110,7 +110,9 @@ export const makeDairyExporter = (d: ExporterDeps) => {
 
   const fetchDockets = async (farm: Farm, matchingMinutes: number): Promise<number> => {
     const now = d.now();
-    const dockets = await d.gateway.dockets(farm.fonterra_id, new Date(now.getTime() - DOCKET_LOOKBACK_MS).toISOString().slice(0, 19), now.toISOString().slice(0, 19) + 'Z');
+    const { dockets, refused } = await d.gateway.dockets(farm.fonterra_id, new Date(now.getTime() - DOCKET_LOOKBACK_MS).toISOString().slice(0, 19), now.toISOString().slice(0, 19) + 'Z');
+    // A docket that fails the checks is not stored (its time is part of its key): the log keeps it for the company.
+    for (const r of refused) d.log.warn('dairy docket refused', { farm: farm._id, ...r });
     for (const docket of dockets) await d.dairy.putDocket({ ...docket, farm_id: farm._id });
     // Every run, not only on a new docket: a collection detected after its docket arrived counts too.
     for (const device of (await d.farms.listDevicesOfFarm(farm._id)).filter((v) => v.status === 1)) {

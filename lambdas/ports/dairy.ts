@@ -1,4 +1,4 @@
-import type { DairyEventKind, Docket, GatewayAnswer } from '../../shared/dairy-company/payloads';
+import type { DairyEventKind, Docket, GatewayAnswer, RefusedDocket } from '../../shared/dairy-company/payloads';
 
 /** One try at sending an event, and what came back (status 0: no answer). */
 export interface DairyAttempt {
@@ -55,7 +55,8 @@ export interface DairyRepository {
  */
 export interface DairyGatewayClient {
   send(kind: DairyEventKind, supplierId: string, body: string, idempotencyKey: string): Promise<{ status: number; answer: GatewayAnswer }>;
-  dockets(supplierId: string, from: string, to: string): Promise<Docket[]>;
+  /** The dockets of the period that passed the checks, and those refused (for the log); more than MAX_DOCKETS throws. */
+  dockets(supplierId: string, from: string, to: string): Promise<{ dockets: Docket[]; refused: RefusedDocket[] }>;
 }
 
 export class GatewayUnavailableError extends Error {}

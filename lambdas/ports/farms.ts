@@ -6,6 +6,8 @@ import type { User } from '../../shared/entities/user';
 export interface FarmRepository {
   getUser(userId: string): Promise<User | undefined>;
   findUserByEmail(email: string): Promise<User | undefined>;
+  /** Every profile stored with the address: anyone can sign up with any address, so it may be several. */
+  findUsersByEmail(email: string): Promise<User[]>;
   /** Writes the profile; with `onlyIfNew` it never overwrites (sign-up retried, seed re-run). */
   putUser(user: User, options?: { onlyIfNew?: boolean }): Promise<void>;
   listUsers(): Promise<User[]>;

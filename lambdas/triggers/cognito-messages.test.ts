@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { decodeResetToken } from '../../shared/api/actions/user';
 import { customMessage } from './cognito-messages';
 
-const event = (triggerSource: string): CustomMessageTriggerEvent =>
+const event = (triggerSource: string, givenName = 'Aroha'): CustomMessageTriggerEvent =>
   ({
     triggerSource,
     userName: 'u',
-    request: { userAttributes: { email: 'aroha@farm.nz', given_name: 'Aroha' }, codeParameter: '{####}' },
+    request: { userAttributes: { email: 'aroha@farm.nz', given_name: givenName }, codeParameter: '{####}' },
     response: { emailMessage: null, emailSubject: null, smsMessage: null },
   }) as unknown as CustomMessageTriggerEvent;
 
@@ -45,5 +45,16 @@ describe("CustomMessage trigger: the authenticator app's confirmation", () => {
     expect(out.response.emailMessage).toContain('<br>\n{####}<br>\n');
     expect(out.response.emailMessage).not.toContain('/dts/user/profile');
     expect(out.response.emailMessage).toContain('change your password');
+  });
+});
+
+describe('CustomMessage trigger: a name stored before names were limited to letters', () => {
+  // Cognito sends these emails as HTML: a name with markup in it would be a live link in the email.
+  const legacy = 'Tom & <a href="https://evil.example/login">Verify here</a><!--';
+  it.each(['CustomMessage_ForgotPassword', 'CustomMessage_VerifyUserAttribute'])('%s greets with the name as text, escaped', async (source) => {
+    const out = await customMessage('https://vatman.example')(event(source, legacy));
+    expect(out.response.emailMessage).toContain('Kia ora Tom &amp; &lt;a href=&quot;https://evil.example/login&quot;&gt;Verify here&lt;/a&gt;&lt;!--,');
+    expect(out.response.emailMessage).not.toContain('<a ');
+    expect(out.response.emailMessage).not.toContain('<!--');
   });
 });

@@ -1,5 +1,6 @@
 import type { CustomMessageTriggerEvent } from 'aws-lambda';
 import { RESET_CODE_PLACEHOLDER, resetLink } from '../../shared/api/actions/user';
+import { escapeHtml } from '../../shared/text/html';
 
 export const RESET_SUBJECT = 'Reset your Vat-Man password';
 export const VERIFY_EMAIL_SUBJECT = 'Verify your Vat-Man email';
@@ -13,14 +14,17 @@ export const verifyEmailLink = (webUrl: string, code: string): string => `${webU
 /** The text with the phone's code (farmer §2.10: the code is 6 digits and checks itself). */
 export const verifyPhoneText = (code: string): string => `Your Vat-Man verification code is ${code}. Enter it on your profile page.`;
 
-const greeting = (event: CustomMessageTriggerEvent) => `Kia ora ${event.request.userAttributes.given_name ?? ''},`.replace(' ,', ',');
+// The name is the user's own words, stored before names were limited to letters too: Cognito sends
+// these emails as HTML, so it is escaped, or a name could carry a link of its own into the email.
+const greeting = (event: CustomMessageTriggerEvent) => `Kia ora ${escapeHtml(event.request.userAttributes.given_name ?? '')},`.replace(' ,', ',');
 
 /**
  * Cognito CustomMessage trigger: Cognito's emails carry links into the web app instead of bare
  * codes. Cognito puts the code where `{####}` stands (the real code locally, from cognito-local).
  * - ForgotPassword: a link to /dts/password/reset/{token} (farmer §2.1);
  * - VerifyUserAttribute: the email a link to /dts/user/profile/{code}, the text the code itself.
- * Other messages keep Cognito's defaults.
+ * Other messages keep Cognito's defaults. The email is HTML (lines end in `<br>`): every value in it
+ * is escaped. The text is plain and is not.
  */
 export const customMessage = (webUrl: string) => async (event: CustomMessageTriggerEvent): Promise<CustomMessageTriggerEvent> => {
   const code = event.request.codeParameter || RESET_CODE_PLACEHOLDER;
@@ -31,7 +35,7 @@ export const customMessage = (webUrl: string) => async (event: CustomMessageTrig
       greeting(event),
       '',
       'Someone asked to reset the password of your Vat-Man account. To choose a new password, open:',
-      resetLink(webUrl, email, code),
+      escapeHtml(resetLink(webUrl, email, code)),
       '',
       'If it was not you, ignore this email: your password stays as it is.',
     ].join('<br>\n');
@@ -52,7 +56,7 @@ export const customMessage = (webUrl: string) => async (event: CustomMessageTrig
       greeting(event),
       '',
       'To verify the email address of your Vat-Man account, open this link while you are signed in:',
-      verifyEmailLink(webUrl, code),
+      escapeHtml(verifyEmailLink(webUrl, code)),
       '',
       'If you did not ask for it, ignore this email.',
     ].join('<br>\n');

@@ -69,6 +69,19 @@ const withCustomAttributes = (poolFile: string): void => {
   writeFileSync(poolFile, JSON.stringify(pool));
 };
 
+/**
+ * cognito-local's logger batches its writes, so one chunk of its output may hold two boxes (a
+ * sign-up's code and the verification code sent right after it) or only the start of one: each
+ * complete box is read on its own, and an unfinished one is kept for the next chunk.
+ */
+export const takeCodeBoxes = (printed: string): { delivered: DeliveredCode[]; rest: string } => {
+  const text = printed.replace(ANSI, '');
+  const end = text.lastIndexOf('╯');
+  const open = text.indexOf('╭', end + 1);
+  const delivered = (text.slice(0, end + 1).match(/╭[^╭╯]*╯/g) ?? []).flatMap((box) => parseCodeDelivery(box) ?? []);
+  return { delivered, rest: open < 0 ? '' : text.slice(open) };
+};
+
 const waitUntilUp = async (client: CognitoIdentityProviderClient, child: ChildProcess, ms: number) => {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -145,15 +158,19 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
   // The preload makes cognito-local behave as Cognito where the product's security rests on it
   // (claims in the access token, auth_time kept on refresh, global sign-out, client write attributes).
   const preload = new URL('./cognito-token-claims.mjs', import.meta.url).href;
-  const child = spawn(process.execPath, ['--import', preload, bin], {
+  // The other prints each code the moment it is sent (cognito-local's logger may hold it back).
+  const printCodes = new URL('./cognito-code-delivery.mjs', import.meta.url).href;
+  const child = spawn(process.execPath, ['--import', preload, '--import', printCodes, bin], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', COGNITO_LOCAL_ACCESS_CLAIMS: TOTP_CLAIM },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let printing = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     log.write(chunk);
-    const delivered = parseCodeDelivery(chunk);
-    if (delivered) onCode(delivered);
+    const { delivered, rest } = takeCodeBoxes(printing + chunk);
+    printing = rest;
+    for (const d of delivered) onCode(d);
   });
   child.stderr?.pipe(log);
 

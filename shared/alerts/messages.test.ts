@@ -27,3 +27,10 @@ describe("the 'Cooling at risk' (105) text", () => {
     expect(localHourMinute('2026-06-02T01:05:00.000Z', 'UTC')).toBe('01:05');
   });
 });
+
+describe('the alert email (plain text through SNS)', () => {
+  it('carries a farm name with & and < as written: SNS mails text, where an HTML escape would show as &amp;', () => {
+    const body = emailBody({ type: 102, farmName: 'Smith & Sons <North>', vatNumber: 1, data: { published_at: '2026-06-02T01:05:00.000Z', temp1: 7, milk_volume: null, agitator_status: null }, timezone: 'UTC' });
+    expect(body.split('\n')[0]).toBe('Milk over 6C on Smith & Sons <North>, Vat 1.');
+  });
+});

@@ -85,6 +85,7 @@ export const smsText = (f: MessageFacts): string => {
 
 export const emailSubject = (f: MessageFacts): string => `Vat-Man alert: ${f.farmName} Vat ${f.vatNumber} - ${wordsOf(f)}`;
 
+/** Plain text: SNS mails the message as text, so no value in it is markup (and none is HTML-escaped). */
 export const emailBody = (f: MessageFacts, note?: string): string =>
   [
     `${wordsOf(f)} on ${f.farmName}, Vat ${f.vatNumber}.`,

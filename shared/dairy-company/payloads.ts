@@ -117,11 +117,50 @@ export const withTemperatureDecimals = (prettyJson: string): string =>
  * from `/v5/milkvattelemetry/{supplierId}/dockets?from&to`.
  */
 export const docketSchema = z.object({
-  DocketID: z.string(),
+  /** Letters, digits, dots, colons, underscores and hyphens, at most 64 (the company's are like `31245-1-2026-11-20T14:10:00Z`). */
+  DocketID: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'DocketID must be 1 to 64 letters, digits, dots, colons, underscores or hyphens'),
   VatID: z.number().int(),
-  PickupDateTime: z.string(),
+  /** Part of the docket's key in the store and compared as text with other times: an ISO 8601 date-time in UTC only. */
+  PickupDateTime: z.iso.datetime({ error: 'PickupDateTime must be an ISO 8601 date-time in UTC (2026-11-20T14:10:00Z)' }),
   Volume: z.number(),
   Temperature: z.number(),
 });
 export type Docket = z.infer<typeof docketSchema>;
-export const docketListSchema = z.array(docketSchema);
+
+/**
+ * The most dockets one answer may hold. The exporter asks for one farm's last week: a farm is
+ * collected a few times a day per vat, so a real answer is tens to a few hundred dockets (4 vats ×
+ * 4 pickups a day × 7 days = 112). 5,000 is far beyond any farm yet bounds what one run parses and
+ * writes (one PutItem each) within the exporter's time; a longer list is refused whole, as no
+ * week of one farm.
+ */
+export const MAX_DOCKETS = 5_000;
+export const docketListSchema = z.array(z.unknown()).max(MAX_DOCKETS, `The dairy gateway answered more than ${MAX_DOCKETS} dockets`);
+
+/** A docket the gateway sent that was not taken: its place in the answer, its id when it had a readable one, and why. */
+export interface RefusedDocket {
+  readonly index: number;
+  readonly DocketID?: string;
+  readonly reason: string;
+}
+
+/** The dockets of one answer, each checked on its own: a bad one is refused (and said why), the rest are kept. */
+export const sortDockets = (entries: readonly unknown[]): { dockets: Docket[]; refused: RefusedDocket[] } => {
+  const dockets: Docket[] = [];
+  const refused: RefusedDocket[] = [];
+  entries.forEach((entry, index) => {
+    const parsed = docketSchema.safeParse(entry);
+    if (parsed.success) {
+      dockets.push(parsed.data);
+      return;
+    }
+    const id = (entry as { DocketID?: unknown } | null)?.DocketID;
+    refused.push({
+      index,
+      // Only so much of a bad id goes to the log.
+      ...(typeof id === 'string' ? { DocketID: id.slice(0, 80) } : {}),
+      reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    });
+  });
+  return { dockets, refused };
+};

@@ -33,6 +33,11 @@ export const supplierOf = (farm: { readonly fonterra_id: string; readonly suppli
   return SUPPLIER_CODES.find((c) => c === prefix) ?? 'OTH';
 };
 
+/** Ours: a knode asset's link opens from the dashboard, so it must be a web address, never `javascript:` or `data:`. */
+export const MSG_KNODE_URL = 'A knode asset url must be an https: address.';
+/** An https address of at most 2,048 characters (what browsers and the dashboard's link keep). */
+export const knodeUrlSchema = z.url({ protocol: /^https$/i, error: MSG_KNODE_URL }).max(2048, MSG_KNODE_URL);
+
 export const knodeAssetSchema = z.object({
   type: z.string(),
   asset_name: z.string(),
@@ -43,7 +48,11 @@ export const knodeAssetSchema = z.object({
   metric_value_5: z.number().nullable().optional(),
   metric_value_6: z.number().nullable().optional(),
   unit_1: z.string().optional(),
-  url: z.string().optional(),
+  /**
+   * Only https: links reach the dashboard. One stored before the gateway's messages were held to
+   * that is read as no link (the asset still shows), rather than failing the whole dashboard.
+   */
+  url: knodeUrlSchema.optional().catch(undefined),
   alarm_active: z.boolean().optional(),
   /** When the knode gateway read the asset (absent for assets entered by hand). */
   published_at: z.string().optional(),

@@ -54,6 +54,8 @@ export type OrganizationRoleEntry = z.infer<typeof organizationRoleEntrySchema>;
 export const ORGANIZATION_MESSAGES = {
   /** §2.12 add-user dialog: the user must first register in the system. */
   notRegistered: 'No user is registered with this email. The user must first register in the system.',
+  /** Ours: an address whose owner has not followed its verification link may not be theirs. */
+  notVerified: 'That person has not verified their email address yet.',
   notMember: 'This user is not in the organization.',
   lastAdmin: 'An organization needs at least one Admin: add another Admin before removing this one.',
   notEmpty: 'An organization with sub-organizations or farms cannot be deleted. Delete its sub-organizations first; the provider moves farms.',

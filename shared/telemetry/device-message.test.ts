@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { knodeAssetSchema, MSG_KNODE_URL } from '../entities/farm';
 import { devicePublishTopics, isMilkingState, isOnMains, knodeMessageSchema, parseDeviceTopic, parseUnitVatSender, telemetryMessageSchema, unitTelemetryTopic } from './device-message';
 
 describe('device topics', () => {
@@ -89,5 +90,27 @@ describe('the knode message', () => {
     expect(knodeMessageSchema.safeParse({ published_at: '2026-11-22T05:31:00Z', type: 'Tank', asset_name: 'House tank', metric_value_1: 71, unit_1: '%' }).success).toBe(true);
     expect(knodeMessageSchema.safeParse({ published_at: '2026-11-22T05:31:00Z', type: 'Silo', asset_name: 'x' }).success).toBe(false);
     expect(knodeMessageSchema.safeParse({ published_at: '2026-11-22T05:31:00Z', type: 'Tank', asset_name: '' }).success).toBe(false);
+  });
+});
+
+describe("a knode asset's url", () => {
+  const reading = { published_at: '2026-11-22T05:31:00Z', type: 'Tank', asset_name: 'House tank', metric_value_1: 71 };
+  it.each(['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', 'http://tank.example/house', 'ftp://tank.example/house', `https://tank.example/${'a'.repeat(2048)}`])(
+    'refuses %s from the gateway with a clear reason',
+    (url) => {
+      const r = knodeMessageSchema.safeParse({ ...reading, url });
+      expect(r.success).toBe(false);
+      expect(r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([`url: ${MSG_KNODE_URL}`]);
+    },
+  );
+
+  it('takes an https address', () => {
+    expect(knodeMessageSchema.safeParse({ ...reading, url: 'https://app.vatman.example/knode/house-tank' }).success).toBe(true);
+  });
+
+  it('reads an asset stored before with a javascript: url as one without a link, keeping the asset', () => {
+    const stored = knodeAssetSchema.parse({ type: 'Tank', asset_name: 'House tank', metric_value_1: 71, url: 'javascript:alert(1)' });
+    expect(stored).toEqual({ type: 'Tank', asset_name: 'House tank', metric_value_1: 71 });
+    expect(knodeAssetSchema.parse({ type: 'Tank', asset_name: 'House tank', url: 'https://tank.example/h' }).url).toBe('https://tank.example/h');
   });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { knodeUrlSchema } from '../entities/farm';
 
 /**
  * The messages devices publish over MQTT (docs/telemetry.md is the prose version of this file).
@@ -181,7 +182,7 @@ export const knodeMessageSchema = z
     metric_value_5: z.number().min(-1_000).max(100_000).nullable().optional(),
     metric_value_6: z.number().min(-1_000).max(100_000).nullable().optional(),
     unit_1: z.string().max(16).optional(),
-    url: z.url().optional(),
+    url: knodeUrlSchema.optional(),
     alarm_active: z.boolean().optional(),
   })
   .strict();

@@ -66,6 +66,7 @@ describe('sign-up', () => {
     [{ phone: '12345' }, 'Phone number at least 9'],
     [{ email: 'nope' }, 'Please enter a correct email address'],
     [{ firstName: '' }, 'Please enter your first name'],
+    [{ lastName: 'Smith & Sons' }, 'Names may contain letters, spaces, hyphens and apostrophes.'],
   ])('rejects %o with the spec message and creates nothing', async (change, message) => {
     const email = `bad-${Math.random().toString(36).slice(2)}@example.nz`;
     const res = await signUp({ ...newUser, email, ...change });
@@ -76,11 +77,39 @@ describe('sign-up', () => {
     }
   });
 
+  it('refuses a name with markup in it, which would reach the verification email as a live link', async () => {
+    const since = Date.now() - 1000;
+    const email = 'markup-in-name@example.nz';
+    const res = await signUp({ ...newUser, email, firstName: '<a href="https://evil.example/login">Verify here</a><!--' });
+    await new Promise((r) => setTimeout(r, 500));
+    const mails = (await outbox()).filter((m) => m.to === email && Date.parse(m.at) >= since);
+    expect(mails.filter((m) => m.message.includes('<a href="https://evil.example/login">')).map((m) => m.message)).toEqual([]);
+    expect(res).toEqual({ status: 422, body: { message: 'Names may contain letters, spaces, hyphens and apostrophes.' } });
+    expect(mails).toEqual([]);
+    expect((await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email, password: newUser.password }) })).status).toBe(422);
+  });
+
   it("never returns another user's data, whatever farm is asked for", async () => {
     const me = await stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN', farm: 'farm-pro' }, token);
     expect((me.body as { user: { email: string }; listFarm: unknown[] }).user.email).toBe('hana.parata@example.nz');
     expect((me.body as { listFarm: unknown[] }).listFarm).toEqual([]);
     expect((await stack.post('/api/farmer/dashboard', { type: 'FARMER_DASHBOARD_GET', farm: 'farm-pro' }, token)).status).toBe(403);
+  });
+});
+
+describe('sign-ups in a row', () => {
+  it("send each new user one verification email, worded by the trigger with the user's own name", async () => {
+    const since = Date.now() - 1000;
+    const people = ['Aroha', 'Bryn', 'Chloé', 'Dmitri', 'Eru'].map((firstName, i) => ({ ...newUser, firstName, email: `in-a-row-${i}@example.nz` }));
+    for (const person of people) expect((await signUp(person)).status).toBe(200);
+    for (const person of people) {
+      const mail = await waitForMail(person.email, since, 'Verify your Vat-Man email');
+      expect(mail.message.split('\n')[0]).toBe(`Kia ora ${person.firstName},`);
+    }
+    // A late second copy, or the sign-up's own code, would show up here.
+    await new Promise((r) => setTimeout(r, 300));
+    const mails = (await outbox()).filter((m) => m.to.startsWith('in-a-row-') && Date.parse(m.at) >= since && m.subject !== 'AWS Notification - Subscription Confirmation');
+    expect(mails.map((m) => [m.to, m.subject]).sort()).toEqual(people.map((p) => [p.email, 'Verify your Vat-Man email']));
   });
 });
 

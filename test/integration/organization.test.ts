@@ -131,6 +131,21 @@ describe('ORGANIZATION_ADD, _EDIT and _DELETE', () => {
     expect((await call({ type: 'ORGANIZATION_DELETE', _id: sub._id })).status).toBe(200);
   });
 
+  it("refuses an address whose owner has not verified it (someone signed up with a colleague's address first), storing nothing", async () => {
+    // Signed up before the colleague does, with the colleague's address: the profile stays unverified.
+    const colleague = 'colleague-unverified@vatman.local';
+    const signUp = await stack.post('/api/user', {
+      type: 'USER_SIGN_UP',
+      gRecaptchaResponse: '',
+      user: JSON.stringify({ firstName: 'Not', lastName: 'Them', email: colleague, phone: '021 555 0199', password: 'squatter-pass-1' }),
+    });
+    expect(signUp.status).toBe(200);
+    const before = await organizationItems();
+    expect(await call({ type: 'ORGANIZATION_USER_ADD', organization_id: ORG, email: colleague })).toEqual({ status: 422, body: { message: 'That person has not verified their email address yet.' } });
+    expect(await organizationItems()).toEqual(before);
+    expect((await list(ORG)).body.listUser.map((u) => u.email)).not.toContain(colleague);
+  });
+
   it('refuses a member (not Admin) and a stranger with 403, storing nothing', async () => {
     const before = await organizationItems();
     expect((await add({}, t.member)).status).toBe(403);

@@ -97,7 +97,8 @@ beforeAll(async () => {
   await mq.endAsync();
   await stack.ingestDrained();
   for (const k of dockets) {
-    const at = new Date(k.at).toISOString().slice(0, 19);
+    // As the gateway writes a docket's time: UTC, to the second, with its Z.
+    const at = `${new Date(k.at).toISOString().slice(0, 19)}Z`;
     await dairy.putDocket({ farm_id: 'farm-pro', DocketID: `D-${k.vat}-${at}`, VatID: k.vat, PickupDateTime: at, Volume: Math.round(k.litres), Temperature: 4 });
   }
   // Two matched collections judge a vat (the default 3 needs more than this week holds after the

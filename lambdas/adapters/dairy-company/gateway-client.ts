@@ -1,5 +1,5 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { docketListSchema, gatewayAnswerSchema, gatewayPath } from '../../../shared/dairy-company/payloads';
+import { docketListSchema, gatewayAnswerSchema, gatewayPath, sortDockets } from '../../../shared/dairy-company/payloads';
 import { ssmSecret } from '../bot-check/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { type DairyGatewayClient, GatewayUnavailableError } from '../../ports/dairy';
@@ -36,7 +36,7 @@ export const makeDairyGatewayClient = (baseUrl: string, token: () => Promise<str
     async dockets(supplierId, from, to) {
       const res = await call(`${gatewayPath(supplierId, 'dockets')}?${new URLSearchParams({ from, to })}`, { method: 'GET', headers: {} });
       if (!res.ok) throw new Error(`dairy gateway dockets answered ${res.status}`);
-      return docketListSchema.parse(await res.json());
+      return sortDockets(docketListSchema.parse(await res.json()));
     },
   };
 };

@@ -1,5 +1,6 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from '../../../shared/data/tables';
+import { docketSchema } from '../../../shared/dairy-company/payloads';
 import { farmsKeys as k } from './keys';
 import { isConditionFailure, queryAll } from './query';
 import type { DairyEvent, StoredDocket, DairyRepository } from '../../ports/dairy';
@@ -66,6 +67,8 @@ export const dynamoDairyRepository = (doc: DynamoDBDocumentClient, table: string
     return items.map(toEvent);
   },
   async putDocket(docket) {
+    // Its vat and time make its key: one that has not passed the docket's checks is never written.
+    docketSchema.parse(docket);
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.docket(docket.farm_id, docket.VatID, docket.PickupDateTime), kind_of: 'DOCKET', ...docket } }));
   },
   async listDockets(farmId, vat) {

@@ -87,6 +87,11 @@ export const dynamoFarmRepository = (doc: DynamoDBDocumentClient, table: string)
       const [item] = await byGsi1(k.userByEmail(email).gsi1pk);
       return item ? parseUser(await get({ pk: String(item.pk), sk: 'PROFILE' })) : undefined;
     },
+    async findUsersByEmail(email) {
+      const items = await byGsi1(k.userByEmail(email).gsi1pk);
+      const users = await Promise.all(items.map(async (item) => parseUser(await get({ pk: String(item.pk), sk: 'PROFILE' }))));
+      return users.filter((u): u is User => u !== undefined);
+    },
     async putUser(user, options) {
       try {
         await doc.send(

@@ -53,6 +53,10 @@ describe('billing CSV', () => {
     expect(csvLine(['a,b', '=SUM(A1)', 'say "hi"', 3])).toBe(`"a,b",'=SUM(A1),"say ""hi""",3`);
   });
 
+  it('defuses a formula behind a leading tab or carriage return, which spreadsheets skip', () => {
+    expect(csvLine(['\t=HYPERLINK("https://evil.example")', '\r=1+1', '-2', 7])).toBe(`"'\t=HYPERLINK(""https://evil.example"")","'\r=1+1",'-2,7`);
+  });
+
   it('leaves out farms installed after the month', () => {
     const f = (id: string, install_date: string) => ({ farm: { _id: id, fonterra_id: id, package: 'Vat-Man Lite', install_date } as Farm, smsSent: 0, smsTotal: 60 });
     const csv = billingCsv('2026-05', [f('B', '2026-06-01'), f('A', '2026-05-31')]);

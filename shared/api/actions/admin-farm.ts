@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { deviceSchema } from '../../entities/device';
 import { auditEntrySchema } from '../../entities/audit';
 import { supplierSchema, isDairyCompanyFarm, packageSchema, PACKAGES, supplierOf, type Farm, type Package } from '../../entities/farm';
+import { csvCell } from '../../text/csv';
 import { access, contract } from '../contract';
 import { boolField, FILE_MAX_BYTES, ID_MAX, idField, jsonField, MSG_FILE_TOO_LARGE } from '../fields';
 
@@ -254,12 +255,6 @@ export const adminFarmContracts = {
 
 export const BILLING_HEADER = ['month', 'supply_number', 'farm', 'supplier', 'package', 'code', 'quantity', 'sms_sent', 'sms_total'] as const;
 
-const csvCell = (v: string | number): string => {
-  const s = String(v);
-  // A leading =, +, - or @ would be a formula in a spreadsheet: quote it with a leading apostrophe.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 export const csvLine = (cells: readonly (string | number)[]): string => cells.map(csvCell).join(',');
 
 /**

@@ -139,7 +139,10 @@ export const farmerOrganizationContracts = {
     answer: z.literal('success'),
     access: access.orgAdmin('_id'),
   }),
-  /** Gives a registered user (by email) the role User in the organization; anyone else is refused and nothing is stored (§5). */
+  /**
+   * Gives a registered user (by email) the role User in the organization; anyone else is refused and
+   * nothing is stored (§5), and so is an address no profile has verified (MSG.notVerified).
+   */
   ORGANIZATION_USER_ADD: contract({
     path: PATH,
     type: 'ORGANIZATION_USER_ADD',

@@ -3,7 +3,7 @@ import { farmSchema } from '../../entities/farm';
 import { userSchema } from '../../entities/user';
 import { access, contract } from '../contract';
 import { boolField, jsonField } from '../fields';
-import { newPasswordField, phoneField } from './user';
+import { nameField, newPasswordField, phoneField } from './user';
 
 // ---- The spec's words (farmer §2.10, §2.16, §5, §7, §8) ----------------------------------------
 
@@ -47,8 +47,8 @@ const codeField = (message: string) => z.string({ error: message }).trim().regex
 
 /** What USER_PROFILE_EDIT_BASE changes: the email is read-only (§2.10), other keys are ignored. */
 export const profileEditSchema = z.object({
-  firstName: z.string({ error: MSG_NAME_REQUIRED }).trim().min(1, MSG_NAME_REQUIRED).max(100, MSG_NAME_REQUIRED),
-  lastName: z.string({ error: MSG_NAME_REQUIRED }).trim().min(1, MSG_NAME_REQUIRED).max(100, MSG_NAME_REQUIRED),
+  firstName: nameField(MSG_NAME_REQUIRED),
+  lastName: nameField(MSG_NAME_REQUIRED),
   phone: phoneField,
   subscribed: boolField.optional(),
 });

@@ -8,6 +8,7 @@ import {
   signInUserSchema,
   signUpUserSchema,
 } from './user';
+import { profileEditSchema } from './profile';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => (r.success ? undefined : r.error?.issues[0]?.message);
 const good = { firstName: 'Aroha', lastName: 'Ngata', email: 'a@farm.nz', phone: '021 123 4567', password: 'milk-vat-1' };
@@ -24,6 +25,22 @@ describe('sign-up validation (farmer spec §5)', () => {
     [{ ...good, password: 'short' }, 'Password must be 8-50'],
     [{ ...good, password: 'x'.repeat(51) }, 'Password must be 8-50'],
   ])('%o -> %s', (input, message) => expect(firstMessage(signUpUserSchema.safeParse(input))).toBe(message));
+
+  it.each(['<a href="https://evil.example/login">Verify here</a><!--', 'Tom & Jerry', 'Aroha2', 'Kiri"', 'a<b'])('refuses the name %s with the names message', (name) => {
+    const message = 'Names may contain letters, spaces, hyphens and apostrophes.';
+    expect(firstMessage(signUpUserSchema.safeParse({ ...good, firstName: name }))).toBe(message);
+    expect(firstMessage(signUpUserSchema.safeParse({ ...good, lastName: name }))).toBe(message);
+    expect(firstMessage(profileEditSchema.safeParse({ firstName: name, lastName: 'Ngata', phone: good.phone }))).toBe(message);
+  });
+
+  it.each(['Mere Te Kōhanga', 'Zoë O’Brien-Smith', "D'Arcy", 'J. R.', 'Đặng Thị', 'Ιωάννης', 'Дмитрий', '美咲'])('accepts the name %s', (name) => {
+    expect(signUpUserSchema.safeParse({ ...good, firstName: name, lastName: name }).success).toBe(true);
+    expect(profileEditSchema.safeParse({ firstName: name, lastName: name, phone: good.phone }).success).toBe(true);
+  });
+
+  it('keeps the length limit of a name', () => {
+    expect(firstMessage(signUpUserSchema.safeParse({ ...good, firstName: 'a'.repeat(101) }))).toBe('Please enter your first name');
+  });
 
   it('accepts a good form, trimming the email', () => {
     const r = signUpUserSchema.safeParse({ ...good, email: '  A@Farm.NZ ' });

@@ -16,6 +16,8 @@ export const MSG_PHONE_LENGTH = 'Phone number at least 9';
 /** The spec marks the names required without a message; these are ours. */
 export const MSG_FIRST_NAME = 'Please enter your first name';
 export const MSG_LAST_NAME = 'Please enter your last name';
+/** Ours: a name is refused outside these characters (names reach HTML email, so no markup). */
+export const MSG_NAME_CHARACTERS = 'Names may contain letters, spaces, hyphens and apostrophes.';
 export const MSG_RESET_LINK = 'This reset link is not valid. Please request a new one.';
 /** The sign-in's code step (issue 13: operators sign in with an authenticator app). */
 export const MSG_TOTP_CODE = 'That code is not valid. Enter the current 6-digit code from your authenticator app.';
@@ -43,10 +45,27 @@ export const phoneField = z
   .max(30, MSG_PHONE_REQUIRED)
   .regex(/^[+\d][\d\s()-]*$/, MSG_PHONE_REQUIRED);
 
+/**
+ * Letters of any alphabet (with their combining marks), spaces, dots, straight and typographic
+ * apostrophes and hyphens: "Mere Te Kōhanga", "Zoë O’Brien-Smith", "J. R.". Names are greeted in
+ * Cognito's HTML emails, so no `<`, `&` or quotes that markup needs.
+ */
+export const NAME_PATTERN = /^[\p{L}\p{M} .'’-]+$/u;
+
+/** A first or last name: required (with the form's own message), at most 100 characters, letters and the like. */
+export const nameField = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    // One message per field: an empty or overlong name is told that, not the characters as well.
+    .min(1, { error: required, abort: true })
+    .max(100, { error: required, abort: true })
+    .regex(NAME_PATTERN, MSG_NAME_CHARACTERS);
+
 /** The sign-up form (farmer §2.1, §5), in the order the form checks it: first error wins. */
 export const signUpUserSchema = z.object({
-  firstName: z.string({ error: MSG_FIRST_NAME }).trim().min(1, MSG_FIRST_NAME).max(100, MSG_FIRST_NAME),
-  lastName: z.string({ error: MSG_LAST_NAME }).trim().min(1, MSG_LAST_NAME).max(100, MSG_LAST_NAME),
+  firstName: nameField(MSG_FIRST_NAME),
+  lastName: nameField(MSG_LAST_NAME),
   email: emailField,
   phone: phoneField,
   password: newPasswordField,

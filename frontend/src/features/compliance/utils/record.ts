@@ -1,6 +1,6 @@
 import type { ComplianceMilking, ComplianceRecord, ExceptionKind, MilkingVerdict } from '@shared/api/actions/farmer-compliance';
 import type { RuleStatus } from '@shared/compliance/cooling-rules';
-import { csvCell } from '../../../lib/csv';
+import { csvCell } from '@shared/text/csv';
 import { formatCsvWhen, formatDay } from '../../../lib/time-format';
 
 /**

@@ -1,8 +1,8 @@
 import type { MilkData } from '@shared/api/actions/milk-quality';
-import { csvCell } from '../../../lib/csv';
+import { csvCell } from '@shared/text/csv';
 import { formatCsvWhen } from '../../../lib/time-format';
 
-/** One cell: lib/csv.ts (shared with the compliance record's CSV). */
+/** One cell: shared/text/csv.ts (shared with the compliance record's CSV and the billing file). */
 export { csvCell };
 
 /** operator §9 'Milk quality CSV exports: date/time, volume, vat temperature, inlet temperature, stirrer, quality estimates, phystate'. */

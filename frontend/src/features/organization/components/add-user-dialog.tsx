@@ -3,7 +3,7 @@ import { Dialog } from '../../../components/dialog';
 
 export interface AddUserDialogProps {
   readonly adding: boolean;
-  /** The server's refusal (an address that is no registered user), shown in the dialog. */
+  /** The server's refusal (an address that is no registered user, or one not yet verified), shown in the dialog. */
   readonly problem: string | null;
   readonly onAdd: (email: string) => void;
   readonly onClose: () => void;

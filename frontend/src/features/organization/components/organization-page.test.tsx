@@ -87,9 +87,11 @@ describe('/dts/group/{organization_id} (farmer §2.12)', () => {
     await waitFor(() => expect(api.callsOf('ORGANIZATION_LIST').length).toBeGreaterThan(1));
   });
 
-  it('shows the server’s refusal of an unregistered email inside the add-user dialog', async () => {
+  it.each([
+    ['an unregistered email', 'No user is registered with this email. The user must first register in the system.'],
+    ['an email its owner has not verified', 'That person has not verified their email address yet.'],
+  ])('shows the server’s refusal of %s inside the add-user dialog', async (_what, refusal) => {
     const user = userEvent.setup();
-    const refusal = 'No user is registered with this email. The user must first register in the system.';
     await openFarmerScreen('/dts/group/org-1', { ORGANIZATION_LIST: () => answer(), ORGANIZATION_USER_ADD: () => ({ status: 422, body: { message: refusal } }) }, { ready: 'North Group' });
     await user.click(screen.getByRole('button', { name: 'Add a user' }));
     const dialog = screen.getByRole('dialog', { name: 'Add a user' });

@@ -70,6 +70,15 @@ describe('/dts/user/profile (farmer §2.10)', () => {
     expect(JSON.parse(api.callsOf('USER_PROFILE_EDIT_BASE')[0]?.fields.get('user') ?? '{}')).toMatchObject({ firstName: 'Mereana' });
   });
 
+  it('refuses a name with markup in it with the names message, and sends nothing', async () => {
+    const { user, api } = await openProfile();
+    await user.clear(screen.getByLabelText('Last Name'));
+    await user.type(screen.getByLabelText('Last Name'), '<b>Boss</b>');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Names may contain letters, spaces, hyphens and apostrophes.');
+    expect(api.callsOf('USER_PROFILE_EDIT_BASE')).toHaveLength(0);
+  });
+
   it('the email dialog sends the link and closes with the spec message', async () => {
     const { user, api } = await openProfile('/dts/user/profile', { user: build.user({ email_verify: 1 }) });
     await user.click(screen.getByRole('button', { name: 'Email not verified: verify it' }));
