@@ -8,7 +8,7 @@ import type { StoredReadings } from '../live/live';
 
 const env = envAtImport();
 
-/** The live push's ports (issue 26): loaded only where the live-updates API is configured (LIVE_ENDPOINT). */
+/** The live push's ports: loaded only where the live-updates API is configured (LIVE_ENDPOINT). */
 const LIVE_PUSH_PORTS = ['connections', 'liveSender'] as const satisfies readonly PortName[];
 /** What the ingest uses (its stores, the alert engine's ports, the live push): loaded at its cold start, granted by the stack. */
 export const INGEST_PORTS = ['farmsWrite', 'readingsWrite', ...ALERT_PROCESSOR_PORTS, ...LIVE_PUSH_PORTS] as const satisfies readonly PortName[];
