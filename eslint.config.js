@@ -11,7 +11,7 @@ import globals from 'globals';
  *  - a frontend feature does not import another feature (shared UI is in components/ and lib/);
  *  - @aws-sdk/* only in lambdas/adapters/, local/, cdk/, bench/ and tests;
  *  - lambdas/ports/ is the ground floor: it imports shared/, other ports and library types only;
- *  - lambdas/adapters/ is imported only by other adapters and the composition roots below (and by
+ *  - lambdas/adapters/ is imported only by other adapters and the composition root below (and by
  *    tests, local/ and bench/, which build adapters against the local stack), statically or with
  *    import(): everything else, cdk/ included, depends on the ports, so an adapter can change
  *    without touching what uses it.
@@ -22,27 +22,17 @@ const FEATURES = readdirSync(new URL('./frontend/src/features', import.meta.url)
 
 const AWS_SDK = { group: ['@aws-sdk/*'], message: '@aws-sdk is for lambdas/adapters/, local/, cdk/, bench/ and tests only.' };
 
-const ADAPTERS_MESSAGE = 'Only adapters and the composition roots (eslint.config.js COMPOSITION_ROOTS) import lambdas/adapters/: import the port from lambdas/ports/.';
+const ADAPTERS_MESSAGE = 'Only adapters and the composition root (eslint.config.js COMPOSITION_ROOTS) import lambdas/adapters/: import the port from lambdas/ports/ and name it in the function\'s ports.';
 const ADAPTERS = { group: ['**/adapters', '**/adapters/**'], message: ADAPTERS_MESSAGE };
-/** no-restricted-imports does not see import(); the composition roots load adapters that way. */
+/** no-restricted-imports does not see import(); the composition root loads adapters that way. */
 const NO_DYNAMIC_ADAPTERS = ['error', { selector: 'ImportExpression[source.value=/(^|\\/)adapters\\//]', message: ADAPTERS_MESSAGE }];
 
 /**
- * The files that build adapters and hand them to the code that uses them, one per kind of
- * function (docs/architecture.md "Layers"). They are the only lambdas/ files that import adapters.
+ * The one file that builds adapters and hands them to the code that uses them: every Lambda asks
+ * it for the ports it names (docs/architecture.md "Layers"). It is the only lambdas/ file that
+ * imports adapters.
  */
-const COMPOSITION_ROOTS = [
-  'lambdas/lib/lazy-ports.ts', // the API functions and the live-updates WebSocket (lazyPorts)
-  'lambdas/alerts/deps.ts', // the alert processor and notifier (ingest, sweep)
-  'lambdas/alerts/device-reply-handler.ts',
-  'lambdas/ingest/handler.ts',
-  'lambdas/dairy/sync-handler.ts',
-  'lambdas/watchman/handler.ts',
-  'lambdas/watchman/tables.ts',
-  'lambdas/triggers/post-confirmation.ts',
-  'lambdas/triggers/pre-sign-up.ts',
-  'lambdas/triggers/pre-token-generation.ts',
-];
+const COMPOSITION_ROOTS = ['lambdas/composition/ports-from-env.ts'];
 
 /** Anything but a sibling port, shared/ or a library's types. */
 const PORTS_ONLY = {

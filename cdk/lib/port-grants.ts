@@ -1,5 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { type Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ENQUIRY_KEY_PREFIX } from '../../lambdas/ports/enquiries';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
@@ -14,8 +14,9 @@ import { acknowledge, nagPseudo } from './nag';
 
 /**
  * What each port of lambdas/ports/action-ports.ts needs in AWS. An API function gets the union of its
- * actions' ports (lambdas/api/actions-by-endpoint.ts, `portsOf`), and nothing else: a function
- * whose actions only read a table can only read it.
+ * actions' ports (lambdas/api/actions-by-endpoint.ts, `portsOf`), every other function the ports of
+ * the constant beside its handler (e.g. INGEST_PORTS), and nothing else: a function whose code only
+ * reads a table can only read it.
  */
 export type PortGrant =
   | { readonly kind: 'table'; readonly table: TableDefinition['id']; readonly access: 'read' | 'readWrite' }
@@ -32,6 +33,10 @@ export type PortGrant =
   | { readonly kind: 'enquiryTopic' }
   /** The users' alert topics (CreateTopic, Subscribe, Unsubscribe, subscription attributes; no Publish), with their ARN prefix. */
   | { readonly kind: 'alertRoutes' }
+  /** As alertRoutes, and sns:Publish to those topics (texts and emails). */
+  | { readonly kind: 'alertPublish' }
+  /** ssm:GetParameter of the dairy gateway's token (a SecureString), with the gateway's URL and the parameter's name. */
+  | { readonly kind: 'dairyGateway' }
   /**
    * IoT provisioning of farm units (NEW_INSTALL): things named unit-*, certificates, and the
    * device policy alone, with its name in IOT_DEVICE_POLICY.
@@ -115,6 +120,25 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   liveSender: [{ kind: 'liveConnections' }],
   // GetUser (the session check) is authorized by the person's own access token: no IAM action.
   liveAuthority: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'] }],
+  readingsHistory: [{ kind: 'table', table: 'Readings', access: 'read' }],
+  alertHistory: [{ kind: 'table', table: 'Alerts', access: 'read' }],
+  // The route (topic, subscriptions, email status) is kept in the Farms table.
+  alertSender: [{ kind: 'alertPublish' }, { kind: 'table', table: 'Farms', access: 'readWrite' }],
+  alertTopics: [{ kind: 'alertRoutes' }, { kind: 'table', table: 'Farms', access: 'readWrite' }],
+  deviceReplies: [
+    {
+      kind: 'tableKeys',
+      table: 'Alerts',
+      prefix: 'CMD#',
+      why: "A device's reply is put once under its command's keys (pk CMD#<request id>), where the call that sent the command reads it; the function reads nothing",
+    },
+  ],
+  dairyWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  dairyGateway: [{ kind: 'dairyGateway' }],
+  watchmanRuns: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  // Digests are items of their own (pk W#<device>) beside the readings they summarise, written in batches.
+  watchmanDigests: [{ kind: 'table', table: 'Readings', access: 'readWrite' }],
+  totpStatus: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser'] }],
 };
 
 /** Grants a function what its ports need; answers whether it sends device commands (the caller adds that grant). */
@@ -129,13 +153,22 @@ export const grantPorts = (
     devicePolicyName,
     alertTopics,
     liveApi,
+    dairyGateway,
+    cognitoPolicy,
   }: {
     data: Data;
-    userPoolArn: string;
+    userPoolArn?: string;
     botCheckSecret?: { name: string; arn: string };
     enquiryTopic?: ITopic;
     devicePolicyName?: string;
-    alertTopics?: Pick<Alerts, 'grantEmailRoutes'>;
+    alertTopics?: Pick<Alerts, 'grantEmailRoutes' | 'grantPublish'>;
+    /** The dairy company's gateway (cdk/lib/constructs/dairy-link.ts): its URL and the SSM parameter of its token. */
+    dairyGateway?: { readonly url: string; readonly tokenParameterName: string };
+    /**
+     * Where the Cognito statement goes instead of the role's default policy: a trigger's must be a
+     * policy of its own, else the pool would wait on the role's policy and the policy on the pool.
+     */
+    cognitoPolicy?: Policy;
     /** The live-updates WebSocket API (cdk/lib/constructs/live.ts): its @connections ARN and management endpoint. */
     liveApi?: { readonly connectionsArn: string; readonly nagConnectionsArn: string; readonly endpoint: string };
   },
@@ -147,7 +180,9 @@ export const grantPorts = (
   for (const [id, access] of tables) fn.bindTable(data.table(id), access);
   for (const g of grants) {
     if (g.kind !== 'tableKeys' || tables.get(g.table) === 'readWrite') continue;
-    const { table } = data.table(g.table);
+    const { table, definition } = data.table(g.table);
+    // The name, as bindTable gives it (a port whose only grant is tableKeys still needs it).
+    fn.addEnvironment(definition.envVar, table.tableName);
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['dynamodb:PutItem'],
@@ -171,9 +206,20 @@ export const grantPorts = (
     fn.addEnvironment(ENQUIRY_TOPIC_ARN_ENV, enquiryTopic.topicArn);
     enquiryTopic.grantPublish(fn.role);
   }
-  if (grants.some((g) => g.kind === 'alertRoutes')) {
+  if (grants.some((g) => g.kind === 'alertPublish')) {
+    if (!alertTopics) throw new Error(`${fn.node.path}: a port sends alerts but the stack gave no alert topics`);
+    alertTopics.grantPublish(fn);
+  } else if (grants.some((g) => g.kind === 'alertRoutes')) {
     if (!alertTopics) throw new Error(`${fn.node.path}: a port manages alert routes but the stack gave no alert topics`);
     alertTopics.grantEmailRoutes(fn);
+  }
+  if (grants.some((g) => g.kind === 'dairyGateway')) {
+    if (!dairyGateway) throw new Error(`${fn.node.path}: a port calls the dairy gateway but the stack gave none`);
+    // The token is read at run time (lambdas/adapters/dairy-company): never in the environment.
+    fn.addEnvironment('DAIRY_GATEWAY_URL', dairyGateway.url);
+    fn.addEnvironment('DAIRY_GATEWAY_TOKEN_PARAMETER', dairyGateway.tokenParameterName);
+    const parameter = Stack.of(fn).formatArn({ service: 'ssm', resource: 'parameter', resourceName: dairyGateway.tokenParameterName.replace(/^\//, '') });
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameter] }));
   }
   if (grants.some((g) => g.kind === 'iotProvisioning')) {
     if (!devicePolicyName) throw new Error(`${fn.node.path}: a port provisions units but the stack gave no device policy`);
@@ -220,6 +266,11 @@ export const grantPorts = (
     acknowledge(fn.role, `IAM5[Resource::${liveApi.nagConnectionsArn}]`, 'A connection id is made by API Gateway when a browser connects: the wildcard is the connection id only, on this stage of the live-updates API alone.');
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
-  if (cognito.length) fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: cognito, resources: [userPoolArn] }));
+  if (cognito.length) {
+    if (!userPoolArn) throw new Error(`${fn.node.path}: a port calls Cognito but the stack gave no user pool`);
+    const statement = new PolicyStatement({ actions: cognito, resources: [userPoolArn] });
+    if (cognitoPolicy) cognitoPolicy.addStatements(statement);
+    else fn.role.addToPrincipalPolicy(statement);
+  }
   return { deviceCommands: grants.some((g) => g.kind === 'deviceCommands'), unitChecks: grants.some((g) => g.kind === 'unitCheckCommands') };
 };

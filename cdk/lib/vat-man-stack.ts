@@ -9,7 +9,11 @@ import { VatManFunction } from './constructs/vat-man-function';
 import { triggerEntry } from './paths';
 import { ApiEdge } from './constructs/api-edge';
 import { LambdaVersion, UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
-import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Policy } from 'aws-cdk-lib/aws-iam';
+import { INGEST_PORTS } from '../../lambdas/ingest/handler';
+import { PRE_SIGN_UP_PORTS } from '../../lambdas/triggers/pre-sign-up';
+import { PRE_TOKEN_GENERATION_PORTS } from '../../lambdas/triggers/pre-token-generation';
+import { grantPorts } from './port-grants';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
@@ -124,7 +128,6 @@ export class VatManStack extends Stack {
       data: this.data,
       alerts: this.alerts,
       userPool: this.auth.userPool,
-      ingest: this.telemetry.ingest,
       commandSenders: this.api.commandSenders,
       iotDataEndpoint: this.node.tryGetContext('iotDataEndpoint') as string | undefined,
       removalPolicy,
@@ -140,12 +143,13 @@ export class VatManStack extends Stack {
       originSecret: this.api.originSecret,
       auth: this.auth,
       data: this.data,
-      ingest: this.telemetry.ingest,
       removalPolicy,
       logRetention,
     });
     // As the API's: the handshake check starts once CloudFront sends the header from every edge.
     this.live.handler.function.node.addDependency(this.web.distribution);
+    // The ingest's ports: its tables, the alert engine's topics, the live push's connections.
+    grantPorts(this.telemetry.ingest, INGEST_PORTS, { data: this.data, alertTopics: this.alerts, liveApi: this.live.liveApi });
 
     const dairyGateway = props.dairyGateway ?? { tokenParameterName: '/vatman/dairy-gateway-token' };
     this.dairyLink = new DairyLink(this, 'DairyLink', {
@@ -162,7 +166,7 @@ export class VatManStack extends Stack {
     const trigger = (id: string, entry: string, description: string, operation: UserPoolOperation, environment: Record<string, string> = {}, version?: LambdaVersion) => {
       const fn = new VatManFunction(this, id, { entry: triggerEntry(entry), description, removalPolicy, logRetention, environment });
       this.auth.userPool.addTrigger(operation, fn.function, version);
-      return fn.function;
+      return fn;
     };
 
     // The forgot-password email carries a link to the web app's reset page (spec §2.1), the email
@@ -172,11 +176,8 @@ export class VatManStack extends Stack {
     // Every self-service sign-up passes the bot-check (issue 13), through USER_SIGN_UP or straight
     // to Cognito's public SignUp; the answer rides in ValidationData (lambdas/triggers/sign-up-bot-check.ts).
     const secret = this.api.botCheckSecret;
-    const preSignUp = trigger('PreSignUpTrigger', 'pre-sign-up', 'Vat-Man Cognito PreSignUp: the bot-check on every self-service sign-up', UserPoolOperation.PRE_SIGN_UP, {
-      BOT_CHECK: botCheck.mode,
-      ...(secret ? { RECAPTCHA_SECRET_PARAMETER: secret.name } : {}),
-    });
-    if (secret) preSignUp.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [secret.arn] }));
+    const preSignUp = trigger('PreSignUpTrigger', 'pre-sign-up', 'Vat-Man Cognito PreSignUp: the bot-check on every self-service sign-up', UserPoolOperation.PRE_SIGN_UP, { BOT_CHECK: botCheck.mode });
+    grantPorts(preSignUp, PRE_SIGN_UP_PORTS, { data: this.data, ...(secret ? { botCheckSecret: secret } : {}) });
 
     // Every token says whether its user has an authenticator app (issue 13); the operator rule
     // refuses operator actions without it. Version 2 of the event (Essentials plan) reaches the
@@ -190,10 +191,10 @@ export class VatManStack extends Stack {
       {},
       LambdaVersion.V2_0,
     );
-    if (!preTokenGeneration.role) throw new Error('The PreTokenGeneration trigger has no role');
-    new Policy(this, 'PreTokenGenerationReadUser', {
-      roles: [preTokenGeneration.role],
-      statements: [new PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [this.auth.userPool.userPoolArn] })],
+    grantPorts(preTokenGeneration, PRE_TOKEN_GENERATION_PORTS, {
+      data: this.data,
+      userPoolArn: this.auth.userPool.userPoolArn,
+      cognitoPolicy: new Policy(this, 'PreTokenGenerationReadUser', { roles: [preTokenGeneration.role] }),
     });
 
     this.web.deploySite(props.webBuild ?? frontendSource(), {

@@ -1,9 +1,12 @@
-import { requireEnv } from '../lib/env';
+import type { PortName } from '../ports/action-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const env = envAtImport();
 const log = createLogger({ function: 'device-reply' });
+
+/** What the device-reply function uses: loaded at its cold start, granted by the stack. */
+export const DEVICE_REPLY_PORTS = ['deviceReplies'] as const satisfies readonly PortName[];
 
 /**
  * A vat device's answer to a command (IoT rule `SELECT *, topic(2) AS thing FROM
@@ -11,11 +14,11 @@ const log = createLogger({ function: 'device-reply' });
  * settings call that sent the command is waiting for it.
  */
 export const handler = lazyHandler(async () => {
-  const [{ createDocumentClient }, { storeDeviceReply }] = await Promise.all([import('../adapters/dynamodb/client'), import('../adapters/iot/device-commands')]);
-  const table = requireEnv('ALERTS_TABLE', env);
-  const doc = createDocumentClient(env);
+  const ports = (await import('../composition/ports-from-env')).portsFromEnv(env);
+  await ports.load(DEVICE_REPLY_PORTS);
+  const replies = ports.deviceReplies;
   return async (event: unknown): Promise<void> => {
     const thing = typeof (event as { thing?: unknown } | null)?.thing === 'string' ? (event as { thing: string }).thing : '(unknown)';
-    if (!(await storeDeviceReply(doc, table, thing, event))) log.warn('device reply without a request id', { thing });
+    if (!(await replies.store(thing, event))) log.warn('device reply without a request id', { thing });
   };
 });

@@ -1,8 +1,13 @@
+import type { PortName } from '../ports/action-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
+import { ALERT_PROCESSOR_PORTS } from './alert-ports';
 
 const log = createLogger({ function: 'alert-sweep' });
 const env = envAtImport();
+
+/** What the sweep uses (the notifier's and the engine's ports): loaded at its cold start, granted by the stack. */
+export const ALERT_SWEEP_PORTS = ALERT_PROCESSOR_PORTS satisfies readonly PortName[];
 
 /**
  * The scheduled alert sweep (EventBridge every minute in AWS, the scheduler stand-in locally).
@@ -13,9 +18,11 @@ const env = envAtImport();
  * were they to, each delivery is claimed under a lease and every engine write is conditional.
  */
 export const handler = lazyHandler(async () => {
-  const { alertNotifierFromEnv, alertProcessorFromEnv } = await import('./deps');
-  const notifier = alertNotifierFromEnv(log, env);
-  const processor = alertProcessorFromEnv(log, env);
+  const [{ portsFromEnv }, { alertNotifier, alertProcessor }] = await Promise.all([import('../composition/ports-from-env'), import('./deps')]);
+  const ports = portsFromEnv(env);
+  await ports.load(ALERT_SWEEP_PORTS);
+  const notifier = alertNotifier(ports, log);
+  const processor = alertProcessor(ports, log);
   return async (): Promise<{ devices: number; failed: number; delivered: number }> => {
     const queued = await notifier.retryPending();
     const result = await processor.sweepAll();

@@ -1,9 +1,12 @@
-import { requireEnv } from '../lib/env';
+import type { PortName } from '../ports/action-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const log = createLogger({ function: 'dairy-sync' });
 const env = envAtImport();
+
+/** What the dairy sync uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/dairy-link.ts). */
+export const DAIRY_SYNC_PORTS = ['farms', 'readingsHistory', 'alertsWrite', 'dairyWrite', 'watchman', 'dairyGateway', 'now'] as const satisfies readonly PortName[];
 
 /**
  * The dairy-company link (issue 21), every minute (EventBridge in AWS, the scheduler stand-in
@@ -11,26 +14,17 @@ const env = envAtImport();
  * events are queued by conditional put and sent with their idempotency key.
  */
 export const handler = lazyHandler(async () => {
-  const [{ dairyGatewayFromEnv }, { createDocumentClient }, { dynamoAlertsRepository }, { dynamoDairyRepository }, { dynamoFarmRepository }, { dynamoReadingsRepository }, { dynamoWatchmanRepository }, { makeDairyExporter }] = await Promise.all([
-    import('../adapters/dairy-company/gateway-client'),
-    import('../adapters/dynamodb/client'),
-    import('../adapters/dynamodb/alerts-repository'),
-    import('../adapters/dynamodb/dairy-repository'),
-    import('../adapters/dynamodb/farms-repository'),
-    import('../adapters/dynamodb/readings-repository'),
-    import('../adapters/dynamodb/watchman-repository'),
-    import('./exporter'),
-  ]);
-  const doc = createDocumentClient(env);
-  const farmsTable = requireEnv('FARMS_TABLE', env);
+  const [{ portsFromEnv }, { makeDairyExporter }] = await Promise.all([import('../composition/ports-from-env'), import('./exporter')]);
+  const ports = portsFromEnv(env);
+  await ports.load(DAIRY_SYNC_PORTS);
   const exporter = makeDairyExporter({
-    farms: dynamoFarmRepository(doc, farmsTable),
-    readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
-    alerts: dynamoAlertsRepository(doc, requireEnv('ALERTS_TABLE', env)),
-    dairy: dynamoDairyRepository(doc, farmsTable),
-    watchman: dynamoWatchmanRepository(doc, farmsTable),
-    gateway: dairyGatewayFromEnv(env),
-    now: () => new Date(),
+    farms: ports.farms,
+    readings: ports.readingsHistory,
+    alerts: ports.alertsWrite,
+    dairy: ports.dairyWrite,
+    watchman: ports.watchman,
+    gateway: ports.dairyGateway,
+    now: ports.now,
     log,
   });
   return async () => {

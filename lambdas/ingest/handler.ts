@@ -1,49 +1,42 @@
-import { optionalEnv, requireEnv } from '../lib/env';
+import type { PortName } from '../ports/action-ports';
+import { optionalEnv } from '../lib/env';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
-import type { createDocumentClient as DocumentClient } from '../adapters/dynamodb/client';
+import { ALERT_PROCESSOR_PORTS } from '../alerts/alert-ports';
 import type { StoredReadings } from '../live/live';
 
 const env = envAtImport();
 
+/** The live push's ports: loaded only where the live-updates API is configured (LIVE_ENDPOINT). */
+const LIVE_PUSH_PORTS = ['connections', 'liveSender'] as const satisfies readonly PortName[];
+/** What the ingest uses (its stores, the alert engine's ports, the live push): loaded at its cold start, granted by the stack. */
+export const INGEST_PORTS = ['farmsWrite', 'readingsWrite', ...ALERT_PROCESSOR_PORTS, ...LIVE_PUSH_PORTS] as const satisfies readonly PortName[];
+
 /** The ingest stream's consumer with its ports from the environment (the same variables in AWS and the local stack), loaded on first use. */
 export const handler = lazyHandler(async () => {
-  const [{ createDocumentClient }, { dynamoFarmRepository }, { dynamoReadingsRepository }, { alertProcessorFromEnv }, { makeIngest }, { makeStreamHandler }] = await Promise.all([
-    import('../adapters/dynamodb/client'),
-    import('../adapters/dynamodb/farms-repository'),
-    import('../adapters/dynamodb/readings-repository'),
+  const [{ portsFromEnv }, { alertProcessor }, { makeIngest }, { makeStreamHandler }] = await Promise.all([
+    import('../composition/ports-from-env'),
     import('../alerts/deps'),
     import('./ingest'),
     import('./stream-handler'),
   ]);
-  const doc = createDocumentClient(env);
-  // Live updates (issue 26): each device's new readings to the WebSocket connections watching its
-  // farm (the connections and liveSender ports' grants, cdk/lib/constructs/live.ts).
-  const onStored = optionalEnv(LIVE_ENDPOINT_ENV, env) ? await livePush(doc) : undefined;
+  const live = optionalEnv(LIVE_ENDPOINT_ENV, env) !== undefined;
+  const ports = portsFromEnv(env);
+  await ports.load(INGEST_PORTS.filter((p) => live || !(LIVE_PUSH_PORTS as readonly PortName[]).includes(p)));
+  // Live updates (issue 26): each device's new readings to the WebSocket connections watching its farm.
+  const push = live
+    ? (await import('../live/live')).makeLivePush({ connections: ports.connections, sender: ports.liveSender, log: createLogger({ function: 'ingest', part: 'live' }) })
+    : undefined;
   const ingest = makeIngest({
-    farms: dynamoFarmRepository(doc, requireEnv('FARMS_TABLE', env)),
-    readings: dynamoReadingsRepository(doc, requireEnv('READINGS_TABLE', env)),
+    farms: ports.farmsWrite,
+    readings: ports.readingsWrite,
     now: () => new Date(),
     log: createLogger({ function: 'ingest' }),
     // The alert engine (issue 6) steps over each device's in-order readings of a batch, as part of
     // the device's committed step: a failure fails the device's records, and their retry evaluates them.
-    onReadings: alertProcessorFromEnv(createLogger({ function: 'ingest', part: 'alerts' }), env).onReadings,
-    ...(onStored ? { onStored } : {}),
+    onReadings: alertProcessor(ports, createLogger({ function: 'ingest', part: 'alerts' })).onReadings,
+    ...(push ? { onStored: (farm: string, devices: readonly StoredReadings[]) => push.readingsStored(farm, devices) } : {}),
   });
   return makeStreamHandler(ingest, createLogger({ function: 'ingest' }));
 });
-
-const livePush = async (doc: ReturnType<typeof DocumentClient>) => {
-  const [{ liveSenderFromEnv }, { dynamoConnectionsRepository }, { makeLivePush }] = await Promise.all([
-    import('../adapters/apigateway/live-sender'),
-    import('../adapters/dynamodb/connections-repository'),
-    import('../live/live'),
-  ]);
-  const push = makeLivePush({
-    connections: dynamoConnectionsRepository(doc, requireEnv('CONNECTIONS_TABLE', env)),
-    sender: liveSenderFromEnv(env),
-    log: createLogger({ function: 'ingest', part: 'live' }),
-  });
-  return (farm: string, devices: readonly StoredReadings[]) => push.readingsStored(farm, devices);
-};

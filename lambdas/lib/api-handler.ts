@@ -3,7 +3,7 @@ import { dispatch, type ServedAction } from './dispatch';
 import { http } from './http';
 import { createLogger } from './logger';
 import type { Ports } from '../ports/action-ports';
-import { lazyPorts } from './lazy-ports';
+import { portsFromEnv } from '../composition/ports-from-env';
 
 /**
  * The Lambda for one endpoint path of spec §7: the shared middy stack around a dispatch on
@@ -17,7 +17,7 @@ export const apiHandler = (path: EndpointPath, actions: readonly ServedAction[],
   const endpoint = endpointByPath(path);
   if (!endpoint) throw new Error(`No endpoint ${path} in shared/api/endpoints.ts`);
   const log = createLogger({ endpoint: path });
-  const lazy = ports ? undefined : lazyPorts();
+  const lazy = ports ? undefined : portsFromEnv();
   return http(
     dispatch({ auth: endpoint.auth, actions, ports: ports ?? (lazy as Ports), ...(lazy ? { loadPorts: lazy.load } : {}), log, checkAnswers: env.CHECK_ANSWERS === '1' }),
     log,

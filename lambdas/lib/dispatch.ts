@@ -179,9 +179,9 @@ const resolveAccess = async (rule: Access, input: unknown, caller: Caller | unde
 export interface EndpointOptions {
   readonly auth: EndpointAuth;
   readonly actions: readonly ServedAction[];
-  /** Built lazily (lambdas/lib/lazy-ports.ts); tests pass their own. */
+  /** Built lazily (lambdas/composition/ports-from-env.ts); tests pass their own. */
   readonly ports: Ports;
-  /** Loads the ports a call names before it runs (lazyPorts' `load`); absent when the ports are built already. */
+  /** Loads the ports a call names before it runs (portsFromEnv's `load`); absent when the ports are built already. */
   readonly loadPorts?: (names: readonly PortName[]) => Promise<void>;
   readonly log: Logger;
   /** Parse every answer with its contract's answer schema (local stack and tests; not in AWS). */

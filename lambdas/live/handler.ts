@@ -1,13 +1,17 @@
+import type { PortName } from '../ports/action-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const env = envAtImport();
 
+/** What the live-updates function uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/live.ts). */
+export const LIVE_PORTS = ['verifier', 'connections', 'farms', 'liveSender', 'liveAuthority'] as const satisfies readonly PortName[];
+
 /** The live-updates WebSocket API's function ($connect, $disconnect, subscribe: cdk/lib/constructs/live.ts), loaded on first use. */
 export const handler = lazyHandler(async () => {
-  const [{ lazyPorts }, { makeLiveHandler }] = await Promise.all([import('../lib/lazy-ports'), import('./live')]);
-  const ports = lazyPorts(env);
-  await ports.load(['verifier', 'connections', 'farms', 'liveSender', 'liveAuthority']);
+  const [{ portsFromEnv }, { makeLiveHandler }] = await Promise.all([import('../composition/ports-from-env'), import('./live')]);
+  const ports = portsFromEnv(env);
+  await ports.load(LIVE_PORTS);
   return makeLiveHandler({
     get verifier() {
       return ports.verifier;

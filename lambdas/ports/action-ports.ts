@@ -1,22 +1,22 @@
 import type { AuditRepository } from './audit';
-import type { AlertEmailTopics } from './alert-email';
+import type { AlertEmailTopics, AlertSender } from './alert-email';
 import type { AlertSettingsRepository } from './alert-settings';
 import type { AlertsRepository } from './alerts';
 import type { BotCheck } from './bot-check';
-import type { AccountService, IdentityProvider, TokenVerifier, UserGroups } from './cognito';
-import type { DairyRepository } from './dairy';
+import type { AccountService, IdentityProvider, TokenVerifier, TotpStatus, UserGroups } from './cognito';
+import type { DairyGatewayClient, DairyRepository } from './dairy';
 import type { EnquiryRepository, SalesMail } from './enquiries';
 import type { EquipmentRepository } from './equipment';
 import type { FarmRepository } from './farms';
 import type { InstallRepository } from './installs';
-import type { DeviceCommands, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
+import type { DeviceCommands, DeviceReplies, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
 import type { ConnectionsRepository, LiveAuthority, LiveSender } from './live';
 import type { LookupRepository } from './lookups';
 import type { MilkingWindowsRepository } from './milking-windows';
 import type { OrganizationRepository } from './organizations';
 import type { PickupRepository } from './pickups';
 import type { ReadingsRepository } from './readings';
-import type { WatchmanRepository } from './watchman';
+import type { WatchmanDigestRepository, WatchmanRepository } from './watchman';
 
 /** What the read ports offer: the repositories' reads only (cdk/lib/port-grants.ts grants them read access). */
 export type FarmReader = Pick<
@@ -53,10 +53,11 @@ export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns'
 export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
 
 /**
- * Every port an API action may use. An action names the ones it uses (lambdas/lib/dispatch.ts
- * `serve`), its endpoint's Lambda builds only those (lambdas/lib/lazy-ports.ts), and the stack grants each function
- * only what its ports need (cdk/lib/port-grants.ts). A table has a read port and a write port, so
- * an action that only reads cannot write, by type here and by IAM in AWS.
+ * Every port a function may use. An API action names the ones it uses (lambdas/lib/dispatch.ts
+ * `serve`), every other function in one constant beside its handler (e.g. INGEST_PORTS); the
+ * function builds only those (lambdas/composition/ports-from-env.ts), and the stack grants it only
+ * what they need (cdk/lib/port-grants.ts). A table has a read port and a write port, so code that
+ * only reads cannot write, by type here and by IAM in AWS.
  */
 export interface Ports {
   readonly farms: FarmReader;
@@ -122,10 +123,33 @@ export interface Ports {
   readonly liveSender: LiveSender;
   /** Cognito's current word on a live subscriber: their groups and whether their session stands. */
   readonly liveAuthority: LiveAuthority;
+
+  // The ports of the functions that are not API endpoints (ingest, alert sweep, device replies,
+  // dairy sync, Watchman, the Cognito triggers).
+  /** A vat's stored messages and activities, read only, without the range reads' partial-bucket write (the dairy sync, Watchman). */
+  readonly readingsHistory: Pick<ReadingsRepository, 'listActivities' | 'latestActivity' | 'listRawBetween'>;
+  /** The farm's alerts since a time, read only (Watchman's plate-cooling check). */
+  readonly alertHistory: Pick<AlertsRepository, 'listSince'>;
+  /** Alert texts and emails through each user's own topic (the notifier). */
+  readonly alertSender: AlertSender;
+  /** Each user's alert topic and subscriptions, made and read (the post-confirmation trigger; the API's alertRoutes is its read and re-send). */
+  readonly alertTopics: AlertEmailTopics;
+  /** Devices' answers to commands, kept for the call waiting on them (the device-reply function). */
+  readonly deviceReplies: DeviceReplies;
+  /** The dairy company's records, written by the exporter (events queued and sent, dockets fetched). */
+  readonly dairyWrite: DairyRepository;
+  /** The dairy company's gateway (events out, dockets in). */
+  readonly dairyGateway: DairyGatewayClient;
+  /** Watchman's own records: its lease, runs, cases and settings (the job). */
+  readonly watchmanRuns: WatchmanRepository;
+  /** Watchman's hourly digests of each vat's readings (W#<device> in the Readings table). */
+  readonly watchmanDigests: WatchmanDigestRepository;
+  /** When a user confirmed their authenticator app (the pre-token-generation trigger's claim). */
+  readonly totpStatus: TotpStatus;
 }
 export type PortName = keyof Ports;
 
-/** Loads the ports a call will use before it runs (lazyPorts); tests that pass their own ports have none. */
+/** Loads the ports a call will use before it runs (portsFromEnv); tests that pass their own ports have none. */
 export interface PortLoader {
   load(names: readonly PortName[]): Promise<void>;
 }

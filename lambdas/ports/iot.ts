@@ -8,6 +8,11 @@ export type DeviceAnswer = { readonly answered: true; readonly return_value: str
  */
 export type SettingsTarget = { readonly unit: string; readonly vat: number } | { readonly thing: string };
 
+/** A device's answer to a command (dts/<thing>/cmd/reply), kept under its request id for the call waiting on it; false when it names none. */
+export interface DeviceReplies {
+  store(thing: string, reply: unknown): Promise<boolean>;
+}
+
 export interface DeviceCommands {
   sendSettings(target: SettingsTarget, settings: Record<string, number>): Promise<DeviceAnswer>;
 }

@@ -1,17 +1,16 @@
-import { requireEnv } from '../lib/env';
+import type { PortName } from '../ports/action-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const env = envAtImport();
 
+/** What the trigger uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/alert-engine.ts). */
+export const POST_CONFIRMATION_PORTS = ['alertTopics'] as const satisfies readonly PortName[];
+
 /** Cognito PostConfirmation trigger entry: the new user's alert-email route (SNS topic and subscription), its modules loaded on first use. */
 export const handler = lazyHandler(async () => {
-  const [{ createDocumentClient }, { dynamoAlertSettingsRepository }, { alertEmailTopicsFromEnv }, { alertEmailRouteOnConfirmation }] = await Promise.all([
-    import('../adapters/dynamodb/client'),
-    import('../adapters/dynamodb/alert-settings-repository'),
-    import('../adapters/sns/alert-sender'),
-    import('./alert-email-route'),
-  ]);
-  const routes = dynamoAlertSettingsRepository(createDocumentClient(env), requireEnv('FARMS_TABLE', env));
-  return alertEmailRouteOnConfirmation(alertEmailTopicsFromEnv(routes, env), createLogger({ function: 'post-confirmation' }));
+  const [{ portsFromEnv }, { alertEmailRouteOnConfirmation }] = await Promise.all([import('../composition/ports-from-env'), import('./alert-email-route')]);
+  const ports = portsFromEnv(env);
+  await ports.load(POST_CONFIRMATION_PORTS);
+  return alertEmailRouteOnConfirmation(ports.alertTopics, createLogger({ function: 'post-confirmation' }));
 });

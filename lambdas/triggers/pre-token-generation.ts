@@ -1,9 +1,15 @@
+import type { PortName } from '../ports/action-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 
 const env = envAtImport();
 
+/** What the trigger uses: loaded at its cold start, granted by the stack (cdk/lib/vat-man-stack.ts). */
+export const PRE_TOKEN_GENERATION_PORTS = ['totpStatus'] as const satisfies readonly PortName[];
+
 /** Cognito PreTokenGeneration trigger entry: the TOTP claim on every token (the user pool in AWS, cognito-local locally). */
 export const handler = lazyHandler(async () => {
-  const [{ totpStatusFromEnv }, { totpClaimTrigger }] = await Promise.all([import('../adapters/cognito/mfa-status'), import('./totp-claim')]);
-  return totpClaimTrigger(totpStatusFromEnv(env));
+  const [{ portsFromEnv }, { totpClaimTrigger }] = await Promise.all([import('../composition/ports-from-env'), import('./totp-claim')]);
+  const ports = portsFromEnv(env);
+  await ports.load(PRE_TOKEN_GENERATION_PORTS);
+  return totpClaimTrigger(ports.totpStatus);
 });

@@ -1,19 +1,29 @@
-import { requireEnv } from '../lib/env';
+import type { PortName } from '../ports/action-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const log = createLogger({ function: 'watchman' });
 const env = envAtImport();
 
+/** What Watchman uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/watchman.ts). */
+export const WATCHMAN_PORTS = ['farmsWrite', 'readingsHistory', 'watchmanDigests', 'dairy', 'alertHistory', 'watchmanRuns', 'now'] as const satisfies readonly PortName[];
+
 /**
  * Watchman (issue 22), hourly (EventBridge in AWS, the scheduler stand-in locally, `npm run
  * watchman` once). A second invocation while one runs finds the lease taken and returns at once.
  */
 export const handler = lazyHandler(async () => {
-  const [{ createDocumentClient }, { makeWatchman }, { watchmanTables }] = await Promise.all([import('../adapters/dynamodb/client'), import('./job'), import('./tables')]);
+  const [{ portsFromEnv }, { makeWatchman }, { cachedVatWindow }] = await Promise.all([import('../composition/ports-from-env'), import('./job'), import('./vat-window')]);
+  const ports = portsFromEnv(env);
+  await ports.load(WATCHMAN_PORTS);
   const watchman = makeWatchman({
-    ...watchmanTables(createDocumentClient(env), requireEnv('FARMS_TABLE', env), requireEnv('READINGS_TABLE', env), requireEnv('ALERTS_TABLE', env)),
-    now: () => new Date(),
+    farms: ports.farmsWrite,
+    readings: ports.readingsHistory,
+    vatWindow: cachedVatWindow(ports.readingsHistory, ports.watchmanDigests),
+    dairy: ports.dairy,
+    alerts: ports.alertHistory,
+    watchman: ports.watchmanRuns,
+    now: ports.now,
     log,
   });
   return async () => {

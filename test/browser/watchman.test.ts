@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { createLogger } from '../../lambdas/lib/logger';
 import { makeWatchman } from '../../lambdas/watchman/job';
-import { watchmanTables } from '../../lambdas/watchman/tables';
+import { watchmanTables } from '../support/watchman-tables';
 import { operatorContracts } from '../../shared/api/actions/operator';
 import { browserTestFile, signIn, withShot } from '../support/browser';
 

@@ -7,8 +7,12 @@ import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as path from 'node:path';
 import { Construct } from 'constructs';
+import { DEVICE_REPLY_PORTS } from '../../../lambdas/alerts/device-reply-handler';
+import { ALERT_SWEEP_PORTS } from '../../../lambdas/alerts/sweep-handler';
+import { POST_CONFIRMATION_PORTS } from '../../../lambdas/triggers/post-confirmation';
 import { acknowledge } from '../nag';
 import { REPO_ROOT, triggerEntry } from '../paths';
+import { grantPorts } from '../port-grants';
 import type { Alerts } from './alerts';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
@@ -23,8 +27,6 @@ export interface AlertEngineProps {
   readonly alerts: Alerts;
   /** Its post-confirmation trigger gives each new user their alert-email topic and subscription. */
   readonly userPool: UserPool;
-  /** The ingest runs the engine on each reading. */
-  readonly ingest: VatManFunction;
   /** The functions that send controller settings to devices (/api/farmer/setting; they already bind every table). */
   readonly commandSenders: readonly VatManFunction[];
   /**
@@ -38,9 +40,10 @@ export interface AlertEngineProps {
 }
 
 /**
- * The alert engine's infrastructure (issue 6): the ingest's access to the Alerts table and the
- * alert topic, the scheduled sweep (EventBridge, every minute) for time-based alerts and pending
- * deliveries, and the device-reply rule and function for controller settings.
+ * The alert engine's infrastructure (issue 6): the scheduled sweep (EventBridge, every minute) for
+ * time-based alerts and pending deliveries, the post-confirmation trigger, and the device-reply
+ * rule and function for controller settings. The ingest, which runs the engine on each reading,
+ * gets its ports' grants from the stack.
  */
 export class AlertEngine extends Construct {
   readonly sweep: VatManFunction;
@@ -51,10 +54,8 @@ export class AlertEngine extends Construct {
   constructor(scope: Construct, id: string, props: AlertEngineProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const alertsTable = props.data.table('Alerts');
-
-    props.ingest.bindTable(alertsTable, 'readWrite');
-    props.alerts.grantPublish(props.ingest);
+    // Each function gets what its ports need (cdk/lib/port-grants.ts), from the constant beside its handler.
+    const grants = { data: props.data, userPoolArn: props.userPool.userPoolArn, alertTopics: props.alerts };
 
     this.sweep = new VatManFunction(this, 'Sweep', {
       entry: path.join(REPO_ROOT, 'lambdas', 'alerts', 'sweep-handler.ts'),
@@ -67,10 +68,7 @@ export class AlertEngine extends Construct {
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
-    // Read/write: the notifier keeps each user's alert route (topic, subscriptions, email status) there.
-    this.sweep.bindTable(props.data.table('Farms'), 'readWrite');
-    this.sweep.bindTable(alertsTable, 'readWrite');
-    props.alerts.grantPublish(this.sweep);
+    grantPorts(this.sweep, ALERT_SWEEP_PORTS, grants);
     this.schedule = new Rule(this, 'SweepSchedule', {
       description: 'Runs the Vat-Man alert sweep every minute',
       schedule: Schedule.rate(ALERT_SWEEP_RATE),
@@ -85,8 +83,7 @@ export class AlertEngine extends Construct {
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
-    this.postConfirmation.bindTable(props.data.table('Farms'), 'readWrite');
-    props.alerts.grantEmailRoutes(this.postConfirmation);
+    grantPorts(this.postConfirmation, POST_CONFIRMATION_PORTS, grants);
     props.userPool.addTrigger(UserPoolOperation.POST_CONFIRMATION, this.postConfirmation.function);
 
     this.deviceReply = new VatManFunction(this, 'DeviceReply', {
@@ -95,7 +92,7 @@ export class AlertEngine extends Construct {
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
-    this.deviceReply.bindTable(alertsTable, 'readWrite');
+    grantPorts(this.deviceReply, DEVICE_REPLY_PORTS, grants);
     const rule = new CfnTopicRule(this, 'DeviceReplyRule', {
       topicRulePayload: {
         sql: DEVICE_REPLY_RULE_SQL,

@@ -1,11 +1,12 @@
-import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as path from 'node:path';
 import { Construct } from 'constructs';
+import { DAIRY_SYNC_PORTS } from '../../../lambdas/dairy/sync-handler';
 import { REPO_ROOT } from '../paths';
+import { grantPorts } from '../port-grants';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
@@ -41,18 +42,10 @@ export class DairyLink extends Construct {
       timeout: Duration.seconds(50),
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
-      environment: { DAIRY_GATEWAY_URL: props.gatewayUrl, DAIRY_GATEWAY_TOKEN_PARAMETER: props.tokenParameterName },
     });
-    this.sync.bindTable(props.data.table('Farms'), 'readWrite');
-    this.sync.bindTable(props.data.table('Readings'), 'read');
-    // Read: exception notifications to send; write: alert 702 (vat reading differs from tanker, issue 26).
-    this.sync.bindTable(props.data.table('Alerts'), 'readWrite');
-    this.sync.role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['ssm:GetParameter'],
-        resources: [Stack.of(this).formatArn({ service: 'ssm', resource: 'parameter', resourceName: props.tokenParameterName.replace(/^\//, '') })],
-      }),
-    );
+    // Alerts read/write: exception notifications to send, and alert 702 (vat reading differs from
+    // tanker, issue 26); the gateway's URL and token parameter with its dairyGateway port.
+    grantPorts(this.sync, DAIRY_SYNC_PORTS, { data: props.data, dairyGateway: { url: props.gatewayUrl, tokenParameterName: props.tokenParameterName } });
     this.schedule = new Rule(this, 'SyncSchedule', {
       description: 'Runs the Vat-Man dairy-company sync every minute',
       schedule: Schedule.rate(DAIRY_SYNC_RATE),

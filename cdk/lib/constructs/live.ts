@@ -7,6 +7,7 @@ import { AllowedMethods, CachePolicy, type Distribution } from 'aws-cdk-lib/aws-
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { LIVE_ROUTE_SELECTION } from '../../../shared/live/protocol';
+import { LIVE_PORTS } from '../../../lambdas/live/handler';
 import { acknowledge, nagPseudo } from '../nag';
 import { addSecretOriginBehaviour } from '../origin-behaviour';
 import { functionEntry } from '../paths';
@@ -24,8 +25,6 @@ export interface LiveProps {
   readonly originSecret: ISecret;
   readonly auth: Auth;
   readonly data: Data;
-  /** The ingest: it posts each device's new readings to the connections watching its farm. */
-  readonly ingest: VatManFunction;
   readonly removalPolicy: RemovalPolicy;
   readonly logRetention: RetentionDays;
 }
@@ -40,7 +39,7 @@ export const LIVE_PATH_PATTERN = `/${STAGE}`;
  * checks the Cognito token on $connect with aws-jwt-verify, forgets the connection on $disconnect,
  * and on `subscribe` lets a connection watch a farm the caller may see (the Connections table).
  * The ingest posts each new reading to the farm's connections through the management API
- * (@connections); both functions get that through their ports (cdk/lib/port-grants.ts).
+ * (@connections); both functions get that through their ports (cdk/lib/port-grants.ts, `liveApi`).
  */
 export class Live extends Construct {
   readonly api: WebSocketApi;
@@ -48,6 +47,8 @@ export class Live extends Construct {
   readonly handler: VatManFunction;
   /** What the browser connects to (`wss://<site>/live`, through the web distribution), for the web app's config.json. */
   readonly url: string;
+  /** The management API a function's liveSender port posts through (cdk/lib/port-grants.ts): the ingest's too. */
+  readonly liveApi: { readonly connectionsArn: string; readonly nagConnectionsArn: string; readonly endpoint: string };
 
   constructor(scope: Construct, id: string, props: LiveProps) {
     super(scope, id);
@@ -113,14 +114,12 @@ export class Live extends Construct {
     this.url = `${props.siteUrl.replace(/^https:/, 'wss:')}${LIVE_PATH_PATTERN}`;
 
     const [partition, region, account, apiId] = [stack.partition, stack.region, stack.account, this.api.apiId].map((v) => nagPseudo(stack, v));
-    const liveApi = {
+    this.liveApi = {
       endpoint: this.stage.callbackUrl,
       connectionsArn: stack.formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: `${STAGE}/POST/@connections/*` }),
       // How cdk-nag names that ARN in a finding.
       nagConnectionsArn: `arn:${partition}:execute-api:${region}:${account}:${apiId}/${STAGE}/POST/@connections/*`,
     };
-    const grants = { data: props.data, userPoolArn: props.auth.userPool.userPoolArn, liveApi };
-    grantPorts(this.handler, ['farms', 'verifier', 'connections', 'liveSender', 'liveAuthority'], grants);
-    grantPorts(props.ingest, ['connections', 'liveSender'], grants);
+    grantPorts(this.handler, LIVE_PORTS, { data: props.data, userPoolArn: props.auth.userPool.userPoolArn, liveApi: this.liveApi });
   }
 }

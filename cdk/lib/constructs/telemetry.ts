@@ -85,8 +85,8 @@ export class Telemetry extends Construct {
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
-    this.ingest.bindTable(props.data.table('Farms'), 'readWrite');
-    this.ingest.bindTable(props.data.table('Readings'), 'readWrite');
+    // Its grants and tables come from its ports (lambdas/ingest/handler.ts INGEST_PORTS), given by
+    // the stack once the alert topics and the live-updates API exist (cdk/lib/vat-man-stack.ts).
     // Batches per shard, one device's records in order; a failed record is retried from where it
     // failed (the ones after it answer 'duplicate'), halved on error to isolate it, and after the
     // retries the batch is named in the dead-letter queue: a reading is never silently lost.

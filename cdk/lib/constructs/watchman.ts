@@ -4,7 +4,9 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as path from 'node:path';
 import { Construct } from 'constructs';
+import { WATCHMAN_PORTS } from '../../../lambdas/watchman/handler';
 import { REPO_ROOT } from '../paths';
+import { grantPorts } from '../port-grants';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
@@ -44,11 +46,9 @@ export class Watchman extends Construct {
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });
-    this.job.bindTable(props.data.table('Farms'), 'readWrite');
-    // Readings: the vats' messages and activities, and its own hourly digests (W#<device>) beside them.
-    this.job.bindTable(props.data.table('Readings'), 'readWrite');
-    // Alerts: the farm's 'Milk warm plate' alerts of the window (the plate-cooling check).
-    this.job.bindTable(props.data.table('Alerts'), 'read');
+    // Farms read/write, Readings read/write (its hourly digests W#<device> beside the messages),
+    // Alerts read (the plate-cooling check's 'Milk warm plate' alerts): from its ports.
+    grantPorts(this.job, WATCHMAN_PORTS, { data: props.data });
     this.schedule = new Rule(this, 'Schedule', {
       description: `Runs Vat-Man Watchman every ${rate} minutes`,
       schedule: Schedule.rate(Duration.minutes(rate)),

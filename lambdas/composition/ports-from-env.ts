@@ -13,9 +13,10 @@ import { dynamoOrganizationRepository } from '../adapters/dynamodb/organizations
 import { dynamoPickupRepository } from '../adapters/dynamodb/pickups-repository';
 import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-repository';
 import { dynamoWatchmanRepository } from '../adapters/dynamodb/watchman-repository';
+import { dynamoWatchmanDigestRepository } from '../adapters/dynamodb/watchman-digest-repository';
 import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
 import type { FlagEditors, PortLoader, PortName, Ports } from '../ports/action-ports';
-import { requireEnv } from './env';
+import { requireEnv } from '../lib/env';
 
 /**
  * FARM_FLAG_USER_IDS: the user ids (Cognito subs), comma-separated, from CDK context
@@ -30,15 +31,18 @@ export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEd
 };
 
 /**
- * The composition root of every API Lambda: each port is built from the environment the first
- * time a call names it, so a function never needs the configuration (or the grants) of a port it
- * does not use. The adapters are imported when their port is first loaded (issue 14): a call
- * loads only the AWS SDK clients its action's ports use (the farmer's range loads DynamoDB's,
- * not Cognito's, IoT's or SNS's), and the bundle's other clients are never initialised.
- * `load` the names first (dispatch does, from the action's ports and its access rule); a port
- * read before it was loaded throws, naming it.
+ * The one composition root of the Lambdas: the only lambdas/ file that builds adapters
+ * (eslint.config.js COMPOSITION_ROOTS). Every function (the API's, the ingest, the alert sweep,
+ * device replies, the dairy sync, Watchman, the live WebSocket, the Cognito triggers) asks it for
+ * the ports it names, and the stack grants it what those names need (cdk/lib/port-grants.ts), so
+ * the code, its environment and its IAM come from one list. Each port is built from the
+ * environment the first time it is loaded, and its adapter is imported then: a cold start loads
+ * only the AWS SDK clients its ports use (the farmer's range loads DynamoDB's, not Cognito's, IoT's
+ * or SNS's). `load` the names first (dispatch does, from the action's ports and its access rule; the
+ * other handlers from their constant); a port read before it was loaded throws, naming it.
+ * `given` ports are used as they are (tests pass a clock or a sender).
  */
-export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoader => {
+export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partial<Ports> = {}): Ports & PortLoader => {
   let doc: ReturnType<typeof createDocumentClient> | undefined;
   const documentClient = () => (doc ??= createDocumentClient(env));
   const farmsTable = () => requireEnv('FARMS_TABLE', env);
@@ -66,7 +70,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoa
     account: async () => (await import('../adapters/cognito/account')).accountServiceFromEnv(env),
     enquiries: async () => dynamoEnquiryRepository(documentClient(), farmsTable()),
     salesMail: async () => (await import('../adapters/sns/sales-mail')).salesMailFromEnv(env),
-    alertRoutes: async () => (await import('../adapters/sns/alert-sender')).alertEmailTopicsFromEnv(await load1('alertSettingsWrite'), env),
+    alertRoutes: () => load1('alertTopics'),
     groups: async () => (await import('../adapters/cognito/user-groups')).userGroupsFromEnv(env),
     audit: () => load1('auditWrite'),
     auditWrite: async () => dynamoAuditRepository(documentClient(), farmsTable()),
@@ -75,7 +79,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoa
     watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     watchmanWrite: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     flagEditors: async () => flagEditorsFromEnv(env),
-    verifier: async () => (await import('./token-verifier')).tokenVerifierFromEnv(env),
+    verifier: async () => (await import('../lib/token-verifier')).tokenVerifierFromEnv(env),
     botCheck: async () => (await import('../adapters/bot-check/bot-check')).botCheckFromEnv(env),
     devices: async () => (await import('../adapters/iot/device-commands')).deviceCommandsFromEnv(env),
     unitChecks: async () => (await import('../adapters/iot/device-commands')).unitChecksFromEnv(env),
@@ -85,9 +89,28 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoa
     connections: async () => dynamoConnectionsRepository(documentClient(), requireEnv('CONNECTIONS_TABLE', env)),
     liveSender: async () => (await import('../adapters/apigateway/live-sender')).liveSenderFromEnv(env),
     liveAuthority: async () => (await import('../adapters/cognito/live-authority')).liveAuthorityFromEnv(env),
+
+    readingsHistory: () => load1('readingsWrite'),
+    alertHistory: () => load1('alertsWrite'),
+    alertSender: async () => (await import('../adapters/sns/alert-sender')).snsAlertSender(await load1('alertTopics')),
+    // The route (topic, subscriptions, email status) is kept with the user's alert settings.
+    alertTopics: async () => {
+      const [{ alertEmailTopicsFromEnv }, routes, now] = await Promise.all([import('../adapters/sns/alert-sender'), load1('alertSettingsWrite'), load1('now')]);
+      return alertEmailTopicsFromEnv(routes, env, undefined, now);
+    },
+    deviceReplies: async () => {
+      const { storeDeviceReply } = await import('../adapters/iot/device-commands');
+      const table = requireEnv('ALERTS_TABLE', env);
+      return { store: (thing, reply) => storeDeviceReply(documentClient(), table, thing, reply) };
+    },
+    dairyWrite: async () => dynamoDairyRepository(documentClient(), farmsTable()),
+    dairyGateway: async () => (await import('../adapters/dairy-company/gateway-client')).dairyGatewayFromEnv(env),
+    watchmanRuns: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
+    watchmanDigests: async () => dynamoWatchmanDigestRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
+    totpStatus: async () => (await import('../adapters/cognito/mfa-status')).totpStatusFromEnv(env),
   };
-  const built: Partial<Record<PortName, unknown>> = {};
-  const loading: Partial<Record<PortName, Promise<unknown>>> = {};
+  const built: Partial<Record<PortName, unknown>> = { ...given };
+  const loading: Partial<Record<PortName, Promise<unknown>>> = Object.fromEntries(Object.entries(given).map(([name, port]) => [name, Promise.resolve(port)]));
   // A load that failed (a missing variable) is tried again by the next call, as the port's first use was before.
   function load1<K extends PortName>(name: K): Promise<Ports[K]> {
     return (loading[name] ??= builders[name]().then(
@@ -103,7 +126,7 @@ export const lazyPorts = (env: NodeJS.ProcessEnv = process.env): Ports & PortLoa
     Object.defineProperty(ports, name, {
       enumerable: true,
       get: () => {
-        if (!(name in built)) throw new Error(`Port ${name} was used before it was loaded: name it in the action's ports (lambdas/lib/dispatch.ts serve)`);
+        if (!(name in built)) throw new Error(`Port ${name} was used before it was loaded: name it in the action's ports (lambdas/lib/dispatch.ts serve) or the function's port list`);
         return built[name];
       },
     });
