@@ -1,10 +1,10 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { decodeDay, encodeDay, fromDayColumns, type DayColumns, type StoredDay } from '../../../../shared/telemetry/day-bucket';
+import { fromDayColumns } from '../../../../shared/telemetry/day-bucket';
 import { columnsFromDay, columnsFromReadings, concatColumns, sliceColumns, type ReadingColumns } from '../../../../shared/telemetry/reading-columns';
 import { dayOf } from '../../../../shared/time/utc';
 import { readingsKeys as k } from '../keys';
 import { batchGet, guarded, queryAll, type Item, type Key } from '../query';
+import { encodeBucket, readBucket } from './bucket-data';
 import { daysBetween, type DayPartitions } from './readings';
 import type { PartialWriter } from './partial-buckets';
 import type { DayBuckets } from '../../../ports/readings';
@@ -21,8 +21,6 @@ const PARTIAL_REFRESH_READINGS = 60;
 /** The attributes that name a bucket's content, and the partial's `through`: the decoded cache's check, a few bytes instead of the bucket's data. */
 const BUCKET_HEAD = { ProjectionExpression: '#pk, #sk, #c, #g, #th', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#c': 'count', '#g': 'gen', '#th': 'through' } };
 
-/** A bucket item's `data` (deflated JSON, version 1 or 2) as columns. */
-const readBucket = (data: unknown): DayColumns => decodeDay(JSON.parse(inflateRawSync(data as Uint8Array).toString('utf8')) as StoredDay);
 const bucketId = (item: Item) => `${String(item.pk)}|${String(item.sk)}`;
 
 type Decoded = { readonly count: unknown; readonly gen: unknown; readonly columns: ReadingColumns };
@@ -156,12 +154,11 @@ export const dayBuckets = (doc: DynamoDBDocumentClient, table: string, { days, p
     async compactDay(deviceId, day) {
       const readings = await days.readDay(deviceId, day, `${day}T00:00:00.000Z`, `${day}T23:59:59.999Z`);
       if (readings.length === 0) return;
-      const data = deflateRawSync(Buffer.from(JSON.stringify(encodeDay(readings)), 'utf8'));
       await guarded(() =>
         doc.send(
           new PutCommand({
             TableName: table,
-            Item: { ...k.dayBucket(deviceId, day), device_id: deviceId, count: readings.length, data },
+            Item: { ...k.dayBucket(deviceId, day), device_id: deviceId, count: readings.length, data: encodeBucket(readings) },
             // Readings are never removed, so a bucket holding more of them is the newer one.
             ConditionExpression: 'attribute_not_exists(#c) OR #c <= :c',
             ExpressionAttributeNames: { '#c': 'count' },

@@ -1,9 +1,8 @@
-import { deflateRawSync } from 'node:zlib';
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { encodeDay } from '../../../../shared/telemetry/day-bucket';
 import type { Reading } from '../../../../shared/telemetry/reading';
 import { readingsKeys as k } from '../keys';
 import { guarded } from '../query';
+import { encodeBucket } from './bucket-data';
 import { epochSeconds } from './readings';
 import type { PartialBuckets } from '../../../ports/readings';
 
@@ -32,7 +31,6 @@ export const partialWriter = (doc: DynamoDBDocumentClient, table: string): Parti
     const through = new Date(Date.parse(last.published_at) - PARTIAL_SAFETY_MS).toISOString();
     const kept = readings.filter((r) => r.published_at <= through);
     if (kept.length === 0) return;
-    const data = deflateRawSync(Buffer.from(JSON.stringify(encodeDay(kept)), 'utf8'));
     await guarded(() =>
       doc.send(
         new PutCommand({
@@ -42,7 +40,7 @@ export const partialWriter = (doc: DynamoDBDocumentClient, table: string): Parti
             device_id: deviceId,
             count: kept.length,
             through: (kept[kept.length - 1] as Reading).published_at,
-            data,
+            data: encodeBucket(kept),
             expires_at: partialExpiry(day),
             ...(gen === undefined ? {} : { gen }),
           },
