@@ -85,12 +85,17 @@ export type DeliveryOutcome =
   | { readonly state: 'pending'; readonly due_at: string; readonly error: string; readonly escalation_due?: string }
   | { readonly state: 'dead' | 'unconfirmed' | 'skipped'; readonly at: string; readonly error: string };
 
-export interface AlertsRepository {
+/** The alert engine's state per device (`DEVICE#<id>` / `ENGINE`). */
+export interface AlertEngineStore {
   getEngine(deviceId: string): Promise<EngineRecord | undefined>;
   /** Commits the engine's state if nobody else did since `expectedN` (undefined: first commit). */
   putEngine(deviceId: string, record: EngineRecord, expectedN: number | undefined): Promise<boolean>;
   /** Every device the engine has seen, for the sweep. */
   listEngineDevices(): Promise<{ device_id: string; farm_id: string }[]>;
+}
+
+/** A farm's notifications (`N#<alert>`), their open conditions (`OPEN#…`) and the index of those not yet delivered. */
+export interface NotificationStore {
   /**
    * Writes a raised alert: the open-condition item (for types that stay open) and the
    * notification, each conditionally. 'created': written now (deliver it); 'exists': written
@@ -116,12 +121,29 @@ export interface AlertsRepository {
   listPendingDelivery(): Promise<StoredNotification[]>;
   /** Every delivery of the notification is recorded in the queue: it leaves the pending index. */
   finishDelivery(farmId: string, alertId: string, state?: 'done' | 'too_old'): Promise<void>;
+}
+
+/** The delivery queue: one item per alert, recipient and channel (`D#<alert>#…`), with its due and dead-letter indexes. */
+export interface DeliveryQueue {
   /** Records a delivery unless it exists (same alert, user and channel): true when written now. */
   addDelivery(d: NewDelivery): Promise<boolean>;
   /** An alert's deliveries. */
   listDeliveries(farmId: string, alertId: string): Promise<Delivery[]>;
   /** Deliveries pending or with a lapsed lease, due by `now`, oldest due first (the due index). */
   listDueDeliveries(now: Date, limit: number): Promise<Delivery[]>;
+  /**
+   * Claims a due delivery for one sender until `leaseUntil` (a conditional write: of two senders
+   * only one gets it); undefined when it is not due, already claimed or settled.
+   */
+  claimDelivery(d: Delivery, lease: string, now: Date, leaseUntil: Date): Promise<Delivery | undefined>;
+  /** Marks a claimed delivery, only while `lease` still holds it; false when the lease was lost. */
+  settleDelivery(d: Delivery, lease: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** The newest dead-lettered deliveries of every farm, newest first (the dead-letter index). */
+  listDeadLetters(limit: number): Promise<Delivery[]>;
+}
+
+/** Escalation steps waiting in the delivery queue (a step is a delivery of its own, with `escalation` set). */
+export interface EscalationQueue {
   /**
    * A user's escalation steps waiting in the due index after `from` and by `until`, oldest due
    * first (one key range of the index; the rest of what waits there is retries' backoff).
@@ -132,17 +154,15 @@ export interface AlertsRepository {
    * it is pending and still due when it was read: false when it was claimed or moved meanwhile.
    */
   rescheduleEscalation(d: Delivery, dueAt: string, escalationDue: string): Promise<boolean>;
-  /**
-   * Claims a due delivery for one sender until `leaseUntil` (a conditional write: of two senders
-   * only one gets it); undefined when it is not due, already claimed or settled.
-   */
-  claimDelivery(d: Delivery, lease: string, now: Date, leaseUntil: Date): Promise<Delivery | undefined>;
-  /** Marks a claimed delivery, only while `lease` still holds it; false when the lease was lost. */
-  settleDelivery(d: Delivery, lease: string, outcome: DeliveryOutcome): Promise<boolean>;
-  /** The newest dead-lettered deliveries of every farm, newest first (the dead-letter index). */
-  listDeadLetters(limit: number): Promise<Delivery[]>;
+}
+
+/** A farm's monthly text allowance (`SMS#<month>`). */
+export interface SmsAllowance {
   /** Takes one text from the farm's monthly allowance; false when it is used up. */
   reserveSms(farmId: string, month: string, total: number): Promise<boolean>;
   releaseSms(farmId: string, month: string): Promise<void>;
   smsCount(farmId: string, month: string): Promise<number>;
 }
+
+/** Engine state, notifications, the delivery queue and its escalation steps, and the text allowance. */
+export type AlertsRepository = AlertEngineStore & NotificationStore & DeliveryQueue & EscalationQueue & SmsAllowance;

@@ -19,8 +19,8 @@ export interface StoredActivity extends Activity {
 
 export type PutReadingResult = 'created' | 'duplicate' | 'conflict';
 
-/** Readings, the raw archive, day buckets, replay snapshots, activities and rejected messages. */
-export interface ReadingsRepository {
+/** A device's readings (the day partitions `R#<device>#<day>`): stored once each, read by instant or range. */
+export interface ReadingsStore {
   /**
    * Stores a reading with its raw payload unless that instant is already stored. 'duplicate':
    * the same message again (nothing changes); 'conflict': a different message with the same
@@ -39,6 +39,22 @@ export interface ReadingsRepository {
   writeReadings(entries: readonly { readonly deviceId: string; readonly reading: Reading; readonly raw: string }[]): Promise<void>;
   /** Readings from the day partitions (not the buckets), from ≤ t ≤ to, in time order. */
   readPartitions(deviceId: string, from: string, to: string): Promise<Reading[]>;
+  /** A device's newest reading of the last two UTC days (today's partition, then yesterday's). */
+  latestReading(deviceId: string, now: string): Promise<Reading | undefined>;
+}
+
+/** The raw payloads kept beside the readings (the 30-day raw archive). */
+export interface RawArchive {
+  /** The raw archive of one UTC day (operator §2 'Device raw dumps'). */
+  listRaw(deviceId: string, day: string): Promise<{ published_at: string; raw: string }[]>;
+  /** The raw messages of [from, to] (any span of UTC days, e.g. a farm's local day), oldest first. */
+  listRawBetween(deviceId: string, from: string, to: string): Promise<{ published_at: string; raw: string }[]>;
+  /** One message's raw payload by its reading's key, or undefined once it has expired. */
+  getRaw(deviceId: string, publishedAt: string): Promise<string | undefined>;
+}
+
+/** Closed UTC days compacted into one item each (`B#<device>`), and the range reads that use them. */
+export interface DayBuckets {
   /**
    * Readings from ≤ t ≤ to in time order: compacted days from their buckets (one Query for the
    * whole range), the rest from their day partitions, queried in parallel.
@@ -49,14 +65,12 @@ export interface ReadingsRepository {
    * object per reading. Buckets come by key (BatchGetItem), uncompacted days by Query.
    */
   readRangeColumns(deviceIds: readonly string[], from: string, to: string): Promise<ReadingColumns[]>;
-  /** The raw archive of one UTC day (operator §2 'Device raw dumps'). */
-  listRaw(deviceId: string, day: string): Promise<{ published_at: string; raw: string }[]>;
-  /** The raw messages of [from, to] (any span of UTC days, e.g. a farm's local day), oldest first. */
-  listRawBetween(deviceId: string, from: string, to: string): Promise<{ published_at: string; raw: string }[]>;
-  /** One message's raw payload by its reading's key, or undefined once it has expired. */
-  getRaw(deviceId: string, publishedAt: string): Promise<string | undefined>;
   /** Compacts one UTC day's readings into its bucket; an older compaction never overwrites a newer one. */
   compactDay(deviceId: string, day: string): Promise<void>;
+}
+
+/** An open day's readings so far, compacted by the range reads (`P#<device>`). */
+export interface PartialBuckets {
   /**
    * Drops the read path's partial bucket of a day (a late reading arrived for it), leaving a
    * tombstone with a new generation: a range read that fetched the bucket (or found none) before
@@ -64,22 +78,38 @@ export interface ReadingsRepository {
    * back (its write is conditional on the generation it saw).
    */
   dropPartial(deviceId: string, day: string): Promise<void>;
+}
+
+/** The detector state as it was just before an hour's first reading (`S#<device>`), for replays. */
+export interface ReplaySnapshots {
   getSnapshotAtOrBefore(deviceId: string, iso: string): Promise<{ hour: string; state: unknown } | undefined>;
   /** Written only if no snapshot there has seen more readings (n). */
   putSnapshot(deviceId: string, hour: string, state: unknown, n: number): Promise<void>;
+}
+
+/** Derived activities (`A#<device>`, by kind then start). */
+export interface ActivityStore {
   /** Written only if the stored version was produced by a state that had seen no more readings. */
   putActivity(activity: StoredActivity, n: number): Promise<void>;
   deleteActivity(deviceId: string, kind: ActivityKind, start: string, n: number): Promise<void>;
   /** A device's activities whose start lies in [from, to], every kind, by kind then start. */
   listActivities(deviceId: string, from: string, to: string, kinds?: readonly ActivityKind[]): Promise<StoredActivity[]>;
   getActivity(deviceId: string, kind: ActivityKind, start: string): Promise<StoredActivity | undefined>;
-  /** A device's newest reading of the last two UTC days (today's partition, then yesterday's). */
-  latestReading(deviceId: string, now: string): Promise<Reading | undefined>;
   /** A device's latest activity of one kind (by start), however long ago. */
   latestActivity(deviceId: string, kind: ActivityKind): Promise<StoredActivity | undefined>;
-  /** The farmer's herd note on a milking (FARMER_MILKING_ONE_HEAD), kept apart from the activity item. */
+}
+
+/** The farmer's herd note on a milking (FARMER_MILKING_ONE_HEAD, `H#<device>`), kept apart from the activity item. */
+export interface HerdNotes {
   putHerdNote(deviceId: string, start: string, herd: unknown): Promise<void>;
   getHerdNote(deviceId: string, start: string): Promise<unknown>;
+}
+
+/** Messages the ingest refused (`X#<day>`). */
+export interface RejectedMessages {
   putRejected(message: RejectedMessage, digest: string): Promise<void>;
   listRejected(day: string): Promise<RejectedMessage[]>;
 }
+
+/** Readings, the raw archive, day and partial buckets, replay snapshots, activities, herd notes and rejected messages. */
+export type ReadingsRepository = ReadingsStore & RawArchive & DayBuckets & PartialBuckets & ReplaySnapshots & ActivityStore & HerdNotes & RejectedMessages;

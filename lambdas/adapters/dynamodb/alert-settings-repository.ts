@@ -1,10 +1,10 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GSI1 } from '../../../shared/data/tables';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { defaultPreferences, PREFERENCE_KEYS, type Preferences } from '../../../shared/alerts/preferences';
 import { ALERT_SETTING_FIELDS, AUTO_SETTING_FIELDS, DEFAULT_ALERT_SETTINGS, DEFAULT_AUTO_SETTINGS } from '../../../shared/alerts/settings';
 import { DEFAULT_ESCALATION, escalationSettingsSchema, type EscalationSettings } from '../../../shared/alerts/escalation';
 import type { AlertEmailRoute } from '../../ports/alert-email';
 import { alertsKeys as k, farmsKeys } from './keys';
+import { batchGet, queryAll, queryGsi1 } from './query';
 import type { AlertSettingsRepository } from '../../ports/alert-settings';
 
 const ORG_DEPTH = 6;
@@ -35,15 +35,7 @@ export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table
   /** One item per user (BatchGet, 100 keys a call), each read with `of`; users without one get `of(undefined)`. */
   const perUser = async <T>(userIds: readonly string[], key: (id: string) => { pk: string; sk: string }, of: (item: Record<string, unknown> | undefined) => T): Promise<Map<string, T>> => {
     const out = new Map<string, T>(userIds.map((id) => [id, of(undefined)]));
-    const ids = [...new Set(userIds)];
-    for (let i = 0; i < ids.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map(key);
-      while (keys && keys.length > 0) {
-        const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
-        for (const item of res.Responses?.[table] ?? []) out.set(String(item.pk).slice('USER#'.length), of(item));
-        keys = res.UnprocessedKeys?.[table]?.Keys;
-      }
-    }
+    await batchGet(doc, table, [...new Set(userIds)].map(key), (item) => out.set(String(item.pk).slice('USER#'.length), of(item)));
     return out;
   };
   return {
@@ -63,18 +55,8 @@ export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.userEscalation(userId), kind: 'ESCALATION', ...settings } }));
     },
     async listOrganizationUserIdsOfFarm(farmId) {
-      const query = async (q: { IndexName?: string; KeyConditionExpression: string; ExpressionAttributeValues: Record<string, string> }) => {
-        const items: Record<string, unknown>[] = [];
-        let ExclusiveStartKey: Record<string, unknown> | undefined;
-        do {
-          const page = await doc.send(new QueryCommand({ TableName: table, ...q, ExclusiveStartKey }));
-          items.push(...(page.Items ?? []));
-          ExclusiveStartKey = page.LastEvaluatedKey;
-        } while (ExclusiveStartKey);
-        return items;
-      };
       const orgs = new Set<string>();
-      let level = (await query({ IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :s)', ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': 'ORG#' } })).map((i) =>
+      let level = (await queryGsi1(doc, table, `FARM#${farmId}`, 'ORG#')).map((i) =>
         String(i.gsi1sk).slice('ORG#'.length),
       );
       // Up the tree (bounded like every walk of it): a role above the farm's organization reaches the farm too.
@@ -90,29 +72,15 @@ export const dynamoAlertSettingsRepository = (doc: DynamoDBDocumentClient, table
       }
       const users = new Set<string>();
       for (const id of orgs) {
-        for (const item of await query({ KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)', ExpressionAttributeValues: { ':p': farmsKeys.organizationPartition(id), ':s': 'USER#' } })) {
+        for (const item of await queryAll(doc, table, { KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)', ExpressionAttributeValues: { ':p': farmsKeys.organizationPartition(id), ':s': 'USER#' } })) {
           users.add(String(item.sk).slice('USER#'.length));
         }
       }
       return [...users];
     },
     async listUserIdsOfFarm(farmId) {
-      const ids: string[] = [];
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: GSI1,
-            KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :s)',
-            ExpressionAttributeValues: { ':p': `FARM#${farmId}`, ':s': 'USER#' },
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of page.Items ?? []) ids.push(String(item.gsi1sk).slice('USER#'.length));
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-      return ids;
+      const items = await queryGsi1(doc, table, `FARM#${farmId}`, 'USER#');
+      return items.map((item) => String(item.gsi1sk).slice('USER#'.length));
     },
     async putPreferences(userId, prefs) {
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.userAlertPreferences(userId), kind: 'ALERT_PREF', preferences: prefs } }));

@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { GSI1 } from '../../../shared/data/tables';
 import { docketSchema } from '../../../shared/dairy-company/payloads';
 import { farmsKeys as k } from './keys';
-import { isConditionFailure, queryAll } from './query';
+import { guarded, queryAll, unlessConditionFails } from './query';
 import type { DairyEvent, StoredDocket, DairyRepository } from '../../ports/dairy';
 
 const EVENT_FIELDS = ['key', 'farm_id', 'supplier_id', 'vat', 'kind', 'event_at', 'payload', 'state', 'next_at', 'attempts'] as const;
@@ -13,19 +13,19 @@ const toDocket = (item: Record<string, unknown>): StoredDocket => Object.fromEnt
 export const dynamoDairyRepository = (doc: DynamoDBDocumentClient, table: string): DairyRepository => ({
   async addEvent(event) {
     const key = k.dairyEvent(event.farm_id, event.vat, event.kind, event.event_at);
-    try {
-      await doc.send(
-        new PutCommand({
-          TableName: table,
-          Item: { ...key, ...k.dairyPending(event.next_at, key.pk, key.sk), kind_of: 'DAIRY_EVENT', ...event },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return 'created';
-    } catch (err) {
-      if (isConditionFailure(err)) return 'exists';
-      throw err;
-    }
+    return unlessConditionFails(
+      async () => {
+        await doc.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...key, ...k.dairyPending(event.next_at, key.pk, key.sk), kind_of: 'DAIRY_EVENT', ...event },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return 'created' as const;
+      },
+      () => 'exists' as const,
+    );
   },
   async listDue(now) {
     const items = await queryAll(doc, table, {
@@ -38,26 +38,26 @@ export const dynamoDairyRepository = (doc: DynamoDBDocumentClient, table: string
   async recordAttempt(event, attempt, outcome) {
     const key = k.dairyEvent(event.farm_id, event.vat, event.kind, event.event_at);
     const pending = outcome.state === 'pending';
-    await doc.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: key,
-        UpdateExpression: pending
-          ? 'SET attempts = list_append(attempts, :a), #s = :s, next_at = :n, gsi1pk = :gp, gsi1sk = :gs'
-          : 'SET attempts = list_append(attempts, :a), #s = :s REMOVE gsi1pk, gsi1sk',
-        // Only while it is still pending: a concurrent run that already finished it wins.
-        ConditionExpression: '#s = :pending',
-        ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: {
-          ':a': [attempt],
-          ':s': outcome.state,
-          ':pending': 'pending',
-          ...(pending ? { ':n': outcome.next_at, ':gp': k.dairyPendingIndex, ':gs': k.dairyPending(outcome.next_at, key.pk, key.sk).gsi1sk } : {}),
-        },
-      }),
-    ).catch((err: unknown) => {
-      if (!isConditionFailure(err)) throw err;
-    });
+    await guarded(() =>
+      doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: key,
+          UpdateExpression: pending
+            ? 'SET attempts = list_append(attempts, :a), #s = :s, next_at = :n, gsi1pk = :gp, gsi1sk = :gs'
+            : 'SET attempts = list_append(attempts, :a), #s = :s REMOVE gsi1pk, gsi1sk',
+          // Only while it is still pending: a concurrent run that already finished it wins.
+          ConditionExpression: '#s = :pending',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: {
+            ':a': [attempt],
+            ':s': outcome.state,
+            ':pending': 'pending',
+            ...(pending ? { ':n': outcome.next_at, ':gp': k.dairyPendingIndex, ':gs': k.dairyPending(outcome.next_at, key.pk, key.sk).gsi1sk } : {}),
+          },
+        }),
+      ),
+    );
   },
   async listEvents(farmId) {
     const items = await queryAll(doc, table, {

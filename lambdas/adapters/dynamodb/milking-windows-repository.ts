@@ -1,6 +1,7 @@
-import { BatchGetCommand, PutCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { farmsKeys as k } from './keys';
+import { batchGet } from './query';
 import type { MilkingWindow, MilkingWindowsRepository } from '../../ports/milking-windows';
 
 const storedSchema = z.object({
@@ -14,16 +15,8 @@ const storedSchema = z.object({
 
 export const dynamoMilkingWindowsRepository = (doc: DynamoDBDocumentClient, table: string): MilkingWindowsRepository => ({
   async list(farmIds) {
-    const ids = [...new Set(farmIds)];
     const found: MilkingWindow[] = [];
-    for (let i = 0; i < ids.length; i += 100) {
-      let pending: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => k.milkingWindow(id));
-      while (pending && pending.length > 0) {
-        const res: BatchGetCommandOutput = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
-        found.push(...(res.Responses?.[table] ?? []).map((item) => storedSchema.parse(item)));
-        pending = res.UnprocessedKeys?.[table]?.Keys;
-      }
-    }
+    await batchGet(doc, table, [...new Set(farmIds)].map((id) => k.milkingWindow(id)), (item) => found.push(storedSchema.parse(item)));
     return found;
   },
   async put(window) {

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } fr
 import { GSI1 } from '../../../shared/data/tables';
 import { organizationRoleSchema, organizationSchema, type Organization } from '../../../shared/entities/organization';
 import { farmsKeys as k } from './keys';
-import { isConditionFailure, queryAll } from './query';
+import { conditional, queryAll } from './query';
 import type { OrganizationRepository } from '../../ports/organizations';
 
 const nodeOf = (item: Record<string, unknown>): Organization => {
@@ -48,19 +48,16 @@ export const dynamoOrganizationRepository = (doc: DynamoDBDocumentClient, table:
     },
     async putOrganization(org, options) {
       const condition = options?.onlyIfNew ? 'attribute_not_exists(pk)' : options?.onlyIfExists ? 'attribute_exists(pk)' : undefined;
-      try {
-        await doc.send(
+      // Without a condition the put cannot fail one: false only ever answers onlyIfNew or onlyIfExists.
+      return conditional(() =>
+        doc.send(
           new PutCommand({
             TableName: table,
             Item: { ...k.organization(org._id), ...(org.parent_id ? k.subOrganizationIndex(org.parent_id, org._id) : {}), kind: 'ORG', ...org },
             ...(condition ? { ConditionExpression: condition } : {}),
           }),
-        );
-        return true;
-      } catch (err) {
-        if (condition && isConditionFailure(err)) return false;
-        throw err;
-      }
+        ),
+      );
     },
     async deleteOrganization(orgId) {
       const roles = await partition(orgId, 'USER#');

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocum
 import { watchmanCaseSchema, watchmanRunSchema } from '../../../shared/watchman/records';
 import type { WatchmanSettings } from '../../../shared/watchman/settings';
 import { farmsKeys as k } from './keys';
-import { isConditionFailure, queryAll } from './query';
+import { conditional, guarded, queryAll, unlessConditionFails } from './query';
 import type { WatchmanRepository } from '../../ports/watchman';
 
 const strip = (i: Record<string, unknown>) => {
@@ -26,27 +26,20 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanSettings, ...settings } }));
   },
   async acquireLease(runId, now, ttlMs) {
-    try {
-      await doc.send(
+    return conditional(() =>
+      doc.send(
         new PutCommand({
           TableName: table,
           Item: { ...k.watchmanLease, run_id: runId, until_ms: now.getTime() + ttlMs },
           ConditionExpression: 'attribute_not_exists(pk) OR until_ms < :now',
           ExpressionAttributeValues: { ':now': now.getTime() },
         }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+      ),
+    );
   },
   async releaseLease(runId) {
-    await doc
-      .send(new DeleteCommand({ TableName: table, Key: k.watchmanLease, ConditionExpression: 'run_id = :r', ExpressionAttributeValues: { ':r': runId } }))
-      .catch((err: unknown) => {
-        if (!isConditionFailure(err)) throw err;
-      });
+    // Another run holds the lease by now (or none does): nothing of this run's is left to release.
+    await guarded(() => doc.send(new DeleteCommand({ TableName: table, Key: k.watchmanLease, ConditionExpression: 'run_id = :r', ExpressionAttributeValues: { ':r': runId } })));
   },
   async putRun(run) {
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanRun(run.started_at, run._id), ...run, expires_at: historyExpiry(run.started_at) } }));
@@ -88,13 +81,13 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
     return items.map((i) => watchmanCaseSchema.parse(strip(i)));
   },
   async openCase(c) {
-    try {
-      await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanOpenCase(c.farm_id, c.vat, c.check), ...c }, ConditionExpression: 'attribute_not_exists(pk)' }));
-      return 'created';
-    } catch (err) {
-      if (isConditionFailure(err)) return 'exists';
-      throw err;
-    }
+    return unlessConditionFails(
+      async () => {
+        await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanOpenCase(c.farm_id, c.vat, c.check), ...c }, ConditionExpression: 'attribute_not_exists(pk)' }));
+        return 'created' as const;
+      },
+      () => 'exists' as const,
+    );
   },
   async closeCase(c, closedAt) {
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanClosedCase(c.farm_id, c.vat, c.check, c.opened_at), ...c, closed_at: closedAt, expires_at: historyExpiry(closedAt) } }));
