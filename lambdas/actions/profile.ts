@@ -7,6 +7,7 @@ import {
   MSG_AUTHENTICATOR_NOT_SET_UP,
   MSG_EMAIL_VERIFY_FAILED,
   MSG_ENQUIRY_SENT,
+  MSG_SIGN_IN_AGAIN,
   MSG_PHONE_VERIFY_FAILED,
   PHONE_VERIFY_SUCCESS,
   settingProfileContracts as contracts,
@@ -26,9 +27,6 @@ const profileOf = async (farms: FarmReader, caller: Caller): Promise<User> => {
   if (!user) throw new ForbiddenError('No user profile for this account');
   return { ...user, role: caller.role };
 };
-
-/** An ID token (or none) where Cognito needs the person's access token: signing in again gives the app one. */
-const MSG_SIGN_IN_AGAIN = 'Please sign in again.';
 
 /** Cognito's self-service calls need the person's own access token: without one there is nobody to act for. */
 const tokenOf = (caller: Caller): string => {

@@ -359,3 +359,52 @@ describe('no input gives a 500: every field oversized and wrong-typed is a 422, 
     expect((await send(c, 'newUser', { farm: 'f'.repeat(3_000) })).status).toBe(422);
   });
 });
+
+describe("Cognito's answers are mapped, never a 500", () => {
+  /** A raw body as the caller's bearer would send it. */
+  const raw = (c: Contract, token: string | undefined, body: string, contentType = 'application/json') =>
+    fetch(`${stack.facts.api}${c.path}`, { method: 'POST', headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body }).then(async (res) => ({
+      status: res.status,
+      text: await res.text(),
+    }));
+  const SELF_SERVICE = ['USER_PROFILE_EDIT_PASSWORD', 'USER_PROFILE_VERIFY_SEND_EMAIL', 'USER_PROFILE_VERIFY_SEND_PHONE', 'USER_PROFILE_VERIFY_CHECK_EMAIL', 'USER_PROFILE_VERIFY_CHECK_PHONE', 'USER_AUTHENTICATOR_CONFIRM_SEND', 'USER_AUTHENTICATOR_CONFIRM'];
+
+  it("tells an ID-token bearer to sign in again where Cognito needs the person's access token, and answers every self action without a 500", async () => {
+    const signIn = await stack.post('/api/user', { type: 'USER_SIGN_IN', user: JSON.stringify({ email: EMAIL.owner, password: DEMO_PASSWORD }) });
+    const idToken = (signIn.body as { idToken: string }).idToken;
+    expect(decodeJwt(idToken).token_use).toBe('id');
+    const wrong: string[] = [];
+    for (const c of ALL_CONTRACTS.filter((x) => x.access.kind === 'self')) {
+      const sample = sampleOf(c);
+      if (!sample) continue;
+      const res = await raw(c, idToken, JSON.stringify({ type: c.type, ...sample.fields() }));
+      if (SELF_SERVICE.includes(c.type) ? res.status !== 401 || JSON.parse(res.text).message !== 'Please sign in again.' : res.status >= 500) wrong.push(`${c.type}: ${res.status} ${res.text.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('answers repeated verification sends with success or 429, never a 500', async () => {
+    const statuses: number[] = [];
+    for (const type of ['USER_PROFILE_VERIFY_SEND_EMAIL', 'USER_PROFILE_VERIFY_SEND_PHONE', 'USER_AUTHENTICATOR_CONFIRM_SEND']) {
+      const c = ALL_CONTRACTS.find((x) => x.type === type) as Contract;
+      for (let i = 0; i < 5; i += 1) statuses.push((await raw(c, tokens.owner, JSON.stringify({ type }))).status);
+    }
+    expect(statuses.filter((s) => ![200, 429].includes(s))).toEqual([]);
+  });
+
+  it('answers malformed JSON, an array body and a bare value with a 422 for every action (a 401 without a token when no type can be read), and stores nothing', async () => {
+    const before = await tablesHash();
+    const wrong: string[] = [];
+    for (const c of ALL_CONTRACTS) {
+      const token = c.access.kind === 'public' ? undefined : tokens.Admin;
+      for (const body of [`{"type":"${c.type}",`, JSON.stringify([{ type: c.type }]), '42', 'null']) {
+        const res = await raw(c, token, body);
+        // Without a token, a body whose type cannot be read may name any action: 401, as for a non-public one.
+        const expected = token === undefined && !body.startsWith('{') ? 401 : 422;
+        if (res.status !== expected) wrong.push(`${c.path} ${c.type} ${body.slice(0, 30)}: ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await tablesHash()).toBe(before);
+  }, 300_000);
+});

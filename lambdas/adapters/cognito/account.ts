@@ -7,7 +7,7 @@ import {
   VerifyUserAttributeCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { MSG_CURRENT_PASSWORD } from '../../../shared/api/actions/profile';
+import { MSG_CURRENT_PASSWORD, MSG_SIGN_IN_AGAIN } from '../../../shared/api/actions/profile';
 import { TOTP_CONFIRMED_ATTRIBUTE } from '../../../shared/roles';
 import { ThrottledError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { requireEnv } from '../../lib/env';
@@ -19,11 +19,17 @@ export const AUTHENTICATOR_PURPOSE = 'authenticator';
 
 const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
 const THROTTLED = new Set(['LimitExceededException', 'TooManyRequestsException', 'TooManyFailedAttemptsException']);
+/**
+ * A token Cognito will not act on: revoked or signed out elsewhere (NotAuthorized), or one it does
+ * not know as an access token of this pool (ResourceNotFound, as cognito-local answers an ID token
+ * where AWS answers NotAuthorized).
+ */
+const SIGNED_OUT = new Set(['NotAuthorizedException', 'ResourceNotFoundException']);
 
-/** A token Cognito refuses (revoked, signed out elsewhere) is a signed-out caller: 401, as the spec's shells expect. */
+/** Cognito's refusals as the API answers them: a signed-out caller is a 401, as the spec's shells expect; too many requests a 429. */
 const rethrow = (err: unknown): never => {
   if (THROTTLED.has(nameOf(err))) throw new ThrottledError(TOO_MANY_ATTEMPTS);
-  if (nameOf(err) === 'NotAuthorizedException') throw new UnauthorizedError();
+  if (SIGNED_OUT.has(nameOf(err))) throw new UnauthorizedError(MSG_SIGN_IN_AGAIN);
   throw err;
 };
 

@@ -24,7 +24,7 @@ export const requestAttributeCode = (client: CognitoIdentityProviderClient, acce
   client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: attribute, ClientMetadata: { attribute } }));
 
 export const EMAIL_TAKEN = 'An account with this email already exists. Please sign in.';
-export const TOO_MANY_ATTEMPTS = 'Too many attempts, please try again later.';
+export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again in a few minutes.';
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';
 

@@ -32,6 +32,9 @@ export const MSG_ALERT_EMAIL_NOT_CONFIRMED = 'Alert email not confirmed';
 export const alertEmailStatusSchema = z.enum(['pending', 'confirmed', 'expired']);
 export type AlertEmailStatusValue = z.infer<typeof alertEmailStatusSchema>;
 
+/** Ours: a bearer Cognito will not act on for the person (an ID token, revoked or signed out everywhere). */
+export const MSG_SIGN_IN_AGAIN = 'Please sign in again.';
+
 // ---- Ours: the authenticator app's confirmation by email (operators need a confirmed app) ----------
 
 /** The enrolment screen's last step: the code emailed to the person's verified address. */
