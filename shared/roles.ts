@@ -39,10 +39,12 @@ export const TOTP_CLAIM = 'vatman:totp';
  */
 export const TOTP_CONFIRMED_ATTRIBUTE = 'totp_at';
 /**
- * What the web app client may write to Cognito itself; everything else (custom attributes above
- * all) changes only through the API.
+ * What the web app client may write to Cognito itself: the names only. Everything else changes
+ * only through the API: the email and phone the profile stores are the ones Cognito verifies, so
+ * a person who could set them in Cognito directly could have a code for their own number mark
+ * another stored number verified, or leave the profile on an address they no longer hold.
  */
-export const WEB_CLIENT_WRITE_ATTRIBUTES = ['email', 'given_name', 'family_name', 'phone_number'] as const;
+export const WEB_CLIENT_WRITE_ATTRIBUTES = ['given_name', 'family_name'] as const;
 /** The 403 an operator without an authenticator app gets; the web app sends them to the enrolment screen on it. */
 export const MSG_TOTP_REQUIRED = 'Set up an authenticator app to use this role.';
 

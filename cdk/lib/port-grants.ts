@@ -79,7 +79,7 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   installs: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
   units: [{ kind: 'table', table: 'Farms', access: 'read' }],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
-  identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminConfirmSignUp'] }],
+  identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] }],
   // Codes, checks and the password change are authorized by the person's own access token (no IAM).
   account: [{ kind: 'cognito', actions: ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut'] }],
   enquiries: [{ kind: 'tableKeys', table: 'Farms', prefix: ENQUIRY_KEY_PREFIX, why: 'An enquiry is written once under its own keys (ENQUIRY#<user>) and never read back by the API' }],

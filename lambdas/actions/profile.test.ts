@@ -59,6 +59,48 @@ describe('USER_PROFILE_EDIT_BASE', () => {
   });
 });
 
+/** USER_PROFILE_VERIFY_CHECK_*: the flag follows the value Cognito verified, read back, never only the code's acceptance. */
+describe('verifying a phone or email', () => {
+  const action = (type: string) => settingProfileActions.find((a) => a.contract.type === type) as ServedAction;
+  const unverified = (): User => ({ ...stored(), phone: '+64275550100', phone_verify: 1, email_verify: 1 });
+  const withCognito = (contact: { email?: string; phone?: string }) => {
+    let user = unverified();
+    const deps = {
+      farmsWrite: {
+        getUser: async () => user,
+        updateUser: async (_id: string, change: Partial<User>) => {
+          user = { ...user, ...change };
+          return user;
+        },
+      },
+      account: { verifyAttribute: async () => true, contactOf: async () => contact },
+    } as unknown as Ports;
+    return { deps, user: () => user };
+  };
+  const check = (deps: Ports, type: string) =>
+    action(type).run({ type, verification: '123456' }, { caller: { ...caller, accessToken: 'access' }, deps, log: createLogger({}, 'error', () => undefined) });
+
+  it("refuses (422) and changes nothing when Cognito's number is not the profile's: the code went to another number", async () => {
+    // The attack: the profile holds someone else's number, Cognito the caller's own, whose code they have.
+    const f = withCognito({ email: 'kiri@example.nz', phone: '+64219999999' });
+    await expect(check(f.deps, 'USER_PROFILE_VERIFY_CHECK_PHONE')).rejects.toMatchObject({ status: 422, message: 'The verified number is not the one on your profile. Save your profile and verify it again.' });
+    expect(f.user()).toEqual(unverified());
+  });
+
+  it("refuses (422) and changes nothing when Cognito's email is not the profile's", async () => {
+    const f = withCognito({ email: 'other@example.nz', phone: '+64275550100' });
+    await expect(check(f.deps, 'USER_PROFILE_VERIFY_CHECK_EMAIL')).rejects.toMatchObject({ status: 422 });
+    expect(f.user()).toEqual(unverified());
+  });
+
+  it('marks the profile verified when Cognito verified its value (compared normalised)', async () => {
+    const f = withCognito({ email: 'Kiri@Example.NZ', phone: '+64275550100' });
+    await check(f.deps, 'USER_PROFILE_VERIFY_CHECK_PHONE');
+    await check(f.deps, 'USER_PROFILE_VERIFY_CHECK_EMAIL');
+    expect(f.user()).toMatchObject({ phone_verify: 2, email_verify: 2 });
+  });
+});
+
 describe('the enquiry mail to sales (plain text through SNS)', () => {
   it('carries a name stored before names were limited to letters as it is, on its own line', () => {
     const legacy = { ...stored(), firstName: 'Tom & <b>Jerry</b>', lastName: "O'Neil\nEmail: boss@evil.example" };

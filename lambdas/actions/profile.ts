@@ -5,15 +5,17 @@ import {
   MSG_AUTHENTICATOR_CODE,
   MSG_AUTHENTICATOR_EMAIL_UNVERIFIED,
   MSG_AUTHENTICATOR_NOT_SET_UP,
+  MSG_EMAIL_VERIFIED_OTHER,
   MSG_EMAIL_VERIFY_FAILED,
   MSG_ENQUIRY_SENT,
+  MSG_PHONE_VERIFIED_OTHER,
   MSG_SIGN_IN_AGAIN,
   MSG_PHONE_VERIFY_FAILED,
   PHONE_VERIFY_SUCCESS,
   settingProfileContracts as contracts,
   type EnquiryProducts,
 } from '../../shared/api/actions/profile';
-import { normalisePhone, type User } from '../../shared/entities/user';
+import { normaliseEmail, normalisePhone, type User } from '../../shared/entities/user';
 import type { VerifiedAttribute } from '../ports/cognito';
 import { alertRecipientOf } from '../ports/alert-email';
 import type { FarmReader, Ports } from '../ports/action-ports';
@@ -125,7 +127,13 @@ export const settingProfileActions: readonly ServedAction[] = [
   }),
 ];
 
-/** Cognito checks the code; only then is the flag set to 2 (verified) here. A wrong or expired code changes nothing. */
+/**
+ * Cognito checks the code; only then is the flag set to 2 (verified) here. A wrong or expired code
+ * changes nothing. The code proves the value Cognito holds now, which is not necessarily the
+ * profile's (a value changed in Cognito after the profile saved it, by a client that could still
+ * write it or by anything else): the flag is set only when Cognito's value, read back, is the
+ * profile's, so a code sent to one number never marks another verified.
+ */
 const verify = async (
   deps: Pick<Ports, 'farmsWrite' | 'account'>,
   caller: Caller,
@@ -134,6 +142,12 @@ const verify = async (
   failed: string,
 ): Promise<void> => {
   if (!(await deps.account.verifyAttribute(tokenOf(caller), attribute, code))) throw new ValidationError(failed);
+  const [profile, current] = await Promise.all([profileOf(deps.farmsWrite, caller), deps.account.contactOf(caller.username)]);
+  const same =
+    attribute === 'email'
+      ? current.email !== undefined && normaliseEmail(current.email) === normaliseEmail(profile.email)
+      : current.phone !== undefined && normalisePhone(current.phone) === normalisePhone(profile.phone);
+  if (!same) throw new ValidationError(attribute === 'email' ? MSG_EMAIL_VERIFIED_OTHER : MSG_PHONE_VERIFIED_OTHER);
   await deps.farmsWrite.updateUser(caller.userId, { [FLAG_OF[attribute]]: 2 });
 };
 

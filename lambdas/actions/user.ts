@@ -30,7 +30,7 @@ export const userActions: readonly ServedAction[] = [
   serve(contracts.USER_SIGN_IN_TOTP, ['identity'], async ({ user }, { deps }) => tokensAnswer(await deps.identity.answerTotp(user.email.toLowerCase(), user.session, user.code))),
   // The bot-check runs in Cognito's pre-sign-up trigger, so a direct SignUp cannot skip it (and a
   // reCAPTCHA answer counts once: checking it here as well would spend it).
-  serve(contracts.USER_SIGN_UP, ['identity', 'farmsWrite', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
+  serve(contracts.USER_SIGN_UP, ['identity', 'farmsWrite', 'alertTopics', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
     const email = normaliseEmail(user.email);
     const phone = normalisePhone(user.phone);
     const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone }, gRecaptchaResponse);
@@ -51,6 +51,13 @@ export const userActions: readonly ServedAction[] = [
       { onlyIfNew: true },
     );
     log.info('user signed up', { user: sub });
+    // The post-confirmation trigger's work (triggers/alert-email-route.ts): Cognito does not run it
+    // for an account the admin API creates. Never fails the sign-up: the notifier makes the route
+    // at the first alert email instead.
+    await deps.alertTopics
+      .ensure({ _id: sub, email })
+      .then(() => log.info('alert email route made', { user: sub }))
+      .catch((err: unknown) => log.error('alert email route not made; the notifier will make it', { user: sub, err }));
     // The spec signs a new user straight in (farmer §2.1: on success go to /dts/dashboard).
     const tokens = await deps.identity.signIn(email, user.password);
     if ('challenge' in tokens) throw new Error('A new account asked for an authenticator code');

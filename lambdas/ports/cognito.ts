@@ -53,6 +53,8 @@ export interface AccountService {
   /** true when Cognito accepted the code (the attribute is verified there), false when it did not. */
   verifyAttribute(accessToken: string, attribute: VerifiedAttribute, code: string): Promise<boolean>;
   changePassword(accessToken: string, previous: string, proposed: string): Promise<void>;
+  /** The account's email and phone as Cognito holds them now (read with the admin API, not the person's token). */
+  contactOf(username: string): Promise<{ email?: string; phone?: string }>;
   /** Names and phone; a new phone is unverified until its code is checked. */
   updateAttributes(username: string, change: { firstName: string; lastName: string; phone?: string }): Promise<void>;
   /** Emails a code to the person's address, worded as the authenticator app's confirmation. */

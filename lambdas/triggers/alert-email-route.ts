@@ -5,11 +5,13 @@ import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 
 /**
- * Cognito post-confirmation trigger: once an account is confirmed (sign-up confirms it at once,
- * AdminConfirmSignUp in the /api/user Lambda, which invokes this trigger), the user gets their
+ * Cognito post-confirmation trigger: once an account is confirmed through ConfirmSignUp or
+ * AdminConfirmSignUp, the user gets their
  * alert-email topic and subscription, so AWS's "confirm subscription" email arrives with the
  * welcome rather than with the first alert. A failure is logged and never fails the sign-up (a
  * trigger error would): the notifier makes the route at the user's first alert email instead.
+ * USER_SIGN_UP creates accounts confirmed through the admin API, which runs no such trigger, and
+ * does the same work itself (lambdas/actions/user.ts).
  */
 export const alertEmailRouteOnConfirmation =
   (topics: Pick<AlertEmailTopics, 'ensure'>, log: Logger) =>

@@ -28,7 +28,14 @@ describe('the pre-sign-up bot-check', () => {
     expect(seen.slice(-2)).toEqual(['', 'forged']);
   });
 
-  it('does not ask an administrator creating an account', async () => {
+  it("checks USER_SIGN_UP's AdminCreateUser, which always names the answer, empty or not", async () => {
+    await expect(trigger(event('PreSignUp_AdminCreateUser', { validationData: { gRecaptchaResponse: 'good' }, clientMetadata: { gRecaptchaResponse: 'good' } }))).resolves.toBeDefined();
+    await expect(trigger(event('PreSignUp_AdminCreateUser', { clientMetadata: { gRecaptchaResponse: '' } }))).rejects.toThrow(BOT_CHECK_FAILED);
+    await expect(trigger(event('PreSignUp_AdminCreateUser', { validationData: { gRecaptchaResponse: 'forged' } }))).rejects.toThrow(BOT_CHECK_FAILED);
+    expect(seen.slice(-3)).toEqual(['good', '', 'forged']);
+  });
+
+  it('does not ask an administrator creating an account (no answer named)', async () => {
     const before = seen.length;
     await expect(trigger(event('PreSignUp_AdminCreateUser', {}))).resolves.toBeDefined();
     expect(seen.length).toBe(before);

@@ -15,6 +15,9 @@
  *    tokens in its own API (to the second: a token of the sign-out's own second still passes).
  * 5. An app client's WriteAttributes are enforced on SignUp and UpdateUserAttributes, with
  *    Cognito's error, so a refused self-service write is refused locally too.
+ * 6. AdminCreateUser runs the pre-sign-up trigger (PreSignUp_AdminCreateUser, with its
+ *    ValidationData and ClientMetadata) before the account exists, as Cognito does; cognito-local
+ *    runs it for SignUp only, and USER_SIGN_UP's bot-check rests on it.
  * Tokens are re-signed with cognito-local's own key.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -103,6 +106,29 @@ Targets.UpdateUserAttributes = (services) => {
   const run = updateUserAttributes(services);
   return async (ctx, req) => {
     await checkWritable(services.cognito, ctx, jwt.decode(req.AccessToken ?? '')?.client_id, req.UserAttributes);
+    return run(ctx, req);
+  };
+};
+
+const adminCreateUser = Targets.AdminCreateUser;
+Targets.AdminCreateUser = (services) => {
+  const run = adminCreateUser(services);
+  return async (ctx, req) => {
+    if (services.triggers.enabled('PreSignUp')) {
+      const userPool = await services.cognito.getUserPool(ctx, req.UserPoolId);
+      // An existing username is refused before the trigger runs, as in Cognito.
+      if (!(await userPool.getUserByUsername(ctx, req.Username))) {
+        await services.triggers.preSignUp(ctx, {
+          clientId: undefined,
+          clientMetadata: req.ClientMetadata,
+          source: 'PreSignUp_AdminCreateUser',
+          userAttributes: req.UserAttributes ?? [],
+          username: req.Username,
+          userPoolId: req.UserPoolId,
+          validationData: req.ValidationData ? Object.fromEntries(req.ValidationData.map((a) => [a.Name, a.Value])) : undefined,
+        });
+      }
+    }
     return run(ctx, req);
   };
 };

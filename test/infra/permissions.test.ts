@@ -26,6 +26,12 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
     resource: /-alert-email-\*$/,
     why: "the caller's own alert topic: its email subscription's confirmation, read and re-sent (no Publish)",
   },
+  {
+    fn: /^ApiUser$/,
+    action: /^sns:(CreateTopic|Subscribe|Unsubscribe|GetSubscriptionAttributes|SetSubscriptionAttributes)$/,
+    resource: /-alert-email-\*$/,
+    why: "the new user's alert topic and subscription, the post-confirmation trigger's work, which Cognito skips for an account the admin API creates (no Publish)",
+  },
   { fn: /^ApiAdminDevice$/, action: /^iot:ListThings$/, resource: /^\*$/, why: 'iot:ListThings has no resource-level permission (Load name from Particle)' },
   {
     fn: /^ApiInstaller$/,
@@ -153,6 +159,8 @@ describe('least privilege per function', () => {
     expect(sns.map((g) => [g.fn, g.actions, g.resources]).sort()).toEqual([
       ['ApiFarmerSurvey', ['sns:Publish'], ['{ApiEnquiryTopic}']],
       ['ApiSettingProfile', ['sns:CreateTopic', 'sns:GetSubscriptionAttributes', 'sns:SetSubscriptionAttributes', 'sns:Subscribe', 'sns:Unsubscribe'], [expect.stringMatching(/-alert-email-\*$/)]],
+      // Sign-up makes the new user's alert route (the post-confirmation trigger's work), without Publish.
+      ['ApiUser', ['sns:CreateTopic', 'sns:GetSubscriptionAttributes', 'sns:SetSubscriptionAttributes', 'sns:Subscribe', 'sns:Unsubscribe'], [expect.stringMatching(/-alert-email-\*$/)]],
     ]);
     // Roles are group memberships (operator §6): the Users page (issue 18) is the one place that changes them.
     expect([...new Set(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn))]).toEqual(['ApiAdminUser']);
@@ -161,7 +169,8 @@ describe('least privilege per function', () => {
       ['ApiAdminUser', ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup']],
       // The profile also confirms the authenticator app: reads the user's MFA settings, writes the confirmation, signs them out everywhere.
       ['ApiSettingProfile', ['cognito-idp:AdminGetUser', 'cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminUserGlobalSignOut']],
-      ['ApiUser', ['cognito-idp:AdminConfirmSignUp']],
+      // Sign-up creates the account through the admin API (the web app client writes names only); a half-made one is deleted.
+      ['ApiUser', ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminDeleteUser', 'cognito-idp:AdminSetUserPassword']],
     ]);
   });
 

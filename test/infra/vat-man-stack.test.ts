@@ -205,9 +205,10 @@ describe('API Lambdas', () => {
           'Fn::Join': ['', [...issuerParts(), '/.well-known/jwks.json']],
         },
       });
-      // Only the profile (the caller's own alert subscription: status and Resend) names the alert topics.
-      const routes = portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).includes('alertRoutes');
-      expect(endpoint.path === '/api/setting/profile', endpoint.path).toBe(routes);
+      // Only the profile (the caller's own alert subscription: status and Resend) and sign-up (the
+      // new user's route, which the post-confirmation trigger made before) name the alert topics.
+      const routes = portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).some((p) => p === 'alertRoutes' || p === 'alertTopics');
+      expect(endpoint.path === '/api/setting/profile' || endpoint.path === '/api/user', endpoint.path).toBe(routes);
       if (routes) expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeDefined();
       else expect(env.ALERT_EMAIL_TOPIC_ARN_PREFIX, endpoint.path).toBeUndefined();
       const used = new Set(portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]).flatMap((p) => PORT_GRANTS[p].flatMap((g) => ('table' in g ? [g.table] : []))));
@@ -292,7 +293,7 @@ describe('API Lambdas', () => {
         Statement: Match.arrayWith([
           {
             Effect: 'Allow',
-            Action: 'cognito-idp:AdminConfirmSignUp',
+            Action: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminDeleteUser', 'cognito-idp:AdminSetUserPassword'],
             Resource: { 'Fn::GetAtt': [userPoolId, 'Arn'] },
           },
         ]),

@@ -1,4 +1,4 @@
-import { AdminGetUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminGetUserCommand, CognitoIdentityProviderClient, UpdateUserAttributesCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
@@ -91,6 +91,34 @@ describe('phone verification (§2.10, §4)', () => {
     expect(res.status).toBe(200);
     expect(await profile()).toMatchObject({ phone: '+64215550202', phone_verify: 1 });
     expect(await cognitoAttributes()).toMatchObject({ phone_number: '+64215550202', phone_number_verified: 'false' });
+  });
+});
+
+describe('email and phone change only through the API', () => {
+  // The attack this shuts: the profile saved with someone else's number, then the caller's own
+  // number written straight to Cognito, whose code would have marked the other number verified.
+  it('refuses the caller writing phone_number or email in Cognito with their own access token; names they may write', async () => {
+    const saved = await stack.post(PROFILE, { type: 'USER_PROFILE_EDIT_BASE', user: JSON.stringify({ firstName: 'Kiriana', lastName: 'Tester-Smith', phone: '021 555 0303' }) }, token);
+    expect(saved.status).toBe(200);
+    for (const attribute of [
+      { Name: 'phone_number', Value: '+64215550404' },
+      { Name: 'email', Value: 'kiri.elsewhere@example.nz' },
+    ]) {
+      await expect(cognito.send(new UpdateUserAttributesCommand({ AccessToken: token, UserAttributes: [attribute] }))).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'A client attempted to write unauthorized attribute',
+      });
+    }
+    expect(await cognitoAttributes()).toMatchObject({ phone_number: '+64215550303', email: EMAIL });
+    await cognito.send(new UpdateUserAttributesCommand({ AccessToken: token, UserAttributes: [{ Name: 'given_name', Value: 'Kiriana' }] }));
+
+    // The code goes to the profile's number, the one it then verifies.
+    const after = (await outbox()).length;
+    expect(await stack.post(PROFILE, { type: 'USER_PROFILE_VERIFY_SEND_PHONE' }, token)).toEqual({ status: 200, body: 'success' });
+    const code = /(\d{6})/.exec((await newest((m) => m.channel === 'sms', after)).message)?.[1] ?? '';
+    expect((await outbox()).slice(after).filter((m) => m.channel === 'sms').map((m) => m.to)).toEqual(['+64215550303']);
+    expect(await stack.post(PROFILE, { type: 'USER_PROFILE_VERIFY_CHECK_PHONE', verification: code }, token)).toEqual({ status: 200, body: 'Phone verify success' });
+    expect(await profile()).toMatchObject({ phone: '+64215550303', phone_verify: 2 });
   });
 });
 

@@ -17,10 +17,8 @@ import { acknowledge } from '../nag';
 
 /** CDK's names for Cognito's standard attributes the web client may write (the same list the local stand-in enforces). */
 const MASK_OF: Record<(typeof WEB_CLIENT_WRITE_ATTRIBUTES)[number], keyof StandardAttributesMask> = {
-  email: 'email',
   given_name: 'givenName',
   family_name: 'familyName',
-  phone_number: 'phoneNumber',
 };
 const writableStandardAttributes = (): StandardAttributesMask => Object.fromEntries(WEB_CLIENT_WRITE_ATTRIBUTES.map((a) => [MASK_OF[a], true]));
 
@@ -53,8 +51,8 @@ export class Auth extends Construct {
       selfSignUpEnabled: true,
       signInAliases: { email: true },
       signInCaseSensitive: false,
-      // Nothing is verified at sign-up: the account is confirmed by the /api/user Lambda
-      // (AdminConfirmSignUp, so the spec's sign-up lands on the dashboard) and the email is verified
+      // Nothing is verified at sign-up: the /api/user Lambda creates the account confirmed
+      // (AdminCreateUser and AdminSetUserPassword, so the spec's sign-up lands on the dashboard) and the email is verified
       // by the link USER_SIGN_UP then sends (GetUserAttributeVerificationCode); Cognito's own
       // sign-up code would only be a dead code in the farmer's inbox. The email cannot be changed in
       // the app (farmer §2.10), so there is no original address to keep while a new one is verified.

@@ -84,6 +84,15 @@ export const cognitoAccountService = (client: CognitoIdentityProviderClient, use
       return rethrow(err);
     }
   },
+  async contactOf(username) {
+    try {
+      const user = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username }));
+      const valueOf = (name: string) => user.UserAttributes?.find((a) => a.Name === name)?.Value;
+      return { email: valueOf('email'), phone: valueOf('phone_number') };
+    } catch (err) {
+      return rethrow(err);
+    }
+  },
   async updateAttributes(username, { firstName, lastName, phone }) {
     try {
       await client.send(

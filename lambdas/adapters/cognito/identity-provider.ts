@@ -1,12 +1,13 @@
 import {
-  AdminConfirmSignUpCommand,
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   ForgotPasswordCommand,
   GetUserAttributeVerificationCodeCommand,
   InitiateAuthCommand,
   RespondToAuthChallengeCommand,
-  SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { MSG_PHONE_REQUIRED, MSG_RESET_LINK, MSG_TOTP_CODE } from '../../../shared/api/actions/user';
 import { ThrottledError, ValidationError } from '../../lib/errors';
@@ -83,12 +84,18 @@ export const cognitoIdentityProvider = (
     }
   },
   async signUp(account, botCheckAnswer) {
+    // The admin API, not the client's SignUp: the web app client may not write email or phone
+    // (shared/roles.ts). AdminCreateUser runs the pre-sign-up trigger too (PreSignUp_AdminCreateUser),
+    // which checks the bot-check answer it finds here; the temporary password is the person's own,
+    // so the pool's password policy refuses a weak one before any account exists.
+    let created = false;
     try {
       const res = await client.send(
-        new SignUpCommand({
-          ClientId: clientId,
+        new AdminCreateUserCommand({
+          UserPoolId: userPoolId,
           Username: account.email,
-          Password: account.password,
+          TemporaryPassword: account.password,
+          MessageAction: 'SUPPRESS',
           ValidationData: [{ Name: BOT_CHECK_FIELD, Value: botCheckAnswer }],
           ClientMetadata: { [BOT_CHECK_FIELD]: botCheckAnswer },
           UserAttributes: [
@@ -99,10 +106,16 @@ export const cognitoIdentityProvider = (
           ],
         }),
       );
-      if (!res.UserSub) throw new Error('Cognito SignUp answered without a UserSub');
-      await client.send(new AdminConfirmSignUpCommand({ UserPoolId: userPoolId, Username: account.email }));
-      return res.UserSub;
+      const sub = res.User?.Attributes?.find((a) => a.Name === 'sub')?.Value;
+      if (!sub) throw new Error('Cognito AdminCreateUser answered without a sub');
+      created = true;
+      // A permanent password makes the account CONFIRMED, as AdminConfirmSignUp did after SignUp.
+      await client.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: account.email, Password: account.password, Permanent: true }));
+      return sub;
     } catch (err) {
+      // An account left waiting for a password change would hold the email: the person could
+      // neither sign in nor sign up again.
+      if (created) await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: account.email })).catch(() => undefined);
       if (nameOf(err) === 'UsernameExistsException') throw new ValidationError(EMAIL_TAKEN);
       // The pre-sign-up trigger refused the bot-check: its words, which the web app reads (reload for a fresh check).
       if (nameOf(err) === 'UserLambdaValidationException') throw new ValidationError((err as Error).message.includes(BOT_CHECK_STALE) ? BOT_CHECK_STALE : BOT_CHECK_FAILED);

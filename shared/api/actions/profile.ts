@@ -18,6 +18,9 @@ export const MSG_PHONE_VERIFIED = 'Phone verification succeeded';
 export const MSG_PHONE_VERIFY_FAILED = 'Phone verification failed';
 /** The spec words only the phone's failure; the email's is worded the same way. */
 export const MSG_EMAIL_VERIFY_FAILED = 'Email verification failed';
+/** Cognito verified a value other than the profile's (changed there since the code was sent): the profile is not marked verified. */
+export const MSG_PHONE_VERIFIED_OTHER = 'The verified number is not the one on your profile. Save your profile and verify it again.';
+export const MSG_EMAIL_VERIFIED_OTHER = 'The verified email is not the one on your profile. Verify the email on your profile again.';
 export const MSG_ENQUIRY_EMPTY = 'Please select at least one option.';
 export const MSG_ENQUIRY_SENT = 'Submit was successful, we will contact you soon.' as const;
 /** Ours: the spec shows no match check on the client (§5), so the server words it. */
