@@ -68,8 +68,10 @@ const readWrite = (table: TableDefinition['id'], ...writes: TableAction[]): Port
 
 export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   farms: [read('Farms')],
-  // Users and farms (PutItem, UpdateItem), devices, things and knode assets; an install's undo deletes the farm and its devices.
-  farmsWrite: [readWrite('Farms', 'PutItem', 'UpdateItem', 'DeleteItem')],
+  // Users and farms (PutItem, UpdateItem), devices, things and knode assets.
+  farmsWrite: [readWrite('Farms', 'PutItem', 'UpdateItem')],
+  // A farm item, its listing, its devices and their things (no key prefix covers them all), deleted by a failed install's undo.
+  farmRemoval: [{ kind: 'table', table: 'Farms', actions: ['DeleteItem'] }],
   readings: [
     read('Readings'),
     {
@@ -81,6 +83,7 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   ],
   // Readings in batches, buckets, snapshots, partial buckets (UpdateItem), activities (a replaced one is deleted).
   readingsWrite: [readWrite('Readings', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem')],
+  herdNotes: [{ kind: 'tableKeys', table: 'Readings', key: { prefix: 'H#' }, why: "The farmer's herd note on a milking is put under its own keys (pk H#<device>), never over the ingest's readings or activities" }],
   alerts: [read('Alerts')],
   // An open condition's item is deleted when it clears.
   alertsWrite: [readWrite('Alerts', 'PutItem', 'UpdateItem', 'DeleteItem')],
