@@ -303,10 +303,14 @@ export const grantPorts = (
     const policy = stack.formatArn({ service: 'iot', resource: 'policy', resourceName: devicePolicyName });
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['iot:CreateThing', 'iot:DescribeThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
+        actions: ['iot:CreateThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
         resources: [thing],
       }),
     );
+    // IAM names a certificate only by its id (cert/<id>), which IoT makes at CreateKeysAndCertificate,
+    // and a device certificate takes no tags, so there is no aws:ResourceTag to confine these to the
+    // installer's own: the account's cert/* is as narrow as IAM allows. The code deactivates and
+    // deletes only the certificate its own failed install made.
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:UpdateCertificate', 'iot:DeleteCertificate'], resources: [cert] }));
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:AttachPolicy', 'iot:DetachPolicy'], resources: [policy, cert] }));
     const [partition, region, account] = [stack.partition, stack.region, stack.account].map((v) => nagPseudo(stack, v));
@@ -318,7 +322,7 @@ export const grantPorts = (
     acknowledge(
       fn.role,
       `IAM5[Resource::arn:${partition}:iot:${region}:${account}:cert/*]`,
-      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand; only the device policy can be attached to it, and undo deactivates and deletes only the certificate just made.',
+      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate or DeleteCertificate below every certificate of the account. Only the device policy can be attached, and undo deactivates and deletes only the certificate just made.',
     );
   }
   if (grants.some((g) => g.kind === 'unitCheckCommands')) {
