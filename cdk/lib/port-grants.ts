@@ -9,7 +9,7 @@ import type { TableDefinition } from '../../shared/data/tables';
 import type { PortName } from '../../lambdas/ports/action-ports';
 import type { Data } from './constructs/data';
 import type { Alerts } from './constructs/alerts';
-import type { VatManFunction } from './constructs/vat-man-function';
+import type { TableAction, VatManFunction } from './constructs/vat-man-function';
 import { acknowledge, nagPseudo } from './nag';
 
 /**
@@ -19,9 +19,19 @@ import { acknowledge, nagPseudo } from './nag';
  * reads a table can only read it.
  */
 export type PortGrant =
-  | { readonly kind: 'table'; readonly table: TableDefinition['id']; readonly access: 'read' | 'readWrite' }
-  /** PutItem on the items of a table whose partition key starts with `prefix` (dynamodb:LeadingKeys). */
-  | { readonly kind: 'tableKeys'; readonly table: TableDefinition['id']; readonly prefix: string; readonly why: string }
+  /** The DynamoDB actions the port's adapter sends, on the whole table (and its indexes if it queries). */
+  | { readonly kind: 'table'; readonly table: TableDefinition['id']; readonly actions: readonly TableAction[] }
+  /**
+   * Write actions (PutItem unless named) on the items of a table whose partition key starts with
+   * `prefix`, or is exactly `equals` (dynamodb:LeadingKeys): IAM has no condition on the sort key.
+   */
+  | {
+      readonly kind: 'tableKeys';
+      readonly table: TableDefinition['id'];
+      readonly key: { readonly prefix: string } | { readonly equals: string };
+      readonly actions?: readonly TableAction[];
+      readonly why: string;
+    }
   | { readonly kind: 'cognito'; readonly actions: readonly string[] }
   /** iot:Publish of controller settings (dts/<thing>/cmd/settings), with the data endpoint. */
   | { readonly kind: 'deviceCommands' }
@@ -47,55 +57,93 @@ export type PortGrant =
   /** Actions with no resource-level permission in IAM (resource `*`), each with its reason. */
   | { readonly kind: 'accountWide'; readonly actions: readonly string[]; readonly why: string };
 
+/**
+ * The actions each adapter sends (lambdas/adapters/dynamodb): GetCommand, BatchGetCommand and
+ * QueryCommand read; no adapter scans, so no port grants Scan; a write port names the writes its
+ * adapter sends, DeleteItem only where it sends a DeleteCommand.
+ */
+const READ = ['GetItem', 'BatchGetItem', 'Query'] as const satisfies readonly TableAction[];
+const read = (table: TableDefinition['id']): PortGrant => ({ kind: 'table', table, actions: READ });
+const readWrite = (table: TableDefinition['id'], ...writes: TableAction[]): PortGrant => ({ kind: 'table', table, actions: [...READ, ...writes] });
+
 export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
-  farms: [{ kind: 'table', table: 'Farms', access: 'read' }],
-  farmsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  farms: [read('Farms')],
+  // Users and farms (PutItem, UpdateItem), devices, things and knode assets.
+  farmsWrite: [readWrite('Farms', 'PutItem', 'UpdateItem')],
+  // A farm item, its listing, its devices and their things (no key prefix covers them all), deleted by a failed install's undo.
+  farmRemoval: [{ kind: 'table', table: 'Farms', actions: ['DeleteItem'] }],
   readings: [
-    { kind: 'table', table: 'Readings', access: 'read' },
+    read('Readings'),
     {
       kind: 'tableKeys',
       table: 'Readings',
-      prefix: 'P#',
+      key: { prefix: 'P#' },
       why: 'A range read stores the compacted partial bucket of an open day (pk P#<device>) so the next refresh reads one item',
     },
   ],
-  readingsWrite: [{ kind: 'table', table: 'Readings', access: 'readWrite' }],
-  alerts: [{ kind: 'table', table: 'Alerts', access: 'read' }],
-  alertsWrite: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }],
-  alertSettings: [{ kind: 'table', table: 'Farms', access: 'read' }],
-  alertSettingsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
-  pickups: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
-  pickupList: [{ kind: 'table', table: 'Farms', access: 'read' }],
-  equipment: [{ kind: 'table', table: 'Farms', access: 'read' }],
-  equipmentWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
-  organizations: [{ kind: 'table', table: 'Farms', access: 'read' }],
-  organizationsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
-  dairy: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  // Readings in batches, buckets, snapshots, partial buckets (UpdateItem), activities (a replaced one is deleted).
+  readingsWrite: [readWrite('Readings', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem')],
+  herdNotes: [{ kind: 'tableKeys', table: 'Readings', key: { prefix: 'H#' }, why: "The farmer's herd note on a milking is put under its own keys (pk H#<device>), never over the ingest's readings or activities" }],
+  alerts: [read('Alerts')],
+  // An open condition's item is deleted when it clears.
+  alertsWrite: [readWrite('Alerts', 'PutItem', 'UpdateItem', 'DeleteItem')],
+  alertSettings: [read('Farms')],
+  alertSettingsWrite: [readWrite('Farms', 'PutItem')],
+  pickups: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'FARM#' },
+      actions: ['PutItem', 'DeleteItem'],
+      why: "A pickup is put and deleted under its farm's partition (pk FARM#<farm>, sk PICKUP#…); IAM cannot confine the sort key, so the farm's other items share the grant",
+    },
+  ],
+  pickupList: [read('Farms')],
+  equipment: [read('Farms')],
+  equipmentWrite: [readWrite('Farms', 'PutItem')],
+  organizations: [read('Farms')],
+  organizationsWrite: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'ORG#' },
+      actions: ['PutItem', 'DeleteItem'],
+      why: "An organization, its farm links and its users' roles are put and deleted in the organization's partition (pk ORG#<id>) alone",
+    },
+  ],
+  dairy: [read('Farms')],
   lookups: [
-    { kind: 'table', table: 'Farms', access: 'read' },
-    { kind: 'tableKeys', table: 'Farms', prefix: 'LOOKUP#', why: 'A milk-data lookup is logged as an item of its own (pk LOOKUP#<farm>): the one write of the partner views' },
+    read('Farms'),
+    { kind: 'tableKeys', table: 'Farms', key: { prefix: 'LOOKUP#' }, why: 'A milk-data lookup is logged as an item of its own (pk LOOKUP#<farm>): the one write of the partner views' },
   ],
   // Units and the install log are items of the Farms table (UNIT#, INSTALL#) beside the farms and devices they describe.
-  installs: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
-  units: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  installs: [readWrite('Farms', 'PutItem', 'DeleteItem')],
+  units: [read('Farms')],
   // Sign-in, sign-up, ForgotPassword and ConfirmForgotPassword are unauthenticated Cognito calls.
   identity: [{ kind: 'cognito', actions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] }],
   // Codes, checks and the password change are authorized by the person's own access token (no IAM).
   account: [{ kind: 'cognito', actions: ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut'] }],
-  enquiries: [{ kind: 'tableKeys', table: 'Farms', prefix: ENQUIRY_KEY_PREFIX, why: 'An enquiry is written once under its own keys (ENQUIRY#<user>) and never read back by the API' }],
+  enquiries: [{ kind: 'tableKeys', table: 'Farms', key: { prefix: ENQUIRY_KEY_PREFIX }, why: 'An enquiry is written once under its own keys (ENQUIRY#<user>) and never read back by the API' }],
   salesMail: [{ kind: 'enquiryTopic' }],
   // The route (topic, subscriptions, email status) is kept in the Farms table.
-  alertRoutes: [{ kind: 'alertRoutes' }, { kind: 'table', table: 'Farms', access: 'readWrite' }],
+  alertRoutes: [{ kind: 'alertRoutes' }, readWrite('Farms', 'PutItem')],
   // Roles are group memberships (operator §6): the Users page lists and changes them.
   groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
-  audit: [{ kind: 'table', table: 'Farms', access: 'read' }],
-  auditWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
-  milkingWindows: [{ kind: 'table', table: 'Farms', access: 'read' }],
-  milkingWindowsWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
-  watchman: [{ kind: 'table', table: 'Farms', access: 'read' }],
+  audit: [read('Farms')],
+  auditWrite: [readWrite('Farms', 'PutItem')],
+  milkingWindows: [read('Farms')],
+  milkingWindowsWrite: [readWrite('Farms', 'PutItem')],
+  watchman: [read('Farms')],
   watchmanWrite: [
-    { kind: 'table', table: 'Farms', access: 'read' },
-    { kind: 'tableKeys', table: 'Farms', prefix: 'WATCHMAN', why: "SAVE_SETTINGS puts Watchman's settings item (pk WATCHMAN): the API's one write of Watchman's records; runs and cases are the job's" },
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { equals: 'WATCHMAN' },
+      why: "SAVE_SETTINGS puts Watchman's settings item (pk WATCHMAN, sk SETTINGS): runs (WATCHMAN#RUN) and cases (WATCHMAN#CASE) are the job's; the job's lease shares the pk (sk LEASE) and IAM cannot confine the sort key",
+    },
   ],
   // The list is configuration (FARM_FLAG_USER_IDS, set by the Api construct), no AWS call.
   flagEditors: [],
@@ -103,9 +151,9 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   verifier: [],
   botCheck: [{ kind: 'botCheckSecret' }],
   // The command and its reply wait in the Alerts table (lambdas/adapters/iot/device-commands.ts).
-  devices: [{ kind: 'table', table: 'Alerts', access: 'readWrite' }, { kind: 'deviceCommands' }],
+  devices: [readWrite('Alerts', 'PutItem'), { kind: 'deviceCommands' }],
   // The check goes out on the unit's check topic; its reply waits in the Alerts table (read only here).
-  unitChecks: [{ kind: 'table', table: 'Alerts', access: 'read' }, { kind: 'unitCheckCommands' }],
+  unitChecks: [read('Alerts'), { kind: 'unitCheckCommands' }],
   thingRegistry: [{ kind: 'accountWide', actions: ['iot:ListThings'], why: 'iot:ListThings has no resource-level permission: IAM accepts only "*" for it; it reads thing names and attributes, nothing else' }],
   provisioning: [
     { kind: 'iotProvisioning' },
@@ -116,28 +164,42 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     },
   ],
   now: [],
-  connections: [{ kind: 'table', table: 'Connections', access: 'readWrite' }],
+  // A connection's items are deleted when it closes or moves to another farm.
+  connections: [readWrite('Connections', 'PutItem', 'DeleteItem')],
   liveSender: [{ kind: 'liveConnections' }],
   // GetUser (the session check) is authorized by the person's own access token: no IAM action.
   liveAuthority: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'] }],
-  readingsHistory: [{ kind: 'table', table: 'Readings', access: 'read' }],
-  alertHistory: [{ kind: 'table', table: 'Alerts', access: 'read' }],
+  readingsHistory: [read('Readings')],
+  alertHistory: [read('Alerts')],
   // The route (topic, subscriptions, email status) is kept in the Farms table.
-  alertSender: [{ kind: 'alertPublish' }, { kind: 'table', table: 'Farms', access: 'readWrite' }],
-  alertTopics: [{ kind: 'alertRoutes' }, { kind: 'table', table: 'Farms', access: 'readWrite' }],
+  alertSender: [{ kind: 'alertPublish' }, readWrite('Farms', 'PutItem')],
+  alertTopics: [{ kind: 'alertRoutes' }, readWrite('Farms', 'PutItem')],
   deviceReplies: [
     {
       kind: 'tableKeys',
       table: 'Alerts',
-      prefix: 'CMD#',
+      key: { prefix: 'CMD#' },
       why: "A device's reply is put once under its command's keys (pk CMD#<request id>), where the call that sent the command reads it; the function reads nothing",
     },
   ],
-  dairyWrite: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  // Events are queued (PutItem) and marked sent (UpdateItem); dockets are put.
+  dairyWrite: [readWrite('Farms', 'PutItem', 'UpdateItem')],
   dairyGateway: [{ kind: 'dairyGateway' }],
-  watchmanRuns: [{ kind: 'table', table: 'Farms', access: 'readWrite' }],
+  watchmanRuns: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'WATCHMAN' },
+      actions: ['PutItem', 'DeleteItem'],
+      why: "Watchman's own records: its lease (released by a delete), settings, runs (WATCHMAN#RUN) and cases (WATCHMAN#CASE, an open case deleted when it closes)",
+    },
+  ],
   // Digests are items of their own (pk W#<device>) beside the readings they summarise, written in batches.
-  watchmanDigests: [{ kind: 'table', table: 'Readings', access: 'readWrite' }],
+  watchmanDigests: [
+    read('Readings'),
+    { kind: 'tableKeys', table: 'Readings', key: { prefix: 'W#' }, actions: ['BatchWriteItem'], why: "Watchman's hourly digests are written in batches under their own keys (pk W#<device>) beside the readings they summarise" },
+  ],
   totpStatus: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser'] }],
 };
 
@@ -174,20 +236,31 @@ export const grantPorts = (
   },
 ): { deviceCommands: boolean; unitChecks: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
-  // The strongest access per table wins: readWrite over read.
-  const tables = new Map<TableDefinition['id'], 'read' | 'readWrite'>();
-  for (const g of grants) if (g.kind === 'table' && tables.get(g.table) !== 'readWrite') tables.set(g.table, g.access);
-  for (const [id, access] of tables) fn.bindTable(data.table(id), access);
+  // One statement per table: the union of the actions its ports send on the whole table.
+  const tables = new Map<TableDefinition['id'], Set<TableAction>>();
+  for (const g of grants) if (g.kind === 'table') tables.set(g.table, new Set([...(tables.get(g.table) ?? []), ...g.actions]));
+  for (const [id, actions] of tables) fn.bindTable(data.table(id), [...actions]);
+  // Key-confined writes, one statement per table, condition and actions, leaving out what the whole-table grant already gives.
+  const confined = new Map<string, { table: TableDefinition['id']; operator: string; values: Set<string>; actions: readonly string[] }>();
   for (const g of grants) {
-    if (g.kind !== 'tableKeys' || tables.get(g.table) === 'readWrite') continue;
-    const { table, definition } = data.table(g.table);
+    if (g.kind !== 'tableKeys') continue;
+    const actions = (g.actions ?? ['PutItem']).filter((a) => !tables.get(g.table)?.has(a)).sort();
+    if (!actions.length) continue;
+    const [operator, value] = 'prefix' in g.key ? ['ForAllValues:StringLike', `${g.key.prefix}*`] : ['ForAllValues:StringEquals', g.key.equals];
+    const id = `${g.table} ${operator} ${actions.join(' ')}`;
+    const entry = confined.get(id) ?? { table: g.table, operator, values: new Set<string>(), actions };
+    entry.values.add(value);
+    confined.set(id, entry);
+  }
+  for (const { table: id, operator, values, actions } of confined.values()) {
+    const { table, definition } = data.table(id);
     // The name, as bindTable gives it (a port whose only grant is tableKeys still needs it).
     fn.addEnvironment(definition.envVar, table.tableName);
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['dynamodb:PutItem'],
+        actions: actions.map((a) => `dynamodb:${a}`),
         resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${g.prefix}*`] } },
+        conditions: { [operator]: { 'dynamodb:LeadingKeys': [...values].sort() } },
       }),
     );
   }
@@ -230,10 +303,14 @@ export const grantPorts = (
     const policy = stack.formatArn({ service: 'iot', resource: 'policy', resourceName: devicePolicyName });
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['iot:CreateThing', 'iot:DescribeThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
+        actions: ['iot:CreateThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
         resources: [thing],
       }),
     );
+    // IAM names a certificate only by its id (cert/<id>), which IoT makes at CreateKeysAndCertificate,
+    // and a device certificate takes no tags, so there is no aws:ResourceTag to confine these to the
+    // installer's own: the account's cert/* is as narrow as IAM allows. The code deactivates and
+    // deletes only the certificate its own failed install made.
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:UpdateCertificate', 'iot:DeleteCertificate'], resources: [cert] }));
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:AttachPolicy', 'iot:DetachPolicy'], resources: [policy, cert] }));
     const [partition, region, account] = [stack.partition, stack.region, stack.account].map((v) => nagPseudo(stack, v));
@@ -245,7 +322,7 @@ export const grantPorts = (
     acknowledge(
       fn.role,
       `IAM5[Resource::arn:${partition}:iot:${region}:${account}:cert/*]`,
-      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand; only the device policy can be attached to it, and undo deactivates and deletes only the certificate just made.',
+      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate or DeleteCertificate below every certificate of the account. Only the device policy can be attached, and undo deactivates and deletes only the certificate just made.',
     );
   }
   if (grants.some((g) => g.kind === 'unitCheckCommands')) {

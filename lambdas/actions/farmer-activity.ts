@@ -273,8 +273,8 @@ export const farmerActivityActions: readonly ServedAction[] = [
     };
   }),
 
-  serve(contracts.FARMER_MILKING_ONE_HEAD, ['readingsWrite'], async ({ activity_id, herd }, { device, activity, deps }) => {
-    await deps.readingsWrite.putHerdNote(device._id, activity.start.published_at, herd);
+  serve(contracts.FARMER_MILKING_ONE_HEAD, ['herdNotes'], async ({ activity_id, herd }, { device, activity, deps }) => {
+    await deps.herdNotes.putHerdNote(device._id, activity.start.published_at, herd);
     return { _id: activity_id, herd };
   }),
 

@@ -230,7 +230,7 @@ export const installerActions: readonly ServedAction[] = [
    * the data endpoint; the log entry. Any step failing undoes the earlier ones. The certificate
    * and private key are answered once and kept nowhere.
    */
-  serve(contracts.NEW_INSTALL, ['farmsWrite', 'installs', 'provisioning', 'now'], async (q, { deps, caller, log }) => {
+  serve(contracts.NEW_INSTALL, ['farmsWrite', 'farmRemoval', 'installs', 'provisioning', 'now'], async (q, { deps, caller, log }) => {
     const supply = q.supplyNumber;
     const [takenFarm, takenUnit] = await Promise.all([deps.farmsWrite.findFarmBySupplyNumber(supply), deps.installs.getUnit(q.imei)]);
     if (takenFarm) throw new ValidationError(`Supply number ${supply} is already installed`);
@@ -264,7 +264,7 @@ export const installerActions: readonly ServedAction[] = [
         // The farm's own day (§9 dates are the farm's): a morning install in New Zealand is the UTC day before.
         install_date: localDayOf(Date.parse(now), q.timezone),
       };
-      await tx.step('farm', () => deps.farmsWrite.putFarm(farm), () => deps.farmsWrite.deleteFarm(farmId));
+      await tx.step('farm', () => deps.farmsWrite.putFarm(farm), () => deps.farmRemoval.deleteFarm(farmId));
       for (const v of vats) {
         const device: Device = {
           _id: `dev-${id}-${v.vatNumber}`,
@@ -283,7 +283,7 @@ export const installerActions: readonly ServedAction[] = [
           radar_serial: v.radarSerial,
           ...(v.oclock !== undefined ? { oclock: v.oclock } : {}),
         };
-        await tx.step(`device ${device._id}`, () => deps.farmsWrite.putDevice(device), () => deps.farmsWrite.deleteDevice(device));
+        await tx.step(`device ${device._id}`, () => deps.farmsWrite.putDevice(device), () => deps.farmRemoval.deleteDevice(device));
       }
       const unit: Unit = { _id: thingName, imei: q.imei, farm_id: farmId, low_connectivity: q.lowConnectivity, num_displays: q.numDisplays, certificate_id: cert.certificateId, created_at: now };
       await tx.step('unit', () => deps.installs.putUnit(unit), () => deps.installs.deleteUnit(q.imei));

@@ -49,8 +49,10 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
   const builders: { [K in PortName]: () => Promise<Ports[K]> } = {
     farms: () => load1('farmsWrite'),
     farmsWrite: async () => dynamoFarmRepository(documentClient(), farmsTable()),
+    farmRemoval: async () => dynamoFarmRepository(documentClient(), farmsTable()),
     readings: () => load1('readingsWrite'),
     readingsWrite: async () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
+    herdNotes: () => load1('readingsWrite'),
     alerts: () => load1('alertsWrite'),
     alertsWrite: async () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
     alertSettings: () => load1('alertSettingsWrite'),

@@ -1,5 +1,5 @@
 import { sameReading, readingKey, implausibleForVat, toReading, type Reading } from '../../shared/telemetry/reading';
-import type { FarmRepository } from '../ports/farms';
+import type { Ports } from '../ports/action-ports';
 import type { ReadingsRepository } from '../ports/readings';
 import type { Logger } from '../lib/logger';
 import { makeDeviceState, type AlertHook } from './device-state';
@@ -12,7 +12,7 @@ export { lastUpdatedOf } from './device-state';
 export type BatchResult = { readonly ok: true; readonly outcome: IngestOutcome } | { readonly ok: false; readonly error: Error };
 
 export interface IngestDeps {
-  readonly farms: FarmRepository;
+  readonly farms: Ports['farmsWrite'];
   readonly readings: ReadingsRepository;
   readonly now: () => Date;
   readonly log: Logger;

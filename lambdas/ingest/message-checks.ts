@@ -51,7 +51,7 @@ const firstIssue = (error: z.ZodError): string => {
 };
 
 /** The checks a message passes before its device's readings are looked at; a knode message is handled here entirely. */
-export const makeMessageChecks = (deps: { farms: FarmRepository; readings: ReadingsRepository; now: () => Date; log: Logger }) => {
+export const makeMessageChecks = (deps: { farms: Omit<FarmRepository, 'deleteFarm' | 'deleteDevice'>; readings: ReadingsRepository; now: () => Date; log: Logger }) => {
   const { farms, readings, log } = deps;
   const clock = () => deps.now().getTime();
   const things = new Map<string, { owner: Promise<ThingOwner | undefined>; at: number }>();

@@ -61,9 +61,14 @@ export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
  */
 export interface Ports {
   readonly farms: FarmReader;
-  readonly farmsWrite: FarmRepository;
+  /** The farms' writes but removal (the ingest, settings, flags, profiles and installs). */
+  readonly farmsWrite: Omit<FarmRepository, 'deleteFarm' | 'deleteDevice'>;
+  /** A farm and its devices removed: the undo of a failed new install alone. */
+  readonly farmRemoval: Pick<FarmRepository, 'deleteFarm' | 'deleteDevice'>;
   readonly readings: ReadingsReader;
   readonly readingsWrite: ReadingsRepository;
+  /** The farmer's herd note on a milking (pk H#<device>): the activity page's one write of the Readings table. */
+  readonly herdNotes: Pick<ReadingsRepository, 'putHerdNote'>;
   readonly alerts: AlertsReader;
   readonly alertsWrite: AlertsRepository;
   readonly alertSettings: AlertSettingsReader;

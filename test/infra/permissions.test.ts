@@ -1,4 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PORT_GRANTS } from '../../cdk/lib/port-grants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthVatMan, type Synthesized } from './synth';
 
@@ -41,7 +44,7 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
   },
   { fn: /^ApiInstaller$/, action: /^iot:Publish$/, resource: /:topic\/dts\/unit-\*\/cmd\/check$/, why: "Check Install's command to the unit of the farm the installer names; the device policy lets each unit read only its own" },
   { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
-  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate (its id is not known before)' },
+  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate: its id is not known before and device certificates take no tags, so IAM cannot confine UpdateCertificate/DeleteCertificate below every certificate of the account' },
   {
     fn: /^(TelemetryIngest|LiveHandler)$/,
     action: /^execute-api:ManageConnections$/,
@@ -189,5 +192,41 @@ describe('least privilege per function', () => {
     // The Watchman page reads; SAVE_SETTINGS puts the settings item alone (issue 22).
     const watchman = grants.filter((g) => g.fn === 'ApiWatchman' && g.actions.some((a) => writes.test(a)));
     expect(watchman.map((g) => [g.actions, g.condition])).toEqual([[['dynamodb:PutItem'], true]]);
+  });
+
+  it('gives no function dynamodb:Scan unless a port of its scans, and a port grants Scan only if an adapter sends a ScanCommand', () => {
+    const adapters = fileURLToPath(new URL('../../lambdas/adapters/dynamodb/', import.meta.url));
+    const sources = (readdirSync(adapters, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const scans = sources.some((f) => readFileSync(join(adapters, f), 'utf8').includes('ScanCommand'));
+    const scanningPorts = Object.entries(PORT_GRANTS)
+      .filter(([, gs]) => gs.some((g) => (g.kind === 'table' || g.kind === 'tableKeys') && (g.actions ?? []).includes('Scan')))
+      .map(([name]) => name);
+    if (!scans) expect(scanningPorts).toEqual([]);
+    // With no port granting it, no function may hold it (a grant from outside the port table would show here).
+    if (!scanningPorts.length) expect(grants.filter((g) => g.actions.some((a) => a === 'dynamodb:Scan' || a === 'dynamodb:*')).map((g) => g.fn)).toEqual([]);
+  });
+
+  it('gives Scan or DeleteItem only on the tables whose items the function deletes', () => {
+    const wide = /^dynamodb:(Scan|DeleteItem|\*)$/;
+    const tablesOf = (fn: string) =>
+      [...new Set(grants.filter((g) => g.fn === fn && g.actions.some((a) => wide.test(a))).flatMap((g) => g.resources.filter((r) => !r.includes('/index/'))))].sort();
+    const holders = Object.fromEntries([...new Set(grants.map((g) => g.fn))].sort().map((fn) => [fn, tablesOf(fn)] as const).filter(([, t]) => t.length > 0));
+    expect(holders).toEqual({
+      // The ingest's alert engine clears open conditions (Alerts); the ingest replaces activities (Readings); live pushes drop closed connections.
+      TelemetryIngest: ['DataAlerts', 'DataConnections', 'DataReadings'],
+      // The alert engine clears open conditions.
+      AlertEngineSweep: ['DataAlerts'],
+      ApiFarmerActivity: ['DataAlerts', 'DataFarms'],
+      ApiFarmerNotification: ['DataAlerts'],
+      ApiFarmerSetting: ['DataAlerts'],
+      DairyLinkSync: ['DataAlerts'],
+      // Pickups and organizations delete under their own key prefix only (a condition).
+      ApiFarmerOrganization: ['DataFarms'],
+      // The undo of a failed new install: the farm and its devices, the unit and its install log.
+      ApiInstaller: ['DataFarms'],
+      LiveHandler: ['DataConnections'],
+      // Its lease and open cases, under WATCHMAN keys only (a condition).
+      WatchmanJob: ['DataFarms'],
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Role, ServicePrincipal, type IGrantable, type IPrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal, type IGrantable, type IPrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -7,8 +7,11 @@ import { Construct } from 'constructs';
 import { acknowledge, nagGetAtt } from '../nag';
 import type { DataTable } from './data';
 
-/** How a function may use a table: maps to `grantReadData` / `grantReadWriteData`. */
-export type TableAccess = 'read' | 'readWrite';
+/**
+ * The DynamoDB actions a function may take on a table, named one by one: CDK's grantReadData and
+ * grantReadWriteData would also give Scan, DeleteItem and the stream reads whatever the code does.
+ */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'Scan' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
 
 export interface VatManFunctionProps {
   /** Absolute path of the TypeScript entry file; it exports `handler`. */
@@ -135,12 +138,18 @@ export class VatManFunction extends Construct implements IGrantable {
    * Grants the function access to a table and hands it the table's name in the environment
    * variable named by the table definition (for example FARMS_TABLE), so the two never diverge.
    */
-  bindTable({ table, definition }: DataTable, access: TableAccess): this {
-    if (access === 'read') table.grantReadData(this);
-    else table.grantReadWriteData(this);
+  bindTable({ table, definition }: DataTable, actions: readonly TableAction[]): this {
+    const sorted = [...new Set(actions)].sort();
+    // Only a Query can use an index: the index ARNs are granted to functions that query.
+    const indexes = definition.globalSecondaryIndexes.length > 0 && sorted.includes('Query');
+    if (sorted.length) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: sorted.map((a) => `dynamodb:${a}`), resources: [table.tableArn, ...(indexes ? [`${table.tableArn}/index/*`] : [])] }),
+      );
+    }
     this.addEnvironment(definition.envVar, table.tableName);
 
-    if (definition.globalSecondaryIndexes.length > 0) {
+    if (indexes) {
       // The grant covers `<table arn>/index/*` so queries on the table's GSIs work; the wildcard
       // is confined to this one table's indexes.
       acknowledge(
