@@ -164,8 +164,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     },
   ],
   now: [],
-  // A connection's items are deleted when it closes or moves to another farm.
-  connections: [readWrite('Connections', 'PutItem', 'DeleteItem')],
+  // A renewal moves `until` (UpdateItem); a connection's items are deleted when it closes or moves to another farm.
+  connections: [readWrite('Connections', 'PutItem', 'UpdateItem', 'DeleteItem')],
   liveSender: [{ kind: 'liveConnections' }],
   // GetUser (the session check) is authorized by the person's own access token: no IAM action.
   liveAuthority: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'] }],

@@ -36,6 +36,16 @@ const tokenOf = (caller: Caller): string => {
   return caller.accessToken;
 };
 
+/**
+ * The access token of a caller whose email is verified: the authenticator's confirmation goes by
+ * email, so only to an address the person has proved is theirs.
+ */
+const verifiedEmailToken = async (farms: FarmReader, caller: Caller): Promise<string> => {
+  const token = tokenOf(caller);
+  if ((await profileOf(farms, caller)).email_verify !== 2) throw new ValidationError(MSG_AUTHENTICATOR_EMAIL_UNVERIFIED);
+  return token;
+};
+
 const FLAG_OF: Record<VerifiedAttribute, 'email_verify' | 'phone_verify'> = { email: 'email_verify', phone_number: 'phone_verify' };
 
 /** /api/setting/profile (farmer §2.10, §4, §7): the person's own profile, verification and password. */
@@ -105,15 +115,13 @@ export const settingProfileActions: readonly ServedAction[] = [
   }),
 
   serve(contracts.USER_AUTHENTICATOR_CONFIRM_SEND, ['farms', 'account'], async (_input, { caller, deps }) => {
-    const token = tokenOf(caller);
-    if ((await profileOf(deps.farms, caller)).email_verify !== 2) throw new ValidationError(MSG_AUTHENTICATOR_EMAIL_UNVERIFIED);
+    const token = await verifiedEmailToken(deps.farms, caller);
     await deps.account.sendAuthenticatorCode(token);
     return 'success' as const;
   }),
 
   serve(contracts.USER_AUTHENTICATOR_CONFIRM, ['farms', 'account', 'now'], async ({ code }, { caller, deps, log }) => {
-    const token = tokenOf(caller);
-    if ((await profileOf(deps.farms, caller)).email_verify !== 2) throw new ValidationError(MSG_AUTHENTICATOR_EMAIL_UNVERIFIED);
+    const token = await verifiedEmailToken(deps.farms, caller);
     const outcome = await deps.account.confirmAuthenticator(token, caller.username, code, deps.now());
     if (outcome === 'no-app') throw new ValidationError(MSG_AUTHENTICATOR_NOT_SET_UP);
     if (outcome === 'wrong-code') throw new ValidationError(MSG_AUTHENTICATOR_CODE);

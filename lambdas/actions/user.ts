@@ -34,22 +34,29 @@ export const userActions: readonly ServedAction[] = [
     const email = normaliseEmail(user.email);
     const phone = normalisePhone(user.phone);
     const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone }, gRecaptchaResponse);
-    await deps.farmsWrite.putUser(
-      {
-        _id: sub,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        email,
-        phone,
-        role: 'User',
-        is_herd_enabled: 0,
-        subscribed: false,
-        email_verify: 1,
-        phone_verify: 1,
-        created_at: deps.now().toISOString(),
-      },
-      { onlyIfNew: true },
-    );
+    try {
+      await deps.farmsWrite.putUser(
+        {
+          _id: sub,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          email,
+          phone,
+          role: 'User',
+          is_herd_enabled: 0,
+          subscribed: false,
+          email_verify: 1,
+          phone_verify: 1,
+          created_at: deps.now().toISOString(),
+        },
+        { onlyIfNew: true },
+      );
+    } catch (err) {
+      // An account without a profile could neither use the product nor sign up again ('already
+      // exists'): it goes, so the person's retry starts afresh.
+      await deps.identity.removeAccount(email).catch((undo: unknown) => log.error('sign-up left an account without a profile', { user: sub, err: undo }));
+      throw err;
+    }
     log.info('user signed up', { user: sub });
     // The post-confirmation trigger's work (triggers/alert-email-route.ts): Cognito does not run it
     // for an account the admin API creates. Never fails the sign-up: the notifier makes the route

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIVE_FORBIDDEN, LIVE_SIGN_IN_AGAIN } from '../../shared/live/protocol';
+import { MSG_SIGN_IN_AGAIN } from '../../shared/api/actions/profile';
+import { LIVE_FORBIDDEN } from '../../shared/live/protocol';
 import { createLogger } from '../lib/logger';
 import { ORIGIN_HEADER } from '../lib/origin-check';
 import { makeLiveHandler, type LiveDeps } from './live';
@@ -33,8 +34,7 @@ const deps = (w: World, originSecret?: string): LiveDeps => ({
   } as unknown as LiveDeps['verifier'],
   authority: { currentGroups: async (u) => w.groups[u], sessionActive: async (t) => !w.signedOut.has(t) },
   connections: {
-    putConnection: async (c: { connectionId: string }) => void w.connected.push(c.connectionId),
-    subscribe: async (id: string, farm: string) => void w.subscribed.push(`${id}/${farm}`),
+    watch: async (id: string, _user: string, farm: string) => void (w.connected.push(id), w.subscribed.push(`${id}/${farm}`)),
     removeConnection: async (id: string) => void w.removed.push(id),
   } as unknown as LiveDeps['connections'],
   farms: { isLinked: async (u: string, f: string) => w.linked.has(`${u}/${f}`), getFarm: async (f: string) => ({ _id: f }) } as unknown as LiveDeps['farms'],
@@ -84,11 +84,11 @@ describe('a subscription', () => {
     const w = world();
     expect(await subscribe(w, 'access:u1', 'farm-2')).toEqual({ statusCode: 403, body: LIVE_FORBIDDEN });
     w.signedOut.add('access:u1');
-    expect(await subscribe(w, 'access:u1')).toEqual({ statusCode: 401, body: LIVE_SIGN_IN_AGAIN });
+    expect(await subscribe(w, 'access:u1')).toEqual({ statusCode: 401, body: MSG_SIGN_IN_AGAIN });
     w.groups.u3 = undefined;
-    expect(await subscribe(w, 'access:u3')).toEqual({ statusCode: 401, body: LIVE_SIGN_IN_AGAIN });
-    expect(await subscribe(w, 'id:u2', 'farm-9')).toEqual({ statusCode: 401, body: LIVE_SIGN_IN_AGAIN });
-    expect(await subscribe(w, 'garbage')).toEqual({ statusCode: 401, body: LIVE_SIGN_IN_AGAIN });
+    expect(await subscribe(w, 'access:u3')).toEqual({ statusCode: 401, body: MSG_SIGN_IN_AGAIN });
+    expect(await subscribe(w, 'id:u2', 'farm-9')).toEqual({ statusCode: 401, body: MSG_SIGN_IN_AGAIN });
+    expect(await subscribe(w, 'garbage')).toEqual({ statusCode: 401, body: MSG_SIGN_IN_AGAIN });
     expect(w.subscribed).toEqual([]);
   });
 });

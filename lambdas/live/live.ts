@@ -1,4 +1,5 @@
-import { LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, LIVE_SIGN_IN_AGAIN, subscribeMessageSchema, type LiveReading, type LiveServerMessage } from '../../shared/live/protocol';
+import { MSG_SIGN_IN_AGAIN } from '../../shared/api/actions/profile';
+import { LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, subscribeMessageSchema, type LiveReading, type LiveServerMessage } from '../../shared/live/protocol';
 import type { Reading } from '../../shared/telemetry/reading';
 import { roleFromGroups } from '../../shared/roles';
 import type { ConnectionsRepository, LiveAuthority, LiveSender } from '../ports/live';
@@ -74,14 +75,13 @@ export const makeLiveHandler = (deps: LiveDeps) => async (event: LiveEvent): Pro
   };
   const { farm, token } = parsed.data;
   const caller = await currentCaller(deps, token);
-  if (!caller) return refuse(401, LIVE_SIGN_IN_AGAIN);
+  if (!caller) return refuse(401, MSG_SIGN_IN_AGAIN);
   try {
     await farmOf({ farms: deps.farms }, caller, farm);
   } catch {
     return refuse(403, LIVE_FORBIDDEN);
   }
-  await deps.connections.putConnection({ connectionId, userId: caller.userId, groups: caller.groups, totp: caller.totp }, deps.now());
-  await deps.connections.subscribe(connectionId, farm, deps.now());
+  await deps.connections.watch(connectionId, caller.userId, farm, deps.now());
   await send(deps, connectionId, { type: 'subscribed', farm });
   return { statusCode: 200 };
 };

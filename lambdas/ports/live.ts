@@ -4,23 +4,13 @@
  * watching connection (pk `LIVE#<farm>`, sk the connection id), so the ingest finds a farm's
  * connections with one Query. Both expire with API Gateway's 2-hour connection limit.
  */
-export interface ConnectionRecord {
-  readonly connectionId: string;
-  readonly userId: string;
-  /** The person's Cognito groups (read from Cognito) and the token's TOTP proof at the last subscription. */
-  readonly groups: readonly string[];
-  readonly totp: boolean;
-  readonly farm?: string;
-}
-
 export interface ConnectionsRepository {
-  putConnection(record: Omit<ConnectionRecord, 'farm'>, now: Date): Promise<void>;
-  getConnection(connectionId: string): Promise<ConnectionRecord | undefined>;
   /**
-   * Watches `farm` from now on, for LIVE_AUTHORIZED_SECONDS (a connection watches one farm: the
-   * previous one is dropped); each renewed subscription extends it.
+   * The person behind the connection watches `farm` for LIVE_AUTHORIZED_SECONDS from `now` (a
+   * connection watches one farm: the previous one is dropped). A renewal by the same person of the
+   * same farm only moves the subscription's `until`: one conditional write, the other records stand.
    */
-  subscribe(connectionId: string, farm: string, now: Date): Promise<void>;
+  watch(connectionId: string, userId: string, farm: string, now: Date): Promise<void>;
   /** The connection and its farm's item. */
   removeConnection(connectionId: string): Promise<void>;
   /** The farm's connections whose subscription is current. */

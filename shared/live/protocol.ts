@@ -44,8 +44,6 @@ export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;
 export const LIVE_FORBIDDEN = 'You do not have access to this farm.';
 /** A message that is not a subscription. */
 export const LIVE_BAD_MESSAGE = 'Send {"action":"subscribe","farm":"<farm id>","token":"<access token>"}.';
-/** A subscription whose token is not (or no longer) good: expired, signed out everywhere, or not an access token. */
-export const LIVE_SIGN_IN_AGAIN = 'Please sign in again.';
 
 /** API Gateway closes a WebSocket connection after 2 hours: its records expire then too. */
 export const LIVE_CONNECTION_TTL_SECONDS = 2 * 60 * 60;

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeResetToken } from '../../shared/api/actions/user';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { userActions } from '../../lambdas/actions/user';
+import { cognitoIdentityProvider } from '../../lambdas/adapters/cognito/identity-provider';
+import type { ServedAction } from '../../lambdas/lib/dispatch';
+import { createLogger } from '../../lambdas/lib/logger';
+import type { Ports } from '../../lambdas/ports/action-ports';
 import { startTestStack } from '../support/local-stack';
 
 /** Sign-up, password reset and the user record, through the API and the real cognito-local. */
@@ -59,6 +65,23 @@ describe('sign-up', () => {
   it('refuses the same email again, whatever its case', async () => {
     const again = await signUp({ ...newUser, email: 'HANA.PARATA@example.nz' });
     expect(again).toEqual({ status: 422, body: { message: 'An account with this email already exists. Please sign in.' } });
+  });
+
+  it('removes the Cognito account again when the profile cannot be stored, so the retry signs up', async () => {
+    const { cognito } = stack.facts;
+    const identity = cognitoIdentityProvider(
+      new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      cognito.userPoolId,
+      cognito.clientId,
+    );
+    const signUpAction = userActions.find((a) => a.contract.type === 'USER_SIGN_UP') as ServedAction;
+    const refused = Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+    const deps = { identity, farmsWrite: { putUser: () => Promise.reject(refused) }, now: () => new Date() } as unknown as Ports;
+    const email = `profile-fails-${Date.now()}@example.nz`;
+    const input = { type: 'USER_SIGN_UP', gRecaptchaResponse: '', user: { ...newUser, email, phone: '+64215550199' } };
+    await expect(signUpAction.run(input, { deps, log: createLogger({}, 'error', () => undefined) } as never)).rejects.toThrow('Throughput exceeds');
+    const res = await signUp({ ...newUser, email });
+    expect(res.status).toBe(200);
   });
 
   it.each([

@@ -3,7 +3,9 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICES } from '../../local/seed/demo-data';
 import { AdminAddUserToGroupCommand, AdminRemoveUserFromGroupCommand, AdminUserGlobalSignOutCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { LIVE_AUTHORIZED_SECONDS, LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, LIVE_SIGN_IN_AGAIN, liveServerMessageSchema, type LiveServerMessage } from '../../shared/live/protocol';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { MSG_SIGN_IN_AGAIN } from '../../shared/api/actions/profile';
+import { LIVE_AUTHORIZED_SECONDS, LIVE_BAD_MESSAGE, LIVE_FORBIDDEN, liveServerMessageSchema, type LiveServerMessage } from '../../shared/live/protocol';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoConnectionsRepository } from '../../lambdas/adapters/dynamodb/connections-repository';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
@@ -62,7 +64,7 @@ describe('live updates over the WebSocket', () => {
   it('refuses a subscription without a valid token, and never wants one in the URL', async () => {
     const { ws, next } = await open();
     ws.send(subscription('farm-auto', 'not-a-token'));
-    await next((m) => m.type === 'error' && m.message === LIVE_SIGN_IN_AGAIN);
+    await next((m) => m.type === 'error' && m.message === MSG_SIGN_IN_AGAIN);
     ws.close();
   });
 
@@ -138,11 +140,29 @@ describe('live updates over the WebSocket', () => {
   it('lets a subscription that is not renewed lapse after a minute', async () => {
     const connections = dynamoConnectionsRepository(createDocumentClient(), process.env.CONNECTIONS_TABLE ?? '');
     const minuteAgo = new Date(Date.now() - (LIVE_AUTHORIZED_SECONDS + 1) * 1000);
-    await connections.putConnection({ connectionId: 'lapsed=', userId: 'u', groups: [], totp: false }, minuteAgo);
-    await connections.subscribe('lapsed=', 'farm-lapse', minuteAgo);
-    await connections.putConnection({ connectionId: 'current=', userId: 'u', groups: [], totp: false }, new Date());
-    await connections.subscribe('current=', 'farm-lapse', new Date());
+    await connections.watch('lapsed=', 'u', 'farm-lapse', minuteAgo);
+    await connections.watch('current=', 'u', 'farm-lapse', new Date());
     expect(await connections.listFarmConnections('farm-lapse')).toEqual(['current=']);
+  });
+
+  it('renews a subscription by moving its until alone, and starts afresh for a move or another person', async () => {
+    const table = process.env.CONNECTIONS_TABLE ?? '';
+    const doc = createDocumentClient();
+    const connections = dynamoConnectionsRepository(doc, table);
+    const item = async (pk: string, sk: string) => (await doc.send(new GetCommand({ TableName: table, Key: { pk, sk } }))).Item;
+    const minuteAgo = new Date(Date.now() - (LIVE_AUTHORIZED_SECONDS + 1) * 1000);
+    await connections.watch('renewed=', 'u', 'farm-renew', minuteAgo);
+    const first = await item('CONN#renewed=', 'CONN');
+    await connections.watch('renewed=', 'u', 'farm-renew', new Date());
+    // The connection record is as the first subscription wrote it; only the farm item's until moved.
+    expect(await item('CONN#renewed=', 'CONN')).toEqual(first);
+    expect(await connections.listFarmConnections('farm-renew')).toEqual(['renewed=']);
+    await connections.watch('renewed=', 'v', 'farm-renew-2', new Date());
+    expect(await item('LIVE#farm-renew', 'renewed=')).toBeUndefined();
+    expect(await item('CONN#renewed=', 'CONN')).toMatchObject({ user_id: 'v', farm: 'farm-renew-2' });
+    expect(await connections.listFarmConnections('farm-renew-2')).toEqual(['renewed=']);
+    await connections.removeConnection('renewed=');
+    expect(await connections.listFarmConnections('farm-renew-2')).toEqual([]);
   });
 
   it('refuses the renewal of a session signed out everywhere', async () => {
@@ -156,7 +176,7 @@ describe('live updates over the WebSocket', () => {
     const idp = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await idp.send(new AdminUserGlobalSignOutCommand({ UserPoolId: cognito.userPoolId, Username: 'westfarmer@vatman.local' }));
     socket.ws.send(subscription('farm-wes', token));
-    await socket.next((m) => m.type === 'error' && m.message === LIVE_SIGN_IN_AGAIN);
+    await socket.next((m) => m.type === 'error' && m.message === MSG_SIGN_IN_AGAIN);
     socket.ws.close();
   });
 });

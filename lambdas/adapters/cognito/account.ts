@@ -7,38 +7,23 @@ import {
   VerifyUserAttributeCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { MSG_CURRENT_PASSWORD, MSG_SIGN_IN_AGAIN } from '../../../shared/api/actions/profile';
+import { MSG_CURRENT_PASSWORD } from '../../../shared/api/actions/profile';
 import { TOTP_CONFIRMED_ATTRIBUTE } from '../../../shared/roles';
-import { ThrottledError, UnauthorizedError, ValidationError } from '../../lib/errors';
+import { ValidationError } from '../../lib/errors';
 import { requireEnv } from '../../lib/env';
-import { createCognitoClient, requestAttributeCode, TOO_MANY_ATTEMPTS } from './identity-provider';
+import { isCognitoError, rethrowForCaller } from './errors';
+import { createCognitoClient, requestAttributeCode } from './identity-provider';
 import type { AccountService } from '../../ports/cognito';
 
 /** ClientMetadata that words the email code as the authenticator's confirmation (lambdas/triggers/cognito-messages.ts). */
 export const AUTHENTICATOR_PURPOSE = 'authenticator';
-
-const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
-const THROTTLED = new Set(['LimitExceededException', 'TooManyRequestsException', 'TooManyFailedAttemptsException']);
-/**
- * A token Cognito will not act on: revoked or signed out elsewhere (NotAuthorized), or one it does
- * not know as an access token of this pool (ResourceNotFound, as cognito-local answers an ID token
- * where AWS answers NotAuthorized).
- */
-const SIGNED_OUT = new Set(['NotAuthorizedException', 'ResourceNotFoundException']);
-
-/** Cognito's refusals as the API answers them: a signed-out caller is a 401, as the spec's shells expect; too many requests a 429. */
-const rethrow = (err: unknown): never => {
-  if (THROTTLED.has(nameOf(err))) throw new ThrottledError(TOO_MANY_ATTEMPTS);
-  if (SIGNED_OUT.has(nameOf(err))) throw new UnauthorizedError(MSG_SIGN_IN_AGAIN);
-  throw err;
-};
 
 export const cognitoAccountService = (client: CognitoIdentityProviderClient, userPoolId: string): AccountService => ({
   async sendVerificationCode(accessToken, attribute) {
     try {
       await requestAttributeCode(client, accessToken, attribute);
     } catch (err) {
-      rethrow(err);
+      rethrowForCaller(err);
     }
   },
   async verifyAttribute(accessToken, attribute, code) {
@@ -46,8 +31,8 @@ export const cognitoAccountService = (client: CognitoIdentityProviderClient, use
       await client.send(new VerifyUserAttributeCommand({ AccessToken: accessToken, AttributeName: attribute, Code: code }));
       return true;
     } catch (err) {
-      if (['CodeMismatchException', 'ExpiredCodeException'].includes(nameOf(err))) return false;
-      return rethrow(err);
+      if (isCognitoError(err, 'CodeMismatchException', 'ExpiredCodeException')) return false;
+      return rethrowForCaller(err);
     }
   },
   async changePassword(accessToken, previous, proposed) {
@@ -56,19 +41,19 @@ export const cognitoAccountService = (client: CognitoIdentityProviderClient, use
     } catch (err) {
       // AWS answers a wrong current password with NotAuthorized, cognito-local with InvalidPassword
       // ('Invalid password'); a new password the policy refuses is InvalidPassword with the policy's words.
-      if (nameOf(err) === 'NotAuthorizedException') throw new ValidationError(MSG_CURRENT_PASSWORD);
-      if (nameOf(err) === 'InvalidPasswordException') {
+      if (isCognitoError(err, 'NotAuthorizedException')) throw new ValidationError(MSG_CURRENT_PASSWORD);
+      if (isCognitoError(err, 'InvalidPasswordException')) {
         const message = (err as Error).message;
         throw new ValidationError(/policy|conform|must/i.test(message) ? message : MSG_CURRENT_PASSWORD);
       }
-      rethrow(err);
+      rethrowForCaller(err);
     }
   },
   async sendAuthenticatorCode(accessToken) {
     try {
       await client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: 'email', ClientMetadata: { attribute: 'email', purpose: AUTHENTICATOR_PURPOSE } }));
     } catch (err) {
-      rethrow(err);
+      rethrowForCaller(err);
     }
   },
   async confirmAuthenticator(accessToken, username, code, at) {
@@ -81,7 +66,7 @@ export const cognitoAccountService = (client: CognitoIdentityProviderClient, use
       await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
       return 'confirmed';
     } catch (err) {
-      return rethrow(err);
+      return rethrowForCaller(err);
     }
   },
   async contactOf(username) {
@@ -90,7 +75,7 @@ export const cognitoAccountService = (client: CognitoIdentityProviderClient, use
       const valueOf = (name: string) => user.UserAttributes?.find((a) => a.Name === name)?.Value;
       return { email: valueOf('email'), phone: valueOf('phone_number') };
     } catch (err) {
-      return rethrow(err);
+      return rethrowForCaller(err);
     }
   },
   async updateAttributes(username, { firstName, lastName, phone }) {
@@ -107,7 +92,7 @@ export const cognitoAccountService = (client: CognitoIdentityProviderClient, use
         }),
       );
     } catch (err) {
-      rethrow(err);
+      rethrowForCaller(err);
     }
   },
 });

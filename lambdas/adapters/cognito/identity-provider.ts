@@ -10,7 +10,8 @@ import {
   RespondToAuthChallengeCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { MSG_PHONE_REQUIRED, MSG_RESET_LINK, MSG_TOTP_CODE } from '../../../shared/api/actions/user';
-import { ThrottledError, ValidationError } from '../../lib/errors';
+import { ValidationError } from '../../lib/errors';
+import { cognitoErrorName, isCognitoError, throwIfThrottled } from './errors';
 import { BOT_CHECK_FAILED, BOT_CHECK_FIELD, BOT_CHECK_STALE } from '../../ports/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import type { Tokens, IdentityProvider } from '../../ports/cognito';
@@ -25,7 +26,6 @@ export const requestAttributeCode = (client: CognitoIdentityProviderClient, acce
   client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: attribute, ClientMetadata: { attribute } }));
 
 export const EMAIL_TAKEN = 'An account with this email already exists. Please sign in.';
-export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again in a few minutes.';
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';
 
@@ -61,7 +61,7 @@ export const cognitoIdentityProvider = (
       if (res.ChallengeName === 'SOFTWARE_TOKEN_MFA' && res.Session) return { challenge: 'SOFTWARE_TOKEN_MFA', session: res.Session };
       return tokensOf(res.AuthenticationResult);
     } catch (err) {
-      if (CREDENTIAL_ERRORS.has((err as { name?: string }).name ?? '')) throw new ValidationError(WRONG_CREDENTIALS);
+      if (CREDENTIAL_ERRORS.has(cognitoErrorName(err))) throw new ValidationError(WRONG_CREDENTIALS);
       throw err;
     }
   },
@@ -78,8 +78,8 @@ export const cognitoIdentityProvider = (
       return tokensOf(res.AuthenticationResult);
     } catch (err) {
       // A wrong or stale code, or a session that expired (3 minutes): sign in again.
-      if (['CodeMismatchException', 'ExpiredCodeException', 'NotAuthorizedException', 'InvalidPasswordException'].includes(nameOf(err))) throw new ValidationError(MSG_TOTP_CODE);
-      if (nameOf(err) === 'TooManyRequestsException' || nameOf(err) === 'TooManyFailedAttemptsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      if (isCognitoError(err, 'CodeMismatchException', 'ExpiredCodeException', 'NotAuthorizedException', 'InvalidPasswordException')) throw new ValidationError(MSG_TOTP_CODE);
+      throwIfThrottled(err);
       throw err;
     }
   },
@@ -116,14 +116,17 @@ export const cognitoIdentityProvider = (
       // An account left waiting for a password change would hold the email: the person could
       // neither sign in nor sign up again.
       if (created) await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: account.email })).catch(() => undefined);
-      if (nameOf(err) === 'UsernameExistsException') throw new ValidationError(EMAIL_TAKEN);
+      if (isCognitoError(err, 'UsernameExistsException')) throw new ValidationError(EMAIL_TAKEN);
       // The pre-sign-up trigger refused the bot-check: its words, which the web app reads (reload for a fresh check).
-      if (nameOf(err) === 'UserLambdaValidationException') throw new ValidationError((err as Error).message.includes(BOT_CHECK_STALE) ? BOT_CHECK_STALE : BOT_CHECK_FAILED);
-      if (nameOf(err) === 'InvalidPasswordException') throw new ValidationError((err as Error).message);
-      if (nameOf(err) === 'InvalidParameterException' && /phone/i.test((err as Error).message)) throw new ValidationError(MSG_PHONE_REQUIRED);
-      if (nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      if (isCognitoError(err, 'UserLambdaValidationException')) throw new ValidationError((err as Error).message.includes(BOT_CHECK_STALE) ? BOT_CHECK_STALE : BOT_CHECK_FAILED);
+      if (isCognitoError(err, 'InvalidPasswordException')) throw new ValidationError((err as Error).message);
+      if (isCognitoError(err, 'InvalidParameterException') && /phone/i.test((err as Error).message)) throw new ValidationError(MSG_PHONE_REQUIRED);
+      throwIfThrottled(err);
       throw err;
     }
+  },
+  async removeAccount(email) {
+    await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: email }));
   },
   async sendEmailVerification(accessToken) {
     await requestAttributeCode(client, accessToken, 'email');
@@ -132,11 +135,11 @@ export const cognitoIdentityProvider = (
     try {
       await client.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
     } catch (err) {
-      if (nameOf(err) === 'UserNotFoundException') return;
+      if (isCognitoError(err, 'UserNotFoundException')) return;
       // An account whose email is not verified gets no reset code (Cognito refuses to send to an
       // unverified address); the answer is the same 'success', so nothing is revealed.
-      if (nameOf(err) === 'InvalidParameterException' && /verified/i.test((err as Error).message)) return;
-      if (nameOf(err) === 'LimitExceededException' || nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      if (isCognitoError(err, 'InvalidParameterException') && /verified/i.test((err as Error).message)) return;
+      throwIfThrottled(err);
       throw err;
     }
   },
@@ -144,15 +147,13 @@ export const cognitoIdentityProvider = (
     try {
       await client.send(new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: email, ConfirmationCode: code, Password: newPassword }));
     } catch (err) {
-      if (['CodeMismatchException', 'ExpiredCodeException', 'UserNotFoundException'].includes(nameOf(err))) throw new ValidationError(MSG_RESET_LINK);
-      if (nameOf(err) === 'InvalidPasswordException') throw new ValidationError((err as Error).message);
-      if (nameOf(err) === 'LimitExceededException' || nameOf(err) === 'TooManyRequestsException') throw new ThrottledError(TOO_MANY_ATTEMPTS);
+      if (isCognitoError(err, 'CodeMismatchException', 'ExpiredCodeException', 'UserNotFoundException')) throw new ValidationError(MSG_RESET_LINK);
+      if (isCognitoError(err, 'InvalidPasswordException')) throw new ValidationError((err as Error).message);
+      throwIfThrottled(err);
       throw err;
     }
   },
 });
-
-const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
 
 const tokensOf = (r: { AccessToken?: string; IdToken?: string; RefreshToken?: string } | undefined): Tokens => {
   if (!r?.AccessToken || !r.IdToken) throw new ValidationError(WRONG_CREDENTIALS);

@@ -1,9 +1,8 @@
 import { AdminGetUserCommand, AdminListGroupsForUserCommand, GetUserCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { requireEnv } from '../../lib/env';
 import type { LiveAuthority } from '../../ports/live';
+import { isCognitoError } from './errors';
 import { createCognitoClient } from './identity-provider';
-
-const nameOf = (err: unknown) => (err as { name?: string }).name ?? '';
 
 /**
  * Cognito's answers for the live socket's subscriptions: the groups by AdminListGroupsForUser (the
@@ -21,7 +20,7 @@ export const cognitoLiveAuthority = (client: CognitoIdentityProviderClient, user
       if (user.Enabled === false) return undefined;
       return (groups.Groups ?? []).flatMap((g) => (g.GroupName ? [g.GroupName] : []));
     } catch (err) {
-      if (nameOf(err) === 'UserNotFoundException') return undefined;
+      if (isCognitoError(err, 'UserNotFoundException')) return undefined;
       throw err;
     }
   },
@@ -30,7 +29,7 @@ export const cognitoLiveAuthority = (client: CognitoIdentityProviderClient, user
       await client.send(new GetUserCommand({ AccessToken: accessToken }));
       return true;
     } catch (err) {
-      if (nameOf(err) === 'NotAuthorizedException') return false;
+      if (isCognitoError(err, 'NotAuthorizedException')) return false;
       throw err;
     }
   },

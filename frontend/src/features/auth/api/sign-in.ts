@@ -1,6 +1,6 @@
 import { confirmSignIn, signIn } from 'aws-amplify/auth';
 import * as z from 'zod';
-import { MSG_EMAIL, MSG_PASSWORD_REQUIRED, MSG_TOTP_CODE, totpCodeField } from '../../../../../shared/api/actions/user';
+import { MSG_EMAIL, MSG_PASSWORD_REQUIRED, MSG_TOO_MANY_ATTEMPTS, MSG_TOTP_CODE, totpCodeField } from '../../../../../shared/api/actions/user';
 import { SNACKBAR_DEFAULT_MESSAGE } from '../../../components/snackbar';
 import { MSG_NO_RESPONSE } from '../../../lib/api-error';
 import { authReady } from '../../../lib/auth-session';
@@ -15,7 +15,6 @@ export type SignInInput = z.infer<typeof signInInputSchema>;
 export const MSG_WRONG_CREDENTIALS = 'Incorrect email or password.';
 export const MSG_NOT_CONFIRMED = 'Your account is not confirmed yet. Please check your email.';
 export const MSG_RESET_REQUIRED = 'Your password needs to be reset. Use "Forgot password?" to set a new one.';
-export const MSG_TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a few minutes and try again.';
 
 /** `totp`: the account has an authenticator app; the code step (confirmTotpCode) comes next. */
 export type SignInResult = { readonly ok: true } | { readonly ok: false; readonly totp?: boolean; readonly message: string };
