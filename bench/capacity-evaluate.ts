@@ -8,7 +8,8 @@
  * moot (a collection before the vat reached 80 %) is counted apart. Prints, asserts nothing.
  */
 import { forecastCapacity } from '../shared/alerts/capacity-forecast';
-import { evaluate, initialAlertState, type AlertContext } from '../shared/alerts/engine';
+import { evaluate } from '../shared/alerts/engine';
+import { initialAlertState, type AlertContext } from '../shared/alerts/engine-state';
 import { DEFAULT_ALERT_SETTINGS } from '../shared/alerts/settings';
 import { telemetryMessageSchema } from '../shared/telemetry/device-message';
 import { toReading } from '../shared/telemetry/reading';

@@ -1,4 +1,5 @@
-import { evaluate, initialAlertState, sweep, type AlertContext, type AlertEngineState, type EngineStep } from '../../shared/alerts/engine';
+import { evaluate, sweep } from '../../shared/alerts/engine';
+import { initialAlertState, type AlertContext, type AlertEngineState, type EngineStep } from '../../shared/alerts/engine-state';
 import type { Notification, NotificationType } from '../../shared/alerts/types';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';

@@ -1,4 +1,4 @@
-import type { AlertEngineState } from '../../shared/alerts/engine';
+import type { AlertEngineState } from '../../shared/alerts/engine-state';
 import type { Notification, NotificationStatus, NotificationType, RaisedAlert } from '../../shared/alerts/types';
 
 /** The engine's stored state of one device, with its outbox of alerts not yet written. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, initialAlertState, type AlertContext } from '../../shared/alerts/engine';
+import { evaluate } from '../../shared/alerts/engine';
+import { initialAlertState, type AlertContext } from '../../shared/alerts/engine-state';
 import { DEFAULT_ALERT_SETTINGS } from '../../shared/alerts/settings';
 import { forecastCooling, predictCooling } from '../../shared/compliance/cooling-forecast';
 import type { TempSample } from '../../shared/compliance/cooling-rules';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ALERT_SETTINGS } from '../../shared/alerts/settings';
-import { evaluate, initialAlertState, type AlertContext } from '../../shared/alerts/engine';
+import { evaluate } from '../../shared/alerts/engine';
+import { initialAlertState, type AlertContext } from '../../shared/alerts/engine-state';
 import { telemetryMessageSchema } from '../../shared/telemetry/device-message';
 import { toReading } from '../../shared/telemetry/reading';
 import type { FaultKind } from './faults';

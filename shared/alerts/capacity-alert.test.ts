@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reading } from '../telemetry/testing/trace';
 import type { Reading } from '../telemetry/reading';
-import { evaluate, initialAlertState, type AlertContext, type AlertEngineState } from './engine';
+import { evaluate } from './engine';
+import { initialAlertState, type AlertContext, type AlertEngineState } from './engine-state';
 import { forecastCapacity } from './capacity-forecast';
 import { DEFAULT_ALERT_SETTINGS } from './settings';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { StateMachine } from '../telemetry/device-message';
 import type { Reading } from '../telemetry/reading';
 import { at, reading } from '../telemetry/testing/trace';
-import { evaluate, initialAlertState, sweep, type AlertContext, type AlertEngineState } from './engine';
+import { evaluate, sweep } from './engine';
+import { initialAlertState, type AlertContext, type AlertEngineState } from './engine-state';
 import { DEFAULT_ALERT_SETTINGS } from './settings';
 import type { NotificationType } from './types';
 

@@ -36,6 +36,35 @@ export const NOTIFICATION_TYPES = {
   202: 'Vat will be full before pickup',
 } as const;
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;
+
+/** The notification types by name, for code that raises or reads them. */
+export const ALERT = {
+  over10: 101,
+  over6: 102,
+  plateWarm: 103,
+  tooCold: 104,
+  coolingAtRisk: 105,
+  slowCool: 110,
+  pickUp: 111,
+  controllerUnknown: 112,
+  manualOverride: 113,
+  offPosition: 114,
+  volume: 201,
+  fullBeforePickup: 202,
+  powerOutage: 301,
+  agitatorStopped: 401,
+  online: 501,
+  offline: 502,
+  milkingDuration: 601,
+  collectionOverrun: 701,
+  tankerDiffers: 702,
+  apcLow: 1001,
+  apcModerate: 1002,
+  apcHigh: 1003,
+  apcRisk: 1004,
+  qualityAgitator: 1102,
+  lateMilking: 1201,
+} as const satisfies Record<string, NotificationType>;
 export const isNotificationType = (n: number): n is NotificationType => Object.hasOwn(NOTIFICATION_TYPES, n);
 
 /** Farmer §2.8: system alerts (the Alerts tab) are below 1000; dairy-company alerts above. */

@@ -1,5 +1,5 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AlertEngineState } from '../../../../shared/alerts/engine';
+import type { AlertEngineState } from '../../../../shared/alerts/engine-state';
 import { alertsKeys as k } from '../keys';
 import { conditional, getItem, queryGsi1 } from '../query';
 import type { AlertEngineStore, OutboxAlert } from '../../../ports/alerts';
