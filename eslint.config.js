@@ -14,13 +14,23 @@ import globals from 'globals';
  *  - lambdas/adapters/ is imported only by other adapters and the composition root below (and by
  *    tests, local/ and bench/, which build adapters against the local stack), statically or with
  *    import(): everything else, cdk/ included, depends on the ports, so an adapter can change
- *    without touching what uses it.
+ *    without touching what uses it;
+ *  - the top-level folders in one order: shared/ at the bottom (zod and itself only, an allow-list);
+ *    lambdas/ and frontend/ on it, never on each other; local/ on top (only tests, bench/ and the
+ *    web build's dev server import it); frontend lib/ and components/ never import a feature.
+ * Import cycles are refused by `npm run lint:cycles` (dpdm, type imports included).
  */
 const FEATURES = readdirSync(new URL('./frontend/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
 const AWS_SDK = { group: ['@aws-sdk/*'], message: '@aws-sdk is for lambdas/adapters/, local/, cdk/, bench/ and tests only.' };
+
+const LOCAL = { group: ['**/local', '**/local/**'], message: 'local/ is the top layer: only tests, bench/ and the dev server import it.' };
+const NOT_FROM_LAMBDAS = { group: ['**/frontend', '**/frontend/**', '**/cdk', '**/cdk/**'], message: 'lambdas/ imports shared/ and itself only (never frontend/, local/ or cdk/).' };
+const NOT_FROM_FRONTEND = { group: ['**/lambdas', '**/lambdas/**', '**/cdk', '**/cdk/**'], message: 'frontend/ imports shared/ and itself only (never lambdas/, local/ or cdk/).' };
+/** shared/ as an allow-list: its own files (relative paths) and zod. */
+const SHARED_ALLOWED = { regex: '^(?!\\.{1,2}/|zod$)', message: 'shared/ is the domain: it imports zod and its own files only.' };
 
 const ADAPTERS_MESSAGE = 'Only adapters and the composition root (eslint.config.js COMPOSITION_ROOTS) import lambdas/adapters/: import the port from lambdas/ports/ and name it in the function\'s ports.';
 const ADAPTERS = { group: ['**/adapters', '**/adapters/**'], message: ADAPTERS_MESSAGE };
@@ -62,15 +72,29 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS] }],
+      'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND] }],
     },
+  },
+  {
+    files: ['frontend/src/lib/**/*.{ts,tsx}', 'frontend/src/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: ['**/features', '**/features/**'], message: 'frontend lib/ and components/ are below the features: they never import one.' }] },
+      ],
+    },
+  },
+  {
+    // The dev server proxies to the local stack's ports.
+    files: ['frontend/vite.config.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS, NOT_FROM_FRONTEND] }] },
   },
   ...FEATURES.map((feature) => ({
     files: [`frontend/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [AWS_SDK, ADAPTERS, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
+        { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
       ],
     },
   })),
@@ -82,8 +106,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            AWS_SDK,
-            { group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'react', 'react-*', 'react/*'], message: 'shared/ is the domain: zod and shared files only.' },
+            SHARED_ALLOWED,
             { group: ['**/lambdas', '**/lambdas/**', '**/frontend', '**/frontend/**', '**/local', '**/local/**', '**/cdk', '**/cdk/**'], message: 'shared/ imports nothing of lambdas/, frontend/, local/ or cdk/.' },
           ],
         },
@@ -93,11 +116,16 @@ export default tseslint.config(
   {
     files: ['lambdas/**/*.ts'],
     ignores: ['lambdas/adapters/**', 'lambdas/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
+    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_LAMBDAS] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
+  },
+  {
+    files: ['lambdas/adapters/**/*.ts'],
+    ignores: ['lambdas/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [LOCAL, NOT_FROM_LAMBDAS] }] },
   },
   {
     files: COMPOSITION_ROOTS,
-    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK] }], 'no-restricted-syntax': 'off' },
+    rules: { 'no-restricted-imports': ['error', { patterns: [AWS_SDK, LOCAL, NOT_FROM_LAMBDAS] }], 'no-restricted-syntax': 'off' },
   },
   {
     files: ['lambdas/ports/**/*.ts'],
@@ -105,6 +133,6 @@ export default tseslint.config(
   },
   {
     files: ['cdk/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ADAPTERS] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
+    rules: { 'no-restricted-imports': ['error', { patterns: [ADAPTERS, LOCAL] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
   },
 );

@@ -2,7 +2,7 @@ import { Amplify } from 'aws-amplify';
 import { fetchAuthSession, getCurrentUser, signOut } from 'aws-amplify/auth';
 import type { WebConfig } from '../../../shared/web-config';
 import { needsTotp, roleFromGroups } from '../../../shared/roles';
-import type { Session } from './auth-session';
+import type { Session } from './session';
 
 /**
  * Amplify's side of ./auth-session.ts, which loads this module on first use (issue 14: Amplify is

@@ -1,17 +1,12 @@
 import type { WebConfig } from '../../../shared/web-config';
-import type { Role } from '../../../shared/roles';
 
 /**
  * The signed-in session as the app needs it: the bearer for the API and the role for routing.
  * Amplify keeps the tokens (and refreshes them); this module is the only one that reads them.
  */
-export interface Session {
-  readonly accessToken: string;
-  readonly groups: readonly string[];
-  readonly role: Role;
-  /** An operator whose token says no authenticator app is enrolled: the app sends them to enrol one (issue 13). */
-  readonly needsTotp?: boolean;
-}
+import type { Session } from './session';
+
+export type { Session };
 
 type AmplifySession = typeof import('./amplify-session');
 

@@ -2,8 +2,30 @@ import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_POINT_CAP } from '@shared/constants';
 import { isMilkingState, type StateMachine } from '@shared/telemetry/device-message';
 import { formatChartTime } from '../../lib/time-format';
-import type { LineSeries, Marker } from './vat-line-chart';
 import { qualityBand } from './quality-bands';
+
+export interface LineSeries {
+  readonly label: string;
+  readonly data: readonly XY[];
+  readonly colour: string;
+  /** A reference line (§9 6 and 10 °C): dashed, no tooltip. */
+  readonly reference?: boolean;
+  /** Drawn only once the legend switches it on. */
+  readonly hidden?: boolean;
+  /** A state (the stirrer) holds until the next reading. */
+  readonly stepped?: boolean;
+}
+
+/**
+ * A vertical line at an instant: the milking chart's start, end, +4 h and +6 h (farmer §2.6, dashed
+ * and labelled), the device page's message types (operator §2: AM red; EM, TEST, EM1-3 orange).
+ */
+export interface Marker {
+  readonly at: number;
+  readonly colour: string;
+  readonly label?: string;
+  readonly dashed?: boolean;
+}
 
 /** A point of a line chart on a time (epoch ms) x axis. */
 export interface XY {

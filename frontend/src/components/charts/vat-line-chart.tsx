@@ -3,7 +3,9 @@ import zoomPlugin from 'chartjs-plugin-zoom';
 import { Line } from 'react-chartjs-2';
 import { CHART_HEIGHT } from '@shared/constants';
 import { formatTick, niceTimeTicks } from '../../lib/time-format';
-import { type Band, type ChartUnit, stirrerText, type XY, tooltipLines } from './chart-data';
+import { type Band, type ChartUnit, type LineSeries, type Marker, stirrerText, type XY, tooltipLines } from './chart-data';
+
+export type { LineSeries, Marker };
 import { useChartTurn } from './idle-turn';
 import { LABEL_ROW_HEIGHT, placeMarkerLabels } from './marker-labels';
 import './charts.css';
@@ -22,28 +24,7 @@ export interface ShadedBands {
   readonly colour: string;
 }
 
-export interface LineSeries {
-  readonly label: string;
-  readonly data: readonly XY[];
-  readonly colour: string;
-  /** A reference line (§9 6 and 10 °C): dashed, no tooltip. */
-  readonly reference?: boolean;
-  /** Drawn only once the legend switches it on. */
-  readonly hidden?: boolean;
-  /** A state (the stirrer) holds until the next reading. */
-  readonly stepped?: boolean;
-}
 
-/**
- * A vertical line at an instant: the milking chart's start, end, +4 h and +6 h (farmer §2.6, dashed
- * and labelled), the device page's message types (operator §2: AM red; EM, TEST, EM1-3 orange).
- */
-export interface Marker {
-  readonly at: number;
-  readonly colour: string;
-  readonly label?: string;
-  readonly dashed?: boolean;
-}
 
 declare module 'chart.js' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parameter must match chart.js's declaration
