@@ -48,7 +48,7 @@ export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' 
 export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
 
 /** Watchman's settings, runs and open cases, read only (issue 22); the job (lambdas/watchman) writes runs and cases. */
-export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'listOpenCases'>;
+export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'countRuns' | 'listOpenCases'>;
 /** The API's one Watchman write: its settings item (a PutItem on `WATCHMAN` keys, cdk/lib/port-grants.ts). */
 export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
 
