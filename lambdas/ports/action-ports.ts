@@ -42,7 +42,7 @@ export interface FlagEditors {
   allows(userId: string): boolean;
 }
 
-export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser'>;
+export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser' | 'listOrganizationIdsOfFarm'>;
 
 /** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
 export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
