@@ -57,16 +57,17 @@ describe('/dts/dashboard vat cards (farmer §2.5)', () => {
     expect(fact(one, 'Last Collection')).toBe('1 day ago');
     expect(fact(one, 'Last Milking Start')).toBe('3 hours ago');
     expect(fact(one, 'Last CIP')).toBe('30 minutes ago');
-    // The level graphic fills to the volume percent (§2.5), coloured by the mm thresholds (§9).
-    expect(within(one).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuetext', '43% (900 mm)');
-    expect(within(one).getByRole('meter', { name: 'Milk level' }).firstElementChild).toHaveStyle({ height: '43%' });
+    // farmer row 215: the level graphic is the mm on the 2000 mm scale (§9), coloured by the mm thresholds.
+    expect(within(one).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuetext', '900 mm');
+    expect(within(one).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuemax', '2000');
+    expect(within(one).getByRole('meter', { name: 'Milk level' }).firstElementChild).toHaveStyle({ height: '45%' });
 
     const two = screen.getByRole('region', { name: 'Vat 2' });
     expect(fact(two, 'Volume')).toBe('12,000 L (120%)');
     expect(within(two).getByText('11.0 °C')).toHaveAttribute('data-band', 'hot');
     expect(fact(two, 'Agitator')).toBe('Stopped');
     const twoFill = within(two).getByRole('meter', { name: 'Milk level' }).firstElementChild;
-    expect(twoFill).toHaveStyle({ height: '100%' });
+    expect(twoFill).toHaveStyle({ height: '5%' });
     expect(twoFill).toHaveAttribute('data-band', 'low');
   });
 
