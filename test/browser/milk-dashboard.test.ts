@@ -216,8 +216,8 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
           // farmer row 215: the level graphic is the level on the 2000 mm scale (§9); the percent is the volume's.
           const meter = shown.getByRole('meter', { name: 'Milk level' });
           expect(await meter.getAttribute('aria-valuetext')).toBe(level > 2000 ? `${level} mm, over the 2000 mm scale` : `${level} mm`);
-          const fill = await meter.locator('.vat-level__fill').evaluate((el) => (el as HTMLElement).style.height);
-          expect(Number.parseFloat(fill)).toBeCloseTo(Math.min(100, (level / 2000) * 100), 5);
+          const fill = /height:\s*([\d.]+)%/.exec((await meter.locator('.vat-level__fill').getAttribute('style')) ?? '')?.[1];
+          expect(Number(fill)).toBeCloseTo(Math.min(100, (level * 100) / 2000), 5);
         }
 
         // New telemetry for every vat, then the page's clock moves past the 120 s refresh.
