@@ -23,8 +23,9 @@ describe.skipIf(!env.run)('spec rows (browser)', () => {
   it("operator R22 and farmer row 39: /dts/blank is the shell around an empty container, not 'Promotion 404'", async () => {
     const page = await openAs('farmer@vatman.local', '/dts/blank');
     await withShot(page, 'spec-rows-blank', async () => {
-      const blank = page.getByRole('region', { name: 'Blank page' });
-      await blank.waitFor();
+      // Empty, so it has no height: attached, not visible.
+      const blank = page.locator('section.blank-page[aria-label="Blank page"]');
+      await blank.waitFor({ state: 'attached' });
       expect(await blank.textContent()).toBe('');
       expect(await page.getByText('Promotion 404').count()).toBe(0);
       await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
