@@ -54,6 +54,18 @@ const series = async (readings: Ports['readings'], deviceId: string, from: numbe
   };
 };
 
+/** A paged window (operator §4): the span rounded up to 10 minutes; a window past the present has no more data. */
+const pagedSeries = async (deps: Pick<Ports, 'farms' | 'readings' | 'now'>, { device_id, start, end }: { device_id: string; start: string; end: string }): Promise<SeriesAnswer> => {
+  await deviceOf(deps.farms, device_id);
+  const startMs = Date.parse(start);
+  const endMs = Date.parse(end);
+  if (startMs >= endMs) throw new ValidationError('start must be before end.');
+  if (endMs > deps.now().getTime() + FUTURE_SLACK_MS) throw new ValidationError(NO_MORE_DATA);
+  const { from, to } = roundedWindow(startMs, endMs);
+  if (to - from > SERIES_MAX_DAYS * DAY) throw new ValidationError(`The window may be at most ${SERIES_MAX_DAYS} days.`);
+  return series(deps.readings, device_id, from, to);
+};
+
 /**
  * The farms by id, kept for a minute per container: the device list needs only each farm's supply
  * number, name and zone, which change rarely, and reading 500 farms again on every refresh of the
@@ -154,15 +166,11 @@ export const adminDeviceActions: readonly ServedAction[] = [
   }),
 
   /** Previous/Next (operator §4): the span rounded up to 10 minutes; a window past the present has no more data. */
-  serve(contracts.DEVICE_ONE_SERIES_TIME_RANGE, ['farms', 'readings', 'now'], async ({ device_id, start, end }, { deps }) => {
-    await deviceOf(deps.farms, device_id);
-    const startMs = Date.parse(start);
-    const endMs = Date.parse(end);
-    if (startMs >= endMs) throw new ValidationError('start must be before end.');
-    if (endMs > deps.now().getTime() + FUTURE_SLACK_MS) throw new ValidationError(NO_MORE_DATA);
-    const { from, to } = roundedWindow(startMs, endMs);
-    if (to - from > SERIES_MAX_DAYS * DAY) throw new ValidationError(`The window may be at most ${SERIES_MAX_DAYS} days.`);
-    return series(deps.readings, device_id, from, to);
+  serve(contracts.DEVICE_ONE_SERIES_TIME_RANGE, ['farms', 'readings', 'now'], async (input, { deps }) => (await pagedSeries(deps, input)).vat),
+  /** The same window's bounds, count, cooler readings and agitator stops. */
+  serve(contracts.DEVICE_ONE_SERIES_WINDOW, ['farms', 'readings', 'now'], async (input, { deps }) => {
+    const { vat: _readings, ...window } = await pagedSeries(deps, input);
+    return window;
   }),
 
   /** One raw message by its id (a click on a chart point or marker line). */

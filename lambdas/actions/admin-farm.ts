@@ -3,6 +3,8 @@ import { smsTotalFor } from '../../shared/constants';
 import { AUDIT_PAGE } from '../../shared/entities/audit';
 import type { Device } from '../../shared/entities/device';
 import { supplierOf, type Farm } from '../../shared/entities/farm';
+import type { OrganizationPackage } from '../../shared/entities/organization';
+import type { Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { recordChange } from './audit';
@@ -24,6 +26,21 @@ export const adminFarmView = (f: Farm, devices: readonly Device[]): AdminFarm =>
   install_numVats: f.install_numVats,
   install_date: f.install_date ?? null,
 });
+
+/**
+ * The farms an organization of that package holds (operator §7 farm_finance; the packages are the
+ * organizations', farmer §9). Read only when the filter is set: one query per farm, one read per
+ * organization.
+ */
+const withFinancePackage = async (organizations: Ports['organizations'], farms: readonly Farm[], finance: OrganizationPackage): Promise<Farm[]> => {
+  const packages = new Map<string, Promise<OrganizationPackage | undefined>>();
+  const packageOf = (orgId: string) => {
+    if (!packages.has(orgId)) packages.set(orgId, organizations.getOrganization(orgId).then((o) => o?.package));
+    return packages.get(orgId) as Promise<OrganizationPackage | undefined>;
+  };
+  const held = await Promise.all(farms.map(async (f) => (await Promise.all((await organizations.listOrganizationIdsOfFarm(f._id)).map(packageOf))).includes(finance)));
+  return farms.filter((_f, i) => held[i]);
+};
 
 const onOff = (v: boolean) => (v ? 'on' : 'off');
 /** One problem is a message, several a list (as dispatch answers a schema's problems). */
@@ -48,12 +65,11 @@ const flagAction = <T extends (typeof FARM_FLAGS)[number]>(flag: T) =>
 
 /** /api/admin/farm (operator spec §7): Admin only (the contracts' rule). */
 export const adminFarmActions: readonly ServedAction[] = [
-  serve(contracts.FARM_LIST, ['farms', 'flagEditors'], async ({ dairy_current, farm_type, farm_id }, { deps, caller }) => {
+  serve(contracts.FARM_LIST, ['farms', 'flagEditors', 'organizations'], async ({ dairy_current, farm_type, farm_id, farm_finance }, { deps, caller }) => {
     const [farms, devices] = await Promise.all([deps.farms.listFarms(), deps.farms.listDevices()]);
     const search = farm_id.toUpperCase();
-    const shown = farms
-      .filter((f) => matchesDairyFilter(f, dairy_current) && (farm_type === 'ALL' || f.package === farm_type) && f.fonterra_id.toUpperCase().includes(search))
-      .sort((a, b) => a.fonterra_id.localeCompare(b.fonterra_id));
+    const matching = farms.filter((f) => matchesDairyFilter(f, dairy_current) && (farm_type === 'ALL' || f.package === farm_type) && f.fonterra_id.toUpperCase().includes(search));
+    const shown = (farm_finance === 'ALL' ? matching : await withFinancePackage(deps.organizations, matching, farm_finance)).sort((a, b) => a.fonterra_id.localeCompare(b.fonterra_id));
     const ids = new Set(shown.map((f) => f._id));
     const listDevice = devices.filter((d) => ids.has(d.farm_id)).sort((a, b) => a.vat_number - b.vat_number);
     return {

@@ -15,8 +15,10 @@ export const watchmanActions: readonly ServedAction[] = [
     return 'success' as const;
   }),
 
-  serve(contracts.GET_ACTIVITY, ['watchman'], async ({ page }, { deps }) => {
-    const [{ runs, count }, open_cases] = await Promise.all([deps.watchman.listRuns(page ?? 0, WATCHMAN_PAGE_SIZE), deps.watchman.listOpenCases()]);
-    return { runs, count, open_cases };
+  serve(contracts.GET_ACTIVITY, ['watchman'], async ({ page }, { deps }) => deps.watchman.listRuns(page ?? 0, WATCHMAN_PAGE_SIZE)),
+
+  serve(contracts.GET_ACTIVITY_SUMMARY, ['watchman'], async (_input, { deps }) => {
+    const [count, open_cases] = await Promise.all([deps.watchman.countRuns(), deps.watchman.listOpenCases()]);
+    return { count, open_cases };
   }),
 ];

@@ -42,13 +42,13 @@ export interface FlagEditors {
   allows(userId: string): boolean;
 }
 
-export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser'>;
+export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser' | 'listOrganizationIdsOfFarm'>;
 
 /** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
 export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
 
 /** Watchman's settings, runs and open cases, read only (issue 22); the job (lambdas/watchman) writes runs and cases. */
-export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'listOpenCases'>;
+export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'countRuns' | 'listOpenCases'>;
 /** The API's one Watchman write: its settings item (a PutItem on `WATCHMAN` keys, cdk/lib/port-grants.ts). */
 export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
 

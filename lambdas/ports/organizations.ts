@@ -14,6 +14,8 @@ export interface OrganizationRepository {
   getRole(orgId: string, userId: string): Promise<OrganizationRole | undefined>;
   /** The organizations the user has a role in (not those they reach through one). */
   listOrganizationIdsOfUser(userId: string): Promise<string[]>;
+  /** The organizations a farm is linked to (not those above them). */
+  listOrganizationIdsOfFarm(farmId: string): Promise<string[]>;
   /**
    * Creates or replaces the node. `onlyIfNew`: never overwrites an existing id. `onlyIfExists`:
    * never brings back a node deleted meanwhile (answers false then).

@@ -14,8 +14,10 @@ export interface WatchmanRepository {
   /** Gives the lease back (only the holder's). */
   releaseLease(runId: string): Promise<void>;
   putRun(run: WatchmanRun): Promise<void>;
-  /** Runs newest first: one page and the total. */
-  listRuns(page: number, size: number): Promise<{ runs: WatchmanRun[]; count: number }>;
+  /** Runs newest first: one page. */
+  listRuns(page: number, size: number): Promise<WatchmanRun[]>;
+  /** How many runs are kept (for paging). */
+  countRuns(): Promise<number>;
   listOpenCases(): Promise<WatchmanCase[]>;
   /** Opens a case unless one is open for its farm, vat and check: 'created' or 'exists'. */
   openCase(c: WatchmanCase): Promise<'created' | 'exists'>;

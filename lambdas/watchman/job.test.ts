@@ -25,7 +25,8 @@ const setup = (settings: () => Partial<WatchmanSettings>) => {
       if (lease === id) lease = undefined;
     },
     putRun: async (r) => void runs.push(r),
-    listRuns: async () => ({ runs, count: runs.length }),
+    listRuns: async () => runs,
+    countRuns: async () => runs.length,
     listOpenCases: async () => [...open.values()],
     openCase: async (c) => (open.has(c.farm_id) ? 'exists' : (open.set(c.farm_id, c), 'created')),
     closeCase: async (c) => void open.delete(c.farm_id),

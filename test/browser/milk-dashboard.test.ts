@@ -213,9 +213,11 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
           expect(await fact(shown, 'Last Milking Start')).toBe(hoursAgo(MILKING_START));
           expect(await fact(shown, 'Last CIP')).toBe(hoursAgo(CIP_START));
           expect([0, 1, 2, 3].map(hoursAgo)).toContain(await fact(shown, 'Last Collection'));
-          // The level graphic fills to the card's percent (§2.5), not to the mm on a 2000 mm scale.
-          const percent = Math.round((volumeFromLevel(level, d) / d.vat_size) * 100);
-          expect(await shown.getByRole('meter', { name: 'Milk level' }).getAttribute('aria-valuetext')).toBe(`${percent}% (${level} mm)`);
+          // farmer row 215: the level graphic is the level on the 2000 mm scale (§9); the percent is the volume's.
+          const meter = shown.getByRole('meter', { name: 'Milk level' });
+          expect(await meter.getAttribute('aria-valuetext')).toBe(level > 2000 ? `${level} mm, over the 2000 mm scale` : `${level} mm`);
+          const fill = /height:\s*([\d.]+)%/.exec((await meter.locator('.vat-level__fill').getAttribute('style')) ?? '')?.[1];
+          expect(Number(fill)).toBeCloseTo(Math.min(100, (level * 100) / 2000), 5);
         }
 
         // New telemetry for every vat, then the page's clock moves past the 120 s refresh.

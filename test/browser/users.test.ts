@@ -68,7 +68,7 @@ describe.skipIf(!env.run)('Users page (Admin)', () => {
     await page.context().close();
   });
 
-  it('searches the Users table and sets the herdsman flag; every change is listed at the bottom', async () => {
+  it('searches the Users table and sets the herdsman flag from the \'Herdsman\' or \'None\' menu (operator §2); every change is listed at the bottom', async () => {
     const page = await openUsers();
     await withShot(page, 'users-herd', async () => {
       await page.getByRole('searchbox', { name: 'Search users' }).fill('REID');
@@ -79,11 +79,13 @@ describe.skipIf(!env.run)('Users page (Admin)', () => {
       const row = page.getByRole('table', { name: 'Users', exact: true }).getByRole('row').filter({ hasText: 'newfarmer@vatman.local' });
       expect(await row.getByText('None').count()).toBe(1);
       await page.getByRole('button', { name: 'Herdsman setting of Sam Reid' }).click();
-      await page.getByRole('menuitemradio', { name: 'Herd' }).click();
-      await row.getByText('Herd', { exact: true }).waitFor();
+      const menu = page.getByRole('menu');
+      expect(await menu.getByRole('menuitemradio').allTextContents()).toEqual(['Herdsman', 'None']);
+      await menu.getByRole('menuitemradio', { name: 'Herdsman' }).click();
+      await row.getByText('Herdsman', { exact: true }).waitFor();
       await page.reload();
       const again = page.getByRole('table', { name: 'Users', exact: true }).getByRole('row').filter({ hasText: 'newfarmer@vatman.local' });
-      await again.getByText('Herd', { exact: true }).waitFor();
+      await again.getByText('Herdsman', { exact: true }).waitFor();
 
       const changes = page.getByRole('table', { name: 'Changes' });
       await changes.waitFor();

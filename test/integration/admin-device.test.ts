@@ -107,10 +107,25 @@ describe('gauges and series', () => {
 
   it('pages by a span rounded up to 10 minutes, and refuses a window past the present with "No more data!"', async () => {
     const end = Date.now() - 3_600_000;
-    const s = await ok<SeriesAnswer>('DEVICE_ONE_SERIES_TIME_RANGE', { device_id: PRO_1, start: new Date(end - 3 * MIN).toISOString(), end: new Date(end).toISOString() });
+    const s = await ok<Omit<SeriesAnswer, 'vat'>>('DEVICE_ONE_SERIES_WINDOW', { device_id: PRO_1, start: new Date(end - 3 * MIN).toISOString(), end: new Date(end).toISOString() });
     expect(Date.parse(s.to) - Date.parse(s.from)).toBe(10 * MIN);
-    const future = await call('DEVICE_ONE_SERIES_TIME_RANGE', { device_id: PRO_1, start: new Date(Date.now()).toISOString(), end: new Date(Date.now() + 3_600_000).toISOString() });
-    expect(future).toEqual({ status: 422, body: { message: 'No more data!' } });
+    for (const type of ['DEVICE_ONE_SERIES_TIME_RANGE', 'DEVICE_ONE_SERIES_WINDOW'] as const) {
+      const future = await call(type, { device_id: PRO_1, start: new Date(Date.now()).toISOString(), end: new Date(Date.now() + 3_600_000).toISOString() });
+      expect(future).toEqual({ status: 422, body: { message: 'No more data!' } });
+    }
+  });
+
+  it('operator A10: DEVICE_ONE_SERIES_TIME_RANGE answers a list of readings; the window and its agitator stops come from DEVICE_ONE_SERIES_WINDOW', async () => {
+    const at = new Date(Math.floor(Date.now() / MIN) * MIN - 40 * MIN).toISOString();
+    await readings.putReading(PRO_1, reading(at, { milk_level: 812, temp1: 4.1, state_machine: 'storage' }), '{}');
+    const fields = { device_id: PRO_1, start: new Date(Date.parse(at) - 30 * MIN).toISOString(), end: new Date(Date.parse(at) + 30 * MIN).toISOString() };
+    const list = await ok<unknown>('DEVICE_ONE_SERIES_TIME_RANGE', fields);
+    expect(Array.isArray(list)).toBe(true);
+    expect(c.DEVICE_ONE_SERIES_TIME_RANGE.answer.parse(list).find((p) => p.published_at === at)).toMatchObject({ milk_level: 812, temp1: 4.1 });
+    const window = c.DEVICE_ONE_SERIES_WINDOW.answer.parse(await ok<unknown>('DEVICE_ONE_SERIES_WINDOW', fields));
+    expect(window).toMatchObject({ from: fields.start, to: fields.end, agitatorData: { listStop: expect.any(Array) } });
+    expect(window.points).toBeGreaterThanOrEqual(1);
+    expect(window).not.toHaveProperty('vat');
   });
 
   it('skips the level of startup rows', async () => {

@@ -77,6 +77,29 @@ describe('the farm list', () => {
     expect(await supplies({ dairy_current: 'NONE-FON', farm_id: '118' })).toEqual(['WES118']);
     expect((await call('FARM_LIST', { dairy_current: 'XYZ' })).status).toBe(422);
   });
+
+  it('operator A18: a blank value for every farm filter means all', async () => {
+    const all = ['31245', 'FON50412', 'OCD40721', 'WES118'];
+    expect(await supplies({})).toEqual(all);
+    expect(await supplies({ dairy_current: '', farm_type: '', farm_id: '', farm_finance: '' })).toEqual(all);
+    expect(await supplies({ dairy_current: ' ', farm_type: ' ', farm_id: ' ', farm_finance: ' ' })).toEqual(all);
+    for (const field of ['dairy_current', 'farm_type', 'farm_finance']) expect(await supplies({ [field]: '' }), field).toEqual(all);
+    // The other farm calls carry the same filters (operator §7): blank is accepted there too.
+    expect((await call('FARMS_SETTINGS_GET', { dairy_current: '', farm_type: '', farm_id: '', farm_finance: '' })).status).toBe(200);
+  });
+
+  it('operator A18: filters by package (farm_type) and by the finance package of the farm\'s organization (farm_finance)', async () => {
+    expect(await supplies({ farm_type: 'Vat-Man Pro' })).toEqual(['31245']);
+    expect(await supplies({ farm_type: 'ALL' })).toHaveLength(4);
+    // The demo group (Vat-Man Pro) holds the Pro and Auto farms; no organization is on Vat-Man Lite.
+    expect(await supplies({ farm_finance: 'Vat-Man Pro' })).toEqual(['31245', 'FON50412']);
+    expect(await supplies({ farm_finance: 'Vat-Man Lite' })).toEqual([]);
+    expect(await supplies({ farm_finance: 'Vat-Man Pro', farm_type: 'Vat-Man Auto' })).toEqual(['FON50412']);
+    const bad = await call('FARM_LIST', { farm_type: 'Gold' });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain('farm_type must be blank, ALL, Vat-Man Lite, Vat-Man Pro, Vat-Man Auto');
+    expect((await call('FARM_LIST', { farm_finance: 'Gold' })).status).toBe(422);
+  });
 });
 
 describe('the flags', () => {

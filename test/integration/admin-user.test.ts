@@ -199,8 +199,8 @@ describe('the audit list', () => {
     const entries = await ok<AuditEntry[]>('USER_AUDIT_LIST');
     const mine = entries.filter((e) => e.by.email === 'admin@vatman.local');
     expect(mine.map((e) => [e.action, e.target, e.before, e.after])).toEqual([
-      ['USER_HERD_EDIT', 'newfarmer@vatman.local', 'Herd', 'None'],
-      ['USER_HERD_EDIT', 'newfarmer@vatman.local', 'None', 'Herd'],
+      ['USER_HERD_EDIT', 'newfarmer@vatman.local', 'Herdsman', 'None'],
+      ['USER_HERD_EDIT', 'newfarmer@vatman.local', 'None', 'Herdsman'],
       ['USER_ROLE_EDIT', 'milkquality@vatman.local', 'Installer', 'Milk Quality'],
       ['USER_ROLE_EDIT', 'milkquality@vatman.local', 'Milk Quality', 'Installer'],
       ['USER_ROLE_EDIT', 'farmer@vatman.local', 'Installer', 'User'],

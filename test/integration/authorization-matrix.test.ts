@@ -151,6 +151,7 @@ const SAMPLES: Record<string, Sample> = {
   MILK_DATA_LOOKUPS: { fields: () => ({}) },
   GET_SETTINGS: { fields: () => ({}) },
   GET_ACTIVITY: { fields: () => ({ page: '0' }) },
+  GET_ACTIVITY_SUMMARY: { fields: () => ({}) },
   // The §9 defaults saved as they are: allowed callers store what GET_SETTINGS already answers.
   SAVE_SETTINGS: { fields: () => Object.fromEntries(Object.entries(WATCHMAN_DEFAULTS).map(([k, v]) => [camelOf(k), String(v)])) },
   EQUIPMENT_GET: { fields: () => ({ farm: 'farm-pro' }) },
@@ -163,6 +164,7 @@ const SAMPLES: Record<string, Sample> = {
   DEVICE_ONE: { fields: () => ({ device_id: 'dev-31245-1' }) },
   DEVICE_ONE_SERIES: { fields: () => ({ device_id: 'dev-31245-1', days1: '1', hours1: '0', days2: '0', hours2: '0' }) },
   DEVICE_ONE_SERIES_TIME_RANGE: { fields: () => ({ device_id: 'dev-31245-1', start: new Date(now - 2 * 3_600_000).toISOString(), end: new Date(now - 3_600_000).toISOString() }) },
+  DEVICE_ONE_SERIES_WINDOW: { fields: () => ({ device_id: 'dev-31245-1', start: new Date(now - 2 * 3_600_000).toISOString(), end: new Date(now - 3_600_000).toISOString() }) },
   DEVICE_ONE_RAW: { fields: () => ({ _id: `dev-31245-1~${ids.rawAt}` }) },
   ORGANIZATION_LIST: { fields: () => ({ organization_id: 'org-ngata' }) },
   // Each allowed caller adds a sub-organization of its own (nothing else reads them here).

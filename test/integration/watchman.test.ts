@@ -159,7 +159,7 @@ describe('Watchman over a simulated week of the Pro farm', () => {
     expect(onRun).toBeGreaterThanOrEqual((closed.find((c) => c.check === 'calibration') as { run: number }).run);
   });
 
-  it('counts in each run record what the run did', async () => {
+  it('counts in each run record what the run did; operator A34: GET_ACTIVITY answers the runs as a list', async () => {
     const watched = (await deps.farms.listFarms()).filter((f) => f.auto_check).length;
     for (const [i, r] of runs.entries()) {
       expect(r.outcome).toBe('done');
@@ -179,14 +179,15 @@ describe('Watchman over a simulated week of the Pro farm', () => {
     expect(runs.at(-1)).toMatchObject({ vats_within_spec: 2, vats_out_of_spec: 0, farms_okay: 1, farms_faulty: 0 });
     expect(runs.some((r) => r.farms_faulty === 1)).toBe(true);
 
-    // GET_ACTIVITY answers them newest first, with the farm's open cases (none now).
+    // GET_ACTIVITY answers them newest first (a list, operator §7); GET_ACTIVITY_SUMMARY the total and the open cases (none now).
     const admin = await stack.signIn('admin@vatman.local');
     const res = await stack.post('/api/watchman', { type: 'GET_ACTIVITY' }, admin);
+    expect(Array.isArray(res.body)).toBe(true);
     const activity = operatorContracts.GET_ACTIVITY.answer.parse(res.body);
-    expect(activity.count).toBe(runs.length);
-    expect(activity.runs[0]).toEqual(runs.at(-1));
-    expect(activity.runs.map((r) => r.started_at)).toEqual([...activity.runs.map((r) => r.started_at)].sort().reverse());
-    expect(activity.open_cases).toEqual([]);
+    expect(activity[0]).toEqual(runs.at(-1));
+    expect(activity.map((r) => r.started_at)).toEqual([...activity.map((r) => r.started_at)].sort().reverse());
+    const summary = operatorContracts.GET_ACTIVITY_SUMMARY.answer.parse((await stack.post('/api/watchman', { type: 'GET_ACTIVITY_SUMMARY' }, admin)).body);
+    expect(summary).toEqual({ count: runs.length, open_cases: [] });
 
     // Runs are history DynamoDB's TTL deletes after WATCHMAN_HISTORY_DAYS (never shown in the answer).
     const doc = createDocumentClient();

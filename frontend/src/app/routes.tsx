@@ -59,6 +59,9 @@ export const screens: RouteObject[] = [
       // Screens that need no farm (FARM_OPTIONAL): the person's own pages and the operator pages.
       { path: paths.profile.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/profile-page'), (m) => m.ProfilePage) },
       { path: paths.survey.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/profile/components/enquiry-page'), (m) => m.EnquiryPage) },
+      // operator §2 'Telemetry and empty pages' (farmer §2.3 /dts/blank): routed, not linked.
+      { path: paths.blank.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('./routes/blank-page'), (m) => m.BlankPage) },
+      { path: paths.telemetry.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/telemetry-page'), (m) => m.TelemetryPage) },
       // Organizations (farmer §2.12): the group link's pages; the tree needs no selected farm.
       { path: paths.group.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/organization/components/organization-page'), (m) => m.OrganizationPage) },
       { path: paths.organization.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/organization/components/organization-page'), (m) => m.OrganizationPage) },

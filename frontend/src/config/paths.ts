@@ -80,6 +80,8 @@ export const paths = {
   milkQuality: { pattern: '/dts/milkquality', to: () => '/dts/milkquality' },
   westlandsData: { pattern: '/dts/westlandsdata', to: () => '/dts/westlandsdata' },
 
+  /** The telemetry placeholder page (operator §2; the spec does not show its route). */
+  telemetry: { pattern: '/dts/telemetry', to: () => '/dts/telemetry' },
   /** The external telemetry interface page (operator §2; the spec does not show its route): static, public. */
   telemetryInterface: { pattern: '/dts/telemetry/interface', to: () => '/dts/telemetry/interface' },
 

@@ -46,6 +46,15 @@ export const dynamoOrganizationRepository = (doc: DynamoDBDocumentClient, table:
       });
       return items.filter((i) => i.kind === 'ORG_ROLE').map((i) => String(i.org_id));
     },
+    async listOrganizationIdsOfFarm(farmId) {
+      const index = k.organizationFarm('', farmId);
+      const items = await queryAll(doc, table, {
+        IndexName: GSI1,
+        KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :s)',
+        ExpressionAttributeValues: { ':p': index.gsi1pk, ':s': 'ORG#' },
+      });
+      return items.filter((i) => i.kind === 'ORG_FARM').map((i) => String(i.org_id));
+    },
     async putOrganization(org, options) {
       const condition = options?.onlyIfNew ? 'attribute_not_exists(pk)' : options?.onlyIfExists ? 'attribute_exists(pk)' : undefined;
       // Without a condition the put cannot fail one: false only ever answers onlyIfNew or onlyIfExists.

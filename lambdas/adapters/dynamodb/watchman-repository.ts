@@ -45,7 +45,7 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanRun(run.started_at, run._id), ...run, expires_at: historyExpiry(run.started_at) } }));
   },
   async listRuns(page, size) {
-    // Newest first, reading only as far as the page asked for; the count is a COUNT query (keys only).
+    // Newest first, reading only as far as the page asked for.
     const items: Record<string, unknown>[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
@@ -62,6 +62,10 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
       items.push(...((res.Items ?? []) as Record<string, unknown>[]));
       ExclusiveStartKey = res.LastEvaluatedKey;
     } while (ExclusiveStartKey && items.length < (page + 1) * size);
+    return items.slice(page * size).map((i) => watchmanRunSchema.parse(strip(i)));
+  },
+  async countRuns() {
+    // A COUNT query reads keys only.
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
@@ -71,7 +75,7 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
       count += res.Count ?? 0;
       start = res.LastEvaluatedKey;
     } while (start);
-    return { runs: items.slice(page * size).map((i) => watchmanRunSchema.parse(strip(i))), count };
+    return count;
   },
   async listOpenCases() {
     const items = await queryAll(doc, table, {

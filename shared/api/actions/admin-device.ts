@@ -80,6 +80,13 @@ export const adminDeviceActions = {
     start: instantField('start'),
     end: instantField('end'),
   }),
+  /** Ours: the same window's figures beside its readings (DEVICE_ONE_SERIES_TIME_RANGE answers the spec's list alone). */
+  DEVICE_ONE_SERIES_WINDOW: z.object({
+    type: z.literal('DEVICE_ONE_SERIES_WINDOW'),
+    device_id: deviceIdField,
+    start: instantField('start'),
+    end: instantField('end'),
+  }),
   DEVICE_ONE_RAW: z.object({
     type: z.literal('DEVICE_ONE_RAW'),
     _id: z
@@ -120,6 +127,9 @@ export const seriesAnswerSchema = z.object({
 });
 export type SeriesAnswer = z.infer<typeof seriesAnswerSchema>;
 
+/** A paged window's figures (DEVICE_ONE_SERIES_WINDOW): everything of a series answer but its readings. */
+export const seriesWindowSchema = seriesAnswerSchema.omit({ vat: true });
+
 // ---- Contracts ------------------------------------------------------------------------------
 
 const PATH = '/api/admin/device';
@@ -154,8 +164,10 @@ export const adminDeviceContracts = {
     path: PATH,
     type: 'DEVICE_ONE_SERIES_TIME_RANGE',
     input: adminDeviceActions.DEVICE_ONE_SERIES_TIME_RANGE,
-    answer: seriesAnswerSchema,
+    /** operator §7: 'returns a list of readings' (the vat readings of the window, ≤ the chart cap). */
+    answer: seriesAnswerSchema.shape.vat,
     access: fleet,
   }),
+  DEVICE_ONE_SERIES_WINDOW: contract({ path: PATH, type: 'DEVICE_ONE_SERIES_WINDOW', input: adminDeviceActions.DEVICE_ONE_SERIES_WINDOW, answer: seriesWindowSchema, access: fleet }),
   DEVICE_ONE_RAW: contract({ path: PATH, type: 'DEVICE_ONE_RAW', input: adminDeviceActions.DEVICE_ONE_RAW, answer: rawRecordSchema.extend({ device_id: z.string() }), access: fleet }),
 } as const;

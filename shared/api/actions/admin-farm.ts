@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { deviceSchema } from '../../entities/device';
 import { auditEntrySchema } from '../../entities/audit';
 import { supplierSchema, isDairyCompanyFarm, packageSchema, PACKAGES, supplierOf, type Farm, type Package } from '../../entities/farm';
+import { ORGANIZATION_PACKAGES } from '../../entities/organization';
 import { csvCell } from '../../text/csv';
 import { access, contract } from '../contract';
 import { boolField, FILE_MAX_BYTES, ID_MAX, idField, jsonField, MSG_FILE_TOO_LARGE } from '../fields';
@@ -31,16 +32,26 @@ export const matchesDairyFilter = (farm: Pick<Farm, 'fonterra_id' | 'supplier'>,
 export const BILLING_CODES: Readonly<Record<Package, string>> = { 'Vat-Man Lite': 'DTSVMLITE', 'Vat-Man Pro': 'DTSVMPRO', 'Vat-Man Auto': 'DTSVMAUTO' };
 export const INSTALL_CODES: Readonly<Record<Package, string>> = { 'Vat-Man Lite': 'DTSVMLITEINST', 'Vat-Man Pro': 'DTSVMPROINST', 'Vat-Man Auto': 'DTSVMAUTOINST' };
 
+/** operator §9: the finance packages (an organization's package, farmer §9), by which farm_finance filters. */
+export const FINANCE_FILTERS = ['ALL', ...ORGANIZATION_PACKAGES] as const;
+export type FinanceFilter = (typeof FINANCE_FILTERS)[number];
+export const PACKAGE_FILTERS = ['ALL', ...PACKAGES] as const;
+export type PackageFilter = (typeof PACKAGE_FILTERS)[number];
+
+/** A filter left blank (or not sent) means all, as a blank supply-number search does. */
+const blankIsAll = (v: unknown) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? 'ALL' : v);
+const choiceFilter = <T extends readonly [string, ...string[]]>(name: string, choices: T) =>
+  z.preprocess(blankIsAll, z.enum(choices, { error: `${name} must be blank, ${choices.join(', ')}` }));
+
 /**
  * The fields every farm call carries (operator §7): the page's dairy filter, package filter,
- * supply-number search and finance filter. FARM_LIST applies the first three; the finance
- * packages belong to organizations, which do not exist yet, so `farm_finance` is read and left.
+ * supply-number search and finance filter. FARM_LIST applies them; each left blank means all.
  */
 const carried = {
-  dairy_current: z.enum(DAIRY_FILTERS, { error: `dairy_current must be one of ${DAIRY_FILTERS.join(', ')}` }).default('ALL'),
-  farm_type: z.enum(['ALL', ...PACKAGES], { error: 'farm_type must be ALL or a package' }).default('ALL'),
+  dairy_current: choiceFilter('dairy_current', DAIRY_FILTERS),
+  farm_type: choiceFilter('farm_type', PACKAGE_FILTERS),
   farm_id: z.string({ error: 'farm_id must be text' }).trim().max(ID_MAX, 'farm_id is not valid').default(''),
-  farm_finance: z.string({ error: 'farm_finance must be text' }).max(ID_MAX, 'farm_finance is not valid').default(''),
+  farm_finance: choiceFilter('farm_finance', FINANCE_FILTERS),
 };
 
 /** A farm as the admin cards show it (operator §3 Farm (admin)): named fields only. */

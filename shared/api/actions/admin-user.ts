@@ -13,8 +13,8 @@ import { idField } from '../fields';
 export const MSG_OWN_ROLE = 'You can not change your own role!';
 export const MSG_NO_SUCH_USER = 'No such user.';
 
-/** operator §3: is_herd_enabled 1 shows the herd product's label (the shell's menu link is 'Herd'), 0 None. */
-export const HERD_LABEL = 'Herd';
+/** operator §2 Admin users: the users table's second menu sets 'Herdsman' (is_herd_enabled 1) or 'None' (0). */
+export const HERD_LABEL = 'Herdsman';
 export const herdText = (flag: 0 | 1): string => (flag === 1 ? HERD_LABEL : 'None');
 
 /** The role menu (operator §2): the three choices an Admin makes. */

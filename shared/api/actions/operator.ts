@@ -9,11 +9,15 @@ export { watchmanSettingsSchema };
 /** Runs per page of the Activity tab. */
 export const WATCHMAN_PAGE_SIZE = 20;
 
+const pageField = intField('page').min(0, 'page must be 0 or more').max(10_000, 'page is not valid').optional();
+
 /** /api/watchman (operator spec §7). */
 export const watchmanActions = {
   GET_SETTINGS: z.object({ type: z.literal('GET_SETTINGS') }),
   /** No payload in the spec; `page` (zero-based, optional) pages the runs newest first. */
-  GET_ACTIVITY: z.object({ type: z.literal('GET_ACTIVITY'), page: intField('page').min(0, 'page must be 0 or more').max(10_000, 'page is not valid').optional() }),
+  GET_ACTIVITY: z.object({ type: z.literal('GET_ACTIVITY'), page: pageField }),
+  /** Ours: what the Activity tab shows beside the runs (GET_ACTIVITY answers the spec's list of runs alone). */
+  GET_ACTIVITY_SUMMARY: z.object({ type: z.literal('GET_ACTIVITY_SUMMARY') }),
   SAVE_SETTINGS: z.object({ type: z.literal('SAVE_SETTINGS'), ...watchmanFormShape }).superRefine(checkLimitPairs),
 } as const;
 
@@ -30,9 +34,16 @@ export const operatorContracts = {
     path: '/api/watchman',
     type: 'GET_ACTIVITY',
     input: watchmanActions.GET_ACTIVITY,
+    /** operator §7: 'returns a list of runs', newest first, WATCHMAN_PAGE_SIZE a page. */
+    answer: watchmanRunSchema.array(),
+    access: access.operator('Installer'),
+  }),
+  GET_ACTIVITY_SUMMARY: contract({
+    path: '/api/watchman',
+    type: 'GET_ACTIVITY_SUMMARY',
+    input: watchmanActions.GET_ACTIVITY_SUMMARY,
     answer: z.object({
-      runs: watchmanRunSchema.array(),
-      /** Total runs kept (for paging). */
+      /** Total runs kept (for paging the Activity tab). */
       count: z.number(),
       /** The cases open now, per farm (the Activity tab expands them), each with the vat's device for the link. */
       open_cases: watchmanCaseSchema.array(),

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { signedInAs } from '../../lib/auth-session';
+import { SampleSettingsScreen } from './sample-settings-screen';
 
-/** /test (operator §2 Routes): a plain page that shows whether this browser holds a session. */
+/** /test (operator §2 Routes): a plain page that shows whether this browser holds a session, and the unrouted sample settings screen. */
 export function TestPage() {
   // undefined while Amplify answers, null when signed out.
   const [loginId, setLoginId] = useState<string | null | undefined>(undefined);
@@ -20,6 +21,7 @@ export function TestPage() {
     <main className="page-message">
       <h1>Test</h1>
       <p role="status">{loginId === undefined ? 'Checking sign-in…' : loginId === null ? 'Not signed in' : `Signed in as ${loginId}`}</p>
+      <SampleSettingsScreen />
     </main>
   );
 }

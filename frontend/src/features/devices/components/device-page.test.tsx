@@ -41,4 +41,21 @@ describe('/dts/device/{device_id} (operator §2 device series)', () => {
     const title = chart.options.plugins?.tooltip?.callbacks?.title as unknown as (items: { parsed: { x: number; y: number } }[]) => string;
     expect(title([{ parsed: { x, y: 800 } }])).toBe(formatChartTime(x, ZONE));
   });
+
+  it("operator §9 gauges: the level ring's maximum is vat_max_height/10 (cm, our heights being mm), the reading in mm", async () => {
+    const { last_updated: _, farm_name: _n, retired_messages: _r, ...row } = build.deviceRow('vm-a', { timezone: ZONE });
+    const device = { ...row, vat_max_height: 2438, package: 'Vat-Man Pro' };
+    const api = fakeApi({
+      USER_ONE_GET_BY_TOKEN: () => ({ user: build.user({ role: 'Admin' }), listFarm: [], organization: null }),
+      DEVICE_ONE: () => ({ device, data: { published_at: new Date().toISOString(), milk_level: 1219, temp1: 4.2 } }),
+      DEVICE_ONE_SERIES: () => ({ from: new Date(Date.now() - 24 * HOUR).toISOString(), to: new Date().toISOString(), points: 0, vat: [], cooler: [], agitatorData: { listStop: [] } }),
+    });
+    renderApp('/dts/device/dev-vm-a', { apiClient: testApiClient(api.fetch) });
+    const level = await screen.findByRole('meter', { name: 'Milk Level (mm)' });
+    expect(level).toHaveTextContent('1219 mm');
+    expect(level).toHaveTextContent('243.8 cm');
+    expect(level).toHaveAttribute('aria-valuemax', '2438');
+    // Half the vat: the ring's arc ends at the top of the half ring.
+    expect(level.querySelector('.gauge__value')?.getAttribute('d')).toMatch(/ 100\.00 20\.00$/);
+  });
 });

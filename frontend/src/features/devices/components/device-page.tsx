@@ -4,17 +4,14 @@ import { useParams } from 'react-router-dom';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { formatWhen } from '../../../lib/time-format';
 import { deviceOneQuery, rawMessage } from '../api/devices';
-import { farmLabel } from '../utils/fleet';
+import { farmLabel, LEVEL_SCALE, levelGaugeMax } from '../utils/fleet';
 import { DeviceSeries } from './device-series';
 import { Gauge } from './gauge';
 import { RawDumps } from './raw-dumps';
 import './devices.css';
 
-/**
- * /dts/device/{device_id} (operator §2): the gauges, the raw dumps and the series of one device.
- * The level gauge's maximum is the vat's height: our vat_max_height is in millimetres (the spec's
- * /10 is for a height stored in tenths of a millimetre).
- */
+
+/** /dts/device/{device_id} (operator §2): the gauges, the raw dumps and the series of one device. */
 export function DevicePage() {
   const { deviceId = '' } = useParams();
   const client = useApiClient();
@@ -37,7 +34,7 @@ export function DevicePage() {
       </header>
       <p className="page__note">{data ? `Last reading ${formatWhen(data.published_at, device.timezone)}` : 'No reading yet.'}</p>
       <div className="device__gauges">
-        <Gauge title="Milk Level (mm)" value={data?.milk_level} min={0} max={device.vat_max_height} unit="mm" />
+        <Gauge title="Milk Level (mm)" value={data?.milk_level} min={0} max={levelGaugeMax(device.vat_max_height)} unit="mm" scale={LEVEL_SCALE} />
         <Gauge title="Vat Temp (°C)" value={data?.temp1} min={-16} max={16} unit="°C" decimals={1} />
         <Gauge title="Inlet Temp (°C)" value={data?.temp2} min={-15} max={45} unit="°C" decimals={1} />
       </div>

@@ -101,3 +101,11 @@ export const tempBarOf = (c: number | null | undefined): { percent: number; tone
 
 /** Message types drawn as vertical lines on the series (operator §2): AM red; EM, TEST, EM1-EM3 orange. */
 export const MARKER_COLOURS: Readonly<Record<string, string>> = { AM: '#c62828', EM: '#ef6c00', TEST: '#ef6c00', EM1: '#ef6c00', EM2: '#ef6c00', EM3: '#ef6c00' };
+
+/**
+ * operator §9: 'level maximum is vat_max_height/10'. Our vat_max_height is in millimetres, so the
+ * ring's scale is in centimetres (a 2000 mm vat's ring ends at 200 cm) while the reading stays in
+ * the title's millimetres; the ring fills by the same share of the vat either way (decision 061).
+ */
+export const levelGaugeMax = (vatMaxHeight: number): number => vatMaxHeight / 10;
+export const LEVEL_SCALE = { per: 10, unit: 'cm' } as const;

@@ -1,15 +1,17 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { adminFarmContracts as c, type DairyFilter, type FarmFlag } from '@shared/api/actions/admin-farm';
+import { adminFarmContracts as c, type DairyFilter, type FarmFlag, type FinanceFilter, type PackageFilter } from '@shared/api/actions/admin-farm';
 import type { ApiClient } from '../../../lib/api-client';
 import type { ApiError } from '../../../lib/api-error';
 
-/** The page's filters, carried by every farm call (operator §7). */
+/** The page's filters, carried by every farm call (operator §7); '' (the 'All' choice) means all. */
 export interface FarmFilters {
-  readonly dairy_current: DairyFilter;
+  readonly dairy_current: DairyFilter | '';
+  readonly farm_type: PackageFilter | '';
   readonly farm_id: string;
+  readonly farm_finance: FinanceFilter | '';
 }
 
-export const farmListKey = (f: FarmFilters) => ['admin-farms', 'list', f.dairy_current, f.farm_id] as const;
+export const farmListKey = (f: FarmFilters) => ['admin-farms', 'list', f.dairy_current, f.farm_type, f.farm_id, f.farm_finance] as const;
 
 /** /api/admin/farm (operator §7) as the Farms page uses it. */
 export const farmListQuery = (client: ApiClient, f: FarmFilters) =>

@@ -3,7 +3,7 @@ import { useDeferredValue, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ALERT_WORDS } from '@shared/alerts/messages';
 import type { NotificationType } from '@shared/alerts/types';
-import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type DeadLetter, type FarmFlag } from '@shared/api/actions/admin-farm';
+import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, FINANCE_FILTERS, PACKAGE_FILTERS, type FinanceFilter, type PackageFilter, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type DeadLetter, type FarmFlag } from '@shared/api/actions/admin-farm';
 import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
 import { PageNav } from '../../../components/page-nav';
@@ -16,16 +16,34 @@ import './farms.css';
 
 type FarmListAnswer = { listFarm: AdminFarm[] };
 
+/** A filter of the farm calls (operator §7): its first choice, 'ALL', is sent blank, which the server reads as all. */
+function FilterSelect<T extends string>({ label, value, choices, onChange }: { readonly label: string; readonly value: T | ''; readonly choices: readonly T[]; readonly onChange: (v: T | '') => void }) {
+  return (
+    <label>
+      {label}{' '}
+      <select value={value} onChange={(e) => onChange(e.target.value as T | '')}>
+        {choices.map((c) => (
+          <option key={c} value={c === 'ALL' ? '' : c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** /dts/farms (operator §2 Admin farms): Admin only; the server decides, the flags for its list of ids. */
 export function FarmsPage() {
   const client = useApiClient();
   const queryClient = useQueryClient();
   const snackbar = useSnackbar();
   const [search] = useSearchParams();
-  const [dairy, setDairy] = useState<DairyFilter>('ALL');
+  const [dairy, setDairy] = useState<DairyFilter | ''>('');
+  const [farmType, setFarmType] = useState<PackageFilter | ''>('');
+  const [finance, setFinance] = useState<FinanceFilter | ''>('');
   const [supply, setSupply] = useState('');
   const [page, setPage] = useState(1);
-  const filters: FarmFilters = { dairy_current: dairy, farm_id: useDeferredValue(supply.trim()) };
+  const filters: FarmFilters = { dairy_current: dairy, farm_type: farmType, farm_id: useDeferredValue(supply.trim()), farm_finance: finance };
   const list = useQuery(farmListQuery(client, filters));
   const settings = useQuery(farmSettingsQuery(client, filters));
   const audit = useQuery(farmAuditQuery(client, filters));
@@ -50,22 +68,9 @@ export function FarmsPage() {
     <section className="farms">
       <h1 className="page__title">Farms</h1>
       <div className="farms__tools">
-        <label>
-          Dairy company{' '}
-          <select
-            value={dairy}
-            onChange={(e) => {
-              setDairy(e.target.value as DairyFilter);
-              setPage(1);
-            }}
-          >
-            {DAIRY_FILTERS.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Dairy company" value={dairy} choices={DAIRY_FILTERS} onChange={(v) => (setDairy(v), setPage(1))} />
+        <FilterSelect label="Package" value={farmType} choices={PACKAGE_FILTERS} onChange={(v) => (setFarmType(v), setPage(1))} />
+        <FilterSelect label="Finance package" value={finance} choices={FINANCE_FILTERS} onChange={(v) => (setFinance(v), setPage(1))} />
         <input
           type="search"
           aria-label="Supply number"

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { build } from '../../../testing/build';
@@ -57,16 +58,17 @@ describe('/dts/dashboard vat cards (farmer §2.5)', () => {
     expect(fact(one, 'Last Collection')).toBe('1 day ago');
     expect(fact(one, 'Last Milking Start')).toBe('3 hours ago');
     expect(fact(one, 'Last CIP')).toBe('30 minutes ago');
-    // The level graphic fills to the volume percent (§2.5), coloured by the mm thresholds (§9).
-    expect(within(one).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuetext', '43% (900 mm)');
-    expect(within(one).getByRole('meter', { name: 'Milk level' }).firstElementChild).toHaveStyle({ height: '43%' });
+    // farmer row 215: the level graphic is the mm on the 2000 mm scale (§9), coloured by the mm thresholds.
+    expect(within(one).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuetext', '900 mm');
+    expect(within(one).getByRole('meter', { name: 'Milk level' })).toHaveAttribute('aria-valuemax', '2000');
+    expect(within(one).getByRole('meter', { name: 'Milk level' }).firstElementChild).toHaveStyle({ height: '45%' });
 
     const two = screen.getByRole('region', { name: 'Vat 2' });
     expect(fact(two, 'Volume')).toBe('12,000 L (120%)');
     expect(within(two).getByText('11.0 °C')).toHaveAttribute('data-band', 'hot');
     expect(fact(two, 'Agitator')).toBe('Stopped');
     const twoFill = within(two).getByRole('meter', { name: 'Milk level' }).firstElementChild;
-    expect(twoFill).toHaveStyle({ height: '100%' });
+    expect(twoFill).toHaveStyle({ height: '5%' });
     expect(twoFill).toHaveAttribute('data-band', 'low');
   });
 
@@ -132,8 +134,26 @@ describe('/dts/dashboard stale data is loud (issue 26)', () => {
 
   it('says the whole farm is offline when no vat has sent for 15 minutes', async () => {
     await openDashboard([vatLast(1, {}, { published_at: minutesAgo(40) }), vatLast(2, {}, { published_at: minutesAgo(20) })]);
-    const banner = await screen.findByRole('alert');
-    expect(banner).toHaveTextContent(`This farm is offline: no vat has sent data since ${farmClock(minutesAgo(20))}`);
+    const banner = await screen.findByRole('alert', { name: 'Outage' });
+    expect(banner).toHaveTextContent(`Outage. This farm is offline: no vat has sent data since ${farmClock(minutesAgo(20))}`);
+  });
+
+  it('farmer row 220: the outage banner, once closed, stays closed for that outage, and shows again for the next one', async () => {
+    localStorage.clear();
+    const quietSince = minutesAgo(20);
+    const first = await openDashboard([vatLast(1, {}, { published_at: quietSince })]);
+    await userEvent.setup().click(within(await screen.findByRole('alert', { name: 'Outage' })).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('alert', { name: 'Outage' })).toBeNull();
+    first.unmount();
+    // Opened again: the same outage stays closed.
+    const again = await openDashboard([vatLast(1, {}, { published_at: quietSince })]);
+    await screen.findByRole('region', { name: 'Vat 1' });
+    expect(screen.queryByRole('alert', { name: 'Outage' })).toBeNull();
+    again.unmount();
+    // Readings came back and stopped again: another outage, shown.
+    await openDashboard([vatLast(1, {}, { published_at: minutesAgo(16) })]);
+    expect(await screen.findByRole('alert', { name: 'Outage' })).toHaveTextContent('This farm is offline');
+    localStorage.clear();
   });
 
   it('shows its own connection state when the browser is offline', async () => {

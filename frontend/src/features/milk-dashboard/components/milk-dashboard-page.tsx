@@ -9,6 +9,7 @@ import { AutoTile } from './auto-tile';
 import { StorageDataCard } from './storage-data-card';
 import { VatCard } from './vat-card';
 import { ConnectionBanner } from './connection-banner';
+import { OutageBanner } from './outage-banner';
 import { noDataSinceText } from './no-data-since';
 import { useLiveUpdates } from '../live/use-live-updates';
 import { registerServiceWorker } from '../live/register-service-worker';
@@ -86,10 +87,10 @@ export function MilkDashboardPage() {
         )}
       </div>
       <ConnectionBanner live={live} now={now} timeZone={farm?.timezone} hasLive={hasLive} />
-      {farmOffline && (
-        <p className="farm-offline-banner" role="alert">
-          This farm is offline: {noDataSinceText(newestOfFarm, now, farm?.timezone).replace(/^No data/, 'no vat has sent data')}. Check the power and the unit's signal.
-        </p>
+      {farmOffline && farm && (
+        <OutageBanner key={farm._id} farmId={farm._id} outageSince={newestOfFarm ?? 'never'}>
+          This farm is offline: {noDataSinceText(newestOfFarm, now, farm.timezone).replace(/^No data/, 'no vat has sent data')}. Check the power and the unit's signal.
+        </OutageBanner>
       )}
       {farm && !data && !isError && <p className="page__note">Loading your vats…</p>}
       {isError && !data && <p className="page__note">Your vats could not be loaded. It will try again shortly.</p>}

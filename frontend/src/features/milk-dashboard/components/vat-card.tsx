@@ -4,7 +4,7 @@ import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { formatClock, formatWhen } from '../../../lib/time-format';
 import { capacityLine } from '../utils/capacity-line';
 import { qualityGauge } from '../utils/quality-gauge';
-import { agitatorLabel, coolingLines, levelGraphic, relativeTime, staleSince, temperatureBand, volumePercent } from '../utils/vat-card';
+import { agitatorLabel, coolingLines, LEVEL_SCALE_MM, levelGraphic, relativeTime, staleSince, temperatureBand, volumePercent } from '../utils/vat-card';
 import { NoDataSince } from './no-data-since';
 
 const present = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
@@ -78,7 +78,7 @@ export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone 
   const title = `Vat ${device.vat_number}`;
   const volume = present(last?.milk_volume) ? last.milk_volume : undefined;
   const percent = volume === undefined ? undefined : volumePercent(volume, device.vat_size);
-  const level = levelGraphic(percent, last?.milk_level);
+  const level = levelGraphic(last?.milk_level);
   const levelMm = present(last?.milk_level) ? Math.round(last.milk_level) : undefined;
   const temperature = present(last?.temp1) ? last.temp1 : undefined;
   const agitator = agitatorLabel(last?.agitator_status);
@@ -100,17 +100,15 @@ export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone 
           role="meter"
           aria-label="Milk level"
           aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={level?.fillPercent ?? 0}
-          aria-valuetext={level ? `${percent}%${levelMm === undefined ? '' : ` (${levelMm} mm)`}` : 'No level'}
+          aria-valuemax={LEVEL_SCALE_MM}
+          aria-valuenow={levelMm === undefined ? 0 : Math.min(levelMm, LEVEL_SCALE_MM)}
+          aria-valuetext={levelMm === undefined ? 'No level' : `${levelMm} mm${level?.overScale ? `, over the ${LEVEL_SCALE_MM} mm scale` : ''}`}
+          title={`Milk level on a ${LEVEL_SCALE_MM} mm scale`}
         >
-          {level && (
-            <div
-              className={level.band ? `vat-level__fill vat-level__fill--${level.band}` : 'vat-level__fill'}
-              data-band={level.band}
-              style={{ height: `${level.fillPercent}%` }}
-            />
-          )}
+          {level && <div className={`vat-level__fill vat-level__fill--${level.band}`} data-band={level.band} style={{ height: `${level.fillPercent}%` }} />}
+          <span className="vat-level__scale" aria-hidden="true">
+            {level?.overScale ? `> ${LEVEL_SCALE_MM}` : LEVEL_SCALE_MM}
+          </span>
         </div>
         <dl className="vat-card__facts">
           <div className="vat-card__fact vat-card__fact--volume">

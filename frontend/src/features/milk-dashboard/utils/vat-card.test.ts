@@ -1,34 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { agitatorLabel, coolingLines, countdownText, levelBand, levelGraphic, relativeTime, temperatureBand, volumePercent } from './vat-card';
 
-describe('levelGraphic (§9 milk level bar: colour thresholds 150 and 180 mm; the fill is the volume percent)', () => {
+describe('levelGraphic (farmer row 215, §9 milk level bar: the level on a 2000 mm scale, coloured at 150 and 180 mm)', () => {
   it.each([
-    // [volume %, level mm, fill %, band]
-    [0, 0, 0, 'low'],
-    [5, 149, 5, 'low'],
-    [6, 150, 6, 'mid'],
-    [7, 179, 7, 'mid'],
-    [8, 180, 8, 'high'],
-    // The report: 44 % of a 3.5 m vat is about 1,540 mm, over three quarters of a 2000 mm scale.
-    [44, 1540, 44, 'high'],
-    // A 3.5 m vat holds more than 2000 mm of milk long before it is full.
-    [70, 2450, 70, 'high'],
-    [104, 2600, 100, 'high'],
-    [-1, 0, 0, 'low'],
-  ])('%s %% at %s mm fills %s %% in band %s', (pct, mm, fill, band) => {
-    expect(levelGraphic(pct, mm)).toEqual({ fillPercent: fill, band });
+    // [level mm, fill %, band, over the scale]
+    [0, 0, 'low', false],
+    [149, 7.45, 'low', false],
+    [150, 7.5, 'mid', false],
+    [179, 8.95, 'mid', false],
+    [180, 9, 'high', false],
+    [1000, 50, 'high', false],
+    [2000, 100, 'high', false],
+    // A 3.5 m vat at 44 %: about 1,540 mm, 77 % of the scale; over 2000 mm the bar is full and says so.
+    [1540, 77, 'high', false],
+    [2600, 100, 'high', true],
+  ] as const)('%s mm fills %s %% (%s)', (mm, fill, band, overScale) => {
+    expect(levelGraphic(mm)).toEqual({ fillPercent: fill, band, overScale });
   });
 
-  it('colours by the level in mm, not by the percent', () => {
-    expect(levelGraphic(12, 160)?.band).toBe('mid');
+  it('no level, no graphic', () => {
+    expect(levelGraphic(null)).toBeUndefined();
+    expect(levelGraphic(undefined)).toBeUndefined();
+    expect(levelGraphic(Number.NaN)).toBeUndefined();
     expect(levelBand(149.9)).toBe('low');
-  });
-
-  it('no volume, no graphic; a volume without a level fills without a colour band', () => {
-    expect(levelGraphic(null, 900)).toBeUndefined();
-    expect(levelGraphic(undefined, 900)).toBeUndefined();
-    expect(levelGraphic(Number.NaN, 900)).toBeUndefined();
-    expect(levelGraphic(30, null)).toEqual({ fillPercent: 30, band: undefined });
   });
 });
 

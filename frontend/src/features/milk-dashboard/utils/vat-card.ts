@@ -5,12 +5,13 @@
 import type { CoolingTarget } from '@shared/compliance/cooling-forecast';
 
 /**
- * §9 "Milk level bar colours: thresholds 150 and 180 mm, max scale 2000". The 150/180 mm thresholds
- * colour the bar by the milk's height (a nearly empty vat); the bar's fill is the vat's volume
- * percent, as the card's text says, so 44 % reads as 44 % whatever the vat's height. A fill of mm
- * on the 2000 mm scale meant something different on every vat and pinned at full in the 3 to 3.5 m
- * vats well before they were (reported full at 44 %).
+ * §9 "Milk level bar colours: thresholds 150 and 180 mm, max scale 2000": the bar is the milk's
+ * height on a 2000 mm scale, coloured by that height (under 150 mm low, under 180 mm mid). It is a
+ * level, not the vat's fullness: the card's volume percent says how full the vat is, and a vat
+ * taller than 2 m fills the bar before it is full, so the bar says 'over 2000 mm' then
+ * (decision 062).
  */
+export const LEVEL_SCALE_MM = 2000;
 export const LEVEL_LOW_MM = 150;
 export const LEVEL_MID_MM = 180;
 
@@ -22,15 +23,12 @@ const finite = (n: number | null | undefined): n is number => n !== null && n !=
 export const levelBand = (levelMm: number): LevelBand => (levelMm < LEVEL_LOW_MM ? 'low' : levelMm < LEVEL_MID_MM ? 'mid' : 'high');
 
 /**
- * The fill (0–100: the volume percent of the vat's size, clamped) and the band that colours it (by
- * the level in mm; none without a level). Undefined without a volume percent.
+ * The fill (0–100: the level's share of the 2000 mm scale, clamped), the band that colours it, and
+ * whether the level is over the scale. Undefined without a level.
  */
-export const levelGraphic = (
-  volumePct: number | null | undefined,
-  levelMm: number | null | undefined,
-): { readonly fillPercent: number; readonly band: LevelBand | undefined } | undefined => {
-  if (!finite(volumePct)) return undefined;
-  return { fillPercent: Math.min(100, Math.max(0, volumePct)), band: finite(levelMm) ? levelBand(levelMm) : undefined };
+export const levelGraphic = (levelMm: number | null | undefined): { readonly fillPercent: number; readonly band: LevelBand; readonly overScale: boolean } | undefined => {
+  if (!finite(levelMm)) return undefined;
+  return { fillPercent: Math.min(100, Math.max(0, (levelMm * 100) / LEVEL_SCALE_MM)), band: levelBand(levelMm), overScale: levelMm > LEVEL_SCALE_MM };
 };
 
 /** §9 "Vat temperature bar thresholds -10, 0, 6, 10 over the range -10 to 20". */

@@ -9,7 +9,7 @@ import { testApiClient } from '../../../testing/render-app';
 import { WatchmanPage } from './watchman-page';
 
 const renderPage = (handlers: Record<string, FakeHandler>) => {
-  const api = fakeApi({ GET_ACTIVITY: () => ({ runs: [], count: 0, open_cases: [] }), GET_SETTINGS: () => ({ key: 'watchman', settings: WATCHMAN_DEFAULTS }), ...handlers });
+  const api = fakeApi({ GET_ACTIVITY: () => [], GET_ACTIVITY_SUMMARY: () => ({ count: 0, open_cases: [] }), GET_SETTINGS: () => ({ key: 'watchman', settings: WATCHMAN_DEFAULTS }), ...handlers });
   render(
     <AppProvider apiClient={testApiClient(api.fetch)}>
       <MemoryRouter>
