@@ -1,6 +1,5 @@
 import { sameReading, readingKey, implausibleForVat, toReading, type Reading } from '../../shared/telemetry/reading';
 import type { Ports } from '../ports/action-ports';
-import type { ReadingsRepository } from '../ports/readings';
 import type { Logger } from '../lib/logger';
 import { makeDeviceState, type AlertHook } from './device-state';
 import { makeMessageChecks, type Candidate, type IngestOutcome, type RejectEvent } from './message-checks';
@@ -12,8 +11,8 @@ export { lastUpdatedOf } from './device-state';
 export type BatchResult = { readonly ok: true; readonly outcome: IngestOutcome } | { readonly ok: false; readonly error: Error };
 
 export interface IngestDeps {
-  readonly farms: Ports['farmsWrite'];
-  readonly readings: ReadingsRepository;
+  readonly farms: Ports['ingestRecords'];
+  readonly readings: Ports['readingsWrite'];
   readonly now: () => Date;
   readonly log: Logger;
   /**
