@@ -3,6 +3,7 @@ import { type Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ENQUIRY_KEY_PREFIX } from '../../lambdas/ports/enquiries';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
+import { WATCHMAN_PARTITIONS } from '../../lambdas/ports/watchman';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
 import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
@@ -65,6 +66,16 @@ export type PortGrant =
 const READ = ['GetItem', 'BatchGetItem', 'Query'] as const satisfies readonly TableAction[];
 const read = (table: TableDefinition['id']): PortGrant => ({ kind: 'table', table, actions: READ });
 const readWrite = (table: TableDefinition['id'], ...writes: TableAction[]): PortGrant => ({ kind: 'table', table, actions: [...READ, ...writes] });
+/** The ingest's writes of one key family of the Readings table: herd notes (H#) and Watchman's digests (W#) stay out of its reach. */
+const readingKeys = (prefix: string, actions: TableAction[], why: string): PortGrant => ({ kind: 'tableKeys', table: 'Readings', key: { prefix }, actions, why });
+/** Writes of a person's own items in the Farms table (pk USER#<id>: profile, listing entry, alert route). */
+const userKeys = (...actions: TableAction[]): PortGrant => ({
+  kind: 'tableKeys',
+  table: 'Farms',
+  key: { prefix: 'USER#' },
+  actions,
+  why: "A person's profile, listing entry and alert route are items of their own partition (pk USER#<id>), never a farm's, an organization's or Watchman's",
+});
 
 export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   farms: [read('Farms')],
@@ -72,6 +83,33 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   farmsWrite: [readWrite('Farms', 'PutItem', 'UpdateItem')],
   // A farm item, its listing, its devices and their things (no key prefix covers them all), deleted by a failed install's undo.
   farmRemoval: [{ kind: 'table', table: 'Farms', actions: ['DeleteItem'] }],
+  userProfiles: [read('Farms'), userKeys('PutItem', 'UpdateItem')],
+  farmFlags: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'FARM#' },
+      actions: ['UpdateItem'],
+      why: "A flag is set by an UpdateItem of the farm item (pk FARM#<farm>, sk FARM); IAM cannot confine the sort key, so the farm's other items share the grant, for UpdateItem alone",
+    },
+  ],
+  ingestRecords: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'DEVICE#' },
+      actions: ['UpdateItem'],
+      why: "The ingest's state and the device's live values are an UpdateItem of the device item (pk DEVICE#<device>) under a version check",
+    },
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'FARM#' },
+      why: "A knode gateway's asset reading is put under its farm (pk FARM#<farm>, sk KNODE#<asset>); IAM cannot confine the sort key, so the farm's other items share the grant, for PutItem alone",
+    },
+  ],
   readings: [
     read('Readings'),
     {
@@ -81,12 +119,29 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
       why: 'A range read stores the compacted partial bucket of an open day (pk P#<device>) so the next refresh reads one item',
     },
   ],
-  // Readings in batches, buckets, snapshots, partial buckets (UpdateItem), activities (a replaced one is deleted).
-  readingsWrite: [readWrite('Readings', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem')],
+  // Readings in batches, buckets, snapshots, partial buckets (UpdateItem), activities (a replaced one is deleted), rejected messages.
+  readingsWrite: [
+    read('Readings'),
+    readingKeys('R#', ['PutItem', 'BatchWriteItem'], "A device's readings with their raw payloads (pk R#<device>#<day>), put one by one or in batches"),
+    readingKeys('B#', ['PutItem'], "A closed day's bucket (pk B#<device>)"),
+    readingKeys('P#', ['PutItem', 'UpdateItem'], "An open day's partial bucket (pk P#<device>), dropped by an UpdateItem when a late reading arrives"),
+    readingKeys('S#', ['PutItem'], 'A replay snapshot (pk S#<device>)'),
+    readingKeys('A#', ['PutItem', 'DeleteItem'], 'A derived activity (pk A#<device>); a replaced one is deleted'),
+    readingKeys('X#', ['PutItem'], 'A rejected message (pk X#<day>)'),
+  ],
   herdNotes: [{ kind: 'tableKeys', table: 'Readings', key: { prefix: 'H#' }, why: "The farmer's herd note on a milking is put under its own keys (pk H#<device>), never over the ingest's readings or activities" }],
   alerts: [read('Alerts')],
-  // An open condition's item is deleted when it clears.
-  alertsWrite: [readWrite('Alerts', 'PutItem', 'UpdateItem', 'DeleteItem')],
+  alertsWrite: [
+    read('Alerts'),
+    {
+      kind: 'tableKeys',
+      table: 'Alerts',
+      key: { prefix: 'FARM#' },
+      actions: ['PutItem', 'UpdateItem', 'DeleteItem'],
+      why: "A farm's notifications, open conditions (deleted when they clear), deliveries and text counts, all in its partition (pk FARM#<farm>)",
+    },
+    { kind: 'tableKeys', table: 'Alerts', key: { prefix: 'DEVICE#' }, why: "The alert engine's state per device (pk DEVICE#<device>, sk ENGINE); command replies (CMD#) stay out of reach" },
+  ],
   alertSettings: [read('Farms')],
   alertSettingsWrite: [readWrite('Farms', 'PutItem')],
   pickups: [
@@ -127,8 +182,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   account: [{ kind: 'cognito', actions: ['cognito-idp:AdminUpdateUserAttributes', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut'] }],
   enquiries: [{ kind: 'tableKeys', table: 'Farms', key: { prefix: ENQUIRY_KEY_PREFIX }, why: 'An enquiry is written once under its own keys (ENQUIRY#<user>) and never read back by the API' }],
   salesMail: [{ kind: 'enquiryTopic' }],
-  // The route (topic, subscriptions, email status) is kept in the Farms table.
-  alertRoutes: [{ kind: 'alertRoutes' }, readWrite('Farms', 'PutItem')],
+  // The route (topic, subscriptions, email status) is kept in the Farms table, under the user (USER#<id> / ALERT_EMAIL).
+  alertRoutes: [{ kind: 'alertRoutes' }, read('Farms'), userKeys('PutItem')],
   // Roles are group memberships (operator §6): the Users page lists and changes them.
   groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
   audit: [read('Farms')],
@@ -141,8 +196,8 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     {
       kind: 'tableKeys',
       table: 'Farms',
-      key: { equals: 'WATCHMAN' },
-      why: "SAVE_SETTINGS puts Watchman's settings item (pk WATCHMAN, sk SETTINGS): runs (WATCHMAN#RUN) and cases (WATCHMAN#CASE) are the job's; the job's lease shares the pk (sk LEASE) and IAM cannot confine the sort key",
+      key: { equals: WATCHMAN_PARTITIONS.settings },
+      why: "SAVE_SETTINGS puts Watchman's settings item (pk WATCHMAN, sk SETTINGS), alone in its partition: the lease, runs and cases are the job's, each in a partition of its own",
     },
   ],
   // The list is configuration (FARM_FLAG_USER_IDS, set by the Api construct), no AWS call.
@@ -171,9 +226,9 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   liveAuthority: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'] }],
   readingsHistory: [read('Readings')],
   alertHistory: [read('Alerts')],
-  // The route (topic, subscriptions, email status) is kept in the Farms table.
-  alertSender: [{ kind: 'alertPublish' }, readWrite('Farms', 'PutItem')],
-  alertTopics: [{ kind: 'alertRoutes' }, readWrite('Farms', 'PutItem')],
+  // The route (topic, subscriptions, email status) is kept in the Farms table, under the user (USER#<id> / ALERT_EMAIL).
+  alertSender: [{ kind: 'alertPublish' }, read('Farms'), userKeys('PutItem')],
+  alertTopics: [{ kind: 'alertRoutes' }, read('Farms'), userKeys('PutItem')],
   deviceReplies: [
     {
       kind: 'tableKeys',
@@ -185,14 +240,23 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   // Events are queued (PutItem) and marked sent (UpdateItem); dockets are put.
   dairyWrite: [readWrite('Farms', 'PutItem', 'UpdateItem')],
   dairyGateway: [{ kind: 'dairyGateway' }],
+  // The job reads its settings and writes neither them nor anything else of the table's.
   watchmanRuns: [
     read('Farms'),
     {
       kind: 'tableKeys',
       table: 'Farms',
-      key: { prefix: 'WATCHMAN' },
+      key: { equals: WATCHMAN_PARTITIONS.lease },
       actions: ['PutItem', 'DeleteItem'],
-      why: "Watchman's own records: its lease (released by a delete), settings, runs (WATCHMAN#RUN) and cases (WATCHMAN#CASE, an open case deleted when it closes)",
+      why: "Watchman's run lease (pk WATCHMAN#LEASE): taken by a conditional put, released by a delete",
+    },
+    { kind: 'tableKeys', table: 'Farms', key: { equals: WATCHMAN_PARTITIONS.runs }, why: "Watchman's runs (pk WATCHMAN#RUN), put once when a run ends" },
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { equals: WATCHMAN_PARTITIONS.cases },
+      actions: ['PutItem', 'DeleteItem'],
+      why: "Watchman's cases (pk WATCHMAN#CASE): opened by a conditional put, an open one deleted when it closes",
     },
   ],
   // Digests are items of their own (pk W#<device>) beside the readings they summarise, written in batches.
@@ -300,7 +364,6 @@ export const grantPorts = (
     const stack = Stack.of(fn);
     const thing = stack.formatArn({ service: 'iot', resource: 'thing', resourceName: `${UNIT_THING_PREFIX}*` });
     const cert = stack.formatArn({ service: 'iot', resource: 'cert', resourceName: '*' });
-    const policy = stack.formatArn({ service: 'iot', resource: 'policy', resourceName: devicePolicyName });
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['iot:CreateThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
@@ -309,10 +372,12 @@ export const grantPorts = (
     );
     // IAM names a certificate only by its id (cert/<id>), which IoT makes at CreateKeysAndCertificate,
     // and a device certificate takes no tags, so there is no aws:ResourceTag to confine these to the
-    // installer's own: the account's cert/* is as narrow as IAM allows. The code deactivates and
-    // deletes only the certificate its own failed install made.
-    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:UpdateCertificate', 'iot:DeleteCertificate'], resources: [cert] }));
-    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:AttachPolicy', 'iot:DetachPolicy'], resources: [policy, cert] }));
+    // installer's own: the account's cert/* is as narrow as IAM allows. AttachPolicy and DetachPolicy
+    // are authorized on their target (a certificate or thing group) alone: IAM has no resource or
+    // condition key for the policy attached, so naming the device policy's ARN here would confine
+    // nothing. The code attaches only IOT_DEVICE_POLICY, and deactivates and deletes only the
+    // certificate its own failed install made.
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:UpdateCertificate', 'iot:DeleteCertificate', 'iot:AttachPolicy', 'iot:DetachPolicy'], resources: [cert] }));
     const [partition, region, account] = [stack.partition, stack.region, stack.account].map((v) => nagPseudo(stack, v));
     acknowledge(
       fn.role,
@@ -322,7 +387,7 @@ export const grantPorts = (
     acknowledge(
       fn.role,
       `IAM5[Resource::arn:${partition}:iot:${region}:${account}:cert/*]`,
-      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate or DeleteCertificate below every certificate of the account. Only the device policy can be attached, and undo deactivates and deletes only the certificate just made.',
+      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate, DeleteCertificate, AttachPolicy or DetachPolicy below every certificate of the account, nor AttachPolicy to one policy (it is authorized on the target alone). The code attaches only the device policy, and undo deactivates and deletes only the certificate just made.',
     );
   }
   if (grants.some((g) => g.kind === 'unitCheckCommands')) {

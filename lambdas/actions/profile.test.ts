@@ -16,7 +16,7 @@ const fakes = (refuse: boolean) => {
   let user = stored();
   const cognito: unknown[] = [];
   const deps = {
-    farmsWrite: {
+    userProfiles: {
       getUser: async () => user,
       updateUser: async (_id: string, change: Partial<User>) => {
         user = { ...user, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
@@ -51,7 +51,7 @@ describe('USER_PROFILE_EDIT_BASE', () => {
 
   it('leaves Cognito alone when the stored profile cannot be written', async () => {
     const f = fakes(false);
-    (f.deps.farmsWrite as { updateUser: unknown }).updateUser = async () => {
+    (f.deps.userProfiles as { updateUser: unknown }).updateUser = async () => {
       throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
     };
     await expect(run(f.deps, {})).rejects.toThrow('Throughput exceeds');
@@ -66,7 +66,7 @@ describe('verifying a phone or email', () => {
   const withCognito = (contact: { email?: string; phone?: string }) => {
     let user = unverified();
     const deps = {
-      farmsWrite: {
+      userProfiles: {
         getUser: async () => user,
         updateUser: async (_id: string, change: Partial<User>) => {
           user = { ...user, ...change };

@@ -24,7 +24,7 @@ import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/error
 import type { Caller } from '../lib/caller';
 
 /** The caller's profile; the role shown is the verified token's, never a stored copy. */
-const profileOf = async (farms: FarmReader, caller: Caller): Promise<User> => {
+const profileOf = async (farms: Pick<FarmReader, 'getUser'>, caller: Caller): Promise<User> => {
   const user = await farms.getUser(caller.userId);
   if (!user) throw new ForbiddenError('No user profile for this account');
   return { ...user, role: caller.role };
@@ -52,12 +52,12 @@ const FLAG_OF: Record<VerifiedAttribute, 'email_verify' | 'phone_verify'> = { em
 export const settingProfileActions: readonly ServedAction[] = [
   serve(contracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => profileOf(deps.farms, caller)),
 
-  serve(contracts.USER_PROFILE_EDIT_BASE, ['farmsWrite', 'account'], async ({ user }, { caller, deps, log }) => {
-    const before = await profileOf(deps.farmsWrite, caller);
+  serve(contracts.USER_PROFILE_EDIT_BASE, ['userProfiles', 'account'], async ({ user }, { caller, deps, log }) => {
+    const before = await profileOf(deps.userProfiles, caller);
     const phone = normalisePhone(user.phone);
     const phoneChanged = phone !== before.phone;
     // A new phone is unverified (§4): texts stop until its code is checked (the notifier sends only to phone_verify 2).
-    const after = await deps.farmsWrite.updateUser(caller.userId, {
+    const after = await deps.userProfiles.updateUser(caller.userId, {
       firstName: user.firstName,
       lastName: user.lastName,
       ...(user.subscribed === undefined ? {} : { subscribed: user.subscribed }),
@@ -68,7 +68,7 @@ export const settingProfileActions: readonly ServedAction[] = [
       await deps.account.updateAttributes(caller.username, { firstName: user.firstName, lastName: user.lastName, ...(phoneChanged ? { phone } : {}) });
     } catch (err) {
       // Cognito refused (a phone it cannot take, throttling): the stored profile goes back to what it was, so the two never disagree.
-      await deps.farmsWrite.updateUser(caller.userId, {
+      await deps.userProfiles.updateUser(caller.userId, {
         firstName: before.firstName,
         lastName: before.lastName,
         subscribed: before.subscribed,
@@ -109,7 +109,7 @@ export const settingProfileActions: readonly ServedAction[] = [
     return 'success' as const;
   }),
 
-  serve(contracts.USER_PROFILE_VERIFY_CHECK_EMAIL, ['farmsWrite', 'account'], async ({ verification }, { caller, deps }) => {
+  serve(contracts.USER_PROFILE_VERIFY_CHECK_EMAIL, ['userProfiles', 'account'], async ({ verification }, { caller, deps }) => {
     await verify(deps, caller, 'email', verification, MSG_EMAIL_VERIFY_FAILED);
     return EMAIL_VERIFY_SUCCESS;
   }),
@@ -129,7 +129,7 @@ export const settingProfileActions: readonly ServedAction[] = [
     return 'success' as const;
   }),
 
-  serve(contracts.USER_PROFILE_VERIFY_CHECK_PHONE, ['farmsWrite', 'account'], async ({ verification }, { caller, deps }) => {
+  serve(contracts.USER_PROFILE_VERIFY_CHECK_PHONE, ['userProfiles', 'account'], async ({ verification }, { caller, deps }) => {
     await verify(deps, caller, 'phone_number', verification, MSG_PHONE_VERIFY_FAILED);
     return PHONE_VERIFY_SUCCESS;
   }),
@@ -143,20 +143,20 @@ export const settingProfileActions: readonly ServedAction[] = [
  * profile's, so a code sent to one number never marks another verified.
  */
 const verify = async (
-  deps: Pick<Ports, 'farmsWrite' | 'account'>,
+  deps: Pick<Ports, 'userProfiles' | 'account'>,
   caller: Caller,
   attribute: VerifiedAttribute,
   code: string,
   failed: string,
 ): Promise<void> => {
   if (!(await deps.account.verifyAttribute(tokenOf(caller), attribute, code))) throw new ValidationError(failed);
-  const [profile, current] = await Promise.all([profileOf(deps.farmsWrite, caller), deps.account.contactOf(caller.username)]);
+  const [profile, current] = await Promise.all([profileOf(deps.userProfiles, caller), deps.account.contactOf(caller.username)]);
   const same =
     attribute === 'email'
       ? current.email !== undefined && normaliseEmail(current.email) === normaliseEmail(profile.email)
       : current.phone !== undefined && normalisePhone(current.phone) === normalisePhone(profile.phone);
   if (!same) throw new ValidationError(attribute === 'email' ? MSG_EMAIL_VERIFIED_OTHER : MSG_PHONE_VERIFIED_OTHER);
-  await deps.farmsWrite.updateUser(caller.userId, { [FLAG_OF[attribute]]: 2 });
+  await deps.userProfiles.updateUser(caller.userId, { [FLAG_OF[attribute]]: 2 });
 };
 
 /** The enquiry as the sales team reads it. */

@@ -30,12 +30,12 @@ export const userActions: readonly ServedAction[] = [
   serve(contracts.USER_SIGN_IN_TOTP, ['identity'], async ({ user }, { deps }) => tokensAnswer(await deps.identity.answerTotp(user.email.toLowerCase(), user.session, user.code))),
   // The bot-check runs in Cognito's pre-sign-up trigger, so a direct SignUp cannot skip it (and a
   // reCAPTCHA answer counts once: checking it here as well would spend it).
-  serve(contracts.USER_SIGN_UP, ['identity', 'farmsWrite', 'alertTopics', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
+  serve(contracts.USER_SIGN_UP, ['identity', 'userProfiles', 'alertTopics', 'now'], async ({ gRecaptchaResponse, user }, { deps, log }) => {
     const email = normaliseEmail(user.email);
     const phone = normalisePhone(user.phone);
     const sub = await deps.identity.signUp({ email, password: user.password, firstName: user.firstName, lastName: user.lastName, phone }, gRecaptchaResponse);
     try {
-      await deps.farmsWrite.putUser(
+      await deps.userProfiles.putUser(
         {
           _id: sub,
           firstName: user.firstName,

@@ -46,13 +46,19 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
   let doc: ReturnType<typeof createDocumentClient> | undefined;
   const documentClient = () => (doc ??= createDocumentClient(env));
   const farmsTable = () => requireEnv('FARMS_TABLE', env);
+  // One repository behind the Readings ports (its decoded-bucket cache is shared); each port offers its part of it.
+  let readingsRepository: ReturnType<typeof dynamoReadingsRepository> | undefined;
+  const readingsStore = () => (readingsRepository ??= dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)));
   const builders: { [K in PortName]: () => Promise<Ports[K]> } = {
     farms: () => load1('farmsWrite'),
     farmsWrite: async () => dynamoFarmRepository(documentClient(), farmsTable()),
     farmRemoval: async () => dynamoFarmRepository(documentClient(), farmsTable()),
+    userProfiles: () => load1('farmsWrite'),
+    farmFlags: () => load1('farmsWrite'),
+    ingestRecords: () => load1('farmsWrite'),
     readings: () => load1('readingsWrite'),
-    readingsWrite: async () => dynamoReadingsRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
-    herdNotes: () => load1('readingsWrite'),
+    readingsWrite: async () => readingsStore(),
+    herdNotes: async () => readingsStore(),
     alerts: () => load1('alertsWrite'),
     alertsWrite: async () => dynamoAlertsRepository(documentClient(), requireEnv('ALERTS_TABLE', env)),
     alertSettings: () => load1('alertSettingsWrite'),

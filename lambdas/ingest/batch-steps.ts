@@ -98,7 +98,7 @@ export const acceptForDevices = async (checks: Checks, devices: Devices, groups:
 };
 
 /** 3. Against what is stored: an instant already stored with the same reading is kept (not written again), with another reading refused. */
-export const matchStored = async (checks: Checks, readings: ReadingsRepository, accepted: readonly DeviceItems[]): Promise<{ settled: Settled; fresh: DeviceItems[] }> => {
+export const matchStored = async (checks: Checks, readings: Pick<ReadingsRepository, 'getReadings'>, accepted: readonly DeviceItems[]): Promise<{ settled: Settled; fresh: DeviceItems[] }> => {
   let stored: Map<string, Reading>;
   try {
     stored = await readings.getReadings(accepted.flatMap((a) => a.items.map((i) => ({ deviceId: a.deviceId, publishedAt: i.reading.published_at }))));
@@ -125,7 +125,7 @@ export const matchStored = async (checks: Checks, readings: ReadingsRepository, 
  * 4. A replay intent under the lock for each device with new readings older than its cursor, then
  *    the new readings (BatchWriteItem, 25 a request, every device at once).
  */
-export const writeReadings = async (devices: Devices, readings: ReadingsRepository, queue: Queue, fresh: readonly DeviceItems[]): Promise<{ settled: Settled; written: DeviceItems[] }> => {
+export const writeReadings = async (devices: Devices, readings: Pick<ReadingsRepository, 'writeReadings'>, queue: Queue, fresh: readonly DeviceItems[]): Promise<{ settled: Settled; written: DeviceItems[] }> => {
   const settled: Settled = [];
   const newOf = (e: DeviceItems) => e.items.filter((i) => e.written.has(i.reading.published_at));
   const intended = (

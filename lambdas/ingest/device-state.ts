@@ -3,8 +3,8 @@ import type { Device, LastUpdated } from '../../shared/entities/device';
 import { advance, hasPending, planBatch, replay, replayWindowStart, withReplayIntent, type IngestState, type Snapshot } from '../../shared/telemetry/ingest-core';
 import { displayTemperature, displayVolume, type Reading } from '../../shared/telemetry/reading';
 import { hourOf } from '../../shared/time/utc';
-import type { FarmRepository, IngestRecord } from '../ports/farms';
-import type { ReadingsRepository } from '../ports/readings';
+import type { Ports } from '../ports/action-ports';
+import type { IngestRecord } from '../ports/farms';
 import { makeLockedCommit, type Step } from '../lib/locked-commit';
 
 /** A device as the ingest holds it: the device item with its ingest record (n readings seen, v the lock version). */
@@ -46,7 +46,7 @@ const versionOf = (r: DeviceRecord | undefined) => (r?.ingest ? (r.ingest.v ?? r
  * the readings the alert engine has still to evaluate). Every write of the outbox carries the n
  * of the state that produced it and is conditional on not being older than what is stored.
  */
-export const makeDeviceState = (deps: { farms: Omit<FarmRepository, 'deleteFarm' | 'deleteDevice'>; readings: ReadingsRepository; now: () => Date; onReadings?: AlertHook }) => {
+export const makeDeviceState = (deps: { farms: Ports['ingestRecords']; readings: Ports['readingsWrite']; now: () => Date; onReadings?: AlertHook }) => {
   const { farms, readings } = deps;
   /** The fresh readings of the batch a device is committing (after its cursor, through the newest): the alert outbox of that commit takes them from here instead of reading them back. */
   const inMemory = new Map<string, { after: string | null; through: string | null; readings: readonly Reading[] }>();

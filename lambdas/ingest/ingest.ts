@@ -1,6 +1,5 @@
 import type { Reading } from '../../shared/telemetry/reading';
 import type { Ports } from '../ports/action-ports';
-import type { ReadingsRepository } from '../ports/readings';
 import type { Logger } from '../lib/logger';
 import { makeDeviceState, type AlertHook } from './device-state';
 import { acceptForDevices, checkMessages, commitDevices, matchStored, writeReadings, type BatchResult } from './batch-steps';
@@ -12,8 +11,8 @@ export { lastUpdatedOf } from './device-state';
 export type { BatchResult } from './batch-steps';
 
 export interface IngestDeps {
-  readonly farms: Ports['farmsWrite'];
-  readonly readings: ReadingsRepository;
+  readonly farms: Ports['ingestRecords'];
+  readonly readings: Ports['readingsWrite'];
   readonly now: () => Date;
   readonly log: Logger;
   /**

@@ -3,8 +3,8 @@ import * as z from 'zod';
 import { RAW_ARCHIVE_DAYS } from '../../shared/constants';
 import { canonicalTime } from '../../shared/telemetry/reading';
 import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema, type TelemetryMessage } from '../../shared/telemetry/device-message';
-import type { FarmRepository, ThingOwner } from '../ports/farms';
-import type { ReadingsRepository } from '../ports/readings';
+import type { Ports } from '../ports/action-ports';
+import type { ThingOwner } from '../ports/farms';
 import type { Logger } from '../lib/logger';
 
 /**
@@ -51,7 +51,7 @@ const firstIssue = (error: z.ZodError): string => {
 };
 
 /** The checks a message passes before its device's readings are looked at; a knode message is handled here entirely. */
-export const makeMessageChecks = (deps: { farms: Omit<FarmRepository, 'deleteFarm' | 'deleteDevice'>; readings: ReadingsRepository; now: () => Date; log: Logger }) => {
+export const makeMessageChecks = (deps: { farms: Ports['ingestRecords']; readings: Ports['readingsWrite']; now: () => Date; log: Logger }) => {
   const { farms, readings, log } = deps;
   const clock = () => deps.now().getTime();
   const things = new Map<string, { owner: Promise<ThingOwner | undefined>; at: number }>();

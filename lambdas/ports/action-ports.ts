@@ -7,7 +7,7 @@ import type { AccountService, IdentityProvider, TokenVerifier, TotpStatus, UserG
 import type { DairyGatewayClient, DairyRepository } from './dairy';
 import type { EnquiryRepository, SalesMail } from './enquiries';
 import type { EquipmentRepository } from './equipment';
-import type { FarmRepository } from './farms';
+import type { FarmRepository, FarmStore, IngestRecords, KnodeAssets, ThingOwners, UserStore } from './farms';
 import type { InstallRepository } from './installs';
 import type { DeviceCommands, DeviceReplies, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
 import type { ConnectionsRepository, LiveAuthority, LiveSender } from './live';
@@ -32,7 +32,10 @@ export type ReadingsReader = Pick<
   'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
 >;
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
-export type AlertSettingsReader = Pick<AlertSettingsRepository, 'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm' | 'getEscalation'>;
+export type AlertSettingsReader = Pick<
+  AlertSettingsRepository,
+  'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm' | 'getEscalation' | 'getEscalationOf' | 'listOrganizationUserIdsOfFarm'
+>;
 export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
 export type AuditReader = Pick<AuditRepository, 'list'>;
 export type MilkingWindowsReader = Pick<MilkingWindowsRepository, 'list'>;
@@ -61,12 +64,22 @@ export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
  */
 export interface Ports {
   readonly farms: FarmReader;
-  /** The farms' writes but removal (the ingest, settings, flags, profiles and installs). */
+  /** The farms' writes but removal (settings, flags and installs). */
   readonly farmsWrite: Omit<FarmRepository, 'deleteFarm' | 'deleteDevice'>;
+  /** People's own profiles (`USER#<id>`): read, put at sign-up, changed by the profile page; no other key family. */
+  readonly userProfiles: Pick<UserStore, 'getUser' | 'putUser' | 'updateUser'>;
+  /** A farm's flags set (UpdateItem of the farm item, `FARM#<id>`): Watchman's sync switch. */
+  readonly farmFlags: Pick<FarmStore, 'setFarmFlag'>;
+  /**
+   * The ingest's view of the Farms table: thing names resolved, its state on the device item
+   * (`DEVICE#<id>`, UpdateItem) and knode gateways' asset readings (`FARM#<id>` / `KNODE#…`).
+   */
+  readonly ingestRecords: Pick<ThingOwners, 'resolveThing'> & IngestRecords & Pick<KnodeAssets, 'updateKnodeAsset'>;
   /** A farm and its devices removed: the undo of a failed new install alone. */
   readonly farmRemoval: Pick<FarmRepository, 'deleteFarm' | 'deleteDevice'>;
   readonly readings: ReadingsReader;
-  readonly readingsWrite: ReadingsRepository;
+  /** The ingest's stores of the Readings table: everything but the farmer's herd notes (herdNotes) and Watchman's digests. */
+  readonly readingsWrite: Omit<ReadingsRepository, 'putHerdNote'>;
   /** The farmer's herd note on a milking (pk H#<device>): the activity page's one write of the Readings table. */
   readonly herdNotes: Pick<ReadingsRepository, 'putHerdNote'>;
   readonly alerts: AlertsReader;
@@ -145,8 +158,8 @@ export interface Ports {
   readonly dairyWrite: DairyRepository;
   /** The dairy company's gateway (events out, dockets in). */
   readonly dairyGateway: DairyGatewayClient;
-  /** Watchman's own records: its lease, runs, cases and settings (the job). */
-  readonly watchmanRuns: WatchmanRepository;
+  /** Watchman's own records (the job): its lease, runs and cases, and its settings read only. */
+  readonly watchmanRuns: Omit<WatchmanRepository, 'putSettings'>;
   /** Watchman's hourly digests of each vat's readings (W#<device> in the Readings table). */
   readonly watchmanDigests: WatchmanDigestRepository;
   /** When a user confirmed their authenticator app (the pre-token-generation trigger's claim). */

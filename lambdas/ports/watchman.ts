@@ -2,6 +2,19 @@ import type { WatchmanCase, WatchmanRun } from '../../shared/watchman/records';
 import type { HourPoint, MilkingEnd } from '../../shared/watchman/rules';
 import type { WatchmanSettings } from '../../shared/watchman/settings';
 
+/**
+ * The partition keys of Watchman's records in the Farms table (the sort keys are in
+ * lambdas/adapters/dynamodb/keys.ts). Each kind has a partition of its own because IAM confines
+ * writes by partition key only (dynamodb:LeadingKeys): the job's grant names the lease, runs and
+ * cases, the Watchman page's the settings, and neither reaches the other's (cdk/lib/port-grants.ts).
+ */
+export const WATCHMAN_PARTITIONS = {
+  settings: 'WATCHMAN',
+  lease: 'WATCHMAN#LEASE',
+  runs: 'WATCHMAN#RUN',
+  cases: 'WATCHMAN#CASE',
+} as const;
+
 /** Watchman's records in the Farms table (issue 22; keys in lambdas/adapters/dynamodb/keys.ts). */
 export interface WatchmanRepository {
   getSettings(): Promise<Partial<WatchmanSettings> | undefined>;

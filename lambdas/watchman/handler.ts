@@ -6,7 +6,7 @@ const log = createLogger({ function: 'watchman' });
 const env = envAtImport();
 
 /** What Watchman uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/watchman.ts). */
-export const WATCHMAN_PORTS = ['farmsWrite', 'readingsHistory', 'watchmanDigests', 'dairy', 'alertHistory', 'watchmanRuns', 'now'] as const satisfies readonly PortName[];
+export const WATCHMAN_PORTS = ['farms', 'farmFlags', 'readingsHistory', 'watchmanDigests', 'dairy', 'alertHistory', 'watchmanRuns', 'now'] as const satisfies readonly PortName[];
 
 /**
  * Watchman (issue 22), hourly (EventBridge in AWS, the scheduler stand-in locally, `npm run
@@ -17,7 +17,8 @@ export const handler = lazyHandler(async () => {
   const ports = portsFromEnv(env);
   await ports.load(WATCHMAN_PORTS);
   const watchman = makeWatchman({
-    farms: ports.farmsWrite,
+    // Its one write of the farms: the sync flag (farmFlags, an UpdateItem of the farm item).
+    farms: { listFarms: () => ports.farms.listFarms(), listDevicesOfFarm: (farmId) => ports.farms.listDevicesOfFarm(farmId), setFarmFlag: (...args) => ports.farmFlags.setFarmFlag(...args) },
     readings: ports.readingsHistory,
     vatWindow: cachedVatWindow(ports.readingsHistory, ports.watchmanDigests),
     dairy: ports.dairy,

@@ -42,7 +42,8 @@ export interface WatchmanDeps {
   readonly dairy: Pick<DairyRepository, 'listDockets'>;
   /** The farm's alerts of the window (the plate-cooling check reads the engine's 'Milk warm plate'). */
   readonly alerts: Pick<AlertsRepository, 'listSince'>;
-  readonly watchman: WatchmanRepository;
+  /** Its lease, runs and cases; the settings read only (SAVE_SETTINGS is the Watchman page's). */
+  readonly watchman: Omit<WatchmanRepository, 'putSettings'>;
   readonly now: () => Date;
   readonly log: Logger;
   readonly concurrency?: number;

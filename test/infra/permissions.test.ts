@@ -40,11 +40,16 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
     fn: /^ApiInstaller$/,
     action: /^iot:(CreateKeysAndCertificate|DescribeEndpoint)$/,
     resource: /^\*$/,
-    why: 'no resource-level permission: a new install makes one certificate and reads the data endpoint',
+    why: 'no resource-level permission (IAM takes only "*" for these): a new install makes its unit one certificate and reads the account data endpoint the unit connects to',
   },
   { fn: /^ApiInstaller$/, action: /^iot:Publish$/, resource: /:topic\/dts\/unit-\*\/cmd\/check$/, why: "Check Install's command to the unit of the farm the installer names; the device policy lets each unit read only its own" },
   { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
-  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate: its id is not known before and device certificates take no tags, so IAM cannot confine UpdateCertificate/DeleteCertificate below every certificate of the account' },
+  {
+    fn: /^ApiInstaller$/,
+    action: /^iot:(UpdateCertificate|DeleteCertificate|AttachPolicy|DetachPolicy)$/,
+    resource: /:cert\/\*$/,
+    why: 'the certificate IoT makes at CreateKeysAndCertificate: its id is not known before and device certificates take no tags (no aws:ResourceTag), so IAM cannot confine these below every certificate of the account; AttachPolicy is authorized on its target alone (no resource or condition names the policy), and the code attaches only the device policy',
+  },
   {
     fn: /^(TelemetryIngest|LiveHandler)$/,
     action: /^execute-api:ManageConnections$/,
@@ -53,6 +58,8 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
   },
   { fn: /^WebDeployment$/, action: /^(s3:|cloudfront:)/, resource: /./, why: "CDK's BucketDeployment: the asset bucket and the site bucket's objects, and CloudFront invalidation (no resource-level permission)" },
 ];
+
+const WRITES = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
 
 const shortId = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
 
@@ -75,7 +82,19 @@ interface Grant {
   readonly actions: readonly string[];
   readonly resources: readonly string[];
   readonly condition: boolean;
+  /** The partition keys a dynamodb:LeadingKeys condition allows (`USER#*`, `WATCHMAN#LEASE`); undefined without one. */
+  readonly leadingKeys?: readonly string[];
 }
+
+/** The values of a statement's dynamodb:LeadingKeys condition, whatever its operator. */
+const leadingKeysOf = (condition: Json): string[] | undefined => {
+  if (!condition || typeof condition !== 'object') return undefined;
+  for (const test of Object.values(condition as Record<string, Record<string, Json>>)) {
+    const keys = test['dynamodb:LeadingKeys'];
+    if (keys !== undefined) return [keys].flat().map(String).sort();
+  }
+  return undefined;
+};
 
 const grantsOf = (resources: Record<string, Resource>): Grant[] => {
   const roleOfFunction = new Map<string, string>();
@@ -96,7 +115,8 @@ const grantsOf = (resources: Record<string, Resource>): Grant[] => {
       if (!fn) continue;
       const doc = r.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: Json; Condition?: Json }[] };
       for (const st of doc.Statement) {
-        grants.push({ fn, actions: [st.Action].flat().map(String), resources: [st.Resource].flat().map(text), condition: st.Condition !== undefined });
+        const leadingKeys = leadingKeysOf(st.Condition);
+        grants.push({ fn, actions: [st.Action].flat().map(String), resources: [st.Resource].flat().map(text), condition: st.Condition !== undefined, ...(leadingKeys ? { leadingKeys } : {}) });
       }
     }
   }
@@ -113,11 +133,49 @@ const actionsText = (actions: readonly string[]) => {
   return sorted;
 };
 
+const conditionText = (g: Grant): string => {
+  if (g.leadingKeys) return ` (partition key ${g.leadingKeys.map((k) => `\`${k}\``).join(' or ')})`;
+  return g.condition ? ' (with a condition)' : '';
+};
+
+/** The wildcards the template holds, per function and reason (KNOWN_WILDCARDS), each named once. */
+const wildcardReasons = (grants: readonly Grant[]): string => {
+  const rows = new Map<string, Set<string>>();
+  for (const g of grants) {
+    for (const action of g.actions) {
+      for (const resource of g.resources) {
+        if (!action.includes('*') && !resource.includes('*')) continue;
+        const known = KNOWN_WILDCARDS.find((w) => w.fn.test(g.fn) && w.action.test(action) && w.resource.test(resource));
+        if (!known || known === KNOWN_WILDCARDS[0]) continue;
+        const row = `${g.fn}\t${known.why}`;
+        rows.set(row, (rows.get(row) ?? new Set()).add(resource.includes('*') ? resource : action));
+      }
+    }
+  }
+  const lines = [...rows].map(([row, wild]) => {
+    const [fn, why] = row.split('\t');
+    return `| ${fn} | ${[...wild].sort().map((w) => `\`${w}\``).join(', ')} | ${why} |`;
+  });
+  return ['Wildcards, and why IAM allows nothing narrower (queries on a table\'s own indexes, `…/index/*`, aside):', '', '| function | wildcard | why |', '|---|---|---|', ...lines.sort()].join('\n');
+};
+
+/** Every key-confined grant of a port (cdk/lib/port-grants.ts), with its reason: where IAM stops at the partition key. */
+const keyFamilies = (): string => {
+  const lines = Object.entries(PORT_GRANTS).flatMap(([port, gs]) =>
+    gs.flatMap((g) => {
+      if (g.kind !== 'tableKeys') return [];
+      const key = 'prefix' in g.key ? `\`${g.key.prefix}*\`` : `\`${g.key.equals}\``;
+      return [`| ${port} | ${g.table} | ${key} | ${(g.actions ?? ['PutItem']).join(' ')} | ${g.why} |`];
+    }),
+  );
+  return ['Writes confined by partition key (dynamodb:LeadingKeys; IAM has no condition on the sort key), per port:', '', '| port | table | partition key | actions | why |', '|---|---|---|---|---|', ...lines].join('\n');
+};
+
 const table = (grants: readonly Grant[]): string => {
   const byFn = new Map<string, Grant[]>();
   for (const g of grants) byFn.set(g.fn, [...(byFn.get(g.fn) ?? []), g]);
   const rows = [...byFn.keys()].sort().map((fn) => {
-    const cells = (byFn.get(fn) ?? []).map((g) => `${actionsText(g.actions)} on ${g.resources.join(', ')}${g.condition ? ' (with a condition)' : ''}`);
+    const cells = (byFn.get(fn) ?? []).map((g) => `${actionsText(g.actions)} on ${g.resources.join(', ')}${conditionText(g)}`);
     return `| ${fn} | ${cells.sort().join('<br>')} |`;
   });
   return ['| function | may do (besides writing its own log group) |', '|---|---|', ...rows].join('\n');
@@ -138,7 +196,7 @@ afterAll(() => synth?.cleanup());
 describe('least privilege per function', () => {
   it('lists every function in docs/architecture.md exactly as the template grants it', () => {
     const page = readFileSync(DOC, 'utf8');
-    const generated = `${START}\n${table(grants)}\n${END}`;
+    const generated = `${START}\n${table(grants)}\n\n${wildcardReasons(grants)}\n\n${keyFamilies()}\n${END}`;
     const current = page.includes(START) ? page.slice(page.indexOf(START), page.indexOf(END) + END.length) : '';
     if (process.env.UPDATE_DOCS === '1') writeFileSync(DOC, current ? page.replace(current, generated) : page);
     expect(current, 'docs/architecture.md is stale: run UPDATE_DOCS=1 npx vitest run test/infra/permissions.test.ts').toBe(generated);
@@ -228,5 +286,74 @@ describe('least privilege per function', () => {
       // Its lease and open cases, under WATCHMAN keys only (a condition).
       WatchmanJob: ['DataFarms'],
     });
+  });
+
+  /** A function's write statements on a table: the actions and the partition keys they are confined to ('whole table' without a condition). */
+  const writesOn = (fn: string, table: string) =>
+    grants
+      .filter((g) => g.fn === fn && g.resources.includes(table))
+      .flatMap((g) => {
+        const writes = g.actions.filter((a) => WRITES.test(a)).sort();
+        return writes.length ? [{ actions: writes, keys: g.leadingKeys ?? 'whole table' }] : [];
+      })
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+  it('lets sign-up and the profile write only the person’s own partition of the Farms table (USER#), never a farm’s, an organization’s or Watchman’s', () => {
+    // Sign-up puts the profile, its listing entry and the alert route; the profile updates the profile and re-sends the route.
+    expect(writesOn('ApiUser', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] }]);
+    expect(writesOn('ApiSettingProfile', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] }]);
+    // The post-confirmation trigger makes the alert route alone.
+    expect(writesOn('AlertEnginePostConfirmationTrigger', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem'], keys: ['USER#*'] }]);
+    for (const fn of ['ApiUser', 'ApiSettingProfile', 'AlertEnginePostConfirmationTrigger']) {
+      expect(writesOn(fn, 'DataAlerts'), fn).toEqual([]);
+      expect(writesOn(fn, 'DataReadings'), fn).toEqual([]);
+    }
+  });
+
+  it('lets the ingest write only the key families it writes: device state and knode assets in Farms, its own families in Readings, farms and engines in Alerts', () => {
+    expect(writesOn('TelemetryIngest', 'DataFarms')).toEqual([
+      // A knode gateway's asset reading (sk KNODE#…) under its farm; the alert route the notifier makes for a user who has none.
+      { actions: ['dynamodb:PutItem'], keys: ['FARM#*', 'USER#*'] },
+      // The ingest's state and live values on the device item.
+      { actions: ['dynamodb:UpdateItem'], keys: ['DEVICE#*'] },
+    ]);
+    const readings = writesOn('TelemetryIngest', 'DataReadings');
+    expect(readings).toEqual([
+      { actions: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], keys: ['R#*'] },
+      { actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem'], keys: ['A#*'] },
+      { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['P#*'] },
+      { actions: ['dynamodb:PutItem'], keys: ['B#*', 'S#*', 'X#*'] },
+    ]);
+    // The farmer's herd notes and Watchman's digests are out of its reach.
+    expect(readings.flatMap((w) => w.keys)).not.toContain('H#*');
+    expect(readings.flatMap((w) => w.keys)).not.toContain('W#*');
+    expect(writesOn('TelemetryIngest', 'DataAlerts')).toEqual([
+      { actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['FARM#*'] },
+      { actions: ['dynamodb:PutItem'], keys: ['DEVICE#*'] },
+    ]);
+  });
+
+  it('splits Watchman: the job writes its lease, runs and cases by their exact partitions and the farm flag alone, never the settings; SAVE_SETTINGS writes the settings alone', () => {
+    expect(writesOn('WatchmanJob', 'DataFarms')).toEqual([
+      { actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem'], keys: ['WATCHMAN#CASE', 'WATCHMAN#LEASE'] },
+      { actions: ['dynamodb:PutItem'], keys: ['WATCHMAN#RUN'] },
+      // The dairy-company sync flag: an UpdateItem of the farm item.
+      { actions: ['dynamodb:UpdateItem'], keys: ['FARM#*'] },
+    ]);
+    // Exact keys (StringEquals), so WATCHMAN (the settings) is matched by none of the job's.
+    const equals = grants.filter((g) => g.fn === 'WatchmanJob' && g.leadingKeys?.some((k) => k.startsWith('WATCHMAN')));
+    expect(equals.every((g) => g.leadingKeys?.every((k) => !k.includes('*')))).toBe(true);
+    expect(writesOn('ApiWatchman', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem'], keys: ['WATCHMAN'] }]);
+    expect(writesOn('WatchmanJob', 'DataAlerts')).toEqual([]);
+    expect(writesOn('WatchmanJob', 'DataReadings')).toEqual([{ actions: ['dynamodb:BatchWriteItem'], keys: ['W#*'] }]);
+  });
+
+  it('confines every write of the functions that write no farm-wide records to key families', () => {
+    // Functions whose every DynamoDB write has a dynamodb:LeadingKeys condition (the installer, the
+    // admin pages, settings, equipment and the dairy sync still write whole tables through farmsWrite,
+    // auditWrite, alertSettingsWrite, equipmentWrite and dairyWrite).
+    const confined = ['ApiUser', 'ApiSettingProfile', 'AlertEnginePostConfirmationTrigger', 'TelemetryIngest', 'WatchmanJob', 'ApiWatchman', 'ApiFarmerSurvey', 'ApiMilkquality', 'ApiFarmerOrganization', 'AlertEngineDeviceReply'];
+    const wide = grants.filter((g) => confined.includes(g.fn) && g.actions.some((a) => WRITES.test(a)) && g.resources.some((r) => r.startsWith('Data') && r !== 'DataConnections') && !g.leadingKeys);
+    expect(wide.map((g) => `${g.fn}: ${g.actions.join(' ')} on ${g.resources.join(', ')}`)).toEqual([]);
   });
 });

@@ -76,7 +76,7 @@ describe('sign-up', () => {
     );
     const signUpAction = userActions.find((a) => a.contract.type === 'USER_SIGN_UP') as ServedAction;
     const refused = Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
-    const deps = { identity, farmsWrite: { putUser: () => Promise.reject(refused) }, now: () => new Date() } as unknown as Ports;
+    const deps = { identity, userProfiles: { putUser: () => Promise.reject(refused) }, now: () => new Date() } as unknown as Ports;
     const email = `profile-fails-${Date.now()}@example.nz`;
     const input = { type: 'USER_SIGN_UP', gRecaptchaResponse: '', user: { ...newUser, email, phone: '+64215550199' } };
     await expect(signUpAction.run(input, { deps, log: createLogger({}, 'error', () => undefined) } as never)).rejects.toThrow('Throughput exceeds');

@@ -210,7 +210,8 @@ describe('Watchman over a simulated week of the Pro farm', () => {
     const [a, b] = await Promise.all([job.run(), job.run()]);
     expect([a.ran, b.ran].sort()).toEqual([false, true]);
     expect([a, b].find((o) => !o.ran)).toEqual({ ran: false, reason: 'busy' });
-    await deps.watchman.putSettings({ ...WATCHMAN_DEFAULTS, on_status: false });
+    // The settings are the Watchman page's to write (SAVE_SETTINGS), not the job's.
+    await dynamoWatchmanRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable).putSettings({ ...WATCHMAN_DEFAULTS, on_status: false });
     expect(await job.run()).toEqual({ ran: false, reason: 'off' });
   });
 });

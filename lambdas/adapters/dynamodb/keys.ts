@@ -1,5 +1,6 @@
 import { dayOf } from '../../../shared/time/utc';
 import { ENQUIRY_KEY_PREFIX } from '../../ports/enquiries';
+import { WATCHMAN_PARTITIONS as W } from '../../ports/watchman';
 
 /**
  * Key design of the Farms table (docs/architecture.md, "Data"). One place builds every key so
@@ -80,17 +81,20 @@ export const farmsKeys = {
   }),
   installsAll: 'ALL#INSTALL',
   /**
-   * Watchman (issue 22): its settings and its run lease (one item each), its runs (one partition,
-   * newest last) and its cases (one partition: open ones under `OPEN#`, one per farm, vat and check,
-   * so a conditional put can never open a fault twice; closed ones under `CLOSED#`).
+   * Watchman (issue 22): its settings and its run lease (one item each, each in a partition of its
+   * own, WATCHMAN_PARTITIONS), its runs (one partition, newest last) and its cases (one partition:
+   * open ones under `OPEN#`, one per farm, vat and check, so a conditional put can never open a
+   * fault twice; closed ones under `CLOSED#`).
    */
-  watchmanSettings: { pk: 'WATCHMAN', sk: 'SETTINGS' },
-  watchmanLease: { pk: 'WATCHMAN', sk: 'LEASE' },
-  watchmanRun: (startedAt: string, runId: string) => ({ pk: 'WATCHMAN#RUN', sk: `${startedAt}#${runId}` }),
-  watchmanRunPartition: 'WATCHMAN#RUN',
-  watchmanOpenCase: (farmId: string, vat: number, check: string) => ({ pk: 'WATCHMAN#CASE', sk: `OPEN#${farmId}#${vat}#${check}` }),
-  watchmanClosedCase: (farmId: string, vat: number, check: string, openedAt: string) => ({ pk: 'WATCHMAN#CASE', sk: `CLOSED#${farmId}#${vat}#${check}#${openedAt}` }),
-  watchmanCasePartition: 'WATCHMAN#CASE',
+  watchmanSettings: { pk: W.settings, sk: 'SETTINGS' },
+  watchmanLease: { pk: W.lease, sk: 'LEASE' },
+  /** Where the lease was kept before it had a partition of its own: read only, so a run under way while the change deploys is still waited for. */
+  watchmanLeaseBefore: { pk: W.settings, sk: 'LEASE' },
+  watchmanRun: (startedAt: string, runId: string) => ({ pk: W.runs, sk: `${startedAt}#${runId}` }),
+  watchmanRunPartition: W.runs,
+  watchmanOpenCase: (farmId: string, vat: number, check: string) => ({ pk: W.cases, sk: `OPEN#${farmId}#${vat}#${check}` }),
+  watchmanClosedCase: (farmId: string, vat: number, check: string, openedAt: string) => ({ pk: W.cases, sk: `CLOSED#${farmId}#${vat}#${check}#${openedAt}` }),
+  watchmanCasePartition: W.cases,
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */

@@ -26,6 +26,10 @@ export const dynamoWatchmanRepository = (doc: DynamoDBDocumentClient, table: str
     await doc.send(new PutCommand({ TableName: table, Item: { ...k.watchmanSettings, ...settings } }));
   },
   async acquireLease(runId, now, ttlMs) {
+    // A run of the code from before the lease had its own partition holds it under the settings'
+    // key until it ends or expires: it is waited for (read only: the job may not write there).
+    const before = (await doc.send(new GetCommand({ TableName: table, Key: k.watchmanLeaseBefore }))).Item;
+    if (typeof before?.until_ms === 'number' && before.until_ms >= now.getTime()) return false;
     return conditional(() =>
       doc.send(
         new PutCommand({
