@@ -66,6 +66,17 @@ const READ = ['GetItem', 'BatchGetItem', 'Query'] as const satisfies readonly Ta
 const read = (table: TableDefinition['id']): PortGrant => ({ kind: 'table', table, actions: READ });
 const readWrite = (table: TableDefinition['id'], ...writes: TableAction[]): PortGrant => ({ kind: 'table', table, actions: [...READ, ...writes] });
 
+/** The partitions an audited change writes (lambdas/adapters/dynamodb/audit-repository.ts `itemsOf`). */
+const AUDITED_KEYS: readonly ({ readonly prefix: string } | { readonly equals: string })[] = [
+  { prefix: 'AUDIT#' },
+  { prefix: 'FARM#' },
+  { prefix: 'USER#' },
+  { prefix: 'UNIT#' },
+  { prefix: 'DEVICE#' },
+  { prefix: 'THING#' },
+  { equals: 'WATCHMAN' },
+];
+
 export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   farms: [read('Farms')],
   // Users and farms (PutItem, UpdateItem), devices, things and knode assets.
@@ -132,7 +143,15 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   // Roles are group memberships (operator §6): the Users page lists and changes them.
   groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
   audit: [read('Farms')],
-  auditWrite: [readWrite('Farms', 'PutItem')],
+  auditWrite: [{ kind: 'tableKeys', table: 'Farms', key: { prefix: 'AUDIT#' }, why: 'An audit entry is put once under its own keys (pk AUDIT#<page>), before the Cognito change it records' }],
+  // TransactWriteItems has no IAM action of its own: each item is authorized as the PutItem or UpdateItem it is.
+  auditedChanges: AUDITED_KEYS.map((key) => ({
+    kind: 'tableKeys' as const,
+    table: 'Farms' as const,
+    key,
+    actions: ['PutItem', 'UpdateItem'] as const,
+    why: 'An operator change and its audit entry are one transaction (decision 050) on these items alone: farm flags and package (FARM#), herd flags (USER#), units (UNIT#), devices, their listings and things (DEVICE#, THING#), milking windows (FARM#), Watchman settings (WATCHMAN) and the entry (AUDIT#)',
+  })),
   milkingWindows: [read('Farms')],
   milkingWindowsWrite: [readWrite('Farms', 'PutItem')],
   watchman: [read('Farms')],
