@@ -21,7 +21,8 @@ const open = async (rows: DeviceRow[], retired: DeviceRow[] = [], audit: (f: URL
     DEVICE_LOAD_NAME: () => ({ checked: rows.length, renamed: [] }),
   });
   const app = renderApp('/dts/devices', { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: 'Devices' });
+  // The first test of the file also loads the page's lazy chunk: on a busy machine that is past findBy's 1 s.
+  await screen.findByRole('heading', { level: 1, name: 'Devices' }, { timeout: 10_000 });
   await screen.findAllByRole('table');
   return { ...app, api };
 };
