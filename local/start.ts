@@ -480,7 +480,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     };
     /** Resolves when the ingest stream has handed on every record and its consumers are idle (tests). */
     const ingestDrained = () => ingestStream.drained();
-    return { facts, stop, ingestDrained, dairyGateway, iot, sns };
+    /** The DynamoDB stand-in's fault switches (tests). */
+    const dynamoFaults = { failWritesTo: dynamo.failWritesTo, throttleWrites: dynamo.throttleWrites };
+    return { facts, stop, ingestDrained, dairyGateway, iot, sns, dynamoFaults };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;

@@ -77,6 +77,17 @@ const userKeys = (...actions: TableAction[]): PortGrant => ({
   why: "A person's profile, listing entry and alert route are items of their own partition (pk USER#<id>), never a farm's, an organization's or Watchman's",
 });
 
+/** The partitions an audited change writes (lambdas/adapters/dynamodb/audit-repository.ts `itemsOf`). */
+const AUDITED_KEYS: readonly ({ readonly prefix: string } | { readonly equals: string })[] = [
+  { prefix: 'AUDIT#' },
+  { prefix: 'FARM#' },
+  { prefix: 'USER#' },
+  { prefix: 'UNIT#' },
+  { prefix: 'DEVICE#' },
+  { prefix: 'THING#' },
+  { equals: 'WATCHMAN' },
+];
+
 export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   farms: [read('Farms')],
   // Users and farms (PutItem, UpdateItem), devices, things and knode assets.
@@ -187,7 +198,15 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   // Roles are group memberships (operator §6): the Users page lists and changes them.
   groups: [{ kind: 'cognito', actions: ['cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminRemoveUserFromGroup', 'cognito-idp:ListUsersInGroup'] }],
   audit: [read('Farms')],
-  auditWrite: [readWrite('Farms', 'PutItem')],
+  auditWrite: [{ kind: 'tableKeys', table: 'Farms', key: { prefix: 'AUDIT#' }, why: 'An audit entry is put once under its own keys (pk AUDIT#<page>), before the Cognito change it records' }],
+  // TransactWriteItems has no IAM action of its own: each item is authorized as the PutItem or UpdateItem it is.
+  auditedChanges: AUDITED_KEYS.map((key) => ({
+    kind: 'tableKeys' as const,
+    table: 'Farms' as const,
+    key,
+    actions: ['PutItem', 'UpdateItem'] as const,
+    why: 'An operator change and its audit entry are one transaction (decision 050) on these items alone: farm flags and package (FARM#), herd flags (USER#), units (UNIT#), devices, their listings and things (DEVICE#, THING#), milking windows (FARM#), Watchman settings (WATCHMAN) and the entry (AUDIT#)',
+  })),
   milkingWindows: [read('Farms')],
   milkingWindowsWrite: [readWrite('Farms', 'PutItem')],
   watchman: [read('Farms')],

@@ -1,6 +1,7 @@
 import { adminDeviceContracts as contracts, rawId, parseRawId, roundedWindow, SERIES_MAX_DAYS, type SeriesAnswer } from '../../shared/api/actions/admin-device';
 import { NO_MORE_DATA } from '../../shared/api/range';
 import { CHART_POINT_CAP } from '../../shared/constants';
+import { AUDIT_PAGE } from '../../shared/entities/audit';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { agitatorStops, coolerPoints, detailPoint } from '../../shared/telemetry/chart-series';
@@ -10,6 +11,10 @@ import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day'
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
+import { commitChange, MSG_CHANGED_MEANWHILE } from './audit';
+
+/** How a status reads in the device audit (operator §2: the Active/Inactive toggle). */
+const statusText = (status: 1 | 2) => (status === 1 ? 'Active' : 'Inactive');
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -112,29 +117,39 @@ export const adminDeviceActions: readonly ServedAction[] = [
   }),
 
   /** The row's Active/Inactive toggle (operator §4): a retired device's messages are refused by the ingest and counted. */
-  serve(contracts.DEVICE_EDIT, ['farmsWrite'], async ({ device_id, status }, { deps, log }) => {
-    const device = await deps.farmsWrite.getDevice(device_id);
+  serve(contracts.DEVICE_EDIT, ['farms', 'auditedChanges', 'now'], async ({ device_id, status }, { deps, caller }) => {
+    const device = await deps.farms.getDevice(device_id);
     if (!device) throw new ForbiddenError();
-    const updated = { ...device, status };
-    await deps.farmsWrite.putDevice(updated);
-    log.info('device status changed', { device: device_id, from: device.status, to: status });
-    return updated;
+    if (device.status === status) return device;
+    // Retiring stops the device's ingest: the status and its entry land together.
+    await commitChange(deps, caller, 'device', { action: 'DEVICE_EDIT', target: device.name, before: statusText(device.status), after: statusText(status) }, [
+      { kind: 'deviceStatus', deviceId: device._id, status, before: device.status },
+    ]);
+    return { ...device, status };
   }),
 
-  /** 'Load name from Particle': each device takes the name its thing has in the registry. */
-  serve(contracts.DEVICE_LOAD_NAME, ['farmsWrite', 'thingRegistry'], async (_input, { deps, log }) => {
-    const [things, devices] = await Promise.all([deps.thingRegistry.listThings(), deps.farmsWrite.listDevices()]);
+  /** 'Load name from Particle': each device takes the name its thing has in the registry, each rename with its own entry. */
+  serve(contracts.DEVICE_LOAD_NAME, ['farms', 'thingRegistry', 'auditedChanges', 'now'], async (_input, { deps, log, caller }) => {
+    const [things, devices] = await Promise.all([deps.thingRegistry.listThings(), deps.farms.listDevices()]);
     const byId = new Map(devices.map((d) => [d._id, d]));
     const renamed: { _id: string; from: string; to: string }[] = [];
     for (const t of things) {
       const d = t.deviceId ? byId.get(t.deviceId) : undefined;
       if (!d || d.name === t.thingName) continue;
-      await deps.farmsWrite.putDevice({ ...d, name: t.thingName });
+      try {
+        await commitChange(deps, caller, 'device', { action: 'DEVICE_LOAD_NAME', target: d._id, before: d.name, after: t.thingName }, [{ kind: 'deviceName', device: d, name: t.thingName }]);
+      } catch (err) {
+        // Renamed by someone else since the list was read: the next load sees the new name.
+        if (err instanceof ValidationError && err.message === MSG_CHANGED_MEANWHILE) continue;
+        throw err;
+      }
       renamed.push({ _id: d._id, from: d.name, to: t.thingName });
     }
     if (renamed.length) log.info('device names loaded from the registry', { renamed: renamed.length });
     return { checked: things.length, renamed };
   }),
+
+  serve(contracts.DEVICE_AUDIT_LIST, ['audit'], async ({ cursor }, { deps }) => deps.audit.list('device', AUDIT_PAGE, cursor)),
 
   /** One day of raw messages, `days` days before today in the farm's local time (operator §2 raw dumps). */
   serve(contracts.DEVICE_ONE_RAWS, ['farms', 'readings', 'now'], async ({ device_id, days }, { deps }) => {

@@ -7,7 +7,8 @@ import type { OrganizationPackage } from '../../shared/entities/organization';
 import type { Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
-import { recordChange } from './audit';
+import { AUDITED_WRITES_MAX } from '../ports/audit';
+import { commitChange } from './audit';
 
 export const MSG_NO_SUCH_FARM = 'No such farm.';
 
@@ -48,18 +49,20 @@ const oneOrList = (messages: readonly string[]): string | readonly string[] => (
 
 /** One flag's action (operator §4: each checkbox click sends the new value for that farm). */
 const flagAction = <T extends (typeof FARM_FLAGS)[number]>(flag: T) =>
-  serve(contracts[flag.type], ['farms', 'farmsWrite', 'flagEditors', 'auditWrite', 'now'], async (input, { deps, caller }) => {
+  serve(contracts[flag.type], ['farms', 'flagEditors', 'auditedChanges', 'now'], async (input, { deps, caller }) => {
     // operator §6 limits these to a fixed list of user ids: the list is configuration, enforced here.
     if (!deps.flagEditors.allows(caller.userId)) throw new ForbiddenError();
     const field: FarmFlag = flag.field;
     const value = (input as unknown as Record<FarmFlag, boolean>)[field];
     const before = await deps.farms.getFarm(input._id);
     if (!before) throw new ValidationError(MSG_NO_SUCH_FARM);
-    const after = await deps.farmsWrite.setFarmFlag(input._id, field, value, true);
-    if (!after) throw new ValidationError(MSG_NO_SUCH_FARM);
-    if (before[field] !== value) {
-      await recordChange(deps, caller, 'farm', { action: flag.type, target: before.fonterra_id, before: `${flag.label} ${onOff(before[field])}`, after: `${flag.label} ${onOff(value)}` });
-    }
+    if (before[field] === value) return adminFarmView(before, await deps.farms.listDevicesOfFarm(before._id));
+    // The flag and its entry land together, and only over the value the entry calls "before".
+    await commitChange(deps, caller, 'farm', { action: flag.type, target: before.fonterra_id, before: `${flag.label} ${onOff(before[field])}`, after: `${flag.label} ${onOff(value)}` }, [
+      { kind: 'farmFlag', farmId: before._id, flag: field, value, before: before[field] },
+    ]);
+    // An operator's API status off holds the dairy sync against Watchman's automatic on; on releases it.
+    const after: Farm = { ...before, [field]: value, ...(field === 'fonterra_api_status' ? { fonterra_sync_held: !value } : {}) };
     return adminFarmView(after, await deps.farms.listDevicesOfFarm(after._id));
   });
 
@@ -93,7 +96,7 @@ export const adminFarmActions: readonly ServedAction[] = [
     const rows = await Promise.all(farms.map(async (farm) => ({ farm, smsSent: await deps.alerts.smsCount(farm._id, month), smsTotal: smsTotalFor(farm.package) })));
     return { filename: `billing-${month}.csv`, csv: billingCsv(month, rows) };
   }),
-  serve(contracts.FARM_AUDIT_LIST, ['audit'], async (_input, { deps }) => deps.audit.list('farm', AUDIT_PAGE)),
+  serve(contracts.FARM_AUDIT_LIST, ['audit'], async (_input, { deps }) => (await deps.audit.list('farm', AUDIT_PAGE)).entries),
 
   serve(contracts.FARM_DELIVERY_DEAD_LETTERS, ['farms', 'alerts'], async (_input, { deps }) =>
     Promise.all(
@@ -121,7 +124,7 @@ export const adminFarmActions: readonly ServedAction[] = [
     ),
   ),
 
-  serve(contracts.FARMS_SETTINGS_UPLOAD, ['farms', 'milkingWindows', 'milkingWindowsWrite', 'auditWrite', 'now'], async ({ farms_settings }, { deps, caller }) => {
+  serve(contracts.FARMS_SETTINGS_UPLOAD, ['farms', 'milkingWindows', 'auditedChanges', 'now'], async ({ farms_settings }, { deps, caller }) => {
     // Every row is judged before anything is stored: one bad row and nothing changes.
     const { rows, errors } = parseMilkingWindowCsv(farms_settings.content);
     if (errors.length) throw new ValidationError(oneOrList(errors));
@@ -132,23 +135,35 @@ export const adminFarmActions: readonly ServedAction[] = [
     const targets = rows.map((r) => ({ row: r, farm: bySupply.get(r.supply_number) as Farm }));
     const before = new Map((await deps.milkingWindows.list(targets.map((t) => t.farm._id))).map((w) => [w.farm_id, w]));
     const at = deps.now().toISOString();
-    // dynalite has no transactions; each window is its own item, so a failure part-way leaves
-    // some farms with the new window and the rest with the old one, and the same file imported
-    // again finishes the job.
-    for (const { row, farm } of targets) {
-      await deps.milkingWindowsWrite.put({ farm_id: farm._id, fonterra_id: farm.fonterra_id, buffer_duration: row.buffer_duration, end_of_milking: row.end_of_milking, updated_at: at, updated_by: caller.userId });
-    }
     const text = (w: { buffer_duration: number; end_of_milking: string } | undefined) => (w ? `${w.buffer_duration} min, ${w.end_of_milking}` : 'none');
-    const summary = (pick: (t: (typeof targets)[number]) => string) => {
-      const all = targets.map(pick).join('; ');
+    const summary = (part: typeof targets, pick: (t: (typeof targets)[number]) => string) => {
+      const all = part.map(pick).join('; ');
       return all.length > 500 ? `${all.slice(0, 497)}...` : all;
     };
-    await recordChange(deps, caller, 'farm', {
-      action: 'FARMS_SETTINGS_UPLOAD',
-      target: `${farms_settings.filename} (${rows.length} ${rows.length === 1 ? 'row' : 'rows'})`,
-      before: summary((t) => `${t.farm.fonterra_id} ${text(before.get(t.farm._id))}`),
-      after: summary((t) => `${t.farm.fonterra_id} ${text(t.row)}`),
-    });
+    // A transaction takes at most 100 items: each part of a large file is its windows and its own
+    // entry together, so whatever a failure part-way leaves written is on record, and the same
+    // file imported again finishes the job (decision 050).
+    const parts = Math.ceil(targets.length / AUDITED_WRITES_MAX);
+    for (let p = 0; p < parts; p += 1) {
+      const part = targets.slice(p * AUDITED_WRITES_MAX, (p + 1) * AUDITED_WRITES_MAX);
+      const rowsText = `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`;
+      const target = parts === 1 ? `${farms_settings.filename} (${rowsText})` : `${farms_settings.filename} (part ${p + 1} of ${parts}: rows ${part[0]?.row.row}-${part.at(-1)?.row.row} of ${rowsText})`;
+      await commitChange(
+        deps,
+        caller,
+        'farm',
+        {
+          action: 'FARMS_SETTINGS_UPLOAD',
+          target,
+          before: summary(part, (t) => `${t.farm.fonterra_id} ${text(before.get(t.farm._id))}`),
+          after: summary(part, (t) => `${t.farm.fonterra_id} ${text(t.row)}`),
+        },
+        part.map(({ row, farm }) => ({
+          kind: 'milkingWindow' as const,
+          window: { farm_id: farm._id, fonterra_id: farm.fonterra_id, buffer_duration: row.buffer_duration, end_of_milking: row.end_of_milking, updated_at: at, updated_by: caller.userId },
+        })),
+      );
+    }
     return { message: MSG_SUCCESS, imported: rows.length };
   }),
 ];

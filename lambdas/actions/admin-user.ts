@@ -5,7 +5,7 @@ import type { User } from '../../shared/entities/user';
 import { roleFromGroups, type OperatorGroup } from '../../shared/roles';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import { recordChange } from './audit';
+import { commitChange, recordBeforeChange } from './audit';
 
 /** The admin view (operator §3): named fields only, the role from the Cognito groups. */
 export const adminView = (u: User, groups: readonly OperatorGroup[]): AdminUser => ({
@@ -52,26 +52,30 @@ export const adminUserActions: readonly ServedAction[] = [
     const user = await userOf(deps.farms, userid);
     const before = (await deps.groups.memberships()).get(userid) ?? [];
     const after = groupsAfter(before, role);
+    const joins = after.filter((x) => !before.includes(x));
+    const leaves = before.filter((x) => !after.includes(x));
+    if (!joins.length && !leaves.length) return adminView(user, after);
+    // The groups are Cognito's, out of reach of a table transaction: the entry goes first, so no
+    // role changes unrecorded (decision 050).
+    await recordBeforeChange(deps, caller, 'user', { action: 'USER_ROLE_EDIT', target: user.email, before: roleFromGroups(before), after: roleFromGroups(after) });
     // Joined before left: a promotion from Installer to Admin never leaves the user in no group.
-    for (const g of after.filter((x) => !before.includes(x))) await deps.groups.add(userid, g);
-    for (const g of before.filter((x) => !after.includes(x))) await deps.groups.remove(userid, g);
-    if (roleFromGroups(before) !== roleFromGroups(after) || before.length !== after.length) {
-      await recordChange(deps, caller, 'user', { action: 'USER_ROLE_EDIT', target: user.email, before: roleFromGroups(before), after: roleFromGroups(after) });
-    }
+    for (const g of joins) await deps.groups.add(userid, g);
+    for (const g of leaves) await deps.groups.remove(userid, g);
     return adminView(user, after);
   }),
 
-  serve(contracts.USER_HERD_EDIT, ['farms', 'farmsWrite', 'groups', 'auditWrite', 'now'], async ({ userid, is_herd_enabled }, { deps, caller }) => {
+  serve(contracts.USER_HERD_EDIT, ['farms', 'groups', 'auditedChanges', 'now'], async ({ userid, is_herd_enabled }, { deps, caller }) => {
     const user = await userOf(deps.farms, userid);
-    // Turning it on again keeps the link the user may have bookmarked; off removes it.
-    const herd = is_herd_enabled === 1 ? { enabled: true as const, tokenId: user.is_herd_enabled === 1 && user.token_id ? user.token_id : randomUUID() } : { enabled: false as const };
-    const updated = await deps.farmsWrite.setHerd(userid, herd);
-    if (!updated) throw new ValidationError(MSG_NO_SUCH_USER);
-    if (user.is_herd_enabled !== is_herd_enabled) {
-      await recordChange(deps, caller, 'user', { action: 'USER_HERD_EDIT', target: user.email, before: herdText(user.is_herd_enabled), after: herdText(is_herd_enabled) });
-    }
-    return adminView(updated, (await deps.groups.memberships()).get(userid) ?? []);
+    const groups = (await deps.groups.memberships()).get(userid) ?? [];
+    if (user.is_herd_enabled === is_herd_enabled) return adminView(user, groups);
+    // On gives a new link; off removes it, so an old link stops working.
+    const herd = is_herd_enabled === 1 ? { enabled: true as const, tokenId: randomUUID() } : { enabled: false as const };
+    await commitChange(deps, caller, 'user', { action: 'USER_HERD_EDIT', target: user.email, before: herdText(user.is_herd_enabled), after: herdText(is_herd_enabled) }, [
+      { kind: 'herd', userId: userid, herd, before: user.is_herd_enabled },
+    ]);
+    const { token_id: _old, ...rest } = user;
+    return adminView(herd.enabled ? { ...rest, is_herd_enabled: 1, token_id: herd.tokenId } : { ...rest, is_herd_enabled: 0 }, groups);
   }),
 
-  serve(contracts.USER_AUDIT_LIST, ['audit'], async (_input, { deps }) => deps.audit.list('user', AUDIT_PAGE)),
+  serve(contracts.USER_AUDIT_LIST, ['audit'], async (_input, { deps }) => (await deps.audit.list('user', AUDIT_PAGE)).entries),
 ];

@@ -9,6 +9,7 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
 import { settingsTargetOf } from '../lib/settings-target';
+import { commitChange } from './audit';
 
 const DAY = 86_400_000;
 const MIN = 60_000;
@@ -108,11 +109,14 @@ export const calibrationActions: readonly ServedAction[] = [
  * reported in the last 5 minutes.
  */
 export const installerActions: readonly ServedAction[] = [
-  serve(contracts.VAT_SETTINGS, ['farms', 'farmsWrite', 'units', 'devices', 'now'], async (input, { deps, log, caller }) => {
+  serve(contracts.VAT_SETTINGS, ['farms', 'auditedChanges', 'units', 'devices', 'now'], async (input, { deps, log, caller }) => {
     const { farm, device } = await vatOf(deps.farms, input.supplyNumber, input.vatNumber);
     const config = { vat_size: input.vatSize, vat_max_height: input.height, vat_diameter: input.diameter, wedgeHeight: input.wedgeHeight, vat_volume_offset: input.volumeOffset };
-    // Stored first: the platform's volumes follow the calibration even if the unit is offline.
-    await deps.farmsWrite.putDevice({ ...device, ...config });
+    const text = (c: typeof config) => `size ${c.vat_size} L, height ${c.vat_max_height} mm, diameter ${c.vat_diameter} mm, wedge ${c.wedgeHeight} mm, offset ${c.vat_volume_offset} L`;
+    // Stored first, with its entry (decision 050): the platform's volumes follow the calibration even if the unit is offline.
+    await commitChange(deps, caller, 'device', { action: 'VAT_SETTINGS', target: `${device.name} (${farm.fonterra_id} vat ${device.vat_number})`, before: text(device), after: text(config) }, [
+      { kind: 'vatConfig', deviceId: device._id, config },
+    ]);
     log.info('vat calibrated', { farm: farm._id, device: device._id, by: caller.userId, ...config });
     const answer = await deps.devices.sendSettings(await settingsTargetOf(deps.units, device), config);
     if (answer.answered) return { return_value: 1, connected: true };

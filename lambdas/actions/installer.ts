@@ -16,6 +16,8 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { optionalEnv } from '../lib/env';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
+import type { AuditedWrite } from '../ports/audit';
+import { commitChange } from './audit';
 
 /** The installer's view of a vat device (operator §3). */
 const vatDevice = (d: Device): VatDevice => ({
@@ -159,17 +161,33 @@ export const installerActions: readonly ServedAction[] = [
     return { particle: { _id: unit._id, body: { imei: unit.imei } }, farm: installerFarm(farm, unit), devices: devices.map(vatDevice), key };
   }),
 
-  /** 'Submit Device Changes' (§2): the farm's product variant and the unit's low-connectivity flag, on the records and the unit's thing. */
-  serve(contracts.PARTICLE_CONFIG, ['farmsWrite', 'installs', 'provisioning'], async (q, { deps, log }) => {
+  /**
+   * 'Submit Device Changes' (§2): the farm's product variant (its package, which drives billing)
+   * and the unit's low-connectivity flag, on the records and the unit's thing; the records and
+   * their audit entry in one transaction (decision 050).
+   */
+  serve(contracts.PARTICLE_CONFIG, ['farms', 'farmsWrite', 'installs', 'provisioning', 'auditedChanges', 'now'], async (q, { deps, log, caller }) => {
     const { unit, farm } = await unitAndFarm(deps, q);
-    // The unit's thing carries the same attributes (issue 20): IoT first, so a refusal there changes nothing here.
-    if (farm.package !== q.productVariant || unit.low_connectivity !== q.lowConnectivity) {
-      await deps.provisioning.updateThing(unit._id, unitAttributes(unit.imei, farm.fonterra_id, q.productVariant, q.lowConnectivity));
+    const writes: AuditedWrite[] = [
+      ...(farm.package !== q.productVariant ? [{ kind: 'farmPackage' as const, farmId: farm._id, package: q.productVariant, before: farm.package }] : []),
+      ...(unit.low_connectivity !== q.lowConnectivity ? [{ kind: 'unitLowConnectivity' as const, imei: unit.imei, value: q.lowConnectivity, before: unit.low_connectivity }] : []),
+    ];
+    const message = `Device changes saved for ${farm.fonterra_id}: ${q.productVariant}${q.lowConnectivity ? ', low connectivity' : ''}`;
+    if (!writes.length) return { message };
+    // The unit's thing carries the same attributes (issue 20): IoT first, so a refusal there changes
+    // nothing here; a refused commit puts the thing's attributes back.
+    await deps.provisioning.updateThing(unit._id, unitAttributes(unit.imei, farm.fonterra_id, q.productVariant, q.lowConnectivity));
+    const text = (pkg: string, low: boolean) => `${pkg}, low connectivity ${low ? 'on' : 'off'}`;
+    try {
+      await commitChange(deps, caller, 'farm', { action: 'PARTICLE_CONFIG', target: farm.fonterra_id, before: text(farm.package, unit.low_connectivity), after: text(q.productVariant, q.lowConnectivity) }, writes);
+    } catch (err) {
+      await deps.provisioning.updateThing(unit._id, unitAttributes(unit.imei, farm.fonterra_id, farm.package, unit.low_connectivity)).catch((undo: unknown) => {
+        log.error('unit thing attributes not restored after a refused change', { unit: unit._id, error: undo instanceof Error ? undo.message : String(undo) });
+      });
+      throw err;
     }
-    if (farm.package !== q.productVariant) await deps.farmsWrite.putFarm({ ...farm, package: q.productVariant });
-    if (unit.low_connectivity !== q.lowConnectivity) await deps.installs.putUnit({ ...unit, low_connectivity: q.lowConnectivity });
     log.info('installer device config', { farm: farm._id, unit: unit._id, package: q.productVariant, lowConnectivity: q.lowConnectivity });
-    return { message: `Device changes saved for ${farm.fonterra_id}: ${q.productVariant}${q.lowConnectivity ? ', low connectivity' : ''}` };
+    return { message };
   }),
 
   /**

@@ -1,4 +1,4 @@
-import { dynamoAuditRepository } from '../adapters/dynamodb/audit-repository';
+import { dynamoAuditedChanges, dynamoAuditRepository } from '../adapters/dynamodb/audit-repository';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { dynamoAlertSettingsRepository } from '../adapters/dynamodb/alert-settings-repository';
 import { dynamoAlertsRepository } from '../adapters/dynamodb/alerts-repository';
@@ -80,8 +80,9 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
     salesMail: async () => (await import('../adapters/sns/sales-mail')).salesMailFromEnv(env),
     alertRoutes: () => load1('alertTopics'),
     groups: async () => (await import('../adapters/cognito/user-groups')).userGroupsFromEnv(env),
-    audit: () => load1('auditWrite'),
+    audit: async () => dynamoAuditRepository(documentClient(), farmsTable()),
     auditWrite: async () => dynamoAuditRepository(documentClient(), farmsTable()),
+    auditedChanges: async () => dynamoAuditedChanges(documentClient(), farmsTable()),
     milkingWindows: () => load1('milkingWindowsWrite'),
     milkingWindowsWrite: async () => dynamoMilkingWindowsRepository(documentClient(), farmsTable()),
     watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),

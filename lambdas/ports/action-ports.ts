@@ -1,4 +1,4 @@
-import type { AuditRepository } from './audit';
+import type { AuditedChanges, AuditRepository } from './audit';
 import type { AlertEmailTopics, AlertSender } from './alert-email';
 import type { AlertSettingsRepository } from './alert-settings';
 import type { AlertsRepository } from './alerts';
@@ -117,7 +117,10 @@ export interface Ports {
   readonly groups: UserGroups;
   /** The administrative changes (issue 18): read, and appended to by the write port. */
   readonly audit: AuditReader;
-  readonly auditWrite: AuditRepository;
+  /** An entry alone, for a change outside our tables (a role: Cognito groups), written before it is asked for. */
+  readonly auditWrite: Pick<AuditRepository, 'record'>;
+  /** Operator changes of our items and their audit entry in one transaction (decision 050). */
+  readonly auditedChanges: AuditedChanges;
   /** The farms' milking windows (operator §3 Farm settings row): read, and written by the import. */
   readonly milkingWindows: MilkingWindowsReader;
   readonly milkingWindowsWrite: MilkingWindowsRepository;

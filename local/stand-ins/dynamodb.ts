@@ -22,11 +22,18 @@ export interface DynamoStandIn {
    * does when a table or partition is over its throughput; 0 turns it off. Resolves once applied.
    */
   readonly throttleWrites: (share: number) => Promise<void>;
+  /**
+   * Fault injection: refuses every write that touches an item whose partition key starts with one
+   * of `prefixes` (a transaction naming one is cancelled whole, as DynamoDB cancels a transaction
+   * when one of its items is throttled); `[]` turns it off. Resolves once applied.
+   */
+  readonly failWritesTo: (prefixes: readonly string[]) => Promise<void>;
   readonly stop: () => Promise<void>;
 }
 
 /**
- * DynamoDB stand-in: dynalite (the DynamoDB API on LevelDB) in a child process, kept on disk so
+ * DynamoDB stand-in: dynalite (the DynamoDB API on LevelDB, with TransactWriteItems added by
+ * ./dynalite-transactions.ts) in a child process, kept on disk so
  * data survives a restart (in memory without a path). Tables come from shared/data/tables.ts,
  * the same list CDK deploys.
  */
@@ -50,6 +57,16 @@ export const startDynamo = async (port: number, path?: string): Promise<DynamoSt
         };
         child.on('message', ack);
         child.send({ throttleWrites: share });
+      }),
+    failWritesTo: (prefixes) =>
+      new Promise<void>((resolve) => {
+        const ack = (m: unknown) => {
+          if (typeof m !== 'object' || m === null || !('failing' in m)) return;
+          child.off('message', ack);
+          resolve();
+        };
+        child.on('message', ack);
+        child.send({ failKeys: [...prefixes] });
       }),
     stop: async () => {
       if (child.exitCode === null) child.disconnect();

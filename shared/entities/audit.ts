@@ -2,8 +2,8 @@ import * as z from 'zod';
 
 /**
  * One administrative change (issue 18): who made it, when, to what, and the value before and
- * after, as the page shows them. Roles, herd flags, farm flags and milking-window imports are
- * recorded; nothing in an entry is a secret (no token ids, no passwords).
+ * after, as the page shows them. Roles, herd flags, farm flags, milking-window imports, packages,
+ * low connectivity, device status and names, vat settings and Watchman's settings are recorded; nothing in an entry is a secret (no token ids, no passwords).
  */
 export const auditEntrySchema = z.object({
   at: z.string(),
@@ -18,8 +18,12 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-/** Where an entry is listed: the Users page's changes or the Farms page's. */
-export type AuditArea = 'user' | 'farm';
+/** Where an entry is listed: the Users page's changes, the Farms page's, the device list's or Watchman's Activity. */
+export type AuditArea = 'user' | 'farm' | 'device' | 'watchman';
+
+/** A page of entries, newest first; `cursor` (absent on the last page) asks for the next, older one. */
+export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema), cursor: z.string().optional() });
+export type AuditPageAnswer = z.infer<typeof auditPageSchema>;
 
 /** The newest entries each page shows at its bottom. */
 export const AUDIT_PAGE = 50;

@@ -247,9 +247,14 @@ describe('least privilege per function', () => {
     const milk = grants.filter((g) => g.fn === 'ApiMilkquality' && g.actions.some((a) => writes.test(a)));
     expect(milk.length).toBeGreaterThan(0);
     expect(milk.every((g) => g.condition && g.actions.every((a) => a === 'dynamodb:PutItem'))).toBe(true);
-    // The Watchman page reads; SAVE_SETTINGS puts the settings item alone (issue 22).
+    // The Watchman page reads; SAVE_SETTINGS puts the settings item with its audit entry, in one
+    // transaction on key-confined items alone (decision 050).
     const watchman = grants.filter((g) => g.fn === 'ApiWatchman' && g.actions.some((a) => writes.test(a)));
-    expect(watchman.map((g) => [g.actions, g.condition])).toEqual([[['dynamodb:PutItem'], true]]);
+    // (Two statements: the key prefixes' StringLike and WATCHMAN's StringEquals.)
+    expect(watchman.map((g) => [g.actions, g.condition])).toEqual([
+      [['dynamodb:PutItem', 'dynamodb:UpdateItem'], true],
+      [['dynamodb:PutItem', 'dynamodb:UpdateItem'], true],
+    ]);
   });
 
   it('gives no function dynamodb:Scan unless a port of its scans, and a port grants Scan only if an adapter sends a ScanCommand', () => {

@@ -160,6 +160,7 @@ const SAMPLES: Record<string, Sample> = {
   EQUIPMENT_DATA_GET: { fields: () => ({ farm: 'farm-pro' }) },
   DEVICE_EDIT: { fields: () => ({ device_id: 'dev-31245-2', status: '1' }) },
   DEVICE_LOAD_NAME: { fields: () => ({}) },
+  DEVICE_AUDIT_LIST: { fields: () => ({}) },
   DEVICE_ONE_RAWS: { fields: () => ({ device_id: 'dev-31245-1', days: '0' }) },
   DEVICE_ONE: { fields: () => ({ device_id: 'dev-31245-1' }) },
   DEVICE_ONE_SERIES: { fields: () => ({ device_id: 'dev-31245-1', days1: '1', hours1: '0', days2: '0', hours2: '0' }) },

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { AuditEntry } from '@shared/entities/audit';
 import { formatWhen } from '../lib/time-format';
 import './audit-list.css';
@@ -6,11 +7,21 @@ import './audit-list.css';
  * The administrative changes at the bottom of an admin page (issue 18): newest first, who, when,
  * what and the value before and after. Times are the browser's local time (operator §9).
  */
-export function AuditList({ entries, failed }: { readonly entries: readonly AuditEntry[] | undefined; readonly failed: boolean }) {
+export function AuditList({
+  entries,
+  failed,
+  footer,
+  title = 'Changes',
+}: {
+  readonly entries: readonly AuditEntry[] | undefined;
+  readonly failed: boolean;
+  readonly footer?: ReactNode;
+  readonly title?: string;
+}) {
   return (
     <section className="audit" aria-labelledby="audit-title">
       <h2 id="audit-title" className="audit__title">
-        Changes
+        {title}
       </h2>
       {!entries ? (
         <p className="page__note">{failed ? 'The changes could not be loaded.' : 'Loading…'}</p>
@@ -44,6 +55,7 @@ export function AuditList({ entries, failed }: { readonly entries: readonly Audi
           </table>
         </div>
       )}
+      {footer}
     </section>
   );
 }

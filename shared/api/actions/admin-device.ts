@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CHART_POINT_CAP, RAW_ARCHIVE_DAYS } from '../../constants';
+import { auditPageSchema } from '../../entities/audit';
 import { deviceSchema } from '../../entities/device';
 import { access, contract } from '../contract';
 import { idField, instantField, intField } from '../fields';
@@ -66,6 +67,11 @@ export const adminDeviceActions = {
       .max(RAW_ARCHIVE_DAYS - 1, `days must be 0 to ${RAW_ARCHIVE_DAYS - 1}`),
   }),
   DEVICE_ONE: z.object({ type: z.literal('DEVICE_ONE'), device_id: deviceIdField }),
+  /** Not in the spec: the fleet's changes (status, names, vat settings), newest first; `cursor` is the previous page's. */
+  DEVICE_AUDIT_LIST: z.object({
+    type: z.literal('DEVICE_AUDIT_LIST'),
+    cursor: z.string({ error: 'cursor is not valid' }).max(200, 'cursor is not valid').optional(),
+  }),
   DEVICE_ONE_SERIES: z.object({
     type: z.literal('DEVICE_ONE_SERIES'),
     device_id: deviceIdField,
@@ -134,6 +140,7 @@ export const seriesWindowSchema = seriesAnswerSchema.omit({ vat: true });
 
 const PATH = '/api/admin/device';
 const fleet = access.operator('Installer');
+const admin = access.operator();
 
 export const adminDeviceContracts = {
   DEVICE_LIST: contract({ path: PATH, type: 'DEVICE_LIST', input: adminDeviceActions.DEVICE_LIST, answer: z.array(deviceRowSchema), access: fleet }),
@@ -145,6 +152,8 @@ export const adminDeviceContracts = {
     answer: z.object({ checked: z.number().int(), renamed: z.array(z.object({ _id: z.string(), from: z.string(), to: z.string() })) }),
     access: fleet,
   }),
+  /** Not in the spec: who retired, restored, renamed or calibrated which device; Admin only, as the other change lists. */
+  DEVICE_AUDIT_LIST: contract({ path: PATH, type: 'DEVICE_AUDIT_LIST', input: adminDeviceActions.DEVICE_AUDIT_LIST, answer: auditPageSchema, access: admin }),
   DEVICE_ONE_RAWS: contract({
     path: PATH,
     type: 'DEVICE_ONE_RAWS',

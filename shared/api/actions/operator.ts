@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { auditEntrySchema } from '../../entities/audit';
 import { watchmanCaseSchema, watchmanRunSchema } from '../../watchman/records';
 import { checkLimitPairs, watchmanFormShape, watchmanSettingsSchema } from '../../watchman/settings';
 import { intField } from '../fields';
@@ -47,6 +48,8 @@ export const operatorContracts = {
       count: z.number(),
       /** The cases open now, per farm (the Activity tab expands them), each with the vat's device for the link. */
       open_cases: watchmanCaseSchema.array(),
+      /** Not in the spec: the newest saves of the settings, who made them and what changed. */
+      settings_changes: auditEntrySchema.array(),
     }),
     access: access.operator('Installer'),
   }),

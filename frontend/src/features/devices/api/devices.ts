@@ -45,3 +45,15 @@ export const deviceSeriesQuery = (client: ApiClient, deviceId: string, window: S
 export const setDeviceStatus = (client: ApiClient, deviceId: string, status: 1 | 2) => client.call(c.DEVICE_EDIT, { device_id: deviceId, status });
 export const loadNames = (client: ApiClient) => client.call(c.DEVICE_LOAD_NAME, {});
 export const rawMessage = (client: ApiClient, id: string) => client.call(c.DEVICE_ONE_RAW, { _id: id });
+
+/**
+ * The fleet's changes (retire, restore, names, vat settings), newest first, a page from `cursor`.
+ * Admin only: an Installer's 403 is expected and quiet (the page leaves the section out), and any
+ * other failure is told in the section, not the snackbar.
+ */
+export const deviceAuditQuery = (client: ApiClient, cursor: string | undefined) =>
+  queryOptions({
+    queryKey: ['devices', 'audit', cursor ?? null],
+    queryFn: ({ signal }) => client.call(c.DEVICE_AUDIT_LIST, cursor ? { cursor } : {}, { signal, onError: () => undefined }),
+    retry: false,
+  });

@@ -9,20 +9,25 @@ vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const row = build.deviceRow;
 
-const open = async (rows: DeviceRow[], retired: DeviceRow[] = []) => {
+const entry = (target: string, before: string, after: string, at: string) => ({ at, by: { _id: 'sub-admin', email: 'admin@vatman.local' }, action: 'DEVICE_EDIT', target, before, after });
+const NO_CHANGES = { entries: [] };
+
+const open = async (rows: DeviceRow[], retired: DeviceRow[] = [], audit: (f: URLSearchParams) => unknown = () => NO_CHANGES) => {
   const api = fakeApi({
+    DEVICE_AUDIT_LIST: audit,
     USER_ONE_GET_BY_TOKEN: () => ({ user: build.user({ role: 'Admin' }), listFarm: [], organization: null }),
     DEVICE_LIST: (f) => (f.get('isRetired') === '2' ? retired : rows),
     DEVICE_EDIT: (f) => ({ ...row('x'), _id: f.get('device_id'), status: Number(f.get('status')) }),
     DEVICE_LOAD_NAME: () => ({ checked: rows.length, renamed: [] }),
   });
   const app = renderApp('/dts/devices', { apiClient: testApiClient(api.fetch) });
-  await screen.findByRole('heading', { level: 1, name: 'Devices' });
-  await screen.findByRole('table');
+  // The first test of the file also loads the page's lazy chunk: on a busy machine that is past findBy's 1 s.
+  await screen.findByRole('heading', { level: 1, name: 'Devices' }, { timeout: 10_000 });
+  await screen.findAllByRole('table');
   return { ...app, api };
 };
 
-const names = () => within(screen.getByRole('table')).queryAllByRole('link').map((a) => a.textContent);
+const names = () => within(screen.getAllByRole('table')[0] as HTMLElement).queryAllByRole('link').map((a) => a.textContent);
 
 describe('/dts/devices (operator §2 device list)', () => {
   it('shows the ten columns, the live values and N/A for a device with no farm', async () => {
@@ -62,5 +67,19 @@ describe('/dts/devices (operator §2 device list)', () => {
     await user.click(screen.getByRole('button', { name: 'Load name from Particle' }));
     await waitFor(() => expect(api.callsOf('DEVICE_LOAD_NAME')).toHaveLength(1));
     expect(await screen.findByText('Checked 1 devices: every name is current')).toBeDefined();
+  });
+
+  it('lists the changes under the table and pages to older ones with the cursor', async () => {
+    const { api } = await open([row('vm-a')], [], (f) =>
+      f.get('cursor') === 'c1'
+        ? { entries: [entry('vm-b', 'Active', 'Inactive', '2026-11-01T00:00:00.000Z')] }
+        : { entries: [entry('vm-a', 'Inactive', 'Active', '2026-11-02T00:00:00.000Z')], cursor: 'c1' },
+    );
+    const changes = await screen.findByRole('table', { name: 'Changes' });
+    expect(within(changes).getByText('vm-a')).toBeTruthy();
+    screen.getByRole('button', { name: 'Older changes' }).click();
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Changes' })).queryByText('vm-b')).toBeTruthy());
+    expect(Object.fromEntries(api.callsOf('DEVICE_AUDIT_LIST').at(-1)?.fields ?? [])).toMatchObject({ cursor: 'c1' });
+    expect((screen.getByRole('button', { name: 'Older changes' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -2,12 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DeviceRow } from '@shared/api/actions/admin-device';
+import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { formatTemperature } from '../../../lib/format';
 import { formatWhen } from '../../../lib/time-format';
-import { deviceListQuery, loadNames, setDeviceStatus } from '../api/devices';
+import { ApiError } from '../../../lib/api-error';
+import { deviceAuditQuery, deviceListQuery, loadNames, setDeviceStatus } from '../api/devices';
 import { farmLabel, levelBarOf, searchDevices, sortDevices, tempBarOf, type SortKey } from '../utils/fleet';
 import { ValueBar } from './value-bar';
 import './devices.css';
@@ -34,7 +36,7 @@ export function DeviceListPage() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; direction: 'ascending' | 'descending' }>({ key: 'name', direction: 'ascending' });
   const list = useQuery(deviceListQuery(client, retired));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['devices', 'list'] });
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['devices', 'list'] }), queryClient.invalidateQueries({ queryKey: ['devices', 'audit'] })]);
   const toggle = useMutation({ mutationFn: (d: DeviceRow) => setDeviceStatus(client, d._id, d.status === 1 ? 2 : 1), onSuccess: refresh });
   const names = useMutation({
     mutationFn: () => loadNames(client),
@@ -91,8 +93,31 @@ export function DeviceListPage() {
           {rows.length === 0 && <p className="page__note">No devices match.</p>}
         </div>
       )}
+      <DeviceAudit />
     </section>
   );
+}
+
+/** The fleet's changes under the list, a page at a time (Admin only: an Installer's page leaves it out). */
+function DeviceAudit() {
+  const client = useApiClient();
+  // The cursors of the pages shown before this one: Older pushes, Newer pops.
+  const [cursors, setCursors] = useState<readonly string[]>([]);
+  const audit = useQuery(deviceAuditQuery(client, cursors.at(-1)));
+  if (audit.error instanceof ApiError && audit.error.status === 403) return null;
+  const next = audit.data?.cursor;
+  const pager =
+    cursors.length > 0 || next ? (
+      <div className="devices__pager">
+        <button type="button" className="button" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+          Newer changes
+        </button>
+        <button type="button" className="button" disabled={!next} onClick={() => next && setCursors((c) => [...c, next])}>
+          Older changes
+        </button>
+      </div>
+    ) : null;
+  return <AuditList entries={audit.data?.entries} failed={audit.isError} footer={pager} />;
 }
 
 function DeviceLine({ device: d, onToggle, busy }: { readonly device: DeviceRow; readonly onToggle: () => void; readonly busy: boolean }) {

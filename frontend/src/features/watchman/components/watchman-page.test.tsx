@@ -9,7 +9,7 @@ import { testApiClient } from '../../../testing/render-app';
 import { WatchmanPage } from './watchman-page';
 
 const renderPage = (handlers: Record<string, FakeHandler>) => {
-  const api = fakeApi({ GET_ACTIVITY: () => [], GET_ACTIVITY_SUMMARY: () => ({ count: 0, open_cases: [] }), GET_SETTINGS: () => ({ key: 'watchman', settings: WATCHMAN_DEFAULTS }), ...handlers });
+  const api = fakeApi({ GET_ACTIVITY: () => [], GET_ACTIVITY_SUMMARY: () => ({ count: 0, open_cases: [], settings_changes: [] }), GET_SETTINGS: () => ({ key: 'watchman', settings: WATCHMAN_DEFAULTS }), ...handlers });
   render(
     <AppProvider apiClient={testApiClient(api.fetch)}>
       <MemoryRouter>
@@ -55,5 +55,15 @@ describe('Watchman settings (operator §5, §7, §8)', () => {
     await screen.findByLabelText('Fault check (days)');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Error' })).toBeTruthy());
+  });
+});
+
+describe('Watchman Activity: settings changes', () => {
+  it('lists who changed which settings, before and after', async () => {
+    const change = { at: '2026-11-02T00:00:00.000Z', by: { _id: 'sub-i', email: 'installer@vatman.local' }, action: 'SAVE_SETTINGS', target: 'Watchman settings', before: 'Calibration days: 30', after: 'Calibration days: 45' };
+    renderPage({ GET_ACTIVITY_SUMMARY: () => ({ count: 0, open_cases: [], settings_changes: [change] }) });
+    const table = await screen.findByRole('table', { name: 'Settings changes' });
+    expect(table.textContent).toContain('installer@vatman.local');
+    expect(table.textContent).toContain('Calibration days: 45');
   });
 });

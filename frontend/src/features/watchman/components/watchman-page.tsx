@@ -5,6 +5,7 @@ import { WATCHMAN_PAGE_SIZE } from '@shared/api/actions/operator';
 import { WATCHMAN_DEFAULTS } from '@shared/constants';
 import type { WatchmanCase, WatchmanRun } from '@shared/watchman/records';
 import { camelOf, checkWatchmanForm, WATCHMAN_LABELS, WATCHMAN_NUMBER_KEYS, WATCHMAN_SWITCHES, type WatchmanSettings } from '@shared/watchman/settings';
+import { AuditList } from '../../../components/audit-list';
 import { Dialog } from '../../../components/dialog';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { paths } from '../../../config/paths';
@@ -77,7 +78,7 @@ function ActivityTab() {
   const activity = useQuery(watchmanActivityQuery(client, page));
   if (activity.isPending) return <p className="page__note">Loading...</p>;
   if (activity.isError) return <p className="watchman__error" role="alert">{errorTextOf(activity.error, 'An error occurred')}</p>;
-  const { runs, count, open_cases } = activity.data;
+  const { runs, count, open_cases, settings_changes } = activity.data;
   const pages = Math.max(1, Math.ceil(count / WATCHMAN_PAGE_SIZE));
   const byFarm = new Map<string, WatchmanCase[]>();
   for (const c of open_cases) byFarm.set(c.farm_id, [...(byFarm.get(c.farm_id) ?? []), c]);
@@ -140,6 +141,7 @@ function ActivityTab() {
           </button>
         </div>
       </ScrollRegion>
+      <AuditList title="Settings changes" entries={settings_changes} failed={false} />
     </>
   );
 }
@@ -173,7 +175,7 @@ function SettingsTab() {
     try {
       const answer = await saveWatchmanSettings(client, camel);
       setResult(answer === 'success' ? 'Success' : 'Error');
-      await queryClient.invalidateQueries({ queryKey: ['watchman', 'settings'] });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['watchman', 'settings'] }), queryClient.invalidateQueries({ queryKey: ['watchman', 'activity'] })]);
     } catch {
       setResult('Error');
     } finally {
