@@ -7,7 +7,7 @@ import { strip } from './stored';
 import type { DeviceStore } from '../../../ports/farms';
 
 export const parseDevice = (i: Item) => deviceSchema.parse(strip(i));
-const listing = (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'LISTING' });
+const listing = (id: string) => k.deviceListing(id);
 
 /** A farm's vats (adapter-internal): all of them, or those of one vat number (a retired device and its successor). */
 export interface VatDevices {
