@@ -303,14 +303,16 @@ export const grantPorts = (
     const policy = stack.formatArn({ service: 'iot', resource: 'policy', resourceName: devicePolicyName });
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['iot:CreateThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
+        // ListThingPrincipals: a reissue revokes every certificate on the unit's thing but the new one.
+        actions: ['iot:CreateThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal', 'iot:ListThingPrincipals'],
         resources: [thing],
       }),
     );
     // IAM names a certificate only by its id (cert/<id>), which IoT makes at CreateKeysAndCertificate,
     // and a device certificate takes no tags, so there is no aws:ResourceTag to confine these to the
-    // installer's own: the account's cert/* is as narrow as IAM allows. The code deactivates and
-    // deletes only the certificate its own failed install made.
+    // installer's own: the account's cert/* is as narrow as IAM allows. The code deletes only the
+    // certificate its own run made (recorded on the run), and deactivates only certificates
+    // attached to a unit thing it reissues for (lambdas/installer/).
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:UpdateCertificate', 'iot:DeleteCertificate'], resources: [cert] }));
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:AttachPolicy', 'iot:DetachPolicy'], resources: [policy, cert] }));
     const [partition, region, account] = [stack.partition, stack.region, stack.account].map((v) => nagPseudo(stack, v));
@@ -322,7 +324,7 @@ export const grantPorts = (
     acknowledge(
       fn.role,
       `IAM5[Resource::arn:${partition}:iot:${region}:${account}:cert/*]`,
-      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate or DeleteCertificate below every certificate of the account. Only the device policy can be attached, and undo deactivates and deletes only the certificate just made.',
+      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate or DeleteCertificate below every certificate of the account. Only the device policy can be attached; an undo deactivates and deletes only the certificate its own run made, and a reissue deactivates only the certificates on the thing of the unit it reissues for.',
     );
   }
   if (grants.some((g) => g.kind === 'unitCheckCommands')) {
