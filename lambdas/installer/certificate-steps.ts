@@ -2,10 +2,10 @@ import { unitThingName } from '../../shared/entities/install';
 import type { Step, WorkflowDeps } from './run-engine';
 
 /**
- * The certificate steps both workflows share: a new key pair and certificate (recorded on the run
- * at once, so an undo finds it), the device policy attached to it, the certificate attached to the
- * unit's thing. Undone newest first: detached, then deactivated and deleted (it never reached the
- * unit: the answer carrying its key was not given).
+ * The certificate steps both workflows share: a new key pair and certificate, inactive (recorded on
+ * the run at once, so an undo finds it), the device policy attached to it, the certificate
+ * attached to the unit's thing, then activated. Undone newest first: deactivated, detached, then
+ * deleted (it never reached the unit: the answer carrying its key was not given).
  */
 export const certificateSteps = (deps: WorkflowDeps): Step[] => {
   const p = deps.provisioning;
@@ -39,6 +39,11 @@ export const certificateSteps = (deps: WorkflowDeps): Step[] => {
       name: 'AttachThingPrincipal',
       run: async (c) => p.attachThingPrincipal(unitThingName(c.run.imei), certificateOf(c.run).arn),
       undo: async (c) => (c.run.certificate ? p.detachThingPrincipal(unitThingName(c.run.imei), c.run.certificate.arn) : undefined),
+    },
+    {
+      name: 'activate certificate',
+      run: async (c) => p.activateCertificate(certificateOf(c.run).id),
+      undo: async (c) => (c.run.certificate ? p.deactivateCertificate(c.run.certificate.id) : undefined),
     },
   ];
 };

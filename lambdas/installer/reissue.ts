@@ -37,7 +37,7 @@ export const makeReissue = (deps: WorkflowDeps) => {
         const keep = c.run.certificate?.id as string;
         const revoked = await revokeOthers(deps, c.run.imei, keep);
         // A certificate no longer on the thing is still deactivated.
-        if (c.run.old_certificate && !revoked.includes(c.run.old_certificate)) await deps.provisioning.deactivateCertificate(c.run.old_certificate).catch((err: unknown) => deps.log.warn('reissue: old certificate not deactivated', { certificate: c.run.old_certificate, err }));
+        if (c.run.old_certificate && !revoked.includes(c.run.old_certificate) && c.run.old_certificate !== keep) await deps.provisioning.deactivateCertificate(c.run.old_certificate);
         revokedOf.set(c, revoked);
       },
     },

@@ -59,6 +59,14 @@ export const runEngine = (deps: WorkflowDeps, steps: readonly Step[]) => {
     if (!saved) throw new LostRun();
     c.run = saved;
   };
+  /**
+   * The step after the last recorded one may have run (in part) before the invocation stopped or
+   * failed: its undo runs too. Every undo is safe on what is not there (conditional deletes,
+   * detaches and deletes that take 'not found' as done).
+   */
+  const undoPending = async (c: RunContext) => {
+    if (c.run.step < steps.length) await steps[c.run.step]?.undo?.(c);
+  };
   return {
     steps,
     save,
@@ -78,6 +86,7 @@ export const runEngine = (deps: WorkflowDeps, steps: readonly Step[]) => {
      */
     async backward(c: RunContext, error?: string): Promise<void> {
       await save(c, { state: 'undoing', ...(error ? { error } : {}) });
+      await undoPending(c);
       while (c.run.step > 0) {
         const step = steps[c.run.step - 1] as Step;
         try {
@@ -93,6 +102,7 @@ export const runEngine = (deps: WorkflowDeps, steps: readonly Step[]) => {
     },
     /** Undoes the steps from `to` on (newest first) and records the run back at `to`. */
     async back(c: RunContext, to: number): Promise<void> {
+      await undoPending(c);
       while (c.run.step > to) {
         await steps[c.run.step - 1]?.undo?.(c);
         await save(c, { step: c.run.step - 1 });

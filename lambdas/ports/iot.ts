@@ -42,10 +42,15 @@ export interface UnitProvisioning {
   createThing(thingName: string, attributes: Record<string, string>): Promise<void>;
   updateThing(thingName: string, attributes: Record<string, string>): Promise<void>;
   deleteThing(thingName: string): Promise<void>;
+  /**
+   * A new key pair and certificate, INACTIVE: it can do nothing until activateCertificate, so one
+   * made by an invocation killed before it recorded the id is inert (docs/decisions/040).
+   */
   createCertificate(): Promise<UnitCertificate>;
+  activateCertificate(certificateId: string): Promise<void>;
   /** Deactivates then deletes (IoT deletes only an inactive certificate); one already gone is no error. */
   deleteCertificate(certificateId: string): Promise<void>;
-  /** Deactivates: IoT Core then refuses connections with it (a revoked unit certificate is kept, inactive, for the record). */
+  /** Deactivates (one already gone is no error): IoT Core then refuses connections with it (a revoked unit certificate is kept, inactive, for the record). */
   deactivateCertificate(certificateId: string): Promise<void>;
   /** The certificates attached to the thing (ListThingPrincipals), by id and ARN; none for a thing that does not exist. */
   thingCertificates(thingName: string): Promise<{ readonly id: string; readonly arn: string }[]>;

@@ -38,7 +38,7 @@ export const iotProvisioning = (client: IoTClient, policyName: string): UnitProv
     await unlessGone(() => client.send(new DeleteThingCommand({ thingName })));
   },
   async createCertificate() {
-    const out = await client.send(new CreateKeysAndCertificateCommand({ setAsActive: true }));
+    const out = await client.send(new CreateKeysAndCertificateCommand({ setAsActive: false }));
     if (!out.certificateId || !out.certificateArn || !out.certificatePem || !out.keyPair?.PrivateKey) throw new Error('CreateKeysAndCertificate answered without a certificate');
     return { certificateId: out.certificateId, certificateArn: out.certificateArn, certificatePem: out.certificatePem, privateKey: out.keyPair.PrivateKey };
   },
@@ -48,8 +48,11 @@ export const iotProvisioning = (client: IoTClient, policyName: string): UnitProv
       await client.send(new DeleteCertificateCommand({ certificateId, forceDelete: true }));
     });
   },
+  async activateCertificate(certificateId) {
+    await client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'ACTIVE' }));
+  },
   async deactivateCertificate(certificateId) {
-    await client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'INACTIVE' }));
+    await unlessGone(() => client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'INACTIVE' })));
   },
   async thingCertificates(thingName) {
     const arns: string[] = [];
