@@ -31,7 +31,7 @@ export function UnitDownloadLinks({ download }: { readonly download: UnitDownloa
         )}
       </ul>
       <p>
-        Thing <code>{download.thingName}</code>, certificate <code data-testid="certificate-id">{download.certificateId}</code>, endpoint <code>{download.endpoint}</code>
+        Thing <code>{download.thingName}</code>, endpoint <code>{download.endpoint}</code>, certificate <code>{download.certificateId}</code>
       </p>
     </div>
   );
