@@ -37,14 +37,14 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
   },
   { fn: /^ApiAdminDevice$/, action: /^iot:ListThings$/, resource: /^\*$/, why: 'iot:ListThings has no resource-level permission (Load name from Particle)' },
   {
-    fn: /^ApiInstaller$/,
+    fn: /^(ApiInstaller|InstallReconcilerJob)$/,
     action: /^iot:(CreateKeysAndCertificate|DescribeEndpoint)$/,
     resource: /^\*$/,
     why: 'no resource-level permission: a new install makes one certificate and reads the data endpoint',
   },
   { fn: /^ApiInstaller$/, action: /^iot:Publish$/, resource: /:topic\/dts\/unit-\*\/cmd\/check$/, why: "Check Install's command to the unit of the farm the installer names; the device policy lets each unit read only its own" },
-  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
-  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate: its id is not known before and device certificates take no tags, so IAM cannot confine UpdateCertificate/DeleteCertificate below every certificate of the account' },
+  { fn: /^(ApiInstaller|InstallReconcilerJob)$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
+  { fn: /^(ApiInstaller|InstallReconcilerJob)$/, action: /^iot:/, resource: /:cert\/\*$/, why: 'the certificate IoT makes at CreateKeysAndCertificate: its id is not known before and device certificates take no tags, so IAM cannot confine UpdateCertificate/DeleteCertificate below every certificate of the account' },
   {
     fn: /^(TelemetryIngest|LiveHandler)$/,
     action: /^execute-api:ManageConnections$/,
@@ -224,6 +224,8 @@ describe('least privilege per function', () => {
       ApiFarmerOrganization: ['DataFarms'],
       // The undo of a failed new install: the farm and its devices, the unit and its install log.
       ApiInstaller: ['DataFarms'],
+      // The install reconciler undoes a stuck install's records (deletes conditional on the run's request id).
+      InstallReconcilerJob: ['DataFarms'],
       LiveHandler: ['DataConnections'],
       // Its lease and open cases, under WATCHMAN keys only (a condition).
       WatchmanJob: ['DataFarms'],
