@@ -422,6 +422,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       closers.push(() => dairyScheduler.stop());
     }
 
+    // The install reconciler: stuck New Install and reissue runs finished or undone, on a timer like
+    // its EventBridge schedule (every minute here, so a stuck run is seen to be repaired).
+    const reconcilerUrl = new URL(`../lambdas/installer/reconcile-handler.ts?stack=${stackId}`, import.meta.url);
+    const reconcileInstalls = ((await import(reconcilerUrl.href)) as { handler: () => Promise<unknown> }).handler;
+    const reconcilerScheduler = startScheduler([{ name: 'install-reconciler', everyMs: 60_000, invoke: () => reconcileInstalls() }], (name, err) => log.error('scheduled target failed', { name, err }));
+    closers.push(() => reconcilerScheduler.stop());
+
     // Watchman (issue 22): hourly like its EventBridge schedule; `npm run watchman` runs it once.
     if (options.watchman ?? true) {
       const watchmanUrl = new URL(`../lambdas/watchman/handler.ts?stack=${stackId}`, import.meta.url);

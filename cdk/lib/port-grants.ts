@@ -385,7 +385,8 @@ export const grantPorts = (
     const cert = stack.formatArn({ service: 'iot', resource: 'cert', resourceName: '*' });
     fn.role.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['iot:CreateThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal'],
+        // ListThingPrincipals: a reissue revokes every certificate on the unit's thing but the new one.
+        actions: ['iot:CreateThing', 'iot:UpdateThing', 'iot:DeleteThing', 'iot:AttachThingPrincipal', 'iot:DetachThingPrincipal', 'iot:ListThingPrincipals'],
         resources: [thing],
       }),
     );
@@ -394,8 +395,8 @@ export const grantPorts = (
     // installer's own: the account's cert/* is as narrow as IAM allows. AttachPolicy and DetachPolicy
     // are authorized on their target (a certificate or thing group) alone: IAM has no resource or
     // condition key for the policy attached, so naming the device policy's ARN here would confine
-    // nothing. The code attaches only IOT_DEVICE_POLICY, and deactivates and deletes only the
-    // certificate its own failed install made.
+    // nothing. The code attaches only IOT_DEVICE_POLICY, deletes only the certificate its own run
+    // made (recorded on the run), and deactivates only certificates on a unit thing it reissues for.
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iot:UpdateCertificate', 'iot:DeleteCertificate', 'iot:AttachPolicy', 'iot:DetachPolicy'], resources: [cert] }));
     const [partition, region, account] = [stack.partition, stack.region, stack.account].map((v) => nagPseudo(stack, v));
     acknowledge(
@@ -406,7 +407,7 @@ export const grantPorts = (
     acknowledge(
       fn.role,
       `IAM5[Resource::arn:${partition}:iot:${region}:${account}:cert/*]`,
-      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate, DeleteCertificate, AttachPolicy or DetachPolicy below every certificate of the account, nor AttachPolicy to one policy (it is authorized on the target alone). The code attaches only the device policy, and undo deactivates and deletes only the certificate just made.',
+      'A certificate id is made by IoT at CreateKeysAndCertificate time, so it cannot be named beforehand, and device certificates take no tags (no aws:ResourceTag condition): IAM cannot confine UpdateCertificate, DeleteCertificate, AttachPolicy or DetachPolicy below every certificate of the account, nor AttachPolicy to one policy (it is authorized on the target alone). The code attaches only the device policy; an undo deactivates and deletes only the certificate its own run made, and a reissue deactivates only the certificates on the thing of the unit it reissues for.',
     );
   }
   if (grants.some((g) => g.kind === 'unitCheckCommands')) {

@@ -21,6 +21,7 @@ import { Live } from './constructs/live';
 import { DairyLink } from './constructs/dairy-link';
 import { OperatorAlarms } from './constructs/operator-alarms';
 import { Telemetry } from './constructs/telemetry';
+import { InstallReconciler } from './constructs/install-reconciler';
 import { Watchman } from './constructs/watchman';
 import { Web } from './constructs/web';
 import { DEFAULT_CONTACTS, type Contacts } from '../../shared/config';
@@ -83,6 +84,7 @@ export class VatManStack extends Stack {
   readonly alertEngine: AlertEngine;
   readonly dairyLink: DairyLink;
   readonly watchman: Watchman;
+  readonly installReconciler: InstallReconciler;
   readonly operatorAlarms: OperatorAlarms;
   readonly live: Live;
 
@@ -162,6 +164,8 @@ export class VatManStack extends Stack {
 
     // Watchman (issue 22): hourly unless -c watchmanRateMinutes says otherwise.
     this.watchman = new Watchman(this, 'Watchman', { data: this.data, rateMinutes: props.watchmanRateMinutes, removalPolicy, logRetention });
+    // New Install and reissue runs stopped part way are finished or undone (docs/decisions/040).
+    this.installReconciler = new InstallReconciler(this, 'InstallReconciler', { data: this.data, devicePolicyName: this.telemetry.devicePolicy.ref, removalPolicy, logRetention });
     /** A Cognito trigger: its function from lambdas/triggers/<entry>.ts, attached to the pool. */
     const trigger = (id: string, entry: string, description: string, operation: UserPoolOperation, environment: Record<string, string> = {}, version?: LambdaVersion) => {
       const fn = new VatManFunction(this, id, { entry: triggerEntry(entry), description, removalPolicy, logRetention, environment });

@@ -17,8 +17,16 @@ const fakes = (now: string) => {
     new Proxy(extra, { get: (target, name) => target[name as string] ?? (async () => (name === 'createCertificate' ? { certificateId: 'c1', certificateArn: 'arn:c1', certificatePem: 'pem', privateKey: 'key' } : undefined)) });
   const deps = {
     now: () => new Date(now),
-    farmsWrite: any({ putFarm: async (f: Farm) => void written.push(f) }),
-    installs: any(),
+    farmsWrite: any(),
+    // A store that takes every conditional write: the run, its claims, the farm (kept), devices and unit.
+    installs: any({
+      createRun: async () => true,
+      saveRun: async (run: { version: number }) => ({ ...run, version: run.version + 1 }),
+      claimSupply: async () => true,
+      createFarm: async (f: Farm) => (written.push(f), true),
+      createDevice: async () => true,
+      createUnit: async () => true,
+    }),
     provisioning: any({ dataEndpoint: async () => 'iot.local' }),
   } as unknown as Ports;
   return { deps, written };

@@ -10,7 +10,6 @@ import type { Farm } from '../../shared/entities/farm';
 import { imeiOfUnitThing, unitAttributes, unitThingName, type CheckType, type InstallLogEntry, type Unit } from '../../shared/entities/install';
 import { sensorBoardsResult, UNIT_CHECK_TIMEOUT_MS, unitStatusSchema, type UnitCheck, type UnitStatus } from '../../shared/installer/unit-check';
 import { isTableVat } from '../../shared/installer/height-table';
-import { localDayOf } from '../../shared/time/local-day';
 import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { optionalEnv } from '../lib/env';
@@ -18,6 +17,10 @@ import { ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
 import type { AuditedWrite } from '../ports/audit';
 import { commitChange } from './audit';
+import type { InstallPlan } from '../ports/installs';
+import { farmIdOf, installResult, makeInstallWorkflow } from '../installer/install-workflow';
+import { makeReissue } from '../installer/reissue';
+import { Refused } from '../installer/run-engine';
 
 /** The installer's view of a vat device (operator §3). */
 const vatDevice = (d: Device): VatDevice => ({
@@ -52,38 +55,26 @@ const unitAndFarm = async (deps: Pick<Ports, 'farmsWrite' | 'installs'>, q: { pa
   return { unit, farm };
 };
 
+/** The workflow's refusals (a unit or supply number taken, a run busy) are the caller's to fix: a 422 with the message. */
+const refusedAs422 = async <T,>(run: () => Promise<T>): Promise<T> => {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof Refused) throw new ValidationError(err.message);
+    throw err;
+  }
+};
+
+/** What the unit needs to connect (shown once): its thing, certificate, key, the endpoint and, locally, the CA. */
+const unitDownload = (imei: string, cert: { certificateId: string; certificatePem: string; privateKey: string }, endpoint: string) => {
+  const rootCaPem = optionalEnv('IOT_ROOT_CA_PEM');
+  return { thingName: unitThingName(imei), certificateId: cert.certificateId, certificatePem: cert.certificatePem, privateKey: cert.privateKey, endpoint, ...(rootCaPem ? { rootCaPem } : {}) };
+};
+
 /** The installer's name for the log: the profile's, else the sign-in name. */
 const installerName = async (farms: Pick<Ports['farms'], 'getUser'>, caller: Caller): Promise<string> => {
   const user = await farms.getUser(caller.userId);
   return user ? `${user.firstName} ${user.lastName}`.trim() : caller.username;
-};
-
-/**
- * Steps that each leave something behind, with its undo: when a later step fails, the earlier
- * ones are undone newest first, so a failed new install leaves no thing, certificate, farm,
- * device or unit. An undo that fails is logged and the others still run.
- */
-const transaction = (log: { error: (msg: string, fields?: Record<string, unknown>) => void }) => {
-  const undo: { name: string; run: () => Promise<unknown> }[] = [];
-  return {
-    async step<T>(name: string, run: () => Promise<T>, revert?: (value: T) => Promise<unknown>): Promise<T> {
-      const value = await run();
-      if (revert) undo.push({ name, run: () => revert(value) });
-      return value;
-    },
-    async rollback(): Promise<string[]> {
-      const failed: string[] = [];
-      for (const u of undo.reverse()) {
-        try {
-          await u.run();
-        } catch (err) {
-          failed.push(u.name);
-          log.error('new install: undo failed', { step: u.name, err });
-        }
-      }
-      return failed;
-    },
-  };
 };
 
 /**
@@ -242,92 +233,84 @@ export const installerActions: readonly ServedAction[] = [
   }),
 
   /**
-   * New Install (§2, §5; issue 20): provisions for real. The unit's IoT thing (unit-<imei>, with
-   * its attributes), a certificate with the device policy attached, the certificate attached to
-   * the thing; then the farm (supplier code and time zone), its vat devices and the unit record;
-   * the data endpoint; the log entry. Any step failing undoes the earlier ones. The certificate
-   * and private key are answered once and kept nowhere.
+   * New Install (§2, §5; issue 20): provisions for real, as a resumable run keyed by the IMEI
+   * (lambdas/installer/install-workflow.ts; docs/decisions/040): the supply number claimed, the
+   * unit's IoT thing, the farm, its vats, a certificate with the device policy attached to the
+   * thing, the unit record, the log entry. The same requestId again resumes the run or answers the
+   * finished install with a new certificate (the old answer's key is kept nowhere); an error undoes
+   * the run at once; a run stopped part way is finished or undone by the reconciler.
    */
-  serve(contracts.NEW_INSTALL, ['farmsWrite', 'farmRemoval', 'installs', 'provisioning', 'now'], async (q, { deps, caller, log }) => {
+  serve(contracts.NEW_INSTALL, ['farmsWrite', 'installs', 'provisioning', 'now'], async (q, { deps, caller, log }) => {
     const supply = q.supplyNumber;
-    const [takenFarm, takenUnit] = await Promise.all([deps.farmsWrite.findFarmBySupplyNumber(supply), deps.installs.getUnit(q.imei)]);
-    if (takenFarm) throw new ValidationError(`Supply number ${supply} is already installed`);
-    if (takenUnit) throw new ValidationError(`IMEI ${q.imei} is already installed`);
-    const id = supply.toLowerCase();
-    const farmId = `farm-${id}`;
-    if (await deps.farmsWrite.getFarm(farmId)) throw new ValidationError(`Supply number ${supply} is already installed`);
-    const thingName = unitThingName(q.imei);
-    const now = deps.now().toISOString();
-    const vats = vatsOfInstall(q as unknown as Record<string, unknown> & { numVats: number });
-    const p = deps.provisioning;
-    const tx = transaction(log);
+    const requestId = q.requestId ?? randomUUID();
+    const plan: InstallPlan = {
+      imei: q.imei,
+      supplyNumber: supply,
+      dairySupplier: q.dairySupplier,
+      productVariant: q.productVariant,
+      numVats: q.numVats,
+      numDisplays: q.numDisplays,
+      lowConnectivity: q.lowConnectivity,
+      timezone: q.timezone,
+      vats: vatsOfInstall(q as unknown as Record<string, unknown> & { numVats: number }),
+      installerName: await installerName(deps.farmsWrite, caller),
+    };
+    const wdeps = { installs: deps.installs, provisioning: deps.provisioning, now: deps.now, log };
+    const workflow = makeInstallWorkflow(wdeps, async (p) => {
+      if ((await deps.farmsWrite.findFarmBySupplyNumber(p.supplyNumber)) || (await deps.farmsWrite.getFarm(farmIdOf(p.supplyNumber)))) throw new Refused(`Supply number ${p.supplyNumber} is already installed`);
+    });
+    const failed = (err: unknown, tail: string) => ({ success: false, result: `The install could not be completed (${String((err as Error).message ?? err)}); ${tail}`, redirect: false });
+    let endpoint: string;
     try {
-      await tx.step('CreateThing', () => p.createThing(thingName, unitAttributes(q.imei, supply, q.productVariant, q.lowConnectivity)), () => p.deleteThing(thingName));
-      const cert = await tx.step('CreateKeysAndCertificate', () => p.createCertificate(), (c) => p.deleteCertificate(c.certificateId));
-      await tx.step('AttachPolicy', () => p.attachPolicy(cert.certificateArn), () => p.detachPolicy(cert.certificateArn));
-      await tx.step('AttachThingPrincipal', () => p.attachThingPrincipal(thingName, cert.certificateArn), () => p.detachThingPrincipal(thingName, cert.certificateArn));
-      const farm: Farm = {
-        _id: farmId,
-        fonterra_id: supply,
-        supplier: q.dairySupplier,
-        package: q.productVariant,
-        is_milk_enabled: true,
-        power: true,
-        knode: { is_water_enabled: false, is_effluent_enabled: false, is_land_enabled: false, is_weather_enabled: false },
-        timezone: q.timezone,
-        auto_check: true,
-        fonterra_api_status: false,
-        harvest: false,
-        install_numVats: q.numVats,
-        // The farm's own day (§9 dates are the farm's): a morning install in New Zealand is the UTC day before.
-        install_date: localDayOf(Date.parse(now), q.timezone),
-      };
-      await tx.step('farm', () => deps.farmsWrite.putFarm(farm), () => deps.farmRemoval.deleteFarm(farmId));
-      for (const v of vats) {
-        const device: Device = {
-          _id: `dev-${id}-${v.vatNumber}`,
-          name: `vm-${id}-${v.vatNumber}`,
-          farm_id: farmId,
-          vat_number: v.vatNumber,
-          status: 1,
-          vat_size: v.volume,
-          vat_max_height: v.height,
-          vat_diameter: v.diameter,
-          wedgeHeight: 0,
-          vat_volume_offset: 0,
-          vat_auto: v.auto,
-          vat_manufacturer: v.manufacturer,
-          vat_serial: v.serial,
-          radar_serial: v.radarSerial,
-          ...(v.oclock !== undefined ? { oclock: v.oclock } : {}),
-        };
-        await tx.step(`device ${device._id}`, () => deps.farmsWrite.putDevice(device), () => deps.farmRemoval.deleteDevice(device));
-      }
-      const unit: Unit = { _id: thingName, imei: q.imei, farm_id: farmId, low_connectivity: q.lowConnectivity, num_displays: q.numDisplays, certificate_id: cert.certificateId, created_at: now };
-      await tx.step('unit', () => deps.installs.putUnit(unit), () => deps.installs.deleteUnit(q.imei));
-      const endpoint = await tx.step('DescribeEndpoint', () => p.dataEndpoint());
-      const result = `Vat-Man installed for ${supply}: ${q.numVats} vat${q.numVats === 1 ? '' : 's'}`;
-      const entry = { _id: randomUUID(), created_at: now, updated_at: now, supply_number: supply, installer_name: await installerName(deps.farmsWrite, caller), imei: q.imei, result, numVats: q.numVats, particle_id: thingName };
-      await tx.step('install log', () => deps.installs.putEntry(entry));
-      log.info('new install', { farm: farmId, unit: thingName, vats: q.numVats, supplier: q.dairySupplier, certificate: cert.certificateId });
-      const rootCaPem = optionalEnv('IOT_ROOT_CA_PEM');
-      return {
-        success: true,
-        result,
-        redirect: true,
-        download: { thingName, certificateId: cert.certificateId, certificatePem: cert.certificatePem, privateKey: cert.privateKey, endpoint, ...(rootCaPem ? { rootCaPem } : {}) },
-      };
+      // Read first: the unit cannot connect without it, and reading it changes nothing.
+      endpoint = await deps.provisioning.dataEndpoint();
     } catch (err) {
-      const failedUndo = await tx.rollback();
-      log.error('new install failed; undone', { supply, imei: q.imei, err, failedUndo });
-      return {
-        success: false,
-        result: failedUndo.length
-          ? `The install could not be completed (${String((err as Error).message ?? err)}); undoing ${failedUndo.join(', ')} failed: tell an administrator.`
-          : `The install could not be completed (${String((err as Error).message ?? err)}); nothing was kept. Please try again.`,
-        redirect: false,
-      };
+      log.error('new install: no data endpoint', { supply, imei: q.imei, err });
+      return failed(err, 'nothing was kept. Please try again.');
     }
+    const outcome = await refusedAs422(() => workflow.install(plan, requestId));
+    if (outcome.kind === 'undone') {
+      log.error('new install failed; undone', { supply, imei: q.imei, request: requestId, error: outcome.error });
+      return failed(outcome.error, 'nothing was kept. Please try again.');
+    }
+    if (outcome.kind === 'undo failed') {
+      log.error('new install failed; undo not finished', { supply, imei: q.imei, request: requestId, error: outcome.error });
+      return failed(outcome.error, 'undoing it did not finish: Submit again, or it is finished within minutes by itself.');
+    }
+    const { run } = outcome.context;
+    let cert = { certificateId: run.certificate?.id ?? '', certificatePem: outcome.context.certificatePem ?? '', privateKey: outcome.context.privateKey ?? '' };
+    if (outcome.kind === 'made without key') {
+      // The answer with this install's key was lost: the retry answers a new one and revokes the old.
+      const unit = await deps.installs.getUnit(q.imei);
+      cert = await refusedAs422(() => makeReissue(wdeps).reissue({ imei: q.imei, certificateId: unit?.certificate_id, requestId: randomUUID(), supplyNumber: supply, installerName: plan.installerName }));
+    }
+    log.info('new install', { farm: farmIdOf(supply), unit: unitThingName(q.imei), vats: q.numVats, supplier: q.dairySupplier, certificate: cert.certificateId, request: requestId, resumed: outcome.kind !== 'made' });
+    return { success: true, result: installResult(plan), redirect: true, download: unitDownload(q.imei, cert, endpoint) };
+  }),
+
+  /**
+   * REISSUE_CERTIFICATE: a new key pair and certificate for the farm's unit, then every other
+   * certificate on its thing deactivated and detached (lambdas/installer/reissue.ts), logged in
+   * the install log. For a lost New Install answer or a lost or leaked key.
+   */
+  serve(contracts.REISSUE_CERTIFICATE, ['farms', 'installs', 'provisioning', 'now'], async ({ supplyNumber, requestId }, { deps, caller, log }) => {
+    const farm = await deps.farms.findFarmBySupplyNumber(supplyNumber);
+    if (!farm) throw new ValidationError(`No farm has supply number ${supplyNumber}`);
+    const unit = await deps.installs.unitOfFarm(farm._id);
+    if (!unit) throw new ValidationError(`No unit is installed for ${supplyNumber}`);
+    const install = await deps.installs.getRun(unit.imei, 'install');
+    if (install && install.state !== 'done') throw new ValidationError(`The install of ${supplyNumber} is not finished: submit it again`);
+    const endpoint = await deps.provisioning.dataEndpoint();
+    const wdeps = { installs: deps.installs, provisioning: deps.provisioning, now: deps.now, log };
+    const name = await installerName(deps.farms, caller);
+    const reissued = await refusedAs422(() => makeReissue(wdeps).reissue({ imei: unit.imei, certificateId: unit.certificate_id, requestId: requestId ?? randomUUID(), supplyNumber: farm.fonterra_id.toUpperCase(), installerName: name }));
+    log.info('certificate reissued', { farm: farm._id, unit: unit._id, certificate: reissued.certificateId, revoked: reissued.revoked, by: caller.userId });
+    return {
+      success: true as const,
+      result: `New certificate for ${unit._id}${reissued.revoked.length ? `; revoked ${reissued.revoked.join(', ')}` : ''}`,
+      download: unitDownload(unit.imei, reissued, endpoint),
+      revoked: [...reissued.revoked],
+    };
   }),
 
   /** The install log (§2): newest first, by supply number (blank: every farm) and log type, pages of 50. */

@@ -33,7 +33,8 @@ export interface UnitCertificate {
  * Provisioning a farm's controller unit on IoT Core (issue 20): one thing per unit, one
  * certificate, the device policy (which allows only the thing's own topics) attached to the
  * certificate and the certificate to the thing. Each step has its undo, so NEW_INSTALL leaves
- * nothing half-made when a later step fails.
+ * nothing half-made when a later step fails; the detaches and deletes take what is already gone as
+ * done, so an undo can run again (lambdas/installer/).
  */
 export interface UnitProvisioning {
   /** The device policy every unit's certificate gets (IOT_DEVICE_POLICY). */
@@ -41,9 +42,18 @@ export interface UnitProvisioning {
   createThing(thingName: string, attributes: Record<string, string>): Promise<void>;
   updateThing(thingName: string, attributes: Record<string, string>): Promise<void>;
   deleteThing(thingName: string): Promise<void>;
+  /**
+   * A new key pair and certificate, INACTIVE: it can do nothing until activateCertificate, so one
+   * made by an invocation killed before it recorded the id is inert (docs/decisions/040).
+   */
   createCertificate(): Promise<UnitCertificate>;
-  /** Deactivates then deletes (IoT deletes only an inactive certificate). */
+  activateCertificate(certificateId: string): Promise<void>;
+  /** Deactivates then deletes (IoT deletes only an inactive certificate); one already gone is no error. */
   deleteCertificate(certificateId: string): Promise<void>;
+  /** Deactivates (one already gone is no error): IoT Core then refuses connections with it (a revoked unit certificate is kept, inactive, for the record). */
+  deactivateCertificate(certificateId: string): Promise<void>;
+  /** The certificates attached to the thing (ListThingPrincipals), by id and ARN; none for a thing that does not exist. */
+  thingCertificates(thingName: string): Promise<{ readonly id: string; readonly arn: string }[]>;
   attachPolicy(certificateArn: string): Promise<void>;
   detachPolicy(certificateArn: string): Promise<void>;
   attachThingPrincipal(thingName: string, certificateArn: string): Promise<void>;

@@ -36,6 +36,8 @@ export type IotOperation =
   | 'DeleteThing'
   | 'CreateKeysAndCertificate'
   | 'UpdateCertificate'
+  | 'DescribeCertificate'
+  | 'ListCertificates'
   | 'DeleteCertificate'
   | 'AttachPolicy'
   | 'DetachPolicy'
@@ -64,6 +66,8 @@ export interface IotControlPlane {
   certificateByPem(pem: string): StoredCertificate | undefined;
   /** The thing a certificate is attached to (AttachThingPrincipal). */
   thingOfCertificate(certificateArn: string): StoredThing | undefined;
+  /** The certificates attached to a thing, with their status and policies (tests: "exactly one active certificate"). */
+  certificatesOfThing(thingName: string): StoredCertificate[];
   /** Makes the next call of `operation` fail (400 InvalidRequestException, not retried): tests of undo. */
   failNext(operation: IotOperation): void;
   /** A thing as a deployed fleet would already have it (the demo farms' units). */
@@ -91,7 +95,8 @@ const normalisePem = (pem: string) => pem.replace(/\r/g, '').trim();
 /**
  * AWS IoT control-plane stand-in: the IoT API's REST-JSON protocol for the calls the installer
  * makes (CreateThing, DescribeThing, ListThings, UpdateThing, DeleteThing,
- * CreateKeysAndCertificate, UpdateCertificate, DeleteCertificate, AttachPolicy, DetachPolicy,
+ * CreateKeysAndCertificate, UpdateCertificate, DescribeCertificate, ListCertificates,
+ * DeleteCertificate, AttachPolicy, DetachPolicy,
  * AttachThingPrincipal, DetachThingPrincipal, ListThingPrincipals, DescribeEndpoint), so the
  * product's @aws-sdk/client-iot code runs unchanged with only IOT_ENDPOINT set. Certificates are
  * real X.509 from the local CA; the registry is kept in `dir` (it survives restarts). Signatures
@@ -218,6 +223,21 @@ export const startIotControlPlane = async (port: number, dir: string, ca: LocalC
       },
     },
     {
+      op: 'DescribeCertificate',
+      method: 'GET',
+      pattern: /^\/certificates\/([^/]+)$/,
+      run: ([id = '']) => {
+        const c = certOr404(id);
+        return { certificateDescription: { certificateId: c.certificateId, certificateArn: c.certificateArn, certificatePem: c.certificatePem, status: c.status } };
+      },
+    },
+    {
+      op: 'ListCertificates',
+      method: 'GET',
+      pattern: /^\/certificates$/,
+      run: () => ({ certificates: Object.values(state.certificates).map((c) => ({ certificateId: c.certificateId, certificateArn: c.certificateArn, status: c.status })) }),
+    },
+    {
       op: 'DeleteCertificate',
       method: 'DELETE',
       pattern: /^\/certificates\/([^/]+)$/,
@@ -317,6 +337,7 @@ export const startIotControlPlane = async (port: number, dir: string, ca: LocalC
     certificates: () => Object.values(state.certificates),
     certificateByPem: (pem) => Object.values(state.certificates).find((c) => c.status === 'ACTIVE' && normalisePem(c.certificatePem) === normalisePem(pem)),
     thingOfCertificate: (arn) => Object.values(state.things).find((t) => t.principals.includes(arn)),
+    certificatesOfThing: (name) => Object.values(state.certificates).filter((c) => state.things[name]?.principals.includes(c.certificateArn)),
     failNext: (op) => failing.add(op),
     ensureThing(name, attributes) {
       if (state.things[name]) return;

@@ -38,7 +38,9 @@ const RETRIES = 2;
  * attached to a thing, and the client id must be that thing's name. The device policy
  * (cdk/lib/constructs/telemetry.ts) is then applied: publish only to the thing's own telemetry,
  * knode and cmd/reply topics, subscribe only to its own cmd topics. A refused publish or
- * subscribe closes the connection, as IoT Core does.
+ * subscribe closes the connection, as IoT Core does. A certificate deactivated (revoked) or
+ * detached is refused at connect, and a client still connected with it at its next publish or
+ * subscribe.
  */
 export interface MutualTls {
   readonly port: number;
@@ -64,8 +66,11 @@ export const startMqttBroker = async (
   mutualTls?: MutualTls,
 ): Promise<{ server: Server; broker: Aedes; url: string; tlsUrl?: string; close: () => Promise<void> }> => {
   const broker = await Aedes.createBroker();
-  /** The thing each mutual-TLS client connected as (plain-port clients are not in it). */
+  /** The thing each mutual-TLS client connected as (plain-port clients are not in it), and the certificate it presented. */
   const things = new WeakMap<Client, string>();
+  const presented = new WeakMap<Client, string>();
+  /** Still allowed: a certificate deactivated since the client connected loses it at its next publish or subscribe. */
+  const stillValid = (client: Client, thing: string | undefined) => thing !== undefined && mutualTls?.thingOf(presented.get(client) ?? '') === thing;
   const tlsSockets = new WeakSet<object>();
   broker.authenticate = (client, _username, _password, done) => {
     if (!tlsSockets.has(client.conn)) return done(null, true);
@@ -76,16 +81,17 @@ export const startMqttBroker = async (
       return done(err, false);
     }
     things.set(client, thing);
+    presented.set(client, derToPem(peer.raw));
     done(null, true);
   };
   broker.authorizePublish = (client, packet, callback) => {
     const thing = client ? things.get(client) : undefined;
-    if (client && tlsSockets.has(client.conn) && (!thing || !devicePolicy(thing).publish.includes(packet.topic))) return callback(new Error(`${thing ?? 'client'} may not publish to ${packet.topic}`));
+    if (client && tlsSockets.has(client.conn) && (!stillValid(client, thing) || !devicePolicy(thing as string).publish.includes(packet.topic))) return callback(new Error(`${thing ?? 'client'} may not publish to ${packet.topic}`));
     callback(null);
   };
   broker.authorizeSubscribe = (client, sub, callback) => {
     const thing = client ? things.get(client) : undefined;
-    if (client && tlsSockets.has(client.conn) && (!thing || !devicePolicy(thing).subscribe(sub.topic))) return callback(new Error(`${thing ?? 'client'} may not subscribe to ${sub.topic}`));
+    if (client && tlsSockets.has(client.conn) && (!stillValid(client, thing) || !devicePolicy(thing as string).subscribe(sub.topic))) return callback(new Error(`${thing ?? 'client'} may not subscribe to ${sub.topic}`));
     callback(null, sub);
   };
   broker.on('publish', (packet, client) => {

@@ -250,3 +250,53 @@ describe.skipIf(!env.run)('installer vat settings (config)', () => {
     await page.context().close();
   });
 });
+
+describe.skipIf(!env.run)('a new certificate from the result dialog (REISSUE_CERTIFICATE)', () => {
+  it('gives a working certificate: a reading publishes over mutual TLS with it, and the old one is refused', async () => {
+    const imei = '352656100008802';
+    const supply = '88002';
+    const page = await openAs('installer@vatman.local', '/dts/installer/new');
+    const port = new URL(env.stack.facts.mqttTls).port;
+    const thing = `unit-${imei}`;
+    const filesOf = async () => ({ cert: await downloadText(page, 'Certificate'), key: await downloadText(page, 'Private key'), ca: await downloadText(page, 'CA certificate') });
+    const connect = (f: { cert: string; key: string; ca: string }) => mqtt.connectAsync(`mqtts://localhost:${port}`, { ca: f.ca, cert: f.cert, key: f.key, clientId: thing, reconnectPeriod: 0, connectTimeout: 5_000 });
+    await withShot(page, 'installer-reissue', async () => {
+      const panel = page.getByRole('tabpanel');
+      await panel.getByLabel('IMEI').fill(imei);
+      await panel.getByLabel('Dairy Supplier').selectOption('OTH');
+      await panel.getByLabel('Supply Number').fill(supply);
+      await page.getByRole('tab', { name: 'Vat 1' }).click();
+      await panel.getByLabel('Diameter').selectOption('2337');
+      await panel.getByLabel('Capacity').selectOption('9100');
+      await panel.getByLabel('Radar Serial').fill('R-88002');
+      await page.getByRole('button', { name: 'Submit New Install' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Vat-Man Install Submitted Successfully' });
+      await dialog.waitFor({ timeout: 20_000 });
+      const first = await filesOf();
+      const firstId = (await dialog.locator('code').nth(2).textContent()) ?? '';
+      // The answer's key was lost (say): a new one from the same dialog, after the warning.
+      await dialog.getByRole('button', { name: 'Issue a new certificate' }).click();
+      await dialog.getByRole('button', { name: 'Issue it' }).click();
+      await dialog.getByRole('status').getByText(`revoked ${firstId}`, { exact: false }).waitFor({ timeout: 20_000 });
+      const secondId = (await dialog.locator('code').nth(2).textContent()) ?? '';
+      expect(secondId).not.toBe(firstId);
+      const second = await filesOf();
+      expect(second.cert).not.toBe(first.cert);
+      expect(new X509Certificate(second.cert).verify(new X509Certificate(second.ca).publicKey)).toBe(true);
+
+      // The new certificate works: a reading over mutual TLS reaches the new farm's vat.
+      const unit = await connect(second);
+      const at = new Date().toISOString();
+      await unit.publishAsync(unitTelemetryTopic(thing, 1), JSON.stringify({ published_at: at, radar_distance: 1500, temp1: 4.1 }), { qos: 1 });
+      await unit.endAsync();
+      await until(async () => ((await dynamoReadingsRepository(createDocumentClient(), env.stack.facts.dynamodb.readingsTable).getRaw(`dev-${supply}-1`, at)) ? true : undefined), { timeoutMs: 15_000 });
+      // The old one is refused at the broker; IoT shows it inactive and the thing with exactly one active certificate.
+      await expect(connect(first)).rejects.toThrow();
+      const onThing = env.stack.iot.certificatesOfThing(thing);
+      expect(onThing.map((c) => [c.certificateId, c.status])).toEqual([[secondId, 'ACTIVE']]);
+      expect(env.stack.iot.certificates().find((c) => c.certificateId === firstId)).toMatchObject({ status: 'INACTIVE', policies: [] });
+    });
+    await shot(page, 'installer-reissue');
+    await page.context().close();
+  });
+});

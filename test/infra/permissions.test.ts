@@ -37,15 +37,15 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
   },
   { fn: /^ApiAdminDevice$/, action: /^iot:ListThings$/, resource: /^\*$/, why: 'iot:ListThings has no resource-level permission (Load name from Particle)' },
   {
-    fn: /^ApiInstaller$/,
+    fn: /^(ApiInstaller|InstallReconcilerJob)$/,
     action: /^iot:(CreateKeysAndCertificate|DescribeEndpoint)$/,
     resource: /^\*$/,
     why: 'no resource-level permission (IAM takes only "*" for these): a new install makes its unit one certificate and reads the account data endpoint the unit connects to',
   },
   { fn: /^ApiInstaller$/, action: /^iot:Publish$/, resource: /:topic\/dts\/unit-\*\/cmd\/check$/, why: "Check Install's command to the unit of the farm the installer names; the device policy lets each unit read only its own" },
-  { fn: /^ApiInstaller$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
+  { fn: /^(ApiInstaller|InstallReconcilerJob)$/, action: /^iot:/, resource: /:thing\/unit-\*$/, why: "a new install's unit thing, named from the IMEI entered" },
   {
-    fn: /^ApiInstaller$/,
+    fn: /^(ApiInstaller|InstallReconcilerJob)$/,
     action: /^iot:(UpdateCertificate|DeleteCertificate|AttachPolicy|DetachPolicy)$/,
     resource: /:cert\/\*$/,
     why: 'the certificate IoT makes at CreateKeysAndCertificate: its id is not known before and device certificates take no tags (no aws:ResourceTag), so IAM cannot confine these below every certificate of the account; AttachPolicy is authorized on its target alone (no resource or condition names the policy), and the code attaches only the device policy',
@@ -287,6 +287,8 @@ describe('least privilege per function', () => {
       ApiFarmerOrganization: ['DataFarms'],
       // The undo of a failed new install: the farm and its devices, the unit and its install log.
       ApiInstaller: ['DataFarms'],
+      // The install reconciler undoes a stuck install's records (deletes conditional on the run's request id).
+      InstallReconcilerJob: ['DataFarms'],
       LiveHandler: ['DataConnections'],
       // Its lease and open cases, under WATCHMAN keys only (a condition).
       WatchmanJob: ['DataFarms'],

@@ -222,6 +222,8 @@ const SAMPLES: Record<string, Sample> = {
       return newInstallFields(`MX${unique}`, `35265619${String(unique).padStart(7, '0')}`);
     },
   },
+  // A new key pair for the Pro farm's unit: each allowed call revokes the one before.
+  REISSUE_CERTIFICATE: { fields: () => ({ supplyNumber: '31245' }) },
   // The cooling compliance record (issue 26): the current season of the farm.
   FARMER_COMPLIANCE_RECORD: { fields: () => ({ farm: 'farm-pro' }) },
 };

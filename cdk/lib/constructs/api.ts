@@ -1,4 +1,4 @@
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
@@ -19,6 +19,7 @@ import { ENDPOINTS, type Endpoint } from '../../../shared/api/endpoints';
 import { API_THROTTLE } from '../../../shared/api/throttle';
 import { ACTIONS_BY_ENDPOINT } from '../../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../../lambdas/lib/dispatch';
+import { INSTALLER_TIMEOUT_S } from '../../../lambdas/installer/run-engine';
 import { apiHandlerEntry } from '../paths';
 import { grantPorts } from '../port-grants';
 import { acknowledge } from '../nag';
@@ -242,6 +243,8 @@ export class Api extends Construct {
   ): VatManFunction {
     const fn = new VatManFunction(this, pascalCase(endpoint.handler), {
       entry: apiHandlerEntry(endpoint.handler),
+      // New Install's run is a dozen IoT and table calls (lambdas/installer/run-engine.ts); its lease assumes this timeout.
+      ...(endpoint.path === '/api/installer' ? { timeout: Duration.seconds(INSTALLER_TIMEOUT_S) } : {}),
       description: `Vat-Man POST ${endpoint.path}`,
       removalPolicy,
       logRetention,

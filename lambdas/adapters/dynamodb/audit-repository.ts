@@ -2,7 +2,6 @@ import { PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentCl
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { auditEntrySchema, type AuditArea, type AuditEntry } from '../../../shared/entities/audit';
-import { DEVICE_LISTING_SK } from './farms/devices';
 import { farmsKeys as k } from './keys';
 import type { AuditedChanges, AuditedWrite, AuditRepository } from '../../ports/audit';
 
@@ -72,7 +71,7 @@ const itemsOf = (table: string, w: AuditedWrite): TransactItem[] => {
       return [
         update(table, k.device(d._id), { name: w.name, gsi2sk: w.name }, { field: 'name', before: d.name }),
         { Put: { TableName: table, Item: { ...k.thing(w.name), kind: 'THING', owner: 'device', device_id: d._id } } },
-        { Put: { TableName: table, Item: { pk: k.device(d._id).pk, sk: DEVICE_LISTING_SK, gsi1pk: k.allOf('DEVICE'), gsi1sk: w.name } } },
+        { Put: { TableName: table, Item: { ...k.deviceListing(d._id), gsi1pk: k.allOf('DEVICE'), gsi1sk: w.name } } },
       ];
     }
     case 'vatConfig':

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from '../../../shared/data/tables';
 import { installLogEntrySchema, logTypeMatches, unitSchema } from '../../../shared/entities/install';
+import { dynamoInstallRuns } from './install-runs';
 import { farmsKeys as k } from './keys';
 import { queryAll } from './query';
 import type { InstallRepository } from '../../ports/installs';
@@ -11,6 +12,7 @@ const strip = (item: Record<string, unknown>) => {
 };
 
 export const dynamoInstallRepository = (doc: DynamoDBDocumentClient, table: string): InstallRepository => ({
+  ...dynamoInstallRuns(doc, table),
   async getUnit(imei) {
     const res = await doc.send(new GetCommand({ TableName: table, Key: k.unitId(imei) }));
     return res.Item ? unitSchema.parse(strip(res.Item)) : undefined;

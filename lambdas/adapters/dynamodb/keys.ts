@@ -17,7 +17,11 @@ export const farmsKeys = {
   /** gsi1 of a farm: find it by supply number. */
   farmBySupplyNumber: (fonterraId: string) => ({ gsi1pk: `SUPPLY#${fonterraId.toUpperCase()}`, gsi1sk: 'FARM' }),
   knodeAsset: (farmId: string, assetName: string) => ({ pk: `FARM#${farmId}`, sk: `KNODE#${assetName}` }),
+  /** A farm's entry in the fleet listing (gsi1 `ALL#FARM`). */
+  farmListing: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'LISTING' }),
   device: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'DEVICE' }),
+  /** A device's entry in the fleet listing (gsi1 `ALL#DEVICE`). */
+  deviceListing: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'LISTING' }),
   /** gsi1 of a device: a farm's vats in vat order. */
   deviceByFarm: (farmId: string, vatNumber: number, deviceId: string) => ({
     gsi1pk: `FARM#${farmId}`,
@@ -70,6 +74,14 @@ export const farmsKeys = {
   docketPrefix: (vat: number) => `DOCKET#${vat}#`,
   /** A farm's controller unit by IMEI; gsi1 finds a farm's unit (its own sort-key prefix beside the farm's vats and users). */
   unit: (imei: string, farmId: string) => ({ pk: `UNIT#${imei}`, sk: 'UNIT', gsi1pk: `FARM#${farmId}`, gsi1sk: `UNIT#${imei}` }),
+  /**
+   * A unit's install workflow run (`kind` install or reissue); while it is not done, gsi1
+   * `INSTALLRUN#OPEN` lists it by the end of its lease, for the reconciler.
+   */
+  installRun: (imei: string, kind: string) => ({ pk: `INSTALLRUN#${imei}`, sk: kind.toUpperCase() }),
+  openRuns: 'INSTALLRUN#OPEN',
+  /** A supply number taken by an install (its request and IMEI): the second install of one farm loses here. */
+  supplyClaim: (supplyNumber: string) => ({ pk: `INSTALLRUN#SUPPLY#${supplyNumber.toUpperCase()}`, sk: 'CLAIM' }),
   /** The unit's own key (without its gsi1). */
   unitId: (imei: string) => ({ pk: `UNIT#${imei}`, sk: 'UNIT' }),
   /** An install log entry, by supply number and time; gsi1 `ALL#INSTALL` lists every farm's, newest first. */

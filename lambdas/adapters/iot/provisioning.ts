@@ -9,11 +9,22 @@ import {
   DetachPolicyCommand,
   DetachThingPrincipalCommand,
   IoTClient,
+  ListThingPrincipalsCommand,
+  ResourceNotFoundException,
   UpdateCertificateCommand,
   UpdateThingCommand,
 } from '@aws-sdk/client-iot';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import type { UnitProvisioning } from '../../ports/iot';
+
+/** Undo steps run again after a crash: what is already gone is done. */
+const unlessGone = async (call: () => Promise<unknown>): Promise<void> => {
+  try {
+    await call();
+  } catch (err) {
+    if (!(err instanceof ResourceNotFoundException)) throw err;
+  }
+};
 
 export const iotProvisioning = (client: IoTClient, policyName: string): UnitProvisioning => ({
   policyName,
@@ -24,28 +35,52 @@ export const iotProvisioning = (client: IoTClient, policyName: string): UnitProv
     await client.send(new UpdateThingCommand({ thingName, attributePayload: { attributes, merge: true } }));
   },
   async deleteThing(thingName) {
-    await client.send(new DeleteThingCommand({ thingName }));
+    await unlessGone(() => client.send(new DeleteThingCommand({ thingName })));
   },
   async createCertificate() {
-    const out = await client.send(new CreateKeysAndCertificateCommand({ setAsActive: true }));
+    const out = await client.send(new CreateKeysAndCertificateCommand({ setAsActive: false }));
     if (!out.certificateId || !out.certificateArn || !out.certificatePem || !out.keyPair?.PrivateKey) throw new Error('CreateKeysAndCertificate answered without a certificate');
     return { certificateId: out.certificateId, certificateArn: out.certificateArn, certificatePem: out.certificatePem, privateKey: out.keyPair.PrivateKey };
   },
   async deleteCertificate(certificateId) {
-    await client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'INACTIVE' }));
-    await client.send(new DeleteCertificateCommand({ certificateId, forceDelete: true }));
+    await unlessGone(async () => {
+      await client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'INACTIVE' }));
+      await client.send(new DeleteCertificateCommand({ certificateId, forceDelete: true }));
+    });
+  },
+  async activateCertificate(certificateId) {
+    await client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'ACTIVE' }));
+  },
+  async deactivateCertificate(certificateId) {
+    await unlessGone(() => client.send(new UpdateCertificateCommand({ certificateId, newStatus: 'INACTIVE' })));
+  },
+  async thingCertificates(thingName) {
+    const arns: string[] = [];
+    let nextToken: string | undefined;
+    try {
+      do {
+        const out = await client.send(new ListThingPrincipalsCommand({ thingName, ...(nextToken ? { nextToken } : {}) }));
+        arns.push(...(out.principals ?? []));
+        nextToken = out.nextToken;
+      } while (nextToken);
+    } catch (err) {
+      if (err instanceof ResourceNotFoundException) return [];
+      throw err;
+    }
+    // A certificate principal's ARN ends in cert/<id>.
+    return arns.filter((arn) => arn.includes(':cert/')).map((arn) => ({ arn, id: arn.slice(arn.lastIndexOf('/') + 1) }));
   },
   async attachPolicy(certificateArn) {
     await client.send(new AttachPolicyCommand({ policyName, target: certificateArn }));
   },
   async detachPolicy(certificateArn) {
-    await client.send(new DetachPolicyCommand({ policyName, target: certificateArn }));
+    await unlessGone(() => client.send(new DetachPolicyCommand({ policyName, target: certificateArn })));
   },
   async attachThingPrincipal(thingName, principal) {
     await client.send(new AttachThingPrincipalCommand({ thingName, principal }));
   },
   async detachThingPrincipal(thingName, principal) {
-    await client.send(new DetachThingPrincipalCommand({ thingName, principal }));
+    await unlessGone(() => client.send(new DetachThingPrincipalCommand({ thingName, principal })));
   },
   async dataEndpoint() {
     const out = await client.send(new DescribeEndpointCommand({ endpointType: 'iot:Data-ATS' }));

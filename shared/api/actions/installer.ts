@@ -124,6 +124,17 @@ export const vatsOfInstall = (f: Record<string, unknown> & { numVats: number }):
     };
   });
 
+/**
+ * A submission's id (the web app makes one per form submission and sends it again on a retry): the
+ * same id resumes or answers the same install. Absent, each call is a submission of its own.
+ */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
+const requestIdField = z
+  .string({ error: 'requestId must be 8 to 64 letters, digits or dashes' })
+  .trim()
+  .regex(REQUEST_ID_PATTERN, 'requestId must be 8 to 64 letters, digits or dashes')
+  .optional();
+
 export const installerActions = {
   DEVICE_SEARCH: z
     .object({
@@ -167,6 +178,7 @@ export const installerActions = {
   NEW_INSTALL: z
     .object({
       type: z.literal('NEW_INSTALL'),
+      requestId: requestIdField,
       imei: imeiField,
       dairySupplier: z.string({ error: `dairySupplier must be one of ${SUPPLIER_CODES.join(', ')}` }).max(SHORT, `dairySupplier must be one of ${SUPPLIER_CODES.join(', ')}`).pipe(supplierSchema),
       supplyNumber: supplyField,
@@ -197,6 +209,8 @@ export const installerActions = {
     page: intField('page').min(0, 'page must be 0 or more').max(100_000, 'page is too large').default(0),
     pageSize: intField('pageSize').min(1, `pageSize must be 1 to ${INSTALL_LOG_PAGE}`).max(INSTALL_LOG_PAGE, `pageSize must be 1 to ${INSTALL_LOG_PAGE}`).default(INSTALL_LOG_PAGE),
   }),
+  /** A new key pair for the farm's unit, the old certificate revoked (a lost New Install answer, a lost or leaked key). */
+  REISSUE_CERTIFICATE: z.object({ type: z.literal('REISSUE_CERTIFICATE'), supplyNumber: checkSupplyField, requestId: requestIdField }),
   CHECK_ONLINE: z.object({ type: z.literal('CHECK_ONLINE'), supplyNumber: checkSupplyField }),
   CHECK_DIAGNOSTICS: z.object({ type: z.literal('CHECK_DIAGNOSTICS'), supplyNumber: checkSupplyField }),
   CHECK_SENSORBOARDS: z.object({ type: z.literal('CHECK_SENSORBOARDS'), supplyNumber: checkSupplyField }),
@@ -318,6 +332,20 @@ export const installerContracts = {
     type: 'INSTALLS',
     input: installerActions.INSTALLS,
     answer: z.object({ count: z.number().int(), installs: z.array(installLogEntrySchema) }),
+    access: installers,
+  }),
+  REISSUE_CERTIFICATE: contract({
+    path: PATH,
+    type: 'REISSUE_CERTIFICATE',
+    input: installerActions.REISSUE_CERTIFICATE,
+    answer: z.object({
+      success: z.literal(true),
+      result: z.string(),
+      /** The new certificate and key, shown once like New Install's. */
+      download: unitDownloadSchema,
+      /** The certificates deactivated and detached from the unit's thing. */
+      revoked: z.array(z.string()),
+    }),
     access: installers,
   }),
   CHECK_ONLINE: contract({ path: PATH, type: 'CHECK_ONLINE', input: installerActions.CHECK_ONLINE, answer: checkOnlineAnswerSchema, access: installers }),

@@ -7,9 +7,7 @@ import { strip } from './stored';
 import type { DeviceStore } from '../../../ports/farms';
 
 export const parseDevice = (i: Item) => deviceSchema.parse(strip(i));
-/** The sort key of a device's fleet listing (pk DEVICE#<id>, gsi1 ALL#DEVICE by name). */
-export const DEVICE_LISTING_SK = 'LISTING';
-const listing = (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: DEVICE_LISTING_SK });
+const listing = (id: string) => k.deviceListing(id);
 
 /** A farm's vats (adapter-internal): all of them, or those of one vat number (a retired device and its successor). */
 export interface VatDevices {

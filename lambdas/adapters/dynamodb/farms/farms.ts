@@ -6,7 +6,7 @@ import { strip } from './stored';
 import type { FarmStore } from '../../../ports/farms';
 
 const parseFarm = (i: Item | undefined) => (i ? farmSchema.parse(strip(i)) : undefined);
-const listing = (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'LISTING' });
+const listing = (id: string) => k.farmListing(id);
 
 export const farmStore = (doc: DynamoDBDocumentClient, table: string): FarmStore => {
   const getFarms = async (farmIds: readonly string[]) => {

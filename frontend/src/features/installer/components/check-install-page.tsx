@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { checkSupplyNumber, installerContracts as c, REQUIRED_FIELD } from '@shared/api/actions/installer';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
+import { ReissueCertificate } from './unit-certificate';
 import { diagnosticsStatus, onlineStatus, sensorBoardsStatus, type StatusLine } from '../utils/check-status';
 import './installer.css';
 
@@ -64,6 +65,8 @@ export function CheckInstallPage() {
           </li>
         ))}
       </ul>
+      {/* A unit whose key was lost (or never loaded) connects again with a new certificate. */}
+      {lines.length > 0 && !checking && <ReissueCertificate supplyNumber={checkSupplyNumber(supplyNumber)} />}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { installerContracts, type UnitDownload } from '@shared/api/actions/installer';
 import type { ContractFields } from '@shared/api/contract';
@@ -23,19 +23,18 @@ import {
   type VatForm,
 } from '../utils/new-install-form';
 import { Field } from './field';
+import { ReissueCertificate, UnitDownloadLinks } from './unit-certificate';
 import { VatShapeFields } from './vat-shape-fields';
 import './installer.css';
 
 const ZONES = ['Pacific/Auckland', 'Pacific/Chatham'] as const;
-
-/** A PEM as a file to save (the unit's certificate, key and CA). */
-const fileHref = (text: string) => `data:application/x-pem-file;charset=utf-8,${encodeURIComponent(text)}`;
 
 interface Outcome {
   readonly success: boolean;
   readonly result: string;
   readonly redirect: boolean;
   readonly supplier: string;
+  readonly supplyNumber: string;
   readonly download?: UnitDownload;
 }
 
@@ -57,16 +56,26 @@ export function NewInstallPage() {
   const count = Number(device.numVats) || 1;
   const tabs = ['Device', ...VAT_COUNTS.slice(0, count).map((n) => `Vat ${n}`)];
 
+  // One id per submission of this form, sent again when the same form is submitted again (a retry
+  // after a lost answer or an error resumes the same install on the server); a changed form is a
+  // new submission.
+  const [requestId, setRequestId] = useState<string>();
+  useEffect(() => setRequestId(undefined), [device, vats]);
+
   const setVat = (i: number, change: Partial<VatForm>) => setVats((all) => all.map((v, k) => (k === i ? { ...v, ...change } : v)));
   const submit = async () => {
     setChecked(true);
     if (Object.keys(checkNewInstall(device, vats)).length) return;
+    const id = requestId ?? crypto.randomUUID();
+    setRequestId(id);
     setSending(true);
+    const supplyNumber = device.supplyNumber.trim().toUpperCase();
     try {
-      const answer = await client.call(installerContracts.NEW_INSTALL, newInstallFields(device, vats) as ContractFields<typeof installerContracts.NEW_INSTALL>, { onError: () => undefined });
-      setOutcome({ ...answer, supplier: device.dairySupplier });
+      const fields = { ...newInstallFields(device, vats), requestId: id } as ContractFields<typeof installerContracts.NEW_INSTALL>;
+      const answer = await client.call(installerContracts.NEW_INSTALL, fields, { onError: () => undefined });
+      setOutcome({ ...answer, supplier: device.dairySupplier, supplyNumber });
     } catch (err) {
-      setOutcome({ success: false, result: errorTextOf(err, 'The install could not be sent.'), redirect: false, supplier: device.dairySupplier });
+      setOutcome({ success: false, result: errorTextOf(err, 'The install could not be sent.'), redirect: false, supplier: device.dairySupplier, supplyNumber });
     } finally {
       setSending(false);
     }
@@ -220,33 +229,9 @@ export function NewInstallPage() {
           }
         >
           <p>{outcome.result}</p>
-          {outcome.download && (
-            <div className="installer__download">
-              <p>Load these onto the unit now: the private key is shown only this once.</p>
-              <ul>
-                <li>
-                  <a href={fileHref(outcome.download.certificatePem)} download={`${outcome.download.thingName}.cert.pem`}>
-                    Certificate
-                  </a>
-                </li>
-                <li>
-                  <a href={fileHref(outcome.download.privateKey)} download={`${outcome.download.thingName}.private.key`}>
-                    Private key
-                  </a>
-                </li>
-                {outcome.download.rootCaPem && (
-                  <li>
-                    <a href={fileHref(outcome.download.rootCaPem)} download="root-ca.pem">
-                      CA certificate
-                    </a>
-                  </li>
-                )}
-              </ul>
-              <p>
-                Thing <code>{outcome.download.thingName}</code>, endpoint <code>{outcome.download.endpoint}</code>
-              </p>
-            </div>
-          )}
+          {outcome.download && <UnitDownloadLinks download={outcome.download} />}
+          {/* The key above is the only copy: lost before it reached the unit, a new one replaces it. */}
+          {outcome.success && <ReissueCertificate supplyNumber={outcome.supplyNumber} onReissued={(download) => setOutcome({ ...outcome, download })} />}
         </Dialog>
       )}
     </section>
