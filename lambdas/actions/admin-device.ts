@@ -10,6 +10,7 @@ import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day'
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
+import { operatorFleetActions } from './operator-fleet';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -174,4 +175,5 @@ export const adminDeviceActions: readonly ServedAction[] = [
     if (raw === undefined) throw new ValidationError('This raw message is no longer kept (30 days).');
     return { _id, device_id: id.deviceId, published_at: id.publishedAt, raw };
   }),
+  ...operatorFleetActions,
 ];
