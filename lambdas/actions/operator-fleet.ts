@@ -139,7 +139,11 @@ export const operatorFleetActions: readonly ServedAction[] = [
     const farms = await farmsById(deps.farms, units.oldest.map((u) => u.farm_id));
     return {
       at: new Date(now).toISOString(),
-      units: { reporting: units.reporting, silent: units.silent, oldest: units.oldest.map((u) => ({ ...u, fonterra_id: farms.get(u.farm_id)?.fonterra_id ?? null })) },
+      units: {
+        reporting: units.reporting,
+        silent: units.silent,
+        oldest: units.oldest.map((u) => ({ ...u, fonterra_id: farms.get(u.farm_id)?.fonterra_id ?? null, timezone: farms.get(u.farm_id)?.timezone ?? DEFAULT_TIME_ZONE })),
+      },
       watchman: { open_cases: openCases.length, last_run: runs.runs[0]?.started_at ?? null },
       alerts,
       installs: { since: installsSince, count: installs },

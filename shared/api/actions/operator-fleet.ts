@@ -46,7 +46,15 @@ export const operatorFleetActions = {
 
 // ---- Answers --------------------------------------------------------------------------------
 
-export const silentUnitSchema = z.object({ _id: z.string(), name: z.string(), farm_id: z.string(), fonterra_id: z.string().nullable(), seen_at: z.string().nullable() });
+export const silentUnitSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  farm_id: z.string(),
+  fonterra_id: z.string().nullable(),
+  /** The farm's zone (the fleet's for a unit without a farm): its last message is shown in it. */
+  timezone: z.string(),
+  seen_at: z.string().nullable(),
+});
 export const alertTypeCountSchema = z.object({
   type: z.number().int(),
   count: z.number().int(),
