@@ -83,7 +83,7 @@ describe.skipIf(!env.run)('the Admin menu', () => {
       }
       await admin.goto(`${env.web}/dts/fleet`);
       await admin.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
-      expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(Number(await admin.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390);
       await expect.poll(() => admin.getByRole('combobox', { name: 'Search farms, devices and users' }).isVisible()).toBe(true);
     });
     await admin.setViewportSize({ width: 1280, height: 900 });

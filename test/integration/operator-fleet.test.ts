@@ -1,3 +1,4 @@
+import { AdminAddUserToGroupCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
@@ -43,6 +44,24 @@ describe('who may call them', () => {
   it.each(['farmer', 'milkQuality', 'westlands'] as const)('refuses %s (403) both calls, before reading anything', async (who) => {
     expect((await post('FLEET_SUMMARY', {}, tokens[who])).status).toBe(403);
     expect((await post('OPERATOR_SEARCH', { q: '31245' }, tokens[who])).status).toBe(403);
+  });
+
+  it('shows an Admin without an authenticator-proven session a farmer\'s role, and refuses them both calls', async () => {
+    const email = `unenrolled-admin-${process.pid}@vatman.local`;
+    const password = 'Unenrolled-pass-1';
+    const user = JSON.stringify({ firstName: 'Un', lastName: 'Enrolled', email, phone: '+64211230000', password });
+    expect((await stack.post('/api/user', { type: 'USER_SIGN_UP', gRecaptchaResponse: '', user })).status).toBe(200);
+    const { cognito } = stack.facts;
+    const idp = new CognitoIdentityProviderClient({ endpoint: cognito.endpoint, region: cognito.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    await idp.send(new AdminAddUserToGroupCommand({ UserPoolId: cognito.userPoolId, Username: email, GroupName: 'Admin' }));
+    const token = await stack.signIn(email, password);
+    // The menus follow this role: an operator's only where the server would also act as one.
+    const me = await stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, token);
+    expect((me.body as { user: { role: string } }).user.role).toBe('User');
+    expect((await post('FLEET_SUMMARY', {}, token)).status).toBe(403);
+    expect((await post('OPERATOR_SEARCH', { q: '31245' }, token)).status).toBe(403);
+    const enrolled = await stack.post('/api/user', { type: 'USER_ONE_GET_BY_TOKEN' }, tokens.admin);
+    expect((enrolled.body as { user: { role: string } }).user.role).toBe('Admin');
   });
 
   it('answers Admin and Installer', async () => {
