@@ -16,6 +16,7 @@ import { dynamoOrganizationRepository } from '../lambdas/adapters/dynamodb/organ
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/milking-windows-repository';
 import { dynamoInstallRepository } from '../lambdas/adapters/dynamodb/installs-repository';
+import { dynamoIngestCounters } from '../lambdas/adapters/dynamodb/fleet-repository';
 import { DEVICE_TOPIC_FILTER, telemetryTopic, UNIT_TELEMETRY_TOPIC_FILTER, unitTelemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, expirySweeper } from './stand-ins/dynamodb';
@@ -35,6 +36,7 @@ import { isDairyCompanyFarm } from '../shared/entities/farm';
 import { HERD_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
 import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/ports/env-names';
+import { DEAD_LETTERS_RECORDED_ENV } from '../lambdas/ports/fleet';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
 import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
@@ -247,6 +249,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,
       // What a unit trusts for the broker's TLS port: the local CA (in AWS, Amazon Root CA 1).
       IOT_ROOT_CA_PEM: ca.caPem,
+      // The on-failure destination below records its batches for the operators' overview (decision 055).
+      [DEAD_LETTERS_RECORDED_ENV]: '1',
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
@@ -305,6 +309,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: INGEST_STREAM.localShards, semiSpaceMb: INGEST_FUNCTION.semiSpaceMb });
     closers.push(() => ingest.stop());
     const deadLetters = join(DATA, 'ingest-dead-letters.jsonl');
+    const deadLetterCounters = dynamoIngestCounters(createDocumentClient(), tableEnv.ALERTS_TABLE as string);
     const ingestStream = startKinesisStream({
       streamName: 'vatman-ingest',
       shards: INGEST_STREAM.localShards,
@@ -315,6 +320,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       onFailure: ({ shard, records, error }) => {
         log.error('ingest batch failed after its retries; records kept', { shard, records: records.length, file: deadLetters, err: error });
         appendFileSync(deadLetters, deadLetterLines(shard, records));
+        deadLetterCounters.recordDeadLetters(new Date(), 1).catch((err: unknown) => log.error('dead letter not counted', { err }));
       },
     });
     closers.push(() => ingestStream.stop());
@@ -436,6 +442,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       const everyMs = Number(process.env.WATCHMAN_EVERY_MINUTES ?? 60) * 60_000;
       const watchmanScheduler = startScheduler([{ name: 'watchman', everyMs, invoke: () => watchman() }], (name, err) => log.error('scheduled target failed', { name, err }));
       closers.push(() => watchmanScheduler.stop());
+      // Once the simulator's 48 hours are in, a run at once: its page, its cases and the fleet
+      // overview then show the demo's faults on a fresh start, not after the first hour.
+      void simulator?.caughtUp
+        .then(() => watchman())
+        .then(() => log.info('Watchman ran on the caught-up demo data'))
+        .catch((err: unknown) => log.error('Watchman run after the catch-up failed', { err }));
     }
 
     // The app calls the API on its own origin (`/api/*`, as the web distribution's API behaviour

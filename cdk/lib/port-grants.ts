@@ -4,6 +4,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { ENQUIRY_KEY_PREFIX } from '../../lambdas/ports/enquiries';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
 import { WATCHMAN_PARTITIONS } from '../../lambdas/ports/watchman';
+import { FLEET_STATS_KEY_PREFIX } from '../../lambdas/ports/fleet';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
 import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
@@ -221,6 +222,17 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   ],
   // The list is configuration (FARM_FLAG_USER_IDS, set by the Api construct), no AWS call.
   flagEditors: [],
+  fleetStats: [read('Farms'), read('Alerts')],
+  fleetLookups: [read('Farms')],
+  ingestCounters: [
+    {
+      kind: 'tableKeys',
+      table: 'Alerts',
+      key: { prefix: FLEET_STATS_KEY_PREFIX },
+      actions: ['UpdateItem'],
+      why: "The ingest adds each batch to its hour's counter item (pk STATS#INGEST): the fleet counters' partitions alone, never a farm's alerts",
+    },
+  ],
   // The JWKS is public.
   verifier: [],
   botCheck: [{ kind: 'botCheckSecret' }],

@@ -15,6 +15,7 @@ import { commitChange, MSG_CHANGED_MEANWHILE } from './audit';
 
 /** How a status reads in the device audit (operator §2: the Active/Inactive toggle). */
 const statusText = (status: 1 | 2) => (status === 1 ? 'Active' : 'Inactive');
+import { operatorFleetActions } from './operator-fleet';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -197,4 +198,5 @@ export const adminDeviceActions: readonly ServedAction[] = [
     if (raw === undefined) throw new ValidationError('This raw message is no longer kept (30 days).');
     return { _id, device_id: id.deviceId, published_at: id.publishedAt, raw };
   }),
+  ...operatorFleetActions,
 ];

@@ -18,7 +18,9 @@ export const userActions: readonly ServedAction[] = [
     // The role shown is the one the verified token carries, never a stored copy. The organization
     // is the top of the user's first organization tree (farmer §2.12), null when they have none,
     // which hides the group link (as does a demo account, in the shell).
-    return { user: { ...user, role: caller.role }, listFarm, organization };
+    // An operator role counts only in a session that answered the authenticator (decision 005), as
+    // dispatch's operator rule does: the menus it drives never offer what the server would refuse.
+    return { user: { ...user, role: caller.totp ? caller.role : 'User' }, listFarm, organization };
   }),
   serve(contracts.USER_CHECK_LOGIN_STATUS, [], async (_input, { caller }) => (caller ? 'logged_in' : 'logged_out')),
   serve(contracts.USER_SIGN_IN, ['identity'], async ({ user }, { deps }) => {

@@ -16,6 +16,7 @@ import { dynamoWatchmanRepository } from '../adapters/dynamodb/watchman-reposito
 import { dynamoWatchmanDigestRepository } from '../adapters/dynamodb/watchman-digest-repository';
 import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
 import type { FlagEditors, PortLoader, PortName, Ports } from '../ports/action-ports';
+import { DEAD_LETTERS_RECORDED_ENV } from '../ports/fleet';
 import { requireEnv } from '../lib/env';
 
 /**
@@ -88,6 +89,14 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
     watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     watchmanWrite: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     flagEditors: async () => flagEditorsFromEnv(env),
+    fleetStats: async () =>
+      (await import('../adapters/dynamodb/fleet-repository')).dynamoFleetStats(documentClient(), {
+        farms: farmsTable(),
+        alerts: requireEnv('ALERTS_TABLE', env),
+        deadLettersRecorded: env[DEAD_LETTERS_RECORDED_ENV] === '1',
+      }),
+    fleetLookups: async () => (await import('../adapters/dynamodb/fleet-repository')).dynamoFleetLookups(documentClient(), farmsTable()),
+    ingestCounters: async () => (await import('../adapters/dynamodb/fleet-repository')).dynamoIngestCounters(documentClient(), requireEnv('ALERTS_TABLE', env)),
     verifier: async () => (await import('../lib/token-verifier')).tokenVerifierFromEnv(env),
     botCheck: async () => (await import('../adapters/bot-check/bot-check')).botCheckFromEnv(env),
     devices: async () => (await import('../adapters/iot/device-commands')).deviceCommandsFromEnv(env),

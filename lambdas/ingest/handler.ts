@@ -11,7 +11,7 @@ const env = envAtImport();
 /** The live push's ports: loaded only where the live-updates API is configured (LIVE_ENDPOINT). */
 const LIVE_PUSH_PORTS = ['connections', 'liveSender'] as const satisfies readonly PortName[];
 /** What the ingest uses (its stores, the alert engine's ports, the live push): loaded at its cold start, granted by the stack. */
-export const INGEST_PORTS = ['ingestRecords', 'readingsWrite', ...ALERT_PROCESSOR_PORTS, ...LIVE_PUSH_PORTS] as const satisfies readonly PortName[];
+export const INGEST_PORTS = ['ingestRecords', 'readingsWrite', 'ingestCounters', ...ALERT_PROCESSOR_PORTS, ...LIVE_PUSH_PORTS] as const satisfies readonly PortName[];
 
 /** The ingest stream's consumer with its ports from the environment (the same variables in AWS and the local stack), loaded on first use. */
 export const handler = lazyHandler(async () => {
@@ -38,5 +38,5 @@ export const handler = lazyHandler(async () => {
     onReadings: alertProcessor(ports, createLogger({ function: 'ingest', part: 'alerts' })).onReadings,
     ...(push ? { onStored: (farm: string, devices: readonly StoredReadings[]) => push.readingsStored(farm, devices) } : {}),
   });
-  return makeStreamHandler(ingest, createLogger({ function: 'ingest' }));
+  return makeStreamHandler(ingest, createLogger({ function: 'ingest' }), { counters: ports.ingestCounters, now: () => new Date() });
 });

@@ -21,4 +21,21 @@ describe('the ingest stream handler', () => {
     expect(given).toEqual([[{ topic: 'dts/vm-1/telemetry' }, { topic: 'x' }, { unreadable_record: 'not json' }]]);
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
   });
+
+  it("records each batch for the operators' overview: when, its oldest record's age on arrival, and how many go back for a retry", async () => {
+    const recorded: unknown[] = [];
+    const at = new Date('2026-03-01T10:00:05.000Z');
+    const results: BatchResult[] = [{ ok: false, error: new Error('contended') }, { ok: true, outcome: { status: 'stored' } }];
+    const counters = { recordBatch: async (b: unknown) => void recorded.push(b) };
+    const handler = makeStreamHandler({ batch: async () => results }, createLogger({}, 'error'), { counters, now: () => at });
+    const arrived = (seq: string, ms: number) => ({ ...record(seq, '{}'), kinesis: { ...record(seq, '{}').kinesis, approximateArrivalTimestamp: ms / 1000 } }) as KinesisStreamEvent['Records'][number];
+    await handler({ Records: [arrived('1', at.getTime() - 3_000), arrived('2', at.getTime() - 1_000)] });
+    expect(recorded).toEqual([{ at, iteratorAgeMs: 3_000, retried: 1 }]);
+  });
+
+  it('answers the batch even when its counter cannot be written', async () => {
+    const counters = { recordBatch: async () => Promise.reject(new Error('throttled')) };
+    const handler = makeStreamHandler({ batch: async () => [{ ok: true, outcome: { status: 'stored' } }] }, createLogger({}, 'error'), { counters, now: () => new Date() });
+    expect(await handler({ Records: [record('1', '{}')] })).toEqual({ batchItemFailures: [] });
+  });
 });

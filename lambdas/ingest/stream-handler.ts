@@ -1,5 +1,6 @@
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import type { Logger } from '../lib/logger';
+import type { IngestCounters } from '../ports/fleet';
 import type { makeIngest } from './ingest';
 
 /**
@@ -12,14 +13,22 @@ import type { makeIngest } from './ingest';
  * goes to the on-failure destination, so a reading is never silently lost.
  */
 export const makeStreamHandler =
-  (ingest: Pick<ReturnType<typeof makeIngest>, 'batch'>, log: Logger) =>
+  (ingest: Pick<ReturnType<typeof makeIngest>, 'batch'>, log: Logger, health?: { readonly counters: IngestCounters; readonly now: () => Date }) =>
   async (event: KinesisStreamEvent): Promise<KinesisStreamBatchResponse> => {
     const records = event.Records;
+    const arrived = health?.now();
     const results = await ingest.batch(records.map((r) => decodeRecord(r.kinesis.data)));
     const failed = records.filter((_, i) => results[i]?.ok !== true);
     for (const [i, r] of records.entries()) {
       const result = results[i];
       if (result && !result.ok) log.error('ingest failed', { sequenceNumber: r.kinesis.sequenceNumber, partitionKey: r.kinesis.partitionKey, err: result.error });
+    }
+    if (health && arrived && records.length) {
+      // The operators' overview reads the ingest's health from here (decision 055). The batch is
+      // done either way: a counter that could not be written is logged, never a retry of readings.
+      const oldest = Math.min(...records.map((r) => r.kinesis.approximateArrivalTimestamp * 1000));
+      const iteratorAgeMs = Number.isFinite(oldest) ? Math.max(0, arrived.getTime() - oldest) : null;
+      await health.counters.recordBatch({ at: arrived, iteratorAgeMs, retried: failed.length }).catch((err: unknown) => log.warn('ingest counters not written', { err }));
     }
     return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.kinesis.sequenceNumber })) };
   };

@@ -8,6 +8,7 @@ import type { DairyGatewayClient, DairyRepository } from './dairy';
 import type { EnquiryRepository, SalesMail } from './enquiries';
 import type { EquipmentRepository } from './equipment';
 import type { FarmRepository, FarmStore, IngestRecords, KnodeAssets, ThingOwners, UserStore } from './farms';
+import type { FleetLookups, FleetStatsReader, IngestCounters } from './fleet';
 import type { InstallRepository } from './installs';
 import type { DeviceCommands, DeviceReplies, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
 import type { ConnectionsRepository, LiveAuthority, LiveSender } from './live';
@@ -103,7 +104,7 @@ export interface Ports {
   /** The installer's records: farms' controller units and the install log. */
   readonly installs: InstallRepository;
   /** A farm's controller unit, read only (where its vats' controller settings are sent). */
-  readonly units: Pick<InstallRepository, 'unitOfFarm'>;
+  readonly units: Pick<InstallRepository, 'unitOfFarm' | 'getUnit'>;
   readonly identity: IdentityProvider;
   /** The signed-in person's own Cognito account: verification codes, password, name and phone. */
   readonly account: AccountService;
@@ -128,6 +129,10 @@ export interface Ports {
   readonly watchman: WatchmanReader;
   readonly watchmanWrite: WatchmanSettingsWriter;
   readonly flagEditors: FlagEditors;
+  /** The operators' overview: the seen index, the install log and the fleet counters, read only (decision 055). */
+  readonly fleetStats: FleetStatsReader;
+  /** The operator search's prefix lookups: farm names, device names, emails (decision 056). */
+  readonly fleetLookups: FleetLookups;
   readonly verifier: TokenVerifier;
   readonly botCheck: BotCheck;
   readonly devices: DeviceCommands;
@@ -165,6 +170,8 @@ export interface Ports {
   readonly watchmanRuns: Omit<WatchmanRepository, 'putSettings'>;
   /** Watchman's hourly digests of each vat's readings (W#<device> in the Readings table). */
   readonly watchmanDigests: WatchmanDigestRepository;
+  /** The ingest's batch counters (`STATS#INGEST`, decision 055). */
+  readonly ingestCounters: IngestCounters;
   /** When a user confirmed their authenticator app (the pre-token-generation trigger's claim). */
   readonly totpStatus: TotpStatus;
 }

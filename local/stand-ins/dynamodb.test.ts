@@ -14,11 +14,12 @@ beforeAll(async () => {
   client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const farms = TABLES.find((t) => t.id === 'Farms');
   if (!farms) throw new Error('no Farms table');
-  const older = { ...farms, globalSecondaryIndexes: farms.globalSecondaryIndexes.filter((g) => g.indexName !== GSI2) };
+  const older = { ...farms, globalSecondaryIndexes: farms.globalSecondaryIndexes.filter((g) => g.indexName === 'gsi1') };
   const name = localTableName(farms, PREFIX);
   await client.send(new CreateTableCommand(createTableInput(older, name)));
   await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: 'FARM#f1' }, sk: { S: 'FARM' }, fonterra_id: { S: '12345' } } }));
-  await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: 'DEVICE#d1' }, sk: { S: 'DEVICE' }, _id: { S: 'd1' }, name: { S: 'vm-d1' }, ingest: { S: '{"big":"state"}' } } }));
+  await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: 'DEVICE#d1' }, sk: { S: 'DEVICE' }, _id: { S: 'd1' }, name: { S: 'vm-d1' }, status: { N: '1' }, seen_at: { S: '2026-01-02T03:04:05.000Z' }, ingest: { S: '{"big":"state"}' } } }));
+  await client.send(new PutItemCommand({ TableName: name, Item: { pk: { S: 'DEVICE#d2' }, sk: { S: 'DEVICE' }, _id: { S: 'd2' }, name: { S: 'vm-d2' }, status: { N: '2' } } }));
 });
 afterAll(async () => {
   client?.destroy();
@@ -26,13 +27,16 @@ afterAll(async () => {
 });
 
 describe('ensureTables on an older data folder', () => {
-  it('adds the missing fleet index and gives the existing devices its keys, without the ingest state', async () => {
+  it('adds the missing fleet and seen indexes and gives the existing devices their keys, without the ingest state', async () => {
     const names = await ensureTables(client, PREFIX);
     const name = names.FARMS_TABLE as string;
     const described = await client.send(new DescribeTableCommand({ TableName: name }));
-    expect(described.Table?.GlobalSecondaryIndexes?.map((g) => g.IndexName).sort()).toEqual(['gsi1', 'gsi2']);
+    expect(described.Table?.GlobalSecondaryIndexes?.map((g) => g.IndexName).sort()).toEqual(['gsi1', 'gsi2', 'gsi3']);
     const found = await client.send(new QueryCommand({ TableName: name, IndexName: GSI2, KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': { S: 'ALL#DEVICE' } } }));
-    expect(found.Items?.map((i) => i.name?.S)).toEqual(['vm-d1']);
+    expect(found.Items?.map((i) => i.name?.S)).toEqual(['vm-d1', 'vm-d2']);
+    // The seen index: the active device only, by its last message.
+    const seen = await client.send(new QueryCommand({ TableName: name, IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :p', ExpressionAttributeValues: { ':p': { S: 'ACTIVE#DEVICE' } } }));
+    expect(seen.Items?.map((i) => [i.name?.S, i.gsi3sk?.S])).toEqual([['vm-d1', '2026-01-02T03:04:05.000Z']]);
     expect(found.Items?.[0]?.ingest).toBeUndefined();
     const farm = await client.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'FARM#f1' }, sk: { S: 'FARM' } } }));
     expect(farm.Item?.fonterra_id?.S).toBe('12345');

@@ -128,6 +128,13 @@ export const ensureTables = async (client: DynamoDBClient, prefix: string): Prom
  * rebuilt: its items are read, the table made again from TABLES, and the items written back,
  * device items with the fleet index's keys, as a deploy's one-off backfill would give them.
  */
+/** The fleet index's keys of a device item, and the seen index's for an active one (as a deploy's backfill writes them). */
+const indexKeysOfDevice = (i: Record<string, AttributeValue>): Record<string, AttributeValue> => ({
+  gsi2pk: { S: 'ALL#DEVICE' },
+  gsi2sk: { S: i.name?.S ?? '' },
+  ...(i.status?.N === '1' ? { gsi3pk: { S: 'ACTIVE#DEVICE' }, gsi3sk: { S: i.seen_at?.S ?? '0000' } } : {}),
+});
+
 const addMissingIndexes = async (client: DynamoDBClient, def: TableDefinition, name: string): Promise<void> => {
   const described = await client.send(new DescribeTableCommand({ TableName: name }));
   const have = new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
@@ -143,7 +150,7 @@ const addMissingIndexes = async (client: DynamoDBClient, def: TableDefinition, n
   await waitFor(async () => !(await client.send(new ListTablesCommand({}))).TableNames?.includes(name));
   await client.send(new CreateTableCommand(createTableInput(def, name)));
   await waitFor(async () => (await client.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus === 'ACTIVE');
-  const withKeys = items.map((i) => (def.id === 'Farms' && i.sk?.S === 'DEVICE' && i.name?.S ? { ...i, gsi2pk: { S: 'ALL#DEVICE' }, gsi2sk: { S: i.name.S } } : i));
+  const withKeys = items.map((i) => (def.id === 'Farms' && i.sk?.S === 'DEVICE' && i.name?.S ? { ...i, ...indexKeysOfDevice(i) } : i));
   for (let n = 0; n < withKeys.length; n += 25) {
     let pending = withKeys.slice(n, n + 25).map((Item) => ({ PutRequest: { Item } }));
     while (pending.length) {

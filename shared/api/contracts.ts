@@ -13,6 +13,7 @@ import { farmerSettingContracts } from './actions/farmer-setting';
 import { installerContracts } from './actions/installer';
 import { milkQualityContracts } from './actions/milk-quality';
 import { operatorContracts } from './actions/operator';
+import { operatorFleetContracts } from './actions/operator-fleet';
 import { farmerSurveyContracts, settingProfileContracts } from './actions/profile';
 import { userContracts } from './actions/user';
 
@@ -33,6 +34,7 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(operatorContracts),
   ...Object.values(milkQualityContracts),
   ...Object.values(adminDeviceContracts),
+  ...Object.values(operatorFleetContracts),
   ...Object.values(adminUserContracts),
   ...Object.values(adminFarmContracts),
   ...Object.values(farmerOrganizationContracts),

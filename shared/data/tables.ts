@@ -41,6 +41,13 @@ export const GSI1 = 'gsi1';
  */
 export const GSI2 = 'gsi2';
 export const FLEET_INDEX_ATTRIBUTES = ['_id', ...DEVICE_CONFIG_FIELDS, 'last_updated', 'seen_at'] as const;
+/**
+ * The seen index of the Farms table: every active device under gsi3pk ACTIVE#DEVICE, sorted by its
+ * last message (gsi3sk), so the operators' overview counts reporting and silent units with two
+ * key-range queries of small items (decision 055).
+ */
+export const GSI3 = 'gsi3';
+export const SEEN_INDEX_ATTRIBUTES = ['_id', 'name', 'farm_id', 'seen_at'] as const;
 
 export const TABLES: readonly TableDefinition[] = [
   {
@@ -53,6 +60,7 @@ export const TABLES: readonly TableDefinition[] = [
     globalSecondaryIndexes: [
       { indexName: GSI1, partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' } },
       { indexName: GSI2, partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' }, nonKeyAttributes: FLEET_INDEX_ATTRIBUTES },
+      { indexName: GSI3, partitionKey: { name: 'gsi3pk', type: 'S' }, sortKey: { name: 'gsi3sk', type: 'S' }, nonKeyAttributes: SEEN_INDEX_ATTRIBUTES },
     ],
     // Only Watchman's history (runs, closed cases) carries it.
     ttlAttribute: 'expires_at',

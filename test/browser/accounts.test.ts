@@ -360,13 +360,30 @@ describe.runIf(run)('where each role lands, and its menus (farmer §2.2, §6; op
     await context.close();
   });
 
-  it('an Admin lands on /dts/users inside the main shell with exactly the Admin menu', async () => {
+  it('an Admin lands on /dts/fleet inside the main shell with exactly the Admin menu', async () => {
     const { context, page } = await visit('/dts/login');
     await withShot(page, 'admin', async () => {
       await signIn(page, 'admin@vatman.local', DEMO_PASSWORD);
-      await page.waitForURL(`${env.web}/dts/users`);
-      await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
-      expect(await menuLabels(page)).toEqual(['Dashboard', 'Milk', 'Alerts', 'Users', 'Westlands Data']);
+      await page.waitForURL(`${env.web}/dts/fleet`);
+      await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
+      expect(await menuLabels(page)).toEqual([
+        'Dashboard',
+        'Milk',
+        'Alerts',
+        'Fleet',
+        'Users',
+        'Devices',
+        'Farms',
+        'Config',
+        'New Install',
+        'Install Log',
+        'Check Install',
+        'Help',
+        'Calibration',
+        'Watchman',
+        'Milk Quality',
+        'Westlands Data',
+      ]);
       await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Westlands Data' }).click();
       await page.waitForURL(`${env.web}/dts/westlandsdata`);
       await page.getByRole('heading', { level: 1, name: 'Westlands Data' }).waitFor();

@@ -80,8 +80,8 @@ describe.runIf(env.run)('operator TOTP enrolment and sign-in', () => {
         await page.getByRole('form', { name: 'Sign-in code' }).waitFor();
         await page.getByLabel(TOTP_CODE_LABEL).fill(totpCode(secret));
         await page.getByLabel(TOTP_CODE_LABEL).press('Enter');
-        await page.waitForURL('**/dts/devices');
-        await page.getByRole('table').first().waitFor();
+        await page.waitForURL('**/dts/fleet');
+        await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor();
       });
     } finally {
       await context.close();
@@ -95,7 +95,7 @@ describe.runIf(env.run)('operator TOTP enrolment and sign-in', () => {
       await withShot(page, 'totp-seeded', async () => {
         await page.goto(`${env.web}/dts/login`);
         await signIn(page, 'admin@vatman.local');
-        await page.waitForURL('**/dts/users');
+        await page.waitForURL('**/dts/fleet');
       });
     } finally {
       await context.close();

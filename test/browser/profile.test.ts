@@ -141,8 +141,8 @@ describe.runIf(env.run)('profile, verification and enquiry in Chromium (issue 15
 
   const LANDINGS: Record<(typeof DEMO_ACCOUNTS)[number]['role'], string> = {
     Farmer: '/dashboard',
-    Admin: '/dts/users',
-    Installer: '/dts/devices',
+    Admin: '/dts/fleet',
+    Installer: '/dts/fleet',
     'Milk Quality': '/dts/fonterra/milkquality',
     Westlands: '/dts/westlands/data',
     'Farmer (no farm)': '/dts/permission',

@@ -133,6 +133,8 @@ const SAMPLES: Record<string, Sample> = {
   USER_HERD_EDIT: { fields: () => ({ userid: subOf('Installer'), is_herd_enabled: '0' }) },
   USER_AUDIT_LIST: { fields: () => ({}) },
   DEVICE_LIST: { fields: () => ({ isRetired: '1' }) },
+  FLEET_SUMMARY: { fields: () => ({}) },
+  OPERATOR_SEARCH: { fields: () => ({ q: '31245' }) },
   FARM_LIST: { fields: () => ({ dairy_current: 'ALL' }) },
   // The Pro farm's flags set to what they are: allowed callers change nothing.
   FARM_AUTO_CHECK_STATUS: { fields: () => ({ _id: 'farm-pro', auto_check: 'true' }) },

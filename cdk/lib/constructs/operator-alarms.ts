@@ -5,6 +5,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../../lambdas/lib/metrics';
+import { SMS_SPEND_ALARM_USD } from '../../../shared/api/actions/operator-fleet';
 import type { Telemetry } from './telemetry';
 
 export interface OperatorAlarmsProps {
@@ -17,7 +18,7 @@ export interface OperatorAlarmsProps {
 
 /** How far behind the stream the ingest may fall before an operator hears of it (readings are then that late on the dashboard). */
 export const INGEST_ITERATOR_AGE_ALARM_MS = 5 * 60_000;
-export const DEFAULT_SMS_SPEND_ALARM_USD = 50;
+export const DEFAULT_SMS_SPEND_ALARM_USD = SMS_SPEND_ALARM_USD;
 
 /**
  * What an operator must hear about, on one SNS topic: the ingest falling behind its stream

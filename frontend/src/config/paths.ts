@@ -65,6 +65,8 @@ export const paths = {
   },
 
   // Operator area (operator §2)
+  /** The operators' fleet overview (Admin and Installer land here; not in the spec's routes). */
+  fleet: { pattern: '/dts/fleet', to: () => '/dts/fleet' },
   users: { pattern: '/dts/users', to: () => '/dts/users' },
   devices: { pattern: '/dts/devices', to: () => '/dts/devices' },
   device: { pattern: '/dts/device/:deviceId', to: (deviceId: string) => `/dts/device${seg(deviceId)}` },

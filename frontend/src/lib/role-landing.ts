@@ -3,21 +3,21 @@ import { MILK_QUALITY_PARTNER, paths } from '../config/paths';
 import type { Session } from './auth-session';
 
 /**
- * Where a signed-in user of each role starts (operator §2 /redirect, and after sign-in): the
- * operator areas for Admin, Milk Quality and Westlands; the device fleet for an Installer (the
- * installer's own tools, operator §2, are the only other area meant for them); the module
- * dashboard for a farmer, which sends a farmer with no farm on to the No Permission page.
+ * Where a signed-in user of each role starts (operator §2 /redirect, and after sign-in): the fleet
+ * overview for Admin and Installer (what needs them first: silent units, open cases, alerts); the
+ * partner areas for Milk Quality and Westlands; the module dashboard for a farmer, which sends a
+ * farmer with no farm on to the No Permission page. An unauthorized event routes by farmer §6
+ * instead (app/unauthorized.ts).
  */
 export const roleLandingPath = (role: Role): string => {
   switch (role) {
     case 'Admin':
-      return paths.users.to();
+    case 'Installer':
+      return paths.fleet.to();
     case 'Milk Quality':
       return paths.partnerMilkQuality.to(MILK_QUALITY_PARTNER);
     case 'Westlands':
       return paths.westlandsArea.to();
-    case 'Installer':
-      return paths.devices.to();
     case 'User':
       return paths.moduleDashboard.to();
   }

@@ -109,6 +109,21 @@ export const farmsKeys = {
   watchmanCasePartition: W.cases,
   /** gsi2 (the fleet index) of every device item: the device list in one query. */
   fleet: 'ALL#DEVICE',
+  /**
+   * gsi3 (the seen index) of every active device item, sorted by its last message (decision 055):
+   * the overview counts reporting and silent units and names the oldest without reading the fleet.
+   * A device that never reported sorts first, under `seenNever`.
+   */
+  activeFleet: 'ACTIVE#DEVICE',
+  seenNever: '0000',
+  /**
+   * A farm's name, lower-cased, in gsi1 under `NAME#FARM` (decision 056): the operator search finds
+   * farms by the start of their name, a page at a time. Its own item beside the farm, which keeps
+   * its supply-number key in gsi1.
+   */
+  farmName: (farmId: string, name: string) => ({ pk: `FARM#${farmId}`, sk: 'NAME', gsi1pk: 'NAME#FARM', gsi1sk: `${name.trim().toLowerCase()}#${farmId}` }),
+  farmNameKey: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'NAME' }),
+  farmNames: 'NAME#FARM',
   /** Fleet-wide listings (admin users, farms and devices) are one partition each in gsi1. */
   allOf: (kind: 'USER' | 'FARM' | 'DEVICE') => `ALL#${kind}`,
 } as const;
@@ -178,6 +193,16 @@ export const alertsKeys = {
   }),
   /** A farm's texts sent in a month (farm-local YYYY-MM). */
   smsCount: (farmId: string, month: string) => ({ pk: `FARM#${farmId}`, sk: `SMS#${month}` }),
+  /**
+   * Fleet counters (decision 055), under the `STATS#` prefix: alerts raised per UTC hour (a count
+   * and the farms per type), texts reserved per month (the notifier's month), the ingest's batches
+   * per UTC hour.
+   */
+  statsAlerts: (hour: string) => ({ pk: 'STATS#ALERTS', sk: hour }),
+  statsAlertsPartition: 'STATS#ALERTS',
+  statsSms: (month: string) => ({ pk: 'STATS#SMS', sk: month }),
+  statsIngest: (hour: string) => ({ pk: 'STATS#INGEST', sk: hour }),
+  statsIngestPartition: 'STATS#INGEST',
   /** Farms table items: a farm's thresholds, a vat's controller settings, a user's alert preferences. */
   farmAlertSetting: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'ALERT_SETTING' }),
   vatAutoSetting: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'AUTO_SETTING' }),

@@ -27,10 +27,10 @@ beforeEach(() => {
 
 describe('roleLandingPath and landingPath (operator §2 /redirect)', () => {
   it.each<[Role, string]>([
-    ['Admin', '/dts/users'],
+    ['Admin', '/dts/fleet'],
     ['Milk Quality', '/dts/fonterra/milkquality'],
     ['Westlands', '/dts/westlands/data'],
-    ['Installer', '/dts/devices'],
+    ['Installer', '/dts/fleet'],
     ['User', '/dashboard'],
   ])('%s lands on %s', (role, target) => {
     expect(roleLandingPath(role)).toBe(target);
@@ -44,11 +44,11 @@ describe('roleLandingPath and landingPath (operator §2 /redirect)', () => {
 
 describe('/redirect', () => {
   it.each([
-    [['Admin'], '/dts/users'],
-    [['Admin', 'Installer'], '/dts/users'],
+    [['Admin'], '/dts/fleet'],
+    [['Admin', 'Installer'], '/dts/fleet'],
     [['MilkQuality'], '/dts/fonterra/milkquality'],
     [['Westlands'], '/dts/westlands/data'],
-    [['Installer'], '/dts/devices'],
+    [['Installer'], '/dts/fleet'],
     [[], '/dashboard'],
     [undefined, '/dts/login'],
   ])('groups %j go to %s', async (groups, target) => {

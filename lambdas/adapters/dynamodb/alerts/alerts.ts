@@ -3,6 +3,7 @@ import { ARCHIVED_NOTIFICATION_RETENTION_DAYS, NOTIFICATION_STATUS } from '../..
 import { alertsKeys as k } from '../keys';
 import { conditional, getItem, queryAll, queryGsi1, unlessConditionFails, type Item } from '../query';
 import type { NotificationStore, StoredNotification } from '../../../ports/alerts';
+import { countRaised } from './fleet-counters';
 
 const NOTIFICATION_FIELDS = ['_id', 'farm_id', 'type', 'status', 'data', 'quality', 'lateMilking', 'device', 'created_at', 'detail', 'message_type', 'delivery_state', 'delivered'] as const;
 
@@ -50,6 +51,7 @@ export const notificationStore = (doc: DynamoDBDocumentClient, table: string): N
           }),
         ),
       );
+      if (created) await countRaised(doc, table, n.farm_id, n.type, new Date());
       return created ? 'created' : 'exists';
     },
 

@@ -2,10 +2,11 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import { alertsKeys as k } from '../keys';
 import { conditional, getItem } from '../query';
 import type { SmsAllowance } from '../../../ports/alerts';
+import { countSms } from './fleet-counters';
 
 export const smsAllowance = (doc: DynamoDBDocumentClient, table: string): SmsAllowance => ({
-  reserveSms: (farmId, month, total) =>
-    conditional(() =>
+  async reserveSms(farmId, month, total) {
+    const reserved = await conditional(() =>
       doc.send(
         new UpdateCommand({
           TableName: table,
@@ -15,10 +16,14 @@ export const smsAllowance = (doc: DynamoDBDocumentClient, table: string): SmsAll
           ExpressionAttributeValues: { ':one': 1, ':total': total },
         }),
       ),
-    ),
+    );
+    if (reserved) await countSms(doc, table, month, 1);
+    return reserved;
+  },
 
   async releaseSms(farmId, month) {
     await doc.send(new UpdateCommand({ TableName: table, Key: k.smsCount(farmId, month), UpdateExpression: 'ADD sent :minus', ExpressionAttributeValues: { ':minus': -1 } }));
+    await countSms(doc, table, month, -1);
   },
 
   async smsCount(farmId, month) {

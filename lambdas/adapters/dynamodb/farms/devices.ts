@@ -34,9 +34,12 @@ export const deviceStore = (doc: DynamoDBDocumentClient, table: string, vats: Va
       new UpdateCommand({
         TableName: table,
         Key: k.device(device._id),
-        UpdateExpression: `SET ${names.map((f) => `#${f} = :${f}`).join(', ')}`,
+        // The seen index holds active devices only (a retired one leaves it); a device keeps its last-seen key.
+        UpdateExpression: `SET ${names.map((f) => `#${f} = :${f}`).join(', ')}, gsi3sk = if_not_exists(gsi3sk, :never)${device.status === 1 ? ', gsi3pk = :active' : ' REMOVE gsi3pk'}`,
         ExpressionAttributeNames: Object.fromEntries(names.map((f) => [`#${f}`, f])),
         ExpressionAttributeValues: {
+          ':never': k.seenNever,
+          ...(device.status === 1 ? { ':active': k.activeFleet } : {}),
           ':_id': device._id,
           ':kind': 'DEVICE',
           ':gsi1pk': index.gsi1pk,

@@ -27,6 +27,8 @@ export const farmStore = (doc: DynamoDBDocumentClient, table: string): FarmStore
     async putFarm(farm) {
       await doc.send(new PutCommand({ TableName: table, Item: { ...k.farm(farm._id), ...k.farmBySupplyNumber(farm.fonterra_id), kind: 'FARM', ...farm } }));
       await doc.send(new PutCommand({ TableName: table, Item: { ...listing(farm._id), gsi1pk: k.allOf('FARM'), gsi1sk: farm.fonterra_id } }));
+      // The operator search's name lookup (decision 056): one item per farm, replaced when the name changes.
+      if (farm.name?.trim()) await doc.send(new PutCommand({ TableName: table, Item: { ...k.farmName(farm._id, farm.name), kind: 'FARM_NAME' } }));
     },
 
     setFarmFlag(farmId, flag, value, byOperator = false) {
@@ -57,7 +59,7 @@ export const farmStore = (doc: DynamoDBDocumentClient, table: string): FarmStore
     },
 
     async deleteFarm(farmId) {
-      for (const Key of [k.farm(farmId), listing(farmId)]) await doc.send(new DeleteCommand({ TableName: table, Key }));
+      for (const Key of [k.farm(farmId), listing(farmId), k.farmNameKey(farmId)]) await doc.send(new DeleteCommand({ TableName: table, Key }));
     },
   };
 };

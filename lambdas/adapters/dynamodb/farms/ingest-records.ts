@@ -19,7 +19,7 @@ export const ingestRecords = (doc: DynamoDBDocumentClient, table: string): Inges
         new UpdateCommand({
           TableName: table,
           Key: k.device(deviceId),
-          UpdateExpression: `SET ingest = :s, ingest_n = :n, ingest_v = :v${live ? ', last_updated = :lu, seen_at = :seen' : ''}`,
+          UpdateExpression: `SET ingest = :s, ingest_n = :n, ingest_v = :v${live ? ', last_updated = :lu, seen_at = :seen, gsi3pk = :active, gsi3sk = :seen' : ''}`,
           ConditionExpression:
             expectedV === undefined ? 'attribute_exists(pk) AND attribute_not_exists(ingest_n)' : 'ingest_v = :expected OR (attribute_not_exists(ingest_v) AND ingest_n = :expected)',
           ExpressionAttributeValues: {
@@ -27,7 +27,8 @@ export const ingestRecords = (doc: DynamoDBDocumentClient, table: string): Inges
             ':n': ingest.n,
             ':v': ingest.v ?? ingest.n,
             ...(expectedV === undefined ? {} : { ':expected': expectedV }),
-            ...(live ? { ':lu': live.lastUpdated, ':seen': live.seenAt } : {}),
+            // A message is refused for a retired device, so a committed one is active: it (re)joins the seen index.
+            ...(live ? { ':lu': live.lastUpdated, ':seen': live.seenAt, ':active': k.activeFleet } : {}),
           },
         }),
       ),

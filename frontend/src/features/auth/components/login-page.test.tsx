@@ -125,8 +125,8 @@ describe('signing in', () => {
   });
 
   it.each([
-    [['Admin'], '/dts/users'],
-    [['Installer'], '/dts/devices'],
+    [['Admin'], '/dts/fleet'],
+    [['Installer'], '/dts/fleet'],
     [['MilkQuality'], '/dts/fonterra/milkquality'],
     [['Westlands'], '/dts/westlands/data'],
   ])('without a reurl, %s lands on %s (operator §2 /redirect), never on the No Permission page', async (groups, landing) => {

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useUrlText } from '../../../lib/use-url-text';
 import { Link } from 'react-router-dom';
 import type { DeviceRow } from '@shared/api/actions/admin-device';
 import { AuditList } from '../../../components/audit-list';
@@ -33,7 +34,8 @@ export function DeviceListPage() {
   const queryClient = useQueryClient();
   const snackbar = useSnackbar();
   const [retired, setRetired] = useState<1 | 2>(1);
-  const [search, setSearch] = useState('');
+  // ?search= (the fleet overview's and the operator search's links) fills the box.
+  const [search, setSearch] = useUrlText('search');
   const [sort, setSort] = useState<{ key: SortKey; direction: 'ascending' | 'descending' }>({ key: 'name', direction: 'ascending' });
   const list = useQuery(deviceListQuery(client, retired));
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['devices', 'list'] }), queryClient.invalidateQueries({ queryKey: ['devices', 'audit'] })]);

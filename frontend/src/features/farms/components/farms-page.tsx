@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useUrlText } from '../../../lib/use-url-text';
 import { ALERT_WORDS } from '@shared/alerts/messages';
 import type { NotificationType } from '@shared/alerts/types';
 import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, FINANCE_FILTERS, PACKAGE_FILTERS, type FinanceFilter, type PackageFilter, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type DeadLetter, type FarmFlag } from '@shared/api/actions/admin-farm';
@@ -41,7 +42,8 @@ export function FarmsPage() {
   const [dairy, setDairy] = useState<DairyFilter | ''>('');
   const [farmType, setFarmType] = useState<PackageFilter | ''>('');
   const [finance, setFinance] = useState<FinanceFilter | ''>('');
-  const [supply, setSupply] = useState('');
+  // ?supply= (the operator search's farm match) fills the supply-number filter.
+  const [supply, setSupply] = useUrlText('supply');
   const [page, setPage] = useState(1);
   const filters: FarmFilters = { dairy_current: dairy, farm_type: farmType, farm_id: useDeferredValue(supply.trim()), farm_finance: finance };
   const list = useQuery(farmListQuery(client, filters));

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { INSTALL_LOG_PAGE, LOG_TYPES, type InstallLogEntry, type LogType } from '@shared/entities/install';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { formatWhen } from '../../../lib/time-format';
@@ -55,9 +56,16 @@ function Entry({ entry }: { readonly entry: InstallLogEntry }) {
 /** /dts/installer/log (operator §2): filter by supply number and log type; expandable entries, pages of 50. */
 export function InstallLogPage() {
   const client = useApiClient();
+  // ?logType= (the fleet overview's link) opens the log on that type.
+  const [params] = useSearchParams();
+  const linked = LOG_TYPES.find((t) => t === params.get('logType')) ?? 'All';
   const [supplyNumber, setSupplyNumber] = useState('');
-  const [logType, setLogType] = useState<LogType>('All');
-  const [filter, setFilter] = useState<LogFilter>({ supplyNumber: '', logType: 'All', page: 0 });
+  const [logType, setLogType] = useState<LogType>(linked);
+  const [filter, setFilter] = useState<LogFilter>({ supplyNumber: '', logType: linked, page: 0 });
+  useEffect(() => {
+    setLogType(linked);
+    setFilter((f) => (f.logType === linked ? f : { ...f, logType: linked, page: 0 }));
+  }, [linked]);
   const query = useQuery(installLogQuery(client, filter));
   const count = query.data?.count ?? 0;
   const pages = Math.max(1, Math.ceil(count / INSTALL_LOG_PAGE));

@@ -93,7 +93,7 @@ describe('shell redirects (farmer §2.2, §4)', () => {
     const { router } = await openShell('/dashboard', { farms: [], user: { role: 'Admin' } });
     await waitFor(() => expect(router.state.location.pathname).toBe('/dts/users'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Users' })).toBeInTheDocument();
-    expect(menuLabels()).toEqual(['Dashboard', 'Milk', 'Alerts', 'Users', 'Westlands Data']);
+    expect(menuLabels()).toEqual(['Dashboard', 'Milk', 'Alerts', 'Fleet', 'Users', 'Devices', 'Farms', 'Config', 'New Install', 'Install Log', 'Check Install', 'Help', 'Calibration', 'Watchman', 'Milk Quality', 'Westlands Data']);
     expect(screen.queryByRole('button', { name: /^Farm/ })).not.toBeInTheDocument();
   });
 
@@ -142,9 +142,9 @@ describe('shell redirects (farmer §2.2, §4)', () => {
 describe('left menu by role (farmer §2.2, §6)', () => {
   it.each([
     ['User', ['Dashboard', 'Milk', 'Alerts']],
-    ['Admin', ['Dashboard', 'Milk', 'Alerts', 'Users', 'Westlands Data']],
+    ['Admin', ['Dashboard', 'Milk', 'Alerts', 'Fleet', 'Users', 'Devices', 'Farms', 'Config', 'New Install', 'Install Log', 'Check Install', 'Help', 'Calibration', 'Watchman', 'Milk Quality', 'Westlands Data']],
     ['Westlands', ['Dashboard', 'Milk', 'Alerts', 'Westlands Data']],
-    ['Installer', ['Dashboard', 'Milk', 'Alerts']],
+    ['Installer', ['Fleet', 'Devices', 'Config', 'New Install', 'Install Log', 'Check Install', 'Help', 'Calibration', 'Watchman']],
     ['Milk Quality', ['Dashboard', 'Milk', 'Alerts']],
   ])('%s', async (role, expected) => {
     await openShell('/dts/milking', { user: { role } });

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
@@ -13,7 +13,7 @@ import { useRouteNoAccess } from '../../../lib/no-access';
 import { reloadPage } from '../../../lib/page-reload';
 import { currentUserQuery, type CurrentUserAnswer } from '../api/current-user';
 import { useWebConfig } from '../../../lib/use-web-config';
-import { herdUrl as herdUrlOf, menuItems } from '../utils/menu';
+import { herdUrl as herdUrlOf, isFleetOperator, menuItems } from '../utils/menu';
 import { isFarmOptional } from '../utils/farm-optional';
 import { chooseFarm, readSelectedFarm, writeSelectedFarm } from '../utils/selected-farm';
 import { FarmSelector } from './farm-selector';
@@ -21,6 +21,9 @@ import { Icon } from './icons';
 import { SIDE_MENU_ID, SideMenu } from './side-menu';
 import { UserMenu } from './user-menu';
 import './farmer-shell.css';
+
+/** The operators' search loads with their first shell, never with a farmer's. */
+const OperatorSearch = lazy(async () => ({ default: (await import('./operator-search')).OperatorSearch }));
 
 export const LOGOUT_TITLE = 'Are you sure you want to logout?';
 export const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use the service.';
@@ -196,6 +199,11 @@ export function FarmerShell() {
           Vat-Man
         </Link>
         <span className="topbar__spacer" />
+        {isFleetOperator(user.role) && (
+          <Suspense fallback={null}>
+            <OperatorSearch role={user.role} />
+          </Suspense>
+        )}
         {groupTo && (
           <Link className="topbar__icon" to={groupTo} aria-label="Group" title="Group">
             <Icon name="group" />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { build } from '../../../testing/build';
-import { herdUrl, menuItems } from './menu';
+import { herdUrl, isCurrent, menuItems } from './menu';
 
 describe('herdUrl (farmer §2.2, §6)', () => {
   const site = 'https://herd.example/login';
@@ -18,21 +18,52 @@ describe('herdUrl (farmer §2.2, §6)', () => {
   });
 });
 
-describe('menuItems by role (farmer §2.2)', () => {
+describe('menuItems by role (farmer §2.2, operator §6)', () => {
   const labels = (role: string, herd?: string) => menuItems(role, herd).map((item) => item.label);
 
   it.each([
     ['User', ['Dashboard', 'Milk', 'Alerts']],
-    ['Installer', ['Dashboard', 'Milk', 'Alerts']],
+    ['Installer', ['Fleet', 'Devices', 'Config', 'New Install', 'Install Log', 'Check Install', 'Help', 'Calibration', 'Watchman']],
     ['Milk Quality', ['Dashboard', 'Milk', 'Alerts']],
     ['Westlands', ['Dashboard', 'Milk', 'Alerts', 'Westlands Data']],
-    ['Admin', ['Dashboard', 'Milk', 'Alerts', 'Users', 'Westlands Data']],
+    ['Admin', ['Dashboard', 'Milk', 'Alerts', 'Fleet', 'Users', 'Devices', 'Farms', 'Config', 'New Install', 'Install Log', 'Check Install', 'Help', 'Calibration', 'Watchman', 'Milk Quality', 'Westlands Data']],
   ])('%s', (role, expected) => {
     expect(labels(role)).toEqual(expected);
   });
 
   it('links each item to its route', () => {
-    expect(menuItems('Admin', undefined).map((item) => item.to)).toEqual(['/dashboard', '/dts/dashboard', '/dts/notification', '/dts/users', '/dts/westlandsdata']);
+    expect(menuItems('Admin', undefined).map((item) => item.to)).toEqual([
+      '/dashboard',
+      '/dts/dashboard',
+      '/dts/notification',
+      '/dts/fleet',
+      '/dts/users',
+      '/dts/devices',
+      '/dts/farms',
+      '/dts/installer/config',
+      '/dts/installer/new',
+      '/dts/installer/log',
+      '/dts/installer/check',
+      '/dts/installer/help',
+      '/dts/calibration',
+      '/dts/watchman',
+      '/dts/milkquality',
+      '/dts/westlandsdata',
+    ]);
+  });
+
+  it.each([
+    ['/dts/dashboard', 'Milk'],
+    ['/dts/equipment', 'Milk'],
+    ['/dts/milking/dev-1~milking~2026-01-01T00:00:00.000Z', 'Milk'],
+    ['/dts/setting/alert', 'Milk'],
+    ['/dts/notification', 'Alerts'],
+    ['/dts/device/dev-1', 'Devices'],
+    ['/dts/virtual', 'Devices'],
+    ['/dts/installer/log', 'Install Log'],
+    ['/dts/fleet', 'Fleet'],
+  ])('marks the item of %s: %s, and no other', (pathname, label) => {
+    expect(menuItems('Admin', undefined).filter((item) => isCurrent(item, pathname)).map((item) => item.label)).toEqual([label]);
   });
 
   it('ends with the herd link, external, when there is one', () => {

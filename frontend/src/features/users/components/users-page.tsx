@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useOutletContext } from 'react-router-dom';
+import { useUrlText } from '../../../lib/use-url-text';
 import { HERD_LABEL, herdText, MSG_OWN_ROLE, ROLE_CHOICES, type AdminUser, type RoleChoice } from '@shared/api/actions/admin-user';
 import { AuditList } from '../../../components/audit-list';
 import { useSnackbar } from '../../../components/snackbar';
@@ -38,7 +39,8 @@ export function UsersPage() {
   const snackbar = useSnackbar();
   const list = useQuery(usersQuery(client));
   const audit = useQuery(userAuditQuery(client));
-  const [keyword, setKeyword] = useState('');
+  // ?search= (the operator search's user match) fills the search box.
+  const [keyword, setKeyword] = useUrlText('search');
   const [page, setPage] = useState(1);
 
   /** operator §4: the table changes at once; the server's answer (or a reload after a refusal) settles it. */

@@ -1,0 +1,12 @@
+import { queryOptions } from '@tanstack/react-query';
+import { operatorFleetContracts as c } from '@shared/api/actions/operator-fleet';
+import { DASHBOARD_REFRESH_MS } from '@shared/constants';
+import type { ApiClient } from '../../../lib/api-client';
+
+/** The fleet overview (FLEET_SUMMARY), refreshed like the dashboards. */
+export const fleetSummaryQuery = (client: ApiClient) =>
+  queryOptions({
+    queryKey: ['fleet', 'summary'],
+    queryFn: ({ signal }) => client.call(c.FLEET_SUMMARY, {}, { signal }),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
