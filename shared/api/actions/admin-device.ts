@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { CHART_POINT_CAP, RAW_ARCHIVE_DAYS } from '../../constants';
 import { deviceSchema } from '../../entities/device';
 import { access, contract } from '../contract';
-import { idField, instantField, intField } from '../fields';
+import { chartPointsField, idField, instantField, intField } from '../fields';
 import { coolerPointSchema, detailPointSchema, periodSchema } from './farmer-activity';
 
 /*
@@ -73,12 +73,14 @@ export const adminDeviceActions = {
     hours1: offsetField('hours1', 24 * SERIES_MAX_DAYS),
     days2: offsetField('days2', SERIES_MAX_DAYS),
     hours2: offsetField('hours2', 24 * SERIES_MAX_DAYS),
+    points: chartPointsField,
   }),
   DEVICE_ONE_SERIES_TIME_RANGE: z.object({
     type: z.literal('DEVICE_ONE_SERIES_TIME_RANGE'),
     device_id: deviceIdField,
     start: instantField('start'),
     end: instantField('end'),
+    points: chartPointsField,
   }),
   DEVICE_ONE_RAW: z.object({
     type: z.literal('DEVICE_ONE_RAW'),
