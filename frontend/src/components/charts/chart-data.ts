@@ -1,9 +1,18 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
+import { CHART_POINTS_MAX } from '@shared/api/fields';
 import { CHART_POINT_CAP } from '@shared/constants';
 import { isMilkingState, type StateMachine } from '@shared/telemetry/device-message';
 import { formatChartTime } from '../../lib/time-format';
 import type { LineSeries, Marker } from './vat-line-chart';
 import { qualityBand } from './quality-bands';
+
+/**
+ * The `points` a chart of `width` CSS pixels asks the server for (the range types' `points`): the width rounded up to 100 px (so a window
+ * resized by a few pixels asks the same and hits the same cache), times the screen's pixel ratio
+ * up to 2; undefined when the width is not known yet (the server then answers its default).
+ */
+export const chartPoints = (width: number | undefined, pixelRatio = 1): number | undefined =>
+  width && width > 0 ? Math.min(CHART_POINTS_MAX, Math.ceil((width * Math.min(2, Math.max(1, pixelRatio))) / 100) * 100) : undefined;
 
 /** A point of a line chart on a time (epoch ms) x axis. */
 export interface XY {

@@ -27,13 +27,14 @@ export const deviceRawsQuery = (client: ApiClient, deviceId: string, days: numbe
 /** A series window: ending now (DEVICE_ONE_SERIES, counted back in hours) or between two instants (paging). */
 export type SeriesWindow = { readonly kind: 'latest'; readonly hours: number } | { readonly kind: 'range'; readonly start: number; readonly end: number };
 
-export const deviceSeriesQuery = (client: ApiClient, deviceId: string, window: SeriesWindow) =>
+/** `points`: the charts' width in pixels, so the server answers at most two readings a pixel. */
+export const deviceSeriesQuery = (client: ApiClient, deviceId: string, window: SeriesWindow, points?: number) =>
   queryOptions({
-    queryKey: ['devices', 'series', deviceId, window],
+    queryKey: ['devices', 'series', deviceId, window, points],
     queryFn: ({ signal }) =>
       window.kind === 'latest'
-        ? client.call(c.DEVICE_ONE_SERIES, { device_id: deviceId, days1: Math.floor(window.hours / 24), hours1: window.hours % 24, days2: 0, hours2: 0 }, { signal })
-        : client.call(c.DEVICE_ONE_SERIES_TIME_RANGE, { device_id: deviceId, start: new Date(window.start).toISOString(), end: new Date(window.end).toISOString() }, { signal }),
+        ? client.call(c.DEVICE_ONE_SERIES, { device_id: deviceId, days1: Math.floor(window.hours / 24), hours1: window.hours % 24, days2: 0, hours2: 0, ...(points ? { points } : {}) }, { signal })
+        : client.call(c.DEVICE_ONE_SERIES_TIME_RANGE, { device_id: deviceId, start: new Date(window.start).toISOString(), end: new Date(window.end).toISOString(), ...(points ? { points } : {}) }, { signal }),
   });
 
 export const setDeviceStatus = (client: ApiClient, deviceId: string, status: 1 | 2) => client.call(c.DEVICE_EDIT, { device_id: deviceId, status });
