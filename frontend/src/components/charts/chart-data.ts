@@ -7,12 +7,13 @@ import type { LineSeries, Marker } from './vat-line-chart';
 import { qualityBand } from './quality-bands';
 
 /**
- * The `points` a chart of `width` CSS pixels asks the server for (the range types' `points`): the width rounded up to 100 px (so a window
- * resized by a few pixels asks the same and hits the same cache), times the screen's pixel ratio
- * up to 2; undefined when the width is not known yet (the server then answers its default).
+ * The `points` a chart of `width` CSS pixels asks the server for (the range types' field): the
+ * width rounded up to 100 px, so a window a few pixels narrower asks the same and hits the same
+ * cache; undefined when no width is known (the server then answers its default). CSS pixels, not
+ * device pixels: a line is at least one CSS pixel wide, and a phone's 3× screen would triple the answer.
  */
-export const chartPoints = (width: number | undefined, pixelRatio = 1): number | undefined =>
-  width && width > 0 ? Math.min(CHART_POINTS_MAX, Math.ceil((width * Math.min(2, Math.max(1, pixelRatio))) / 100) * 100) : undefined;
+export const chartPoints = (width: number | undefined): number | undefined =>
+  width && width > 0 ? Math.min(CHART_POINTS_MAX, Math.ceil(width / 100) * 100) : undefined;
 
 /** A point of a line chart on a time (epoch ms) x axis. */
 export interface XY {

@@ -37,7 +37,7 @@ export function DeviceSeries({ deviceId, timeZone, onRaw }: { readonly deviceId:
   const [lines, setLines] = useState(false);
   const [view, setView] = useState<XView | undefined>(undefined);
   // The charts span the page: its width, taken once, is the resolution the server answers at.
-  const [points] = useState(() => (typeof document === 'undefined' ? undefined : chartPoints(document.documentElement.clientWidth, globalThis.devicePixelRatio)));
+  const [points] = useState(() => (typeof document === 'undefined' ? undefined : chartPoints(document.documentElement.clientWidth)));
   const q = useQuery(deviceSeriesQuery(client, deviceId, window, points));
 
   const from = q.data ? Date.parse(q.data.from) : 0;

@@ -96,7 +96,7 @@ export function VatChartsSection({
     },
     [place],
   );
-  const points = chartPoints(width ?? undefined, typeof window === 'undefined' ? 1 : window.devicePixelRatio);
+  const points = chartPoints(width ?? undefined);
   const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range, today, points), placeholderData: (previous) => previous, enabled: near && width !== undefined });
   const csvData = (deviceId: string) => async () => (await fetchCsvRange(client, farm._id, range)).find((v) => v.device._id === deviceId);
   const page = range.kind === 'page' ? range.page : 1;
