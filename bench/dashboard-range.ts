@@ -43,7 +43,7 @@ import { percentile } from './percentile';
 const DAYS = 30;
 const MINUTES = DAYS * 24 * 60;
 const CALLS = 20;
-const WRITE_CONCURRENCY = 48;
+const WRITE_CONCURRENCY = 12;
 const FARM = 'farm-auto';
 /** Every vat: a 3-hour outage on day 12 (nothing published), a power cut of an hour on day 20. */
 const FAULTS: readonly HistoryFault[] = [
