@@ -73,7 +73,7 @@ interface XY {
   readonly y: number;
 }
 
-/** The named chart's dataset `label` and its x range, read from the chart.js instance through React's fiber of the canvas. */
+/** The named chart's dataset `label` (the data it was given) and its x range, read from the chart.js instance through React's fiber of the canvas. */
 const READ_DATASET = `([name, label]) => {
   const canvas = document.querySelector('canvas[aria-label="' + name + '"]');
   if (!canvas) return null;
@@ -83,7 +83,10 @@ const READ_DATASET = `([name, label]) => {
       const chart = hook.memoizedState && hook.memoizedState.current;
       if (chart && chart.canvas === canvas && chart.scales && chart.scales.x) {
         const set = chart.data.datasets.find((d) => d.label === label);
-        return set ? { min: chart.scales.x.min, max: chart.scales.x.max, data: set.data.map((p) => ({ x: p.x, y: p.y })) } : null;
+        // chart.js's decimation, when a series is long, draws from a copy whose x is a pixel's mean
+        // and keeps the data it was given in _data: that is the chart's data to compare.
+        const given = set ? set._data || set.data : null;
+        return given ? { min: chart.scales.x.min, max: chart.scales.x.max, data: given.map((p) => ({ x: p.x, y: p.y })) } : null;
       }
     }
   }
