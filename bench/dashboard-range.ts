@@ -91,6 +91,19 @@ const countingClient = (): { doc: DynamoDBDocumentClient; counter: Counter } => 
   return { doc, counter };
 };
 
+/** `send` again after a dropped connection or a timeout, up to 5 tries. */
+const sendAgain = async <T>(send: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      const e = err as { code?: string; name?: string };
+      if (attempt >= 5 || !(e.code === 'ECONNRESET' || e.name === 'TimeoutError')) throw err;
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+  }
+};
+
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(2)} MiB`;
 const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
 
@@ -114,7 +127,8 @@ export const benchDashboardRange = async (
           const chunk = items.slice(batch * 25, ++batch * 25);
           let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
           while (requests.length) {
-            const res = await plain.send(new BatchWriteCommand({ RequestItems: { [facts.dynamodb.readingsTable]: requests } }));
+            // dynalite drops a connection now and then on a loaded machine: the batch is sent again (puts are idempotent).
+            const res = await sendAgain(() => plain.send(new BatchWriteCommand({ RequestItems: { [facts.dynamodb.readingsTable]: requests } })));
             requests = (res.UnprocessedItems?.[facts.dynamodb.readingsTable] ?? []) as typeof requests;
           }
         }
