@@ -127,8 +127,11 @@ describe.runIf(run)('a 30-day chart at the chart\'s resolution (issue 39 accepta
         await page.getByRole('heading', { level: 1, name: 'Vatman' }).waitFor();
         const today = localDayOf(Date.now(), TIME_ZONE);
         const picker = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
-        await page.getByLabel('From', { exact: true }).fill(picker(addDays(today, -29)));
-        await page.getByLabel('To', { exact: true }).fill(picker(today));
+        // A loaded machine can take a while to draw the charts section below the cards.
+        const from = page.getByLabel('From', { exact: true });
+        await from.scrollIntoViewIfNeeded({ timeout: 90_000 });
+        await from.fill(picker(addDays(today, -29)), { timeout: 90_000 });
+        await page.getByLabel('To', { exact: true }).fill(picker(today), { timeout: 90_000 });
         await page.getByRole('button', { name: 'View' }).click();
         await scrollToChart(page, 'Vat 1 temperatures');
         const asked = () => calls.find((c) => c.get('type') === 'FARMER_DASHBOARD_LAST_ALL' && c.get('startDate') === addDays(today, -29));
