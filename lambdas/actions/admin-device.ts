@@ -2,11 +2,12 @@ import { adminDeviceContracts as contracts, rawId, parseRawId, roundedWindow, SE
 import { NO_MORE_DATA } from '../../shared/api/range';
 import { CHART_POINT_CAP } from '../../shared/constants';
 import { AUDIT_PAGE } from '../../shared/entities/audit';
+import type { Reading } from '../../shared/telemetry/reading';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { agitatorStops, coolerPoints, detailPoint } from '../../shared/telemetry/chart-series';
-import { downsample } from '../../shared/telemetry/downsample';
-import { columnsFromReadings } from '../../shared/telemetry/reading-columns';
+import { displayIndices, vatThresholds } from '../../shared/telemetry/display-buckets';
+import { columnsFromReadings, seriesSource } from '../../shared/telemetry/reading-columns';
 import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
@@ -41,11 +42,20 @@ const gaugeDevice = (device: Device, farm: Farm | undefined) => ({
   timezone: farm?.timezone ?? FLEET_TIME_ZONE,
 });
 
-/** The readings of [from, to] for the device page: thinned to the chart cap, peaks of every series kept. */
-const series = async (readings: Ports['readings'], deviceId: string, from: number, to: number): Promise<SeriesAnswer> => {
-  const list = await readings.readRange(deviceId, new Date(from).toISOString(), new Date(to).toISOString());
+/**
+ * The readings of [from, to] for the device page at the chart's resolution (`points` pixels: at
+ * most two readings a pixel; else 1,500), peaks of every series, threshold crossings, state
+ * changes and the message-type markers (operator §2's vertical lines) kept.
+ */
+const series = async (readings: Ports['readings'], device: Device, from: number, to: number, points: number | undefined): Promise<SeriesAnswer> => {
+  const list = await readings.readRange(device._id, new Date(from).toISOString(), new Date(to).toISOString());
+  const marked = (i: number) => {
+    const type = list[i]?.message_type;
+    return type !== null && type !== undefined && type !== 'DATA';
+  };
+  const kept = displayIndices(seriesSource(columnsFromReadings(list)), { points, series: SERIES, thresholds: vatThresholds(device.vat_size), marked }).map((i) => list[i] as Reading);
   // operator §2: rows in state 'startup' are skipped for level (the radar settles after a restart).
-  const shown = downsample(list, CHART_POINT_CAP, { series: SERIES }).map((r) => {
+  const shown = kept.map((r) => {
     const p = detailPoint(r);
     if (r.state_machine === 'startup') delete p.milk_level;
     return p;
@@ -55,21 +65,24 @@ const series = async (readings: Ports['readings'], deviceId: string, from: numbe
     to: new Date(to).toISOString(),
     points: list.length,
     vat: shown,
-    cooler: coolerPoints(list),
+    cooler: coolerPoints(kept),
     agitatorData: { listStop: agitatorStops(columnsFromReadings(list)) },
   };
 };
 
 /** A paged window (operator §4): the span rounded up to 10 minutes; a window past the present has no more data. */
-const pagedSeries = async (deps: Pick<Ports, 'farms' | 'readings' | 'now'>, { device_id, start, end }: { device_id: string; start: string; end: string }): Promise<SeriesAnswer> => {
-  await deviceOf(deps.farms, device_id);
+const pagedSeries = async (
+  deps: Pick<Ports, 'farms' | 'readings' | 'now'>,
+  { device_id, start, end, points }: { device_id: string; start: string; end: string; points?: number | undefined },
+): Promise<SeriesAnswer> => {
+  const { device } = await deviceOf(deps.farms, device_id);
   const startMs = Date.parse(start);
   const endMs = Date.parse(end);
   if (startMs >= endMs) throw new ValidationError('start must be before end.');
   if (endMs > deps.now().getTime() + FUTURE_SLACK_MS) throw new ValidationError(NO_MORE_DATA);
   const { from, to } = roundedWindow(startMs, endMs);
   if (to - from > SERIES_MAX_DAYS * DAY) throw new ValidationError(`The window may be at most ${SERIES_MAX_DAYS} days.`);
-  return series(deps.readings, device_id, from, to);
+  return series(deps.readings, device, from, to, points);
 };
 
 /**
@@ -171,14 +184,14 @@ export const adminDeviceActions: readonly ServedAction[] = [
   }),
 
   /** A window counted back from now: from days1 d + hours1 h ago to days2 d + hours2 h ago. */
-  serve(contracts.DEVICE_ONE_SERIES, ['farms', 'readings', 'now'], async ({ device_id, days1, hours1, days2, hours2 }, { deps }) => {
-    await deviceOf(deps.farms, device_id);
+  serve(contracts.DEVICE_ONE_SERIES, ['farms', 'readings', 'now'], async ({ device_id, days1, hours1, days2, hours2, points }, { deps }) => {
+    const { device } = await deviceOf(deps.farms, device_id);
     const now = deps.now().getTime();
     const from = now - days1 * DAY - hours1 * HOUR;
     const to = now - days2 * DAY - hours2 * HOUR;
     if (from >= to) throw new ValidationError('The window must start before it ends.');
     if (to - from > SERIES_MAX_DAYS * DAY) throw new ValidationError(`The window may be at most ${SERIES_MAX_DAYS} days.`);
-    return series(deps.readings, device_id, from, to);
+    return series(deps.readings, device, from, to, points);
   }),
 
   /** Previous/Next (operator §4): the span rounded up to 10 minutes; a window past the present has no more data. */

@@ -10,6 +10,7 @@ import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
 import { agitatorStops, batteryChanges, controllerNow, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
+import { displayIndices, vatThresholds } from '../../shared/telemetry/display-buckets';
 import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
 import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
 import type { StoredActivity } from '../ports/readings';
@@ -88,9 +89,9 @@ const byStartDesc = (a: { activity: { start: { published_at: string } } }, b: { 
 /** A chart range is thinned to the spec's cap keeping the extremes of the vat and cooler series. */
 const CHART_SERIES = ['temp1', 'milk_volume', 'milk_in', 'water_in'] as const;
 /**
- * Points a dashboard range answer holds over all its vats: each vat gets the spec's cap (10,000)
- * or its share of this, whichever is smaller. A Lambda answer is at most 6 MB; 4 vats at the full
- * cap could be about 7 MB, and a 300 px chart cannot draw more than a few thousand min/max points anyway.
+ * Points a dashboard range answer holds over all its vats: each vat gets its chart's resolution
+ * or its share of this, whichever is smaller. A Lambda answer is at most 6 MB; 4 vats at the
+ * spec's full cap of 10,000 could be about 7 MB.
  */
 const RANGE_ANSWER_POINTS = 16_000;
 
@@ -168,10 +169,12 @@ export const farmerActivityActions: readonly ServedAction[] = [
       since ?? range.from,
       range.to,
     );
-    const perVat = Math.min(CHART_POINT_CAP, Math.floor(RANGE_ANSWER_POINTS / Math.max(1, vats.length)));
+    // The chart's resolution (`points` pixels: two readings a pixel, else 1,500), within the vat's share of the answer.
+    const limit = Math.floor(RANGE_ANSWER_POINTS / Math.max(1, vats.length));
     return vats.map((d, i) => {
       const columns = ranges[i] ?? EMPTY_COLUMNS;
-      const shown = rowsOf(columns, downsampleIndices(seriesSource(columns), perVat, { series: CHART_SERIES })).filter((r) => Date.parse(r.published_at) > sinceMs);
+      const kept = displayIndices(seriesSource(columns), { points: input.points, series: CHART_SERIES, thresholds: vatThresholds(d.vat_size), limit });
+      const shown = rowsOf(columns, kept).filter((r) => Date.parse(r.published_at) > sinceMs);
       return {
         device: toVat(d),
         package: farm.package,

@@ -25,6 +25,15 @@ describe('simulate CLI flags', () => {
       minutes: 120,
     });
     expect(parseCli(['--help'])).toEqual({ mode: 'help' });
+    expect(parseCli(['--farms', '1', '--hours', '720', '--package', 'Auto'])).toMatchObject({ hours: 720, package: 'Vat-Man Auto' });
+    expect(parseCli(['--farms', '1'])).not.toHaveProperty('package');
+  });
+
+  it('--package gives every synthetic farm that package (the rng does not move, so the vats stay the same)', () => {
+    const mixed = syntheticFarms(3, 1);
+    const auto = syntheticFarms(3, 1, new Date(), 'Vat-Man Auto');
+    expect(auto.farms.map((f) => f.package)).toEqual(['Vat-Man Auto', 'Vat-Man Auto', 'Vat-Man Auto']);
+    expect(auto.devices.map((d) => [d._id, d.vat_size, d.vat_auto])).toEqual(mixed.devices.map((d) => [d._id, d.vat_size, true]));
   });
 
   it.each([
@@ -34,6 +43,8 @@ describe('simulate CLI flags', () => {
     [['--farms', '2', '--hours', '0'], /--hours 0/],
     [['--farms', '2', '--colour', 'red'], /Unknown option '--colour'/],
     [['--speed', '5'], /--farms N is required/],
+    [['--farms', '1', '--package', 'Gold'], /--package Gold: must be Lite, Pro or Auto/],
+    [['--fault', 'offline', '--device', 'x', '--minutes', '5', '--package', 'Pro'], /--fault cannot be combined with --package/],
     [['--fault', 'flood', '--device', 'x', '--minutes', '5'], /must be one of power_cut, agitator_stop, chiller_off, warm_plate, offline/],
     [['--fault', 'offline', '--minutes', '5'], /--fault needs --device/],
     [['--fault', 'offline', '--device', 'x'], /--fault needs --minutes/],

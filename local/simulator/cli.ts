@@ -1,7 +1,7 @@
 /**
  * `npm run simulate`: the device simulator against the running local stack (`npm start`).
  *
- *   npm run simulate -- --farms 5 --speed 60 [--hours 48] [--seed 1] [--random-faults]
+ *   npm run simulate -- --farms 5 --speed 60 [--hours 48] [--seed 1] [--random-faults] [--package Auto]
  *       provisions synthetic farms SIM0001… into the stack's DynamoDB, then publishes their vats'
  *       readings over MQTT, the last H hours at X times real time, then live (1×).
  *   npm run simulate -- --fault chiller_off --device vm-ocd40721-1 --minutes 120
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
+import { PACKAGES, type Package } from '../../shared/entities/farm';
 import { FAULT_KINDS, MAX_FAULT_MINUTES, type FaultKind } from './faults';
 import { simFarmsFrom, startSimulator } from './simulator';
 import { syntheticFarms } from './synthetic';
@@ -22,10 +23,12 @@ import { syntheticFarms } from './synthetic';
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 export const USAGE = `Usage:
-  npm run simulate -- --farms N [--speed X] [--hours H] [--seed S] [--random-faults]
+  npm run simulate -- --farms N [--speed X] [--hours H] [--seed S] [--random-faults] [--package P]
       Simulate N synthetic farms (SIM0001…, 1-4 vats each) against the running local stack:
       H hours back (default 48) at X simulated minutes per real minute (default 60), then live;
       --speed 1 catches up as fast as the rate limit (400 messages/s) allows.
+      --package Lite, Pro or Auto gives every farm that package (default: the three in turn);
+      Pro and Auto farms have the date-range picker, so a month can be asked of them.
   npm run simulate -- --fault KIND --device NAME --minutes M
       Start a fault on a device of the running stack's simulator (a vat device, e.g. vm-31245-1,
       or a unit, e.g. unit-352656100000029: the fault is then on each of its vats).
@@ -38,7 +41,16 @@ export class UsageError extends CliError {}
 
 export type CliCommand =
   | { readonly mode: 'help' }
-  | { readonly mode: 'simulate'; readonly farms: number; readonly speed: number; readonly hours: number; readonly seed: number; readonly randomFaults: boolean }
+  | {
+      readonly mode: 'simulate';
+      readonly farms: number;
+      readonly speed: number;
+      readonly hours: number;
+      readonly seed: number;
+      readonly randomFaults: boolean;
+      /** Every farm's package; without it the farms take the three in turn. */
+      readonly package?: Package;
+    }
   | { readonly mode: 'fault'; readonly kind: FaultKind; readonly device: string; readonly minutes: number };
 
 const numberFlag = (name: string, raw: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number => {
@@ -61,6 +73,7 @@ export const parseCli = (argv: readonly string[]): CliCommand => {
         hours: { type: 'string' },
         seed: { type: 'string' },
         'random-faults': { type: 'boolean' },
+        package: { type: 'string' },
         fault: { type: 'string' },
         device: { type: 'string' },
         minutes: { type: 'string' },
@@ -72,7 +85,7 @@ export const parseCli = (argv: readonly string[]): CliCommand => {
   }
   if (values.help) return { mode: 'help' };
   if (values.fault !== undefined) {
-    const simulateOnly = (['farms', 'speed', 'hours', 'seed', 'random-faults'] as const).filter((k) => values[k] !== undefined);
+    const simulateOnly = (['farms', 'speed', 'hours', 'seed', 'random-faults', 'package'] as const).filter((k) => values[k] !== undefined);
     if (simulateOnly.length > 0) throw new UsageError(`--fault cannot be combined with ${simulateOnly.map((k) => `--${k}`).join(', ')}.`);
     if (!(FAULT_KINDS as readonly string[]).includes(values.fault)) throw new UsageError(`--fault ${values.fault}: must be one of ${FAULT_KINDS.join(', ')}.`);
     if (!values.device) throw new UsageError('--fault needs --device <device name>, e.g. --device vm-ocd40721-1.');
@@ -82,7 +95,10 @@ export const parseCli = (argv: readonly string[]): CliCommand => {
   }
   if (values.device !== undefined || values.minutes !== undefined) throw new UsageError('--device and --minutes go with --fault.');
   if (values.farms === undefined) throw new UsageError('--farms N is required (or --fault to start a fault).');
+  const pkg = values.package === undefined ? undefined : PACKAGES.find((p) => p === `Vat-Man ${values.package}`);
+  if (values.package !== undefined && !pkg) throw new UsageError(`--package ${values.package}: must be Lite, Pro or Auto.`);
   return {
+    ...(pkg ? { package: pkg } : {}),
     mode: 'simulate',
     farms: numberFlag('farms', values.farms, 1, (n) => Number.isInteger(n) && n >= 1 && n <= 500, 'a whole number from 1 to 500'),
     speed: numberFlag('speed', values.speed, 60, (n) => n >= 1 && n <= 100_000, 'a number from 1 to 100000 (simulated minutes per real minute)'),
@@ -171,7 +187,7 @@ const simulate = async (facts: SimulatorFacts, cmd: Extract<CliCommand, { mode: 
     createDocumentClient({ DYNAMODB_ENDPOINT: facts.dynamodb.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' }),
     facts.dynamodb.farmsTable,
   );
-  const { farms, devices } = syntheticFarms(cmd.farms, cmd.seed);
+  const { farms, devices } = syntheticFarms(cmd.farms, cmd.seed, new Date(), cmd.package);
   try {
     for (const farm of farms) await repo.putFarm(farm);
     for (const device of devices) await repo.putDevice(device);

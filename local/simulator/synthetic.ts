@@ -14,20 +14,21 @@ export const INSTALLER_VATS = HEIGHT_TABLE;
 
 export const syntheticSupplyNumber = (n: number): string => `SIM${String(n).padStart(4, '0')}`;
 
-export const syntheticFarms = (count: number, seed: number, today = new Date()): { farms: Farm[]; devices: Device[] } => {
+/** `pkg`: every farm's package (`--package`); without it the farms take the three in turn. */
+export const syntheticFarms = (count: number, seed: number, today = new Date(), pkg?: Farm['package']): { farms: Farm[]; devices: Device[] } => {
   const farms: Farm[] = [];
   const devices: Device[] = [];
   for (let n = 1; n <= count; n += 1) {
     const rng = createRng(seed * 7919 + n);
     const fonterraId = syntheticSupplyNumber(n);
     const id = fonterraId.toLowerCase();
-    const pkg = PACKAGES[(n - 1) % PACKAGES.length] as Farm['package'];
+    const farmPackage = pkg ?? (PACKAGES[(n - 1) % PACKAGES.length] as Farm['package']);
     const vats = intBetween(rng, 1, 4);
     farms.push({
       _id: `farm-${id}`,
       fonterra_id: fonterraId,
       name: `Simulated farm ${n}`,
-      package: pkg,
+      package: farmPackage,
       is_milk_enabled: true,
       power: true,
       knode: { is_water_enabled: false, is_effluent_enabled: false, is_land_enabled: false, is_weather_enabled: false },
@@ -54,7 +55,7 @@ export const syntheticFarms = (count: number, seed: number, today = new Date()):
         vat_diameter: cfg.diameter,
         wedgeHeight: 60,
         vat_volume_offset: 0,
-        vat_auto: pkg === 'Vat-Man Auto',
+        vat_auto: farmPackage === 'Vat-Man Auto',
       });
     }
   }

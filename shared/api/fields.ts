@@ -44,6 +44,18 @@ export const farmField = idField('farm');
 export const intField = (name: string) =>
   z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`);
 
+/** The widest chart a range is asked for, in pixels: two points a pixel reach the spec's cap of 10,000 a series. */
+export const CHART_POINTS_MAX = 5_000;
+
+/**
+ * A chart's width in pixels (`points`), which the web app sends with a range: the server then
+ * answers at most two readings a pixel (shared/telemetry/display-buckets.ts).
+ */
+export const chartPointsField = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  intField('points').min(1, 'points must be 1 or more').max(CHART_POINTS_MAX, `points may be at most ${CHART_POINTS_MAX}`).optional(),
+);
+
 /** A boolean sent as true/false, 1/0 or a real boolean. */
 export const boolField = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')]);
 

@@ -3,7 +3,7 @@ import { CHART_POINT_CAP, RAW_ARCHIVE_DAYS } from '../../constants';
 import { auditPageSchema } from '../../entities/audit';
 import { deviceSchema } from '../../entities/device';
 import { access, contract } from '../contract';
-import { idField, instantField, intField } from '../fields';
+import { chartPointsField, idField, instantField, intField } from '../fields';
 import { coolerPointSchema, detailPointSchema, periodSchema } from './farmer-activity';
 
 /*
@@ -79,12 +79,14 @@ export const adminDeviceActions = {
     hours1: offsetField('hours1', 24 * SERIES_MAX_DAYS),
     days2: offsetField('days2', SERIES_MAX_DAYS),
     hours2: offsetField('hours2', 24 * SERIES_MAX_DAYS),
+    points: chartPointsField,
   }),
   DEVICE_ONE_SERIES_TIME_RANGE: z.object({
     type: z.literal('DEVICE_ONE_SERIES_TIME_RANGE'),
     device_id: deviceIdField,
     start: instantField('start'),
     end: instantField('end'),
+    points: chartPointsField,
   }),
   /** Ours: the same window's figures beside its readings (DEVICE_ONE_SERIES_TIME_RANGE answers the spec's list alone). */
   DEVICE_ONE_SERIES_WINDOW: z.object({
@@ -92,6 +94,8 @@ export const adminDeviceActions = {
     device_id: deviceIdField,
     start: instantField('start'),
     end: instantField('end'),
+    /** As the readings' call: the cooler readings are those of the same kept readings. */
+    points: chartPointsField,
   }),
   DEVICE_ONE_RAW: z.object({
     type: z.literal('DEVICE_ONE_RAW'),

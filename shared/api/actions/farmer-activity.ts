@@ -7,7 +7,7 @@ import { controllerStatusSchema } from '../../telemetry/device-message';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
 import * as startUp from './start-up';
-import { farmField, ID_MAX, instantField, intField, jsonField } from '../fields';
+import { chartPointsField, farmField, ID_MAX, instantField, intField, jsonField } from '../fields';
 import { addPickupResponseSchema, addPickupSchema, deletePickupResponseSchema, deletePickupSchema, pickupListItemSchema } from './farmer-pickup';
 import { MAX_PAGE_INDEX } from '../range';
 
@@ -65,7 +65,8 @@ export const farmerActivityActions = {
    * `since` (issue 14): the newest reading time the client already has; the answer then holds only
    * what is newer (see lastAllItemSchema.since) and the client merges it (shared/telemetry/range-merge.ts).
    */
-  FARMER_DASHBOARD_LAST_ALL: farmRange('FARMER_DASHBOARD_LAST_ALL').extend({ since: optionalText(instantField('since')) }),
+  /** `points`: the chart's width in pixels; the answer then holds at most two readings a pixel (else 1,500 a vat). */
+  FARMER_DASHBOARD_LAST_ALL: farmRange('FARMER_DASHBOARD_LAST_ALL').extend({ since: optionalText(instantField('since')), points: chartPointsField }),
   FARMER_STORAGE_HISTORY: farmOnly('FARMER_STORAGE_HISTORY'),
   FARMER_MILKING_LIST: farmRange('FARMER_MILKING_LIST'),
   FARMER_MILKING_ONE: byActivity('FARMER_MILKING_ONE'),

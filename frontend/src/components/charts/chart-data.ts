@@ -1,4 +1,5 @@
 import type { DetailPoint } from '@shared/api/actions/farmer-activity';
+import { CHART_POINTS_MAX } from '@shared/api/fields';
 import { CHART_POINT_CAP } from '@shared/constants';
 import { isMilkingState, type StateMachine } from '@shared/telemetry/device-message';
 import { formatChartTime } from '../../lib/time-format';
@@ -26,6 +27,15 @@ export interface Marker {
   readonly label?: string;
   readonly dashed?: boolean;
 }
+
+/**
+ * The `points` a chart of `width` CSS pixels asks the server for (the range types' field): the
+ * width rounded up to 100 px, so a window a few pixels narrower asks the same and hits the same
+ * cache; undefined when no width is known (the server then answers its default). CSS pixels, not
+ * device pixels: a line is at least one CSS pixel wide, and a phone's 3× screen would triple the answer.
+ */
+export const chartPoints = (width: number | undefined): number | undefined =>
+  width && width > 0 ? Math.min(CHART_POINTS_MAX, Math.ceil(width / 100) * 100) : undefined;
 
 /** A point of a line chart on a time (epoch ms) x axis. */
 export interface XY {

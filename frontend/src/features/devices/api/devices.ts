@@ -28,18 +28,19 @@ export const deviceRawsQuery = (client: ApiClient, deviceId: string, days: numbe
 export type SeriesWindow = { readonly kind: 'latest'; readonly hours: number } | { readonly kind: 'range'; readonly start: number; readonly end: number };
 
 /** A paged window: its readings (DEVICE_ONE_SERIES_TIME_RANGE, the spec's list) and its figures beside them. */
-const rangeSeries = async (client: ApiClient, fields: { device_id: string; start: string; end: string }, signal: AbortSignal): Promise<SeriesAnswer> => {
+const rangeSeries = async (client: ApiClient, fields: { device_id: string; start: string; end: string; points?: number }, signal: AbortSignal): Promise<SeriesAnswer> => {
   const [vat, window] = await Promise.all([client.call(c.DEVICE_ONE_SERIES_TIME_RANGE, fields, { signal }), client.call(c.DEVICE_ONE_SERIES_WINDOW, fields, { signal })]);
   return { ...window, vat };
 };
 
-export const deviceSeriesQuery = (client: ApiClient, deviceId: string, window: SeriesWindow) =>
+/** `points`: the charts' width in pixels, so the server answers at most two readings a pixel. */
+export const deviceSeriesQuery = (client: ApiClient, deviceId: string, window: SeriesWindow, points?: number) =>
   queryOptions({
-    queryKey: ['devices', 'series', deviceId, window],
+    queryKey: ['devices', 'series', deviceId, window, points],
     queryFn: ({ signal }) =>
       window.kind === 'latest'
-        ? client.call(c.DEVICE_ONE_SERIES, { device_id: deviceId, days1: Math.floor(window.hours / 24), hours1: window.hours % 24, days2: 0, hours2: 0 }, { signal })
-        : rangeSeries(client, { device_id: deviceId, start: new Date(window.start).toISOString(), end: new Date(window.end).toISOString() }, signal),
+        ? client.call(c.DEVICE_ONE_SERIES, { device_id: deviceId, days1: Math.floor(window.hours / 24), hours1: window.hours % 24, days2: 0, hours2: 0, ...(points ? { points } : {}) }, { signal })
+        : rangeSeries(client, { device_id: deviceId, start: new Date(window.start).toISOString(), end: new Date(window.end).toISOString(), ...(points ? { points } : {}) }, signal),
   });
 
 export const setDeviceStatus = (client: ApiClient, deviceId: string, status: 1 | 2) => client.call(c.DEVICE_EDIT, { device_id: deviceId, status });

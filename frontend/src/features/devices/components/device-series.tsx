@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DEFAULT_SERIES_HOURS, SERIES_RANGES, rawId, type SeriesAnswer } from '@shared/api/actions/admin-device';
 import { NO_MORE_DATA } from '@shared/api/range';
-import { bandsOf, seriesOf } from '../../../components/charts/chart-data';
+import { bandsOf, chartPoints, seriesOf } from '../../../components/charts/chart-data';
 import { VatLineChart, type Marker, type XView } from '../../../components/charts/vat-line-chart';
 import { ZoomControl } from '../../../components/charts/zoom-control';
 import { useSnackbar } from '../../../components/snackbar';
@@ -36,7 +36,9 @@ export function DeviceSeries({ deviceId, timeZone, onRaw }: { readonly deviceId:
   const [window, setWindow] = useState<SeriesWindow>({ kind: 'latest', hours: DEFAULT_SERIES_HOURS });
   const [lines, setLines] = useState(false);
   const [view, setView] = useState<XView | undefined>(undefined);
-  const q = useQuery(deviceSeriesQuery(client, deviceId, window));
+  // The charts span the page: its width, taken once, is the resolution the server answers at.
+  const [points] = useState(() => (typeof document === 'undefined' ? undefined : chartPoints(document.documentElement.clientWidth)));
+  const q = useQuery(deviceSeriesQuery(client, deviceId, window, points));
 
   const from = q.data ? Date.parse(q.data.from) : 0;
   const to = q.data ? Date.parse(q.data.to) : 0;

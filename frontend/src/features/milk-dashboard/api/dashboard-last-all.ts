@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod';
 import { farmerActivityContracts, type lastAllResponseSchema } from '@shared/api/actions/farmer-activity';
+import { CHART_POINTS_MAX } from '@shared/api/fields';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import { lastAllCursor, mergeLastAll } from '@shared/telemetry/range-merge';
 import type { ApiClient } from '../../../lib/api-client';
@@ -17,18 +18,26 @@ const rangeFields = (range: ChartRange) =>
   range.kind === 'page' ? { page_index: range.page } : { startDate: range.startDate, endDate: range.endDate };
 
 /**
+ * The range at the finest the server gives (data.csv, farmer §2.5): the charts' answer holds two
+ * readings a pixel, the file should hold as many readings as an answer may.
+ */
+export const fetchCsvRange = (client: ApiClient, farmId: string, range: ChartRange) =>
+  client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), points: CHART_POINTS_MAX });
+
+/**
  * FARMER_DASHBOARD_LAST_ALL (farmer §2.5, §2.17). Errors ('No more data!', a range the server refuses)
  * are shown beside the range controls, so the call takes its own onError instead of the snackbar.
  * Only a live range (page 1, or picked days up to today) refreshes every 120 s; an older one does not change.
  * A refresh asks only for what is newer than the answer it has (`since`, issue 14) and merges it in;
- * when the vats changed in between it asks for the whole range.
+ * when the vats changed in between it asks for the whole range. `points` is the charts' width in
+ * pixels: the server answers at most two readings a pixel (min/max buckets, peaks and alarm lines kept).
  */
-export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: ChartRange, today: string) =>
+export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: ChartRange, today: string, points?: number) =>
   queryOptions({
-    queryKey: ['farmer-dashboard-last-all', farmId, range],
+    queryKey: ['farmer-dashboard-last-all', farmId, range, points],
     queryFn: async ({ signal, client: queries, queryKey }) => {
       const fetchRange = (since?: string) =>
-        client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), ...(since ? { since } : {}) }, { signal, onError: () => undefined });
+        client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), ...(points ? { points } : {}), ...(since ? { since } : {}) }, { signal, onError: () => undefined });
       const previous = isLiveRange(range, today) ? queries.getQueryData<VatLastAll[]>(queryKey) : undefined;
       const since = previous ? lastAllCursor(previous) : undefined;
       if (!previous || !since) return fetchRange();

@@ -259,11 +259,34 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     const { user } = await openDashboard('Vat-Man Pro');
     await screen.findByRole('region', { name: 'Vat 1 charts' });
     await user.click(screen.getByRole('button', { name: 'Download Vat 1 data' }));
-    expect(click).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     const text = await createObjectURL.mock.calls[0]![0].text();
     expect(text.split('\r\n')[0]).toBe('DateTime,Volume,Vat Temperature,Stirrer,milk_in,water_in');
     expect(text.split('\r\n').filter(Boolean)).toHaveLength(3);
     click.mockRestore();
+  });
+
+  it('asks for the range at the charts\' width (two readings a pixel on the server), and data.csv at the finest', async () => {
+    // jsdom lays nothing out: give the section a width for this test only.
+    const width = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('milk-charts') ? 640 : 0;
+    });
+    onTestFinished(() => width.mockRestore());
+    const { createObjectURL: ownCreate, revokeObjectURL: ownRevoke } = URL;
+    URL.createObjectURL = vi.fn(() => 'blob:data');
+    URL.revokeObjectURL = vi.fn();
+    onTestFinished(() => {
+      URL.createObjectURL = ownCreate;
+      URL.revokeObjectURL = ownRevoke;
+    });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    onTestFinished(() => click.mockRestore());
+    const { api, user } = await openDashboard('Vat-Man Pro');
+    await screen.findByRole('region', { name: 'Vat 1 charts' });
+    expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL')[0]?.fields.get('points')).toBe('700');
+    await user.click(screen.getByRole('button', { name: 'Download Vat 1 data' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(api.callsOf('FARMER_DASHBOARD_LAST_ALL').at(-1)?.fields.get('points')).toBe('5000');
   });
 
   it('Lite has no Download', async () => {

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import type { Farm } from '@shared/entities/farm';
 import { localDayOf } from '@shared/time/local-day';
 import { PageButtons } from '../../../components/page-buttons';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
-import { dashboardLastAllQuery, type ChartRange } from '../api/dashboard-last-all';
+import { dashboardLastAllQuery, fetchCsvRange, type ChartRange } from '../api/dashboard-last-all';
+import { chartPoints } from '../../../components/charts/chart-data';
 import { pickerDayText } from '../../../lib/time-format';
 import { checkDays, defaultDays } from '../utils/date-range';
 import { StorageHistory } from './storage-history';
@@ -84,13 +85,26 @@ export function VatChartsSection({
   // On a phone the charts start below the cards: their readings (the largest answer of the screen,
   // parsed on the main thread) are asked for as the farmer scrolls towards them (issue 14).
   const [place, near] = useNearScreen(true);
-  const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range, today), placeholderData: (previous) => previous, enabled: near });
+  // The charts span this section's width: the server answers at that resolution (two readings a
+  // pixel), measured once, so a resize does not ask again (the chart scales what it has).
+  // undefined: not measured yet; null: no layout to measure (the server's default then).
+  const [width, setWidth] = useState<number | null>();
+  const measure = useCallback(
+    (el: HTMLDivElement | null) => {
+      place(el);
+      if (el) setWidth((w) => (w === undefined ? el.clientWidth || null : w));
+    },
+    [place],
+  );
+  const points = chartPoints(width ?? undefined);
+  const { data, error, isFetching } = useQuery({ ...dashboardLastAllQuery(client, farm._id, range, today, points), placeholderData: (previous) => previous, enabled: near && width !== undefined });
+  const csvData = (deviceId: string) => async () => (await fetchCsvRange(client, farm._id, range)).find((v) => v.device._id === deviceId);
   const page = range.kind === 'page' ? range.page : 1;
 
   // Twelve charts and the storage history under the cards: each draws as it nears the screen (issue 14).
   return (
     <DeferOffscreenCharts value={true}>
-      <div ref={place} className="milk-charts">
+      <div ref={measure} className="milk-charts">
         {hasDatePicker(farm.package) ? (
           <DatePicker today={today} onView={setRange} />
         ) : (
@@ -106,7 +120,7 @@ export function VatChartsSection({
           </p>
         )}
         {isFetching && !data && <p className="page__note">Loading charts…</p>}
-        {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} view={view} onView={setView} timeZone={farm.timezone} quiet={quiet.get(item.device._id)} now={now} />)}
+        {data && !error && data.map((item) => <VatCharts key={item.device._id} item={item} download={hasDatePicker(farm.package)} csvData={csvData(item.device._id)} view={view} onView={setView} timeZone={farm.timezone} quiet={quiet.get(item.device._id)} now={now} />)}
         <StorageHistory farm={farm} />
       </div>
     </DeferOffscreenCharts>

@@ -9,9 +9,14 @@ const AGITATOR_STOP = 'rgb(240 168 48 / 25%)';
 const OUTAGE = 'rgb(198 40 40 / 18%)';
 const BATTERY_OFF = 'rgb(91 103 117 / 18%)';
 
-/** Saves the vat's readings of the range as data.csv (farmer §2.5, Pro and Auto). */
-const downloadCsv = (item: VatLastAll, timeZone: string | undefined) =>
-  saveFile(buildDataCsv(item.detailData, item.coolerData, timeZone), DATA_CSV_NAME, 'text/csv;charset=utf-8');
+/**
+ * Saves the vat's readings of the range as data.csv (farmer §2.5, Pro and Auto): asked again at the
+ * finest resolution when `csvData` is given (the charts' answer holds two readings a pixel).
+ */
+const downloadCsv = async (item: VatLastAll, timeZone: string | undefined, csvData: (() => Promise<VatLastAll | undefined>) | undefined) => {
+  const fine = (await csvData?.()) ?? item;
+  saveFile(buildDataCsv(fine.detailData, fine.coolerData, timeZone), DATA_CSV_NAME, 'text/csv;charset=utf-8');
+};
 
 /**
  * The charts of one vat (farmer §2.5, §2.17, §4, §9): the seven temperatures (the vat's shown, the
@@ -21,6 +26,8 @@ const downloadCsv = (item: VatLastAll, timeZone: string | undefined) =>
 export interface VatChartsProps {
   readonly item: VatLastAll;
   readonly download: boolean;
+  /** The vat's range at the finest resolution, for data.csv; without it the file is the charts' data. */
+  readonly csvData?: (() => Promise<VatLastAll | undefined>) | undefined;
   readonly view: XView | undefined;
   readonly onView: (view: XView) => void;
   /** The farm's zone: the charts and data.csv read its clock (§9). */
@@ -30,7 +37,7 @@ export interface VatChartsProps {
   readonly now?: number;
 }
 
-export function VatCharts({ item, download, view, onView, timeZone, quiet, now = Date.now() }: VatChartsProps) {
+export function VatCharts({ item, download, csvData, view, onView, timeZone, quiet, now = Date.now() }: VatChartsProps) {
   const n = item.device.vat_number;
   const from = Date.parse(item.range.from);
   const to = Date.parse(item.range.to);
@@ -47,7 +54,7 @@ export function VatCharts({ item, download, view, onView, timeZone, quiet, now =
           Vat {n}
         </h2>
         {download && (
-          <button type="button" className="button" onClick={() => downloadCsv(item, timeZone)} aria-label={`Download Vat ${n} data`}>
+          <button type="button" className="button" onClick={() => void downloadCsv(item, timeZone, csvData).catch(() => undefined /* the API client has shown the failure */)} aria-label={`Download Vat ${n} data`}>
             Download
           </button>
         )}
