@@ -9,13 +9,13 @@ import { startTestStack } from '../support/local-stack';
 /*
  * Organization changes racing each other through the local stack (the API gateway stand-in, the
  * real handlers, dynalite): a deletion against an addition under the same organization, and two
- * Admins unlinking each other. Each round starts both requests together, the second after a
- * random few milliseconds, so the rounds fall on every interleaving; every round must end with
+ * Admins unlinking each other. Each round starts both requests together, each after a random
+ * few milliseconds, so the rounds fall on every interleaving; every round must end with
  * nothing hanging under a deleted organization and an Admin left in a living one.
  */
 const PATH = '/api/farmer/organization';
 const PARENT = DEMO_ORGANIZATION.organization._id;
-const ROUNDS = 16;
+const ROUNDS = 24;
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 const t = { farmer: '', member: '', stranger: '' };
@@ -23,7 +23,8 @@ const ids = { member: '', stranger: '' };
 const repository = () => dynamoOrganizationRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable);
 const call = (fields: Record<string, string>, token: string) => stack.post(PATH, fields, token);
 const after = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const jitter = () => after(Math.floor(Math.random() * 25));
+/** A few milliseconds or none: the windows between a read and a write are that wide. */
+const jitter = () => after(Math.floor(Math.random() * 6));
 /** `count` fresh sub-organizations, added one after another (the races are between what follows, not these). */
 const subOrganizations = async (prefix: string, count = ROUNDS): Promise<string[]> => {
   const out: string[] = [];
@@ -60,7 +61,7 @@ describe('organization races', () => {
     const outcomes = await Promise.all(
       subs.map(async (sub) => {
         const [deleted, added] = await Promise.all([
-          call({ type: 'ORGANIZATION_DELETE', _id: sub }, t.farmer),
+          jitter().then(() => call({ type: 'ORGANIZATION_DELETE', _id: sub }, t.farmer)),
           jitter().then(() => call({ type: 'ORGANIZATION_USER_ADD', organization_id: sub, email: 'westfarmer@vatman.local' }, t.farmer)),
         ]);
         const left = await partitionOf(sub);
@@ -83,7 +84,7 @@ describe('organization races', () => {
     const outcomes = await Promise.all(
       subs.map(async (sub, round) => {
         const [deleted, added] = await Promise.all([
-          call({ type: 'ORGANIZATION_DELETE', _id: sub }, t.farmer),
+          jitter().then(() => call({ type: 'ORGANIZATION_DELETE', _id: sub }, t.farmer)),
           jitter().then(() => call({ type: 'ORGANIZATION_ADD', organization_id: sub, name: `Child ${round}`, tag: 'Branch', contact: '', address: '', email: '', phone: '' }, t.farmer)),
         ]);
         const parentLeft = (await partitionOf(sub)).some((i) => i.sk === 'ORG');
@@ -108,7 +109,7 @@ describe('organization races', () => {
     const outcomes = await Promise.all(
       subs.map(async (sub) => {
         const answers = await Promise.all([
-          call({ type: 'ORGANIZATION_USER_UNLINK', organization_id: sub, user_id: ids.stranger }, t.member),
+          jitter().then(() => call({ type: 'ORGANIZATION_USER_UNLINK', organization_id: sub, user_id: ids.stranger }, t.member)),
           jitter().then(() => call({ type: 'ORGANIZATION_USER_UNLINK', organization_id: sub, user_id: ids.member }, t.stranger)),
         ]);
         const { roles } = await repository().getContent(sub);
