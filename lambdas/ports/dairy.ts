@@ -1,6 +1,6 @@
 import type { DairyEventKind, Docket, GatewayAnswer, RefusedDocket } from '../../shared/dairy-company/payloads';
 
-/** One try at sending an event, and what came back (status 0: no answer). */
+/** One try at sending an event, and what came back: the HTTP status (0: no answer). */
 export interface DairyAttempt {
   readonly at: string;
   readonly status: number;

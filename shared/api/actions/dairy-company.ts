@@ -9,7 +9,7 @@ import { farmField, ID_MAX } from '../fields';
  * COLLECTIONS and VAT_CONFIG, /api/installer VAT_SETTINGS, §8 results).
  */
 
-/** One try at sending a report and the gateway's answer (status 0: no answer, retried). */
+/** One try at sending a report and the gateway's answer: its HTTP status, 0 when none came (a retried status or 0: tried again). */
 export const dairyAttemptSchema = z.object({ at: z.string(), status: z.number().int(), message: z.string() });
 
 /** A report to the dairy company as the log shows it: the request as sent and every answer. */
