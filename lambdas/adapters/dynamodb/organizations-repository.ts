@@ -178,9 +178,12 @@ export const dynamoOrganizationRepository = (doc: DynamoDBDocumentClient, table:
       return 'done';
     },
     async addMember(orgId, userId) {
-      if (!(await putRoleItem(orgId, userId, 'User', true))) {
+      // A role already there is kept (an Admin is not demoted by being added again); one unlinked
+      // between the refused put and the read is put again.
+      for (let attempt = 0; !(await putRoleItem(orgId, userId, 'User', true)); attempt += 1) {
         const role = await getRole(orgId, userId);
         if (role) return { role };
+        if (attempt >= 2) throw new Error(`the role of ${userId} in ${orgId} keeps changing`);
       }
       if ((await touch(orgId)) === 'done') return { role: 'User' };
       await deleteItem(roleKey(orgId, userId));
