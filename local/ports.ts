@@ -19,6 +19,8 @@ export const PORTS = {
   iot: { env: 'IOT_PORT', fallback: 3006 },
   /** The live-updates WebSocket API and its @connections management API (issue 26). */
   live: { env: 'LIVE_PORT', fallback: 3007 },
+  /** SSM Parameter Store (the dairy gateway's token, read at run time as in AWS). */
+  ssm: { env: 'SSM_PORT', fallback: 3008 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

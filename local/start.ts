@@ -32,6 +32,7 @@ import type { LiveEvent, LiveResult } from '../lambdas/live/live';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
 import { startDairyGateway, type DairyGateway } from './stand-ins/dairy-gateway';
+import { startSsm } from './stand-ins/ssm';
 import { isDairyCompanyFarm } from '../shared/entities/farm';
 import { HERD_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
 import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
@@ -149,12 +150,22 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // The dairy company's gateway (issue 21): it knows the demo's dairy-company farms, and its
     // dockets for the Pro farm's vat 2 read 4 % low, so calibration has something to find.
     const DAIRY_TOKEN = 'local-dairy-gateway-token';
+    const DAIRY_TOKEN_PARAMETER = '/vatman/dairy-gateway-token';
     const dairyGateway: DairyGateway = await startDairyGateway(ports.dairy, {
       farms: DEMO_FARMS.filter((f) => isDairyCompanyFarm(f.fonterra_id)).map((f) => f.fonterra_id),
       token: DAIRY_TOKEN,
       offVats: { '31245#2': 0.96 },
     });
     closers.push(closeServer(dairyGateway.server));
+    // SSM Parameter Store: the gateway's token is read from it at run time, as in AWS.
+    const ssm = await startSsm(ports.ssm);
+    closers.push(closeServer(ssm.server));
+    ssm.put(DAIRY_TOKEN_PARAMETER, DAIRY_TOKEN);
+    /** The company issues a new token and the operator puts it in the parameter (the functions read it again on their next 401). */
+    const rotateDairyToken = (token: string) => {
+      dairyGateway.rotateToken(token);
+      ssm.put(DAIRY_TOKEN_PARAMETER, token);
+    };
     // IoT's control plane (things, certificates, the device policy) with a local CA for real X.509.
     const ca = localCa(join(DATA, 'iot', 'ca'));
     const iot = await startIotControlPlane(ports.iot, join(DATA, 'iot'), ca, 'localhost');
@@ -241,9 +252,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       // an answer that strays from its contract is a 500 there, not a silent drift. Not for
       // `npm start` and the bench, which must measure what AWS runs (a 30-day range is 16,000 points).
       CHECK_ANSWERS: process.env.VITEST ? '1' : '0',
-      // The dairy company's gateway; in AWS its URL comes from CDK context and its credentials from SSM.
+      // The dairy company's gateway; its URL (CDK context in AWS) and its token's SSM parameter.
       DAIRY_GATEWAY_URL: dairyGateway.url,
-      DAIRY_GATEWAY_TOKEN: DAIRY_TOKEN,
+      DAIRY_GATEWAY_TOKEN_PARAMETER: DAIRY_TOKEN_PARAMETER,
+      SSM_ENDPOINT: ssm.endpoint,
       // The same @aws-sdk/client-iot code as in AWS, against the stand-in (local/stand-ins/iot-control.ts).
       IOT_ENDPOINT: iot.endpoint,
       IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,
@@ -501,7 +513,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ingestDrained = () => ingestStream.drained();
     /** The DynamoDB stand-in's fault switches (tests). */
     const dynamoFaults = { failWritesTo: dynamo.failWritesTo, throttleWrites: dynamo.throttleWrites };
-    return { facts, stop, ingestDrained, dairyGateway, iot, sns, dynamoFaults };
+    return { facts, stop, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, dynamoFaults };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;

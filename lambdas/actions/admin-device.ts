@@ -1,6 +1,5 @@
 import { adminDeviceContracts as contracts, rawId, parseRawId, roundedWindow, SERIES_MAX_DAYS, type SeriesAnswer } from '../../shared/api/actions/admin-device';
 import { NO_MORE_DATA } from '../../shared/api/range';
-import { CHART_POINT_CAP } from '../../shared/constants';
 import { AUDIT_PAGE } from '../../shared/entities/audit';
 import type { Reading } from '../../shared/telemetry/reading';
 import type { Device } from '../../shared/entities/device';

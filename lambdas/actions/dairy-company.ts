@@ -4,7 +4,7 @@ import { tankerFigureFor } from '../../shared/calibration/tanker';
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { withDefaults } from '../../shared/watchman/settings';
-import type { DairyEvent } from '../ports/dairy';
+import { attemptCountOf, type DairyEvent } from '../ports/dairy';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
@@ -17,11 +17,13 @@ const MIN = 60_000;
 const CONNECTED_WITHIN_MS = 5 * MIN;
 
 const reportOf = (e: DairyEvent): DairyReport => ({
+  key: e.key,
   kind: e.kind,
   event_at: e.event_at,
   state: e.state,
   request: JSON.parse(e.payload) as unknown,
   attempts: [...e.attempts],
+  attempt_count: attemptCountOf(e),
 });
 const lastOf = (events: readonly DairyEvent[], kind: DairyEvent['kind']): DairyReport[] => {
   const last = events.filter((e) => e.kind === kind).sort((a, b) => a.event_at.localeCompare(b.event_at)).at(-1);
@@ -38,6 +40,11 @@ export const farmerLogFonterraActions: readonly ServedAction[] = [
         const mine = events.filter((e) => e.vat === d.vat_number);
         return { vat: d.vat_number, activity: [...lastOf(mine, 'milkingevent'), ...lastOf(mine, 'collectionevent')], alert: lastOf(mine, 'vatexceptions') };
       });
+  }),
+  serve(contracts.DAIRY_EVENT_RESEND, ['dairyWrite', 'now'], async ({ farm, key }, { caller, deps, log }) => {
+    const requeued = await deps.dairyWrite.requeueRefused(farm, deps.now().toISOString(), key || undefined);
+    log.info('dairy events queued again', { farm, requeued: requeued.length, by: caller.userId });
+    return { requeued };
   }),
 ];
 

@@ -17,7 +17,7 @@ const run = async (profiles: User[]) => {
   const roles: [string, string][] = [];
   const deps = {
     farms: { findUsersByEmail: async () => profiles },
-    organizationsWrite: { getRole: async () => undefined, putRole: async (_org: string, userId: string, role: string) => void roles.push([userId, role]) },
+    organizationsWrite: { addMember: async (_org: string, userId: string) => (roles.push([userId, 'User']), { role: 'User' }) },
   } as unknown as Ports;
   const ctx = { caller, deps, log: createLogger({}, 'error', () => undefined), org: { organization, role: 'Admin' as const, parents: [] } };
   try {

@@ -126,8 +126,8 @@ export const farmerOrganizationActions: readonly ServedAction[] = [
       package: NON_INDEPENDENT,
       parent_id: org.organization._id,
     };
-    // A random id never meets an existing one; the condition makes sure no node is ever overwritten.
-    if (!(await deps.organizationsWrite.putOrganization(added, { onlyIfNew: true }))) throw new Error(`organization id ${added._id} taken`);
+    // Deleted since the rule read it (another Admin): answered as an unknown organization, nothing left behind.
+    if (!(await deps.organizationsWrite.addSubOrganization(added))) throw new ForbiddenError();
     log.info('organization added', { organization: added._id, parent: org.organization._id, by: caller.userId });
     return added;
   }),
@@ -138,16 +138,18 @@ export const farmerOrganizationActions: readonly ServedAction[] = [
     if (input.package !== undefined && input.package !== stored.package) throw new ValidationError(MSG.packageByProvider);
     const edited: Organization = { ...stored, name: input.name, contact: input.contact, address: input.address, email: input.email, phone: input.phone };
     // Deleted since the rule read it (another Admin): answered as an unknown organization, not brought back.
-    if (!(await deps.organizationsWrite.putOrganization(edited, { onlyIfExists: true }))) throw new ForbiddenError();
+    if (!(await deps.organizationsWrite.editOrganization(edited))) throw new ForbiddenError();
     log.info('organization edited', { organization: stored._id, by: caller.userId });
     return edited;
   }),
 
   serve(contracts.ORGANIZATION_DELETE, ['organizationsWrite'], async (_input, { org, caller, deps, log }) => {
     const id = org.organization._id;
-    const [subs, content] = await Promise.all([deps.organizationsWrite.listSubOrganizations(id), deps.organizationsWrite.getContent(id)]);
-    if (subs.length > 0 || content.farmIds.length > 0) throw new ValidationError(MSG.notEmpty);
-    await deps.organizationsWrite.deleteOrganization(id);
+    // Emptiness is decided by the repository's conditional writes, not by a read here: a
+    // sub-organization or user added at the same moment is either seen or taken back.
+    const outcome = await deps.organizationsWrite.deleteOrganization(id);
+    if (outcome === 'notEmpty') throw new ValidationError(MSG.notEmpty);
+    if (outcome === 'gone') throw new ForbiddenError();
     log.info('organization deleted', { organization: id, by: caller.userId });
     return 'success' as const;
   }),
@@ -161,20 +163,19 @@ export const farmerOrganizationActions: readonly ServedAction[] = [
     if (!user) throw new ValidationError(MSG.notVerified);
     const id = org.organization._id;
     // Adding someone already in it keeps their role (an Admin is not demoted by being added again).
-    const existing = await deps.organizationsWrite.getRole(id, user._id);
-    if (existing) return { user_id: user._id, role: existing };
-    await deps.organizationsWrite.putRole(id, user._id, 'User');
-    log.info('organization user added', { organization: id, added: user._id, by: caller.userId });
-    return { user_id: user._id, role: 'User' as const };
+    const added = await deps.organizationsWrite.addMember(id, user._id);
+    if (added === 'gone') throw new ForbiddenError();
+    log.info('organization user added', { organization: id, added: user._id, role: added.role, by: caller.userId });
+    return { user_id: user._id, role: added.role };
   }),
 
   serve(contracts.ORGANIZATION_USER_UNLINK, ['organizationsWrite'], async (input, { org, caller, deps, log }) => {
     const id = org.organization._id;
-    const { roles } = await deps.organizationsWrite.getContent(id);
-    const target = roles.find((r) => r.user_id === input.user_id);
-    if (!target) throw new ValidationError(MSG.notMember);
-    if (target.role === 'Admin' && roles.filter((r) => r.role === 'Admin').length === 1) throw new ValidationError(MSG.lastAdmin);
-    await deps.organizationsWrite.deleteRole(id, input.user_id);
+    // The last-Admin rule is the repository's condition on the node, so two Admins unlinking each other cannot both succeed.
+    const outcome = await deps.organizationsWrite.removeMember(id, input.user_id);
+    if (outcome === 'notMember') throw new ValidationError(MSG.notMember);
+    if (outcome === 'lastAdmin') throw new ValidationError(MSG.lastAdmin);
+    if (outcome === 'gone') throw new ForbiddenError();
     log.info('organization user unlinked', { organization: id, unlinked: input.user_id, by: caller.userId });
     return 'success' as const;
   }),

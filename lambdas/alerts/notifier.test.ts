@@ -78,6 +78,7 @@ const world = (
   const finished = new Map<string, string>();
   const deliveries = new Map<string, Delivery>();
   let sms = smsUsed;
+  const holders = new Set<string>();
   let clock = new Date('2026-11-22T03:31:00.000Z');
   const keyOf = (d: Pick<Delivery, 'alert_id' | 'user_id' | 'channel' | 'escalation'>) => `${d.alert_id}|${d.user_id}|${d.channel}|${d.escalation ?? 0}`;
   const stored = esc?.stored ?? (() => alert());
@@ -112,12 +113,15 @@ const world = (
       );
       return true;
     },
-    async reserveSms(_f, _m, total) {
+    async reserveSms(_f, _m, total, holder) {
+      if (holders.has(holder)) return true;
       if (sms >= total) return false;
       sms += 1;
+      holders.add(holder);
       return true;
     },
-    async releaseSms() {
+    async releaseSms(_f, _m, holder) {
+      if (!holders.delete(holder)) return;
       sms -= 1;
     },
   } satisfies Pick<

@@ -8,7 +8,7 @@ import { smsTotalFor } from '../../shared/constants';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
 import type { AlertSettingsRepository } from '../ports/alert-settings';
-import type { AlertsRepository, Delivery, DeliveryChannel, DeliveryOutcome, StoredNotification } from '../ports/alerts';
+import { smsHolderOf, type AlertsRepository, type Delivery, type DeliveryChannel, type DeliveryOutcome, type StoredNotification } from '../ports/alerts';
 import type { FarmRepository } from '../ports/farms';
 import { alertRecipientOf } from '../ports/alert-email';
 import type { AlertSender } from '../ports/alert-email';
@@ -87,13 +87,17 @@ export const makeNotifier = (deps: NotifierDeps) => {
   /** Escalation deliveries are steps of their own; the first delivery of a channel is the one without a step. */
   const firstOnly = (ds: readonly Delivery[]) => ds.filter((d) => !d.escalation);
 
-  /** Takes a text from the farm's allowance and records the delivery; the text is given back when the record already existed. */
+  /**
+   * Takes the delivery's text from the farm's allowance, then records the delivery. The text is
+   * named after the delivery, so a run that died between the two takes the same text again (not a
+   * second one), and a delivery another run recorded already holds it: it is not given back.
+   */
   const addSms = async (farm: Farm, alertId: string, userId: string, extra: { fallback?: boolean; escalation?: 1 | 2; escalation_due?: string } = {}): Promise<'added' | 'exists' | 'allowance'> => {
     const month = localMonth(deps.now(), farm.timezone);
-    if (!(await alerts.reserveSms(farm._id, month, smsTotalFor(farm.package)))) return 'allowance';
+    const holder = smsHolderOf({ alert_id: alertId, user_id: userId, ...(extra.escalation ? { escalation: extra.escalation } : {}) });
+    if (!(await alerts.reserveSms(farm._id, month, smsTotalFor(farm.package), holder))) return 'allowance';
     const at = deps.now().toISOString();
     if (await alerts.addDelivery({ farm_id: farm._id, alert_id: alertId, user_id: userId, channel: 'sms', due_at: at, created_at: at, sms_month: month, ...extra })) return 'added';
-    await alerts.releaseSms(farm._id, month);
     return 'exists';
   };
   const addEmail = (farm: Farm, alertId: string, userId: string, extra: { note?: string; fallback?: boolean; escalation?: 1 | 2; escalation_due?: string; due_at?: string } = {}) => {
@@ -214,7 +218,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
     // The month this text is counted in: at planning, or (an escalation step) when it is sent.
     let smsMonth = d.sms_month;
     const giveBack = async (farm: Farm) => {
-      if (d.channel === 'sms' && smsMonth) await alerts.releaseSms(farm._id, smsMonth);
+      if (d.channel === 'sms' && smsMonth) await alerts.releaseSms(farm._id, smsMonth, smsHolderOf(d));
     };
     const [n, farm, user] = await Promise.all([alerts.get(d.farm_id, d.alert_id), deps.farms.getFarm(d.farm_id), deps.farms.getUser(d.user_id)]);
     if (!n || !farm || !user || user.is_demo) {
@@ -257,7 +261,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
       // (most are never sent: the alert is read first). Used up: the email instead.
       const month = localMonth(deps.now(), farm.timezone);
       const total = smsTotalFor(farm.package);
-      if (!(await alerts.reserveSms(farm._id, month, total))) return failedForGood('skipped', `the farm's ${total} texts of this month are used up`);
+      if (!(await alerts.reserveSms(farm._id, month, total, smsHolderOf(d)))) return failedForGood('skipped', `the farm's ${total} texts of this month are used up`);
       smsMonth = month;
     }
     try {

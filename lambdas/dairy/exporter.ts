@@ -1,5 +1,5 @@
 import type { DairyGatewayClient } from '../ports/dairy';
-import { GatewayUnavailableError } from '../ports/dairy';
+import { attemptCountOf, GatewayUnavailableError } from '../ports/dairy';
 import type { DairyEvent, DairyRepository } from '../ports/dairy';
 import type { AlertsRepository } from '../ports/alerts';
 import type { FarmRepository } from '../ports/farms';
@@ -9,6 +9,7 @@ import { collectionEventOf, milkingEventOf, vatExceptionOf } from '../../shared/
 import { gatewayJson, type DairyEventKind } from '../../shared/dairy-company/payloads';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import type { Logger } from '../lib/logger';
+import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, metricFields } from '../lib/metrics';
 import { checkTankerDifference, savedMatchingMinutes } from '../alerts/tanker-check';
 
 const MIN = 60_000;
@@ -43,7 +44,9 @@ const eventKey = (farmId: string, vat: number, kind: DairyEventKind, at: string)
  *  1. queue: every finished milking and collection of the synced farms' vats, and every exception
  *     notification (1001-1004, 1201), becomes one queued event (conditional put on its key);
  *  2. send: each due event is posted with its idempotency key; a 2xx marks it sent, a 4xx refused
- *     (the gateway's final word, kept for the log), no answer leaves it pending with a backoff;
+ *     (the gateway's word on the event, kept for the log until an operator sends it again); no
+ *     answer, a 5xx or an answer that is not about the event (401/403 with the token read again,
+ *     408, 409, 429) leaves it pending with a backoff;
  *  3. dockets: the company's tanker dockets of the last week are fetched and stored per vat, and
  *     each vat's collections are held against them (alert 702, lambdas/alerts/tanker-check.ts).
  * The queue is the Farms table's pending index, not SQS: an event must be kept with its attempts
@@ -98,12 +101,15 @@ export const makeDairyExporter = (d: ExporterDeps) => {
       const { status, answer } = await d.gateway.send(e.kind, e.supplier_id, e.payload, e.key);
       const state = status >= 200 && status < 300 ? 'sent' : 'refused';
       await d.dairy.recordAttempt(e, { at, status, message: answer.message }, { state });
-      if (state === 'refused') d.log.warn('dairy gateway refused an event', { farm: e.farm_id, key: e.key, status, message: answer.message });
+      // An operator must hear of it (the DairyEventsRefused alarm) and can send it again (DAIRY_EVENT_RESEND, npm run dairy-resend).
+      if (state === 'refused') d.log.warn('dairy gateway refused an event', { farm: e.farm_id, key: e.key, status, message: answer.message, ...metricFields(DAIRY_EVENTS_REFUSED, 1, d.now()) });
       return state;
     } catch (err) {
       if (!(err instanceof GatewayUnavailableError)) throw err;
-      const next = new Date(d.now().getTime() + retryDelayMs(e.attempts.length + 1)).toISOString();
-      await d.dairy.recordAttempt(e, { at, status: 0, message: err.message }, { state: 'pending', next_at: next });
+      const next = new Date(d.now().getTime() + retryDelayMs(attemptCountOf(e) + 1)).toISOString();
+      await d.dairy.recordAttempt(e, { at, status: err.status, message: err.message }, { state: 'pending', next_at: next });
+      // A refused token holds every event back until the parameter holds one the gateway takes.
+      if (err.status === 401 || err.status === 403) d.log.warn('dairy gateway refused the token', { farm: e.farm_id, status: err.status, ...metricFields(DAIRY_TOKEN_REFUSED, 1, d.now()) });
       return 'retry';
     }
   };

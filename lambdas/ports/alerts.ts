@@ -157,10 +157,22 @@ export interface EscalationQueue {
 }
 
 /** A farm's monthly text allowance (`SMS#<month>`). */
+/**
+ * The text a delivery holds in its farm's monthly allowance, named after the delivery (alert, user,
+ * escalation step): reserving it again after a crash between the reservation and the delivery's
+ * record finds it already taken instead of taking a second one.
+ */
+export const smsHolderOf = (d: { readonly alert_id: string; readonly user_id: string; readonly escalation?: 1 | 2 }): string =>
+  `${d.alert_id}#${d.user_id}${d.escalation ? `#e${d.escalation}` : ''}`;
+
 export interface SmsAllowance {
-  /** Takes one text from the farm's monthly allowance; false when it is used up. */
-  reserveSms(farmId: string, month: string, total: number): Promise<boolean>;
-  releaseSms(farmId: string, month: string): Promise<void>;
+  /**
+   * Takes one text from the farm's monthly allowance for `holder` (smsHolderOf); true also when
+   * the holder already has it (counted once), false when the allowance is used up.
+   */
+  reserveSms(farmId: string, month: string, total: number, holder: string): Promise<boolean>;
+  /** Gives the holder's text back (nothing when the holder has none). */
+  releaseSms(farmId: string, month: string, holder: string): Promise<void>;
   smsCount(farmId: string, month: string): Promise<number>;
 }
 

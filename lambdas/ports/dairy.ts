@@ -1,6 +1,6 @@
 import type { DairyEventKind, Docket, GatewayAnswer, RefusedDocket } from '../../shared/dairy-company/payloads';
 
-/** One try at sending an event, and what came back (status 0: no answer). */
+/** One try at sending an event, and what came back: the HTTP status (0: no answer). */
 export interface DairyAttempt {
   readonly at: string;
   readonly status: number;
@@ -22,11 +22,24 @@ export interface DairyEvent {
   readonly event_at: string;
   /** The request body as sent (gatewayJson). */
   readonly payload: string;
-  /** pending: still to be sent (next_at); sent: the gateway accepted it; refused: a 4xx answer, final. */
+  /**
+   * pending: still to be sent (next_at); sent: the gateway accepted it; refused: the gateway's
+   * verdict on the event itself (a 4xx other than those RETRIED_STATUSES), kept until an operator
+   * sends it again (`requeue`).
+   */
   readonly state: 'pending' | 'sent' | 'refused';
   readonly next_at: string;
+  /** The last MAX_KEPT_ATTEMPTS tries, oldest first: an outage of weeks must not grow the item towards DynamoDB's 400 KB. */
   readonly attempts: readonly DairyAttempt[];
+  /** Every try ever made (absent on events stored before the history was bounded: then `attempts.length`). */
+  readonly attempt_count?: number;
 }
+
+/** How many tries an event keeps for the log (with the total in `attempt_count`). */
+export const MAX_KEPT_ATTEMPTS = 10;
+
+/** Tries made so far, for events stored with or without `attempt_count`. */
+export const attemptCountOf = (e: Pick<DairyEvent, 'attempts' | 'attempt_count'>): number => e.attempt_count ?? e.attempts.length;
 
 /** A docket as stored for a farm's vat (the company's pickup record). */
 export interface StoredDocket extends Docket {
@@ -38,8 +51,23 @@ export interface DairyRepository {
   addEvent(event: DairyEvent): Promise<'created' | 'exists'>;
   /** Pending events due at `now`, oldest first (the pending index of every farm). */
   listDue(now: string): Promise<DairyEvent[]>;
-  /** Records a try; `outcome` sets the state (pending with the next try's time, sent or refused). */
-  recordAttempt(event: Pick<DairyEvent, 'farm_id' | 'vat' | 'kind' | 'event_at'>, attempt: DairyAttempt, outcome: { state: 'sent' | 'refused' } | { state: 'pending'; next_at: string }): Promise<void>;
+  /**
+   * Records a try on the event as it was read (its attempts and count): the newest
+   * MAX_KEPT_ATTEMPTS are kept and the count goes up by one; `outcome` sets the state (pending with
+   * the next try's time, sent or refused). Nothing changes when the event is no longer pending or
+   * another run recorded a try since it was read.
+   */
+  recordAttempt(
+    event: Pick<DairyEvent, 'farm_id' | 'vat' | 'kind' | 'event_at' | 'attempts' | 'attempt_count'>,
+    attempt: DairyAttempt,
+    outcome: { state: 'sent' | 'refused' } | { state: 'pending'; next_at: string },
+  ): Promise<void>;
+  /**
+   * Puts the farm's refused events (or the one with `key`) back in the queue, due at `now`; their
+   * tries are kept. Answers the keys requeued. Only refused events move: a pending or sent one is
+   * left as it is.
+   */
+  requeueRefused(farmId: string, now: string, key?: string): Promise<string[]>;
   /** A farm's events, by vat, kind and time. */
   listEvents(farmId: string): Promise<DairyEvent[]>;
   putDocket(docket: StoredDocket): Promise<void>;
@@ -48,10 +76,18 @@ export interface DairyRepository {
 }
 
 /**
+ * Answers that say nothing about the event itself, so the event is tried again with the backoff:
+ * 401 and 403 (the token was rotated or expired: it is read again before the next try), 408
+ * (the gateway timed out), 409 (a conflict at the gateway, e.g. the same key in flight), 429.
+ */
+export const RETRIED_STATUSES: readonly number[] = [401, 403, 408, 409, 429];
+
+/**
  * The dairy company's telemetry gateway (operator §7 "External telemetry interface"): events out,
  * tanker dockets in. `send` answers the gateway's `{code, message}` with the HTTP status; it throws
- * only when there is no answer to judge (network, timeout, a 5xx or 429, an unreadable body), which
- * the exporter retries. A 4xx answer is the gateway's verdict on the event and is final.
+ * GatewayUnavailableError when the answer does not judge the event (network, timeout, a 5xx, one of
+ * RETRIED_STATUSES, an unreadable body), which the exporter retries. Any other 4xx is the gateway's
+ * verdict on the event.
  */
 export interface DairyGatewayClient {
   send(kind: DairyEventKind, supplierId: string, body: string, idempotencyKey: string): Promise<{ status: number; answer: GatewayAnswer }>;
@@ -59,4 +95,12 @@ export interface DairyGatewayClient {
   dockets(supplierId: string, from: string, to: string): Promise<{ dockets: Docket[]; refused: RefusedDocket[] }>;
 }
 
-export class GatewayUnavailableError extends Error {}
+/** No verdict on the event; `status` is the HTTP status when there was one (0: no answer). */
+export class GatewayUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly status = 0,
+  ) {
+    super(message);
+  }
+}

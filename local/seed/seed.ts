@@ -120,13 +120,12 @@ export const seedDemoMilkingWindows = async (windows: MilkingWindowsRepository, 
  */
 export const seedDemoOrganization = async (organizations: OrganizationRepository, ids: Readonly<Record<string, string>>) => {
   const { organization, farms, roles } = DEMO_ORGANIZATION;
-  if (await organizations.getOrganization(organization._id)) return;
+  // The node first: links and roles are only ever added under a node that is there (decision 046).
+  if (!(await organizations.createOrganization(organization))) return;
   for (const farmId of farms) await organizations.linkFarm(organization._id, farmId);
   for (const r of roles) {
     const userId = ids[r.email];
     if (!userId) throw new Error(`Seed: no demo account ${r.email} for the demo organization`);
-    await organizations.putRole(organization._id, userId, r.role);
+    await organizations.setRole(organization._id, userId, r.role);
   }
-  // The node last: a start interrupted before this point seeds the links again next time.
-  await organizations.putOrganization(organization);
 };

@@ -54,6 +54,8 @@ export interface DairyGateway {
   dockets(supplierId: string): Docket[];
   /** The gateway answers 503 to everything until `until` (epoch ms). */
   outage(until: number): void;
+  /** The company issues a new token: from now on only it is accepted (the old one answers 401). */
+  rotateToken(token: string): void;
 }
 
 /** Deterministic noise per docket: a hash of the pickup, so a restart makes the same docket. */
@@ -81,6 +83,7 @@ export const startDairyGateway = async (port: number, options: DairyGatewayOptio
   const answers = new Map<string, { status: number; answer: GatewayAnswer }>();
   const docketsBySupplier = new Map<string, Docket[]>();
   let downUntil = 0;
+  let token = options.token;
 
   const send = (res: ServerResponse, status: number, answer: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   const bad = (message: string) => ({ status: 400, answer: { code: 400, message } });
@@ -168,7 +171,7 @@ export const startDairyGateway = async (port: number, options: DairyGatewayOptio
         log.push({ kind, supplierId, key, status: 503 });
         return send(res, 503, { code: 503, message: 'Service Unavailable' });
       }
-      if (req.headers.authorization !== `Bearer ${options.token}`) {
+      if (req.headers.authorization !== `Bearer ${token}`) {
         log.push({ kind, supplierId, key, status: 401 });
         return send(res, 401, { code: 401, message: 'Unauthorized' });
       }
@@ -219,6 +222,9 @@ export const startDairyGateway = async (port: number, options: DairyGatewayOptio
     dockets: (supplierId) => [...(docketsBySupplier.get(supplierId.toUpperCase()) ?? [])],
     outage: (until) => {
       downUntil = until;
+    },
+    rotateToken: (next) => {
+      token = next;
     },
   };
 };

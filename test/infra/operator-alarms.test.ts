@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SMS_SPEND_ALARM_USD, INGEST_ITERATOR_AGE_ALARM_MS } from '../../cdk/lib/constructs/operator-alarms';
-import { DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
+import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
 import { lambdaFunctions, onlyResourceId, synthVatMan, type Synthesized } from './synth';
 
 let synth: Synthesized;
@@ -35,9 +35,9 @@ const alarmOn = (namespace: string, metricName: string, extra: Record<string, un
   });
 
 describe('operator alarms', () => {
-  it('are five, each on the one operator topic', () => {
+  it('are seven, each on the one operator topic', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5);
+    expect(alarms).toHaveLength(7);
     for (const a of alarms) expect((a.Properties as { AlarmActions: unknown }).AlarmActions).toEqual([{ Ref: topicId }]);
   });
 
@@ -56,6 +56,16 @@ describe('operator alarms', () => {
   it('delivery dead letters: the VatMan/DeliveryDeadLetters metric the delivery queue writes (EMF)', () => {
     expect([METRICS_NAMESPACE, DELIVERY_DEAD_LETTERS]).toEqual(['VatMan', 'DeliveryDeadLetters']);
     alarmOn('VatMan', 'DeliveryDeadLetters', { Statistic: 'Sum', Period: 300, Threshold: 1 });
+  });
+
+  it('dairy events refused: any event the gateway refused (the VatMan/DairyEventsRefused metric the exporter writes, EMF)', () => {
+    expect(DAIRY_EVENTS_REFUSED).toBe('DairyEventsRefused');
+    alarmOn('VatMan', 'DairyEventsRefused', { Statistic: 'Sum', Period: 300, Threshold: 1 });
+  });
+
+  it('dairy token refused: the gateway refusing the token twice in 15 minutes (a rotation not yet in SSM)', () => {
+    expect(DAIRY_TOKEN_REFUSED).toBe('DairyTokenRefused');
+    alarmOn('VatMan', 'DairyTokenRefused', { Statistic: 'Sum', Period: 900, Threshold: 2 });
   });
 
   it('SMS spend: the month-to-date spend of SNS SMS', () => {

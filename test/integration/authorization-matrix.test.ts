@@ -183,6 +183,8 @@ const SAMPLES: Record<string, Sample> = {
   // Someone not in the group: past the rule, refused by the action (422).
   ORGANIZATION_USER_UNLINK: { fields: () => ({ organization_id: 'org-ngata', user_id: 'not-a-member' }), ok: 422 },
   FARMER_LOG_FONTERRA: { fields: () => ({ farm: 'farm-pro' }) },
+  // The matrix's stack sends nothing to the gateway, so nothing is refused: allowed callers queue nothing.
+  DAIRY_EVENT_RESEND: { fields: () => ({ farm: 'farm-pro' }) },
   COLLECTIONS: { fields: () => ({ amount: 'RECENT', supplyNumber: '31245', vatNumber: '1' }) },
   // Calibration's VAT_CONFIG reads (operator §7 lists a VAT_CONFIG on each endpoint, keyed here by path).
   '/api/calibration VAT_CONFIG': { fields: () => ({ supplyNumber: '31245', vatNumber: '1' }) },

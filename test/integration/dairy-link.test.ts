@@ -188,9 +188,9 @@ describe('the dairy company link over a simulated week', () => {
     }
     expect(log[0]?.alert[0]).toMatchObject({ kind: 'vatexceptions', state: 'sent', request: { Type: 'ApcHigh', Description: { APC: 5.4 } } });
     expect(log[1]?.alert[0]).toMatchObject({ request: { Type: 'LateMilking', Description: { Limit: '01:20:00' } } });
-    // The outage's collection shows its failed tries before the success.
+    // The outage's collection shows its failed tries (the gateway's 503) before the success.
     const all = await dynamoDairyRepository(createDocumentClient(), stack.facts.dynamodb.farmsTable).listEvents('farm-pro');
-    const retried = all.filter((e) => e.attempts.some((a) => a.status === 0));
+    const retried = all.filter((e) => e.attempts.some((a) => a.status === 503));
     expect(retried.length).toBeGreaterThan(0);
     expect(retried.every((e) => e.state === 'sent' && e.attempts.at(-1)?.status === 200)).toBe(true);
     for (const token of [west, stranger]) expect((await stack.post('/api/farmer/log/fonterra', { type: 'FARMER_LOG_FONTERRA', farm: 'farm-pro' }, token)).status).toBe(403);

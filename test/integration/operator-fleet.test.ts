@@ -117,9 +117,11 @@ describe('FLEET_SUMMARY', () => {
     const month = localMonth(new Date(), DEFAULT_TIME_ZONE);
     const before = (await summary()).sms;
     expect(before).toMatchObject({ month, alarm_usd: 50 });
-    expect(await alerts.reserveSms('farm-pro', month, 120)).toBe(true);
-    expect(await alerts.reserveSms('farm-auto', month, 120)).toBe(true);
-    await alerts.releaseSms('farm-auto', month);
+    expect(await alerts.reserveSms('farm-pro', month, 120, 'fleet-test-1')).toBe(true);
+    expect(await alerts.reserveSms('farm-auto', month, 120, 'fleet-test-2')).toBe(true);
+    // A retry of the same delivery takes no second text, and counts none.
+    expect(await alerts.reserveSms('farm-pro', month, 120, 'fleet-test-1')).toBe(true);
+    await alerts.releaseSms('farm-auto', month, 'fleet-test-2');
     expect((await summary()).sms.sent).toBe(before.sent + 1);
   });
 

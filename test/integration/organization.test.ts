@@ -70,8 +70,8 @@ describe('ORGANIZATION_LIST', () => {
     // Two texts already sent to farm-auto this farm-local month (the notifier's count).
     const alerts = dynamoAlertsRepository(createDocumentClient(), stack.facts.dynamodb.alertsTable);
     const month = localMonth(new Date(), 'Pacific/Auckland');
-    await alerts.reserveSms('farm-auto', month, 120);
-    await alerts.reserveSms('farm-auto', month, 120);
+    await alerts.reserveSms('farm-auto', month, 120, 'alert-1#user-1');
+    await alerts.reserveSms('farm-auto', month, 120, 'alert-2#user-1');
     const res = await list(ORG);
     expect(res.status).toBe(200);
     expect(res.body.currentFarm).toMatchObject({ _id: ORG, name: 'Ngata Farming Group', tag: 'Group', package: 'Vat-Man Pro', parent_id: null });

@@ -4,7 +4,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../../lambdas/lib/metrics';
+import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../../lambdas/lib/metrics';
 import { SMS_SPEND_ALARM_USD } from '../../../shared/api/actions/operator-fleet';
 import type { Telemetry } from './telemetry';
 
@@ -25,11 +25,14 @@ export const DEFAULT_SMS_SPEND_ALARM_USD = SMS_SPEND_ALARM_USD;
  * (iterator age), the ingest failing (errors), anything in the ingest's dead-letter queue (a batch
  * given up after its retries, or a message IoT could not put on the stream: re-drive with
  * `npm run replay-dlq -- --aws`), alert deliveries that ended dead-lettered (the EMF metric
- * VatMan/DeliveryDeadLetters, lambdas/lib/metrics.ts), and the month's SMS spend.
+ * VatMan/DeliveryDeadLetters, lambdas/lib/metrics.ts), the month's SMS spend, and the dairy
+ * company's gateway refusing events (VatMan/DairyEventsRefused: an Admin sends them again from the
+ * farm's dairy log, or `npm run dairy-resend`) or the token (VatMan/DairyTokenRefused for 15
+ * minutes: put the company's new token in the SSM parameter; the sync reads it again itself).
  */
 export class OperatorAlarms extends Construct {
   readonly topic: Topic;
-  readonly alarms: Record<'ingestIteratorAge' | 'ingestErrors' | 'ingestDeadLetters' | 'deliveryDeadLetters' | 'smsSpend', Alarm>;
+  readonly alarms: Record<'ingestIteratorAge' | 'ingestErrors' | 'ingestDeadLetters' | 'deliveryDeadLetters' | 'smsSpend' | 'dairyEventsRefused' | 'dairyTokenRefused', Alarm>;
 
   constructor(scope: Construct, id: string, props: OperatorAlarmsProps) {
     super(scope, id);
@@ -75,6 +78,20 @@ export class OperatorAlarms extends Construct {
         `The month's SMS spend reached ${props.smsSpendUsd ?? DEFAULT_SMS_SPEND_ALARM_USD} USD.`,
         new Metric({ namespace: 'AWS/SNS', metricName: 'SMSMonthToDateSpentUSD', statistic: 'Maximum', period: Duration.hours(1) }),
         props.smsSpendUsd ?? DEFAULT_SMS_SPEND_ALARM_USD,
+      ),
+      dairyEventsRefused: alarm(
+        'DairyEventsRefused',
+        "The dairy company's gateway refused events (its answer is in the farm's dairy log): fix the cause, then send them again (DAIRY_EVENT_RESEND on the log page, or npm run dairy-resend).",
+        new Metric({ namespace: METRICS_NAMESPACE, metricName: DAIRY_EVENTS_REFUSED, statistic: 'Sum', period: Duration.minutes(5) }),
+        1,
+      ),
+      // One refusal is a rotation the sync has already recovered from (it reads the token again and
+      // tries again); tries are at most 5 minutes apart, so two in 15 minutes means it has not.
+      dairyTokenRefused: alarm(
+        'DairyTokenRefused',
+        "The dairy company's gateway keeps refusing the token: events wait (none is lost). Put the company's current token in the SSM parameter; the sync reads it again on its next try.",
+        new Metric({ namespace: METRICS_NAMESPACE, metricName: DAIRY_TOKEN_REFUSED, statistic: 'Sum', period: Duration.minutes(15) }),
+        2,
       ),
     };
   }

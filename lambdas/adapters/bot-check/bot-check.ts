@@ -21,10 +21,14 @@ export const recaptchaBotCheck = (secret: () => Promise<string>, fetchFn: Fetch 
   },
 });
 
-/** An SSM SecureString, read once per container (a failed read is tried again at the next call). */
-export const ssmSecret = (client: Pick<SSMClient, 'send'>, name: string): (() => Promise<string>) => {
+/**
+ * An SSM SecureString, read once per container (a failed read is tried again at the next call);
+ * `fresh` reads it again (a secret that was rotated since).
+ */
+export const ssmSecret = (client: Pick<SSMClient, 'send'>, name: string): ((fresh?: boolean) => Promise<string>) => {
   let value: Promise<string> | undefined;
-  return () => {
+  return (fresh = false) => {
+    if (fresh) value = undefined;
     value ??= client.send(new GetParameterCommand({ Name: name, WithDecryption: true })).then((res) => {
       const secret = res.Parameter?.Value;
       if (!secret) throw new Error(`SSM parameter ${name} has no value`);

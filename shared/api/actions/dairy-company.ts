@@ -9,16 +9,21 @@ import { farmField, ID_MAX } from '../fields';
  * COLLECTIONS and VAT_CONFIG, /api/installer VAT_SETTINGS, §8 results).
  */
 
-/** One try at sending a report and the gateway's answer (status 0: no answer, retried). */
+/** One try at sending a report and the gateway's answer: its HTTP status, 0 when none came (a retried status or 0: tried again). */
 export const dairyAttemptSchema = z.object({ at: z.string(), status: z.number().int(), message: z.string() });
 
 /** A report to the dairy company as the log shows it: the request as sent and every answer. */
 export const dairyReportSchema = z.object({
+  /** The event's idempotency key (what DAIRY_EVENT_RESEND names). */
+  key: z.string(),
   kind: z.enum(DAIRY_EVENT_KINDS),
   event_at: z.string(),
   state: z.enum(['pending', 'sent', 'refused']),
   request: z.unknown(),
+  /** The last tries (at most 10), oldest first. */
   attempts: z.array(dairyAttemptSchema),
+  /** Every try made, including those no longer listed. */
+  attempt_count: z.number().int(),
 });
 export type DairyReport = z.infer<typeof dairyReportSchema>;
 
@@ -97,6 +102,18 @@ export const dairyCompanyContracts = {
     input: z.object({ type: z.literal('FARMER_LOG_FONTERRA'), farm: farmField }),
     answer: z.array(vatLogSchema),
     access: access.farmMember(),
+  }),
+  /**
+   * Sends a farm's refused reports (or the one named by `key`) to the dairy company again: they go
+   * back in the queue, due now, with their tries kept. The provider's Admin only (after fixing what
+   * the company refused: a farm id it did not know, a token). Answers the keys queued again.
+   */
+  DAIRY_EVENT_RESEND: contract({
+    path: '/api/farmer/log/fonterra',
+    type: 'DAIRY_EVENT_RESEND',
+    input: z.object({ type: z.literal('DAIRY_EVENT_RESEND'), farm: farmField, key: z.string().trim().max(200, 'key is not valid').optional() }),
+    answer: z.object({ requeued: z.array(z.string()) }),
+    access: access.operator(),
   }),
   COLLECTIONS: contract({
     path: '/api/calibration',

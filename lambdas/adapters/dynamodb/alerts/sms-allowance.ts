@@ -4,26 +4,46 @@ import { conditional, getItem } from '../query';
 import type { SmsAllowance } from '../../../ports/alerts';
 import { countSms } from './fleet-counters';
 
+/**
+ * The month's count of a farm's texts (`sent`) with the deliveries holding them (`holders`, a
+ * string set of at most the month's allowance): taking and giving back are conditional on the
+ * holder, so a retry after a crash never takes a second text for the same delivery.
+ */
 export const smsAllowance = (doc: DynamoDBDocumentClient, table: string): SmsAllowance => ({
-  async reserveSms(farmId, month, total) {
-    const reserved = await conditional(() =>
+  async reserveSms(farmId, month, total, holder) {
+    const taken = await conditional(() =>
       doc.send(
         new UpdateCommand({
           TableName: table,
           Key: k.smsCount(farmId, month),
-          UpdateExpression: 'ADD sent :one',
-          ConditionExpression: 'attribute_not_exists(sent) OR sent < :total',
-          ExpressionAttributeValues: { ':one': 1, ':total': total },
+          UpdateExpression: 'ADD sent :one, holders :holder',
+          ConditionExpression: '(attribute_not_exists(sent) OR sent < :total) AND NOT contains(holders, :id)',
+          ExpressionAttributeValues: { ':one': 1, ':total': total, ':holder': new Set([holder]), ':id': holder },
         }),
       ),
     );
-    if (reserved) await countSms(doc, table, month, 1);
-    return reserved;
+    if (taken) {
+      await countSms(doc, table, month, 1);
+      return true;
+    }
+    // Refused: the allowance is used up, or this delivery already holds its text (a retry).
+    const item = await getItem(doc, table, k.smsCount(farmId, month), { ProjectionExpression: '#h', ExpressionAttributeNames: { '#h': 'holders' } });
+    return item?.holders instanceof Set && item.holders.has(holder);
   },
 
-  async releaseSms(farmId, month) {
-    await doc.send(new UpdateCommand({ TableName: table, Key: k.smsCount(farmId, month), UpdateExpression: 'ADD sent :minus', ExpressionAttributeValues: { ':minus': -1 } }));
-    await countSms(doc, table, month, -1);
+  async releaseSms(farmId, month, holder) {
+    const released = await conditional(() =>
+      doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: k.smsCount(farmId, month),
+          UpdateExpression: 'ADD sent :minus DELETE holders :holder',
+          ConditionExpression: 'contains(holders, :id)',
+          ExpressionAttributeValues: { ':minus': -1, ':holder': new Set([holder]), ':id': holder },
+        }),
+      ),
+    );
+    if (released) await countSms(doc, table, month, -1);
   },
 
   async smsCount(farmId, month) {

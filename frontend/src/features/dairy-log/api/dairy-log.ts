@@ -8,3 +8,6 @@ export const dairyLogQuery = (client: ApiClient, farmId: string) =>
     queryKey: ['dairy-log', farmId],
     queryFn: ({ signal }) => client.call(c.FARMER_LOG_FONTERRA, { farm: farmId }, { signal }),
   });
+
+/** DAIRY_EVENT_RESEND (the provider's Admin): the farm's refused reports back in the queue. */
+export const resendRefused = (client: ApiClient, farmId: string) => client.call(c.DAIRY_EVENT_RESEND, { farm: farmId });
