@@ -14,7 +14,7 @@ import { jsonFields } from './fields';
 type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & {
   readonly paths: Record<string, { post: Record<string, unknown> }>;
-  readonly components: { schemas: Record<string, JsonSchema> };
+  readonly components: Record<string, unknown> & { schemas: Record<string, JsonSchema> };
 };
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -31,7 +31,9 @@ export const accessText = (rule: Access): string => {
     case 'activityMember':
       return `A farmer linked to the farm of the ${rule.activity} activity named by \`${rule.field}\`; Admin any. An unknown activity is a 403 like a foreign one.`;
     case 'operator':
-      return `Members of the Cognito group${rule.groups.length > 1 ? 's' : ''} ${rule.groups.join(', ')} with a confirmed authenticator app; Admin always.`;
+      return rule.groups.length === 0
+        ? 'Admin only (the Cognito group, with a confirmed authenticator app).'
+        : `Admin, and members of the Cognito group${rule.groups.length > 1 ? 's' : ''} ${rule.groups.join(', ')}; each with a confirmed authenticator app.`;
     case 'orgMember':
       return `A user with a role in the organization named by \`${rule.field}\` or one above it; Admin any.${rule.optional ? ' An empty field lists the caller’s own organizations.' : ''}`;
     case 'orgAdmin':
@@ -57,7 +59,7 @@ const toComponent = (schema: z.ZodType, io: 'input' | 'output', name: string, co
     io,
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
-      const json = jsonFields.get(zodSchema as z.ZodType);
+      const json = jsonFields.get(zodSchema);
       if (io !== 'input' || !json) return;
       const { description, ...value } = jsonSchema as JsonSchema;
       for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
@@ -168,7 +170,7 @@ export const openApiDocument = (contracts: readonly Contract[], version: string)
             description: 'The answer of the action named by `type` (see each `<TYPE>.answer` schema).',
             content: { 'application/json': { schema: answers.length === 1 ? answers[0] : { anyOf: answers } } },
           },
-          ...Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [status, { $ref: `#/components/responses/Error${status}` }])),
+          ...Object.fromEntries(Object.entries(ERRORS).map(([status]) => [status, { $ref: `#/components/responses/Error${status}` }])),
         },
       },
     };

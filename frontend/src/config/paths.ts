@@ -82,6 +82,8 @@ export const paths = {
 
   /** The external telemetry interface page (operator §2; the spec does not show its route): static, public. */
   telemetryInterface: { pattern: '/dts/telemetry/interface', to: () => '/dts/telemetry/interface' },
+  /** The API reference (docs/openapi.json rendered; not in the spec): static, public (decision 070). */
+  apiReference: { pattern: '/dts/api', to: () => '/dts/api' },
 
   // Partner shells (operator §2)
   partnerMilkQuality: { pattern: '/dts/:partner/milkquality', to: (partner: string) => `/dts${seg(partner)}/milkquality` },
