@@ -23,13 +23,16 @@ describe.skipIf(!env.run)('API reference', () => {
       await page.goto(`${env.web}/dts/api`);
       await page.getByRole('heading', { name: /Vat-Man API/ }).first().waitFor({ timeout: 30_000 });
       // Endpoints as operations, actions as the body's oneOf, each with its rule.
-      for (const path of ['/api/user', '/api/admin/device', '/api/farmer/dashboard']) await page.getByText(path).first().waitFor();
-      for (const type of ['USER_SIGN_IN', 'USER_CHECK_LOGIN_STATUS', 'DEVICE_LIST', 'FARMER_DASHBOARD_GET']) await page.getByText(type).first().waitFor();
-      await page.getByText('x-access').first().waitFor();
-      await page.getByText(/Admin, and members of the Cognito group Installer/).first().waitFor();
+      const shown = (text: string | RegExp) => page.getByText(text).filter({ visible: true }).first().waitFor();
+      for (const path of ['/api/user', '/api/admin/device', '/api/farmer/dashboard']) await shown(path);
+      for (const type of ['USER_SIGN_IN', 'USER_CHECK_LOGIN_STATUS', 'DEVICE_LIST', 'FARMER_DASHBOARD_GET']) await shown(type);
+      await shown('x-access');
+      await shown(/Admin, and members of the Cognito group Installer/);
     });
     expect(page.url()).toBe(`${env.web}/dts/api`);
-    expect(problems).toEqual([]);
+    // Redoc 2's side menu always tries its vendor's logo from their CDN; the CSP blocks it and Redoc
+    // hides it (decision 071). Nothing else may be blocked or fail.
+    expect(problems.filter((p) => !p.includes('https://cdn.redoc.ly/redoc/logo-mini.svg'))).toEqual([]);
     expect(apiCalls).toEqual([]);
     await page.close();
   }, 90_000);
