@@ -14,7 +14,13 @@ const filesUnder = (dir: string): string[] =>
  * (pdf-lib, about 420 kB) and its Unicode fonts (fontkit, about 860 kB). Caching them at install
  * would cost every farmer's phone over a megabyte of data for a file few of them ever make.
  */
-export const ON_DEMAND_MODULES = ['/features/compliance/utils/record-pdf.ts', '/features/compliance/utils/pdf-fonts.ts'] as const;
+export const ON_DEMAND_MODULES = [
+  '/features/compliance/utils/record-pdf.ts',
+  '/features/compliance/utils/pdf-fonts.ts',
+  // The API reference (/dts/api): Redoc (about 1.2 MB) and the document (600 kB), for integrators, not farmers.
+  '/features/api-reference/components/api-reference-page.tsx',
+  '/docs/openapi.json',
+] as const;
 
 /** The built chunks of the on-demand modules (by the module a chunk stands for). */
 export const onDemandFiles = (chunks: readonly { readonly fileName: string; readonly facadeModuleId?: string | null }[]): string[] =>
@@ -50,7 +56,8 @@ export const serviceWorker = (): Plugin => {
       handler(_options, bundle) {
         const publicDir = config.publicDir;
         const publicFiles = publicDir ? filesUnder(publicDir).map((f) => relative(publicDir, f)) : [];
-        const chunks = Object.values(bundle).flatMap((b) => (b.type === 'chunk' ? [{ fileName: b.fileName, facadeModuleId: b.facadeModuleId }] : []));
+        // An asset (the API reference's JSON) stands for the file it was made from.
+        const chunks = Object.values(bundle).map((b) => ({ fileName: b.fileName, facadeModuleId: b.type === 'chunk' ? b.facadeModuleId : (b.originalFileNames[0] ?? null) }));
         const files = precacheList(Object.keys(bundle), publicFiles, onDemandFiles(chunks));
         const index = bundle['index.html'];
         const indexSource = index && index.type === 'asset' ? String(index.source) : '';

@@ -1,12 +1,18 @@
 import * as z from 'zod';
 
 /**
+ * The JSON-valued fields, so the API reference (shared/api/openapi.ts) can describe them as JSON
+ * text of their schema: zod's own JSON Schema shows only the parsed value.
+ */
+export const jsonFields = z.registry<{ readonly maxChars: number }>();
+
+/**
  * Field helpers for the wire protocol of spec §7: a form-encoded body carries every value as a
  * string, and some fields (user, item, alert_setting, equipment, products …) hold JSON text.
  * A JSON body may carry the same fields as real values; both are accepted.
  */
-export const jsonField = <S extends z.ZodType>(schema: S, name: string, maxChars = JSON_TEXT_MAX) =>
-  z.preprocess((value, ctx) => {
+export const jsonField = <S extends z.ZodType>(schema: S, name: string, maxChars = JSON_TEXT_MAX) => {
+  const field = z.preprocess((value, ctx) => {
     if (typeof value !== 'string') return value;
     if (value.length > maxChars) {
       ctx.addIssue({ code: 'custom', message: `${name} may be at most ${maxChars} characters` });
@@ -19,6 +25,9 @@ export const jsonField = <S extends z.ZodType>(schema: S, name: string, maxChars
       return z.NEVER;
     }
   }, schema);
+  jsonFields.add(field, { maxChars });
+  return field;
+};
 
 /**
  * Input limits (issue "Action contracts"): every string an action takes has a maximum length, so

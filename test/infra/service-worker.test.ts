@@ -23,4 +23,13 @@ describe("the service worker's install list (issue 26)", () => {
       '/manifest.webmanifest',
     ]);
   });
+
+  it("leaves the API reference (/dts/api: Redoc's chunk and the document, an asset named by its source) out: it is for integrators, not farmers' phones", () => {
+    const chunks = [
+      { fileName: 'assets/api-reference-page-a1.js', facadeModuleId: '/app/frontend/src/features/api-reference/components/api-reference-page.tsx' },
+      { fileName: 'assets/openapi-b2.json', facadeModuleId: '../docs/openapi.json' },
+      { fileName: 'assets/other-c3.json', facadeModuleId: '../docs/other.json' },
+    ];
+    expect(onDemandFiles(chunks)).toEqual(['assets/api-reference-page-a1.js', 'assets/openapi-b2.json']);
+  });
 });

@@ -18,6 +18,7 @@ import { decodeJwt, signJwt, strangerKey } from '../support/jwt';
 import { startTestStack } from '../support/local-stack';
 import { reading } from '../support/reading-series';
 import { newInstallFields } from '../support/new-install';
+import { openApiAnswerValidator } from '../support/openapi-answers';
 
 /**
  * The authorization matrix (issue "Action contracts"): every declared contract (shared/api/contracts.ts)
@@ -314,9 +315,13 @@ describe('authorization matrix: every declared action × every kind of caller', 
     expect(ALL_CONTRACTS.filter((c) => !sampleOf(c)).map((c) => `${c.path} ${c.type}`)).toEqual([]);
   });
 
-  it('answers exactly as each access rule says', async () => {
+  it('answers exactly as each access rule says, every 200 answer as docs/openapi.json describes it', async () => {
     const wrong: string[] = [];
+    // Each 200 answer against the API reference (ajv, not the zod schemas it was made from).
+    const violations: string[] = [];
+    const conforms = openApiAnswerValidator();
     let covered = 0;
+    let validated = 0;
     for (const c of ALL_CONTRACTS) {
       const sample = sampleOf(c);
       if (!sample) continue;
@@ -327,11 +332,16 @@ describe('authorization matrix: every declared action × every kind of caller', 
         if (!okStatuses.includes(res.status)) wrong.push(`${c.path} ${c.type} as ${caller}: ${res.status} (expected ${okStatuses.join(' or ')}) ${res.text.slice(0, 160)}`);
         // The operator without TOTP is told why, so the app can send them to enrol.
         else if (caller === 'unenrolled' && c.access.kind === 'operator' && JSON.parse(res.text).message !== MSG_TOTP_REQUIRED) wrong.push(`${c.path} ${c.type} as unenrolled: ${res.text.slice(0, 160)}`);
+        if (res.status === 200) {
+          violations.push(...conforms(c, res.text).map((v) => `${v} (as ${caller})`));
+          validated += 1;
+        }
         covered += 1;
       }
     }
-    console.info(`authorization matrix: ${ALL_CONTRACTS.length} actions × ${CALLERS.length} callers = ${covered} calls`);
+    console.info(`authorization matrix: ${ALL_CONTRACTS.length} actions × ${CALLERS.length} callers = ${covered} calls; ${validated} answers checked against docs/openapi.json`);
     expect(wrong).toEqual([]);
+    expect(violations).toEqual([]);
     expect(covered).toBe(ALL_CONTRACTS.length * CALLERS.length);
   }, 300_000);
 });

@@ -29,6 +29,7 @@ export const screens: RouteObject[] = [
   { path: paths.logout.pattern, lazy: screen(() => import('../features/auth/components/logout-page'), (m) => m.LogoutPage) },
   { path: paths.login.pattern, lazy: screen(() => import('../features/auth/components/login-page'), (m) => m.LoginPage) },
   { path: paths.telemetryInterface.pattern, lazy: screen(() => import('../features/interface-docs/components/interface-docs-page'), (m) => m.InterfaceDocsPage) },
+  { path: paths.apiReference.pattern, lazy: screen(() => import('../features/api-reference/components/api-reference-page'), (m) => m.ApiReferencePage) },
   { path: paths.test.pattern, lazy: screen(() => import('./routes/test-page'), (m) => m.TestPage) },
   // Redirects: the loader answers before anything renders; the fallback is what a pending loader shows.
   { path: paths.redirect.pattern, loader: toRoleLanding, Component: RouteFallback },

@@ -86,6 +86,8 @@ export const paths = {
   telemetry: { pattern: '/dts/telemetry', to: () => '/dts/telemetry' },
   /** The external telemetry interface page (operator §2; the spec does not show its route): static, public. */
   telemetryInterface: { pattern: '/dts/telemetry/interface', to: () => '/dts/telemetry/interface' },
+  /** The API reference (docs/openapi.json rendered; not in the spec): static, public (decision 070). */
+  apiReference: { pattern: '/dts/api', to: () => '/dts/api' },
 
   // Partner shells (operator §2)
   partnerMilkQuality: { pattern: '/dts/:partner/milkquality', to: (partner: string) => `/dts${seg(partner)}/milkquality` },
