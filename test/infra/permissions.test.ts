@@ -337,10 +337,12 @@ describe('least privilege per function', () => {
     expect(writesOn('TelemetryIngest', 'DataAlerts')).toEqual([
       { actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['FARM#*'] },
       { actions: ['dynamodb:PutItem'], keys: ['DEVICE#*'] },
+      // The fleet overview's counters (alerts raised by hour and type, ingest batches).
+      { actions: ['dynamodb:UpdateItem'], keys: ['STATS#*'] },
     ]);
   });
 
-  it('splits Watchman: the job writes its lease, runs and cases by their exact partitions and the farm flag alone, never the settings; SAVE_SETTINGS writes the settings alone', () => {
+  it('splits Watchman: the job writes its lease, runs and cases by their exact partitions and the farm flag alone, never the settings; only SAVE_SETTINGS writes the settings', () => {
     expect(writesOn('WatchmanJob', 'DataFarms')).toEqual([
       { actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem'], keys: ['WATCHMAN#CASE', 'WATCHMAN#LEASE'] },
       { actions: ['dynamodb:PutItem'], keys: ['WATCHMAN#RUN'] },
@@ -350,7 +352,12 @@ describe('least privilege per function', () => {
     // Exact keys (StringEquals), so WATCHMAN (the settings) is matched by none of the job's.
     const equals = grants.filter((g) => g.fn === 'WatchmanJob' && g.leadingKeys?.some((k) => k.startsWith('WATCHMAN')));
     expect(equals.every((g) => g.leadingKeys?.every((k) => !k.includes('*')))).toBe(true);
-    expect(writesOn('ApiWatchman', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem'], keys: ['WATCHMAN'] }]);
+    // SAVE_SETTINGS writes the settings and their audit entry in one transaction, through the
+    // operator changes' shared port, whose key families are those of every audited change.
+    expect(writesOn('ApiWatchman', 'DataFarms')).toEqual([
+      { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['AUDIT#*', 'DEVICE#*', 'FARM#*', 'THING#*', 'UNIT#*', 'USER#*'] },
+      { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['WATCHMAN'] },
+    ]);
     expect(writesOn('WatchmanJob', 'DataAlerts')).toEqual([]);
     expect(writesOn('WatchmanJob', 'DataReadings')).toEqual([{ actions: ['dynamodb:BatchWriteItem'], keys: ['W#*'] }]);
   });
