@@ -54,6 +54,9 @@ describe('IoT control-plane stand-in', () => {
     await p().attachPolicy(cert.certificateArn);
     await p().attachThingPrincipal('unit-000', cert.certificateArn);
     expect(iot.thing('unit-000')?.principals).toEqual([cert.certificateArn]);
+    // Made inactive (the install activates it last): the broker knows no inactive certificate.
+    expect(iot.certificateByPem(cert.certificatePem)).toBeUndefined();
+    await p().activateCertificate(cert.certificateId);
     expect(iot.certificateByPem(cert.certificatePem)?.policies).toEqual(['device-policy']);
     expect(iot.thingOfCertificate(cert.certificateArn)?.thingName).toBe('unit-000');
     // An active certificate cannot be deleted; one still attached to a thing cannot either.

@@ -59,7 +59,7 @@ describe.skipIf(!env.run)('Watchman (/dts/watchman) as Admin', () => {
       expect(cells[2]).toBe(cells[4]);
       await page.getByText('31245: 1 open case').click();
       await page.getByText(/Vat 2 · Agitator probe/).waitFor();
-      expect(await page.getByRole('link', { name: 'Device' }).getAttribute('href')).toBe('/dts/device/dev-31245-2');
+      expect(await page.getByRole('link', { name: 'Device', exact: true }).getAttribute('href')).toBe('/dts/device/dev-31245-2');
 
       // Settings: change a threshold, Save Changes, Success.
       await page.getByRole('tab', { name: 'Settings' }).click();

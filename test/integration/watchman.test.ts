@@ -187,7 +187,7 @@ describe('Watchman over a simulated week of the Pro farm', () => {
     expect(activity[0]).toEqual(runs.at(-1));
     expect(activity.map((r) => r.started_at)).toEqual([...activity.map((r) => r.started_at)].sort().reverse());
     const summary = operatorContracts.GET_ACTIVITY_SUMMARY.answer.parse((await stack.post('/api/watchman', { type: 'GET_ACTIVITY_SUMMARY' }, admin)).body);
-    expect(summary).toEqual({ count: runs.length, open_cases: [] });
+    expect(summary).toEqual({ count: runs.length, open_cases: [], settings_changes: [] });
 
     // Runs are history DynamoDB's TTL deletes after WATCHMAN_HISTORY_DAYS (never shown in the answer).
     const doc = createDocumentClient();
