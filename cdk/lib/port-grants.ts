@@ -208,6 +208,13 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     actions: ['PutItem', 'UpdateItem'] as const,
     why: 'An operator change and its audit entry are one transaction (decision 050) on these items alone: farm flags and package (FARM#), herd flags (USER#), units (UNIT#), devices, their listings and things (DEVICE#, THING#), milking windows (FARM#), Watchman settings (WATCHMAN) and the entry (AUDIT#)',
   })),
+  watchmanSettingsChanges: [{ prefix: 'AUDIT#' }, { equals: 'WATCHMAN' }].map((key) => ({
+    kind: 'tableKeys' as const,
+    table: 'Farms' as const,
+    key,
+    actions: ['PutItem', 'UpdateItem'] as const,
+    why: "SAVE_SETTINGS: Watchman's settings (WATCHMAN) and their audit entry (AUDIT#) in one transaction (decision 050)",
+  })),
   milkingWindows: [read('Farms')],
   milkingWindowsWrite: [readWrite('Farms', 'PutItem')],
   watchman: [read('Farms')],

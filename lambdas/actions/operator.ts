@@ -17,13 +17,13 @@ export const watchmanActions: readonly ServedAction[] = [
 
   // The form's schema (shared/watchman/settings.ts, §5) has already refused an empty, non-numeric
   // or negative field with its message (422) before this runs: nothing is stored then.
-  serve(contracts.SAVE_SETTINGS, ['farms', 'watchman', 'auditedChanges', 'now'], async (input, { deps, log, caller }) => {
+  serve(contracts.SAVE_SETTINGS, ['farms', 'watchman', 'watchmanSettingsChanges', 'now'], async (input, { deps, log, caller }) => {
     const settings = settingsOfForm(input as Record<string, unknown>);
     const saved = withDefaults(await deps.watchman.getSettings());
     const { before, after } = changedText(saved, settings);
     // A save that changes nothing stores nothing: there is no change to put on record.
     if (!before && !after) return 'success' as const;
-    await commitChange(deps, caller, 'watchman', { action: 'SAVE_SETTINGS', target: 'Watchman settings', before, after }, [{ kind: 'watchmanSettings', settings }]);
+    await commitChange({ farms: deps.farms, now: deps.now, auditedChanges: deps.watchmanSettingsChanges }, caller, 'watchman', { action: 'SAVE_SETTINGS', target: 'Watchman settings', before, after }, [{ kind: 'watchmanSettings', settings }]);
     log.info('watchman settings saved', { by: caller.userId, ...settings });
     return 'success' as const;
   }),

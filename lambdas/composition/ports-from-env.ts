@@ -84,6 +84,7 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
     audit: async () => dynamoAuditRepository(documentClient(), farmsTable()),
     auditWrite: async () => dynamoAuditRepository(documentClient(), farmsTable()),
     auditedChanges: async () => dynamoAuditedChanges(documentClient(), farmsTable()),
+    watchmanSettingsChanges: async () => dynamoAuditedChanges(documentClient(), farmsTable()),
     milkingWindows: () => load1('milkingWindowsWrite'),
     milkingWindowsWrite: async () => dynamoMilkingWindowsRepository(documentClient(), farmsTable()),
     watchman: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),

@@ -122,6 +122,8 @@ export interface Ports {
   readonly auditWrite: Pick<AuditRepository, 'record'>;
   /** Operator changes of our items and their audit entry in one transaction (decision 050). */
   readonly auditedChanges: AuditedChanges;
+  /** The same for Watchman's settings alone: its grant is the settings item and the entries, not every audited family. */
+  readonly watchmanSettingsChanges: AuditedChanges;
   /** The farms' milking windows (operator §3 Farm settings row): read, and written by the import. */
   readonly milkingWindows: MilkingWindowsReader;
   readonly milkingWindowsWrite: MilkingWindowsRepository;

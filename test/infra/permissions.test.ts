@@ -352,10 +352,9 @@ describe('least privilege per function', () => {
     // Exact keys (StringEquals), so WATCHMAN (the settings) is matched by none of the job's.
     const equals = grants.filter((g) => g.fn === 'WatchmanJob' && g.leadingKeys?.some((k) => k.startsWith('WATCHMAN')));
     expect(equals.every((g) => g.leadingKeys?.every((k) => !k.includes('*')))).toBe(true);
-    // SAVE_SETTINGS writes the settings and their audit entry in one transaction, through the
-    // operator changes' shared port, whose key families are those of every audited change.
+    // SAVE_SETTINGS writes the settings and their audit entry in one transaction, and nothing else.
     expect(writesOn('ApiWatchman', 'DataFarms')).toEqual([
-      { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['AUDIT#*', 'DEVICE#*', 'FARM#*', 'THING#*', 'UNIT#*', 'USER#*'] },
+      { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['AUDIT#*'] },
       { actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['WATCHMAN'] },
     ]);
     expect(writesOn('WatchmanJob', 'DataAlerts')).toEqual([]);
