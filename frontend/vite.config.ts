@@ -7,7 +7,7 @@ import { serviceWorker } from './build/service-worker.ts';
 import { firstScreenGroup } from './build/first-screen-chunk.ts';
 import { firstScreenPreload } from './build/module-preload.ts';
 import { localStackDev } from './build/local-stack-dev.ts';
-import { portOf } from '../local/ports.ts';
+import { tcpPortOf } from '../local/tcp-ports.ts';
 
 /** Paths relative to this file, so `vite --config frontend/vite.config.ts` works from any directory. */
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -28,7 +28,7 @@ export default defineConfig({
     // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
     serviceWorker(),
     // `npm run dev:web` only: the API and config.json of a running `npm start`.
-    localStackDev(`http://localhost:${portOf('web')}`),
+    localStackDev(`http://localhost:${tcpPortOf('web')}`),
   ],
   resolve: {
     alias: { '@shared': here('../shared') },

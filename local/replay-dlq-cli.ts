@@ -15,7 +15,7 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import mqtt from 'mqtt';
-import { portOf } from './ports';
+import { tcpPortOf } from './tcp-ports';
 import { deadLetterRecords, redrive, redriveAws, type AwsCli } from './replay-dlq';
 
 const args = process.argv.slice(2);
@@ -44,7 +44,7 @@ if (args.includes('--aws')) {
     console.log(`no dead letters (${file} does not exist)`);
   } else {
     const records = deadLetterRecords(readFileSync(file, 'utf8'));
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${portOf('mqtt')}`, { clientId: `replay-dlq-${process.pid}` });
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${tcpPortOf('mqtt')}`, { clientId: `replay-dlq-${process.pid}` });
     const sends: Promise<unknown>[] = [];
     const n = redrive(records, (_key, data) => {
       const event = JSON.parse(data.toString('utf8')) as { payload: string; topic: string };
@@ -53,6 +53,6 @@ if (args.includes('--aws')) {
     await Promise.all(sends);
     await client.endAsync();
     renameSync(file, file.replace(/\.jsonl$/, `.${new Date().toISOString().replace(/[:.]/g, '-')}.redriven.jsonl`));
-    console.log(`re-drove ${n} records from ${file} through mqtt://127.0.0.1:${portOf('mqtt')}`);
+    console.log(`re-drove ${n} records from ${file} through mqtt://127.0.0.1:${tcpPortOf('mqtt')}`);
   }
 }

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { PORTS } from '../../local/ports';
+import { TCP_PORTS } from '../../local/tcp-ports';
 
 /**
  * Ports for test stacks come from below Linux's ephemeral range (32768-60999): a port the kernel
@@ -34,5 +34,5 @@ export const freePort = async (): Promise<number> => {
 
 /** Points every local-stack port variable at a free port, so tests never clash with `npm start`. */
 export const useFreePorts = async (env: NodeJS.ProcessEnv = process.env) => {
-  for (const { env: name } of Object.values(PORTS)) env[name] = String(await freePort());
+  for (const { env: name } of Object.values(TCP_PORTS)) env[name] = String(await freePort());
 };

@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PortError } from '../../local/ports';
+import { PortError } from '../../local/tcp-ports';
 import { startLocalStack, type LocalStackOptions } from '../../local/start';
 import { DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { totpCode } from '../../local/seed/totp';

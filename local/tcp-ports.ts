@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 
-/** Local ports, each from an environment variable with a default. */
-export const PORTS = {
+/** The local stack's TCP ports, each from an environment variable with a default. */
+export const TCP_PORTS = {
   web: { env: 'WEB_PORT', fallback: 3000 },
   api: { env: 'API_PORT', fallback: 3001 },
   cognito: { env: 'COGNITO_PORT', fallback: 9229 },
@@ -13,19 +13,19 @@ export const PORTS = {
   lambda: { env: 'LAMBDA_PORT', fallback: 3003 },
   /** The device simulator's control server (POST/GET /faults). */
   simulator: { env: 'SIMULATOR_PORT', fallback: 3004 },
-  /** The dairy company's telemetry gateway stand-in (issue 21). */
+  /** The dairy company's telemetry gateway stand-in. */
   dairy: { env: 'DAIRY_GATEWAY_PORT', fallback: 3005 },
   /** The IoT control-plane stand-in (things, certificates, policies: the installer's provisioning). */
   iot: { env: 'IOT_PORT', fallback: 3006 },
-  /** The live-updates WebSocket API and its @connections management API (issue 26). */
+  /** The live-updates WebSocket API and its @connections management API. */
   live: { env: 'LIVE_PORT', fallback: 3007 },
   /** SSM Parameter Store (the dairy gateway's token, read at run time as in AWS). */
   ssm: { env: 'SSM_PORT', fallback: 3008 },
 } as const;
-export type PortName = keyof typeof PORTS;
+export type TcpPortName = keyof typeof TCP_PORTS;
 
-export const portOf = (name: PortName, env: NodeJS.ProcessEnv = process.env): number => {
-  const { env: key, fallback } = PORTS[name];
+export const tcpPortOf = (name: TcpPortName, env: NodeJS.ProcessEnv = process.env): number => {
+  const { env: key, fallback } = TCP_PORTS[name];
   const raw = env[key];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
@@ -36,11 +36,11 @@ export const portOf = (name: PortName, env: NodeJS.ProcessEnv = process.env): nu
 export class PortError extends Error {}
 
 /** A clear message instead of EADDRINUSE's stack trace. */
-export const assertPortFree = (name: PortName, port: number, host = '127.0.0.1'): Promise<void> =>
+export const assertPortFree = (name: TcpPortName, port: number, host = '127.0.0.1'): Promise<void> =>
   new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (err: NodeJS.ErrnoException) => {
-      const { env } = PORTS[name];
+      const { env } = TCP_PORTS[name];
       reject(
         new PortError(
           err.code === 'EADDRINUSE'
