@@ -15,6 +15,7 @@ import globals from 'globals';
  *    tests, local/ and bench/, which build adapters against the local stack), statically or with
  *    import(): everything else, cdk/ included, depends on the ports, so an adapter can change
  *    without touching what uses it;
+ *  - cdk/ imports shared/ and lambdas/ports/ only (each function's ports and settings are there);
  *  - the top-level folders in one order: shared/ at the bottom (zod and itself only, an allow-list);
  *    lambdas/ and frontend/ on it, never on each other; local/ on top (only tests, bench/ and the
  *    web build's dev server import it); frontend lib/ and components/ never import a feature.
@@ -29,6 +30,11 @@ const AWS_SDK = { group: ['@aws-sdk/*'], message: '@aws-sdk is for lambdas/adapt
 const LOCAL = { group: ['**/local', '**/local/**'], message: 'local/ is the top layer: only tests, bench/ and the dev server import it.' };
 const NOT_FROM_LAMBDAS = { group: ['**/frontend', '**/frontend/**', '**/cdk', '**/cdk/**'], message: 'lambdas/ imports shared/ and itself only (never frontend/, local/ or cdk/).' };
 const NOT_FROM_FRONTEND = { group: ['**/lambdas', '**/lambdas/**', '**/cdk', '**/cdk/**'], message: 'frontend/ imports shared/ and itself only (never lambdas/, local/ or cdk/).' };
+/** cdk/ stands on shared/ and the ports: each function's port list, key prefixes and settings, never its code. */
+const NOT_FROM_CDK = {
+  regex: '(^|/)(lambdas(?!/ports/)|frontend|local)(/|$)',
+  message: 'cdk/ imports shared/ and lambdas/ports/ only (move what the stack needs from a function into lambdas/ports/).',
+};
 /** shared/ as an allow-list: its own files (relative paths) and zod. */
 const SHARED_ALLOWED = { regex: '^(?!\\.{1,2}/|zod$)', message: 'shared/ is the domain: it imports zod and its own files only.' };
 
@@ -133,6 +139,6 @@ export default tseslint.config(
   },
   {
     files: ['cdk/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ADAPTERS, LOCAL] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_FROM_CDK] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
   },
 );

@@ -1,7 +1,7 @@
 import { OriginProtocolPolicy, OriginRequestPolicy, ViewerProtocolPolicy, type AllowedMethods, type Distribution, type ICachePolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
-import { ORIGIN_HEADER } from '../../lambdas/lib/origin-check';
+import { ORIGIN_HEADER } from '../../lambdas/ports/function-settings';
 
 /**
  * A path of the web distribution passed to one of the stack's API Gateway origins (the HTTP API at

@@ -1,7 +1,7 @@
 import type { AlertSender } from '../ports/alert-email';
 import type { Ports } from '../ports/action-ports';
 import type { Logger } from '../lib/logger';
-import { ALERT_NOTIFIER_PORTS, ALERT_PROCESSOR_PORTS } from './alert-ports';
+import { ALERT_NOTIFIER_PORTS, ALERT_PROCESSOR_PORTS } from '../ports/function-ports';
 import { makeNotifier, type Notifier } from './notifier';
 import { makeAlertProcessor, type AlertProcessor } from './processor';
 

@@ -1,12 +1,9 @@
-import type { PortName } from '../ports/action-ports';
+import { DEVICE_REPLY_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const env = envAtImport();
 const log = createLogger({ function: 'device-reply' });
-
-/** What the device-reply function uses: loaded at its cold start, granted by the stack. */
-export const DEVICE_REPLY_PORTS = ['deviceReplies'] as const satisfies readonly PortName[];
 
 /**
  * A vat device's answer to a command (IoT rule `SELECT *, topic(2) AS thing FROM

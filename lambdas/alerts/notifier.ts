@@ -14,7 +14,8 @@ import { alertRecipientOf } from '../ports/alert-email';
 import type { AlertSender } from '../ports/alert-email';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import { DELIVERY_DEAD_LETTERS, metricFields } from '../lib/metrics';
+import { metricFields } from '../lib/metrics';
+import { DELIVERY_DEAD_LETTERS } from '../ports/metric-names';
 
 export interface NotifierDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getUser'>;

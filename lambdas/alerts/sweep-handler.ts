@@ -1,13 +1,9 @@
-import type { PortName } from '../ports/action-ports';
+import { ALERT_SWEEP_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
-import { ALERT_PROCESSOR_PORTS } from './alert-ports';
 
 const log = createLogger({ function: 'alert-sweep' });
 const env = envAtImport();
-
-/** What the sweep uses (the notifier's and the engine's ports): loaded at its cold start, granted by the stack. */
-export const ALERT_SWEEP_PORTS = ALERT_PROCESSOR_PORTS satisfies readonly PortName[];
 
 /**
  * The scheduled alert sweep (EventBridge every minute in AWS, the scheduler stand-in locally).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointPath } from '../../shared/api/endpoints';
-import type { ServedAction } from '../lib/dispatch';
+import { portsOf, type ServedAction } from '../lib/dispatch';
+import { ENDPOINT_PORTS } from '../ports/function-ports';
 import { ACTIONS_BY_ENDPOINT, checkServes } from './actions-by-endpoint';
 
 describe('actions by endpoint', () => {
@@ -13,6 +14,11 @@ describe('actions by endpoint', () => {
     const loaded = await handler.loadActions();
     expect(new Set(loaded)).toEqual(new Set(ACTIONS_BY_ENDPOINT[path]));
     expect(() => checkServes(path, loaded)).not.toThrow();
+  });
+
+  // The stack grants each endpoint's function ENDPOINT_PORTS: it must be what the actions use, no more, no less.
+  it.each(ENDPOINTS.map((e) => e.path))('%s: its declared ports (lambdas/ports/function-ports.ts) are exactly its actions\' ports', (path) => {
+    expect([...ENDPOINT_PORTS[path]].sort()).toEqual(portsOf(ACTIONS_BY_ENDPOINT[path]));
   });
 
   it('refuses a contract of another path and a declared one left out', () => {

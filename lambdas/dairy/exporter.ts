@@ -9,7 +9,8 @@ import { collectionEventOf, milkingEventOf, vatExceptionOf } from '../../shared/
 import { gatewayJson, type DairyEventKind } from '../../shared/dairy-company/payloads';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import type { Logger } from '../lib/logger';
-import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, metricFields } from '../lib/metrics';
+import { metricFields } from '../lib/metrics';
+import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED } from '../ports/metric-names';
 import { checkTankerDifference, savedMatchingMinutes } from '../alerts/tanker-check';
 
 const MIN = 60_000;

@@ -1,12 +1,9 @@
-import type { PortName } from '../ports/action-ports';
+import { DAIRY_SYNC_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const log = createLogger({ function: 'dairy-sync' });
 const env = envAtImport();
-
-/** What the dairy sync uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/dairy-link.ts). */
-export const DAIRY_SYNC_PORTS = ['farms', 'readingsHistory', 'alertsWrite', 'dairyWrite', 'watchman', 'dairyGateway', 'now'] as const satisfies readonly PortName[];
 
 /**
  * The dairy-company link (issue 21), every minute (EventBridge in AWS, the scheduler stand-in

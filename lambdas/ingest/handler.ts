@@ -1,17 +1,12 @@
 import type { PortName } from '../ports/action-ports';
+import { INGEST_PORTS, LIVE_PUSH_PORTS } from '../ports/function-ports';
 import { optionalEnv } from '../lib/env';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
-import { ALERT_PROCESSOR_PORTS } from '../alerts/alert-ports';
 import type { StoredReadings } from '../live/live';
 
 const env = envAtImport();
-
-/** The live push's ports: loaded only where the live-updates API is configured (LIVE_ENDPOINT). */
-const LIVE_PUSH_PORTS = ['connections', 'liveSender'] as const satisfies readonly PortName[];
-/** What the ingest uses (its stores, the alert engine's ports, the live push): loaded at its cold start, granted by the stack. */
-export const INGEST_PORTS = ['ingestRecords', 'readingsWrite', 'ingestCounters', ...ALERT_PROCESSOR_PORTS, ...LIVE_PUSH_PORTS] as const satisfies readonly PortName[];
 
 /** The ingest stream's consumer with its ports from the environment (the same variables in AWS and the local stack), loaded on first use. */
 export const handler = lazyHandler(async () => {

@@ -1,12 +1,9 @@
-import type { PortName } from '../ports/action-ports';
+import { INSTALL_RECONCILER_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const log = createLogger({ function: 'install-reconciler' });
 const env = envAtImport();
-
-/** What the reconciler uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/install-reconciler.ts). */
-export const INSTALL_RECONCILER_PORTS = ['installs', 'provisioning', 'now'] as const satisfies readonly PortName[];
 
 /** The install reconciler (lambdas/installer/reconcile.ts), every few minutes (EventBridge in AWS, the scheduler stand-in locally). */
 export const handler = lazyHandler(async () => {

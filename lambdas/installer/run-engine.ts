@@ -1,13 +1,8 @@
 import type { Logger } from '../lib/logger';
+import { INSTALLER_TIMEOUT_S } from '../ports/function-settings';
 import type { UnitProvisioning } from '../ports/iot';
 import type { InstallRepository, InstallRun } from '../ports/installs';
 
-/**
- * The installer function's timeout (cdk/lib/constructs/api.ts): a new install is about a dozen
- * IoT and table calls, each retried by the SDK under throttling, so well past the default 10 s;
- * under the HTTP API's 30 s integration limit, so the browser gets the function's own answer.
- */
-export const INSTALLER_TIMEOUT_S = 28;
 /**
  * How long an invocation holds a run it works on: the function's timeout plus a margin, so once it
  * has passed the invocation is certainly gone (finished, failed or killed) and a retry or the

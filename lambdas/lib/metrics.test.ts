@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_DEAD_LETTERS, metricFields } from './metrics';
+import { metricFields } from './metrics';
+import { DELIVERY_DEAD_LETTERS } from '../ports/metric-names';
 
 describe('EMF metric fields', () => {
   it('name the VatMan namespace, the metric with no dimensions, and its count', () => {

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { describe, expect, it, vi } from 'vitest';
 import { http } from './http';
 import { createLogger } from './logger';
-import { ORIGIN_HEADER } from './origin-check';
+import { ORIGIN_HEADER } from '../ports/function-settings';
 
 const log = createLogger({}, 'error', () => undefined);
 const event = (headers: Record<string, string>): APIGatewayProxyEventV2 =>

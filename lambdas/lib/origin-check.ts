@@ -1,10 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { ORIGIN_HEADER } from '../ports/function-settings';
 import { ForbiddenError } from './errors';
 
-/** The header the web distribution adds to every request it passes to the API or the live socket (cdk/lib/constructs/api-edge.ts, live.ts). */
-export const ORIGIN_HEADER = 'x-vatman-origin-verify';
 
 const same = (a: string, b: string): boolean => {
   const x = Buffer.from(a);

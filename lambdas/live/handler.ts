@@ -1,11 +1,8 @@
-import type { PortName } from '../ports/action-ports';
+import { LIVE_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const env = envAtImport();
-
-/** What the live-updates function uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/live.ts). */
-export const LIVE_PORTS = ['verifier', 'connections', 'farms', 'liveSender', 'liveAuthority'] as const satisfies readonly PortName[];
 
 /** The live-updates WebSocket API's function ($connect, $disconnect, subscribe: cdk/lib/constructs/live.ts), loaded on first use. */
 export const handler = lazyHandler(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG_SIGN_IN_AGAIN } from '../../shared/api/actions/profile';
 import { LIVE_FORBIDDEN } from '../../shared/live/protocol';
 import { createLogger } from '../lib/logger';
-import { ORIGIN_HEADER } from '../lib/origin-check';
+import { ORIGIN_HEADER } from '../ports/function-settings';
 import { makeLiveHandler, type LiveDeps } from './live';
 
 /**

@@ -1,11 +1,8 @@
-import type { PortName } from '../ports/action-ports';
+import { POST_CONFIRMATION_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const env = envAtImport();
-
-/** What the trigger uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/alert-engine.ts). */
-export const POST_CONFIRMATION_PORTS = ['alertTopics'] as const satisfies readonly PortName[];
 
 /** Cognito PostConfirmation trigger entry: the new user's alert-email route (SNS topic and subscription), its modules loaded on first use. */
 export const handler = lazyHandler(async () => {

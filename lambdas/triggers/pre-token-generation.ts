@@ -1,10 +1,7 @@
-import type { PortName } from '../ports/action-ports';
+import { PRE_TOKEN_GENERATION_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 
 const env = envAtImport();
-
-/** What the trigger uses: loaded at its cold start, granted by the stack (cdk/lib/vat-man-stack.ts). */
-export const PRE_TOKEN_GENERATION_PORTS = ['totpStatus'] as const satisfies readonly PortName[];
 
 /** Cognito PreTokenGeneration trigger entry: the TOTP claim on every token (the user pool in AWS, cognito-local locally). */
 export const handler = lazyHandler(async () => {

@@ -1,12 +1,9 @@
-import type { PortName } from '../ports/action-ports';
+import { WATCHMAN_PORTS } from '../ports/function-ports';
 import { envAtImport, lazyHandler } from '../lib/lazy-handler';
 import { createLogger } from '../lib/logger';
 
 const log = createLogger({ function: 'watchman' });
 const env = envAtImport();
-
-/** What Watchman uses: loaded at its cold start, granted by the stack (cdk/lib/constructs/watchman.ts). */
-export const WATCHMAN_PORTS = ['farms', 'farmFlags', 'readingsHistory', 'watchmanDigests', 'dairy', 'alertHistory', 'watchmanRuns', 'now'] as const satisfies readonly PortName[];
 
 /**
  * Watchman (issue 22), hourly (EventBridge in AWS, the scheduler stand-in locally, `npm run

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SMS_SPEND_ALARM_USD, INGEST_ITERATOR_AGE_ALARM_MS } from '../../cdk/lib/constructs/operator-alarms';
-import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../lambdas/lib/metrics';
+import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../lambdas/ports/metric-names';
 import { lambdaFunctions, onlyResourceId, synthVatMan, type Synthesized } from './synth';
 
 let synth: Synthesized;

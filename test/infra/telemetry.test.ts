@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_PARTITION_KEY, INGEST_RULE_SQL, UNIT_INGEST_RULE_SQL } from '../../cdk/lib/constructs/telemetry';
-import { INGEST_FUNCTION, INGEST_STREAM } from '../../lambdas/ingest/stream-settings';
+import { INGEST_FUNCTION, INGEST_STREAM } from '../../lambdas/ports/function-settings';
 import { functionEnv, lambdaFunctions, nagViolations, onlyResourceId, synthVatMan, type Synthesized } from './synth';
 
 let synth: Synthesized;

@@ -13,7 +13,7 @@ import { PORT_GRANTS } from '../../cdk/lib/port-grants';
 import { DEFAULT_CONTACTS, parseWebConfig } from '../../shared/config';
 import { TABLES } from '../../shared/data/tables';
 import { OPERATOR_GROUPS } from '../../shared/roles';
-import { ORIGIN_HEADER } from '../../lambdas/lib/origin-check';
+import { ORIGIN_HEADER } from '../../lambdas/ports/function-settings';
 import {
   endpointFunctionId,
   functionEnv,

@@ -16,7 +16,7 @@ import { MAX_ATTEMPTS, RETRY_BACKOFF_MS, type Notifier } from '../../lambdas/ale
 import { makeAlertProcessor } from '../../lambdas/alerts/processor';
 import { makeIngest } from '../../lambdas/ingest/ingest';
 import { makeStreamHandler } from '../../lambdas/ingest/stream-handler';
-import { INGEST_STREAM } from '../../lambdas/ingest/stream-settings';
+import { INGEST_STREAM } from '../../lambdas/ports/function-settings';
 import { createLogger } from '../../lambdas/lib/logger';
 import { deadLetterLines, deadLetterRecords, redrive } from '../../local/replay-dlq';
 import { DEMO_FARMS, DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';

@@ -8,12 +8,12 @@ import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repo
 import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
 import { alertProcessor } from '../../lambdas/alerts/deps';
 import { portsFromEnv } from '../../lambdas/composition/ports-from-env';
-import { INGEST_PORTS } from '../../lambdas/ingest/handler';
+import { INGEST_PORTS } from '../../lambdas/ports/function-ports';
 import { makeIngest } from '../../lambdas/ingest/ingest';
 import { createLogger } from '../../lambdas/lib/logger';
 import type { PortName } from '../../lambdas/ports/action-ports';
 import { makeWatchman } from '../../lambdas/watchman/job';
-import { WATCHMAN_PORTS } from '../../lambdas/watchman/handler';
+import { WATCHMAN_PORTS } from '../../lambdas/ports/function-ports';
 import { cachedVatWindow } from '../../lambdas/watchman/vat-window';
 import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
 import { TABLES, type TableDefinition } from '../../shared/data/tables';

@@ -17,9 +17,8 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { ENDPOINTS, type Endpoint } from '../../../shared/api/endpoints';
 import { API_THROTTLE } from '../../../shared/api/throttle';
-import { ACTIONS_BY_ENDPOINT } from '../../../lambdas/api/actions-by-endpoint';
-import { portsOf } from '../../../lambdas/lib/dispatch';
-import { INSTALLER_TIMEOUT_S } from '../../../lambdas/installer/run-engine';
+import { ENDPOINT_PORTS } from '../../../lambdas/ports/function-ports';
+import { INSTALLER_TIMEOUT_S } from '../../../lambdas/ports/function-settings';
 import { apiHandlerEntry } from '../paths';
 import { grantPorts } from '../port-grants';
 import { acknowledge } from '../nag';
@@ -192,7 +191,7 @@ export class Api extends Construct {
       const fn = this.endpointFunction(endpoint, props, removalPolicy, logRetention);
       functions.set(endpoint.path, fn);
       // Least privilege: the function gets what its actions' ports need, nothing else.
-      const ports = portsOf(ACTIONS_BY_ENDPOINT[endpoint.path]);
+      const ports = ENDPOINT_PORTS[endpoint.path];
       if (ports.includes('flagEditors')) fn.addEnvironment('FARM_FLAG_USER_IDS', (props.farmFlagUserIds ?? []).join(','));
       const { deviceCommands, unitChecks } = grantPorts(fn, ports, {
         data: props.data,

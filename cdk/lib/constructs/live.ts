@@ -7,7 +7,7 @@ import { AllowedMethods, CachePolicy, type Distribution } from 'aws-cdk-lib/aws-
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { LIVE_ROUTE_SELECTION } from '../../../shared/live/protocol';
-import { LIVE_PORTS } from '../../../lambdas/live/handler';
+import { LIVE_PORTS } from '../../../lambdas/ports/function-ports';
 import { acknowledge, nagPseudo } from '../nag';
 import { addSecretOriginBehaviour } from '../origin-behaviour';
 import { functionEntry } from '../paths';

@@ -4,7 +4,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../../lambdas/lib/metrics';
+import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRICS_NAMESPACE } from '../../../lambdas/ports/metric-names';
 import { SMS_SPEND_ALARM_USD } from '../../../shared/api/actions/operator-fleet';
 import type { Telemetry } from './telemetry';
 

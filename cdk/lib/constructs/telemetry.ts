@@ -7,7 +7,7 @@ import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INGEST_FUNCTION, INGEST_STREAM } from '../../../lambdas/ingest/stream-settings';
+import { INGEST_FUNCTION, INGEST_STREAM } from '../../../lambdas/ports/function-settings';
 import { DEVICE_TOPIC_FILTER, devicePublishTopics, UNIT_TELEMETRY_TOPIC_FILTER } from '../../../shared/telemetry/device-message';
 import { acknowledge } from '../nag';
 import { functionEntry } from '../paths';

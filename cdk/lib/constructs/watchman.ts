@@ -4,7 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as path from 'node:path';
 import { Construct } from 'constructs';
-import { WATCHMAN_PORTS } from '../../../lambdas/watchman/handler';
+import { WATCHMAN_PORTS } from '../../../lambdas/ports/function-ports';
 import { REPO_ROOT } from '../paths';
 import { grantPorts } from '../port-grants';
 import type { Data } from './data';

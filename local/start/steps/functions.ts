@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { KinesisStreamBatchResponse } from 'aws-lambda';
 import { createDocumentClient } from '../../../lambdas/adapters/dynamodb/client';
 import { dynamoIngestCounters } from '../../../lambdas/adapters/dynamodb/fleet-repository';
-import { INGEST_FUNCTION, INGEST_STREAM } from '../../../lambdas/ingest/stream-settings';
+import { INGEST_FUNCTION, INGEST_STREAM } from '../../../lambdas/ports/function-settings';
 import { createLogger } from '../../../lambdas/lib/logger';
 import { createTokenVerifier } from '../../../lambdas/lib/token-verifier';
 import { DEVICE_TOPIC_FILTER, UNIT_TELEMETRY_TOPIC_FILTER } from '../../../shared/telemetry/device-message';

@@ -8,7 +8,7 @@ export const INGEST_STREAM = {
    * batches as Lambda allows, one commit, duplicate check and alert-engine step per device each.
    * Lambda also stops a batch at its 6 MB invocation payload, which for device messages is about
    * 4,700 records (the local stand-in stops it there too): against batches of 2,000, half the
-   * per-device requests per reading on a backlog (issue 14). At that size a batch still takes a few
+   * per-device requests per reading on a backlog. At that size a batch still takes a few
    * seconds of the 60 s timeout. A quiet stream's batches stay small: Lambda invokes with what is waiting.
    */
   batchSize: 10_000,
@@ -36,3 +36,13 @@ export const INGEST_FUNCTION = {
   /** Room for that young generation beside a 6 MB batch's parsed records and the SDK (512 MB, the default, leaves too little). */
   memoryMb: 1024,
 } as const;
+
+/**
+ * The installer function's timeout (cdk/lib/constructs/api.ts): a new install is about a dozen
+ * IoT and table calls, each retried by the SDK under throttling, so well past the default 10 s;
+ * under the HTTP API's 30 s integration limit, so the browser gets the function's own answer.
+ */
+export const INSTALLER_TIMEOUT_S = 28;
+
+/** The header the web distribution adds to every request it passes to the API or the live socket (cdk/lib/constructs/api-edge.ts, live.ts). */
+export const ORIGIN_HEADER = 'x-vatman-origin-verify';
