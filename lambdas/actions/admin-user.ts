@@ -40,7 +40,7 @@ const userOf = async (farms: { getUser(id: string): Promise<User | undefined> },
 };
 
 /** /api/admin/user (operator spec §7): Admin only (the contracts' rule). */
-export const adminUserActions: readonly ServedAction[] = [
+export const adminUserHandlers: readonly ServedAction[] = [
   serve(contracts.USER_LIST, ['farms', 'groups'], async (_input, { deps }) => {
     const [users, memberships] = await Promise.all([deps.farms.listUsers(), deps.groups.memberships()]);
     return users.map((u) => adminView(u, memberships.get(u._id) ?? []));

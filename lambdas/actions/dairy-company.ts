@@ -31,7 +31,7 @@ const lastOf = (events: readonly DairyEvent[], kind: DairyEvent['kind']): DairyR
 };
 
 /** /api/farmer/log/fonterra (farmer §2.15, §7): per vat the last milking, collection and exception report. */
-export const farmerLogFonterraActions: readonly ServedAction[] = [
+export const farmerLogFonterraHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_LOG_FONTERRA, ['farms', 'dairy'], async (_input, { farm, deps }) => {
     const [devices, events] = await Promise.all([deps.farms.listDevicesOfFarm(farm._id), deps.dairy.listEvents(farm._id)]);
     return devices
@@ -58,7 +58,7 @@ const vatOf = async (farms: Ports['farms'], supplyNumber: string, vatNumber: num
 };
 
 /** /api/calibration (operator §7): collections joined with the company's dockets, and the vat config. */
-export const calibrationActions: readonly ServedAction[] = [
+export const calibrationHandlers: readonly ServedAction[] = [
   serve(contracts.COLLECTIONS, ['farms', 'readings', 'dairy', 'pickupList', 'watchman', 'now'], async ({ amount, supplyNumber, vatNumber }, { deps }) => {
     const [{ farm, device }, settings] = await Promise.all([vatOf(deps.farms, supplyNumber, vatNumber), deps.watchman.getSettings().then(withDefaults)]);
     const now = deps.now();
@@ -115,7 +115,7 @@ export const calibrationActions: readonly ServedAction[] = [
  * its reply. return_value 1: the unit applied it; otherwise `connected` says whether the unit
  * reported in the last 5 minutes.
  */
-export const installerActions: readonly ServedAction[] = [
+export const calibrationApplyHandlers: readonly ServedAction[] = [
   serve(contracts.VAT_SETTINGS, ['farms', 'auditedChanges', 'units', 'devices', 'now'], async (input, { deps, log, caller }) => {
     const { farm, device } = await vatOf(deps.farms, input.supplyNumber, input.vatNumber);
     const config = { vat_size: input.vatSize, vat_max_height: input.height, vat_diameter: input.diameter, wedgeHeight: input.wedgeHeight, vat_volume_offset: input.volumeOffset };

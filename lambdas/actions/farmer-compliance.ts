@@ -49,7 +49,7 @@ const recordOf = (m: StoredActivity, vatNumber: number, w: MilkingWindow, readin
 };
 
 /** /api/farmer/activity FARMER_COMPLIANCE_RECORD (issue 26): the cooling compliance record of a period; farm member. */
-export const farmerComplianceActions: readonly ServedAction[] = [
+export const farmerComplianceHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_COMPLIANCE_RECORD, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const nowDate = deps.now();
     const now = nowDate.getTime();

@@ -20,7 +20,7 @@ const dashboard = async (farm: Farm, farms: Ports['farms']) => {
 };
 
 /** /api/farmer/dashboard: the three types answer farm, vats and knode (farmer spec §7). */
-export const farmerDashboardActions: readonly ServedAction[] = [
+export const farmerDashboardHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_DASHBOARD_GET, ['farms'], async (_input, { farm, deps }) => dashboard(farm, deps.farms)),
   serve(contracts.FARMER_DASHBOARD_GET_KNODE, ['farms'], async (_input, { farm, deps }) => dashboard(farm, deps.farms)),
   serve(contracts.FARMER_DASHBOARD_MOUDLE, ['farms'], async (_input, { farm, deps }) => dashboard(farm, deps.farms)),

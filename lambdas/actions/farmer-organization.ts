@@ -82,7 +82,7 @@ export const organizationOfUser = async (orgs: Ports['organizations'], userId: s
  * the caller's role in it (403 for a stranger, and for anyone but an Admin on the writes), so the
  * actions only apply the organization's own rules; a refusal stores nothing.
  */
-export const farmerOrganizationActions: readonly ServedAction[] = [
+export const farmerOrganizationHandlers: readonly ServedAction[] = [
   serve(contracts.ORGANIZATION_LIST, ['organizations', 'farms', 'alerts', 'now'], async (input, { org, caller, deps }): Promise<OrganizationList> => {
     if (!org) {
       const own = await ownOrganizations(deps.organizations, caller.userId);

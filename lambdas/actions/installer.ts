@@ -134,7 +134,7 @@ const logCheck = async (deps: CheckDeps, caller: Caller, c: CheckedFarm, type: C
 };
 
 /** /api/installer (operator §2, §5, §7): Installer and Admin. */
-export const installerActions: readonly ServedAction[] = [
+export const installerHandlers: readonly ServedAction[] = [
   /** Config search (§4): by IMEI or by supply number; the answer's key says which field was searched. */
   serve(contracts.DEVICE_SEARCH, ['farms', 'installs'], async ({ imei, supplyNumber }, { deps }) => {
     const key = imei ? ('imei' as const) : ('farm' as const);

@@ -110,7 +110,7 @@ const milkData = async (view: MilkView, input: { supplyNumber: string; vatNumber
 };
 
 /** /api/milkquality (operator §7): Milk Quality and Westlands staff, and Admin (the contracts' rules). */
-export const milkQualityActions: readonly ServedAction[] = [
+export const milkQualityHandlers: readonly ServedAction[] = [
   serve(contracts.MILK_QUALITY_DATA, ['farms', 'readings', 'lookups', 'now'], async (input, { caller, deps, log }) => milkData('milkquality', input, caller, deps, log)),
 
   serve(contracts.WESTLANDS_FARMS, ['farms'], async (_input, { deps }) => {

@@ -122,7 +122,7 @@ const prefixHits = async (deps: Pick<Ports, 'farms' | 'fleetLookups'>, kind: Sea
 };
 
 /** /api/admin/device: the operators' fleet overview and search (operator §2, §6; decisions 055, 056). */
-export const operatorFleetActions: readonly ServedAction[] = [
+export const operatorFleetHandlers: readonly ServedAction[] = [
   serve(contracts.FLEET_SUMMARY, ['fleetStats', 'farms', 'watchman', 'now'], async (_input, { deps }) => {
     const now = deps.now().getTime();
     const installsSince = weekStart(now);

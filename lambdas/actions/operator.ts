@@ -12,7 +12,7 @@ const changedText = (from: WatchmanSettings, to: WatchmanSettings): { before: st
 };
 
 /** /api/watchman (operator §7): admin and installer pages (§6). */
-export const watchmanActions: readonly ServedAction[] = [
+export const watchmanHandlers: readonly ServedAction[] = [
   serve(contracts.GET_SETTINGS, ['watchman'], async (_input, { deps }) => ({ key: 'watchman' as const, settings: withDefaults(await deps.watchman.getSettings()) })),
 
   // The form's schema (shared/watchman/settings.ts, §5) has already refused an empty, non-numeric

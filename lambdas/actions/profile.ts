@@ -49,7 +49,7 @@ const verifiedEmailToken = async (farms: FarmReader, caller: Caller): Promise<st
 const FLAG_OF: Record<VerifiedAttribute, 'email_verify' | 'phone_verify'> = { email: 'email_verify', phone_number: 'phone_verify' };
 
 /** /api/setting/profile (farmer §2.10, §4, §7): the person's own profile, verification and password. */
-export const settingProfileActions: readonly ServedAction[] = [
+export const settingProfileHandlers: readonly ServedAction[] = [
   serve(contracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => profileOf(deps.farms, caller)),
 
   serve(contracts.USER_PROFILE_EDIT_BASE, ['userProfiles', 'account'], async ({ user }, { caller, deps, log }) => {
@@ -182,7 +182,7 @@ export const enquiryMail = (user: User, farms: readonly string[], products: Enqu
 });
 
 /** /api/farmer/survey (farmer §2.16): the person and their farms, and the enquiry. */
-export const farmerSurveyActions: readonly ServedAction[] = [
+export const farmerSurveyHandlers: readonly ServedAction[] = [
   serve(farmerSurveyContracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => {
     const user = await profileOf(deps.farms, caller);
     const farms = await deps.farms.getFarms(await deps.farms.listFarmIdsOfUser(caller.userId));
