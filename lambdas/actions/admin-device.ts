@@ -11,11 +11,11 @@ import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day'
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
-import { commitChange, MSG_CHANGED_MEANWHILE } from './audit';
+import { commitChange, MSG_CHANGED_MEANWHILE } from './support/audit';
 
 /** How a status reads in the device audit (operator §2: the Active/Inactive toggle). */
 const statusText = (status: 1 | 2) => (status === 1 ? 'Active' : 'Inactive');
-import { operatorFleetHandlers } from './operator-fleet';
+import { operatorFleetHandlers } from './support/fleet-overview';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

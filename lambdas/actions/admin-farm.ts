@@ -8,7 +8,7 @@ import type { Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { AUDITED_WRITES_MAX } from '../ports/audit';
-import { commitChange } from './audit';
+import { commitChange } from './support/audit';
 
 export const MSG_NO_SUCH_FARM = 'No such farm.';
 

@@ -5,7 +5,7 @@ import type { User } from '../../shared/entities/user';
 import { roleFromGroups, type OperatorGroup } from '../../shared/roles';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import { commitChange, recordBeforeChange } from './audit';
+import { commitChange, recordBeforeChange } from './support/audit';
 
 /** The admin view (operator §3): named fields only, the role from the Cognito groups. */
 export const adminView = (u: User, groups: readonly OperatorGroup[]): AdminUser => ({

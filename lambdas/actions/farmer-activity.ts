@@ -17,10 +17,10 @@ import type { StoredActivity } from '../ports/readings';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
-import { toVat } from './farmer-dashboard';
-import { farmerComplianceHandlers } from './farmer-compliance';
-import { addPickupAction, deletePickupAction } from './farmer-pickup';
-import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow } from './milking-compliance';
+import { toVat } from './support/vats';
+import { farmerComplianceHandlers } from './support/compliance-record';
+import { addPickupAction, deletePickupAction } from './support/pickups';
+import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow } from './support/milking-compliance';
 
 /** The ports the helpers below read. */
 type ActivityDeps = Pick<Ports, 'farms' | 'readings'>;

@@ -3,7 +3,7 @@ import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
 import type { Tokens } from '../ports/cognito';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
-import { organizationOfUser } from './farmer-organization';
+import { organizationOfUser } from './support/organizations';
 
 const tokensAnswer = (tokens: Tokens) => ({ token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken });
 

@@ -9,11 +9,13 @@ import { farmerSettingHandlers } from '../actions/farmer-setting';
 import { adminDeviceHandlers } from '../actions/admin-device';
 import { adminUserHandlers } from '../actions/admin-user';
 import { adminFarmHandlers } from '../actions/admin-farm';
-import { calibrationApplyHandlers, calibrationHandlers, farmerLogFonterraHandlers } from '../actions/dairy-company';
+import { calibrationHandlers } from '../actions/calibration';
+import { farmerLogFonterraHandlers } from '../actions/farmer-log-fonterra';
 import { installerHandlers } from '../actions/installer';
-import { milkQualityHandlers } from '../actions/milk-quality';
-import { watchmanHandlers } from '../actions/operator';
-import { farmerSurveyHandlers, settingProfileHandlers } from '../actions/profile';
+import { milkQualityHandlers } from '../actions/milkquality';
+import { watchmanHandlers } from '../actions/watchman';
+import { farmerSurveyHandlers } from '../actions/farmer-survey';
+import { settingProfileHandlers } from '../actions/setting-profile';
 import { userHandlers } from '../actions/user';
 import type { ServedAction } from '../lib/dispatch';
 
@@ -38,7 +40,7 @@ export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedA
   '/api/admin/device': adminDeviceHandlers,
   '/api/admin/farm': adminFarmHandlers,
   '/api/milkquality': milkQualityHandlers,
-  '/api/installer': [...installerHandlers, ...calibrationApplyHandlers],
+  '/api/installer': installerHandlers,
   '/api/calibration': calibrationHandlers,
   '/api/watchman': watchmanHandlers,
 };

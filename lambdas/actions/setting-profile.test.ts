@@ -4,7 +4,7 @@ import type { Caller } from '../lib/caller';
 import type { ServedAction } from '../lib/dispatch';
 import { createLogger } from '../lib/logger';
 import type { Ports } from '../ports/action-ports';
-import { enquiryMail, settingProfileHandlers } from './profile';
+import { settingProfileHandlers } from './setting-profile';
 
 /** USER_PROFILE_EDIT_BASE keeps the stored profile and the Cognito account in step when the second write fails. */
 const editBase = settingProfileHandlers.find((a) => a.contract.type === 'USER_PROFILE_EDIT_BASE') as ServedAction;
@@ -98,16 +98,5 @@ describe('verifying a phone or email', () => {
     await check(f.deps, 'USER_PROFILE_VERIFY_CHECK_PHONE');
     await check(f.deps, 'USER_PROFILE_VERIFY_CHECK_EMAIL');
     expect(f.user()).toMatchObject({ phone_verify: 2, email_verify: 2 });
-  });
-});
-
-describe('the enquiry mail to sales (plain text through SNS)', () => {
-  it('carries a name stored before names were limited to letters as it is, on its own line', () => {
-    const legacy = { ...stored(), firstName: 'Tom & <b>Jerry</b>', lastName: "O'Neil\nEmail: boss@evil.example" };
-    const mail = enquiryMail(legacy, ['12345'], { water: true, effluent: false, soil: false, weather: false, grain: false, asset: false, dairy: false }, '2026-01-02T03:04:05.000Z');
-    expect(mail.subject).toBe("Vat-Man enquiry from Tom & <b>Jerry</b> O'Neil Email: boss@evil.example");
-    const lines = mail.body.split('\n');
-    expect(lines[0]).toBe("Tom & <b>Jerry</b> O'Neil Email: boss@evil.example is interested in other monitoring solutions.");
-    expect(lines.filter((l) => l.startsWith('Email: '))).toEqual(['Email: kiri@example.nz']);
   });
 });

@@ -13,7 +13,7 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import type { Ports } from '../ports/action-ports';
-import { toVat } from './farmer-dashboard';
+import { toVat } from './support/vats';
 
 /** The series the thinning keeps the extremes of: the dashboard range's (lambdas/actions/farmer-activity.ts). */
 const CHART_SERIES = ['temp1', 'milk_volume', 'milk_in', 'water_in'] as const;

@@ -2,7 +2,7 @@ import { operatorContracts as contracts, WATCHMAN_PAGE_SIZE } from '../../shared
 import { AUDIT_PAGE } from '../../shared/entities/audit';
 import { settingsOfForm, withDefaults, WATCHMAN_LABELS, type WatchmanSettings } from '../../shared/watchman/settings';
 import { serve, type ServedAction } from '../lib/dispatch';
-import { commitChange } from './audit';
+import { commitChange } from './support/audit';
 
 /** The fields a save changed, as the form labels them: what the entry's before and after show. */
 const changedText = (from: WatchmanSettings, to: WatchmanSettings): { before: string; after: string } => {

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE } from '../../shared/api/actions/installer';
+import { DEFAULT_TIME_ZONE } from '../../../shared/api/actions/installer';
 import {
   ALERT_FARMS_SHOWN,
   ALERT_WINDOW_HOURS,
@@ -10,13 +10,13 @@ import {
   SMS_SPEND_ALARM_USD,
   type SearchHit,
   type SearchKind,
-} from '../../shared/api/actions/operator-fleet';
-import type { Device } from '../../shared/entities/device';
-import type { Farm } from '../../shared/entities/farm';
-import { addDays, localDayOf, localMidnight, localMonth } from '../../shared/time/local-day';
-import { serve, type ServedAction } from '../lib/dispatch';
-import type { Ports } from '../ports/action-ports';
-import type { LookupPage } from '../ports/fleet';
+} from '../../../shared/api/actions/operator-fleet';
+import type { Device } from '../../../shared/entities/device';
+import type { Farm } from '../../../shared/entities/farm';
+import { addDays, localDayOf, localMidnight, localMonth } from '../../../shared/time/local-day';
+import { serve, type ServedAction } from '../../lib/dispatch';
+import type { Ports } from '../../ports/action-ports';
+import type { LookupPage } from '../../ports/fleet';
 
 const HOUR = 3_600_000;
 const utcHour = (ms: number): string => new Date(ms).toISOString().slice(0, 13);
