@@ -40,16 +40,16 @@ export function ChoiceMenu<T extends string>({
   }, [open, toggle]);
   useEffect(() => {
     if (!open) return;
-    const close = (event: Event) => {
+    const closeOnMove = (event: Event) => {
       if (!list.current?.contains(event.target as Node)) close();
     };
-    window.addEventListener('scroll', close, true);
-    window.addEventListener('resize', close);
+    window.addEventListener('scroll', closeOnMove, true);
+    window.addEventListener('resize', closeOnMove);
     return () => {
-      window.removeEventListener('scroll', close, true);
-      window.removeEventListener('resize', close);
+      window.removeEventListener('scroll', closeOnMove, true);
+      window.removeEventListener('resize', closeOnMove);
     };
-  }, [open]);
+  }, [open, close]);
   return (
     <span className="choice-menu" ref={root}>
       <button className="choice-menu__button" aria-label={label} disabled={disabled} {...buttonProps}>
