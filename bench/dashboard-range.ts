@@ -21,7 +21,7 @@
 import { performance } from 'node:perf_hooks';
 import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { farmerActivityActions } from '../lambdas/actions/farmer-activity';
+import { farmerActivityHandlers } from '../lambdas/actions/farmer-activity';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { readingsKeys } from '../lambdas/adapters/dynamodb/keys';
@@ -203,7 +203,7 @@ export const benchDashboardRange = async (
   if (!user) throw new Error('no demo farmer');
   // The endpoint's dispatch with the ports this action and its access rule use, on the counting client.
   const ports = { farms, readings: dynamoReadingsRepository(doc, facts.dynamodb.readingsTable), now: () => new Date() } as Partial<Ports> as Ports;
-  const run = dispatch({ auth: 'jwt', actions: farmerActivityActions, ports, log: createLogger({ bench: 'dashboard-range' }) });
+  const run = dispatch({ auth: 'jwt', actions: farmerActivityHandlers, ports, log: createLogger({ bench: 'dashboard-range' }) });
   const event = { body: { ...fields, points: String(CHART_POINTS) }, requestContext: { authorizer: { jwt: { claims: { sub: user._id, username: user.email }, scopes: null } } } } as unknown as APIGatewayProxyEventV2;
   const t1 = performance.now();
   await run(event);

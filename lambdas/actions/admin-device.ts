@@ -11,11 +11,11 @@ import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day'
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
-import { commitChange, MSG_CHANGED_MEANWHILE } from './audit';
+import { commitChange, MSG_CHANGED_MEANWHILE } from './support/audit';
 
 /** How a status reads in the device audit (operator §2: the Active/Inactive toggle). */
 const statusText = (status: 1 | 2) => (status === 1 ? 'Active' : 'Inactive');
-import { operatorFleetActions } from './operator-fleet';
+import { operatorFleetHandlers } from './support/fleet-overview';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -113,7 +113,7 @@ const retiredTraffic = async (readings: Ports['readings'], now: Date): Promise<M
 };
 
 /** /api/admin/device (operator §2, §7): the fleet, its raw messages, gauges and series. */
-export const adminDeviceActions: readonly ServedAction[] = [
+export const adminDeviceHandlers: readonly ServedAction[] = [
   serve(contracts.DEVICE_LIST, ['farms', 'readings', 'now'], async ({ isRetired }, { deps }) => {
     const [devices, farmOf, retired] = await Promise.all([
       deps.farms.listDevices(),
@@ -210,5 +210,5 @@ export const adminDeviceActions: readonly ServedAction[] = [
     if (raw === undefined) throw new ValidationError('This raw message is no longer kept (30 days).');
     return { _id, device_id: id.deviceId, published_at: id.publishedAt, raw };
   }),
-  ...operatorFleetActions,
+  ...operatorFleetHandlers,
 ];

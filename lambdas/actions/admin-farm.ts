@@ -8,7 +8,7 @@ import type { Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { AUDITED_WRITES_MAX } from '../ports/audit';
-import { commitChange } from './audit';
+import { commitChange } from './support/audit';
 
 export const MSG_NO_SUCH_FARM = 'No such farm.';
 
@@ -67,7 +67,7 @@ const flagAction = <T extends (typeof FARM_FLAGS)[number]>(flag: T) =>
   });
 
 /** /api/admin/farm (operator spec §7): Admin only (the contracts' rule). */
-export const adminFarmActions: readonly ServedAction[] = [
+export const adminFarmHandlers: readonly ServedAction[] = [
   serve(contracts.FARM_LIST, ['farms', 'flagEditors', 'organizations'], async ({ dairy_current, farm_type, farm_id, farm_finance }, { deps, caller }) => {
     const [farms, devices] = await Promise.all([deps.farms.listFarms(), deps.farms.listDevices()]);
     const search = farm_id.toUpperCase();

@@ -5,7 +5,7 @@ import type { User } from '../../shared/entities/user';
 import { roleFromGroups, type OperatorGroup } from '../../shared/roles';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
-import { commitChange, recordBeforeChange } from './audit';
+import { commitChange, recordBeforeChange } from './support/audit';
 
 /** The admin view (operator §3): named fields only, the role from the Cognito groups. */
 export const adminView = (u: User, groups: readonly OperatorGroup[]): AdminUser => ({
@@ -40,7 +40,7 @@ const userOf = async (farms: { getUser(id: string): Promise<User | undefined> },
 };
 
 /** /api/admin/user (operator spec §7): Admin only (the contracts' rule). */
-export const adminUserActions: readonly ServedAction[] = [
+export const adminUserHandlers: readonly ServedAction[] = [
   serve(contracts.USER_LIST, ['farms', 'groups'], async (_input, { deps }) => {
     const [users, memberships] = await Promise.all([deps.farms.listUsers(), deps.groups.memberships()]);
     return users.map((u) => adminView(u, memberships.get(u._id) ?? []));

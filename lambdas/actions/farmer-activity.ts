@@ -17,10 +17,10 @@ import type { StoredActivity } from '../ports/readings';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
-import { toVat } from './farmer-dashboard';
-import { farmerComplianceActions } from './farmer-compliance';
-import { addPickupAction, deletePickupAction } from './farmer-pickup';
-import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow } from './milking-compliance';
+import { toVat } from './support/vats';
+import { farmerComplianceHandlers } from './support/compliance-record';
+import { addPickupAction, deletePickupAction } from './support/pickups';
+import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow } from './support/milking-compliance';
 
 /** The ports the helpers below read. */
 type ActivityDeps = Pick<Ports, 'farms' | 'readings'>;
@@ -103,7 +103,7 @@ const farmActivities = async (deps: ActivityDeps, farmId: string, range: Resolve
 };
 
 /** /api/farmer/activity (farmer §7): the farm's and its activities' data; access is the contracts' (farm or activity member). */
-export const farmerActivityActions: readonly ServedAction[] = [
+export const farmerActivityHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_DASHBOARD_LAST, ['farms', 'readings', 'now', 'alerts', 'pickupList'], async (_input, { farm, deps }) => {
     const vats = await activeVats(deps, farm._id);
     const now = deps.now().getTime();
@@ -353,7 +353,7 @@ export const farmerActivityActions: readonly ServedAction[] = [
   addPickupAction,
   deletePickupAction,
   // The cooling compliance record (issue 26).
-  ...farmerComplianceActions,
+  ...farmerComplianceHandlers,
 
   // The pickups entered on /dts/pickup, of the 30 days of page_index in the farm's days, newest first (issue 24).
   serve(contracts.FARMER_PICKUP_LIST, ['farms', 'pickups', 'now'], async (input, { farm, caller, deps }) => {

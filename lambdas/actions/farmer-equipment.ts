@@ -22,7 +22,7 @@ const liveOf = (d: Device): VatLive => ({
  * /api/farmer/equipment (farmer §2.13, §7). Dispatch has checked the farm is the caller's (403
  * otherwise) and the schema has refused anything outside the catalogue (422, nothing stored).
  */
-export const farmerEquipmentActions: readonly ServedAction[] = [
+export const farmerEquipmentHandlers: readonly ServedAction[] = [
   serve(contracts.EQUIPMENT_GET, ['farms', 'equipment'], async (_input, { farm, deps }) => {
     const [vats, items] = await Promise.all([activeVats(deps.farms, farm._id), deps.equipment.getEquipment(farm._id)]);
     return itemsOf(plantOf(items ?? [], vats.map((v) => v.vat_number)));

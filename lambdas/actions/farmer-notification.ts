@@ -52,7 +52,7 @@ const escalationsOf = async (deps: Pick<Ports, 'alerts' | 'farms'>, farmId: stri
 const STORAGE_LOOKBACK_MS = 14 * 86_400_000;
 
 /** /api/farmer/notification (farmer §2.8, §7). */
-export const farmerNotificationActions: readonly ServedAction[] = [
+export const farmerNotificationHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_NOTIFICATION_STATUS, ['alerts'], async ({ farm }, { deps }): Promise<NotificationStatusAnswer> =>
     unreadOf(await deps.alerts.list(farm)) > 0 ? 'YES' : 'NO',
   ),

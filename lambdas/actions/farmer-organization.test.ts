@@ -5,10 +5,10 @@ import type { Caller } from '../lib/caller';
 import type { ServedAction } from '../lib/dispatch';
 import { createLogger } from '../lib/logger';
 import type { Ports } from '../ports/action-ports';
-import { farmerOrganizationActions } from './farmer-organization';
+import { farmerOrganizationHandlers } from './farmer-organization';
 
 /** ORGANIZATION_USER_ADD with profiles sharing one address (stored before sign-up refused a taken address, or imported). */
-const addUser = farmerOrganizationActions.find((a) => a.contract.type === 'ORGANIZATION_USER_ADD') as ServedAction;
+const addUser = farmerOrganizationHandlers.find((a) => a.contract.type === 'ORGANIZATION_USER_ADD') as ServedAction;
 const caller: Caller = { userId: 'admin-1', username: 'admin@farm.nz', groups: [], role: 'User', totp: false };
 const organization = { _id: 'org-1', name: 'North Group', tag: 'Group' } as Organization;
 const profile = (id: string, emailVerify: 1 | 2) => ({ _id: id, email: 'kiri@farm.nz', firstName: 'Kiri', lastName: 'Ngata', email_verify: emailVerify }) as User;

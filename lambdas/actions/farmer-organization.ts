@@ -13,6 +13,7 @@ import { localMonth } from '../../shared/time/local-day';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
+import { ownOrganizations } from './support/organizations';
 
 const rowOf = (o: Organization): OrganizationRow => ({ _id: o._id, name: o.name, ...(o.fonterra_id ? { fonterra_id: o.fonterra_id } : {}), tag: o.tag, is_farm: false });
 
@@ -53,36 +54,12 @@ const summaryFarms = async (deps: Pick<Ports, 'organizations' | 'farms' | 'alert
   return rows.sort((a, b) => a.fonterra_id.localeCompare(b.fonterra_id));
 };
 
-/** Whether `org` sits under one of `ids` (walks up at most the tree's depth). */
-const isUnderOneOf = async (orgs: Ports['organizations'], org: Organization, ids: ReadonlySet<string>): Promise<boolean> => {
-  let parentId = org.parent_id;
-  for (let depth = 0; parentId && depth < MAX_ORGANIZATION_DEPTH; depth += 1) {
-    if (ids.has(parentId)) return true;
-    parentId = (await orgs.getOrganization(parentId))?.parent_id ?? null;
-  }
-  return false;
-};
-
-/** The caller's organizations ("All Organization"): those they have a role in, less those under another of them. */
-const ownOrganizations = async (orgs: Ports['organizations'], userId: string): Promise<Organization[]> => {
-  const ids = new Set(await orgs.listOrganizationIdsOfUser(userId));
-  const found = (await Promise.all([...ids].map((id) => orgs.getOrganization(id)))).filter((o): o is Organization => o !== undefined);
-  const under = await Promise.all(found.map((o) => isUnderOneOf(orgs, o, ids)));
-  return found.filter((_, i) => !under[i]).sort((a, b) => a.name.localeCompare(b.name));
-};
-
-/** The top of the caller's first tree (USER_ONE_GET_BY_TOKEN's organization, which the group link opens), or null. */
-export const organizationOfUser = async (orgs: Ports['organizations'], userId: string): Promise<{ _id: string; name: string; tag: Organization['tag'] } | null> => {
-  const [first] = await ownOrganizations(orgs, userId);
-  return first ? { _id: first._id, name: first.name, tag: first.tag } : null;
-};
-
 /**
  * /api/farmer/organization (farmer §2.12, §5, §6, §7). Dispatch has resolved the organization and
  * the caller's role in it (403 for a stranger, and for anyone but an Admin on the writes), so the
  * actions only apply the organization's own rules; a refusal stores nothing.
  */
-export const farmerOrganizationActions: readonly ServedAction[] = [
+export const farmerOrganizationHandlers: readonly ServedAction[] = [
   serve(contracts.ORGANIZATION_LIST, ['organizations', 'farms', 'alerts', 'now'], async (input, { org, caller, deps }): Promise<OrganizationList> => {
     if (!org) {
       const own = await ownOrganizations(deps.organizations, caller.userId);

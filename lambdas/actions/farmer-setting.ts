@@ -20,7 +20,7 @@ import { settingsTargetOf } from '../lib/settings-target';
 export const NO_DEVICE_ANSWER = 'no answer from the vat within 5 seconds; the settings are saved, please check the controller';
 
 /** /api/farmer/setting (farmer §2.9, §2.11, §5, §7). */
-export const farmerSettingActions: readonly ServedAction[] = [
+export const farmerSettingHandlers: readonly ServedAction[] = [
   /** farm.alert_setting, farm.package, and the vats with their controller settings (farmer §7). */
   serve(contracts.USER_SETTING_ALERT_GET, ['alertSettings', 'farms'], async (_input, { farm, deps }) => {
     const [alertSetting, devices] = await Promise.all([deps.alertSettings.getFarmSettings(farm._id), deps.farms.listDevicesOfFarm(farm._id)]);

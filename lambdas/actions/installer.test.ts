@@ -5,9 +5,9 @@ import type { ServedAction } from '../lib/dispatch';
 import { createLogger } from '../lib/logger';
 import type { Ports } from '../ports/action-ports';
 import { newInstallFields } from '../../test/support/new-install';
-import { installerActions } from './installer';
+import { installerHandlers } from './installer';
 
-const newInstall = installerActions.find((a) => a.contract.type === 'NEW_INSTALL') as ServedAction;
+const newInstall = installerHandlers.find((a) => a.contract.type === 'NEW_INSTALL') as ServedAction;
 const caller: Caller = { userId: 'i1', username: 'installer@example.nz', groups: ['Installer'], role: 'Installer', totp: false };
 
 /** Every port method answers as a store that holds nothing yet; the farm written is kept. */

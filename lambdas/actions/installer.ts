@@ -5,18 +5,21 @@ import {
   vatsOfInstall,
   type VatDevice,
 } from '../../shared/api/actions/installer';
+import { dairyCompanyContracts } from '../../shared/api/actions/dairy-company';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
-import { imeiOfUnitThing, unitAttributes, unitThingName, type CheckType, type InstallLogEntry, type Unit } from '../../shared/entities/install';
-import { sensorBoardsResult, UNIT_CHECK_TIMEOUT_MS, unitStatusSchema, type UnitCheck, type UnitStatus } from '../../shared/installer/unit-check';
+import { imeiOfUnitThing, unitAttributes, unitThingName, type Unit } from '../../shared/entities/install';
+import { sensorBoardsResult } from '../../shared/installer/unit-check';
 import { isTableVat } from '../../shared/installer/height-table';
-import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { optionalEnv } from '../lib/env';
 import { ValidationError } from '../lib/errors';
 import type { Ports } from '../ports/action-ports';
 import type { AuditedWrite } from '../ports/audit';
-import { commitChange } from './audit';
+import { commitChange } from './support/audit';
+import { askUnit, checkedFarm, installerName, logCheck, NO_ANSWER_TEXT } from './support/unit-checks';
+import { vatOf } from './support/vat-of';
+import { settingsTargetOf } from '../lib/settings-target';
 import type { InstallPlan } from '../ports/installs';
 import { farmIdOf, installResult, makeInstallWorkflow } from '../installer/install-workflow';
 import { makeReissue } from '../installer/reissue';
@@ -71,70 +74,12 @@ const unitDownload = (imei: string, cert: { certificateId: string; certificatePe
   return { thingName: unitThingName(imei), certificateId: cert.certificateId, certificatePem: cert.certificatePem, privateKey: cert.privateKey, endpoint, ...(rootCaPem ? { rootCaPem } : {}) };
 };
 
-/** The installer's name for the log: the profile's, else the sign-in name. */
-const installerName = async (farms: Pick<Ports['farms'], 'getUser'>, caller: Caller): Promise<string> => {
-  const user = await farms.getUser(caller.userId);
-  return user ? `${user.firstName} ${user.lastName}`.trim() : caller.username;
-};
+const MIN = 60_000;
+/** A unit that reported within this long counts as connected (operator §8 'particle is connected'). */
+const CONNECTED_WITHIN_MS = 5 * MIN;
 
-/**
- * Check Install (§2, §4, §7; docs/architecture.md "Installer tools"): a command/reply exchange
- * with the farm's unit over MQTT (shared/installer/unit-check.ts). The unit answers with its
- * status; no answer within the timeout is an offline unit.
- */
-type CheckDeps = Pick<Ports, 'farms' | 'installs' | 'unitChecks' | 'now'>;
-interface CheckedFarm {
-  readonly farm: Farm;
-  readonly unit: Unit | undefined;
-  /** The farm's active vats, by number. */
-  readonly vats: readonly Device[];
-}
-const checkedFarm = async (deps: CheckDeps, supplyNumber: string): Promise<CheckedFarm | undefined> => {
-  const farm = await deps.farms.findFarmBySupplyNumber(supplyNumber);
-  if (!farm) return undefined;
-  const [unit, devices] = await Promise.all([deps.installs.unitOfFarm(farm._id), deps.farms.listDevicesOfFarm(farm._id)]);
-  return { farm, unit, vats: devices.filter((d) => d.status === 1).sort((a, b) => a.vat_number - b.vat_number) };
-};
-/**
- * Asks the farm's unit: its status, or why there is none ('no answer' within the timeout, or a
- * farm without a unit; 'unreadable' when it answered with something that is not a status).
- */
-const askUnit = async (deps: CheckDeps, c: CheckedFarm, check: UnitCheck, log: { warn: (msg: string, fields?: Record<string, unknown>) => void }): Promise<{ status: UnitStatus } | { none: 'no answer' | 'no unit' | 'unreadable' }> => {
-  if (!c.unit) return { none: 'no unit' };
-  const answer = await deps.unitChecks.check(c.unit._id, check);
-  if (!answer.answered) return { none: 'no answer' };
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.return_value);
-  } catch {
-    json = undefined;
-  }
-  const parsed = unitStatusSchema.safeParse(json);
-  if (parsed.success) return { status: parsed.data };
-  log.warn('unreadable unit status', { unit: c.unit._id, check, answer: answer.return_value.slice(0, 200) });
-  return { none: 'unreadable' };
-};
-const NO_ANSWER_TEXT = { 'no answer': `no answer from the unit within ${UNIT_CHECK_TIMEOUT_MS / 1000} s`, 'no unit': 'no unit installed for this farm', unreadable: 'the unit answered something that is not a status' } as const;
-/** Every check leaves an install log entry (§3) of its type. */
-const logCheck = async (deps: CheckDeps, caller: Caller, c: CheckedFarm, type: CheckType, result: string, extra: Partial<InstallLogEntry> = {}): Promise<void> => {
-  const now = deps.now().toISOString();
-  await deps.installs.putEntry({
-    _id: randomUUID(),
-    created_at: now,
-    updated_at: now,
-    supply_number: c.farm.fonterra_id.toUpperCase(),
-    installer_name: await installerName(deps.farms, caller),
-    imei: c.unit?.imei ?? '',
-    result,
-    numVats: c.vats.length,
-    particle_id: c.unit?._id ?? '',
-    type,
-    ...extra,
-  });
-};
-
-/** /api/installer (operator §2, §5, §7): Installer and Admin. */
-export const installerActions: readonly ServedAction[] = [
+/** /api/installer (operator §2, §5, §7): Installer and Admin; also calibration's Apply (VAT_SETTINGS). */
+export const installerHandlers: readonly ServedAction[] = [
   /** Config search (§4): by IMEI or by supply number; the answer's key says which field was searched. */
   serve(contracts.DEVICE_SEARCH, ['farms', 'installs'], async ({ imei, supplyNumber }, { deps }) => {
     const key = imei ? ('imei' as const) : ('farm' as const);
@@ -375,5 +320,26 @@ export const installerActions: readonly ServedAction[] = [
     const result = 'status' in asked ? sensorBoardsResult(asked.status.sensorBoards, c.vats.map((d) => d.vat_number)) : `fault: ${NO_ANSWER_TEXT[asked.none]}`;
     await logCheck(deps, caller, c, 'Check Sensor Boards', result, { checkSensorBoards: result });
     return { result };
+  }),
+
+  /**
+   * /api/installer VAT_SETTINGS (calibration's Apply, operator §7, §8): stores the vat config (the
+   * ingest computes every later volume with it) and pushes it to the unit over MQTT, waiting for
+   * its reply. return_value 1: the unit applied it; otherwise `connected` says whether the unit
+   * reported in the last 5 minutes.
+   */
+  serve(dairyCompanyContracts.VAT_SETTINGS, ['farms', 'auditedChanges', 'units', 'devices', 'now'], async (input, { deps, log, caller }) => {
+    const { farm, device } = await vatOf(deps.farms, input.supplyNumber, input.vatNumber);
+    const config = { vat_size: input.vatSize, vat_max_height: input.height, vat_diameter: input.diameter, wedgeHeight: input.wedgeHeight, vat_volume_offset: input.volumeOffset };
+    const text = (c: typeof config) => `size ${c.vat_size} L, height ${c.vat_max_height} mm, diameter ${c.vat_diameter} mm, wedge ${c.wedgeHeight} mm, offset ${c.vat_volume_offset} L`;
+    // Stored first, with its entry (decision 050): the platform's volumes follow the calibration even if the unit is offline.
+    await commitChange(deps, caller, 'device', { action: 'VAT_SETTINGS', target: `${device.name} (${farm.fonterra_id} vat ${device.vat_number})`, before: text(device), after: text(config) }, [
+      { kind: 'vatConfig', deviceId: device._id, config },
+    ]);
+    log.info('vat calibrated', { farm: farm._id, device: device._id, by: caller.userId, ...config });
+    const answer = await deps.devices.sendSettings(await settingsTargetOf(deps.units, device), config);
+    if (answer.answered) return { return_value: 1, connected: true };
+    const seen = device.seen_at ? Date.parse(device.seen_at) : Number.NaN;
+    return { return_value: 0, connected: deps.now().getTime() - seen <= CONNECTED_WITHIN_MS };
   }),
 ];

@@ -3,12 +3,12 @@ import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
 import type { Tokens } from '../ports/cognito';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
-import { organizationOfUser } from './farmer-organization';
+import { organizationOfUser } from './support/organizations';
 
 const tokensAnswer = (tokens: Tokens) => ({ token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken });
 
 /** /api/user: the signed-in user's record, sign-in and login status (farmer spec §7). */
-export const userActions: readonly ServedAction[] = [
+export const userHandlers: readonly ServedAction[] = [
   serve(contracts.USER_ONE_GET_BY_TOKEN, ['farms', 'organizations'], async (_input, { caller, deps }) => {
     const user = await deps.farms.getUser(caller.userId);
     // A Cognito account without a profile is not a user of this product (yet): no permission.

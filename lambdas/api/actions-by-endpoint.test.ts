@@ -10,8 +10,8 @@ describe('actions by endpoint', () => {
   });
 
   it.each(ENDPOINTS.map((e) => [e.path, e.handler] as const))('%s: its Lambda (lambdas/api/%s.ts) loads exactly the actions of the map', async (path, file) => {
-    const { handler } = (await import(`./${file}.ts`)) as { handler: { loadActions: () => Promise<readonly ServedAction[]> } };
-    const loaded = await handler.loadActions();
+    const { handler } = (await import(`./${file}.ts`)) as { handler: { loadHandlers: () => Promise<readonly ServedAction[]> } };
+    const loaded = await handler.loadHandlers();
     expect(new Set(loaded)).toEqual(new Set(ACTIONS_BY_ENDPOINT[path]));
     expect(() => checkServes(path, loaded)).not.toThrow();
   });

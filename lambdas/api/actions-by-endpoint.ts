@@ -1,20 +1,22 @@
 import { contractsOf } from '../../shared/api/contracts';
 import type { EndpointPath } from '../../shared/api/endpoints';
-import { farmerActivityActions } from '../actions/farmer-activity';
-import { farmerDashboardActions } from '../actions/farmer-dashboard';
-import { farmerEquipmentActions } from '../actions/farmer-equipment';
-import { farmerNotificationActions } from '../actions/farmer-notification';
-import { farmerOrganizationActions } from '../actions/farmer-organization';
-import { farmerSettingActions } from '../actions/farmer-setting';
-import { adminDeviceActions } from '../actions/admin-device';
-import { adminUserActions } from '../actions/admin-user';
-import { adminFarmActions } from '../actions/admin-farm';
-import { calibrationActions, farmerLogFonterraActions, installerActions as calibrationApplyActions } from '../actions/dairy-company';
-import { installerActions } from '../actions/installer';
-import { milkQualityActions } from '../actions/milk-quality';
-import { watchmanActions } from '../actions/operator';
-import { farmerSurveyActions, settingProfileActions } from '../actions/profile';
-import { userActions } from '../actions/user';
+import { farmerActivityHandlers } from '../actions/farmer-activity';
+import { farmerDashboardHandlers } from '../actions/farmer-dashboard';
+import { farmerEquipmentHandlers } from '../actions/farmer-equipment';
+import { farmerNotificationHandlers } from '../actions/farmer-notification';
+import { farmerOrganizationHandlers } from '../actions/farmer-organization';
+import { farmerSettingHandlers } from '../actions/farmer-setting';
+import { adminDeviceHandlers } from '../actions/admin-device';
+import { adminUserHandlers } from '../actions/admin-user';
+import { adminFarmHandlers } from '../actions/admin-farm';
+import { calibrationHandlers } from '../actions/calibration';
+import { farmerLogFonterraHandlers } from '../actions/farmer-log-fonterra';
+import { installerHandlers } from '../actions/installer';
+import { milkQualityHandlers } from '../actions/milkquality';
+import { watchmanHandlers } from '../actions/watchman';
+import { farmerSurveyHandlers } from '../actions/farmer-survey';
+import { settingProfileHandlers } from '../actions/setting-profile';
+import { userHandlers } from '../actions/user';
 import type { ServedAction } from '../lib/dispatch';
 
 /**
@@ -24,23 +26,23 @@ import type { ServedAction } from '../lib/dispatch';
  * entry serves exactly the contracts declared for its path.
  */
 export const ACTIONS_BY_ENDPOINT: Readonly<Record<EndpointPath, readonly ServedAction[]>> = {
-  '/api/user': userActions,
-  '/api/farmer/dashboard': farmerDashboardActions,
-  '/api/farmer/notification': farmerNotificationActions,
-  '/api/farmer/setting': farmerSettingActions,
-  '/api/setting/profile': settingProfileActions,
-  '/api/farmer/activity': farmerActivityActions,
-  '/api/farmer/organization': farmerOrganizationActions,
-  '/api/farmer/equipment': farmerEquipmentActions,
-  '/api/farmer/log/fonterra': farmerLogFonterraActions,
-  '/api/farmer/survey': farmerSurveyActions,
-  '/api/admin/user': adminUserActions,
-  '/api/admin/device': adminDeviceActions,
-  '/api/admin/farm': adminFarmActions,
-  '/api/milkquality': milkQualityActions,
-  '/api/installer': [...installerActions, ...calibrationApplyActions],
-  '/api/calibration': calibrationActions,
-  '/api/watchman': watchmanActions,
+  '/api/user': userHandlers,
+  '/api/farmer/dashboard': farmerDashboardHandlers,
+  '/api/farmer/notification': farmerNotificationHandlers,
+  '/api/farmer/setting': farmerSettingHandlers,
+  '/api/setting/profile': settingProfileHandlers,
+  '/api/farmer/activity': farmerActivityHandlers,
+  '/api/farmer/organization': farmerOrganizationHandlers,
+  '/api/farmer/equipment': farmerEquipmentHandlers,
+  '/api/farmer/log/fonterra': farmerLogFonterraHandlers,
+  '/api/farmer/survey': farmerSurveyHandlers,
+  '/api/admin/user': adminUserHandlers,
+  '/api/admin/device': adminDeviceHandlers,
+  '/api/admin/farm': adminFarmHandlers,
+  '/api/milkquality': milkQualityHandlers,
+  '/api/installer': installerHandlers,
+  '/api/calibration': calibrationHandlers,
+  '/api/watchman': watchmanHandlers,
 };
 
 /** Throws unless `actions` serve exactly the contracts declared for `path`, each once. */

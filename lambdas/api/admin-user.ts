@@ -1,4 +1,4 @@
 import { lazyApiHandler } from '../lib/lazy-handler';
 
 /** /api/admin/user (spec §7): dispatches on `type`. */
-export const handler = lazyApiHandler('/api/admin/user', async () => (await import('../actions/admin-user')).adminUserActions);
+export const handler = lazyApiHandler('/api/admin/user', async () => (await import('../actions/admin-user')).adminUserHandlers);

@@ -28,15 +28,15 @@ export const envAtImport = (): NodeJS.ProcessEnv => ({ ...process.env });
 
 /**
  * An API endpoint's Lambda (lambdas/lib/api-handler.ts) with its actions loaded on first use.
- * `loadActions` is exposed so a test checks each entry serves exactly its path's contracts
+ * `loadHandlers` is exposed so a test checks each entry serves exactly its path's contracts
  * (lambdas/api/actions-by-endpoint.test.ts), which the Lambda no longer checks at cold start:
  * that check loads every endpoint's schemas.
  */
-export const lazyApiHandler = (path: EndpointPath, loadActions: () => Promise<readonly ServedAction[]>) => {
+export const lazyApiHandler = (path: EndpointPath, loadHandlers: () => Promise<readonly ServedAction[]>) => {
   const env = envAtImport();
   const handler = lazyHandler(async () => {
-    const [{ apiHandler }, actions] = await Promise.all([import('./api-handler'), loadActions()]);
+    const [{ apiHandler }, actions] = await Promise.all([import('./api-handler'), loadHandlers()]);
     return apiHandler(path, actions, undefined, env);
   });
-  return Object.assign(handler, { loadActions });
+  return Object.assign(handler, { loadHandlers });
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WATCHMAN_DEFAULTS } from '../constants';
-import { watchmanActions } from '../api/actions/operator';
+import { watchmanInputs } from '../api/actions/operator';
 import { camelOf, checkWatchmanForm, msgMinAboveMax, MSG_REQUIRED, WATCHMAN_LABELS, WATCHMAN_NUMBER_KEYS, withDefaults } from './settings';
 
 const form = (over: Record<string, string> = {}) => ({
@@ -28,7 +28,7 @@ describe('Watchman settings (operator §5, §9)', () => {
   it("names each empty field in the server's answer, which may list several", () => {
     const sent = { type: 'SAVE_SETTINGS', ...form({ driedOffDays: '' }) } as Record<string, unknown>;
     delete sent.calibrationDays;
-    const parsed = watchmanActions.SAVE_SETTINGS.safeParse(sent);
+    const parsed = watchmanInputs.SAVE_SETTINGS.safeParse(sent);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((i) => i.message).sort()).toEqual([`${WATCHMAN_LABELS.calibration_days}: ${MSG_REQUIRED}`, `${WATCHMAN_LABELS.dried_off_days}: ${MSG_REQUIRED}`].sort());
   });
@@ -49,11 +49,11 @@ describe('Watchman settings (operator §5, §9)', () => {
     ] as const;
     for (const [over, min, max] of cases) {
       expect(checkWatchmanForm(form(over))).toEqual({ ok: false, errors: { [min]: msgMinAboveMax(min, max) } });
-      const sent = watchmanActions.SAVE_SETTINGS.safeParse({ type: 'SAVE_SETTINGS', ...form(over) });
+      const sent = watchmanInputs.SAVE_SETTINGS.safeParse({ type: 'SAVE_SETTINGS', ...form(over) });
       expect(sent.success).toBe(false);
       expect(sent.error?.issues.map((i) => i.message)).toEqual([msgMinAboveMax(min, max)]);
     }
     expect(checkWatchmanForm(form({ minimumTempProbeTemp: '5', maximumTempProbeTemp: '5' })).ok).toBe(true);
-    expect(watchmanActions.SAVE_SETTINGS.safeParse({ type: 'SAVE_SETTINGS', ...form() }).success).toBe(true);
+    expect(watchmanInputs.SAVE_SETTINGS.safeParse({ type: 'SAVE_SETTINGS', ...form() }).success).toBe(true);
   });
 });

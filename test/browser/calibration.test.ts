@@ -18,7 +18,7 @@ import { unitThingName } from '../../shared/entities/install';
 import { DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';
 import { telemetryMessageSchema, telemetryTopic } from '../../shared/telemetry/device-message';
 import { toReading } from '../../shared/telemetry/reading';
-import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, shot, signInAt, withShot } from '../support/browser';
 import { until } from '../support/until';
 
 /**
@@ -113,10 +113,7 @@ describe.skipIf(!env.run)('calibration (/dts/calibration)', () => {
   it('finds the 4 %-off vat, applies the average diameter, and the next collection matches its docket', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1500, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${env.web}/dts/login`);
-    await signIn(page, 'installer@vatman.local');
-    await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-    await page.goto(`${env.web}/dts/calibration`);
+    await signInAt(page, env.web, 'installer@vatman.local', '/dts/calibration');
     await withShot(page, 'calibration', async () => {
       await expect(page.getByRole('button', { name: 'Load All Collections' }).isDisabled()).resolves.toBe(true);
       await expect(page.getByRole('button', { name: 'Recalculate Volumes' }).isDisabled()).resolves.toBe(true);
@@ -192,10 +189,7 @@ describe.skipIf(!env.run)("the farmer's dairy-company event log (/dts/log/fonter
     await sync();
     const context = await farmContext(env.browser, env.web, 'farm-pro');
     const page = await context.newPage();
-    await page.goto(`${env.web}/dts/login`);
-    await signIn(page, 'farmer@vatman.local');
-    await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-    await page.goto(`${env.web}/dts/log/fonterra`);
+    await signInAt(page, env.web, 'farmer@vatman.local', '/dts/log/fonterra');
     await withShot(page, 'dairy-log', async () => {
       const vat2 = page.getByRole('region', { name: 'Vat 2' });
       await vat2.getByRole('heading', { name: 'Vat 2: Milking event' }).waitFor();

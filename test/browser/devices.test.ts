@@ -8,7 +8,7 @@ import { DEMO_DEVICES } from '../../local/seed/demo-data';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { localDayOf, localMidnight } from '../../shared/time/local-day';
 import { createVatModel } from '../../local/simulator/vat-model';
-import { browserTestFile, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, openAs as openPage, shot, withShot } from '../support/browser';
 import { reading } from '../support/reading-series';
 import { until } from '../support/until';
 
@@ -72,15 +72,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => mq?.endAsync());
 
-const openAs = async (email: string, path: string): Promise<Page> => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  await page.goto(`${env.web}/dts/login`);
-  await signIn(page, email);
-  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-  await page.goto(`${env.web}${path}`);
-  return page;
-};
+const openAs = (email: string, path: string): Promise<Page> => openPage(env.browser, env.web, email, path, { acceptDownloads: true });
 
 describe.skipIf(!env.run)('device list (Admin and Installer)', () => {
   it.each(['admin@vatman.local', 'installer@vatman.local'])('%s sees every demo device with its live values, and "down" finds the silent one', async (email) => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICES } from '../../local/seed/demo-data';
 import type { Device } from '../../shared/entities/device';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
-import { browserTestFile, farmContext, scrollToChart, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, readChart, scrollToChart, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 24's acceptance in Chromium: one clock for farmers. The browser is in London, the Vat-Man
@@ -62,21 +62,8 @@ const farmChart = (t: number) => {
 };
 const londonClock = (t: number) => new Intl.DateTimeFormat('en-GB', { timeZone: BROWSER_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(t));
 
-/** The tooltip title chart.js would show at `x` on the named chart, read through React's fiber of its canvas (the bundle exposes no Chart global). */
-const TOOLTIP_TITLE = `([name, x]) => {
-  const canvas = document.querySelector('canvas[aria-label="' + name + '"]');
-  if (!canvas) return null;
-  const key = Object.keys(canvas).find((k) => k.startsWith('__reactFiber$'));
-  for (let fiber = key ? canvas[key] : null; fiber; fiber = fiber.return) {
-    for (let hook = fiber.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
-      const chart = hook.memoizedState && hook.memoizedState.current;
-      if (chart && chart.canvas === canvas && chart.options && chart.options.plugins) {
-        return chart.options.plugins.tooltip.callbacks.title([{ parsed: { x, y: 0 }, dataset: {} }]);
-      }
-    }
-  }
-  return null;
-}`;
+/** The tooltip title chart.js would show at `x` on its chart. */
+const TOOLTIP_TITLE = '(chart, x) => (chart ? chart.options.plugins.tooltip.callbacks.title([{ parsed: { x, y: 0 }, dataset: {} }]) : null)';
 
 let milkingStart = 0;
 
@@ -126,7 +113,7 @@ describe.runIf(run)('one clock for farmers in Chromium (issue 24 acceptance)', (
       // The chart's tooltip at that reading: §9's chart format on the same clock.
       const chartName = `Vat ${vat.vat_number} milk volume`;
       await scrollToChart(page, chartName);
-      const title = (await page.evaluate(`(${TOOLTIP_TITLE})(${JSON.stringify([chartName, milkingStart])})`)) as string | null;
+      const title = await readChart<string | null>(page, chartName, TOOLTIP_TITLE, milkingStart);
       expect(title).toMatch(new RegExp(`^${farmChart(milkingStart)} NZ[DS]T$`));
 
       // data.csv: the row of that reading, DateTime on the farm's clock (a column of one zone: no name).

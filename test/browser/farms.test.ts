@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
-import { browserTestFile, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, shot, signInAt, withShot } from '../support/browser';
 import { until } from '../support/until';
 
 /**
@@ -16,10 +16,7 @@ const env = browserTestFile('farms');
 const openFarms = async (path = '/dts/farms', width = 1280): Promise<Page> => {
   const context = await env.browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
-  await page.goto(`${env.web}/dts/login`);
-  await signIn(page, 'admin@vatman.local');
-  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-  await page.goto(`${env.web}${path}`);
+  await signInAt(page, env.web, 'admin@vatman.local', path);
   await page.getByRole('list', { name: 'Farms' }).waitFor();
   return page;
 };

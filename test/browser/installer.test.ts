@@ -12,7 +12,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { unitCheckCommandSchema, unitCheckTopic, type UnitStatus } from '../../shared/installer/unit-check';
 import { replyTopic, unitTelemetryTopic } from '../../shared/telemetry/device-message';
-import { browserTestFile, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, openAs as openPage, shot, withShot } from '../support/browser';
 import { until } from '../support/until';
 
 /**
@@ -32,15 +32,7 @@ const env = browserTestFile('installer');
 const IMEI = '352656100008801';
 const SUPPLY = '88001';
 
-const openAs = async (email: string, path: string): Promise<Page> => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  await page.goto(`${env.web}/dts/login`);
-  await signIn(page, email);
-  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-  await page.goto(`${env.web}${path}`);
-  return page;
-};
+const openAs = (email: string, path: string): Promise<Page> => openPage(env.browser, env.web, email, path, { acceptDownloads: true });
 
 /** mosquitto_pub from Debian's mosquitto-clients (.ci/run installs it); required where the browser tests must run. */
 const MOSQUITTO_PUB = '/usr/bin/mosquitto_pub';

@@ -6,7 +6,7 @@ import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import type { Device } from '../../shared/entities/device';
 import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import { displayVolume, volumeFromLevel } from '../../shared/telemetry/reading';
-import { browserTestFile, farmContext, scrollToChart, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, readChart, scrollToChart, shot, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 5's acceptance in Chromium against the local stack: the milk dashboard (/dts/dashboard,
@@ -174,25 +174,10 @@ const volumeText = (d: Device, level: number) => {
   return `${displayVolume(litres).toLocaleString('en')} L (${Math.round((litres / d.vat_size) * 100)}%)`;
 };
 
-/**
- * The x range each named chart is drawing, read from its chart.js instance. The bundle exposes no
- * Chart global, so the instance is found through React's fiber of the canvas: react-chartjs-2
- * keeps it in a ref of the component that renders the canvas.
- */
-const READ_X_RANGES = `(names) => names.map((name) => {
-  const canvas = document.querySelector('canvas[aria-label="' + name + '"]');
-  if (!canvas) return null;
-  const key = Object.keys(canvas).find((k) => k.startsWith('__reactFiber$'));
-  for (let fiber = key ? canvas[key] : null; fiber; fiber = fiber.return) {
-    for (let hook = fiber.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
-      const chart = hook.memoizedState && hook.memoizedState.current;
-      if (chart && chart.canvas === canvas && chart.scales && chart.scales.x) return { min: chart.scales.x.min, max: chart.scales.x.max };
-    }
-  }
-  return null;
-})`;
+/** The x range a chart is drawing, read from its chart.js instance. */
+const READ_X_RANGE = '(chart) => (chart ? { min: chart.scales.x.min, max: chart.scales.x.max } : null)';
 type XRange = { readonly min: number; readonly max: number } | null;
-const xRanges = (page: Page, names: readonly string[]) => page.evaluate(`(${READ_X_RANGES})(${JSON.stringify(names)})`) as Promise<XRange[]>;
+const xRanges = (page: Page, names: readonly string[]) => Promise.all(names.map((name) => readChart<XRange>(page, name, READ_X_RANGE)));
 
 describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () => {
   it.each(DEMO_FARMS.map((f) => [f.fonterra_id, f.package, f._id] as const))(

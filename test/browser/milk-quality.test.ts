@@ -7,7 +7,7 @@ import type { ReadingsRepository, StoredActivity } from '../../lambdas/ports/rea
 import { pointOf, type ActivityKind } from '../../shared/telemetry/activities';
 import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day';
 import { dayOf } from '../../shared/time/utc';
-import { browserTestFile, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, readChart, shot, signInAt, withShot } from '../support/browser';
 import { reading } from '../support/reading-series';
 
 /**
@@ -97,43 +97,27 @@ const openAs = async (email: string, path: string, { width = 1280, phone = false
   page.on('request', (r) => {
     if (r.url().startsWith(`${env.stack.facts.web}/api/`)) calls.push(r);
   });
-  await page.goto(`${env.web}/dts/login`);
-  await signIn(page, email);
-  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-  await page.goto(`${env.web}${path}`);
+  await signInAt(page, env.web, email, path);
   return { context, page, calls };
 };
 const typesOf = (calls: readonly Request[]) => calls.map((r) => new URLSearchParams(r.postData() ?? '').get('type'));
 
-/**
- * What the named chart draws, read from its chart.js instance (found through React's fiber of the
- * canvas, as in the milk dashboard test): each dataset's label and point count, and the shaded bands.
- */
-const READ_CHART = `(name) => {
-  const canvas = document.querySelector('canvas[aria-label="' + name + '"]');
-  if (!canvas) return null;
-  const key = Object.keys(canvas).find((k) => k.startsWith('__reactFiber$'));
-  for (let fiber = key ? canvas[key] : null; fiber; fiber = fiber.return) {
-    for (let hook = fiber.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
-      const chart = hook.memoizedState && hook.memoizedState.current;
-      if (chart && chart.canvas === canvas && chart.scales && chart.scales.x) {
-        const shaded = (chart.options.plugins.bands && chart.options.plugins.bands.shaded) || [];
-        return {
-          datasets: chart.data.datasets.map((d) => [d.label, d.data.length]),
-          shaded: shaded.map((s) => ({ colour: s.colour, bands: s.bands.length })),
-          yMin: chart.scales.y.min,
-        };
-      }
-    }
-  }
-  return null;
+/** What a chart draws, read from its chart.js instance: each dataset's label and point count, and the shaded bands. */
+const READ_CHART = `(chart) => {
+  if (!chart) return null;
+  const shaded = (chart.options.plugins.bands && chart.options.plugins.bands.shaded) || [];
+  return {
+    datasets: chart.data.datasets.map((d) => [d.label, d.data.length]),
+    shaded: shaded.map((s) => ({ colour: s.colour, bands: s.bands.length })),
+    yMin: chart.scales.y.min,
+  };
 }`;
 interface ChartFacts {
   readonly datasets: [string, number][];
   readonly shaded: { colour: string; bands: number }[];
   readonly yMin: number;
 }
-const chartFacts = (page: Page, name: string) => page.evaluate(`(${READ_CHART})(${JSON.stringify(name)})`) as Promise<ChartFacts | null>;
+const chartFacts = (page: Page, name: string) => readChart<ChartFacts | null>(page, name, READ_CHART);
 
 const fillForm = async (page: Page, values: { supply?: string; vat?: string; from?: string; to?: string }) => {
   const form = page.getByRole('form');

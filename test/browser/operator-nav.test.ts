@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';
-import { browserTestFile, farmContext, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, signIn, signInAt, withShot } from '../support/browser';
 
 /**
  * The operators' navigation in Chromium (operator §2, §6): every Admin tool one click from the
@@ -181,10 +181,7 @@ describe.skipIf(!env.run)('the Installer and the farmer', () => {
     const context = await farmContext(env.browser, env.web, 'farm-pro');
     const page = await context.newPage();
     await withShot(page, 'nav-farmer-tabs', async () => {
-      await page.goto(`${env.web}/dts/login`);
-      await signIn(page, 'farmer@vatman.local');
-      await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-      await page.goto(`${env.web}/dts/equipment`);
+      await signInAt(page, env.web, 'farmer@vatman.local', '/dts/equipment');
       await expect.poll(() => menu(page).locator('[aria-current="page"]').allTextContents()).toEqual(['Milk']);
       expect(await page.getByRole('combobox', { name: 'Search farms, devices and users' }).count()).toBe(0);
     });

@@ -11,7 +11,7 @@ import type { Reading } from '../../shared/telemetry/reading';
 import { readingValues } from '../../shared/telemetry/reading-item';
 import { addDays, localDayOf } from '../../shared/time/local-day';
 import { dayOf } from '../../shared/time/utc';
-import { browserTestFile, farmContext, scrollToChart, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, readChart, scrollToChart, signIn, withShot } from '../support/browser';
 
 /**
  * Issue 39's acceptance in Chromium: a 30-day chart of the milk dashboard, drawn from the answer
@@ -73,27 +73,16 @@ interface XY {
   readonly y: number;
 }
 
-/** The named chart's dataset `label` (the data it was given) and its x range, read from the chart.js instance through React's fiber of the canvas. */
-const READ_DATASET = `([name, label]) => {
-  const canvas = document.querySelector('canvas[aria-label="' + name + '"]');
-  if (!canvas) return null;
-  const key = Object.keys(canvas).find((k) => k.startsWith('__reactFiber$'));
-  for (let fiber = key ? canvas[key] : null; fiber; fiber = fiber.return) {
-    for (let hook = fiber.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
-      const chart = hook.memoizedState && hook.memoizedState.current;
-      if (chart && chart.canvas === canvas && chart.scales && chart.scales.x) {
-        const set = chart.data.datasets.find((d) => d.label === label);
-        // chart.js's decimation, when a series is long, draws from a copy whose x is a pixel's mean
-        // and keeps the data it was given in _data: that is the chart's data to compare.
-        const given = set ? set._data || set.data : null;
-        return given ? { min: chart.scales.x.min, max: chart.scales.x.max, data: given.map((p) => ({ x: p.x, y: p.y })) } : null;
-      }
-    }
-  }
-  return null;
+/** A chart's dataset `label` (the data it was given) and its x range, read from the chart.js instance. */
+const READ_DATASET = `(chart, label) => {
+  const set = chart ? chart.data.datasets.find((d) => d.label === label) : null;
+  // chart.js's decimation, when a series is long, draws from a copy whose x is a pixel's mean
+  // and keeps the data it was given in _data: that is the chart's data to compare.
+  const given = set ? set._data || set.data : null;
+  return given ? { min: chart.scales.x.min, max: chart.scales.x.max, data: given.map((p) => ({ x: p.x, y: p.y })) } : null;
 }`;
 const dataset = (page: Page, name: string, label: string) =>
-  page.evaluate(`(${READ_DATASET})(${JSON.stringify([name, label])})`) as Promise<{ min: number; max: number; data: XY[] } | null>;
+  readChart<{ min: number; max: number; data: XY[] } | null>(page, name, READ_DATASET, label);
 
 /** Runs of the raw readings on either side of a threshold, with the extreme of each (max above, min at or below). */
 const runsOf = (readings: readonly Reading[], { series, value }: Threshold) => {

@@ -1,6 +1,6 @@
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserTestFile, farmContext, signIn, withShot } from '../support/browser';
+import { browserTestFile, farmContext, signInAt, withShot } from '../support/browser';
 
 /**
  * The web app under its Content-Security-Policy (issue "A stack that deploys and is locked down"):
@@ -45,10 +45,7 @@ describe.skipIf(!env.run)('security headers', () => {
     const page = await context.newPage();
     const violations = await watchViolations(page);
     await withShot(page, 'csp', async () => {
-      await page.goto(`${env.web}/dts/login`);
-      await signIn(page, 'farmer@vatman.local');
-      await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-      await page.goto(`${env.web}/dashboard`);
+      await signInAt(page, env.web, 'farmer@vatman.local', '/dashboard');
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.goto(`${env.web}/dts/dashboard`);
       // The charts draw as they near the screen (issue 14): scroll down to them.

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserTestFile, signIn, withShot } from '../support/browser';
+import { browserTestFile, openAs as openPage, withShot } from '../support/browser';
 
 /**
  * Spec rows in Chromium against `npm start`'s stack: the unlinked pages (operator §2 'Telemetry
@@ -9,15 +9,7 @@ import { browserTestFile, signIn, withShot } from '../support/browser';
  */
 const env = browserTestFile('spec-rows');
 
-const openAs = async (email: string, path: string, width = 1280): Promise<Page> => {
-  const context = await env.browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${env.web}/dts/login`);
-  await signIn(page, email);
-  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-  await page.goto(`${env.web}${path}`);
-  return page;
-};
+const openAs = (email: string, path: string, width = 1280): Promise<Page> => openPage(env.browser, env.web, email, path, { width });
 
 describe.skipIf(!env.run)('spec rows (browser)', () => {
   it("operator R22 and farmer row 39: /dts/blank is the shell around an empty container, not 'Promotion 404'", async () => {

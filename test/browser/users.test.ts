@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MSG_OWN_ROLE } from '../../shared/api/actions/admin-user';
-import { browserTestFile, shot, signIn, withShot } from '../support/browser';
+import { browserTestFile, shot, signInAt, withShot } from '../support/browser';
 import { until } from '../support/until';
 
 /**
@@ -15,10 +15,7 @@ const env = browserTestFile('users');
 const openUsers = async (width = 1280): Promise<Page> => {
   const context = await env.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${env.web}/dts/login`);
-  await signIn(page, 'admin@vatman.local');
-  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-  await page.goto(`${env.web}/dts/users`);
+  await signInAt(page, env.web, 'admin@vatman.local', '/dts/users');
   await page.getByRole('table', { name: 'Admins' }).waitFor();
   return page;
 };

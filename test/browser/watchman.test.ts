@@ -4,7 +4,7 @@ import { createLogger } from '../../lambdas/lib/logger';
 import { makeWatchman } from '../../lambdas/watchman/job';
 import { watchmanTables } from '../support/watchman-tables';
 import { operatorContracts } from '../../shared/api/actions/operator';
-import { browserTestFile, signIn, withShot } from '../support/browser';
+import { browserTestFile, signInAt, withShot } from '../support/browser';
 
 /**
  * Issue 22 in Chromium, as Admin: the Activity tab shows a run and a farm's open case (expandable,
@@ -44,10 +44,7 @@ describe.skipIf(!env.run)('Watchman (/dts/watchman) as Admin', () => {
   it('shows the runs and the open cases per farm, and saves a changed threshold; a negative one is refused', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1500, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${env.web}/dts/login`);
-    await signIn(page, 'admin@vatman.local');
-    await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
-    await page.goto(`${env.web}/dts/watchman`);
+    await signInAt(page, env.web, 'admin@vatman.local', '/dts/watchman');
     await withShot(page, 'watchman', async () => {
       // Activity: the run (the seeded farms have no milkings yet: every watched farm is dry).
       const table = page.getByRole('table', { name: 'Watchman runs' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeResetToken } from '../../shared/api/actions/user';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { userActions } from '../../lambdas/actions/user';
+import { userHandlers } from '../../lambdas/actions/user';
 import { cognitoIdentityProvider } from '../../lambdas/adapters/cognito/identity-provider';
 import type { ServedAction } from '../../lambdas/lib/dispatch';
 import { createLogger } from '../../lambdas/lib/logger';
@@ -74,7 +74,7 @@ describe('sign-up', () => {
       cognito.userPoolId,
       cognito.clientId,
     );
-    const signUpAction = userActions.find((a) => a.contract.type === 'USER_SIGN_UP') as ServedAction;
+    const signUpAction = userHandlers.find((a) => a.contract.type === 'USER_SIGN_UP') as ServedAction;
     const refused = Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
     const deps = { identity, userProfiles: { putUser: () => Promise.reject(refused) }, now: () => new Date() } as unknown as Ports;
     const email = `profile-fails-${Date.now()}@example.nz`;

@@ -144,3 +144,50 @@ export const scrollToChart = async (page: Page, name: string, timeoutMs = 30_000
   }
   await chart.waitFor();
 };
+
+/** Goes to the sign-in page, signs in as `email`, waits until the app has left that page, then goes to `path`. */
+export const signInAt = async (page: Page, web: string, email: string, path: string): Promise<void> => {
+  await page.goto(`${web}/dts/login`);
+  await signIn(page, email);
+  await page.waitForURL((u) => !u.pathname.startsWith('/dts/login'));
+  await page.goto(`${web}${path}`);
+};
+
+/** A page in a new context (1280×900 unless told, the other options as given), signed in as `email`, at `path`. */
+export const openAs = async (
+  browser: Browser,
+  web: string,
+  email: string,
+  path: string,
+  { width = 1280, height = 900, ...options }: BrowserContextOptions & { width?: number; height?: number } = {},
+): Promise<Page> => {
+  const context = await browser.newContext({ viewport: { width, height }, ...options });
+  const page = await context.newPage();
+  await signInAt(page, web, email, path);
+  return page;
+};
+
+/**
+ * The source of a browser function: the chart.js instance drawing on the canvas labelled `name`,
+ * or null. The bundle exposes no Chart global, so the instance is found through React's fiber of
+ * the canvas: react-chartjs-2 keeps it in a ref of the component that renders the canvas.
+ */
+const FIND_CHART = `(name) => {
+  const canvas = document.querySelector('canvas[aria-label="' + name + '"]');
+  if (!canvas) return null;
+  const key = Object.keys(canvas).find((k) => k.startsWith('__reactFiber$'));
+  for (let fiber = key ? canvas[key] : null; fiber; fiber = fiber.return) {
+    for (let hook = fiber.memoizedState; hook && typeof hook === 'object' && 'next' in hook; hook = hook.next) {
+      const chart = hook.memoizedState && hook.memoizedState.current;
+      if (chart && chart.canvas === canvas) return chart;
+    }
+  }
+  return null;
+}`;
+
+/**
+ * Runs `read`, the source of a browser function `(chart, arg) => value`, on the chart named `name`
+ * (chart null when there is none drawn) and answers its value.
+ */
+export const readChart = <T>(page: Page, name: string, read: string, arg: unknown = null): Promise<T> =>
+  page.evaluate(`((findChart) => (${read})(findChart(${JSON.stringify(name)}), ${JSON.stringify(arg)}))(${FIND_CHART})`) as Promise<T>;

@@ -6,7 +6,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoInstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
 import { iotProvisioning } from '../../lambdas/adapters/iot/provisioning';
-import { installerActions } from '../../lambdas/actions/installer';
+import { installerHandlers } from '../../lambdas/actions/installer';
 import { makeReconciler } from '../../lambdas/installer/reconcile';
 import { RUN_LEASE_MS } from '../../lambdas/installer/run-engine';
 import type { Caller } from '../../lambdas/lib/caller';
@@ -23,7 +23,7 @@ import { newInstallFields } from './new-install';
 const POLICY = 'faults-device-policy';
 const log = createLogger({}, 'error', () => undefined);
 const caller: Caller = { userId: 'installer-1', username: 'installer@example.nz', groups: ['Installer'], role: 'Installer', totp: true };
-const newInstall = installerActions.find((a) => a.contract.type === 'NEW_INSTALL') as ServedAction;
+const newInstall = installerHandlers.find((a) => a.contract.type === 'NEW_INSTALL') as ServedAction;
 
 class Killed extends Error {
   constructor() {

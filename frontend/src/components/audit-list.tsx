@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 import type { AuditEntry } from '@shared/entities/audit';
 import { formatWhen } from '../lib/time-format';
+import { DataTable, type Column } from './data-table';
 import './audit-list.css';
+
+const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
+  { header: 'When', cell: (e) => formatWhen(e.at, undefined) },
+  { header: 'Who', cell: (e) => e.by.email },
+  { header: 'Change', cell: (e) => e.action },
+  { header: 'Of', cell: (e) => e.target },
+  { header: 'Before', cell: (e) => e.before },
+  { header: 'After', cell: (e) => e.after },
+];
 
 /**
  * The administrative changes at the bottom of an admin page (issue 18): newest first, who, when,
@@ -29,30 +39,7 @@ export function AuditList({
         <p className="page__note">No changes yet.</p>
       ) : (
         <div className="audit__scroll">
-          <table className="audit__table" aria-labelledby="audit-title">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Change</th>
-                <th scope="col">Of</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={`${e.at}${e.action}${e.target}`}>
-                  <td>{formatWhen(e.at, undefined)}</td>
-                  <td>{e.by.email}</td>
-                  <td>{e.action}</td>
-                  <td>{e.target}</td>
-                  <td>{e.before}</td>
-                  <td>{e.after}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable className="audit__table" aria-labelledby="audit-title" columns={AUDIT_COLUMNS} rows={entries} rowKey={(e) => `${e.at}${e.action}${e.target}`} />
         </div>
       )}
       {footer}

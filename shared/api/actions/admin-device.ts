@@ -48,7 +48,7 @@ export const roundedWindow = (start: number, end: number): { from: number; to: n
 const deviceIdField = idField('device_id');
 const offsetField = (name: string, max: number) => intField(name).min(0, `${name} must be 0 or more`).max(max, `${name} may be at most ${max}`);
 
-export const adminDeviceActions = {
+export const adminDeviceInputs = {
   DEVICE_LIST: z.object({
     type: z.literal('DEVICE_LIST'),
     isRetired: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)], { error: 'isRetired must be 1 or 2' })).default(1),
@@ -147,40 +147,40 @@ const fleet = access.operator('Installer');
 const admin = access.operator();
 
 export const adminDeviceContracts = {
-  DEVICE_LIST: contract({ path: PATH, type: 'DEVICE_LIST', input: adminDeviceActions.DEVICE_LIST, answer: z.array(deviceRowSchema), access: fleet }),
-  DEVICE_EDIT: contract({ path: PATH, type: 'DEVICE_EDIT', input: adminDeviceActions.DEVICE_EDIT, answer: deviceSchema, access: fleet }),
+  DEVICE_LIST: contract({ path: PATH, type: 'DEVICE_LIST', input: adminDeviceInputs.DEVICE_LIST, answer: z.array(deviceRowSchema), access: fleet }),
+  DEVICE_EDIT: contract({ path: PATH, type: 'DEVICE_EDIT', input: adminDeviceInputs.DEVICE_EDIT, answer: deviceSchema, access: fleet }),
   DEVICE_LOAD_NAME: contract({
     path: PATH,
     type: 'DEVICE_LOAD_NAME',
-    input: adminDeviceActions.DEVICE_LOAD_NAME,
+    input: adminDeviceInputs.DEVICE_LOAD_NAME,
     answer: z.object({ checked: z.number().int(), renamed: z.array(z.object({ _id: z.string(), from: z.string(), to: z.string() })) }),
     access: fleet,
   }),
   /** Not in the spec: who retired, restored, renamed or calibrated which device; Admin only, as the other change lists. */
-  DEVICE_AUDIT_LIST: contract({ path: PATH, type: 'DEVICE_AUDIT_LIST', input: adminDeviceActions.DEVICE_AUDIT_LIST, answer: auditPageSchema, access: admin }),
+  DEVICE_AUDIT_LIST: contract({ path: PATH, type: 'DEVICE_AUDIT_LIST', input: adminDeviceInputs.DEVICE_AUDIT_LIST, answer: auditPageSchema, access: admin }),
   DEVICE_ONE_RAWS: contract({
     path: PATH,
     type: 'DEVICE_ONE_RAWS',
-    input: adminDeviceActions.DEVICE_ONE_RAWS,
+    input: adminDeviceInputs.DEVICE_ONE_RAWS,
     answer: z.object({ device: gaugeDeviceSchema, day: z.string(), raws: z.array(rawRecordSchema) }),
     access: fleet,
   }),
   DEVICE_ONE: contract({
     path: PATH,
     type: 'DEVICE_ONE',
-    input: adminDeviceActions.DEVICE_ONE,
+    input: adminDeviceInputs.DEVICE_ONE,
     answer: z.object({ device: gaugeDeviceSchema, data: detailPointSchema.nullable() }),
     access: fleet,
   }),
-  DEVICE_ONE_SERIES: contract({ path: PATH, type: 'DEVICE_ONE_SERIES', input: adminDeviceActions.DEVICE_ONE_SERIES, answer: seriesAnswerSchema, access: fleet }),
+  DEVICE_ONE_SERIES: contract({ path: PATH, type: 'DEVICE_ONE_SERIES', input: adminDeviceInputs.DEVICE_ONE_SERIES, answer: seriesAnswerSchema, access: fleet }),
   DEVICE_ONE_SERIES_TIME_RANGE: contract({
     path: PATH,
     type: 'DEVICE_ONE_SERIES_TIME_RANGE',
-    input: adminDeviceActions.DEVICE_ONE_SERIES_TIME_RANGE,
+    input: adminDeviceInputs.DEVICE_ONE_SERIES_TIME_RANGE,
     /** operator §7: 'returns a list of readings' (the vat readings of the window, ≤ the chart cap). */
     answer: seriesAnswerSchema.shape.vat,
     access: fleet,
   }),
-  DEVICE_ONE_SERIES_WINDOW: contract({ path: PATH, type: 'DEVICE_ONE_SERIES_WINDOW', input: adminDeviceActions.DEVICE_ONE_SERIES_WINDOW, answer: seriesWindowSchema, access: fleet }),
-  DEVICE_ONE_RAW: contract({ path: PATH, type: 'DEVICE_ONE_RAW', input: adminDeviceActions.DEVICE_ONE_RAW, answer: rawRecordSchema.extend({ device_id: z.string() }), access: fleet }),
+  DEVICE_ONE_SERIES_WINDOW: contract({ path: PATH, type: 'DEVICE_ONE_SERIES_WINDOW', input: adminDeviceInputs.DEVICE_ONE_SERIES_WINDOW, answer: seriesWindowSchema, access: fleet }),
+  DEVICE_ONE_RAW: contract({ path: PATH, type: 'DEVICE_ONE_RAW', input: adminDeviceInputs.DEVICE_ONE_RAW, answer: rawRecordSchema.extend({ device_id: z.string() }), access: fleet }),
 } as const;

@@ -162,7 +162,7 @@ const farmIdField = idField('_id');
 const flagInput = <T extends string, F extends string>(type: T, flag: F) =>
   z.object({ type: z.literal(type), _id: farmIdField, [flag]: boolField, ...carried } as { type: z.ZodLiteral<T>; _id: typeof farmIdField } & Record<F, typeof boolField> & typeof carried);
 
-export const adminFarmActions = {
+export const adminFarmInputs = {
   FARM_LIST: z.object({ type: z.literal('FARM_LIST'), ...carried }),
   FARM_AUTO_CHECK_STATUS: flagInput('FARM_AUTO_CHECK_STATUS', 'auto_check'),
   FARM_FONTERRA_API_STATUS: flagInput('FARM_FONTERRA_API_STATUS', 'fonterra_api_status'),
@@ -218,7 +218,7 @@ export const adminFarmContracts = {
   FARM_LIST: contract({
     path: PATH,
     type: 'FARM_LIST',
-    input: adminFarmActions.FARM_LIST,
+    input: adminFarmInputs.FARM_LIST,
     answer: z.object({
       listFarm: z.array(adminFarmSchema),
       listDevice: z.array(deviceSchema),
@@ -227,15 +227,15 @@ export const adminFarmContracts = {
     }),
     access: admin,
   }),
-  FARM_AUTO_CHECK_STATUS: contract({ path: PATH, type: 'FARM_AUTO_CHECK_STATUS', input: adminFarmActions.FARM_AUTO_CHECK_STATUS, answer: adminFarmSchema, access: admin }),
-  FARM_FONTERRA_API_STATUS: contract({ path: PATH, type: 'FARM_FONTERRA_API_STATUS', input: adminFarmActions.FARM_FONTERRA_API_STATUS, answer: adminFarmSchema, access: admin }),
-  FARM_HARVEST_API_STATUS: contract({ path: PATH, type: 'FARM_HARVEST_API_STATUS', input: adminFarmActions.FARM_HARVEST_API_STATUS, answer: adminFarmSchema, access: admin }),
-  FARMS_SETTINGS_GET: contract({ path: PATH, type: 'FARMS_SETTINGS_GET', input: adminFarmActions.FARMS_SETTINGS_GET, answer: z.array(farmSettingsRowSchema), access: admin }),
+  FARM_AUTO_CHECK_STATUS: contract({ path: PATH, type: 'FARM_AUTO_CHECK_STATUS', input: adminFarmInputs.FARM_AUTO_CHECK_STATUS, answer: adminFarmSchema, access: admin }),
+  FARM_FONTERRA_API_STATUS: contract({ path: PATH, type: 'FARM_FONTERRA_API_STATUS', input: adminFarmInputs.FARM_FONTERRA_API_STATUS, answer: adminFarmSchema, access: admin }),
+  FARM_HARVEST_API_STATUS: contract({ path: PATH, type: 'FARM_HARVEST_API_STATUS', input: adminFarmInputs.FARM_HARVEST_API_STATUS, answer: adminFarmSchema, access: admin }),
+  FARMS_SETTINGS_GET: contract({ path: PATH, type: 'FARMS_SETTINGS_GET', input: adminFarmInputs.FARMS_SETTINGS_GET, answer: z.array(farmSettingsRowSchema), access: admin }),
   /** The billing lines of a month as CSV text (operator §9 codes); the page saves it as a file. */
   FARM_BILLING_OUTPUT: contract({
     path: PATH,
     type: 'FARM_BILLING_OUTPUT',
-    input: adminFarmActions.FARM_BILLING_OUTPUT,
+    input: adminFarmInputs.FARM_BILLING_OUTPUT,
     answer: z.object({ filename: z.string(), csv: z.string() }),
     access: admin,
   }),
@@ -246,17 +246,17 @@ export const adminFarmContracts = {
   FARMS_SETTINGS_UPLOAD: contract({
     path: PATH,
     type: 'FARMS_SETTINGS_UPLOAD',
-    input: adminFarmActions.FARMS_SETTINGS_UPLOAD,
+    input: adminFarmInputs.FARMS_SETTINGS_UPLOAD,
     answer: z.object({ message: z.literal(MSG_SUCCESS), imported: z.number().int() }),
     access: admin,
   }),
   /** Not in the spec (issue 18): the newest flag changes and imports, for the bottom of the page. */
-  FARM_AUDIT_LIST: contract({ path: PATH, type: 'FARM_AUDIT_LIST', input: adminFarmActions.FARM_AUDIT_LIST, answer: z.array(auditEntrySchema), access: admin }),
+  FARM_AUDIT_LIST: contract({ path: PATH, type: 'FARM_AUDIT_LIST', input: adminFarmInputs.FARM_AUDIT_LIST, answer: z.array(auditEntrySchema), access: admin }),
   /** Not in the spec (issue 12): alert deliveries that failed for good (dead letters), newest first. */
   FARM_DELIVERY_DEAD_LETTERS: contract({
     path: PATH,
     type: 'FARM_DELIVERY_DEAD_LETTERS',
-    input: adminFarmActions.FARM_DELIVERY_DEAD_LETTERS,
+    input: adminFarmInputs.FARM_DELIVERY_DEAD_LETTERS,
     answer: z.array(deadLetterSchema),
     access: admin,
   }),

@@ -43,7 +43,7 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 
 const userIdField = idField('userid');
 
-export const adminUserActions = {
+export const adminUserInputs = {
   USER_LIST: z.object({ type: z.literal('USER_LIST') }),
   USER_ROLE_EDIT: z.object({
     type: z.literal('USER_ROLE_EDIT'),
@@ -64,10 +64,10 @@ const PATH = '/api/admin/user';
 const admin = access.operator();
 
 export const adminUserContracts = {
-  USER_LIST: contract({ path: PATH, type: 'USER_LIST', input: adminUserActions.USER_LIST, answer: z.array(adminUserSchema), access: admin }),
+  USER_LIST: contract({ path: PATH, type: 'USER_LIST', input: adminUserInputs.USER_LIST, answer: z.array(adminUserSchema), access: admin }),
   /** Answers the user as the list shows them after the change. */
-  USER_ROLE_EDIT: contract({ path: PATH, type: 'USER_ROLE_EDIT', input: adminUserActions.USER_ROLE_EDIT, answer: adminUserSchema, access: admin }),
-  USER_HERD_EDIT: contract({ path: PATH, type: 'USER_HERD_EDIT', input: adminUserActions.USER_HERD_EDIT, answer: adminUserSchema, access: admin }),
+  USER_ROLE_EDIT: contract({ path: PATH, type: 'USER_ROLE_EDIT', input: adminUserInputs.USER_ROLE_EDIT, answer: adminUserSchema, access: admin }),
+  USER_HERD_EDIT: contract({ path: PATH, type: 'USER_HERD_EDIT', input: adminUserInputs.USER_HERD_EDIT, answer: adminUserSchema, access: admin }),
   /** Not in the spec (issue 18): the newest role and herd changes, for the bottom of the page. */
-  USER_AUDIT_LIST: contract({ path: PATH, type: 'USER_AUDIT_LIST', input: adminUserActions.USER_AUDIT_LIST, answer: z.array(auditEntrySchema), access: admin }),
+  USER_AUDIT_LIST: contract({ path: PATH, type: 'USER_AUDIT_LIST', input: adminUserInputs.USER_AUDIT_LIST, answer: z.array(auditEntrySchema), access: admin }),
 } as const;

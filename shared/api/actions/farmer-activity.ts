@@ -59,7 +59,7 @@ const farmOnly = <T extends string>(type: T) => z.object({ type: z.literal(type)
 const farmRange = <T extends string>(type: T) => z.object({ type: z.literal(type), farm: farmField, ...rangeFields });
 const byActivity = <T extends string>(type: T) => z.object({ type: z.literal(type), activity_id: activityIdField });
 
-export const farmerActivityActions = {
+export const farmerActivityInputs = {
   FARMER_DASHBOARD_LAST: farmOnly('FARMER_DASHBOARD_LAST'),
   /**
    * `since` (issue 14): the newest reading time the client already has; the answer then holds only
@@ -358,18 +358,18 @@ const farmMember = access.farmMember();
 
 /** /api/farmer/activity: every type is the farm's or its activity's (farmer §6), Admin any. */
 export const farmerActivityContracts = {
-  FARMER_DASHBOARD_LAST: contract({ ...startUp.FARMER_DASHBOARD_LAST, input: farmerActivityActions.FARMER_DASHBOARD_LAST, answer: lastResponseSchema, access: farmMember }),
-  FARMER_DASHBOARD_LAST_ALL: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST_ALL', input: farmerActivityActions.FARMER_DASHBOARD_LAST_ALL, answer: lastAllResponseSchema, access: farmMember }),
-  FARMER_STORAGE_HISTORY: contract({ path: PATH, type: 'FARMER_STORAGE_HISTORY', input: farmerActivityActions.FARMER_STORAGE_HISTORY, answer: storageHistoryResponseSchema, access: farmMember }),
-  FARMER_MILKING_LIST: contract({ path: PATH, type: 'FARMER_MILKING_LIST', input: farmerActivityActions.FARMER_MILKING_LIST, answer: milkingListResponseSchema, access: farmMember }),
-  FARMER_MILKING_ONE: contract({ path: PATH, type: 'FARMER_MILKING_ONE', input: farmerActivityActions.FARMER_MILKING_ONE, answer: milkingOneResponseSchema, access: access.activityMember('milking') }),
-  FARMER_MILKING_LIST_BRIEF: contract({ path: PATH, type: 'FARMER_MILKING_LIST_BRIEF', input: farmerActivityActions.FARMER_MILKING_LIST_BRIEF, answer: milkingBriefResponseSchema, access: access.activityMember('milking') }),
-  FARMER_MILKING_ONE_HEAD: contract({ path: PATH, type: 'FARMER_MILKING_ONE_HEAD', input: farmerActivityActions.FARMER_MILKING_ONE_HEAD, answer: milkingHeadResponseSchema, access: access.activityMember('milking') }),
-  FARMER_STORAGE_ONE: contract({ path: PATH, type: 'FARMER_STORAGE_ONE', input: farmerActivityActions.FARMER_STORAGE_ONE, answer: storageOneResponseSchema, access: access.activityMember('storage') }),
-  FARMER_COLLECTION_LIST: contract({ path: PATH, type: 'FARMER_COLLECTION_LIST', input: farmerActivityActions.FARMER_COLLECTION_LIST, answer: collectionListResponseSchema, access: farmMember }),
-  FARMER_AGITATOR_LIST: contract({ path: PATH, type: 'FARMER_AGITATOR_LIST', input: farmerActivityActions.FARMER_AGITATOR_LIST, answer: agitatorListResponseSchema, access: farmMember }),
+  FARMER_DASHBOARD_LAST: contract({ ...startUp.FARMER_DASHBOARD_LAST, input: farmerActivityInputs.FARMER_DASHBOARD_LAST, answer: lastResponseSchema, access: farmMember }),
+  FARMER_DASHBOARD_LAST_ALL: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST_ALL', input: farmerActivityInputs.FARMER_DASHBOARD_LAST_ALL, answer: lastAllResponseSchema, access: farmMember }),
+  FARMER_STORAGE_HISTORY: contract({ path: PATH, type: 'FARMER_STORAGE_HISTORY', input: farmerActivityInputs.FARMER_STORAGE_HISTORY, answer: storageHistoryResponseSchema, access: farmMember }),
+  FARMER_MILKING_LIST: contract({ path: PATH, type: 'FARMER_MILKING_LIST', input: farmerActivityInputs.FARMER_MILKING_LIST, answer: milkingListResponseSchema, access: farmMember }),
+  FARMER_MILKING_ONE: contract({ path: PATH, type: 'FARMER_MILKING_ONE', input: farmerActivityInputs.FARMER_MILKING_ONE, answer: milkingOneResponseSchema, access: access.activityMember('milking') }),
+  FARMER_MILKING_LIST_BRIEF: contract({ path: PATH, type: 'FARMER_MILKING_LIST_BRIEF', input: farmerActivityInputs.FARMER_MILKING_LIST_BRIEF, answer: milkingBriefResponseSchema, access: access.activityMember('milking') }),
+  FARMER_MILKING_ONE_HEAD: contract({ path: PATH, type: 'FARMER_MILKING_ONE_HEAD', input: farmerActivityInputs.FARMER_MILKING_ONE_HEAD, answer: milkingHeadResponseSchema, access: access.activityMember('milking') }),
+  FARMER_STORAGE_ONE: contract({ path: PATH, type: 'FARMER_STORAGE_ONE', input: farmerActivityInputs.FARMER_STORAGE_ONE, answer: storageOneResponseSchema, access: access.activityMember('storage') }),
+  FARMER_COLLECTION_LIST: contract({ path: PATH, type: 'FARMER_COLLECTION_LIST', input: farmerActivityInputs.FARMER_COLLECTION_LIST, answer: collectionListResponseSchema, access: farmMember }),
+  FARMER_AGITATOR_LIST: contract({ path: PATH, type: 'FARMER_AGITATOR_LIST', input: farmerActivityInputs.FARMER_AGITATOR_LIST, answer: agitatorListResponseSchema, access: farmMember }),
   ADD_PICKUP: contract({ path: PATH, type: 'ADD_PICKUP', input: addPickupSchema, answer: addPickupResponseSchema, access: access.farmMember('farm_id') }),
-  FARMER_PICKUP_LIST: contract({ path: PATH, type: 'FARMER_PICKUP_LIST', input: farmerActivityActions.FARMER_PICKUP_LIST, answer: pickupListResponseSchema, access: farmMember }),
+  FARMER_PICKUP_LIST: contract({ path: PATH, type: 'FARMER_PICKUP_LIST', input: farmerActivityInputs.FARMER_PICKUP_LIST, answer: pickupListResponseSchema, access: farmMember }),
   // The farm's members reach it; the action itself lets only the person who entered the pickup delete it.
   DELETE_PICKUP: contract({ path: PATH, type: 'DELETE_PICKUP', input: deletePickupSchema, answer: deletePickupResponseSchema, access: access.farmMember('farm_id') }),
 } as const;

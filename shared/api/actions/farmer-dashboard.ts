@@ -7,7 +7,7 @@ import { vatSchema } from './farmer-activity';
 const farmOnly = <T extends string>(type: T) => z.object({ type: z.literal(type), farm: farmField });
 
 /** /api/farmer/dashboard (farmer spec §7): the three types share one answer: farm, vats, knode. */
-export const farmerDashboardActions = {
+export const farmerDashboardInputs = {
   FARMER_DASHBOARD_GET: farmOnly('FARMER_DASHBOARD_GET'),
   FARMER_DASHBOARD_GET_KNODE: farmOnly('FARMER_DASHBOARD_GET_KNODE'),
   FARMER_DASHBOARD_MOUDLE: farmOnly('FARMER_DASHBOARD_MOUDLE'),
@@ -22,8 +22,8 @@ export const farmerDashboardAnswerSchema = z.object({
 export type FarmerDashboardAnswer = z.infer<typeof farmerDashboardAnswerSchema>;
 
 const PATH = '/api/farmer/dashboard';
-const dashboard = <T extends keyof typeof farmerDashboardActions>(type: T) =>
-  contract({ path: PATH, type, input: farmerDashboardActions[type], answer: farmerDashboardAnswerSchema, access: access.farmMember() });
+const dashboard = <T extends keyof typeof farmerDashboardInputs>(type: T) =>
+  contract({ path: PATH, type, input: farmerDashboardInputs[type], answer: farmerDashboardAnswerSchema, access: access.farmMember() });
 
 export const farmerDashboardContracts = {
   FARMER_DASHBOARD_GET: dashboard('FARMER_DASHBOARD_GET'),

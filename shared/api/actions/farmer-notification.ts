@@ -6,7 +6,7 @@ import { farmField, ID_MAX, idField, jsonField } from '../fields';
 const itemField = jsonField(z.object({ _id: idField('item._id') }).loose(), 'item');
 
 /** /api/farmer/notification (farmer §7, §2.8). */
-export const farmerNotificationActions = {
+export const farmerNotificationInputs = {
   FARMER_NOTIFICATION_STATUS: z.object({ type: z.literal('FARMER_NOTIFICATION_STATUS'), farm: farmField }),
   FARMER_NOTIFICATION_LIST: z.object({
     type: z.literal('FARMER_NOTIFICATION_LIST'),
@@ -106,8 +106,8 @@ const farmMember = access.farmMember();
 
 /** /api/farmer/notification: the farm's notifications, for its users (farmer §6) and Admin. */
 export const farmerNotificationContracts = {
-  FARMER_NOTIFICATION_STATUS: contract({ path: PATH, type: 'FARMER_NOTIFICATION_STATUS', input: farmerNotificationActions.FARMER_NOTIFICATION_STATUS, answer: notificationStatusAnswerSchema, access: farmMember }),
-  FARMER_NOTIFICATION_LIST: contract({ path: PATH, type: 'FARMER_NOTIFICATION_LIST', input: farmerNotificationActions.FARMER_NOTIFICATION_LIST, answer: notificationListAnswerSchema, access: farmMember }),
-  FARMER_NOTIFICATION_ONE_EDIT: contract({ path: PATH, type: 'FARMER_NOTIFICATION_ONE_EDIT', input: farmerNotificationActions.FARMER_NOTIFICATION_ONE_EDIT, answer: notificationEditAnswerSchema, access: farmMember }),
-  FARMER_NOTIFICATION_DETAIL: contract({ path: PATH, type: 'FARMER_NOTIFICATION_DETAIL', input: farmerNotificationActions.FARMER_NOTIFICATION_DETAIL, answer: notificationDetailAnswerSchema, access: farmMember }),
+  FARMER_NOTIFICATION_STATUS: contract({ path: PATH, type: 'FARMER_NOTIFICATION_STATUS', input: farmerNotificationInputs.FARMER_NOTIFICATION_STATUS, answer: notificationStatusAnswerSchema, access: farmMember }),
+  FARMER_NOTIFICATION_LIST: contract({ path: PATH, type: 'FARMER_NOTIFICATION_LIST', input: farmerNotificationInputs.FARMER_NOTIFICATION_LIST, answer: notificationListAnswerSchema, access: farmMember }),
+  FARMER_NOTIFICATION_ONE_EDIT: contract({ path: PATH, type: 'FARMER_NOTIFICATION_ONE_EDIT', input: farmerNotificationInputs.FARMER_NOTIFICATION_ONE_EDIT, answer: notificationEditAnswerSchema, access: farmMember }),
+  FARMER_NOTIFICATION_DETAIL: contract({ path: PATH, type: 'FARMER_NOTIFICATION_DETAIL', input: farmerNotificationInputs.FARMER_NOTIFICATION_DETAIL, answer: notificationDetailAnswerSchema, access: farmMember }),
 } as const;

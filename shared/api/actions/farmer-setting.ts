@@ -10,7 +10,7 @@ import { farmField, idField, jsonField } from '../fields';
 const settingsObject = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.null()]), { error: 'alert_setting must be an object' });
 
 /** /api/farmer/setting (farmer §7, §2.9, §2.11). */
-export const farmerSettingActions = {
+export const farmerSettingInputs = {
   USER_SETTING_ALERT_GET: z.object({ type: z.literal('USER_SETTING_ALERT_GET'), farm: farmField }),
   USER_SETTING_ALERT_SET: z.object({ type: z.literal('USER_SETTING_ALERT_SET'), farm: farmField, alert_setting: jsonField(settingsObject, 'alert_setting') }),
   USER_SETTING_ALERT_SET_AUTO: z.object({
@@ -78,9 +78,9 @@ const farmMember = access.farmMember();
 
 /** /api/farmer/setting: the farm's thresholds and controllers, the caller's own preferences (farmer §6). */
 export const farmerSettingContracts = {
-  USER_SETTING_ALERT_GET: contract({ path: PATH, type: 'USER_SETTING_ALERT_GET', input: farmerSettingActions.USER_SETTING_ALERT_GET, answer: alertSettingsAnswerSchema, access: farmMember }),
-  USER_SETTING_ALERT_SET: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET', input: farmerSettingActions.USER_SETTING_ALERT_SET, answer: alertSettingsSetAnswerSchema, access: farmMember }),
-  USER_SETTING_ALERT_SET_AUTO: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET_AUTO', input: farmerSettingActions.USER_SETTING_ALERT_SET_AUTO, answer: autoSettingsSetAnswerSchema, access: farmMember }),
-  USER_SETTING_ALERT_GET_USER: contract({ path: PATH, type: 'USER_SETTING_ALERT_GET_USER', input: farmerSettingActions.USER_SETTING_ALERT_GET_USER, answer: preferencesAnswerSchema, access: farmMember }),
-  USER_SETTING_ALERT_SET_USER: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET_USER', input: farmerSettingActions.USER_SETTING_ALERT_SET_USER, answer: preferencesSetAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_GET: contract({ path: PATH, type: 'USER_SETTING_ALERT_GET', input: farmerSettingInputs.USER_SETTING_ALERT_GET, answer: alertSettingsAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_SET: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET', input: farmerSettingInputs.USER_SETTING_ALERT_SET, answer: alertSettingsSetAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_SET_AUTO: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET_AUTO', input: farmerSettingInputs.USER_SETTING_ALERT_SET_AUTO, answer: autoSettingsSetAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_GET_USER: contract({ path: PATH, type: 'USER_SETTING_ALERT_GET_USER', input: farmerSettingInputs.USER_SETTING_ALERT_GET_USER, answer: preferencesAnswerSchema, access: farmMember }),
+  USER_SETTING_ALERT_SET_USER: contract({ path: PATH, type: 'USER_SETTING_ALERT_SET_USER', input: farmerSettingInputs.USER_SETTING_ALERT_SET_USER, answer: preferencesSetAnswerSchema, access: farmMember }),
 } as const;

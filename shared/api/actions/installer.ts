@@ -135,7 +135,7 @@ const requestIdField = z
   .regex(REQUEST_ID_PATTERN, 'requestId must be 8 to 64 letters, digits or dashes')
   .optional();
 
-export const installerActions = {
+export const installerInputs = {
   DEVICE_SEARCH: z
     .object({
       type: z.literal('DEVICE_SEARCH'),
@@ -304,19 +304,19 @@ const PATH = '/api/installer';
 const installers = access.operator('Installer');
 
 export const installerContracts = {
-  DEVICE_SEARCH: contract({ path: PATH, type: 'DEVICE_SEARCH', input: installerActions.DEVICE_SEARCH, answer: deviceSearchAnswerSchema, access: installers }),
-  PARTICLE_CONFIG: contract({ path: PATH, type: 'PARTICLE_CONFIG', input: installerActions.PARTICLE_CONFIG, answer: z.object({ message: z.string() }), access: installers }),
+  DEVICE_SEARCH: contract({ path: PATH, type: 'DEVICE_SEARCH', input: installerInputs.DEVICE_SEARCH, answer: deviceSearchAnswerSchema, access: installers }),
+  PARTICLE_CONFIG: contract({ path: PATH, type: 'PARTICLE_CONFIG', input: installerInputs.PARTICLE_CONFIG, answer: z.object({ message: z.string() }), access: installers }),
   VAT_CONFIG: contract({
     path: PATH,
     type: 'VAT_CONFIG',
-    input: installerActions.VAT_CONFIG,
+    input: installerInputs.VAT_CONFIG,
     answer: z.object({ success: z.boolean(), result: z.string(), device: vatDeviceSchema }),
     access: installers,
   }),
   NEW_INSTALL: contract({
     path: PATH,
     type: 'NEW_INSTALL',
-    input: installerActions.NEW_INSTALL,
+    input: installerInputs.NEW_INSTALL,
     answer: z.object({
       success: z.boolean(),
       result: z.string(),
@@ -330,14 +330,14 @@ export const installerContracts = {
   INSTALLS: contract({
     path: PATH,
     type: 'INSTALLS',
-    input: installerActions.INSTALLS,
+    input: installerInputs.INSTALLS,
     answer: z.object({ count: z.number().int(), installs: z.array(installLogEntrySchema) }),
     access: installers,
   }),
   REISSUE_CERTIFICATE: contract({
     path: PATH,
     type: 'REISSUE_CERTIFICATE',
-    input: installerActions.REISSUE_CERTIFICATE,
+    input: installerInputs.REISSUE_CERTIFICATE,
     answer: z.object({
       success: z.literal(true),
       result: z.string(),
@@ -348,7 +348,7 @@ export const installerContracts = {
     }),
     access: installers,
   }),
-  CHECK_ONLINE: contract({ path: PATH, type: 'CHECK_ONLINE', input: installerActions.CHECK_ONLINE, answer: checkOnlineAnswerSchema, access: installers }),
-  CHECK_DIAGNOSTICS: contract({ path: PATH, type: 'CHECK_DIAGNOSTICS', input: installerActions.CHECK_DIAGNOSTICS, answer: checkDiagnosticsAnswerSchema, access: installers }),
-  CHECK_SENSORBOARDS: contract({ path: PATH, type: 'CHECK_SENSORBOARDS', input: installerActions.CHECK_SENSORBOARDS, answer: checkSensorBoardsAnswerSchema, access: installers }),
+  CHECK_ONLINE: contract({ path: PATH, type: 'CHECK_ONLINE', input: installerInputs.CHECK_ONLINE, answer: checkOnlineAnswerSchema, access: installers }),
+  CHECK_DIAGNOSTICS: contract({ path: PATH, type: 'CHECK_DIAGNOSTICS', input: installerInputs.CHECK_DIAGNOSTICS, answer: checkDiagnosticsAnswerSchema, access: installers }),
+  CHECK_SENSORBOARDS: contract({ path: PATH, type: 'CHECK_SENSORBOARDS', input: installerInputs.CHECK_SENSORBOARDS, answer: checkSensorBoardsAnswerSchema, access: installers }),
 } as const;

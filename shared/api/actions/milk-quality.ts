@@ -55,7 +55,7 @@ const milkDataInput = <T extends string>(type: T, view: MilkView) =>
     toDate: dayField('toDate'),
   });
 
-export const milkQualityActions = {
+export const milkQualityInputs = {
   MILK_QUALITY_DATA: milkDataInput('MILK_QUALITY_DATA', 'milkquality'),
   WESTLANDS_FARMS: z.object({ type: z.literal('WESTLANDS_FARMS') }),
   WESTLANDS_DATA: milkDataInput('WESTLANDS_DATA', 'westlands'),
@@ -116,28 +116,28 @@ export const milkQualityContracts = {
   MILK_QUALITY_DATA: contract({
     path: '/api/milkquality',
     type: 'MILK_QUALITY_DATA',
-    input: milkQualityActions.MILK_QUALITY_DATA,
+    input: milkQualityInputs.MILK_QUALITY_DATA,
     answer: milkDataSchema,
     access: access.operator('MilkQuality'),
   }),
   WESTLANDS_FARMS: contract({
     path: '/api/milkquality',
     type: 'WESTLANDS_FARMS',
-    input: milkQualityActions.WESTLANDS_FARMS,
+    input: milkQualityInputs.WESTLANDS_FARMS,
     answer: z.array(z.object({ _id: z.string(), fonterra_id: z.string() })),
     access: access.operator('Westlands'),
   }),
   WESTLANDS_DATA: contract({
     path: '/api/milkquality',
     type: 'WESTLANDS_DATA',
-    input: milkQualityActions.WESTLANDS_DATA,
+    input: milkQualityInputs.WESTLANDS_DATA,
     answer: milkDataSchema,
     access: access.operator('Westlands'),
   }),
   MILK_DATA_LOOKUPS: contract({
     path: '/api/milkquality',
     type: 'MILK_DATA_LOOKUPS',
-    input: milkQualityActions.MILK_DATA_LOOKUPS,
+    input: milkQualityInputs.MILK_DATA_LOOKUPS,
     answer: z.array(milkLookupSchema),
     access: access.operator(),
   }),

@@ -29,7 +29,7 @@ export const SEARCH_PAGE = 10;
 export const SEARCH_KINDS = ['farm', 'device', 'user'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
-export const operatorFleetActions = {
+export const operatorFleetInputs = {
   FLEET_SUMMARY: z.object({ type: z.literal('FLEET_SUMMARY') }),
   OPERATOR_SEARCH: z.object({
     type: z.literal('OPERATOR_SEARCH'),
@@ -103,6 +103,6 @@ const PATH = '/api/admin/device';
 const fleet = access.operator('Installer');
 
 export const operatorFleetContracts = {
-  FLEET_SUMMARY: contract({ path: PATH, type: 'FLEET_SUMMARY', input: operatorFleetActions.FLEET_SUMMARY, answer: fleetSummarySchema, access: fleet }),
-  OPERATOR_SEARCH: contract({ path: PATH, type: 'OPERATOR_SEARCH', input: operatorFleetActions.OPERATOR_SEARCH, answer: searchAnswerSchema, access: fleet }),
+  FLEET_SUMMARY: contract({ path: PATH, type: 'FLEET_SUMMARY', input: operatorFleetInputs.FLEET_SUMMARY, answer: fleetSummarySchema, access: fleet }),
+  OPERATOR_SEARCH: contract({ path: PATH, type: 'OPERATOR_SEARCH', input: operatorFleetInputs.OPERATOR_SEARCH, answer: searchAnswerSchema, access: fleet }),
 } as const;

@@ -13,7 +13,7 @@ export const WATCHMAN_PAGE_SIZE = 20;
 const pageField = intField('page').min(0, 'page must be 0 or more').max(10_000, 'page is not valid').optional();
 
 /** /api/watchman (operator spec §7). */
-export const watchmanActions = {
+export const watchmanInputs = {
   GET_SETTINGS: z.object({ type: z.literal('GET_SETTINGS') }),
   /** No payload in the spec; `page` (zero-based, optional) pages the runs newest first. */
   GET_ACTIVITY: z.object({ type: z.literal('GET_ACTIVITY'), page: pageField }),
@@ -27,14 +27,14 @@ export const operatorContracts = {
   GET_SETTINGS: contract({
     path: '/api/watchman',
     type: 'GET_SETTINGS',
-    input: watchmanActions.GET_SETTINGS,
+    input: watchmanInputs.GET_SETTINGS,
     answer: z.object({ key: z.literal('watchman'), settings: watchmanSettingsSchema }),
     access: access.operator('Installer'),
   }),
   GET_ACTIVITY: contract({
     path: '/api/watchman',
     type: 'GET_ACTIVITY',
-    input: watchmanActions.GET_ACTIVITY,
+    input: watchmanInputs.GET_ACTIVITY,
     /** operator §7: 'returns a list of runs', newest first, WATCHMAN_PAGE_SIZE a page. */
     answer: watchmanRunSchema.array(),
     access: access.operator('Installer'),
@@ -42,7 +42,7 @@ export const operatorContracts = {
   GET_ACTIVITY_SUMMARY: contract({
     path: '/api/watchman',
     type: 'GET_ACTIVITY_SUMMARY',
-    input: watchmanActions.GET_ACTIVITY_SUMMARY,
+    input: watchmanInputs.GET_ACTIVITY_SUMMARY,
     answer: z.object({
       /** Total runs kept (for paging the Activity tab). */
       count: z.number(),
@@ -56,7 +56,7 @@ export const operatorContracts = {
   SAVE_SETTINGS: contract({
     path: '/api/watchman',
     type: 'SAVE_SETTINGS',
-    input: watchmanActions.SAVE_SETTINGS,
+    input: watchmanInputs.SAVE_SETTINGS,
     answer: z.literal('success'),
     access: access.operator('Installer'),
   }),

@@ -80,7 +80,7 @@ export type EnquiryProducts = z.infer<typeof enquiryProductsSchema>;
 const type = <T extends string>(t: T) => z.literal(t);
 
 /** The profile and enquiry types (USER_PROFILE_DATAILS is spelled so, spec §7). */
-export const profileActions = {
+export const profileInputs = {
   USER_PROFILE_DATAILS: z.object({ type: type('USER_PROFILE_DATAILS') }),
   USER_PROFILE_EDIT_BASE: z.object({ type: type('USER_PROFILE_EDIT_BASE'), user: jsonField(profileEditSchema, 'user') }),
   USER_PROFILE_EDIT_PASSWORD: z
@@ -106,24 +106,24 @@ const path = '/api/setting/profile';
 
 /** /api/setting/profile: the caller's own profile (farmer §2.10); the enquiry page edits through it too (§7). */
 export const settingProfileContracts = {
-  USER_PROFILE_DATAILS: contract({ path, type: 'USER_PROFILE_DATAILS', input: profileActions.USER_PROFILE_DATAILS, answer: userSchema, access: access.self }),
-  USER_PROFILE_EDIT_BASE: contract({ path, type: 'USER_PROFILE_EDIT_BASE', input: profileActions.USER_PROFILE_EDIT_BASE, answer: userSchema, access: access.self }),
-  USER_PROFILE_EDIT_PASSWORD: contract({ path, type: 'USER_PROFILE_EDIT_PASSWORD', input: profileActions.USER_PROFILE_EDIT_PASSWORD, answer: z.literal('success'), access: access.self }),
-  USER_PROFILE_VERIFY_SEND_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_EMAIL', input: profileActions.USER_PROFILE_VERIFY_SEND_EMAIL, answer: z.literal('success'), access: access.self }),
-  USER_PROFILE_VERIFY_SEND_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_PHONE', input: profileActions.USER_PROFILE_VERIFY_SEND_PHONE, answer: z.literal('success'), access: access.self }),
-  USER_PROFILE_VERIFY_CHECK_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_EMAIL', input: profileActions.USER_PROFILE_VERIFY_CHECK_EMAIL, answer: z.literal(EMAIL_VERIFY_SUCCESS), access: access.self }),
-  USER_PROFILE_VERIFY_CHECK_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_PHONE', input: profileActions.USER_PROFILE_VERIFY_CHECK_PHONE, answer: z.literal(PHONE_VERIFY_SUCCESS), access: access.self }),
+  USER_PROFILE_DATAILS: contract({ path, type: 'USER_PROFILE_DATAILS', input: profileInputs.USER_PROFILE_DATAILS, answer: userSchema, access: access.self }),
+  USER_PROFILE_EDIT_BASE: contract({ path, type: 'USER_PROFILE_EDIT_BASE', input: profileInputs.USER_PROFILE_EDIT_BASE, answer: userSchema, access: access.self }),
+  USER_PROFILE_EDIT_PASSWORD: contract({ path, type: 'USER_PROFILE_EDIT_PASSWORD', input: profileInputs.USER_PROFILE_EDIT_PASSWORD, answer: z.literal('success'), access: access.self }),
+  USER_PROFILE_VERIFY_SEND_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_EMAIL', input: profileInputs.USER_PROFILE_VERIFY_SEND_EMAIL, answer: z.literal('success'), access: access.self }),
+  USER_PROFILE_VERIFY_SEND_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_PHONE', input: profileInputs.USER_PROFILE_VERIFY_SEND_PHONE, answer: z.literal('success'), access: access.self }),
+  USER_PROFILE_VERIFY_CHECK_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_EMAIL', input: profileInputs.USER_PROFILE_VERIFY_CHECK_EMAIL, answer: z.literal(EMAIL_VERIFY_SUCCESS), access: access.self }),
+  USER_PROFILE_VERIFY_CHECK_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_PHONE', input: profileInputs.USER_PROFILE_VERIFY_CHECK_PHONE, answer: z.literal(PHONE_VERIFY_SUCCESS), access: access.self }),
   /** The caller's alert email: is its subscription confirmed (read from SNS, issue 12)? */
-  USER_ALERT_EMAIL_STATUS: contract({ path, type: 'USER_ALERT_EMAIL_STATUS', input: profileActions.USER_ALERT_EMAIL_STATUS, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
+  USER_ALERT_EMAIL_STATUS: contract({ path, type: 'USER_ALERT_EMAIL_STATUS', input: profileInputs.USER_ALERT_EMAIL_STATUS, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
   /** Subscribes the caller's address again, so SNS sends a new confirmation email (a confirmed one is left as it is). */
-  USER_ALERT_EMAIL_RESEND: contract({ path, type: 'USER_ALERT_EMAIL_RESEND', input: profileActions.USER_ALERT_EMAIL_RESEND, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
+  USER_ALERT_EMAIL_RESEND: contract({ path, type: 'USER_ALERT_EMAIL_RESEND', input: profileInputs.USER_ALERT_EMAIL_RESEND, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
   /** Emails a code to the caller's verified address, to confirm the authenticator app they just set up. */
-  USER_AUTHENTICATOR_CONFIRM_SEND: contract({ path, type: 'USER_AUTHENTICATOR_CONFIRM_SEND', input: profileActions.USER_AUTHENTICATOR_CONFIRM_SEND, answer: z.literal('success'), access: access.self }),
+  USER_AUTHENTICATOR_CONFIRM_SEND: contract({ path, type: 'USER_AUTHENTICATOR_CONFIRM_SEND', input: profileInputs.USER_AUTHENTICATOR_CONFIRM_SEND, answer: z.literal('success'), access: access.self }),
   /**
    * Confirms the app with the emailed code and signs the person out everywhere: from their next
    * sign-in (password and the app's code) their session has operator reach.
    */
-  USER_AUTHENTICATOR_CONFIRM: contract({ path, type: 'USER_AUTHENTICATOR_CONFIRM', input: profileActions.USER_AUTHENTICATOR_CONFIRM, answer: z.literal('success'), access: access.self }),
+  USER_AUTHENTICATOR_CONFIRM: contract({ path, type: 'USER_AUTHENTICATOR_CONFIRM', input: profileInputs.USER_AUTHENTICATOR_CONFIRM, answer: z.literal('success'), access: access.self }),
 } as const;
 
 /** /api/farmer/survey: the same details type answers the caller and their farms, and the enquiry (farmer §2.16). */
@@ -131,9 +131,9 @@ export const farmerSurveyContracts = {
   USER_PROFILE_DATAILS: contract({
     path: '/api/farmer/survey',
     type: 'USER_PROFILE_DATAILS',
-    input: profileActions.USER_PROFILE_DATAILS,
+    input: profileInputs.USER_PROFILE_DATAILS,
     answer: z.object({ user: userSchema, farms: z.array(farmSchema) }),
     access: access.self,
   }),
-  SURVEY_SUBMIT: contract({ path: '/api/farmer/survey', type: 'SURVEY_SUBMIT', input: profileActions.SURVEY_SUBMIT, answer: z.literal(MSG_ENQUIRY_SENT), access: access.self }),
+  SURVEY_SUBMIT: contract({ path: '/api/farmer/survey', type: 'SURVEY_SUBMIT', input: profileInputs.SURVEY_SUBMIT, answer: z.literal(MSG_ENQUIRY_SENT), access: access.self }),
 } as const;

@@ -87,7 +87,7 @@ export const resetUserSchema = z.object({
 const botCheck = z.string({ error: 'gRecaptchaResponse must be text' }).max(8_000, 'gRecaptchaResponse is not valid').optional().default('');
 
 /** /api/user (farmer spec §7). */
-export const userActions = {
+export const userInputs = {
   USER_ONE_GET_BY_TOKEN: z.object({ type: z.literal('USER_ONE_GET_BY_TOKEN'), farm: z.string({ error: 'farm is not valid' }).max(ID_MAX, 'farm is not valid').optional() }),
   USER_CHECK_LOGIN_STATUS: z.object({ type: z.literal('USER_CHECK_LOGIN_STATUS') }),
   USER_SIGN_IN: z.object({ type: z.literal('USER_SIGN_IN'), user: jsonField(signInUserSchema, 'user') }),
@@ -152,11 +152,11 @@ const PATH = '/api/user';
 
 /** /api/user: the caller's own record, and the calls that come before there is a token. */
 export const userContracts = {
-  USER_ONE_GET_BY_TOKEN: contract({ ...startUp.USER_ONE_GET_BY_TOKEN, input: userActions.USER_ONE_GET_BY_TOKEN, answer: currentUserAnswerSchema, access: access.self }),
-  USER_CHECK_LOGIN_STATUS: contract({ path: PATH, type: 'USER_CHECK_LOGIN_STATUS', input: userActions.USER_CHECK_LOGIN_STATUS, answer: z.enum(['logged_in', 'logged_out']), access: access.public }),
-  USER_SIGN_IN: contract({ path: PATH, type: 'USER_SIGN_IN', input: userActions.USER_SIGN_IN, answer: z.union([tokensAnswerSchema, totpChallengeAnswerSchema]), access: access.public }),
-  USER_SIGN_IN_TOTP: contract({ path: PATH, type: 'USER_SIGN_IN_TOTP', input: userActions.USER_SIGN_IN_TOTP, answer: tokensAnswerSchema, access: access.public }),
-  USER_SIGN_UP: contract({ path: PATH, type: 'USER_SIGN_UP', input: userActions.USER_SIGN_UP, answer: tokensAnswerSchema, access: access.public }),
-  USER_FORGOT_PASSWORD: contract({ path: PATH, type: 'USER_FORGOT_PASSWORD', input: userActions.USER_FORGOT_PASSWORD, answer: z.literal('success'), access: access.public }),
-  USER_RESET_PASSWORD: contract({ path: PATH, type: 'USER_RESET_PASSWORD', input: userActions.USER_RESET_PASSWORD, answer: z.literal('success'), access: access.public }),
+  USER_ONE_GET_BY_TOKEN: contract({ ...startUp.USER_ONE_GET_BY_TOKEN, input: userInputs.USER_ONE_GET_BY_TOKEN, answer: currentUserAnswerSchema, access: access.self }),
+  USER_CHECK_LOGIN_STATUS: contract({ path: PATH, type: 'USER_CHECK_LOGIN_STATUS', input: userInputs.USER_CHECK_LOGIN_STATUS, answer: z.enum(['logged_in', 'logged_out']), access: access.public }),
+  USER_SIGN_IN: contract({ path: PATH, type: 'USER_SIGN_IN', input: userInputs.USER_SIGN_IN, answer: z.union([tokensAnswerSchema, totpChallengeAnswerSchema]), access: access.public }),
+  USER_SIGN_IN_TOTP: contract({ path: PATH, type: 'USER_SIGN_IN_TOTP', input: userInputs.USER_SIGN_IN_TOTP, answer: tokensAnswerSchema, access: access.public }),
+  USER_SIGN_UP: contract({ path: PATH, type: 'USER_SIGN_UP', input: userInputs.USER_SIGN_UP, answer: tokensAnswerSchema, access: access.public }),
+  USER_FORGOT_PASSWORD: contract({ path: PATH, type: 'USER_FORGOT_PASSWORD', input: userInputs.USER_FORGOT_PASSWORD, answer: z.literal('success'), access: access.public }),
+  USER_RESET_PASSWORD: contract({ path: PATH, type: 'USER_RESET_PASSWORD', input: userInputs.USER_RESET_PASSWORD, answer: z.literal('success'), access: access.public }),
 } as const;

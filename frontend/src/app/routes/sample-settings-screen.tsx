@@ -1,3 +1,4 @@
+import { DataTable, type Column } from '../../components/data-table';
 /**
  * operator §2 Global elements: 'a static placeholder settings screen with sample Herds and Staff
  * tables; it is not routed and holds sample data only'. It has no route of its own: the /test page
@@ -13,51 +14,26 @@ const SAMPLE_STAFF = [
   { name: 'Sample farm assistant', role: 'Farm assistant', phone: '000 000 0002' },
 ] as const;
 
+const HERD_COLUMNS: readonly Column<(typeof SAMPLE_HERDS)[number]>[] = [
+  { header: 'Herd', cell: (h) => h.herd },
+  { header: 'Cows', cell: (h) => h.cows },
+  { header: 'Milking', cell: (h) => h.milking },
+  { header: 'Vat', cell: (h) => h.vat },
+];
+
+const STAFF_COLUMNS: readonly Column<(typeof SAMPLE_STAFF)[number]>[] = [
+  { header: 'Name', cell: (m) => m.name },
+  { header: 'Role', cell: (m) => m.role },
+  { header: 'Phone', cell: (m) => m.phone },
+];
+
 export function SampleSettingsScreen() {
   return (
     <section className="sample-settings" aria-labelledby="sample-settings-title">
       <h2 id="sample-settings-title">Settings (sample)</h2>
       <p>Sample data only: these tables show the layout of a settings screen and are no farm's herds or staff.</p>
-      <table aria-label="Herds">
-        <caption>Herds</caption>
-        <thead>
-          <tr>
-            <th scope="col">Herd</th>
-            <th scope="col">Cows</th>
-            <th scope="col">Milking</th>
-            <th scope="col">Vat</th>
-          </tr>
-        </thead>
-        <tbody>
-          {SAMPLE_HERDS.map((h) => (
-            <tr key={h.herd}>
-              <td>{h.herd}</td>
-              <td>{h.cows}</td>
-              <td>{h.milking}</td>
-              <td>{h.vat}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <table aria-label="Staff">
-        <caption>Staff</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Phone</th>
-          </tr>
-        </thead>
-        <tbody>
-          {SAMPLE_STAFF.map((s) => (
-            <tr key={s.name}>
-              <td>{s.name}</td>
-              <td>{s.role}</td>
-              <td>{s.phone}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable aria-label="Herds" caption="Herds" columns={HERD_COLUMNS} rows={SAMPLE_HERDS} rowKey={(h) => h.herd} />
+      <DataTable aria-label="Staff" caption="Staff" columns={STAFF_COLUMNS} rows={SAMPLE_STAFF} rowKey={(m) => m.name} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { ALERT_WORDS } from '@shared/alerts/messages';
 import type { NotificationType } from '@shared/alerts/types';
 import { BUFFER_MAX_MINUTES, DAIRY_FILTERS, FARM_FLAGS, FINANCE_FILTERS, PACKAGE_FILTERS, type FinanceFilter, type PackageFilter, MILKING_WINDOW_HEADER, MSG_SUCCESS, type AdminFarm, type DairyFilter, type DeadLetter, type FarmFlag } from '@shared/api/actions/admin-farm';
 import { AuditList } from '../../../components/audit-list';
+import { DataTable, type Column } from '../../../components/data-table';
 import { useSnackbar } from '../../../components/snackbar';
 import { PageNav } from '../../../components/page-nav';
 import { useApiClient } from '../../../lib/api-client-provider';
@@ -143,6 +144,24 @@ export function FarmsPage() {
   );
 }
 
+/** The undelivered alerts (decision 019's dead letters): when given up, where, what, to whom, and why. */
+const DEAD_LETTER_COLUMNS: readonly Column<DeadLetter>[] = [
+  { header: 'Given up', cell: (d) => formatWhen(d.settled_at, d.timezone) },
+  { header: 'Farm', cell: (d) => d.farm },
+  { header: 'Alert', cell: (d) => (d.type === undefined ? d.alert_id : `${ALERT_WORDS[d.type as NotificationType] ?? d.type}${d.vat_number === undefined ? '' : `, Vat ${d.vat_number}`}`) },
+  {
+    header: 'To',
+    cell: (d) => (
+      <>
+        {d.channel === 'sms' ? 'Text' : 'Email'} to {d.recipient}
+        {d.fallback ? (d.channel === 'sms' ? ' (emailed instead)' : ' (texted instead)') : ''}
+      </>
+    ),
+  },
+  { header: 'Attempts', cell: (d) => d.attempts },
+  { header: 'Last error', cell: (d) => d.last_error },
+];
+
 /** Alert deliveries that failed for good (issue 12): the operators' view of what never reached a farmer. */
 function DeadLetters({ letters, failed }: { readonly letters: readonly DeadLetter[] | undefined; readonly failed: boolean }) {
   return (
@@ -156,33 +175,7 @@ function DeadLetters({ letters, failed }: { readonly letters: readonly DeadLette
         <p className="page__note">Every alert was delivered.</p>
       ) : (
         <div className="farms__scroll">
-          <table className="farms__table" aria-labelledby="dead-letters-title">
-            <thead>
-              <tr>
-                <th scope="col">Given up</th>
-                <th scope="col">Farm</th>
-                <th scope="col">Alert</th>
-                <th scope="col">To</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {letters.map((d) => (
-                <tr key={`${d.alert_id}|${d.recipient}|${d.channel}`}>
-                  <td>{formatWhen(d.settled_at, d.timezone)}</td>
-                  <td>{d.farm}</td>
-                  <td>{d.type === undefined ? d.alert_id : `${ALERT_WORDS[d.type as NotificationType] ?? d.type}${d.vat_number === undefined ? '' : `, Vat ${d.vat_number}`}`}</td>
-                  <td>
-                    {d.channel === 'sms' ? 'Text' : 'Email'} to {d.recipient}
-                    {d.fallback ? (d.channel === 'sms' ? ' (emailed instead)' : ' (texted instead)') : ''}
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td>{d.last_error}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable className="farms__table" aria-labelledby="dead-letters-title" columns={DEAD_LETTER_COLUMNS} rows={letters} rowKey={(d) => `${d.alert_id}|${d.recipient}|${d.channel}`} />
         </div>
       )}
     </section>

@@ -1,23 +1,10 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProvider } from '../../../app/provider';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { testApiClient } from '../../../testing/render-app';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { renderWithFakeApi } from '../../../testing/render-app';
 import { CheckInstallPage } from './check-install-page';
 
-const renderPage = (handlers: Record<string, FakeHandler>) => {
-  const api = fakeApi(handlers);
-  render(
-    <AppProvider apiClient={testApiClient(api.fetch)}>
-      <MemoryRouter>
-        <CheckInstallPage />
-      </MemoryRouter>
-    </AppProvider>,
-  );
-  return { api, user: userEvent.setup() };
-};
+const renderPage = (handlers: Record<string, FakeHandler>) => renderWithFakeApi(<CheckInstallPage />, handlers);
 
 const lines = () => screen.getByRole('list', { name: 'Check results' }).querySelectorAll('li');
 const line = (text: string) => Array.from(lines()).find((l) => l.textContent === text);

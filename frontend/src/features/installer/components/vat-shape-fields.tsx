@@ -22,6 +22,42 @@ interface Props {
   readonly onManual: (manual: boolean) => void;
 }
 
+/** A vat figure: typed when the vat is entered by hand, else chosen from the height table's values. */
+function FigureField({
+  label,
+  problem,
+  manual,
+  value,
+  choices,
+  onType,
+  onChoose,
+}: {
+  readonly label: string;
+  readonly problem: string | undefined;
+  readonly manual: boolean;
+  readonly value: string;
+  readonly choices: readonly (string | number)[];
+  readonly onType: (value: string) => void;
+  readonly onChoose: (value: string) => void;
+}) {
+  return (
+    <Field label={label} problem={problem}>
+      {(a) =>
+        manual ? (
+          <input {...a} type="number" min={0} value={value} onChange={(e) => onType(e.target.value)} />
+        ) : (
+          <select {...a} value={value} onChange={(e) => onChoose(e.target.value)}>
+            <option value="">Choose</option>
+            {choices.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        )
+      }
+    </Field>
+  );
+}
+
 /** Manual Vat Input, Diameter, Capacity, Height, Manufacturer and Serial (operator §3, §8). */
 export function VatShapeFields({ value: v, height, capacities, problem, onChange, onManual }: Props) {
   return (
@@ -30,34 +66,8 @@ export function VatShapeFields({ value: v, height, capacities, problem, onChange
         <input type="checkbox" role="switch" checked={v.manual} onChange={(e) => onManual(e.target.checked)} />
         Manual Vat Input
       </label>
-      <Field label="Diameter" problem={problem('diameter')}>
-        {(a) =>
-          v.manual ? (
-            <input {...a} type="number" min={0} value={v.diameter} onChange={(e) => onChange({ diameter: e.target.value })} />
-          ) : (
-            <select {...a} value={v.diameter} onChange={(e) => onChange({ diameter: e.target.value, capacity: '' })}>
-              <option value="">Choose</option>
-              {VAT_DIAMETERS.map((d) => (
-                <option key={d}>{d}</option>
-              ))}
-            </select>
-          )
-        }
-      </Field>
-      <Field label="Capacity" problem={problem('capacity')}>
-        {(a) =>
-          v.manual ? (
-            <input {...a} type="number" min={0} value={v.capacity} onChange={(e) => onChange({ capacity: e.target.value })} />
-          ) : (
-            <select {...a} value={v.capacity} onChange={(e) => onChange({ capacity: e.target.value })}>
-              <option value="">Choose</option>
-              {capacities.map((c) => (
-                <option key={c}>{c}</option>
-              ))}
-            </select>
-          )
-        }
-      </Field>
+      <FigureField label="Diameter" problem={problem('diameter')} manual={v.manual} value={v.diameter} choices={VAT_DIAMETERS} onType={(diameter) => onChange({ diameter })} onChoose={(diameter) => onChange({ diameter, capacity: '' })} />
+      <FigureField label="Capacity" problem={problem('capacity')} manual={v.manual} value={v.capacity} choices={capacities} onType={(capacity) => onChange({ capacity })} onChoose={(capacity) => onChange({ capacity })} />
       <Field label="Height" problem={problem('height')}>
         {(a) => <input {...a} type="number" min={0} value={height} readOnly={!v.manual} onChange={(e) => onChange({ height: e.target.value })} />}
       </Field>

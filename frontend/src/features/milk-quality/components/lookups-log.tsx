@@ -3,10 +3,22 @@ import { useEffect, useState } from 'react';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { getSession } from '../../../lib/auth-session';
 import type { Role } from '@shared/roles';
+import { DataTable, type Column } from '../../../components/data-table';
 import { formatWhen } from '../../../lib/time-format';
+import type { MilkLookup } from '@shared/api/actions/milk-quality';
 import { lookupsLogQuery } from '../api/milk-data';
 
 const VIEW_NAMES = { milkquality: 'Milk Quality', westlands: 'Westlands' } as const;
+
+const LOOKUP_COLUMNS: readonly Column<MilkLookup>[] = [
+  { header: 'When', cell: (l) => formatWhen(l.at, undefined) },
+  { header: 'Who', cell: (l) => l.email ?? l.username },
+  { header: 'View', cell: (l) => VIEW_NAMES[l.view] },
+  { header: 'Supply Number', cell: (l) => l.fonterra_id },
+  { header: 'Vat', cell: (l) => l.vat_number },
+  { header: 'From', cell: (l) => l.fromDate },
+  { header: 'To', cell: (l) => l.toDate },
+];
 
 function LookupsTable() {
   const client = useApiClient();
@@ -16,32 +28,7 @@ function LookupsTable() {
   if (data.length === 0) return <p className="page__note">No lookups yet.</p>;
   return (
     <div className="milk-quality__table-wrap">
-      <table className="milk-quality__table">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">View</th>
-            <th scope="col">Supply Number</th>
-            <th scope="col">Vat</th>
-            <th scope="col">From</th>
-            <th scope="col">To</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.map((l) => (
-            <tr key={`${l.at}-${l.user_id}-${l.farm_id}`}>
-              <td>{formatWhen(l.at, undefined)}</td>
-              <td>{l.email ?? l.username}</td>
-              <td>{VIEW_NAMES[l.view]}</td>
-              <td>{l.fonterra_id}</td>
-              <td>{l.vat_number}</td>
-              <td>{l.fromDate}</td>
-              <td>{l.toDate}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable className="milk-quality__table" columns={LOOKUP_COLUMNS} rows={data} rowKey={(l) => `${l.at}-${l.user_id}-${l.farm_id}`} />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { build } from '../../../testing/build';
 import { fakeApi, type FakeAnswer } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 import { PartnerShell, type PartnerShellContext } from './partner-shell';
+import { expectMenuToggleHidesMenu } from '../../../testing/side-menu';
 
 vi.mock('aws-amplify/auth', async (importOriginal) => ({
   ...(await importOriginal<typeof import('aws-amplify/auth')>()),
@@ -111,13 +112,7 @@ describe('partner shell: menus by role (operator §6)', () => {
   it('the menu toggle collapses and expands the side bar', async () => {
     const { user } = open('/dts/westlands/data', () => userAnswer('Westlands'));
     await screen.findByRole('heading', { name: 'Westlands Data' });
-    const toggle = screen.getByRole('button', { name: 'Menu' });
-    expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await user.click(toggle);
-    expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.queryByRole('navigation', { name: 'Main menu' })).not.toBeInTheDocument();
-    await user.click(toggle);
-    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    await expectMenuToggleHidesMenu(user);
   });
 });
 

@@ -7,6 +7,7 @@ import { useCurrentUser } from '../api/current-user';
 import { partnerMenu, partnerProfilePath, type PartnerArea } from './partner-menu';
 import { UserMenu } from './user-menu';
 import './partner-shell.css';
+import { SideMenuToggle } from '../../../components/side-menu-toggle';
 
 /** Below this width the side bar overlays the page instead of sitting beside it. */
 const NARROW = '(max-width: 899px)';
@@ -83,18 +84,11 @@ export function PartnerShell({ area }: { readonly area: PartnerArea }) {
   return (
     <div className="partner-shell">
       <header className="partner-topbar">
-        <button
-          type="button"
-          className="partner-icon-button"
-          aria-label="Menu"
-          aria-expanded={menuOpen}
-          aria-controls={sidebarId}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
+        <SideMenuToggle className="partner-icon-button" open={menuOpen} menuId={sidebarId} onToggle={() => setMenuOpen((open) => !open)}>
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
             <path fill="currentColor" d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" />
           </svg>
-        </button>
+        </SideMenuToggle>
         <p className="partner-topbar__name">Vat-Man</p>
         <UserMenu firstName={user.firstName} profilePath={partnerProfilePath(area, partner)} />
       </header>

@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useConfirm } from '../../../components/confirm-dialog';
 import { paths } from '../../../config/paths';
 import { signOutUser } from '../../../lib/auth-session';
-import { useDismiss } from '../../../lib/use-dismiss';
+import { useMenu } from '../../../lib/use-menu';
 
 export const LOGOUT_TITLE = 'Are you sure you want to logout?';
 /** The partner shells' wording (operator §9 Partner and interface), not the farmer shell's. */
@@ -12,19 +11,11 @@ export const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use
 
 /** The top bar's user icon and its menu: '{firstName} Profile' and 'Logout' (operator §2 Partner shells). */
 export function UserMenu({ firstName, profilePath }: { readonly firstName: string; readonly profilePath: string }) {
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const { open, close, menuId, rootRef, buttonProps } = useMenu();
   const confirm = useConfirm();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  useEffect(() => {
-    if (!open) return;
-    rootRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-  }, [open]);
-  useDismiss(rootRef, open, () => setOpen(false), () => buttonRef.current?.focus());
 
   const logout = async () => {
     await signOutUser();
@@ -34,22 +25,13 @@ export function UserMenu({ firstName, profilePath }: { readonly firstName: strin
   };
 
   const askLogout = () => {
-    setOpen(false);
+    close();
     confirm({ title: LOGOUT_TITLE, body: LOGOUT_BODY, onOk: () => void logout(), onCancel: () => undefined });
   };
 
   return (
     <div className="partner-user-menu" ref={rootRef}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="partner-icon-button"
-        aria-label="Account"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((value) => !value)}
-      >
+      <button className="partner-icon-button" aria-label="Account" {...buttonProps}>
         <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
           <path
             fill="currentColor"
@@ -59,7 +41,7 @@ export function UserMenu({ firstName, profilePath }: { readonly firstName: strin
       </button>
       {open && (
         <div id={menuId} className="partner-user-menu__list" role="menu" aria-label="Account">
-          <Link className="partner-user-menu__item" role="menuitem" to={profilePath} onClick={() => setOpen(false)}>
+          <Link className="partner-user-menu__item" role="menuitem" to={profilePath} onClick={() => close()}>
             {firstName} Profile
           </Link>
           <button type="button" className="partner-user-menu__item" role="menuitem" onClick={askLogout}>

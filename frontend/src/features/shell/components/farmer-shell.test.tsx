@@ -11,6 +11,7 @@ import { renderApp, testApiClient } from '../../../testing/render-app';
 import { readSelectedFarm, SELECTED_FARM_COOKIE, writeSelectedFarm } from '../utils/selected-farm';
 import { reloadPage } from '../../../lib/page-reload';
 import { FarmTabs } from './farm-tabs';
+import { expectMenuToggleHidesMenu } from '../../../testing/side-menu';
 
 vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
 
@@ -177,13 +178,7 @@ describe('left menu by role (farmer §2.2, §6)', () => {
   it('the menu toggle collapses and reopens the menu', async () => {
     const { user } = await openShell();
     await ready();
-    const toggle = screen.getByRole('button', { name: 'Menu' });
-    expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await user.click(toggle);
-    expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.queryByRole('navigation', { name: 'Main menu' })).not.toBeInTheDocument();
-    await user.click(toggle);
-    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    await expectMenuToggleHidesMenu(user);
   });
 });
 

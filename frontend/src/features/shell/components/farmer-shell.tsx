@@ -21,6 +21,7 @@ import { Icon } from './icons';
 import { SIDE_MENU_ID, SideMenu } from './side-menu';
 import { UserMenu } from './user-menu';
 import './farmer-shell.css';
+import { SideMenuToggle } from '../../../components/side-menu-toggle';
 
 /** The operators' search loads with their first shell, never with a farmer's. */
 const OperatorSearch = lazy(async () => ({ default: (await import('./operator-search')).OperatorSearch }));
@@ -185,16 +186,9 @@ export function FarmerShell() {
   return (
     <div className={`shell${menuOpen ? ' shell--menu-open' : ''}`}>
       <header className="topbar">
-        <button
-          type="button"
-          className="topbar__icon"
-          aria-label="Menu"
-          aria-expanded={menuOpen}
-          aria-controls={SIDE_MENU_ID}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
+        <SideMenuToggle className="topbar__icon" open={menuOpen} menuId={SIDE_MENU_ID} onToggle={() => setMenuOpen((open) => !open)}>
           <Icon name="menu" />
-        </button>
+        </SideMenuToggle>
         <Link className="topbar__brand" to={paths.moduleDashboard.to()}>
           Vat-Man
         </Link>

@@ -1,35 +1,17 @@
-import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { User } from '@shared/entities/user';
 import { paths } from '../../../config/paths';
-import { useDismiss } from '../../../lib/use-dismiss';
+import { useMenu } from '../../../lib/use-menu';
 
 /** The top bar's user menu (farmer §2.2): Profile, Notification Settings, Logout. */
 export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstName' | 'lastName'>; readonly onLogout: () => void }) {
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const { open, close, menuId, rootRef, buttonProps } = useMenu();
   const initials = `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase() || '?';
 
-  useEffect(() => {
-    if (!open) return;
-    rootRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-  }, [open]);
-  const close = () => setOpen(false);
-  useDismiss(rootRef, open, close, () => buttonRef.current?.focus());
 
   return (
     <div className="user-menu" ref={rootRef}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="user-menu__button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((value) => !value)}
-      >
+      <button className="user-menu__button" {...buttonProps}>
         {/* The name comes from this text, not an aria-label: a label the visible initials are not part of fails label-in-name (WCAG 2.5.3). */}
         <span className="visually-hidden">{`Account: ${user.firstName} ${user.lastName}`}</span>
         <span className="user-menu__avatar" aria-hidden="true">

@@ -1,5 +1,5 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { useDismiss } from '../../../lib/use-dismiss';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useMenu } from '../../../lib/use-menu';
 
 export interface Choice<T extends string> {
   readonly value: T;
@@ -28,45 +28,31 @@ export function ChoiceMenu<T extends string>({
   readonly onPick: (value: T) => void;
   readonly disabled?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLSpanElement>(null);
-  const toggle = useRef<HTMLButtonElement>(null);
+  const { open, close, menuId, rootRef: root, buttonRef: toggle, buttonProps } = useMenu<HTMLSpanElement>();
   const list = useRef<HTMLSpanElement>(null);
   const [place, setPlace] = useState<CSSProperties>();
-  const menuId = useId();
-  useDismiss(root, open, () => setOpen(false), () => toggle.current?.focus());
   useLayoutEffect(() => {
     if (!open || !toggle.current || !list.current) return setPlace(undefined);
     const button = toggle.current.getBoundingClientRect();
     const height = list.current.offsetHeight;
     const below = button.bottom + height <= window.innerHeight || button.top < height;
     setPlace({ position: 'fixed', right: Math.max(0, document.documentElement.clientWidth - button.right), ...(below ? { top: button.bottom } : { top: button.top - height }) });
-  }, [open]);
+  }, [open, toggle]);
   useEffect(() => {
     if (!open) return;
-    const close = (event: Event) => {
-      if (!list.current?.contains(event.target as Node)) setOpen(false);
+    const closeOnMove = (event: Event) => {
+      if (!list.current?.contains(event.target as Node)) close();
     };
-    window.addEventListener('scroll', close, true);
-    window.addEventListener('resize', close);
+    window.addEventListener('scroll', closeOnMove, true);
+    window.addEventListener('resize', closeOnMove);
     return () => {
-      window.removeEventListener('scroll', close, true);
-      window.removeEventListener('resize', close);
+      window.removeEventListener('scroll', closeOnMove, true);
+      window.removeEventListener('resize', closeOnMove);
     };
-  }, [open]);
+  }, [open, close]);
   return (
     <span className="choice-menu" ref={root}>
-      <button
-        ref={toggle}
-        type="button"
-        className="choice-menu__button"
-        aria-label={label}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        disabled={disabled}
-        onClick={() => setOpen((o) => !o)}
-      >
+      <button className="choice-menu__button" aria-label={label} disabled={disabled} {...buttonProps}>
         {button}
       </button>
       {open && (
@@ -78,7 +64,7 @@ export function ChoiceMenu<T extends string>({
               role="menuitemradio"
               aria-checked={c.value === current}
               onClick={() => {
-                setOpen(false);
+                close();
                 onPick(c.value);
               }}
             >

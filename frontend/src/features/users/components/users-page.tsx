@@ -4,6 +4,7 @@ import { useOutletContext } from 'react-router-dom';
 import { useUrlText } from '../../../lib/use-url-text';
 import { HERD_LABEL, herdText, MSG_OWN_ROLE, ROLE_CHOICES, type AdminUser, type RoleChoice } from '@shared/api/actions/admin-user';
 import { AuditList } from '../../../components/audit-list';
+import { DataTable, type Column } from '../../../components/data-table';
 import { useSnackbar } from '../../../components/snackbar';
 import { PageNav } from '../../../components/page-nav';
 import { useApiClient } from '../../../lib/api-client-provider';
@@ -30,6 +31,14 @@ const HERD_MENU: readonly Choice<'1' | '0'>[] = [
 
 const createDate = (iso: string) => new Date(iso).toLocaleDateString('en-NZ', { day: '2-digit', month: 'short', year: 'numeric' });
 const nameOf = (u: AdminUser) => `${u.firstName} ${u.lastName}`.trim() || u.email;
+
+/** The columns every users table opens with (operator §2). */
+const NAME_COLUMNS: readonly Column<AdminUser>[] = [
+  { header: 'First Name', cell: (u) => u.firstName },
+  { header: 'Last Name', cell: (u) => u.lastName },
+  { header: 'Email', cell: (u) => u.email },
+  { header: 'Phone', cell: (u) => u.phone },
+];
 
 /** /dts/users (operator §2 Admin users): Admin only; the server decides. */
 export function UsersPage() {
@@ -66,7 +75,7 @@ export function UsersPage() {
     if (choice !== roleChoiceOf(u)) role.mutate({ u, choice });
   };
   const roleCell = (u: AdminUser) => (
-    <td>
+    <>
       <span className="users__role">{u.role}</span>
       {u.partner_roles.filter((p) => p !== u.role).map((p) => (
         <span key={p} className="users__partner">
@@ -74,7 +83,7 @@ export function UsersPage() {
         </span>
       ))}
       <ChoiceMenu label={`Change role of ${nameOf(u)}`} button={<PencilIcon />} choices={ROLE_MENU} current={roleChoiceOf(u)} onPick={(c) => pickRole(u, c)} />
-    </td>
+    </>
   );
 
   const groups = splitByRole(list.data ?? []);
@@ -109,25 +118,17 @@ export function UsersPage() {
             }}
           />
           <div className="users__scroll">
-            <table className="users__table" aria-labelledby="users-others">
-              <thead>
-                <tr>
-                  <th scope="col">First Name</th>
-                  <th scope="col">Last Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Phone</th>
-                  <th scope="col">Herdsman</th>
-                  <th scope="col">Role</th>
-                </tr>
-              </thead>
-              <tbody>
-                {pageOf(found, shownPage).map((u) => (
-                  <tr key={u._id}>
-                    <td>{u.firstName}</td>
-                    <td>{u.lastName}</td>
-                    <td>{u.email}</td>
-                    <td>{u.phone}</td>
-                    <td>
+            <DataTable
+              className="users__table"
+              aria-labelledby="users-others"
+              rowKey={(u) => u._id}
+              rows={pageOf(found, shownPage)}
+              columns={[
+                ...NAME_COLUMNS,
+                {
+                  header: 'Herdsman',
+                  cell: (u) => (
+                    <>
                       <span className="users__herd">{herdText(u.is_herd_enabled)}</span>
                       <ChoiceMenu
                         label={`Herdsman setting of ${nameOf(u)}`}
@@ -139,12 +140,12 @@ export function UsersPage() {
                           if (flag !== u.is_herd_enabled) herd.mutate({ u, flag });
                         }}
                       />
-                    </td>
-                    {roleCell(u)}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+                { header: 'Role', cell: roleCell },
+              ]}
+            />
             {found.length === 0 && <p className="page__note">No users match.</p>}
           </div>
           <PageNav className="users__pages" label="Users pages" page={shownPage} pages={pages} onPage={setPage} />
@@ -164,30 +165,13 @@ function StaffTable({ title, users, roleCell }: { readonly title: string; readon
         {title}
       </h2>
       <div className="users__scroll">
-        <table className="users__table" aria-labelledby={id}>
-          <thead>
-            <tr>
-              <th scope="col">First Name</th>
-              <th scope="col">Last Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Create Date</th>
-              <th scope="col">Role</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u._id}>
-                <td>{u.firstName}</td>
-                <td>{u.lastName}</td>
-                <td>{u.email}</td>
-                <td>{u.phone}</td>
-                <td>{createDate(u.created_at)}</td>
-                {roleCell(u)}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          className="users__table"
+          aria-labelledby={id}
+          rowKey={(u) => u._id}
+          rows={users}
+          columns={[...NAME_COLUMNS, { header: 'Create Date', cell: (u) => createDate(u.created_at) }, { header: 'Role', cell: roleCell }]}
+        />
         {users.length === 0 && <p className="page__note">None.</p>}
       </div>
     </>

@@ -1,24 +1,12 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { WATCHMAN_DEFAULTS } from '@shared/constants';
-import { AppProvider } from '../../../app/provider';
-import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
-import { testApiClient } from '../../../testing/render-app';
+import type { FakeHandler } from '../../../testing/fake-api';
+import { renderWithFakeApi } from '../../../testing/render-app';
 import { WatchmanPage } from './watchman-page';
 
-const renderPage = (handlers: Record<string, FakeHandler>) => {
-  const api = fakeApi({ GET_ACTIVITY: () => [], GET_ACTIVITY_SUMMARY: () => ({ count: 0, open_cases: [], settings_changes: [] }), GET_SETTINGS: () => ({ key: 'watchman', settings: WATCHMAN_DEFAULTS }), ...handlers });
-  render(
-    <AppProvider apiClient={testApiClient(api.fetch)}>
-      <MemoryRouter>
-        <WatchmanPage />
-      </MemoryRouter>
-    </AppProvider>,
-  );
-  return { api, user: userEvent.setup() };
-};
+const renderPage = (handlers: Record<string, FakeHandler>) =>
+  renderWithFakeApi(<WatchmanPage />, { GET_ACTIVITY: () => [], GET_ACTIVITY_SUMMARY: () => ({ count: 0, open_cases: [], settings_changes: [] }), GET_SETTINGS: () => ({ key: 'watchman', settings: WATCHMAN_DEFAULTS }), ...handlers });
 
 describe('Watchman settings (operator §5, §7, §8)', () => {
   it("marks an empty field 'Required Field' and a negative one, and sends nothing", async () => {

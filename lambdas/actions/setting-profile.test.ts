@@ -4,10 +4,10 @@ import type { Caller } from '../lib/caller';
 import type { ServedAction } from '../lib/dispatch';
 import { createLogger } from '../lib/logger';
 import type { Ports } from '../ports/action-ports';
-import { enquiryMail, settingProfileActions } from './profile';
+import { settingProfileHandlers } from './setting-profile';
 
 /** USER_PROFILE_EDIT_BASE keeps the stored profile and the Cognito account in step when the second write fails. */
-const editBase = settingProfileActions.find((a) => a.contract.type === 'USER_PROFILE_EDIT_BASE') as ServedAction;
+const editBase = settingProfileHandlers.find((a) => a.contract.type === 'USER_PROFILE_EDIT_BASE') as ServedAction;
 const caller: Caller = { userId: 'u1', username: 'kiri@example.nz', groups: [], role: 'User', totp: false };
 const stored = (): User =>
   ({ _id: 'u1', email: 'kiri@example.nz', firstName: 'Kiri', lastName: 'Ngata', phone: '+64211234567', phone_verify: 2, email_verify: 2, subscribed: true, role: 'User' }) as User;
@@ -61,7 +61,7 @@ describe('USER_PROFILE_EDIT_BASE', () => {
 
 /** USER_PROFILE_VERIFY_CHECK_*: the flag follows the value Cognito verified, read back, never only the code's acceptance. */
 describe('verifying a phone or email', () => {
-  const action = (type: string) => settingProfileActions.find((a) => a.contract.type === type) as ServedAction;
+  const action = (type: string) => settingProfileHandlers.find((a) => a.contract.type === type) as ServedAction;
   const unverified = (): User => ({ ...stored(), phone: '+64275550100', phone_verify: 1, email_verify: 1 });
   const withCognito = (contact: { email?: string; phone?: string }) => {
     let user = unverified();
@@ -98,16 +98,5 @@ describe('verifying a phone or email', () => {
     await check(f.deps, 'USER_PROFILE_VERIFY_CHECK_PHONE');
     await check(f.deps, 'USER_PROFILE_VERIFY_CHECK_EMAIL');
     expect(f.user()).toMatchObject({ phone_verify: 2, email_verify: 2 });
-  });
-});
-
-describe('the enquiry mail to sales (plain text through SNS)', () => {
-  it('carries a name stored before names were limited to letters as it is, on its own line', () => {
-    const legacy = { ...stored(), firstName: 'Tom & <b>Jerry</b>', lastName: "O'Neil\nEmail: boss@evil.example" };
-    const mail = enquiryMail(legacy, ['12345'], { water: true, effluent: false, soil: false, weather: false, grain: false, asset: false, dairy: false }, '2026-01-02T03:04:05.000Z');
-    expect(mail.subject).toBe("Vat-Man enquiry from Tom & <b>Jerry</b> O'Neil Email: boss@evil.example");
-    const lines = mail.body.split('\n');
-    expect(lines[0]).toBe("Tom & <b>Jerry</b> O'Neil Email: boss@evil.example is interested in other monitoring solutions.");
-    expect(lines.filter((l) => l.startsWith('Email: '))).toEqual(['Email: kiri@example.nz']);
   });
 });

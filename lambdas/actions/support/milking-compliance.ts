@@ -1,6 +1,6 @@
-import { evaluateCoolingRules, type RuleResult } from '../../shared/compliance/cooling-rules';
-import type { Reading } from '../../shared/telemetry/reading';
-import type { StoredActivity } from '../ports/readings';
+import { evaluateCoolingRules, type RuleResult } from '../../../shared/compliance/cooling-rules';
+import type { Reading } from '../../../shared/telemetry/reading';
+import type { StoredActivity } from '../../ports/readings';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,8 +1,8 @@
-import type { AuditArea, AuditEntry } from '../../shared/entities/audit';
-import type { Caller } from '../lib/caller';
-import { ValidationError } from '../lib/errors';
-import type { Ports } from '../ports/action-ports';
-import type { AuditedWrite } from '../ports/audit';
+import type { AuditArea, AuditEntry } from '../../../shared/entities/audit';
+import type { Caller } from '../../lib/caller';
+import { ValidationError } from '../../lib/errors';
+import type { Ports } from '../../ports/action-ports';
+import type { AuditedWrite } from '../../ports/audit';
 
 /** A change refused because another operator changed the same thing between our read and our write. */
 export const MSG_CHANGED_MEANWHILE = 'Someone else changed this meanwhile: reload the page and try again.';

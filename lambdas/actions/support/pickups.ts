@@ -1,13 +1,13 @@
-import { farmerActivityContracts as contracts } from '../../shared/api/actions/farmer-activity';
-import { PICKUP_DELETE_REFUSED, PICKUP_FUTURE_SLACK_MS, PICKUP_MESSAGES } from '../../shared/api/actions/farmer-pickup';
-import { isDairyCompanyFarm } from '../../shared/entities/farm';
-import { checkTankerDifference, savedMatchingMinutes } from '../alerts/tanker-check';
-import type { Device } from '../../shared/entities/device';
-import type { Farm } from '../../shared/entities/farm';
-import { serve } from '../lib/dispatch';
-import type { Logger } from '../lib/logger';
-import type { Ports } from '../ports/action-ports';
-import { ForbiddenError, ValidationError } from '../lib/errors';
+import { farmerActivityContracts as contracts } from '../../../shared/api/actions/farmer-activity';
+import { PICKUP_DELETE_REFUSED, PICKUP_FUTURE_SLACK_MS, PICKUP_MESSAGES } from '../../../shared/api/actions/farmer-pickup';
+import { isDairyCompanyFarm } from '../../../shared/entities/farm';
+import { checkTankerDifference, savedMatchingMinutes } from '../../alerts/tanker-check';
+import type { Device } from '../../../shared/entities/device';
+import type { Farm } from '../../../shared/entities/farm';
+import { serve } from '../../lib/dispatch';
+import type { Logger } from '../../lib/logger';
+import type { Ports } from '../../ports/action-ports';
+import { ForbiddenError, ValidationError } from '../../lib/errors';
 
 /**
  * ADD_PICKUP (farmer §2.14, §7) on /api/farmer/activity. The schema has refused bad figures

@@ -13,7 +13,7 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import type { Ports } from '../ports/action-ports';
-import { toVat } from './farmer-dashboard';
+import { toVat } from './support/vats';
 
 /** The series the thinning keeps the extremes of: the dashboard range's (lambdas/actions/farmer-activity.ts). */
 const CHART_SERIES = ['temp1', 'milk_volume', 'milk_in', 'water_in'] as const;
@@ -110,7 +110,7 @@ const milkData = async (view: MilkView, input: { supplyNumber: string; vatNumber
 };
 
 /** /api/milkquality (operator §7): Milk Quality and Westlands staff, and Admin (the contracts' rules). */
-export const milkQualityActions: readonly ServedAction[] = [
+export const milkQualityHandlers: readonly ServedAction[] = [
   serve(contracts.MILK_QUALITY_DATA, ['farms', 'readings', 'lookups', 'now'], async (input, { caller, deps, log }) => milkData('milkquality', input, caller, deps, log)),
 
   serve(contracts.WESTLANDS_FARMS, ['farms'], async (_input, { deps }) => {

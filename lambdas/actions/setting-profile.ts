@@ -1,34 +1,24 @@
 import {
   EMAIL_VERIFY_SUCCESS,
-  ENQUIRY_PRODUCTS,
-  farmerSurveyContracts,
   MSG_AUTHENTICATOR_CODE,
   MSG_AUTHENTICATOR_EMAIL_UNVERIFIED,
   MSG_AUTHENTICATOR_NOT_SET_UP,
   MSG_EMAIL_VERIFIED_OTHER,
   MSG_EMAIL_VERIFY_FAILED,
-  MSG_ENQUIRY_SENT,
   MSG_PHONE_VERIFIED_OTHER,
   MSG_SIGN_IN_AGAIN,
   MSG_PHONE_VERIFY_FAILED,
   PHONE_VERIFY_SUCCESS,
   settingProfileContracts as contracts,
-  type EnquiryProducts,
 } from '../../shared/api/actions/profile';
-import { normaliseEmail, normalisePhone, type User } from '../../shared/entities/user';
+import { normaliseEmail, normalisePhone } from '../../shared/entities/user';
 import type { VerifiedAttribute } from '../ports/cognito';
 import { alertRecipientOf } from '../ports/alert-email';
 import type { FarmReader, Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors';
 import type { Caller } from '../lib/caller';
-
-/** The caller's profile; the role shown is the verified token's, never a stored copy. */
-const profileOf = async (farms: Pick<FarmReader, 'getUser'>, caller: Caller): Promise<User> => {
-  const user = await farms.getUser(caller.userId);
-  if (!user) throw new ForbiddenError('No user profile for this account');
-  return { ...user, role: caller.role };
-};
+import { profileOf } from './support/profile-of';
 
 /** Cognito's self-service calls need the person's own access token: without one there is nobody to act for. */
 const tokenOf = (caller: Caller): string => {
@@ -49,7 +39,7 @@ const verifiedEmailToken = async (farms: FarmReader, caller: Caller): Promise<st
 const FLAG_OF: Record<VerifiedAttribute, 'email_verify' | 'phone_verify'> = { email: 'email_verify', phone_number: 'phone_verify' };
 
 /** /api/setting/profile (farmer §2.10, §4, §7): the person's own profile, verification and password. */
-export const settingProfileActions: readonly ServedAction[] = [
+export const settingProfileHandlers: readonly ServedAction[] = [
   serve(contracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => profileOf(deps.farms, caller)),
 
   serve(contracts.USER_PROFILE_EDIT_BASE, ['userProfiles', 'account'], async ({ user }, { caller, deps, log }) => {
@@ -158,46 +148,3 @@ const verify = async (
   if (!same) throw new ValidationError(attribute === 'email' ? MSG_EMAIL_VERIFIED_OTHER : MSG_PHONE_VERIFIED_OTHER);
   await deps.userProfiles.updateUser(caller.userId, { [FLAG_OF[attribute]]: 2 });
 };
-
-/** The enquiry as the sales team reads it. */
-/**
- * SNS mails the message as plain text, so a value in it is never markup and is not HTML-escaped (the
- * sales team would read `&amp;`); a line break in a value stored before names were limited to
- * letters could still forge a line of its own, so each value is kept on one line.
- */
-const oneLine = (text: string): string => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
-
-export const enquiryMail = (user: User, farms: readonly string[], products: EnquiryProducts, at: string): { subject: string; body: string } => ({
-  subject: oneLine(`Vat-Man enquiry from ${user.firstName} ${user.lastName}`),
-  body: [
-    `${oneLine(user.firstName)} ${oneLine(user.lastName)} is interested in other monitoring solutions.`,
-    '',
-    `Interested in: ${ENQUIRY_PRODUCTS.filter((p) => products[p.key]).map((p) => p.label).join(', ')}`,
-    '',
-    `Email: ${oneLine(user.email)}${user.email_verify === 2 ? '' : ' (not verified)'}`,
-    `Phone: ${oneLine(user.phone)}${user.phone_verify === 2 ? '' : ' (not verified)'}`,
-    `Supply numbers: ${farms.length ? farms.join(', ') : 'none linked'}`,
-    `Submitted: ${at} (UTC)`,
-  ].join('\n'),
-});
-
-/** /api/farmer/survey (farmer §2.16): the person and their farms, and the enquiry. */
-export const farmerSurveyActions: readonly ServedAction[] = [
-  serve(farmerSurveyContracts.USER_PROFILE_DATAILS, ['farms'], async (_input, { caller, deps }) => {
-    const user = await profileOf(deps.farms, caller);
-    const farms = await deps.farms.getFarms(await deps.farms.listFarmIdsOfUser(caller.userId));
-    return { user, farms };
-  }),
-
-  serve(farmerSurveyContracts.SURVEY_SUBMIT, ['farms', 'enquiries', 'salesMail', 'now'], async ({ products }, { caller, deps, log }) => {
-    const user = await profileOf(deps.farms, caller);
-    const farms = (await deps.farms.getFarms(await deps.farms.listFarmIdsOfUser(caller.userId))).map((f) => f.fonterra_id);
-    const at = deps.now().toISOString();
-    // Stored first: a mail that fails leaves the enquiry on record, and the person is told to try again.
-    await deps.enquiries.putEnquiry({ user_id: user._id, firstName: user.firstName, lastName: user.lastName, email: user.email, phone: user.phone, farms, products, submitted_at: at });
-    const mail = enquiryMail(user, farms, products, at);
-    await deps.salesMail.send(mail.subject, mail.body);
-    log.info('enquiry sent to sales', { user: user._id, products: ENQUIRY_PRODUCTS.filter((p) => products[p.key]).map((p) => p.key) });
-    return MSG_ENQUIRY_SENT;
-  }),
-];

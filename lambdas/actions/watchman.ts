@@ -2,7 +2,7 @@ import { operatorContracts as contracts, WATCHMAN_PAGE_SIZE } from '../../shared
 import { AUDIT_PAGE } from '../../shared/entities/audit';
 import { settingsOfForm, withDefaults, WATCHMAN_LABELS, type WatchmanSettings } from '../../shared/watchman/settings';
 import { serve, type ServedAction } from '../lib/dispatch';
-import { commitChange } from './audit';
+import { commitChange } from './support/audit';
 
 /** The fields a save changed, as the form labels them: what the entry's before and after show. */
 const changedText = (from: WatchmanSettings, to: WatchmanSettings): { before: string; after: string } => {
@@ -12,7 +12,7 @@ const changedText = (from: WatchmanSettings, to: WatchmanSettings): { before: st
 };
 
 /** /api/watchman (operator §7): admin and installer pages (§6). */
-export const watchmanActions: readonly ServedAction[] = [
+export const watchmanHandlers: readonly ServedAction[] = [
   serve(contracts.GET_SETTINGS, ['watchman'], async (_input, { deps }) => ({ key: 'watchman' as const, settings: withDefaults(await deps.watchman.getSettings()) })),
 
   // The form's schema (shared/watchman/settings.ts, §5) has already refused an empty, non-numeric

@@ -1,12 +1,12 @@
-import { farmerComplianceContracts as contracts, EXCEPTION_KINDS, type ComplianceMilking, type MilkingVerdict } from '../../shared/api/actions/farmer-compliance';
-import { COOLING_RULE_TEXT, COOLING_RULES, type RuleResult } from '../../shared/compliance/cooling-rules';
-import { resolveCompliancePeriod } from '../../shared/compliance/season';
-import { activityId } from '../../shared/telemetry/activities';
-import { downsample } from '../../shared/telemetry/downsample';
-import type { Reading } from '../../shared/telemetry/reading';
-import type { StoredActivity } from '../ports/readings';
-import { serve, type ServedAction } from '../lib/dispatch';
-import { ValidationError } from '../lib/errors';
+import { farmerComplianceContracts as contracts, EXCEPTION_KINDS, type ComplianceMilking, type MilkingVerdict } from '../../../shared/api/actions/farmer-compliance';
+import { COOLING_RULE_TEXT, COOLING_RULES, type RuleResult } from '../../../shared/compliance/cooling-rules';
+import { resolveCompliancePeriod } from '../../../shared/compliance/season';
+import { activityId } from '../../../shared/telemetry/activities';
+import { downsample } from '../../../shared/telemetry/downsample';
+import type { Reading } from '../../../shared/telemetry/reading';
+import type { StoredActivity } from '../../ports/readings';
+import { serve, type ServedAction } from '../../lib/dispatch';
+import { ValidationError } from '../../lib/errors';
 import { HOLD_LOOKAHEAD_DAYS, judgeMilking, milkingWindow, type MilkingWindow } from './milking-compliance';
 
 const DAY = 86_400_000;
@@ -49,7 +49,7 @@ const recordOf = (m: StoredActivity, vatNumber: number, w: MilkingWindow, readin
 };
 
 /** /api/farmer/activity FARMER_COMPLIANCE_RECORD (issue 26): the cooling compliance record of a period; farm member. */
-export const farmerComplianceActions: readonly ServedAction[] = [
+export const farmerComplianceHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_COMPLIANCE_RECORD, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const nowDate = deps.now();
     const now = nowDate.getTime();

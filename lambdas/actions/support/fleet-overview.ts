@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE } from '../../shared/api/actions/installer';
+import { DEFAULT_TIME_ZONE } from '../../../shared/api/actions/installer';
 import {
   ALERT_FARMS_SHOWN,
   ALERT_WINDOW_HOURS,
@@ -10,13 +10,13 @@ import {
   SMS_SPEND_ALARM_USD,
   type SearchHit,
   type SearchKind,
-} from '../../shared/api/actions/operator-fleet';
-import type { Device } from '../../shared/entities/device';
-import type { Farm } from '../../shared/entities/farm';
-import { addDays, localDayOf, localMidnight, localMonth } from '../../shared/time/local-day';
-import { serve, type ServedAction } from '../lib/dispatch';
-import type { Ports } from '../ports/action-ports';
-import type { LookupPage } from '../ports/fleet';
+} from '../../../shared/api/actions/operator-fleet';
+import type { Device } from '../../../shared/entities/device';
+import type { Farm } from '../../../shared/entities/farm';
+import { addDays, localDayOf, localMidnight, localMonth } from '../../../shared/time/local-day';
+import { serve, type ServedAction } from '../../lib/dispatch';
+import type { Ports } from '../../ports/action-ports';
+import type { LookupPage } from '../../ports/fleet';
 
 const HOUR = 3_600_000;
 const utcHour = (ms: number): string => new Date(ms).toISOString().slice(0, 13);
@@ -122,7 +122,7 @@ const prefixHits = async (deps: Pick<Ports, 'farms' | 'fleetLookups'>, kind: Sea
 };
 
 /** /api/admin/device: the operators' fleet overview and search (operator §2, §6; decisions 055, 056). */
-export const operatorFleetActions: readonly ServedAction[] = [
+export const operatorFleetHandlers: readonly ServedAction[] = [
   serve(contracts.FLEET_SUMMARY, ['fleetStats', 'farms', 'watchman', 'now'], async (_input, { deps }) => {
     const now = deps.now().getTime();
     const installsSince = weekStart(now);
