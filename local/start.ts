@@ -3,7 +3,7 @@
  * "Local stack"). Data lives under .data/ and survives restarts.
  */
 import './quiet-warnings';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -78,17 +78,6 @@ export interface LocalFacts {
   accounts: { role: string; email: string; password: string; totpSecret?: string }[];
   farms: { fonterra_id: string; package: string; vats: { vat_number: number; device_id: string; topic: string }[] }[];
 }
-
-/** The demo operators' TOTP secrets the last start wrote to local.json, by email (none on a first start). */
-const previousTotpSecrets = (file: string): Record<string, string> => {
-  if (!existsSync(file)) return {};
-  try {
-    const facts = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalFacts>;
-    return Object.fromEntries((facts.accounts ?? []).flatMap((a) => (a.totpSecret ? [[a.email, a.totpSecret]] : [])));
-  } catch {
-    return {};
-  }
-};
 
 export interface LocalStackOptions {
   /** Where state is kept; default .data/ at the repository root. */
@@ -267,7 +256,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
     const demoIds = await seedDemo(farms, cognito.client, cognito.userPoolId);
-    const totpSecrets = await enrolDemoTotp(cognito.client, cognito.userPoolId, cognito.clientId, previousTotpSecrets(join(DATA, 'local.json')));
+    const totpSecrets = await enrolDemoTotp(cognito.client, cognito.userPoolId, cognito.clientId, cognito.totpSecretOf);
     // operator §6's fixed list of user ids that may set the farm flags: in AWS CDK context
     // farmFlagUserIds; here the demo accounts of FARM_FLAG_ACCOUNTS, whose ids the seed knows.
     process.env.FARM_FLAG_USER_IDS = FARM_FLAG_ACCOUNTS.map((email) => demoIds[email]).filter(Boolean).join(',');
