@@ -3,6 +3,7 @@
  * "Local stack"). Data lives under .data/ and survives restarts.
  */
 import './quiet-warnings';
+import { consoleFormatFromEnv, installConsoleSink } from './console/sink';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -529,13 +530,15 @@ const banner = (f: LocalFacts) =>
     ...f.accounts.map((a) => `    ${a.role.padEnd(18)} ${a.email}${a.totpSecret ? `   authenticator secret ${a.totpSecret}` : ''}`),
     '  (operators answer the sign-in code step from an authenticator app holding their secret)',
     '',
-    '  Facts as JSON: .data/local.json      Stop: Ctrl-C',
+    '  Facts as JSON: .data/local.json   Logs as JSON lines: .data/logs/ (LOG_FORMAT=json for them here)   Stop: Ctrl-C',
     '',
   ].join('\n');
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  startLocalStack({ simulator: process.env.SIMULATOR !== 'off' })
+  // VATMAN_DATA_DIR and VATMAN_WEB_DIST move the data folder and the web build (a test's own).
+  installConsoleSink({ logDir: join(resolve(process.env.VATMAN_DATA_DIR || join(ROOT, '.data')), 'logs'), format: consoleFormatFromEnv() });
+  startLocalStack({ simulator: process.env.SIMULATOR !== 'off', dataDir: process.env.VATMAN_DATA_DIR || undefined, distDir: process.env.VATMAN_WEB_DIST || undefined })
     .then(({ facts, stop }) => {
       console.log(banner(facts));
       let stopping = false;
