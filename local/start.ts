@@ -4,11 +4,12 @@
  * configuration (local/start/config.ts) read from the environment once.
  */
 import './quiet-warnings';
-import { resolve } from 'node:path';
+import { consoleFormatFromEnv, installConsoleSink } from './console/sink';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PortError } from './tcp-ports';
 import { Closers } from './start/closers';
-import { DAIRY_TOKEN_PARAMETER, readLocalConfig, type LocalStackOptions } from './start/config';
+import { DAIRY_TOKEN_PARAMETER, ROOT, readLocalConfig, type LocalStackOptions } from './start/config';
 import { demoFacts, type LocalFacts } from './start/facts';
 import { functionEnvOf, isolateFromAws, setFunctionEnv } from './start/function-env';
 import { banner } from './start/steps/banner';
@@ -96,7 +97,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  startLocalStack({ simulator: process.env.SIMULATOR !== 'off' })
+  // VATMAN_DATA_DIR and VATMAN_WEB_DIST move the data folder and the web build (a test's own).
+  installConsoleSink({ logDir: join(resolve(process.env.VATMAN_DATA_DIR || join(ROOT, '.data')), 'logs'), format: consoleFormatFromEnv() });
+  startLocalStack({ simulator: process.env.SIMULATOR !== 'off', dataDir: process.env.VATMAN_DATA_DIR || undefined, distDir: process.env.VATMAN_WEB_DIST || undefined })
     .then(({ facts, stop }) => {
       console.log(banner(facts));
       let stopping = false;

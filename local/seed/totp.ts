@@ -18,14 +18,15 @@ export const totpCode = (secret: string): string => generateSync({ secret });
  * Enrols the demo operators' authenticator apps (operator roles need TOTP), as a person does on the
  * enrolment screen: sign in, AssociateSoftwareToken, VerifySoftwareToken with a code,
  * SetUserMFAPreference; the emailed confirmation that follows on the screen is recorded directly
- * (`confirmDemoTotp`). `known` are the secrets of the last start (from .data/local.json): an
- * account enrolled with a known secret is left as it is. Answers every demo operator's secret by email.
+ * (`confirmDemoTotp`). `known` answers the secret the pool already holds for an account (the
+ * Cognito data keeps it, so a start never depends on .data/local.json): an account enrolled before
+ * is left as it is. Answers every demo operator's secret by email.
  */
 export const enrolDemoTotp = async (
   cognito: CognitoIdentityProviderClient,
   userPoolId: string,
   clientId: string,
-  known: Readonly<Record<string, string>>,
+  known: (email: string) => string | undefined,
 ): Promise<Record<string, string>> => {
   const secrets = await enrolDemoApps(cognito, clientId, known);
   for (const email of Object.keys(secrets)) await confirmDemoTotp(cognito, userPoolId, email);
@@ -44,14 +45,14 @@ const confirmDemoTotp = async (cognito: CognitoIdentityProviderClient, userPoolI
 const enrolDemoApps = async (
   cognito: CognitoIdentityProviderClient,
   clientId: string,
-  known: Readonly<Record<string, string>>,
+  known: (email: string) => string | undefined,
 ): Promise<Record<string, string>> => {
   const secrets: Record<string, string> = {};
   for (const a of DEMO_ACCOUNTS.filter((account) => account.group)) {
     const signIn = await cognito.send(new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: clientId, AuthParameters: { USERNAME: a.email, PASSWORD: DEMO_PASSWORD } }));
-    const secretBefore = known[a.email];
     if (signIn.ChallengeName === 'SOFTWARE_TOKEN_MFA') {
-      if (!secretBefore) throw new Error(`Seed: ${a.email} has an authenticator app whose secret is not in local.json; remove the data folder's cognito directory to start over.`);
+      const secretBefore = known(a.email);
+      if (!secretBefore) throw new Error(`Seed: ${a.email} asks for an authenticator code but the Cognito data holds no secret for it; remove the data folder's cognito directory to start over.`);
       secrets[a.email] = secretBefore;
       continue;
     }

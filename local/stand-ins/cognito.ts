@@ -26,6 +26,12 @@ export interface CognitoStandIn {
   readonly region: string;
   readonly issuer: string;
   readonly client: CognitoIdentityProviderClient;
+  /**
+   * The authenticator secret the pool holds for a user (by email), where the stand-in keeps it:
+   * the demo's operators sign in with it on every start, whatever else of the data folder is gone.
+   * AWS never gives a secret back; this is the local demo's view of its own store.
+   */
+  totpSecretOf(email: string): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -57,6 +63,19 @@ export const parseCodeDelivery = (chunk: string): DeliveredCode | undefined => {
  * without one falls back to the standard attributes alone; a data folder from an earlier start gets
  * the custom attribute added here.
  */
+interface StoredUser {
+  readonly Attributes?: readonly { Name: string; Value?: string }[];
+  readonly SoftwareTokenMfaConfiguration?: { Secret?: string };
+}
+
+/** cognito-local writes its pool file on every change, so this reads what the pool holds now. */
+const storedTotpSecret = (poolFile: string, email: string): string | undefined => {
+  const { Users = {} } = JSON.parse(readFileSync(poolFile, 'utf8')) as { Users?: Record<string, StoredUser> };
+  const wanted = email.toLowerCase();
+  const user = Object.values(Users).find((u) => u.Attributes?.some((a) => a.Name === 'email' && a.Value?.toLowerCase() === wanted));
+  return user?.SoftwareTokenMfaConfiguration?.Secret;
+};
+
 const withCustomAttributes = (poolFile: string): void => {
   const pool = JSON.parse(readFileSync(poolFile, 'utf8')) as { Options: { SchemaAttributes?: { Name: string }[] } };
   const name = `custom:${TOTP_CONFIRMED_ATTRIBUTE}`;
@@ -211,7 +230,8 @@ export const startCognito = async ({ port, dir, onCode, lambdaEndpoint, triggers
     for (const g of OPERATOR_GROUPS) {
       if (!have.has(g)) await client.send(new CreateGroupCommand({ UserPoolId: LOCAL_POOL_ID, GroupName: g }));
     }
-    return { endpoint, userPoolId: LOCAL_POOL_ID, clientId, region: LOCAL_REGION, issuer: `${endpoint}/${LOCAL_POOL_ID}`, client, stop };
+    const totpSecretOf = (email: string) => storedTotpSecret(poolFile, email);
+    return { endpoint, userPoolId: LOCAL_POOL_ID, clientId, region: LOCAL_REGION, issuer: `${endpoint}/${LOCAL_POOL_ID}`, client, totpSecretOf, stop };
   } catch (err) {
     await stop();
     throw err;

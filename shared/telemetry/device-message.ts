@@ -99,6 +99,14 @@ const temperature = z.number().min(-40).max(120).nullable().optional();
 /** Device time: ISO 8601 with a zone (the device's RTC is NTP-synchronised UTC). */
 export const deviceTimeSchema = z.iso.datetime({ offset: true, message: 'published_at must be an ISO 8601 date-time with a zone' });
 
+/** A device's milk quality estimates (farmer §3), as sent and as the readings answers give them back. */
+export const deviceQualitySchema = z.object({
+  currentEstCFU: z.number().min(0).max(20).nullable().optional(),
+  pickupEstCFU: z.number().min(0).max(20).nullable().optional(),
+  alert: z.number().int().min(0).max(10).nullable().optional(),
+  agitator: z.object({ timeAgitatorStop: z.number().min(0).nullable().optional(), timeInVat: z.number().min(0).nullable().optional() }).optional(),
+});
+
 export const telemetryMessageSchema = z
   .object({
     /** When the device took the reading (device clock, UTC). The key of the reading. */
@@ -133,16 +141,7 @@ export const telemetryMessageSchema = z
     /** Plate cooler: milk and water temperatures at the cooler inlet, °C. */
     cooler: z.object({ milk_in: temperature, water_in: temperature }).optional(),
     /** Milk quality estimates, where the device's model computes them (farmer §3). */
-    quality: z
-      .object({
-        currentEstCFU: z.number().min(0).max(20).nullable().optional(),
-        pickupEstCFU: z.number().min(0).max(20).nullable().optional(),
-        alert: z.number().int().min(0).max(10).nullable().optional(),
-        agitator: z
-          .object({ timeAgitatorStop: z.number().min(0).nullable().optional(), timeInVat: z.number().min(0).nullable().optional() })
-          .optional(),
-      })
-      .optional(),
+    quality: deviceQualitySchema.optional(),
     firmware_version: z.string().max(32).optional(),
     system_version: z.string().max(32).optional(),
     /** Cellular signal: strength and quality in percent, reconnects since boot. */

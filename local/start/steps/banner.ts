@@ -22,6 +22,6 @@ export const banner = (f: LocalFacts): string =>
     ...f.accounts.map((a) => `    ${a.role.padEnd(18)} ${a.email}${a.totpSecret ? `   authenticator secret ${a.totpSecret}` : ''}`),
     '  (operators answer the sign-in code step from an authenticator app holding their secret)',
     '',
-    '  Facts as JSON: .data/local.json      Stop: Ctrl-C',
+    '  Facts as JSON: .data/local.json   Logs as JSON lines: .data/logs/ (LOG_FORMAT=json for them here)   Stop: Ctrl-C',
     '',
   ].join('\n');

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertPortFree, type TcpPortName } from '../../tcp-ports';
 import type { LocalConfig } from '../config';
@@ -11,18 +11,6 @@ export const prepareDataDir = async (config: LocalConfig): Promise<void> => {
 };
 
 const factsFile = (config: LocalConfig) => join(config.dataDir, 'local.json');
-
-/** The demo operators' TOTP secrets the last start wrote to local.json, by email (none on a first start). */
-export const previousTotpSecrets = (config: LocalConfig): Record<string, string> => {
-  const file = factsFile(config);
-  if (!existsSync(file)) return {};
-  try {
-    const facts = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalFacts>;
-    return Object.fromEntries((facts.accounts ?? []).flatMap((a) => (a.totpSecret ? [[a.email, a.totpSecret]] : [])));
-  } catch {
-    return {};
-  }
-};
 
 export const writeFacts = (config: LocalConfig, facts: LocalFacts): void => {
   writeFileSync(factsFile(config), `${JSON.stringify(facts, null, 2)}\n`);

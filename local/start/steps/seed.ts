@@ -12,7 +12,6 @@ import type { CognitoStandIn } from '../../stand-ins/cognito';
 import type { IotControlPlane } from '../../stand-ins/iot-control';
 import type { LocalConfig } from '../config';
 import { setFunctionEnv } from '../function-env';
-import { previousTotpSecrets } from './data-dir';
 
 /**
  * The demo: its accounts (operators with an authenticator app), farms, organisation, equipment,
@@ -21,7 +20,7 @@ import { previousTotpSecrets } from './data-dir';
 export const seedDemoData = async (config: LocalConfig, farmsTable: string, cognito: CognitoStandIn, iot: IotControlPlane) => {
   const farms = dynamoFarmRepository(createDocumentClient(), farmsTable);
   const demoIds = await seedDemo(farms, cognito.client, cognito.userPoolId);
-  const totpSecrets = await enrolDemoTotp(cognito.client, cognito.userPoolId, cognito.clientId, previousTotpSecrets(config));
+  const totpSecrets = await enrolDemoTotp(cognito.client, cognito.userPoolId, cognito.clientId, cognito.totpSecretOf);
   // operator §6's fixed list of user ids that may set the farm flags: in AWS CDK context
   // farmFlagUserIds; here the demo accounts of FARM_FLAG_ACCOUNTS, whose ids the seed knows.
   setFunctionEnv({ FARM_FLAG_USER_IDS: FARM_FLAG_ACCOUNTS.map((email) => demoIds[email]).filter(Boolean).join(',') });

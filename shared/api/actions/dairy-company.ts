@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DAIRY_EVENT_KINDS } from '../../dairy-company/payloads';
+import { collectionEventSchema, DAIRY_EVENT_KINDS, milkingEventSchema, vatExceptionSchema } from '../../dairy-company/payloads';
 import { access, contract } from '../contract';
 import { farmField, ID_MAX } from '../fields';
 
@@ -12,6 +12,16 @@ import { farmField, ID_MAX } from '../fields';
 /** One try at sending a report and the gateway's answer: its HTTP status, 0 when none came (a retried status or 0: tried again). */
 export const dairyAttemptSchema = z.object({ at: z.string(), status: z.number().int(), message: z.string() });
 
+/**
+ * A report's request as the log shows it: the body as sent, read back as JSON. The one-decimal
+ * temperatures travel as bare number tokens (`gatewayJson`), so here they are numbers.
+ */
+const collectionEventSent = collectionEventSchema.extend({
+  AverageTemperatureAtCollection: z.number(),
+  VatCollectionDetails: z.array(collectionEventSchema.shape.VatCollectionDetails.element.extend({ VatTemperature: z.number() })).min(1),
+});
+export const dairyRequestSchema = z.union([milkingEventSchema, collectionEventSent, vatExceptionSchema]);
+
 /** A report to the dairy company as the log shows it: the request as sent and every answer. */
 export const dairyReportSchema = z.object({
   /** The event's idempotency key (what DAIRY_EVENT_RESEND names). */
@@ -19,7 +29,7 @@ export const dairyReportSchema = z.object({
   kind: z.enum(DAIRY_EVENT_KINDS),
   event_at: z.string(),
   state: z.enum(['pending', 'sent', 'refused']),
-  request: z.unknown(),
+  request: dairyRequestSchema,
   /** The last tries (at most 10), oldest first. */
   attempts: z.array(dairyAttemptSchema),
   /** Every try made, including those no longer listed. */

@@ -3,7 +3,7 @@ import { lastUpdatedSchema } from '../../entities/device';
 import { packageSchema } from '../../entities/farm';
 import { COOLING_RULES } from '../../compliance/cooling-rules';
 import { ACTIVITY_KINDS, type ActivityKind } from '../../telemetry/activities';
-import { controllerStatusSchema } from '../../telemetry/device-message';
+import { controllerStatusSchema, deviceQualitySchema } from '../../telemetry/device-message';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
 import * as startUp from './start-up';
@@ -112,6 +112,23 @@ export const activityPointSchema = z.object({
   temp3: z.number().nullable(),
 });
 
+/** The reading that raised an alert (farmer §3 Notification.data; shared/alerts/types.ts `AlertData`). */
+export const alertDataSchema = z.object({
+  published_at: z.string(),
+  temp1: z.number().nullable(),
+  milk_volume: z.number().nullable(),
+  agitator_status: z.union([z.literal(0), z.literal(1)]).nullable(),
+});
+
+/** An activity as stored (lambdas/ports/readings.ts `StoredActivity`): its kind, start and end, device and farm. */
+export const storedActivitySchema = z.object({
+  kind: z.enum(ACTIVITY_KINDS),
+  start: activityPointSchema,
+  end: activityPointSchema.nullable(),
+  device_id: z.string(),
+  farm_id: z.string(),
+});
+
 export const activitySchema = z.object({
   /** activityId(): deviceId~kind~start */
   _id: z.string(),
@@ -139,7 +156,7 @@ export const detailPointSchema = z.object({
   shaft_rpm: num,
   agitator_status: num,
   state_machine: z.string().nullable().optional(),
-  quality: z.record(z.string(), z.unknown()).nullable().optional(),
+  quality: deviceQualitySchema.nullable().optional(),
 });
 export type DetailPoint = z.infer<typeof detailPointSchema>;
 
@@ -321,7 +338,7 @@ export const storageOneResponseSchema = z.object({
       _id: z.string(),
       type: z.number().int(),
       status: z.number().int(),
-      data: z.record(z.string(), z.unknown()),
+      data: alertDataSchema,
       created_at: z.string(),
       device: z.object({ _id: z.string(), name: z.string(), vat_number: z.number().int() }),
     })

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { access, contract } from '../contract';
 import { farmField, ID_MAX, idField, jsonField } from '../fields';
+import { alertDataSchema, storedActivitySchema } from './farmer-activity';
 
 /** The notification a client sends back (farmer §7 `item` JSON): only its id matters. */
 const itemField = jsonField(z.object({ _id: idField('item._id') }).loose(), 'item');
@@ -34,20 +35,18 @@ export type NotificationStatusAnswer = z.infer<typeof notificationStatusAnswerSc
  * `Notification`, which the server's answers must satisfy). `type` is any integer so a type the
  * client does not know yet still lists (as 'Type {n}').
  */
+/** The alert's vat (shared/alerts/types.ts `Notification.device`). */
+const notificationDeviceSchema = z.object({ _id: z.string(), name: z.string(), vat_number: z.number() });
+
 export const notificationSchema = z.object({
   _id: z.string(),
   farm_id: z.string(),
   type: z.number().int(),
   status: z.union([z.literal(1), z.literal(2), z.literal(3)]),
-  data: z.object({
-    published_at: z.string(),
-    temp1: z.number().nullable(),
-    milk_volume: z.number().nullable(),
-    agitator_status: z.union([z.literal(0), z.literal(1)]).nullable(),
-  }),
+  data: alertDataSchema,
   quality: z.object({ value: z.number().optional(), agitator_outage_percent: z.number().optional() }).optional(),
   lateMilking: z.object({ end_time_current: z.string(), end_time_schedule: z.string() }).optional(),
-  device: z.object({ _id: z.string(), name: z.string(), vat_number: z.number() }),
+  device: notificationDeviceSchema,
   created_at: z.string(),
   detail: z.string().optional(),
   message_type: z.string().optional(),
@@ -92,7 +91,8 @@ const escalations = { escalations: z.array(escalationStepSchema).optional() };
 
 export const notificationDetailAnswerSchema = z.union([
   z.object({ _id: z.null(), message: z.string(), ...escalations }),
-  z.object({ _id: z.string(), activity: z.unknown(), device: z.unknown(), alert_id: z.string(), ...escalations }).loose(),
+  // The storage activity that held the milk when the alert was raised, and the alert's vat.
+  z.object({ _id: z.string(), activity: storedActivitySchema, device: notificationDeviceSchema, alert_id: z.string(), ...escalations }),
 ]);
 export type NotificationDetailAnswer = z.infer<typeof notificationDetailAnswerSchema>;
 
