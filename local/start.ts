@@ -25,7 +25,7 @@ import { startSnsOutbox } from './stand-ins/sns-outbox';
 import { startIotControlPlane } from './stand-ins/iot-control';
 import { localCa } from './stand-ins/local-ca';
 import { unitAttributes, unitThingName } from '../shared/entities/install';
-import { startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
+import { gatewayLimitsFromEnv, startApiGateway, type ApiLambda } from './stand-ins/api-gateway';
 import { startWebSocketGateway } from './stand-ins/websocket-gateway';
 import { LIVE_ENDPOINT_ENV } from '../shared/live/endpoint-env';
 import type { LiveEvent, LiveResult } from '../lambdas/live/live';
@@ -293,6 +293,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         return mod.handler;
       },
       onError: (err) => log.error('gateway integration error', { err }),
+      ...gatewayLimitsFromEnv(process.env),
     });
     closers.push(closeServer(api.server));
 
