@@ -9,6 +9,7 @@ import { benchDashboardRange } from './dashboard-range';
 import { benchDeviceFleet } from './device-fleet';
 import { benchIngest } from './ingest';
 import { benchWatchman } from './watchman';
+import { benchWatchmanStore } from './watchman-store';
 import { benchLambdaBundles } from './lambda-bundles';
 import { benchCoolingForecast } from './cooling-forecast';
 import { percentile } from './percentile';
@@ -57,6 +58,7 @@ try {
   await benchDashboardRange(stack.facts, stack.postMeasured, token);
   await benchDeviceFleet(stack.facts, stack.post, await stack.signIn('admin@vatman.local'));
   await benchWatchman();
+  await benchWatchmanStore(stack.facts);
   await benchLambdaBundles();
   benchCoolingForecast();
   const mem = process.memoryUsage();

@@ -43,19 +43,43 @@ export const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burs
  * of `windowSeconds`; a refused request does not count. Answers whether `ip` may make one more now.
  */
 export const perIpWindow = ({ limit, windowSeconds }: { limit: number; windowSeconds: number }, now = () => Date.now()) => {
+  // Each address's accepted times, oldest first: the expired ones are dropped from the front, so
+  // a lifted limit (a load run's hundreds of thousands) costs what has expired, not the window.
   const seen = new Map<string, number[]>();
   return (ip: string): boolean => {
     const t = now();
-    const recent = (seen.get(ip) ?? []).filter((at) => at > t - windowSeconds * 1000);
-    if (recent.length >= limit) {
-      seen.set(ip, recent);
-      return false;
-    }
-    recent.push(t);
+    const recent = seen.get(ip) ?? [];
+    let expired = 0;
+    while (expired < recent.length && (recent[expired] ?? 0) <= t - windowSeconds * 1000) expired += 1;
+    if (expired > 0) recent.splice(0, expired);
     seen.set(ip, recent);
+    if (recent.length >= limit) return false;
+    recent.push(t);
     // Addresses gone quiet are forgotten, so the map stays as small as the window's callers.
     if (seen.size > 1000) for (const [key, times] of seen) if ((times.at(-1) ?? 0) <= t - windowSeconds * 1000) seen.delete(key);
     return true;
+  };
+};
+
+/**
+ * The gateway's limits from the environment `npm start` runs in, for a load run on this machine
+ * only (AWS reads neither: its WAF rule and stage throttle come from shared/api/throttle.ts):
+ * `API_RATE_PER_IP` requests from one address per API_RATE_PER_IP.windowSeconds, and
+ * `API_THROTTLE_RATE` requests a second for the stage (burst twice that). Unset, the defaults hold.
+ */
+export const gatewayLimitsFromEnv = (env: NodeJS.ProcessEnv): Pick<GatewayOptions, 'ratePerIp' | 'throttle'> => {
+  const count = (key: string): number | undefined => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${key}=${raw} is not a whole number of requests (1 or more).`);
+    return n;
+  };
+  const perIp = count('API_RATE_PER_IP');
+  const rate = count('API_THROTTLE_RATE');
+  return {
+    ...(perIp === undefined ? {} : { ratePerIp: { limit: perIp, windowSeconds: API_RATE_PER_IP.windowSeconds } }),
+    ...(rate === undefined ? {} : { throttle: { rateLimit: rate, burstLimit: 2 * rate } }),
   };
 };
 

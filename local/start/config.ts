@@ -2,6 +2,7 @@
  * The local stack's configuration, read from the environment once: its TCP ports, folders and
  * switches. The steps take this object; none of them reads the environment for itself.
  */
+import { gatewayLimitsFromEnv } from '../stand-ins/api-gateway';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tcpPortOf, TCP_PORTS, type TcpPortName } from '../tcp-ports';
@@ -62,6 +63,8 @@ export interface LocalConfig {
   readonly printCodes: boolean;
   /** Parse every API answer with its contract's answer schema (under the tests only). */
   readonly checkAnswers: boolean;
+  /** The API gateway's per-IP limit and stage throttle, lifted for a load run only (API_RATE_PER_IP, API_THROTTLE_RATE). */
+  readonly gatewayLimits: ReturnType<typeof gatewayLimitsFromEnv>;
 }
 
 let stacksStarted = 0;
@@ -80,6 +83,7 @@ export const readLocalConfig = (options: LocalStackOptions = {}, env: NodeJS.Pro
     watchmanEveryMs: Number(env.WATCHMAN_EVERY_MINUTES ?? 60) * 60_000,
     printCodes: !env.VATMAN_LOG_FILE,
     checkAnswers: Boolean(env.VITEST),
+    gatewayLimits: gatewayLimitsFromEnv(env),
   };
 };
 

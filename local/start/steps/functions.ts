@@ -29,6 +29,7 @@ export const startApi = async (config: LocalConfig, closers: Closers, cognito: C
     verifier,
     loadHandler: async (endpoint) => (await importFunction<{ handler: ApiLambda }>(config, `lambdas/api/${endpoint.handler}.ts`)).handler,
     onError: (err) => log.error('gateway integration error', { err }),
+    ...config.gatewayLimits,
   });
   closers.addServer(api.server);
   return api;
