@@ -27,6 +27,9 @@ const FEATURES = readdirSync(new URL('./frontend/src/features', import.meta.url)
 
 const AWS_SDK = { group: ['@aws-sdk/*'], message: '@aws-sdk is for lambdas/adapters/, local/, cdk/, bench/ and tests only.' };
 
+/** The web app uses one router package; react-router-dom re-exports what react-router has. */
+const ROUTER_PATHS = [{ name: 'react-router', message: "Import from 'react-router-dom', the app's router package." }];
+
 const LOCAL = { group: ['**/local', '**/local/**'], message: 'local/ is the top layer: only tests, bench/ and the dev server import it.' };
 const NOT_FROM_LAMBDAS = { group: ['**/frontend', '**/frontend/**', '**/cdk', '**/cdk/**'], message: 'lambdas/ imports shared/ and itself only (never frontend/, local/ or cdk/).' };
 const NOT_FROM_FRONTEND = { group: ['**/lambdas', '**/lambdas/**', '**/cdk', '**/cdk/**'], message: 'frontend/ imports shared/ and itself only (never lambdas/, local/ or cdk/).' };
@@ -78,7 +81,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND] }],
+      'no-restricted-imports': ['error', { paths: ROUTER_PATHS, patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND] }],
     },
   },
   {
@@ -86,7 +89,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: ['**/features', '**/features/**'], message: 'frontend lib/ and components/ are below the features: they never import one.' }] },
+        { paths: ROUTER_PATHS, patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: ['**/features', '**/features/**'], message: 'frontend lib/ and components/ are below the features: they never import one.' }] },
       ],
     },
   },
@@ -100,7 +103,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
+        { paths: ROUTER_PATHS, patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
       ],
     },
   })),
