@@ -70,6 +70,9 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
+      // Small files and functions: split by concern past these (blank lines and comments not counted).
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true, IIFEs: true }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -143,5 +146,14 @@ export default tseslint.config(
   {
     files: ['cdk/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NOT_FROM_CDK] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
+  },
+  {
+    // Over the size limits when the rules came in: each is to be split by concern, then leaves this list.
+    files: ['bench/dashboard-range.ts', 'frontend/src/features/calibration/components/calibration-page.tsx', 'frontend/src/features/compliance/components/compliance-page.tsx', 'frontend/src/features/compliance/utils/record-pdf.ts', 'frontend/src/features/installer/components/installer-config-page.tsx', 'frontend/src/features/installer/components/new-install-page.tsx', 'frontend/src/features/milk-dashboard/components/vat-charts-section.test.tsx', 'frontend/src/features/organization/components/organization-page.tsx', 'lambdas/adapters/dynamodb/organizations-repository.ts', 'lambdas/alerts/notifier.ts', 'local/simulator/simulator.test.ts', 'local/simulator/simulator.ts', 'local/simulator/vat-model.ts', 'local/stand-ins/iot-control.ts', 'local/stand-ins/sns-outbox.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    files: ['lambdas/alerts/notifier.test.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts', 'test/integration/faults.test.ts'],
+    rules: { 'max-lines': 'off' },
   },
 );
