@@ -27,6 +27,9 @@ const FEATURES = readdirSync(new URL('./frontend/src/features', import.meta.url)
 
 const AWS_SDK = { group: ['@aws-sdk/*'], message: '@aws-sdk is for lambdas/adapters/, local/, cdk/, bench/ and tests only.' };
 
+/** The web app uses one router package; react-router-dom re-exports what react-router has. */
+const ROUTER_PATHS = [{ name: 'react-router', message: "Import from 'react-router-dom', the app's router package." }];
+
 const LOCAL = { group: ['**/local', '**/local/**'], message: 'local/ is the top layer: only tests, bench/ and the dev server import it.' };
 const NOT_FROM_LAMBDAS = { group: ['**/frontend', '**/frontend/**', '**/cdk', '**/cdk/**'], message: 'lambdas/ imports shared/ and itself only (never frontend/, local/ or cdk/).' };
 const NOT_FROM_FRONTEND = { group: ['**/lambdas', '**/lambdas/**', '**/cdk', '**/cdk/**'], message: 'frontend/ imports shared/ and itself only (never lambdas/, local/ or cdk/).' };
@@ -67,6 +70,9 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
+      // Small files and functions: split by concern past these (blank lines and comments not counted).
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true, IIFEs: true }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -78,7 +84,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': ['error', { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND] }],
+      'no-restricted-imports': ['error', { paths: ROUTER_PATHS, patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND] }],
     },
   },
   {
@@ -86,7 +92,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: ['**/features', '**/features/**'], message: 'frontend lib/ and components/ are below the features: they never import one.' }] },
+        { paths: ROUTER_PATHS, patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: ['**/features', '**/features/**'], message: 'frontend lib/ and components/ are below the features: they never import one.' }] },
       ],
     },
   },
@@ -100,7 +106,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
+        { paths: ROUTER_PATHS, patterns: [AWS_SDK, ADAPTERS, LOCAL, NOT_FROM_FRONTEND, { group: otherFeatures(feature), message: `A feature does not import another feature: move what ${feature} shares to frontend/src/components or frontend/src/lib.` }] },
       ],
     },
   })),
@@ -140,5 +146,14 @@ export default tseslint.config(
   {
     files: ['cdk/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NOT_FROM_CDK] }], 'no-restricted-syntax': NO_DYNAMIC_ADAPTERS },
+  },
+  {
+    // Over the size limits when the rules came in: each is to be split by concern, then leaves this list.
+    files: ['bench/dashboard-range.ts', 'frontend/src/features/calibration/components/calibration-page.tsx', 'frontend/src/features/compliance/components/compliance-page.tsx', 'frontend/src/features/compliance/utils/record-pdf.ts', 'frontend/src/features/installer/components/installer-config-page.tsx', 'frontend/src/features/installer/components/new-install-page.tsx', 'frontend/src/features/milk-dashboard/components/vat-charts-section.test.tsx', 'frontend/src/features/organization/components/organization-page.tsx', 'lambdas/adapters/dynamodb/organizations-repository.ts', 'lambdas/alerts/notifier.ts', 'local/simulator/simulator.test.ts', 'local/simulator/simulator.ts', 'local/simulator/vat-model.ts', 'local/stand-ins/iot-control.ts', 'local/stand-ins/sns-outbox.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    files: ['lambdas/alerts/notifier.test.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts', 'test/integration/faults.test.ts'],
+    rules: { 'max-lines': 'off' },
   },
 );

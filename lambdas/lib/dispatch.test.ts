@@ -56,7 +56,7 @@ const actions = [
     throw new Error('table missing: secret detail');
   }),
   serve(c('INSTALL', empty('INSTALL'), access.operator('Installer')), [], async () => 'installed'),
-  serve(c('ADMIN', empty('ADMIN'), access.operator()), [], async () => 'admin'),
+  serve(c('ADMIN', empty('ADMIN'), access.admin()), [], async () => 'admin'),
   serve(contract({ path: PATH, type: 'FARM', input: z.object({ type: z.literal('FARM'), farm: z.string() }), answer: z.string(), access: access.farmMember() }), [], async (_i, { farm }) => farm.name ?? ''),
   serve(
     contract({ path: PATH, type: 'MILKING', input: z.object({ type: z.literal('MILKING'), activity_id: z.string() }), answer: z.string(), access: access.activityMember('milking') }),

@@ -24,7 +24,10 @@ export type Access =
    * to a farm linked to the caller (Admin: any). Unknown ids answer 403 like foreign ones.
    */
   | { readonly kind: 'activityMember'; readonly field: string; readonly activity: ActivityKind }
-  /** A member of one of the operator groups (Cognito groups only); Admin always qualifies. */
+  /**
+   * A member of one of the operator groups (Cognito groups only); Admin always qualifies. No
+   * groups: Admin only (`access.admin()`).
+   */
   | { readonly kind: 'operator'; readonly groups: readonly OperatorGroup[] }
   /**
    * The organization named by `field` has the caller in it: a role there or in an organization
@@ -40,7 +43,10 @@ export const access = {
   self: { kind: 'self' } as const,
   farmMember: (field = 'farm') => ({ kind: 'farmMember', field }) as const,
   activityMember: (activity: ActivityKind, field = 'activity_id') => ({ kind: 'activityMember', field, activity }) as const,
-  operator: (...groups: OperatorGroup[]) => ({ kind: 'operator', groups }) as const,
+  /** Admin only (the Admin group, with a confirmed authenticator app). */
+  admin: () => ({ kind: 'operator', groups: [] as readonly OperatorGroup[] }) as const,
+  /** Admin and the groups named: at least one (Admin alone is `access.admin()`). */
+  operator: (group: OperatorGroup, ...more: OperatorGroup[]) => ({ kind: 'operator', groups: [group, ...more] }) as const,
   orgMember: (field = 'organization_id') => ({ kind: 'orgMember', field, optional: false }) as const,
   /** orgMember, or no organization at all when the field is empty (the caller's own list). */
   orgMemberOrNone: (field = 'organization_id') => ({ kind: 'orgMember', field, optional: true }) as const,

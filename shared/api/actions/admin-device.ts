@@ -144,7 +144,7 @@ export const seriesWindowSchema = seriesAnswerSchema.omit({ vat: true });
 
 const PATH = '/api/admin/device';
 const fleet = access.operator('Installer');
-const admin = access.operator();
+const admin = access.admin();
 
 export const adminDeviceContracts = {
   DEVICE_LIST: contract({ path: PATH, type: 'DEVICE_LIST', input: adminDeviceInputs.DEVICE_LIST, answer: z.array(deviceRowSchema), access: fleet }),

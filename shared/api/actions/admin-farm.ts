@@ -212,7 +212,7 @@ export const deadLetterSchema = z.object({
 export type DeadLetter = z.infer<typeof deadLetterSchema>;
 
 const PATH = '/api/admin/farm';
-const admin = access.operator();
+const admin = access.admin();
 
 export const adminFarmContracts = {
   FARM_LIST: contract({

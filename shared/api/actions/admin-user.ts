@@ -61,7 +61,7 @@ export const adminUserInputs = {
 } as const;
 
 const PATH = '/api/admin/user';
-const admin = access.operator();
+const admin = access.admin();
 
 export const adminUserContracts = {
   USER_LIST: contract({ path: PATH, type: 'USER_LIST', input: adminUserInputs.USER_LIST, answer: z.array(adminUserSchema), access: admin }),

@@ -123,7 +123,7 @@ export const dairyCompanyContracts = {
     type: 'DAIRY_EVENT_RESEND',
     input: z.object({ type: z.literal('DAIRY_EVENT_RESEND'), farm: farmField, key: z.string().trim().max(200, 'key is not valid').optional() }),
     answer: z.object({ requeued: z.array(z.string()) }),
-    access: access.operator(),
+    access: access.admin(),
   }),
   COLLECTIONS: contract({
     path: '/api/calibration',

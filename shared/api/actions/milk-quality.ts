@@ -139,6 +139,6 @@ export const milkQualityContracts = {
     type: 'MILK_DATA_LOOKUPS',
     input: milkQualityInputs.MILK_DATA_LOOKUPS,
     answer: z.array(milkLookupSchema),
-    access: access.operator(),
+    access: access.admin(),
   }),
 } as const;

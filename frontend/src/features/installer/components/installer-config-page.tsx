@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from 'react-router-dom';
 import { FILL_ONE, installerContracts, REQUIRED_FIELD, type DeviceSearchAnswer, type VatDevice } from '@shared/api/actions/installer';
 import { PACKAGES, type Package } from '@shared/entities/farm';
 import { capacitiesOf, heightOf, vatLabel, volumeOfLabel } from '@shared/installer/height-table';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from 'react-router-dom';
 import { installerContracts, type UnitDownload } from '@shared/api/actions/installer';
 import type { ContractFields } from '@shared/api/contract';
 import { DAIRY_COMPANY_SUPPLIER, PACKAGES, SUPPLIER_CODES, type Package, type Supplier } from '@shared/entities/farm';
