@@ -67,11 +67,13 @@ const milkingClass = (s: string) => isMilkingState(s as StateMachine);
 /** Runs shorter than `pixel` joined into the run before them when both are milking or both are not. */
 export const thinRuns = (runs: readonly Run[], pixel: number): Run[] => {
   const out: Run[] = [];
+  let before: string | undefined;
   for (const r of runs) {
     const last = out[out.length - 1];
     const short = Date.parse(r.end) - Date.parse(r.start) < pixel;
     // storage → empty is a collection: it stays a boundary however short the runs around it.
-    const collection = last?.phystate === 'storage' && r.phystate === 'empty';
+    const collection = before === 'storage' && r.phystate === 'empty';
+    before = r.phystate;
     if (last && short && !collection && milkingClass(last.phystate) === milkingClass(r.phystate)) out[out.length - 1] = { ...last, end: r.end };
     else out.push(r);
   }
