@@ -122,21 +122,14 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
       why: "A knode gateway's asset reading is put under its farm (pk FARM#<farm>, sk KNODE#<asset>); IAM cannot confine the sort key, so the farm's other items share the grant, for PutItem alone",
     },
   ],
-  readings: [
-    read('Readings'),
-    {
-      kind: 'tableKeys',
-      table: 'Readings',
-      key: { prefix: 'P#' },
-      why: 'A range read stores the compacted partial bucket of an open day (pk P#<device>) so the next refresh reads one item',
-    },
-  ],
-  // Readings in batches, buckets, snapshots, partial buckets (UpdateItem), activities (a replaced one is deleted), rejected messages.
+  // Reads only: a range read keeps an open day in memory, never in the table.
+  readings: [read('Readings')],
+  // Readings in batches, buckets, snapshots, open days' drop markers (UpdateItem), activities (a replaced one is deleted), rejected messages.
   readingsWrite: [
     read('Readings'),
     readingKeys('R#', ['PutItem', 'BatchWriteItem'], "A device's readings with their raw payloads (pk R#<device>#<day>), put one by one or in batches"),
     readingKeys('B#', ['PutItem'], "A closed day's bucket (pk B#<device>)"),
-    readingKeys('P#', ['PutItem', 'UpdateItem'], "An open day's partial bucket (pk P#<device>), dropped by an UpdateItem when a late reading arrives"),
+    readingKeys('P#', ['UpdateItem'], "An open day's drop marker (pk P#<device>), whose generation an UpdateItem bumps when a late reading arrives"),
     readingKeys('S#', ['PutItem'], 'A replay snapshot (pk S#<device>)'),
     readingKeys('A#', ['PutItem', 'DeleteItem'], 'A derived activity (pk A#<device>); a replaced one is deleted'),
     readingKeys('X#', ['PutItem'], 'A rejected message (pk X#<day>)'),

@@ -4,9 +4,10 @@ import { AUDIT_PAGE } from '../../shared/entities/audit';
 import type { Reading } from '../../shared/telemetry/reading';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
-import { agitatorStops, coolerPoints, detailPoint } from '../../shared/telemetry/chart-series';
-import { displayIndices, vatThresholds } from '../../shared/telemetry/display-buckets';
-import { columnsFromReadings, seriesSource } from '../../shared/telemetry/reading-columns';
+import { detailPoint } from '../../shared/telemetry/chart-series';
+import { vatThresholds } from '../../shared/telemetry/display-buckets';
+import { columnsFromReadings } from '../../shared/telemetry/reading-columns';
+import { vatSeries } from '../../shared/telemetry/vat-series';
 import { addDays, localDayOf, localMidnight } from '../../shared/time/local-day';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
@@ -52,20 +53,20 @@ const series = async (readings: Ports['readings'], device: Device, from: number,
     const type = list[i]?.message_type;
     return type !== null && type !== undefined && type !== 'DATA';
   };
-  const kept = displayIndices(seriesSource(columnsFromReadings(list)), { points, series: SERIES, thresholds: vatThresholds(device.vat_size), marked }).map((i) => list[i] as Reading);
   // operator §2: rows in state 'startup' are skipped for level (the radar settles after a restart).
-  const shown = kept.map((r) => {
+  const point = (r: Reading) => {
     const p = detailPoint(r);
     if (r.state_machine === 'startup') delete p.milk_level;
     return p;
-  });
+  };
+  const v = vatSeries(columnsFromReadings(list), { points, series: SERIES, thresholds: vatThresholds(device.vat_size), marked, point });
   return {
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
-    points: list.length,
-    vat: shown,
-    cooler: coolerPoints(kept),
-    agitatorData: { listStop: agitatorStops(columnsFromReadings(list)) },
+    points: v.points,
+    vat: v.detailData,
+    cooler: v.coolerData,
+    agitatorData: v.agitatorData,
   };
 };
 

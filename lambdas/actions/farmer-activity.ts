@@ -9,10 +9,12 @@ import { CHART_POINT_CAP, DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../share
 import type { Device } from '../../shared/entities/device';
 import { isDairyCompanyFarm, type Farm } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
-import { agitatorStops, batteryChanges, controllerNow, coolerPoints, detailPoint, outages, phyStates, rangePoint } from '../../shared/telemetry/chart-series';
-import { displayIndices, vatThresholds } from '../../shared/telemetry/display-buckets';
-import { downsample, downsampleIndices } from '../../shared/telemetry/downsample';
-import { columnsFromReadings, EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
+import { controllerNow, detailPoint } from '../../shared/telemetry/chart-series';
+import { vatThresholds } from '../../shared/telemetry/display-buckets';
+import { downsample } from '../../shared/telemetry/downsample';
+import type { Reading } from '../../shared/telemetry/reading';
+import { vatSeries } from '../../shared/telemetry/vat-series';
+import { columnsFromReadings, EMPTY_COLUMNS } from '../../shared/telemetry/reading-columns';
 import type { StoredActivity } from '../ports/readings';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ValidationError } from '../lib/errors';
@@ -30,6 +32,17 @@ const DAY = 24 * HOUR;
 /** The dashboard's history card: the last week, thin enough for a small card. */
 const HISTORY_DAYS = 7;
 const HISTORY_POINTS = 1_000;
+/** A history card point: the volume and the temperatures of §9 (nulls kept, as the card's schema has them). */
+const historyPoint = (r: Reading) => ({
+  published_at: r.published_at,
+  milk_level: r.milk_level,
+  milk_volume: r.milk_volume,
+  temp1: r.temp1,
+  temp2: r.temp2,
+  temp3: r.temp3,
+  temp4: r.temp4,
+  temp5: r.temp5,
+});
 /** The milking comparison scatter: the vat's milkings this many days either side. */
 const BRIEF_DAYS = 15;
 
@@ -163,7 +176,7 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
     // the range asks for the whole range. The reading at `since` is read again so that a state run,
     // a stop or a gap going on across it continues in the answer.
     const since = input.since !== undefined && input.since > range.from ? (input.since < range.to ? input.since : range.to) : undefined;
-    const sinceMs = since === undefined ? -Infinity : Date.parse(since);
+    const sinceMs = since === undefined ? undefined : Date.parse(since);
     const ranges = await deps.readings.readRangeColumns(
       vats.map((d) => d._id),
       since ?? range.from,
@@ -171,24 +184,13 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
     );
     // The chart's resolution (`points` pixels: two readings a pixel, else 1,500), within the vat's share of the answer.
     const limit = Math.floor(RANGE_ANSWER_POINTS / Math.max(1, vats.length));
-    return vats.map((d, i) => {
-      const columns = ranges[i] ?? EMPTY_COLUMNS;
-      const kept = displayIndices(seriesSource(columns), { points: input.points, series: CHART_SERIES, thresholds: vatThresholds(d.vat_size), limit });
-      const shown = rowsOf(columns, kept).filter((r) => Date.parse(r.published_at) > sinceMs);
-      return {
-        device: toVat(d),
-        package: farm.package,
-        range,
-        points: columns.t.filter((t) => t > sinceMs).length,
-        detailData: shown.map(rangePoint),
-        coolerData: coolerPoints(shown),
-        phyStateData: phyStates(columns),
-        batteryData: batteryChanges(columns),
-        agitatorData: { listStop: agitatorStops(columns) },
-        outageData: outages(columns),
-        ...(since === undefined ? {} : { since }),
-      };
-    });
+    return vats.map((d, i) => ({
+      device: toVat(d),
+      package: farm.package,
+      range,
+      ...vatSeries(ranges[i] ?? EMPTY_COLUMNS, { points: input.points, series: CHART_SERIES, thresholds: vatThresholds(d.vat_size), limit, after: sinceMs }),
+      ...(since === undefined ? {} : { since }),
+    }));
   }),
 
   serve(contracts.FARMER_STORAGE_HISTORY, ['farms', 'readings', 'now'], async ({ farm: farmId }, { deps }) => {
@@ -204,25 +206,20 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
       Promise.all(vats.map((d) => deps.readings.listActivities(d._id, from, iso(to), ['storage']))),
     ]);
     return vats.map((d, i) => {
-      const c = columns[i] ?? EMPTY_COLUMNS;
-      const shown = rowsOf(c, downsampleIndices(seriesSource(c), HISTORY_POINTS));
+      const { detailData, coolerData, phyStateData } = vatSeries(columns[i] ?? EMPTY_COLUMNS, {
+        maxPoints: HISTORY_POINTS,
+        series: CHART_SERIES,
+        thresholds: vatThresholds(d.vat_size),
+        point: historyPoint,
+      });
       return {
         device: toVat(d),
         from,
         to: iso(to),
         storages: (storages[i] ?? []).map(toWire).sort(byStartDesc),
-        detailData: shown.map((r) => ({
-          published_at: r.published_at,
-          milk_level: r.milk_level,
-          milk_volume: r.milk_volume,
-          temp1: r.temp1,
-          temp2: r.temp2,
-          temp3: r.temp3,
-          temp4: r.temp4,
-          temp5: r.temp5,
-        })),
-        coolerData: coolerPoints(shown),
-        phyStateData: phyStates(c),
+        detailData,
+        coolerData,
+        phyStateData,
       };
     });
   }),
@@ -291,16 +288,20 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
       // Only an alert of the storage's own farm: another farm's id answers no alert, as a missing one does.
       alert_id ? deps.alerts.get(device.farm_id, alert_id) : Promise.resolve(undefined),
     ]);
-    const shown = downsample(readings, CHART_POINT_CAP);
-    const columns = columnsFromReadings(readings);
+    const { detailData, coolerData, phyStateData, agitatorData } = vatSeries(columnsFromReadings(readings), {
+      maxPoints: CHART_POINT_CAP,
+      series: CHART_SERIES,
+      thresholds: vatThresholds(device.vat_size),
+      point: detailPoint,
+    });
     return {
       activity: toWire(activity),
       farm_id: device.farm_id,
       device: toVat(device),
-      detailData: shown.map(detailPoint),
-      coolerData: coolerPoints(shown),
-      phyStateData: phyStates(columns),
-      agitatorData: { listStop: agitatorStops(columns) },
+      detailData,
+      coolerData,
+      phyStateData,
+      agitatorData,
       alert: alert ? { _id: alert._id, type: alert.type, status: alert.status, data: { ...alert.data }, created_at: alert.created_at, device: alert.device } : null,
     };
   }),

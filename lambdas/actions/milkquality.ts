@@ -3,10 +3,11 @@ import { resolveRange } from '../../shared/api/range';
 import { CHART_POINT_CAP } from '../../shared/constants';
 import { DAIRY_COMPANY_SUPPLIER, WESTLANDS_SUPPLIER, type Farm, type Supplier } from '../../shared/entities/farm';
 import { activityId, type ActivityKind } from '../../shared/telemetry/activities';
-import { agitatorStops, batteryChanges, coolerPoints, outages, phyStates, rangePoint, type ChartPoint } from '../../shared/telemetry/chart-series';
-import { downsampleIndices } from '../../shared/telemetry/downsample';
+import { rangePoint, type ChartPoint } from '../../shared/telemetry/chart-series';
+import { vatThresholds } from '../../shared/telemetry/display-buckets';
+import { vatSeries } from '../../shared/telemetry/vat-series';
 import type { Reading } from '../../shared/telemetry/reading';
-import { EMPTY_COLUMNS, rowsOf, seriesSource } from '../../shared/telemetry/reading-columns';
+import { EMPTY_COLUMNS } from '../../shared/telemetry/reading-columns';
 import type { StoredActivity } from '../ports/readings';
 import type { Caller } from '../lib/caller';
 import { serve, type ServedAction } from '../lib/dispatch';
@@ -90,18 +91,12 @@ const milkData = async (view: MilkView, input: { supplyNumber: string; vatNumber
   ]);
   const newest = (kind: ActivityKind) =>
     activities.filter((a) => a.kind === kind).sort((a, b) => b.start.published_at.localeCompare(a.start.published_at))[0];
-  const shown = rowsOf(columns, downsampleIndices(seriesSource(columns), CHART_POINT_CAP, { series: CHART_SERIES }));
   return {
     farm: { _id: farm._id, fonterra_id: farm.fonterra_id, ...(farm.name ? { name: farm.name } : {}), ...(farm.supplier ? { supplier: farm.supplier } : {}), timezone: farm.timezone },
     device: toVat(device),
     range,
-    points: columns.t.length,
-    detailData: shown.map(milkPoint),
-    coolerData: coolerPoints(shown),
-    phyStateData: phyStates(columns),
-    batteryData: batteryChanges(columns),
-    agitatorData: { listStop: agitatorStops(columns) },
-    outageData: outages(columns),
+    // The CSV is built from these points: the spec's full cap, not a chart's width.
+    ...vatSeries(columns, { maxPoints: CHART_POINT_CAP, series: CHART_SERIES, thresholds: vatThresholds(device.vat_size), point: milkPoint }),
     lastStorage: wire(newest('storage')),
     lastCollection: wire(newest('collection')),
     lastMilking: wire(newest('milking')),

@@ -24,10 +24,7 @@ export type FarmReader = Pick<
   FarmRepository,
   'getUser' | 'findUserByEmail' | 'findUsersByEmail' | 'listUsers' | 'listFarmIdsOfUser' | 'isLinked' | 'getFarm' | 'getFarms' | 'findFarmBySupplyNumber' | 'listFarms' | 'getDevice' | 'listDevicesOfFarm' | 'listDevices' | 'listKnodeAssets'
 >;
-/**
- * Range reads may store the compacted partial bucket of an open day (pk `P#…`): the one write of
- * the read port, granted on those keys only.
- */
+/** The readings' reads; a range read writes nothing (an open day is kept in the container's memory). */
 export type ReadingsReader = Pick<
   ReadingsRepository,
   'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
@@ -154,7 +151,7 @@ export interface Ports {
 
   // The ports of the functions that are not API endpoints (ingest, alert sweep, device replies,
   // dairy sync, Watchman, the Cognito triggers).
-  /** A vat's stored messages and activities, read only, without the range reads' partial-bucket write (the dairy sync, Watchman). */
+  /** A vat's stored messages and activities, read only (the dairy sync, Watchman). */
   readonly readingsHistory: Pick<ReadingsRepository, 'listActivities' | 'latestActivity' | 'listRawBetween'>;
   /** The farm's alerts since a time, read only (Watchman's plate-cooling check). */
   readonly alertHistory: Pick<AlertsRepository, 'listSince'>;

@@ -69,13 +69,12 @@ export interface DayBuckets {
   compactDay(deviceId: string, day: string): Promise<void>;
 }
 
-/** An open day's readings so far, compacted by the range reads (`P#<device>`). */
+/** An open day's drop marker (`P#<device>`): its generation tells the range reads a late reading arrived. */
 export interface PartialBuckets {
   /**
-   * Drops the read path's partial bucket of a day (a late reading arrived for it), leaving a
-   * tombstone with a new generation: a range read that fetched the bucket (or found none) before
-   * the drop, and so may have read the day without the late reading, cannot put its stale partial
-   * back (its write is conditional on the generation it saw).
+   * Bumps the generation of a day's drop marker (a late reading arrived for it, and is stored by
+   * then): a range read that kept the day in memory at another generation reads it again. Also
+   * clears what older code stored there (a partial bucket's data).
    */
   dropPartial(deviceId: string, day: string): Promise<void>;
 }

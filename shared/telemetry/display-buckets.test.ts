@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import { vatHistory } from '../../local/simulator/history';
 import { displayCap, displayIndices, vatThresholds, type Threshold } from './display-buckets';
-import type { SeriesField } from './downsample';
+import type { SeriesField } from './display-buckets';
 import type { Reading } from './reading';
 import { columnsFromReadings, seriesSource } from './reading-columns';
 

@@ -1,7 +1,7 @@
 import { DEFAULT_ALERT_SETTINGS } from '../alerts/settings';
 import { COOL_FIRST_LIMIT_C, COOL_SECOND_LIMIT_C } from '../compliance/cooling-rules';
 import { CHART_POINT_CAP, VAT_LEVEL_ALERT_PERCENT } from '../constants';
-import type { SeriesField, SeriesSource } from './downsample';
+import type { Reading } from './reading';
 
 /**
  * Display resolution for a chart range: the readings a chart of `points` pixels needs, at most two
@@ -21,6 +21,36 @@ import type { SeriesField, SeriesSource } from './downsample';
  *     and stopped in it), with as many equal-time buckets as the cap leaves room for.
  * A group that does not fit whole is thinned evenly, so the cap always holds.
  */
+
+/** Numeric series of a reading whose extremes a thinned range can keep. */
+export type SeriesField =
+  | 'milk_volume'
+  | 'milk_level'
+  | 'radar_distance'
+  | 'temp1'
+  | 'temp2'
+  | 'temp3'
+  | 'temp4'
+  | 'temp5'
+  | 'temp6'
+  | 'pressure'
+  | 'shaft_rpm'
+  | 'milk_in'
+  | 'water_in';
+
+/**
+ * A range of readings as displayIndices reads it: by index, so the same thinning runs over reading
+ * objects (downsample) and over a day bucket's columns without building an object per reading.
+ */
+export interface SeriesSource {
+  readonly length: number;
+  /** Epoch milliseconds of reading i. */
+  time(i: number): number;
+  value(field: SeriesField, i: number): number | null;
+  agitator(i: number): Reading['agitator_status'];
+  state(i: number): Reading['state_machine'];
+  mains(i: number): Reading['on_mains'];
+}
 
 /** Points a chart may get per pixel of its width. */
 export const MAX_POINTS_PER_PIXEL = 2;
@@ -54,6 +84,10 @@ export interface DisplayOptions {
   readonly marked?: ((i: number) => boolean) | undefined;
   /** A lower cap than the chart's (an answer's share of Lambda's 6 MB). */
   readonly limit?: number | undefined;
+  /** A fixed cap in place of the chart's (`points`): a caller that is not drawing one chart. */
+  readonly maxPoints?: number | undefined;
+  /** Keep every change of the agitator status with the boundaries (charts that draw it as a line). */
+  readonly agitatorChanges?: boolean | undefined;
 }
 
 /** Points per series a chart of `points` pixels gets (also within the spec's cap of 10,000). */
@@ -70,15 +104,24 @@ const spread = (indices: readonly number[], count: number): number[] => {
   return out;
 };
 
-/** Indices where the state machine or the mains changes (a null is "not reported", not a change). */
-const boundaries = (src: SeriesSource): number[] => {
+/**
+ * Indices where the state machine or the mains (and, if asked, the agitator) changes: milking
+ * start and end, a collection, a power cut. A null is "not reported", not a change.
+ */
+const boundaries = (src: SeriesSource, withAgitator: boolean): number[] => {
   const out: number[] = [];
   let state: ReturnType<SeriesSource['state']> = null;
   let mains: ReturnType<SeriesSource['mains']> = null;
+  let agitator: ReturnType<SeriesSource['agitator']> = null;
   for (let i = 0; i < src.length; i++) {
     const st = src.state(i);
     const m = src.mains(i);
+    const a = withAgitator ? src.agitator(i) : null;
     let changed = false;
+    if (a !== null) {
+      changed ||= agitator !== null && a !== agitator;
+      agitator = a;
+    }
     if (st !== null) {
       changed ||= state !== null && st !== state;
       state = st;
@@ -163,8 +206,9 @@ const fineExtremes = (src: SeriesSource, values: readonly Value[], fine: number)
  */
 export const displayIndices = (src: SeriesSource, options: DisplayOptions): number[] => {
   const n = src.length;
-  const cap = Math.max(2, Math.min(displayCap(options.points), options.limit ?? Infinity));
+  const cap = Math.max(0, Math.floor(Math.min(options.maxPoints ?? displayCap(options.points), options.limit ?? Infinity)));
   if (n <= cap) return Array.from({ length: n }, (_, i) => i);
+  if (cap === 0) return [];
 
   // Groups 1-3, each thinned evenly only if it does not fit whole in what is left.
   const mark = new Uint8Array(n);
@@ -177,7 +221,7 @@ export const displayIndices = (src: SeriesSource, options: DisplayOptions): numb
     }
   };
   take([0, n - 1]);
-  take(boundaries(src));
+  take(boundaries(src, options.agitatorChanges === true));
   const { marked } = options;
   if (marked) take(Array.from({ length: n }, (_, i) => i).filter(marked));
   take([...new Set((options.thresholds ?? []).flatMap((t) => runExtremes(src, t)))].sort((a, b) => a - b));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromDayColumns, toDayColumns } from './day-bucket';
-import { downsample, downsampleIndices } from './downsample';
+import { displayIndices } from './display-buckets';
+import { DEFAULT_DOWNSAMPLE_SERIES, downsample } from './downsample';
 import { columnsFromDay, columnsFromReadings, concatColumns, rowsOf, seriesSource, sliceColumns } from './reading-columns';
 import { trace } from './testing/trace';
 
@@ -37,6 +38,6 @@ describe('reading columns', () => {
 
   it('thin to the same readings as downsample on objects', () => {
     const c = columnsFromReadings(day);
-    expect(rowsOf(c, downsampleIndices(seriesSource(c), 200))).toEqual(downsample(day, 200));
+    expect(rowsOf(c, displayIndices(seriesSource(c), { maxPoints: 200, series: DEFAULT_DOWNSAMPLE_SERIES, agitatorChanges: true }))).toEqual(downsample(day, 200));
   });
 });

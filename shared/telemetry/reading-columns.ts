@@ -1,5 +1,5 @@
 import { added, type DayColumns } from './day-bucket';
-import type { SeriesSource } from './downsample';
+import type { SeriesSource } from './display-buckets';
 import { READING_FIELDS, type Reading } from './reading';
 
 /**

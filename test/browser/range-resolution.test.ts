@@ -6,6 +6,9 @@ import { readingsKeys } from '../../lambdas/adapters/dynamodb/keys';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import { vatHistory } from '../../local/simulator/history';
+import type { z } from 'zod';
+import type { lastAllItemSchema } from '../../shared/api/actions/farmer-activity';
+import { isMilkingState } from '../../shared/telemetry/device-message';
 import { vatThresholds, type Threshold } from '../../shared/telemetry/display-buckets';
 import type { Reading } from '../../shared/telemetry/reading';
 import { readingValues } from '../../shared/telemetry/reading-item';
@@ -68,6 +71,8 @@ afterAll(() => {
   raw = [];
 });
 
+type LastAllItem = z.infer<typeof lastAllItemSchema>;
+
 interface XY {
   readonly x: number;
   readonly y: number;
@@ -106,8 +111,13 @@ describe.runIf(run)('a 30-day chart at the chart\'s resolution (issue 39 accepta
     const context = await farmContext(env.browser, env.web, FARM, { width: 1280, timezoneId: TIME_ZONE });
     const page = await context.newPage();
     const calls: URLSearchParams[] = [];
+    const answers: Promise<unknown>[] = [];
     page.on('request', (r) => {
       if (r.url().startsWith(`${env.stack.facts.web}/api/`)) calls.push(new URLSearchParams(r.postData() ?? ''));
+    });
+    page.on('response', (r) => {
+      const asked = new URLSearchParams(r.request().postData() ?? '');
+      if (asked.get('type') === 'FARMER_DASHBOARD_LAST_ALL' && asked.get('points') && !asked.get('since')) answers.push(r.json().catch(() => null));
     });
     try {
       await withShot(page, 'range-resolution', async () => {
@@ -160,6 +170,35 @@ describe.runIf(run)('a 30-day chart at the chart\'s resolution (issue 39 accepta
         }
         // A month of two milkings a day: each warms the vat past 6 and 10 °C and cools it again.
         expect(checked).toBeGreaterThan(200);
+
+        // The shadings the chart was drawn from, thinned to its pixel: every raw stopped reading
+        // lies inside a stop band, every milking start and end and every collection is a state
+        // run's boundary.
+        const month = ((await Promise.all(answers)) as (LastAllItem[] | null)[])
+          .flatMap((a) => a ?? [])
+          .find((v) => v.device._id === device._id && v.range.startDate === addDays(today, -29));
+        expect(month).toBeDefined();
+        const inAnswer = raw.filter((r) => r.published_at >= month!.range.from && r.published_at <= month!.range.to);
+        const bands = month!.agitatorData.listStop.map((b) => [Date.parse(b.start.published_at), b.end ? Date.parse(b.end.published_at) : Infinity] as const);
+        const stopped = inAnswer.filter((r) => r.agitator_status === 0);
+        expect(stopped.length).toBeGreaterThan(1_000);
+        for (const r of stopped) {
+          const t = Date.parse(r.published_at);
+          expect(bands.some(([a, b]) => a <= t && t <= b), `stopped at ${r.published_at}`).toBe(true);
+        }
+        const boundaries = new Set(month!.phyStateData.map((run) => Date.parse(run.start)));
+        let events = 0;
+        for (let i = 1; i < inAnswer.length; i++) {
+          const [a, b] = [inAnswer[i - 1]!.state_machine, inAnswer[i]!.state_machine];
+          if (a === null || b === null) continue;
+          if (isMilkingState(a) !== isMilkingState(b) || (a === 'storage' && b === 'empty')) {
+            expect(boundaries.has(Date.parse(inAnswer[i]!.published_at)), `${a} → ${b} at ${inAnswer[i]!.published_at}`).toBe(true);
+            events++;
+          }
+        }
+        expect(events).toBeGreaterThan(100);
+        // Thinner than the raw shadings: fewer stops than the month's raw stops.
+        expect(month!.agitatorData.listStop.length).toBeLessThan(stopped.length / 10);
       });
     } finally {
       await context.close();

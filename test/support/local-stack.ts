@@ -49,11 +49,11 @@ export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatma
   const { facts } = stack;
   for (const a of facts.accounts) if (a.totpSecret) rememberTotpSecret(a.email, a.totpSecret);
   /** A POST with what came over the wire: its bytes as sent (content-length) and its encoding. */
-  const postMeasured = async (path: string, fields: Record<string, string>, token?: string) => {
+  /** `acceptEncoding`: what the client accepts (by default what a browser sends; fetch decodes br and gzip itself). */
+  const postMeasured = async (path: string, fields: Record<string, string>, token?: string, acceptEncoding = 'gzip, deflate, br') => {
     const res = await fetch(`${facts.api}${path}`, {
       method: 'POST',
-      // What a browser sends: fetch decodes br and gzip itself.
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': 'gzip, deflate, br', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-encoding': acceptEncoding, ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: new URLSearchParams(fields).toString(),
     });
     const text = await res.text();

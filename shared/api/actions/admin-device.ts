@@ -4,7 +4,7 @@ import { auditPageSchema } from '../../entities/audit';
 import { deviceSchema } from '../../entities/device';
 import { access, contract } from '../contract';
 import { chartPointsField, idField, instantField, intField } from '../fields';
-import { coolerPointSchema, detailPointSchema, periodSchema } from './farmer-activity';
+import { detailPointSchema, vatSeriesSchema } from './farmer-activity';
 
 /*
  * /api/admin/device (operator spec §2 device list, raw dumps, gauges and series; §7): Admin and
@@ -130,10 +130,11 @@ export const seriesAnswerSchema = z.object({
   from: z.string(),
   to: z.string(),
   /** Readings in the window before thinning. */
-  points: z.number().int(),
-  vat: z.array(detailPointSchema).max(CHART_POINT_CAP),
-  cooler: z.array(coolerPointSchema),
-  agitatorData: z.object({ listStop: z.array(periodSchema) }),
+  points: vatSeriesSchema.shape.points,
+  /** operator §2's names for the vat series' detailData and coolerData. */
+  vat: vatSeriesSchema.shape.detailData.max(CHART_POINT_CAP),
+  cooler: vatSeriesSchema.shape.coolerData,
+  agitatorData: vatSeriesSchema.shape.agitatorData,
 });
 export type SeriesAnswer = z.infer<typeof seriesAnswerSchema>;
 

@@ -167,6 +167,26 @@ export const batteryRecordSchema = z.object({ published_at: z.string(), raw: z.o
 export const phyStateSchema = z.object({ start: z.string(), end: z.string(), phystate: z.string() });
 export const periodSchema = z.object({ start: z.object({ published_at: z.string() }), end: z.object({ published_at: z.string() }).nullable() });
 
+/**
+ * A vat's chart series over a range, as every range answer holds it (built once, by
+ * shared/telemetry/vat-series.ts `vatSeries`): the readings at the chart's resolution and the
+ * shadings drawn over them, thinned to the same pixel.
+ */
+export const vatSeriesSchema = z.object({
+  /** Readings in the range before thinning. */
+  points: z.number().int(),
+  detailData: z.array(detailPointSchema),
+  coolerData: z.array(coolerPointSchema),
+  /** State runs (a run ends where the next begins), for the milking start and end markers (farmer §4). */
+  phyStateData: z.array(phyStateSchema),
+  /** The first record and every change between on and off: shade from an off to the next on. */
+  batteryData: z.array(batteryRecordSchema),
+  /** operator §3 Agitator data. */
+  agitatorData: z.object({ listStop: z.array(periodSchema) }),
+  /** Gaps between readings over 15 minutes (farmer §2.17). */
+  outageData: z.array(periodSchema),
+});
+
 export const rangeSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -238,17 +258,7 @@ export const lastAllItemSchema = z.object({
   device: vatSchema,
   package: packageSchema,
   range: rangeSchema,
-  /** Readings in the range before thinning. */
-  points: z.number().int(),
-  detailData: z.array(detailPointSchema),
-  coolerData: z.array(coolerPointSchema),
-  phyStateData: z.array(phyStateSchema),
-  /** The first record and every change between on and off: shade from an off to the next on. */
-  batteryData: z.array(batteryRecordSchema),
-  /** operator §3 Agitator data. */
-  agitatorData: z.object({ listStop: z.array(periodSchema) }),
-  /** Gaps between readings over 15 minutes (farmer §2.17). */
-  outageData: z.array(periodSchema),
+  ...vatSeriesSchema.shape,
   /**
    * Set when the request gave `since`: detailData and coolerData hold only the readings after it,
    * `points` counts only those, and the state runs, battery records, stops and outages are those of
@@ -326,12 +336,8 @@ export const storageOneResponseSchema = z.object({
   /** The storage's farm: the page switches the selected farm to it when another is selected (farmer §2.7). */
   farm_id: z.string(),
   device: vatSchema,
-  detailData: z.array(detailPointSchema),
-  /** The cooler's Milk In and Water In (farmer §9's eight series), as FARMER_DASHBOARD_LAST_ALL gives them. */
-  coolerData: z.array(coolerPointSchema),
-  /** State runs, for the milking start and end markers (farmer §4), as FARMER_DASHBOARD_LAST_ALL gives them. */
-  phyStateData: z.array(phyStateSchema),
-  agitatorData: z.object({ listStop: z.array(periodSchema) }),
+  /** The vat's series over the storage, as FARMER_DASHBOARD_LAST_ALL gives them (the cooler's Milk In and Water In are farmer §9's eight series). */
+  ...vatSeriesSchema.pick({ detailData: true, coolerData: true, phyStateData: true, agitatorData: true }).shape,
   /** The farm's alert of alert_id (farmer §2.7 red box); null when none was asked for or it is not this farm's. */
   alert: z
     .object({

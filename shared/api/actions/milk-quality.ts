@@ -3,16 +3,7 @@ import { supplierSchema } from '../../entities/farm';
 import { isCalendarDay } from '../../time/local-day';
 import { access, contract } from '../contract';
 import { ID_MAX, intField } from '../fields';
-import {
-  activitySchema,
-  batteryRecordSchema,
-  coolerPointSchema,
-  detailPointSchema,
-  periodSchema,
-  phyStateSchema,
-  rangeSchema,
-  vatSchema,
-} from './farmer-activity';
+import { activitySchema, rangeSchema, vatSchema, vatSeriesSchema } from './farmer-activity';
 
 /*
  * /api/milkquality (operator §2 milk quality and Westlands data, §3 milk data, §5, §6, §7).
@@ -74,14 +65,7 @@ export const milkDataSchema = z.object({
   farm: z.object({ _id: z.string(), fonterra_id: z.string(), name: z.string().optional(), supplier: supplierSchema.optional(), timezone: z.string() }),
   device: vatSchema,
   range: rangeSchema,
-  /** Readings in the range before thinning. */
-  points: z.number().int(),
-  detailData: z.array(detailPointSchema),
-  coolerData: z.array(coolerPointSchema),
-  phyStateData: z.array(phyStateSchema),
-  batteryData: z.array(batteryRecordSchema),
-  agitatorData: z.object({ listStop: z.array(periodSchema) }),
-  outageData: z.array(periodSchema),
+  ...vatSeriesSchema.shape,
   lastStorage: activitySchema.nullable(),
   lastCollection: activitySchema.nullable(),
   lastMilking: activitySchema.nullable(),

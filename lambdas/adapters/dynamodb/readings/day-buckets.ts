@@ -7,19 +7,20 @@ import { guarded, queryAll } from '../query';
 import { encodeBucket, readBucket } from './bucket-data';
 import { decodedBuckets } from './decoded-buckets';
 import { daysBetween, type DayPartitions } from './readings';
-import type { PartialWriter } from './partial-buckets';
+import { openDays } from './open-days';
 import type { DayBuckets } from '../../../ports/readings';
 
-/** A partial bucket is rewritten once its tail holds more readings than this (an hour at one a minute). */
-const PARTIAL_REFRESH_READINGS = 60;
+/** An open day kept in memory is read again whole once its tail holds more readings than this (an hour at one a minute). */
+const OPEN_DAY_REFRESH_READINGS = 60;
 
 /**
  * The range reads over compacted days. A day of a range comes from its bucket once compacted, else
- * from its day partition (`days`); the range's open days also leave a partial bucket (`partials`)
- * for the next read.
+ * from its day partition (`days`); the range's open days are kept in memory for the next read
+ * (open-days.ts). A read writes nothing: the only write here is the ingest's compactDay.
  */
-export const dayBuckets = (doc: DynamoDBDocumentClient, table: string, { days, partials }: { days: DayPartitions; partials: PartialWriter }): DayBuckets => {
+export const dayBuckets = (doc: DynamoDBDocumentClient, table: string, { days }: { days: DayPartitions }): DayBuckets => {
   const cache = decodedBuckets(doc, table);
+  const opened = openDays();
 
   return {
     async readRange(deviceId, from, to) {
@@ -42,7 +43,7 @@ export const dayBuckets = (doc: DynamoDBDocumentClient, table: string, { days, p
       const range = daysBetween(from, to);
       const openDays = range.slice(-2);
       // Every (device, day) bucket by key in one BatchGetItem per 100 keys, in parallel (4 vats over
-      // 30 days: 2 requests where a Query per device is 4), with the partial buckets of the last two days.
+      // 30 days: 2 requests where a Query per device is 4), with the drop markers of the last two days.
       const buckets = await cache.fetch(
         deviceIds.flatMap((id) => [...range.map((day) => k.dayBucket(id, day)), ...openDays.map((day) => k.partialBucket(id, day))]),
       );
@@ -51,15 +52,17 @@ export const dayBuckets = (doc: DynamoDBDocumentClient, table: string, { days, p
 
       const openDay = async (deviceId: string, day: string): Promise<ReadingColumns> => {
         const dayStart = `${day}T00:00:00.000Z`;
-        const partial = buckets.get(k.partialBucket(deviceId, day));
-        if (partial && typeof partial.through === 'string' && from <= dayStart) {
-          const after = new Date(Date.parse(partial.through) + 1).toISOString();
+        // The day's drop marker: its generation says whether a late reading arrived since the day was kept.
+        const gen = buckets.get(k.partialBucket(deviceId, day))?.gen;
+        const hit = from <= dayStart ? opened.get(deviceId, day, gen) : undefined;
+        if (hit) {
+          const after = new Date(Date.parse(hit.through) + 1).toISOString();
           const tail = after <= to ? await days.readDay(deviceId, day, after, to) : [];
-          if (tail.length <= PARTIAL_REFRESH_READINGS) return concatColumns([sliceColumns(buckets.columns(partial), fromMs, toMs), columnsFromReadings(tail)]);
+          if (tail.length <= OPEN_DAY_REFRESH_READINGS) return concatColumns([sliceColumns(hit.columns, fromMs, toMs), columnsFromReadings(tail)]);
         }
         const readings = await days.readDay(deviceId, day, from, to);
-        // Only the days whose partial is looked up (the last two) are worth compacting here.
-        if (from <= dayStart && openDays.includes(day)) await partials.putPartial(deviceId, day, readings, typeof partial?.gen === 'number' ? partial.gen : undefined);
+        // Only the days whose marker is looked up (the last two) are worth keeping.
+        if (from <= dayStart && openDays.includes(day)) opened.remember(deviceId, day, gen, readings);
         return columnsFromReadings(readings);
       };
 
