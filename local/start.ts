@@ -34,7 +34,7 @@ import { startScheduler } from './stand-ins/scheduler';
 import { startDairyGateway, type DairyGateway } from './stand-ins/dairy-gateway';
 import { startSsm } from './stand-ins/ssm';
 import { isDairyCompanyFarm } from '../shared/entities/farm';
-import { HERD_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
+import { HERD_SITE_PATH, LIVE_MONITORING_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
 import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/ports/env-names';
 import { DEAD_LETTERS_RECORDED_ENV } from '../lambdas/ports/fleet';
@@ -116,6 +116,18 @@ export interface LocalStackOptions {
 
 let stacksStarted = 0;
 
+/**
+ * The sibling live-monitoring site (farmer §1): LIVE_MONITORING_URL when set, none when set empty
+ * (the app then shows no link), else the web server's stand-in page.
+ */
+const liveMonitoringSite = (web: string): Pick<Contacts, 'liveMonitoringUrl'> => {
+  const given = process.env.LIVE_MONITORING_URL;
+  if (given === undefined) return { liveMonitoringUrl: `${web}${LIVE_MONITORING_SITE_PATH}` };
+  if (given.trim() === '') return {};
+  if (!URL.canParse(given.trim())) throw new Error(`LIVE_MONITORING_URL must be a URL (or empty for no link), not ${given}`);
+  return { liveMonitoringUrl: given.trim() };
+};
+
 export const startLocalStack = async (options: LocalStackOptions = {}) => {
   const stackId = ++stacksStarted;
   const DATA = resolve(options.dataDir ?? join(ROOT, '.data'));
@@ -175,7 +187,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     process.env.WEB_URL = web;
     // The provider's contacts (shared/config.ts): the herd site is the web server's stand-in page,
     // enquiries go to a local sales address through the enquiry topic (the outbox).
-    const contacts: Contacts = { ...DEFAULT_CONTACTS, herdSiteUrl: `${web}${HERD_SITE_PATH}`, salesEmail: 'sales@vatman.local' };
+    const contacts: Contacts = { ...DEFAULT_CONTACTS, herdSiteUrl: `${web}${HERD_SITE_PATH}`, salesEmail: 'sales@vatman.local', ...liveMonitoringSite(web) };
     const enquiryTopic = sns.ensureEmailTopic('vatman-local-enquiries', contacts.salesEmail);
 
     // Cognito's emails and texts, delivered to the outbox (cognito-local only prints them).
@@ -474,6 +486,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
+      ...(contacts.liveMonitoringUrl ? { liveMonitoringUrl: contacts.liveMonitoringUrl } : {}),
     }, api.url);
     closers.push(closeServer(hosting.server));
 

@@ -211,6 +211,7 @@ export class VatManStack extends Stack {
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
       ...(contacts.installFormUrl ? { installFormUrl: contacts.installFormUrl } : {}),
+      ...(contacts.liveMonitoringUrl ? { liveMonitoringUrl: contacts.liveMonitoringUrl } : {}),
       // The checkbox's public site key: from -c recaptchaSiteKey, else SSM at deploy time (like the
       // secret), so `cdk synth` needs no flag and a deploy without the parameter fails loudly.
       ...(botCheck.mode === 'recaptcha'

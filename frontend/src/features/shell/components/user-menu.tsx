@@ -4,8 +4,8 @@ import type { User } from '@shared/entities/user';
 import { paths } from '../../../config/paths';
 import { useDismiss } from '../../../lib/use-dismiss';
 
-/** The top bar's user menu (farmer §2.2): Profile, Notification Settings, Logout. */
-export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstName' | 'lastName'>; readonly onLogout: () => void }) {
+/** The top bar's user menu (farmer §2.2): Profile, Notification Settings, Help (the help player, §9), Logout. */
+export function UserMenu({ user, onLogout, onHelp }: { readonly user: Pick<User, 'firstName' | 'lastName'>; readonly onLogout: () => void; readonly onHelp: () => void }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -50,6 +50,19 @@ export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstN
             <Link role="menuitem" className="user-menu__item" to={paths.userSettings.to()} onClick={close}>
               Notification Settings
             </Link>
+          </li>
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              className="user-menu__item"
+              onClick={() => {
+                close();
+                onHelp();
+              }}
+            >
+              Help
+            </button>
           </li>
           <li role="none">
             <button
