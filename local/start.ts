@@ -16,7 +16,6 @@ import { dynamoOrganizationRepository } from '../lambdas/adapters/dynamodb/organ
 import { dynamoFarmRepository } from '../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoMilkingWindowsRepository } from '../lambdas/adapters/dynamodb/milking-windows-repository';
 import { dynamoInstallRepository } from '../lambdas/adapters/dynamodb/installs-repository';
-import { dynamoIngestCounters } from '../lambdas/adapters/dynamodb/fleet-repository';
 import { DEVICE_TOPIC_FILTER, telemetryTopic, UNIT_TELEMETRY_TOPIC_FILTER, unitTelemetryTopic } from '../shared/telemetry/device-message';
 import { assertPortFree, PortError, portOf, PORTS, type PortName } from './ports';
 import { startDynamo, ensureTables, expirySweeper } from './stand-ins/dynamodb';
@@ -32,16 +31,17 @@ import type { LiveEvent, LiveResult } from '../lambdas/live/live';
 import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
 import { startDairyGateway, type DairyGateway } from './stand-ins/dairy-gateway';
+import { startSqs } from './stand-ins/sqs';
 import { startSsm } from './stand-ins/ssm';
 import { isDairyCompanyFarm } from '../shared/entities/farm';
 import { HERD_SITE_PATH, LIVE_MONITORING_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
 import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../lambdas/ports/env-names';
-import { DEAD_LETTERS_RECORDED_ENV } from '../lambdas/ports/fleet';
+import { INGEST_DEAD_LETTERS_URL_ENV } from '../lambdas/ports/fleet';
 import { startLambdaInvoke, type InvokeTarget } from './stand-ins/lambda-invoke';
 import { startLambdaPool } from './stand-ins/lambda-pool';
 import { startKinesisStream } from './stand-ins/kinesis-stream';
-import { deadLetterLines } from './replay-dlq';
+import { deadLetterLines, onFailureRecord } from './replay-dlq';
 import { INGEST_FUNCTION, INGEST_STREAM } from '../lambdas/ingest/stream-settings';
 import { cognitoMessages, poolUsers } from './stand-ins/cognito-messages';
 import { enrolDemoTotp } from './seed/totp';
@@ -100,6 +100,11 @@ export interface LocalStackOptions {
    * @default false
    */
   readonly simulator?: boolean;
+  /**
+   * How many hours of history the simulator makes on a first start (a test takes fewer).
+   * @default 48
+   */
+  readonly simulatorBackfillHours?: number;
   /**
    * Run the dairy-company sync every minute (the exporter: events out, dockets in). Tests that
    * drive the exporter with their own clock turn it off.
@@ -172,6 +177,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     // SSM Parameter Store: the gateway's token is read from it at run time, as in AWS.
     const ssm = await startSsm(ports.ssm);
     closers.push(closeServer(ssm.server));
+    // The ingest's dead-letter queue, which the stream's on-failure destination below fills and the fleet overview counts.
+    const sqs = await startSqs(ports.sqs);
+    closers.push(closeServer(sqs.server));
+    const INGEST_DEAD_LETTER_QUEUE = 'vatman-ingest-dead-letters';
     ssm.put(DAIRY_TOKEN_PARAMETER, DAIRY_TOKEN);
     /** The company issues a new token and the operator puts it in the parameter (the functions read it again on their next 401). */
     const rotateDairyToken = (token: string) => {
@@ -273,8 +282,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,
       // What a unit trusts for the broker's TLS port: the local CA (in AWS, Amazon Root CA 1).
       IOT_ROOT_CA_PEM: ca.caPem,
-      // The on-failure destination below records its batches for the operators' overview (decision 055).
-      [DEAD_LETTERS_RECORDED_ENV]: '1',
+      // The ingest's dead-letter queue, counted by the operators' overview (decision 075).
+      [INGEST_DEAD_LETTERS_URL_ENV]: sqs.queueUrl(INGEST_DEAD_LETTER_QUEUE),
     });
 
     const farms = dynamoFarmRepository(createDocumentClient(), tableEnv.FARMS_TABLE as string);
@@ -333,18 +342,18 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ingest = await startLambdaPool({ modulePath: new URL('../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: INGEST_STREAM.localShards, semiSpaceMb: INGEST_FUNCTION.semiSpaceMb });
     closers.push(() => ingest.stop());
     const deadLetters = join(DATA, 'ingest-dead-letters.jsonl');
-    const deadLetterCounters = dynamoIngestCounters(createDocumentClient(), tableEnv.ALERTS_TABLE as string);
     const ingestStream = startKinesisStream({
       streamName: 'vatman-ingest',
       shards: INGEST_STREAM.localShards,
       batchSize: INGEST_STREAM.batchSize,
       retryAttempts: INGEST_STREAM.retryAttempts,
       consume: (shard, event) => ingest.invokeOn(shard, event) as Promise<KinesisStreamBatchResponse>,
-      // The on-failure destination: the records themselves, one JSON line each (npm run replay-dlq).
+      // The on-failure destination: as in AWS, the batch named on the dead-letter queue; the records
+      // themselves, one JSON line each, for npm run replay-dlq (in AWS it reads them from the stream).
       onFailure: ({ shard, records, error }) => {
         log.error('ingest batch failed after its retries; records kept', { shard, records: records.length, file: deadLetters, err: error });
         appendFileSync(deadLetters, deadLetterLines(shard, records));
-        deadLetterCounters.recordDeadLetters(new Date(), 1).catch((err: unknown) => log.error('dead letter not counted', { err }));
+        sqs.send(INGEST_DEAD_LETTER_QUEUE, onFailureRecord(shard, records, error));
       },
     });
     closers.push(() => ingestStream.stop());
@@ -407,7 +416,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         mqttUrl: mqtt.url,
         farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS),
         stateFile: join(DATA, 'simulator', 'state.json'),
-        backfillHours: 48,
+        backfillHours: options.simulatorBackfillHours ?? 48,
         randomFaults: true,
         controlPort: ports.simulator,
         log: (line) => log.info(line, { component: 'simulator' }),
@@ -526,7 +535,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ingestDrained = () => ingestStream.drained();
     /** The DynamoDB stand-in's fault switches (tests). */
     const dynamoFaults = { failWritesTo: dynamo.failWritesTo, throttleWrites: dynamo.throttleWrites };
-    return { facts, stop, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, dynamoFaults };
+    return { facts, stop, simulatorCaughtUp: simulator?.caughtUp, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, dynamoFaults };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;

@@ -114,6 +114,7 @@ export class VatManStack extends Stack {
       salesEmail: contacts.salesEmail,
       farmFlagUserIds: props.farmFlagUserIds ?? [],
       devicePolicyName: this.telemetry.devicePolicy.ref,
+      ingestDeadLetters: this.telemetry.deadLetters,
       removalPolicy,
       logRetention,
     });

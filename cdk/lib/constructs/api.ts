@@ -21,6 +21,7 @@ import { ACTIONS_BY_ENDPOINT } from '../../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../../lambdas/lib/dispatch';
 import { INSTALLER_TIMEOUT_S } from '../../../lambdas/installer/run-engine';
 import { apiHandlerEntry } from '../paths';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { grantPorts } from '../port-grants';
 import { acknowledge } from '../nag';
 import type { Alerts } from './alerts';
@@ -59,6 +60,8 @@ export interface ApiProps {
   readonly salesEmail: string;
   /** The IoT policy every unit's certificate gets (the installer's NEW_INSTALL attaches it). */
   readonly devicePolicyName: string;
+  /** The ingest's dead-letter queue, counted by the fleet overview (FLEET_SUMMARY). */
+  readonly ingestDeadLetters: IQueue;
   /**
    * The user ids (Cognito subs) that may set the farm flags (operator §6's fixed list), given to
    * the functions whose actions use the `flagEditors` port as FARM_FLAG_USER_IDS.
@@ -201,6 +204,7 @@ export class Api extends Construct {
         enquiryTopic: this.enquiryTopic,
         devicePolicyName: props.devicePolicyName,
         alertTopics: props.alerts,
+        ingestDeadLetters: props.ingestDeadLetters,
       });
       if (deviceCommands) commandSenders.push(fn);
       // Check Install's commands to units go out through the same data endpoint (the settings senders get it from the alert engine).

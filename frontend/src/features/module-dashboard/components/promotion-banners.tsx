@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Farm } from '@shared/entities/farm';
 import { paths } from '../../../config/paths';
@@ -38,6 +38,11 @@ const bannersFor = (pkg: Farm['package'] | undefined): readonly Banner[] => [
 export function PromotionBanners({ farmPackage }: { readonly farmPackage: Farm['package'] | undefined }) {
   const [seen, setSeen] = useState(() => new Set(bannersFor(farmPackage).filter((b) => hasSeen(b.id)).map((b) => b.id)));
   const shown = bannersFor(farmPackage).filter((b) => !seen.has(b.id));
+  // Browsers cap a cookie's life (Chromium at 400 days) below the spec's 100 years: each visit
+  // writes the seen flags again, so a closed banner stays closed for as long as the farmer comes back.
+  useEffect(() => {
+    for (const id of seen) markSeen(id);
+  }, [seen]);
   if (shown.length === 0) return null;
   const dismiss = (id: Promotion) => {
     markSeen(id);
