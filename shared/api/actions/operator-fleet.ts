@@ -35,6 +35,9 @@ export const REJECTED_PAYLOAD_SHOWN = 500;
 export const REJECTED_DAYS_KEPT = RAW_ARCHIVE_DAYS;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 
+/** A blank field means none, as for every filter. */
+const blankAsNone = (v: unknown) => (v === '' || v === null ? undefined : v);
+
 export const operatorFleetActions = {
   FLEET_SUMMARY: z.object({ type: z.literal('FLEET_SUMMARY') }),
   OPERATOR_SEARCH: z.object({
@@ -51,13 +54,16 @@ export const operatorFleetActions = {
   /** The list behind the overview's ingest health: the dead letters waiting and a day's rejected messages, a page at a time. */
   INGEST_PROBLEMS: z.object({
     type: z.literal('INGEST_PROBLEMS'),
-    /** A UTC day, YYYY-MM-DD; none: today. */
-    day: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'day must be a date (YYYY-MM-DD)')
-      .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'day must be a date (YYYY-MM-DD)')
-      .optional(),
-    after: z.string().max(300, 'after is not valid').optional(),
+    /** A UTC day, YYYY-MM-DD; none or blank: today. */
+    day: z.preprocess(
+      blankAsNone,
+      z
+        .string({ error: 'day must be a date (YYYY-MM-DD)' })
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'day must be a date (YYYY-MM-DD)')
+        .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'day must be a date (YYYY-MM-DD)')
+        .optional(),
+    ),
+    after: z.preprocess(blankAsNone, z.string().max(300, 'after is not valid').optional()),
   }),
 } as const;
 
