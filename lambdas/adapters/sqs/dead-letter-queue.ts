@@ -7,7 +7,7 @@ import { INGEST_DEAD_LETTERS_URL_ENV, type DeadLetterQueue } from '../../ports/f
  * the queue holds. The SDK sends each call to the queue URL's host, so locally the SQS stand-in
  * (local/stand-ins/sqs.ts) answers it with no endpoint setting.
  */
-export const sqsDeadLetterQueue = (client: SQSClient, queueUrl: string): DeadLetterQueue => ({
+const sqsDeadLetterQueue = (client: SQSClient, queueUrl: string): DeadLetterQueue => ({
   async count() {
     const { Attributes: a = {} } = await client.send(
       new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
