@@ -107,11 +107,11 @@ export const liveReadingOf = (farm: string, device: string, r: Pick<Reading, 'pu
   farm,
   device,
   published_at: r.published_at,
-  milk_volume: r.milk_volume,
-  milk_level: r.milk_level,
-  temp1: r.temp1,
-  agitator_status: r.agitator_status,
-  state_machine: r.state_machine,
+  milk_volume: r.milk_volume ?? null,
+  milk_level: r.milk_level ?? null,
+  temp1: r.temp1 ?? null,
+  agitator_status: r.agitator_status ?? null,
+  state_machine: r.state_machine ?? null,
 });
 
 /** A device's new readings of one ingest batch. */

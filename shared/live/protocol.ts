@@ -32,10 +32,11 @@ export const liveReadingSchema = z.object({
   device: z.string(),
   published_at: z.string(),
   milk_volume: z.number().nullable(),
-  milk_level: z.number().nullable(),
+  /** Absent from a server before decision 077: the card then keeps its level until the refresh. */
+  milk_level: z.number().nullish(),
   temp1: z.number().nullable(),
   agitator_status: z.union([z.literal(0), z.literal(1)]).nullable(),
-  state_machine: z.string().nullable(),
+  state_machine: z.string().nullish(),
 });
 export type LiveReading = z.infer<typeof liveReadingSchema>;
 

@@ -21,7 +21,7 @@ export const applyLiveReading = (answer: readonly VatLast[] | undefined, reading
   for (const key of CARRIED) {
     const value = reading[key];
     if (value === null) delete point[key];
-    else point[key] = value;
+    else if (value !== undefined) point[key] = value;
   }
   return answer.map((v, i) => (i === at ? { ...v, last: point as Point } : v));
 };
