@@ -14,6 +14,29 @@ import type { KinesisStreamRecord } from 'aws-lambda';
 /** The local on-failure destination's lines for a batch given up: one record a line, as the stream held it. */
 export const deadLetterLines = (shard: number, records: readonly KinesisStreamRecord[]): string => records.map((r) => `${JSON.stringify({ shard, ...r.kinesis })}\n`).join('');
 
+/**
+ * The message Lambda's on-failure destination puts on the dead-letter queue for a Kinesis batch it
+ * gave up: which records (shard and sequence numbers), not the records themselves.
+ */
+export const onFailureRecord = (shard: number, records: readonly KinesisStreamRecord[], error: unknown): string => {
+  const first = records[0]?.kinesis;
+  const last = records.at(-1)?.kinesis;
+  return JSON.stringify({
+    requestContext: { requestId: crypto.randomUUID(), condition: 'RetryAttemptsExhausted', approximateInvokeCount: 1 },
+    responseContext: { statusCode: 200, functionError: 'Unhandled', errorMessage: error instanceof Error ? error.message : String(error) },
+    version: '1.0',
+    timestamp: new Date().toISOString(),
+    KinesisBatchInfo: {
+      shardId: `shardId-${String(shard).padStart(12, '0')}`,
+      startSequenceNumber: first?.sequenceNumber,
+      endSequenceNumber: last?.sequenceNumber,
+      approximateArrivalOfFirstRecord: first ? new Date(first.approximateArrivalTimestamp * 1000).toISOString() : undefined,
+      approximateArrivalOfLastRecord: last ? new Date(last.approximateArrivalTimestamp * 1000).toISOString() : undefined,
+      batchSize: records.length,
+    },
+  });
+};
+
 export interface DeadRecord {
   readonly partitionKey: string;
   readonly data: Buffer;

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PortError } from './tcp-ports';
 import { Closers } from './start/closers';
-import { DAIRY_TOKEN_PARAMETER, ROOT, readLocalConfig, type LocalStackOptions } from './start/config';
+import { DAIRY_TOKEN_PARAMETER, INGEST_DEAD_LETTER_QUEUE, ROOT, readLocalConfig, type LocalStackOptions } from './start/config';
 import { demoFacts, type LocalFacts } from './start/facts';
 import { functionEnvOf, isolateFromAws, setFunctionEnv } from './start/function-env';
 import { banner } from './start/steps/banner';
@@ -33,7 +33,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     isolateFromAws();
     // The stand-ins: each listens before any function loads.
     const { dynamo, ddb, tableEnv } = await startDatabase(config, closers);
-    const { sns, contacts, enquiryTopic } = await startMessaging(config, closers);
+    const { sns, contacts, enquiryTopic, sqs } = await startMessaging(config, closers);
     const { dairyGateway, ssm, rotateDairyToken } = await startDairyCompany(config, closers);
     const { ca, iot } = await startIot(config, closers);
     const live = await startLiveGateway(config, closers);
@@ -50,13 +50,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         iot: iot.endpoint,
         caPem: ca.caPem,
         liveConnections: live.endpoint,
+        ingestDeadLetters: sqs.queueUrl(INGEST_DEAD_LETTER_QUEUE),
       }),
     );
     const { farms, totpSecrets } = await seedDemoData(config, tableEnv.FARMS_TABLE as string, cognito, iot);
 
     // The functions: the API, the ingest behind IoT Core's broker, the schedules.
     const api = await startApi(config, closers, cognito);
-    const ingestStream = await startIngest(config, closers, tableEnv.ALERTS_TABLE as string);
+    const ingestStream = await startIngest(config, closers, sqs);
     const mqtt = await startBroker(config, closers, ingestStream, ca, iot);
     const simulator = await startDemoDevices(config, closers, mqtt.url, farms, dairyGateway);
     const { watchman } = await startSchedules(config, closers, ddb);
@@ -88,7 +89,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ingestDrained = () => ingestStream.drained();
     /** The DynamoDB stand-in's fault switches (tests). */
     const dynamoFaults = { failWritesTo: dynamo.failWritesTo, throttleWrites: dynamo.throttleWrites };
-    return { facts, stop, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, dynamoFaults };
+    return { facts, stop, simulatorCaughtUp: simulator?.caughtUp, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, dynamoFaults };
   } catch (err) {
     await closers.closeAll();
     throw err;

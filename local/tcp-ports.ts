@@ -21,6 +21,8 @@ export const TCP_PORTS = {
   live: { env: 'LIVE_PORT', fallback: 3007 },
   /** SSM Parameter Store (the dairy gateway's token, read at run time as in AWS). */
   ssm: { env: 'SSM_PORT', fallback: 3008 },
+  /** SQS (the ingest's dead-letter queue, counted by the fleet overview). */
+  sqs: { env: 'SQS_PORT', fallback: 3009 },
 } as const;
 export type TcpPortName = keyof typeof TCP_PORTS;
 

@@ -6,13 +6,15 @@ export { parseWebConfig, type WebConfig } from './web-config';
 /**
  * The provider's contacts and the partner site (farmer §1, §2.1, §2.2, §2.16). `npx cdk deploy`
  * takes each from CDK context (-c supportUrl=… -c herdSiteUrl=… -c salesEmail=… -c
- * supportPhones='[{"label":…,"phone":…}]'), else these defaults; the local stack sets its own
+ * supportPhones='[{"label":…,"phone":…}]' -c liveMonitoringUrl=…), else these defaults; the local stack sets its own
  * (local/start.ts: the herd site is its local stand-in there).
  */
 export const contactsSchema = z.object({
   supportUrl: z.string().url(),
   supportPhones: z.array(z.object({ label: z.string().min(1), phone: z.string().min(1) })).min(1),
   herdSiteUrl: z.string().url(),
+  /** The sibling live-monitoring site (farmer §1); none by default, and then no link is shown. */
+  liveMonitoringUrl: z.string().url().optional(),
   /** Where enquiries go (SURVEY_SUBMIT), subscribed to the enquiry topic. */
   salesEmail: z.email(),
   /** The dairy company's post-install form (operator §2 Help, §4 after a FON install); none by default. */

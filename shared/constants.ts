@@ -13,6 +13,8 @@ export const PASSWORD_MAX = 50;
 export const PHONE_MIN = 9;
 export const VERIFICATION_CODE_LENGTH = 6;
 export const COOKIE_YEARS = 100;
+/** The help player starts playing this long after it opens (farmer §9). */
+export const HELP_PLAYER_START_MS = 3_000;
 export const SNACKBAR_HIDE_MS = 6_000;
 export const RAW_ARCHIVE_DAYS = 30;
 

@@ -13,6 +13,11 @@ export interface WebConfig {
   readonly cognitoEndpoint?: string;
   /** The herd-management site's token-login URL (farmer §2.2); the herd link is hidden without it. */
   readonly herdSiteUrl?: string;
+  /**
+   * The sibling live-monitoring site on another sub-domain (farmer §1); without it the module
+   * dashboard shows no link to it, never a dead one.
+   */
+  readonly liveMonitoringUrl?: string;
   /** The provider's support page, linked from the No Permission page. */
   readonly supportUrl?: string;
   /** The support phone numbers of the two products (farmer §1), shown where a person is told to call. */
@@ -65,6 +70,7 @@ const FIELDS: Readonly<Record<keyof WebConfig, { readonly check: Check; readonly
   userPoolClientId: { check: text },
   cognitoEndpoint: { check: url, optional: true },
   herdSiteUrl: { check: url, optional: true },
+  liveMonitoringUrl: { check: url, optional: true },
   supportUrl: { check: url, optional: true },
   supportPhones: { check: phones, optional: true },
   recaptchaSiteKey: { check: text, optional: true },

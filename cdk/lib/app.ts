@@ -89,7 +89,7 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
 
 /**
  * The provider's contacts: -c supportUrl, -c supportPhones (JSON), -c herdSiteUrl, -c salesEmail,
- * each over DEFAULT_CONTACTS, and -c installFormUrl (no default); a value that is not a URL or an address stops the synth, naming it.
+ * each over DEFAULT_CONTACTS, and -c installFormUrl and -c liveMonitoringUrl (no default); a value that is not a URL or an address stops the synth, naming it.
  */
 const contactsFromContext = (app: App): Contacts => {
   const phones = contextString(app, 'supportPhones');
@@ -107,6 +107,7 @@ const contactsFromContext = (app: App): Contacts => {
     herdSiteUrl: contextString(app, 'herdSiteUrl') ?? DEFAULT_CONTACTS.herdSiteUrl,
     salesEmail: contextString(app, 'salesEmail') ?? DEFAULT_CONTACTS.salesEmail,
     installFormUrl: contextString(app, 'installFormUrl'),
+    liveMonitoringUrl: contextString(app, 'liveMonitoringUrl'),
   });
   if (!parsed.success) throw new Error(`Contacts in CDK context: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;

@@ -1,10 +1,11 @@
 import { Stack } from 'aws-cdk-lib';
 import { type Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { ENQUIRY_KEY_PREFIX } from '../../lambdas/ports/enquiries';
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
 import { WATCHMAN_PARTITIONS } from '../../lambdas/ports/watchman';
-import { FLEET_STATS_KEY_PREFIX } from '../../lambdas/ports/fleet';
+import { FLEET_STATS_KEY_PREFIX, INGEST_DEAD_LETTERS_URL_ENV } from '../../lambdas/ports/fleet';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
 import { UNIT_THING_PREFIX } from '../../shared/entities/install';
 import type { TableDefinition } from '../../shared/data/tables';
@@ -54,6 +55,8 @@ export type PortGrant =
    * device policy alone, with its name in IOT_DEVICE_POLICY.
    */
   | { readonly kind: 'iotProvisioning' }
+  /** sqs:GetQueueAttributes on the ingest's dead-letter queue (its count, never its messages), with its URL. */
+  | { readonly kind: 'deadLetterQueue' }
   /** execute-api:ManageConnections on the live-updates WebSocket API's @connections (posting to a connection), with its endpoint. */
   | { readonly kind: 'liveConnections' }
   /** Actions with no resource-level permission in IAM (resource `*`), each with its reason. */
@@ -224,6 +227,7 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
   flagEditors: [],
   fleetStats: [read('Farms'), read('Alerts')],
   fleetLookups: [read('Farms')],
+  deadLetterQueue: [{ kind: 'deadLetterQueue' }],
   ingestCounters: [
     {
       kind: 'tableKeys',
@@ -312,6 +316,7 @@ export const grantPorts = (
     liveApi,
     dairyGateway,
     cognitoPolicy,
+    ingestDeadLetters,
   }: {
     data: Data;
     userPoolArn?: string;
@@ -328,6 +333,8 @@ export const grantPorts = (
     cognitoPolicy?: Policy;
     /** The live-updates WebSocket API (cdk/lib/constructs/live.ts): its @connections ARN and management endpoint. */
     liveApi?: { readonly connectionsArn: string; readonly nagConnectionsArn: string; readonly endpoint: string };
+    /** The ingest's dead-letter queue (cdk/lib/constructs/telemetry.ts), for the ports that count it. */
+    ingestDeadLetters?: IQueue;
   },
 ): { deviceCommands: boolean; unitChecks: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
@@ -438,6 +445,11 @@ export const grantPorts = (
     fn.addEnvironment(LIVE_ENDPOINT_ENV, liveApi.endpoint);
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['execute-api:ManageConnections'], resources: [liveApi.connectionsArn] }));
     acknowledge(fn.role, `IAM5[Resource::${liveApi.nagConnectionsArn}]`, 'A connection id is made by API Gateway when a browser connects: the wildcard is the connection id only, on this stage of the live-updates API alone.');
+  }
+  if (grants.some((g) => g.kind === 'deadLetterQueue')) {
+    if (!ingestDeadLetters) throw new Error(`${fn.node.path}: a port counts the ingest's dead letters but the stack gave no queue`);
+    fn.addEnvironment(INGEST_DEAD_LETTERS_URL_ENV, ingestDeadLetters.queueUrl);
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:GetQueueAttributes'], resources: [ingestDeadLetters.queueArn] }));
   }
   const cognito = [...new Set(grants.flatMap((g) => (g.kind === 'cognito' ? g.actions : [])))].sort();
   if (cognito.length) {

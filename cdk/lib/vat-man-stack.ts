@@ -112,6 +112,7 @@ export class VatManStack extends Stack {
       salesEmail: contacts.salesEmail,
       farmFlagUserIds: props.farmFlagUserIds ?? [],
       devicePolicyName: this.telemetry.devicePolicy.ref,
+      ingestDeadLetters: this.telemetry.deadLetters,
       removalPolicy,
       logRetention,
     });
@@ -209,6 +210,7 @@ export class VatManStack extends Stack {
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
       ...(contacts.installFormUrl ? { installFormUrl: contacts.installFormUrl } : {}),
+      ...(contacts.liveMonitoringUrl ? { liveMonitoringUrl: contacts.liveMonitoringUrl } : {}),
       // The checkbox's public site key: from -c recaptchaSiteKey, else SSM at deploy time (like the
       // secret), so `cdk synth` needs no flag and a deploy without the parameter fails loudly.
       ...(botCheck.mode === 'recaptcha'

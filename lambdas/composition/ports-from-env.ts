@@ -16,7 +16,6 @@ import { dynamoWatchmanRepository } from '../adapters/dynamodb/watchman-reposito
 import { dynamoWatchmanDigestRepository } from '../adapters/dynamodb/watchman-digest-repository';
 import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
 import type { FlagEditors, PortLoader, PortName, Ports } from '../ports/action-ports';
-import { DEAD_LETTERS_RECORDED_ENV } from '../ports/fleet';
 import { requireEnv } from '../lib/env';
 
 /**
@@ -94,8 +93,8 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
       (await import('../adapters/dynamodb/fleet-repository')).dynamoFleetStats(documentClient(), {
         farms: farmsTable(),
         alerts: requireEnv('ALERTS_TABLE', env),
-        deadLettersRecorded: env[DEAD_LETTERS_RECORDED_ENV] === '1',
       }),
+    deadLetterQueue: async () => (await import('../adapters/sqs/dead-letter-queue')).deadLetterQueueFromEnv(env),
     fleetLookups: async () => (await import('../adapters/dynamodb/fleet-repository')).dynamoFleetLookups(documentClient(), farmsTable()),
     ingestCounters: async () => (await import('../adapters/dynamodb/fleet-repository')).dynamoIngestCounters(documentClient(), requireEnv('ALERTS_TABLE', env)),
     verifier: async () => (await import('../lib/token-verifier')).tokenVerifierFromEnv(env),

@@ -102,14 +102,16 @@ const currentCaller = async (deps: Pick<LiveDeps, 'verifier' | 'authority'>, tok
 };
 
 /** A stored reading as the live message says it. */
-export const liveReadingOf = (farm: string, device: string, r: Pick<Reading, 'published_at' | 'milk_volume' | 'temp1' | 'agitator_status'>): LiveReading => ({
+export const liveReadingOf = (farm: string, device: string, r: Pick<Reading, 'published_at' | 'milk_volume' | 'milk_level' | 'temp1' | 'agitator_status' | 'state_machine'>): LiveReading => ({
   type: 'reading',
   farm,
   device,
   published_at: r.published_at,
-  milk_volume: r.milk_volume,
-  temp1: r.temp1,
-  agitator_status: r.agitator_status,
+  milk_volume: r.milk_volume ?? null,
+  milk_level: r.milk_level ?? null,
+  temp1: r.temp1 ?? null,
+  agitator_status: r.agitator_status ?? null,
+  state_machine: r.state_machine ?? null,
 });
 
 /** A device's new readings of one ingest batch. */

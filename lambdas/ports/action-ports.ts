@@ -8,7 +8,7 @@ import type { DairyGatewayClient, DairyRepository } from './dairy';
 import type { EnquiryRepository, SalesMail } from './enquiries';
 import type { EquipmentRepository } from './equipment';
 import type { FarmRepository, FarmStore, IngestRecords, KnodeAssets, ThingOwners, UserStore } from './farms';
-import type { FleetLookups, FleetStatsReader, IngestCounters } from './fleet';
+import type { DeadLetterQueue, FleetLookups, FleetStatsReader, IngestCounters } from './fleet';
 import type { InstallRepository } from './installs';
 import type { DeviceCommands, DeviceReplies, ThingRegistry, UnitChecks, UnitProvisioning } from './iot';
 import type { ConnectionsRepository, LiveAuthority, LiveSender } from './live';
@@ -27,7 +27,7 @@ export type FarmReader = Pick<
 /** The readings' reads; a range read writes nothing (an open day is kept in the container's memory). */
 export type ReadingsReader = Pick<
   ReadingsRepository,
-  'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected'
+  'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected' | 'pageRejected'
 >;
 export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
 export type AlertSettingsReader = Pick<
@@ -130,6 +130,8 @@ export interface Ports {
   readonly flagEditors: FlagEditors;
   /** The operators' overview: the seen index, the install log and the fleet counters, read only (decision 055). */
   readonly fleetStats: FleetStatsReader;
+  /** The ingest's dead-letter queue, counted (SQS GetQueueAttributes). */
+  readonly deadLetterQueue: DeadLetterQueue;
   /** The operator search's prefix lookups: farm names, device names, emails (decision 056). */
   readonly fleetLookups: FleetLookups;
   readonly verifier: TokenVerifier;

@@ -33,7 +33,6 @@ export interface IngestHour {
   /** The batch's oldest record's age when the batch reached the ingest. */
   readonly lastIteratorAgeMs: number | null;
   readonly retried: number;
-  readonly deadLetters: number;
 }
 
 /** What a page of a prefix lookup answers: the items and where the next page starts (undefined: no more). */
@@ -42,16 +41,20 @@ export interface LookupPage<T> {
   readonly next?: string;
 }
 
+/** The environment variable with the URL of the ingest's dead-letter queue (CDK sets it from the port's grant). */
+export const INGEST_DEAD_LETTERS_URL_ENV = 'INGEST_DEAD_LETTERS_URL';
+
 /**
- * Set to 1 where something records the stream's given-up batches (the local stack's on-failure
- * destination does); elsewhere the overview says it does not know rather than show 0.
+ * The ingest's dead-letter queue (SQS in AWS and locally): where the stream event source names the
+ * batches it gave up and the IoT rule puts the messages it could not deliver. Read only.
  */
-export const DEAD_LETTERS_RECORDED_ENV = 'INGEST_DEAD_LETTERS_RECORDED';
+export interface DeadLetterQueue {
+  /** Messages in the queue now (visible and in flight): what waits for `npm run replay-dlq`. */
+  count(): Promise<number>;
+}
 
 /** The overview's reads (the admin device function). */
 export interface FleetStatsReader {
-  /** Whether the stream's given-up batches are recorded here (DEAD_LETTERS_RECORDED_ENV). */
-  readonly deadLettersRecorded: boolean;
   /** Active units seen at or after `since` (counted), and before it: counted, the oldest `limit` named. */
   unitsBySeen(since: string, limit: number): Promise<{ reporting: number; silent: number; oldest: SeenUnit[] }>;
   /** The alert counters of the UTC hours from `fromHour` on. */
@@ -74,9 +77,4 @@ export interface FleetLookups {
 /** The counters the ingest keeps (its stream handler, per batch). */
 export interface IngestCounters {
   recordBatch(batch: { readonly at: Date; readonly iteratorAgeMs: number | null; readonly retried: number }): Promise<void>;
-}
-
-/** Batches given up by the stream (the local stack's on-failure destination records them). */
-export interface DeadLetterCounters {
-  recordDeadLetters(at: Date, batches: number): Promise<void>;
 }

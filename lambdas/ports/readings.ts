@@ -108,6 +108,8 @@ export interface HerdNotes {
 export interface RejectedMessages {
   putRejected(message: RejectedMessage, digest: string): Promise<void>;
   listRejected(day: string): Promise<RejectedMessage[]>;
+  /** A page of a UTC day's rejected messages (`after`: the last page's `next`; none: no more). */
+  pageRejected(day: string, limit: number, after?: string): Promise<{ readonly items: readonly RejectedMessage[]; readonly next?: string }>;
 }
 
 /** Readings, the raw archive, day and partial buckets, replay snapshots, activities, herd notes and rejected messages. */

@@ -68,6 +68,14 @@ const herdSitePage = (token: string | null) =>
     token ? `Signed in to the herd site with the token ${escapeHtml(token)}.` : 'No token: the herd site asks you to sign in.'
   }</p><p><a href="/dashboard">Back to Vat-Man</a></p></body></html>`;
 
+/**
+ * The sibling live-monitoring site's stand-in (farmer §1: another sub-domain in AWS), so the
+ * module dashboard's link leads somewhere locally without reaching the internet.
+ */
+export const LIVE_MONITORING_SITE_PATH = '/live-monitoring-site/';
+const liveMonitoringPage = () =>
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Live monitoring (local stand-in)</title></head><body><h1>Live monitoring (local stand-in)</h1><p>In AWS this link opens the live-monitoring site configured by <code>-c liveMonitoringUrl</code>.</p><p><a href="/dashboard">Back to Vat-Man</a></p></body></html>';
+
 /** The web distribution's path for the API (cdk/lib/constructs/web.ts `API_PATH_PATTERN`): the app calls its own origin. */
 export const API_PATH_PREFIX = '/api/';
 
@@ -143,6 +151,10 @@ export const startWebHosting = async (
     if (path === HERD_SITE_PATH) {
       const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
       res.writeHead(200, { ...security, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(herdSitePage(token));
+      return;
+    }
+    if (path === LIVE_MONITORING_SITE_PATH) {
+      res.writeHead(200, { ...security, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(liveMonitoringPage());
       return;
     }
     const target = normalize(join(distDir, spaFallbackUri(path)));

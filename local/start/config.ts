@@ -3,6 +3,7 @@
  * switches. The steps take this object; none of them reads the environment for itself.
  */
 import { gatewayLimitsFromEnv } from '../stand-ins/api-gateway';
+import { LIVE_MONITORING_SITE_PATH } from '../stand-ins/web-hosting';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tcpPortOf, TCP_PORTS, type TcpPortName } from '../tcp-ports';
@@ -45,6 +46,11 @@ export interface LocalStackOptions {
    * @default true
    */
   readonly watchman?: boolean;
+  /**
+   * How many hours of history the simulator makes on a first start (a test takes fewer).
+   * @default 48
+   */
+  readonly simulatorBackfillHours?: number;
 }
 
 export interface LocalConfig {
@@ -63,11 +69,29 @@ export interface LocalConfig {
   readonly printCodes: boolean;
   /** Parse every API answer with its contract's answer schema (under the tests only). */
   readonly checkAnswers: boolean;
+  /**
+   * The sibling live-monitoring site (farmer §1): LIVE_MONITORING_URL when set, none when set empty
+   * (the app then shows no link), else the web server's stand-in page.
+   */
+  readonly liveMonitoringUrl: string | undefined;
+  /** How many hours of history the simulator makes on a first start (a test takes fewer). */
+  readonly simulatorBackfillHours: number;
   /** The API gateway's per-IP limit and stage throttle, lifted for a load run only (API_RATE_PER_IP, API_THROTTLE_RATE). */
   readonly gatewayLimits: ReturnType<typeof gatewayLimitsFromEnv>;
 }
 
 let stacksStarted = 0;
+
+/** The ingest's dead-letter queue, which the stream's on-failure destination fills and the fleet overview counts. */
+export const INGEST_DEAD_LETTER_QUEUE = 'vatman-ingest-dead-letters';
+
+const liveMonitoringSite = (web: string, env: NodeJS.ProcessEnv): string | undefined => {
+  const given = env.LIVE_MONITORING_URL;
+  if (given === undefined) return `${web}${LIVE_MONITORING_SITE_PATH}`;
+  if (given.trim() === '') return undefined;
+  if (!URL.canParse(given.trim())) throw new Error(`LIVE_MONITORING_URL must be a URL (or empty for no link), not ${given}`);
+  return given.trim();
+};
 
 export const readLocalConfig = (options: LocalStackOptions = {}, env: NodeJS.ProcessEnv = process.env): LocalConfig => {
   const ports = Object.fromEntries((Object.keys(TCP_PORTS) as TcpPortName[]).map((n) => [n, tcpPortOf(n, env)])) as Record<TcpPortName, number>;
@@ -84,6 +108,8 @@ export const readLocalConfig = (options: LocalStackOptions = {}, env: NodeJS.Pro
     printCodes: !env.VATMAN_LOG_FILE,
     checkAnswers: Boolean(env.VITEST),
     gatewayLimits: gatewayLimitsFromEnv(env),
+    liveMonitoringUrl: liveMonitoringSite(`http://localhost:${ports.web}`, env),
+    simulatorBackfillHours: options.simulatorBackfillHours ?? 48,
   };
 };
 

@@ -4,7 +4,7 @@
  * it. The variables are those CDK sets on every function; only the values differ.
  */
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
-import { DEAD_LETTERS_RECORDED_ENV } from '../../lambdas/ports/fleet';
+import { INGEST_DEAD_LETTERS_URL_ENV } from '../../lambdas/ports/fleet';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
 import { DAIRY_TOKEN_PARAMETER, LOCAL_DEVICE_POLICY, type LocalConfig } from './config';
 
@@ -28,6 +28,8 @@ export interface StandInEndpoints {
   readonly caPem: string;
   /** The live-updates gateway's @connections management endpoint. */
   readonly liveConnections: string;
+  /** The ingest's dead-letter queue's URL. */
+  readonly ingestDeadLetters: string;
 }
 
 export const functionEnvOf = (config: LocalConfig, s: StandInEndpoints): Record<string, string> => ({
@@ -58,8 +60,8 @@ export const functionEnvOf = (config: LocalConfig, s: StandInEndpoints): Record<
   IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,
   // What a unit trusts for the broker's TLS port: the local CA (in AWS, Amazon Root CA 1).
   IOT_ROOT_CA_PEM: s.caPem,
-  // The ingest stream's on-failure destination records its batches for the operators' overview (decision 055).
-  [DEAD_LETTERS_RECORDED_ENV]: '1',
+  // The ingest's dead-letter queue, counted by the operators' overview (decision 075).
+  [INGEST_DEAD_LETTERS_URL_ENV]: s.ingestDeadLetters,
   [LIVE_ENDPOINT_ENV]: s.liveConnections,
 });
 

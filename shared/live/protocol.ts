@@ -21,15 +21,22 @@ export const LIVE_ROUTE_SELECTION = '$request.body.action';
 export const subscribeMessageSchema = z.object({ action: z.literal('subscribe'), farm: z.string().min(1).max(64), token: z.string().min(1).max(8_192) });
 export type SubscribeMessage = z.infer<typeof subscribeMessageSchema>;
 
-/** A new reading of a vat: which device, when it was published, and its shown values. */
+/**
+ * A new reading of a vat: which device, when it was published, and the values its card shows
+ * (volume, level, vat temperature, agitator, the Auto tile's state), so the dashboard applies it to
+ * its cached answer instead of asking again (decision 077).
+ */
 export const liveReadingSchema = z.object({
   type: z.literal('reading'),
   farm: z.string(),
   device: z.string(),
   published_at: z.string(),
   milk_volume: z.number().nullable(),
+  /** Absent from a server before decision 077: the card then keeps its level until the refresh. */
+  milk_level: z.number().nullish(),
   temp1: z.number().nullable(),
   agitator_status: z.union([z.literal(0), z.literal(1)]).nullable(),
+  state_machine: z.string().nullish(),
 });
 export type LiveReading = z.infer<typeof liveReadingSchema>;
 

@@ -64,11 +64,17 @@ describe.runIf(run)('live dashboard, stale vats and the offline app (issue 26 ac
       await page.evaluate('window.__noReload = true');
       expect(await card(page, 1).textContent()).not.toContain('2.3 °C');
 
+      // The cards' answer is not asked again: the pushed values are applied to it (decision 077).
+      let cardCalls = 0;
+      page.on('request', (req) => {
+        if (req.url().includes('/api/farmer/activity') && new URLSearchParams(req.postData() ?? '').get('type') === 'FARMER_DASHBOARD_LAST') cardCalls += 1;
+      });
       const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000).toISOString();
       const sent = Date.now();
       await broker.publishAsync(telemetryTopic(vat.name), JSON.stringify({ published_at: at, milk_level: 1200, temp1: 2.3, agitator_status: 1, battery: { status: '0x0B' } }), { qos: 1 });
       await card(page, 1).getByText('2.3 °C').waitFor({ timeout: 5000 });
       expect(Date.now() - sent).toBeLessThan(5000);
+      expect(cardCalls).toBe(0);
       expect(await page.evaluate('window.__noReload')).toBe(true);
       // A fresh reading: the card is not amber.
       expect(await card(page, 1).getAttribute('data-stale')).toBeNull();

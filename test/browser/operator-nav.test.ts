@@ -1,8 +1,10 @@
+import mqtt from 'mqtt';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { DEMO_UNIT_IMEIS } from '../../local/seed/demo-data';
+import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { browserTestFile, farmContext, signIn, signInAt, withShot } from '../support/browser';
 
 /**
@@ -133,7 +135,7 @@ describe.skipIf(!env.run)('/dts/fleet', () => {
       for (const heading of ['Units', 'Watchman', 'Alerts in the last 24 hours', 'Installs', 'Texts this month', 'Ingest health']) {
         await admin.getByRole('heading', { level: 2, name: heading }).waitFor();
       }
-      for (const label of ['Reporting now', 'Silent over a day', 'Open cases', 'Raised', 'New installs this week', 'Sent', 'Estimated spend', 'Iterator age', 'Dead letters (24 h)']) {
+      for (const label of ['Reporting now', 'Silent over a day', 'Open cases', 'Raised', 'New installs this week', 'Sent', 'Estimated spend', 'Iterator age', 'Dead letters waiting', 'Rejected messages']) {
         await admin.getByText(label, { exact: true }).waitFor();
       }
       // Silent: the device list on its 'down' search.
@@ -159,6 +161,35 @@ describe.skipIf(!env.run)('/dts/fleet', () => {
       await admin.goto(`${env.web}/dts/fleet`);
       await admin.locator('.fleet__figure', { hasText: /^Sent/ }).getByRole('link').click();
       await admin.waitForURL((u) => u.pathname === '/dts/farms');
+    });
+  });
+
+  it("the ingest health opens the dead letters waiting and today's rejected messages, with the reason each was refused", async () => {
+    // A message the ingest refuses: not JSON.
+    const client = await mqtt.connectAsync(env.stack.facts.mqtt, { clientId: 'operator-nav-ingest' });
+    await client.publishAsync(telemetryTopic('vm-31245-1'), 'not json at all', { qos: 1 });
+    await client.endAsync();
+    const token = await env.stack.signIn('admin@vatman.local');
+    await expect
+      .poll(async () => ((await env.stack.post('/api/admin/device', { type: 'INGEST_PROBLEMS' }, token)).body as { rejected: unknown[] }).rejected.length, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    await withShot(admin, 'nav-fleet-ingest', async () => {
+      await admin.goto(`${env.web}/dts/fleet`);
+      const deadLetters = admin.locator('.fleet__figure', { hasText: 'Dead letters waiting' });
+      expect(await deadLetters.locator('dd').textContent()).toBe('0');
+      await deadLetters.getByRole('link').click();
+      await admin.waitForURL((u) => u.pathname === '/dts/fleet/ingest');
+      await admin.getByRole('heading', { level: 1, name: 'Ingest problems' }).waitFor();
+      expect(await admin.locator('.fleet__figure', { hasText: 'Waiting for a re-drive' }).locator('dd').textContent()).toBe('0');
+      const table = admin.getByRole('table', { name: 'Rejected messages' });
+      await table.getByRole('cell', { name: 'payload is not valid JSON' }).first().waitFor();
+      await table.getByRole('cell', { name: 'not json at all' }).first().waitFor();
+      expect(await admin.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+      // The menu marks Fleet on it.
+      await expect.poll(() => menu(admin).locator('[aria-current="page"]').allTextContents()).toEqual(['Fleet']);
+      await admin.getByRole('link', { name: 'Back to the fleet overview' }).click();
+      await admin.locator('.fleet__figure', { hasText: 'Rejected messages' }).getByRole('link').click();
+      await admin.waitForURL((u) => u.pathname === '/dts/fleet/ingest');
     });
   });
 });

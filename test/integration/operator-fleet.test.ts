@@ -6,7 +6,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import { dynamoInstallRepository } from '../../lambdas/adapters/dynamodb/installs-repository';
 import { dynamoWatchmanRepository } from '../../lambdas/adapters/dynamodb/watchman-repository';
-import { operatorFleetContracts as c, SEARCH_PAGE, type FleetSummary, type SearchHit } from '../../shared/api/actions/operator-fleet';
+import { INGEST_PROBLEMS_PAGE, operatorFleetContracts as c, REJECTED_PAYLOAD_SHOWN, SEARCH_PAGE, type FleetSummary, type IngestProblems, type SearchHit } from '../../shared/api/actions/operator-fleet';
 import { DEFAULT_TIME_ZONE } from '../../shared/api/actions/installer';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { localMonth } from '../../shared/time/local-day';
@@ -87,7 +87,7 @@ describe('FLEET_SUMMARY', () => {
     // The ingest recorded the batch it handled: when, and how old its oldest record was.
     expect(after.ingest.last_batch_at).not.toBeNull();
     expect(after.ingest.iterator_age_ms).toBeGreaterThanOrEqual(0);
-    // The local stack's on-failure destination records what it is given: none so far.
+    // The ingest's dead-letter queue (the SQS stand-in) is empty so far.
     expect(after.ingest.dead_letters).toBe(0);
   });
 
@@ -137,6 +137,68 @@ describe('FLEET_SUMMARY', () => {
     const after = await summary();
     expect(after.installs.count).toBe(before.installs.count + 1);
     expect(after.watchman.open_cases).toBe(before.watchman.open_cases + 1);
+  });
+});
+
+describe('the ingest problems: dead letters and rejected messages (INGEST_PROBLEMS)', () => {
+  const problems = (fields: Record<string, string> = {}, token = tokens.admin) => ok<IngestProblems>('INGEST_PROBLEMS', fields, token);
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  it.each(['farmer', 'milkQuality', 'westlands'] as const)('refuses %s (403)', async (who) => {
+    expect((await post('INGEST_PROBLEMS', {}, tokens[who])).status).toBe(403);
+  });
+
+  it('counts a batch the stream gave up in the dead-letter queue: FLEET_SUMMARY and the list read the queue', async () => {
+    const before = (await summary()).ingest.dead_letters;
+    // Every reading write fails: the ingest hands the batch back until the stream gives it up and
+    // its on-failure destination names it on the dead-letter queue, as Lambda's does in AWS.
+    await stack.dynamoFaults.failWritesTo(['R#']);
+    try {
+      await mq.publishAsync(telemetryTopic('vm-wes118-3'), JSON.stringify({ published_at: new Date(Date.now() - 30_000).toISOString(), radar_distance: 900, temp1: 4 }), { qos: 1 });
+      const after = await until(async () => {
+        const s = await summary();
+        return s.ingest.dead_letters > before ? s : undefined;
+      }, { timeoutMs: 40_000, everyMs: 250, what: 'the batch in the dead-letter queue' });
+      expect(after.ingest.dead_letters).toBe(before + 1);
+    } finally {
+      await stack.dynamoFaults.failWritesTo([]);
+    }
+    expect((await problems({}, tokens.installer)).dead_letters).toBe(before + 1);
+  }, 60_000);
+
+  it("lists today's rejected messages a page at a time, with why each was refused and the start of its payload", async () => {
+    const count = INGEST_PROBLEMS_PAGE + 3;
+    const long = 'x'.repeat(REJECTED_PAYLOAD_SHOWN + 100);
+    for (let i = 0; i < count; i += 1) await mq.publishAsync(telemetryTopic('vm-31245-1'), `not json ${i} ${long}`, { qos: 1 });
+    const first = await until(async () => {
+      const p = await problems();
+      return p.next ? p : undefined;
+    }, { timeoutMs: 30_000, everyMs: 250, what: 'a full page of rejected messages' });
+    expect(first.day).toBe(today());
+    expect(first.rejected).toHaveLength(INGEST_PROBLEMS_PAGE);
+    expect(first.rejected[0]).toMatchObject({ topic: telemetryTopic('vm-31245-1'), reason: 'payload is not valid JSON' });
+    expect(first.rejected[0]?.payload).toHaveLength(REJECTED_PAYLOAD_SHOWN);
+    const all = await until(async () => {
+      const second = await problems({ after: first.next as string });
+      return first.rejected.length + second.rejected.length >= count ? second : undefined;
+    }, { timeoutMs: 30_000, what: 'the second page' });
+    expect(all.next).toBeNull();
+    const payloads = new Set([...first.rejected, ...all.rejected].map((r) => r.payload.split(' ').slice(0, 3).join(' ')));
+    expect(payloads.size).toBe(first.rejected.length + all.rejected.length);
+  }, 60_000);
+
+  it('a blank day means today; a day outside the kept 30 days or not a date is refused with its message', async () => {
+    expect((await problems({ day: today() })).day).toBe(today());
+    expect((await problems({ day: '', after: '' })).day).toBe(today());
+    const old = await post('INGEST_PROBLEMS', { day: '2020-01-01' }, tokens.admin);
+    expect(old.status).toBe(422);
+    expect(JSON.stringify(old.body)).toContain('day must be within the last 30 days');
+    const bad = await post('INGEST_PROBLEMS', { day: 'yesterday' }, tokens.admin);
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain('day must be a date (YYYY-MM-DD)');
+    const empty = await problems({ day: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) });
+    expect(empty.rejected).toEqual([]);
+    expect(empty.next).toBeNull();
   });
 });
 

@@ -105,6 +105,7 @@ export const SAMPLES: Record<string, Sample> = {
   DEVICE_LIST: { fields: () => ({ isRetired: '1' }) },
   FLEET_SUMMARY: { fields: () => ({}) },
   OPERATOR_SEARCH: { fields: () => ({ q: '31245' }) },
+  INGEST_PROBLEMS: { fields: () => ({}) },
   FARM_LIST: { fields: () => ({ dairy_current: 'ALL' }) },
   // The Pro farm's flags set to what they are: allowed callers change nothing.
   FARM_AUTO_CHECK_STATUS: { fields: () => ({ _id: 'farm-pro', auto_check: 'true' }) },

@@ -20,7 +20,7 @@ export const fakeDist = () => {
  * Another test process may take a chosen port before this stack listens on it (both saw it
  * free): then the start fails, closes what it opened, and is tried again on other ports.
  */
-const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<LocalStackOptions, 'dairySync' | 'watchman'> = {}) => {
+const startOnFreePorts = async (dataDir: string, distDir: string, options: Pick<LocalStackOptions, 'dairySync' | 'watchman' | 'simulator' | 'simulatorBackfillHours'> = {}) => {
   for (let attempt = 1; ; attempt += 1) {
     await useFreePorts();
     try {
@@ -44,7 +44,7 @@ export const rememberTotpSecret = (email: string, secret: string): void => {
 };
 
 /** The local stack on free ports with its own data folder: the real stand-ins, the real SDK. */
-export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist(), options: Pick<LocalStackOptions, 'dairySync' | 'watchman'> = {}) => {
+export const startTestStack = async (dataDir = mkdtempSync(join(tmpdir(), 'vatman-data-')), distDir = fakeDist(), options: Pick<LocalStackOptions, 'dairySync' | 'watchman' | 'simulator' | 'simulatorBackfillHours'> = {}) => {
   const stack = await startOnFreePorts(dataDir, distDir, options);
   const { facts } = stack;
   for (const a of facts.accounts) if (a.totpSecret) rememberTotpSecret(a.email, a.totpSecret);

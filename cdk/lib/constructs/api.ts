@@ -20,6 +20,7 @@ import { API_THROTTLE } from '../../../shared/api/throttle';
 import { ENDPOINT_PORTS } from '../../../lambdas/ports/function-ports';
 import { INSTALLER_TIMEOUT_S } from '../../../lambdas/ports/function-settings';
 import { apiHandlerEntry } from '../paths';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { grantPorts } from '../port-grants';
 import { acknowledge } from '../nag';
 import type { Alerts } from './alerts';
@@ -58,6 +59,8 @@ export interface ApiProps {
   readonly salesEmail: string;
   /** The IoT policy every unit's certificate gets (the installer's NEW_INSTALL attaches it). */
   readonly devicePolicyName: string;
+  /** The ingest's dead-letter queue, counted by the fleet overview (FLEET_SUMMARY). */
+  readonly ingestDeadLetters: IQueue;
   /**
    * The user ids (Cognito subs) that may set the farm flags (operator §6's fixed list), given to
    * the functions whose actions use the `flagEditors` port as FARM_FLAG_USER_IDS.
@@ -200,6 +203,7 @@ export class Api extends Construct {
         enquiryTopic: this.enquiryTopic,
         devicePolicyName: props.devicePolicyName,
         alertTopics: props.alerts,
+        ingestDeadLetters: props.ingestDeadLetters,
       });
       if (deviceCommands) commandSenders.push(fn);
       // Check Install's commands to units go out through the same data endpoint (the settings senders get it from the alert engine).

@@ -82,6 +82,7 @@ export const screens: RouteObject[] = [
       { path: paths.installerCheck.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/check-install-page'), (m) => m.CheckInstallPage) },
       { path: paths.installerHelp.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/install-help-page'), (m) => m.InstallHelpPage) },
       { path: paths.fleet.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/fleet/components/fleet-page'), (m) => m.FleetPage) },
+      { path: paths.fleetIngest.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/fleet/components/ingest-problems-page'), (m) => m.IngestProblemsPage) },
       { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
       { path: paths.virtualDevices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/virtual-devices-page'), (m) => m.VirtualDevicesPage) },
       { path: paths.device.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-page'), (m) => m.DevicePage) },

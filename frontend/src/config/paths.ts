@@ -67,6 +67,8 @@ export const paths = {
   // Operator area (operator §2)
   /** The operators' fleet overview (Admin and Installer land here; not in the spec's routes). */
   fleet: { pattern: '/dts/fleet', to: () => '/dts/fleet' },
+  /** The list behind the overview's ingest health: dead letters and rejected messages. */
+  fleetIngest: { pattern: '/dts/fleet/ingest', to: () => '/dts/fleet/ingest' },
   users: { pattern: '/dts/users', to: () => '/dts/users' },
   devices: { pattern: '/dts/devices', to: () => '/dts/devices' },
   device: { pattern: '/dts/device/:deviceId', to: (deviceId: string) => `/dts/device${seg(deviceId)}` },

@@ -2,6 +2,9 @@ import { DEFAULT_TIME_ZONE } from '../../../shared/api/actions/installer';
 import {
   ALERT_FARMS_SHOWN,
   ALERT_WINDOW_HOURS,
+  INGEST_PROBLEMS_PAGE,
+  REJECTED_DAYS_KEPT,
+  REJECTED_PAYLOAD_SHOWN,
   operatorFleetContracts as contracts,
   SEARCH_PAGE,
   SILENT_AFTER_MS,
@@ -15,6 +18,7 @@ import type { Device } from '../../../shared/entities/device';
 import type { Farm } from '../../../shared/entities/farm';
 import { addDays, localDayOf, localMidnight, localMonth } from '../../../shared/time/local-day';
 import { serve, type ServedAction } from '../../lib/dispatch';
+import { ValidationError } from '../../lib/errors';
 import type { Ports } from '../../ports/action-ports';
 import type { LookupPage } from '../../ports/fleet';
 
@@ -61,14 +65,14 @@ const alertsByType = async (deps: Pick<Ports, 'fleetStats' | 'farms'>, now: numb
   return { hours: ALERT_WINDOW_HOURS, total: byType.reduce((sum, t) => sum + t.count, 0), by_type: byType };
 };
 
-const ingestHealth = async (stats: Ports['fleetStats'], now: number) => {
-  const hours = await stats.ingestHours(utcHour(now - 23 * HOUR));
+const ingestHealth = async (stats: Ports['fleetStats'], deadLetterQueue: Ports['deadLetterQueue'], now: number) => {
+  const [hours, deadLetters] = await Promise.all([stats.ingestHours(utcHour(now - 23 * HOUR)), deadLetterQueue.count()]);
   const last = hours.filter((h) => h.lastBatchAt).sort((a, b) => String(b.lastBatchAt).localeCompare(String(a.lastBatchAt)))[0];
   return {
     last_batch_at: last?.lastBatchAt ?? null,
     iterator_age_ms: last?.lastIteratorAgeMs ?? null,
     retried_24h: hours.reduce((sum, h) => sum + h.retried, 0),
-    dead_letters: stats.deadLettersRecorded ? hours.reduce((sum, h) => sum + h.deadLetters, 0) : null,
+    dead_letters: deadLetters,
   };
 };
 
@@ -123,7 +127,7 @@ const prefixHits = async (deps: Pick<Ports, 'farms' | 'fleetLookups'>, kind: Sea
 
 /** /api/admin/device: the operators' fleet overview and search (operator §2, §6; decisions 055, 056). */
 export const operatorFleetHandlers: readonly ServedAction[] = [
-  serve(contracts.FLEET_SUMMARY, ['fleetStats', 'farms', 'watchman', 'now'], async (_input, { deps }) => {
+  serve(contracts.FLEET_SUMMARY, ['fleetStats', 'deadLetterQueue', 'farms', 'watchman', 'now'], async (_input, { deps }) => {
     const now = deps.now().getTime();
     const installsSince = weekStart(now);
     const month = localMonth(new Date(now), DEFAULT_TIME_ZONE);
@@ -134,7 +138,7 @@ export const operatorFleetHandlers: readonly ServedAction[] = [
       alertsByType(deps, now),
       deps.fleetStats.installsSince(installsSince, 'New Installs'),
       deps.fleetStats.smsSent(month),
-      ingestHealth(deps.fleetStats, now),
+      ingestHealth(deps.fleetStats, deps.deadLetterQueue, now),
     ]);
     const farms = await farmsById(deps.farms, units.oldest.map((u) => u.farm_id));
     return {
@@ -170,5 +174,23 @@ export const operatorFleetHandlers: readonly ServedAction[] = [
     });
     const next = Object.fromEntries(kinds.flatMap((k, i) => (pages[i]?.next ? [[k, pages[i].next]] : [])));
     return { hits, next };
+  }),
+
+  /**
+   * The list behind the overview's ingest health (decision 076): the dead letters waiting, and one
+   * UTC day's rejected messages a page at a time (each day is its own partition, kept
+   * REJECTED_DAYS_KEPT days), so the call reads one page whatever the day held.
+   */
+  serve(contracts.INGEST_PROBLEMS, ['readings', 'deadLetterQueue', 'now'], async ({ day, after }, { deps }) => {
+    const today = deps.now().toISOString().slice(0, 10);
+    const wanted = day ?? today;
+    if (wanted > today || wanted < addDays(today, -REJECTED_DAYS_KEPT)) throw new ValidationError(`day must be within the last ${REJECTED_DAYS_KEPT} days`);
+    const [page, deadLetters] = await Promise.all([deps.readings.pageRejected(wanted, INGEST_PROBLEMS_PAGE, after), deps.deadLetterQueue.count()]);
+    return {
+      day: wanted,
+      dead_letters: deadLetters,
+      rejected: page.items.map((r) => ({ received_at: r.received_at, topic: r.topic, reason: r.reason, payload: r.payload.slice(0, REJECTED_PAYLOAD_SHOWN) })),
+      next: page.next ?? null,
+    };
   }),
 ];

@@ -5,7 +5,7 @@ import { logTypeMatches } from '../../../shared/entities/install';
 import { alertsKeys, farmsKeys as k } from './keys';
 import { queryAll, type Item } from './query';
 import { utcHour } from './alerts/fleet-counters';
-import type { AlertHour, DeadLetterCounters, FleetLookups, FleetStatsReader, IngestCounters, IngestHour, LookupPage } from '../../ports/fleet';
+import type { AlertHour, FleetLookups, FleetStatsReader, IngestCounters, IngestHour, LookupPage } from '../../ports/fleet';
 
 /** A count of a key range of an index (Select COUNT pages through keys only; no item leaves the table). */
 const countOf = async (doc: DynamoDBDocumentClient, table: string, input: { IndexName: string; KeyConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<number> => {
@@ -53,9 +53,7 @@ const numbered = (item: Item, letter: 't' | 'f') =>
     .map(([name, value]) => [Number(name.slice(1)), value] as const);
 
 /** The overview's reads (decision 055): the seen index and install log in the Farms table, the counters in the Alerts table. */
-export const dynamoFleetStats = (doc: DynamoDBDocumentClient, tables: { farms: string; alerts: string; deadLettersRecorded: boolean }): FleetStatsReader => ({
-  deadLettersRecorded: tables.deadLettersRecorded,
-
+export const dynamoFleetStats = (doc: DynamoDBDocumentClient, tables: { farms: string; alerts: string }): FleetStatsReader => ({
   async unitsBySeen(since, limit) {
     const seen = (cond: string, values: Record<string, unknown>) => ({ IndexName: GSI3, KeyConditionExpression: `gsi3pk = :p AND ${cond}`, ExpressionAttributeValues: { ':p': k.activeFleet, ...values } });
     const [reporting, silent, oldest] = await Promise.all([
@@ -102,7 +100,6 @@ export const dynamoFleetStats = (doc: DynamoDBDocumentClient, tables: { farms: s
         lastBatchAt: typeof i.last_batch_at === 'string' ? i.last_batch_at : null,
         lastIteratorAgeMs: typeof i.last_iterator_age_ms === 'number' ? i.last_iterator_age_ms : null,
         retried: Number(i.retried ?? 0),
-        deadLetters: Number(i.dead_letters ?? 0),
       }),
     );
   },
@@ -134,7 +131,7 @@ export const dynamoFleetLookups = (doc: DynamoDBDocumentClient, table: string): 
 const HOUR_TTL_S = 2 * 86_400;
 
 /** The ingest's own counters (decision 055): one item per UTC hour, updated once per batch. */
-export const dynamoIngestCounters = (doc: DynamoDBDocumentClient, alertsTable: string): IngestCounters & DeadLetterCounters => ({
+export const dynamoIngestCounters = (doc: DynamoDBDocumentClient, alertsTable: string): IngestCounters => ({
   async recordBatch({ at, iteratorAgeMs, retried }) {
     await doc.send(
       new UpdateCommand({
@@ -148,16 +145,6 @@ export const dynamoIngestCounters = (doc: DynamoDBDocumentClient, alertsTable: s
           ':exp': Math.floor(at.getTime() / 1000) + HOUR_TTL_S,
           ...(iteratorAgeMs === null ? {} : { ':age': iteratorAgeMs }),
         },
-      }),
-    );
-  },
-  async recordDeadLetters(at, batches) {
-    await doc.send(
-      new UpdateCommand({
-        TableName: alertsTable,
-        Key: alertsKeys.statsIngest(utcHour(at)),
-        UpdateExpression: 'ADD dead_letters :n SET expires_at = :exp',
-        ExpressionAttributeValues: { ':n': batches, ':exp': Math.floor(at.getTime() / 1000) + HOUR_TTL_S },
       }),
     );
   },

@@ -2,12 +2,11 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KinesisStreamBatchResponse } from 'aws-lambda';
 import { createDocumentClient } from '../../../lambdas/adapters/dynamodb/client';
-import { dynamoIngestCounters } from '../../../lambdas/adapters/dynamodb/fleet-repository';
 import { INGEST_FUNCTION, INGEST_STREAM } from '../../../lambdas/ports/function-settings';
 import { createLogger } from '../../../lambdas/lib/logger';
 import { createTokenVerifier } from '../../../lambdas/lib/token-verifier';
 import { DEVICE_TOPIC_FILTER, UNIT_TELEMETRY_TOPIC_FILTER } from '../../../shared/telemetry/device-message';
-import { deadLetterLines } from '../../replay-dlq';
+import { deadLetterLines, onFailureRecord } from '../../replay-dlq';
 import { startApiGateway, type ApiLambda } from '../../stand-ins/api-gateway';
 import type { CognitoStandIn } from '../../stand-ins/cognito';
 import type { IotControlPlane } from '../../stand-ins/iot-control';
@@ -16,7 +15,10 @@ import { startLambdaPool } from '../../stand-ins/lambda-pool';
 import type { localCa } from '../../stand-ins/local-ca';
 import { startMqttBroker } from '../../stand-ins/mqtt-broker';
 import type { Closers } from '../closers';
-import { importFunction, LOCAL_DEVICE_POLICY, type LocalConfig } from '../config';
+import { importFunction, INGEST_DEAD_LETTER_QUEUE, LOCAL_DEVICE_POLICY, type LocalConfig } from '../config';
+import type { startSqs } from '../../stand-ins/sqs';
+
+type SqsStandIn = Awaited<ReturnType<typeof startSqs>>;
 import { setFunctionEnv } from '../function-env';
 
 const log = createLogger({ service: 'local-stack' });
@@ -40,22 +42,22 @@ export const startApi = async (config: LocalConfig, closers: Closers, cognito: C
  * from the broker and the API gateway: shard i always in container i, one batch at a time, like
  * Lambda. A batch that fails after its retries goes to the on-failure destination.
  */
-export const startIngest = async (config: LocalConfig, closers: Closers, alertsTable: string) => {
+export const startIngest = async (config: LocalConfig, closers: Closers, sqs: SqsStandIn) => {
   const ingest = await startLambdaPool({ modulePath: new URL('../../../lambdas/ingest/handler.ts', import.meta.url).href, env: process.env, size: INGEST_STREAM.localShards, semiSpaceMb: INGEST_FUNCTION.semiSpaceMb });
   closers.add(() => ingest.stop());
   const deadLetters = join(config.dataDir, 'ingest-dead-letters.jsonl');
-  const deadLetterCounters = dynamoIngestCounters(createDocumentClient(), alertsTable);
   const ingestStream = startKinesisStream({
     streamName: 'vatman-ingest',
     shards: INGEST_STREAM.localShards,
     batchSize: INGEST_STREAM.batchSize,
     retryAttempts: INGEST_STREAM.retryAttempts,
     consume: (shard, event) => ingest.invokeOn(shard, event) as Promise<KinesisStreamBatchResponse>,
-    // The on-failure destination: the records themselves, one JSON line each (npm run replay-dlq).
+    // The on-failure destination: as in AWS, the batch named on the dead-letter queue; the records
+    // themselves, one JSON line each, for npm run replay-dlq (in AWS it reads them from the stream).
     onFailure: ({ shard, records, error }) => {
       log.error('ingest batch failed after its retries; records kept', { shard, records: records.length, file: deadLetters, err: error });
       appendFileSync(deadLetters, deadLetterLines(shard, records));
-      deadLetterCounters.recordDeadLetters(new Date(), 1).catch((err: unknown) => log.error('dead letter not counted', { err }));
+      sqs.send(INGEST_DEAD_LETTER_QUEUE, onFailureRecord(shard, records, error));
     },
   });
   closers.add(() => ingestStream.stop());

@@ -26,7 +26,7 @@ export const startDemoDevices = async (config: LocalConfig, closers: Closers, mq
     mqttUrl,
     farms: simFarmsFrom(DEMO_FARMS, DEMO_DEVICES, DEMO_KNODE, DEMO_UNIT_IMEIS),
     stateFile: join(config.dataDir, 'simulator', 'state.json'),
-    backfillHours: 48,
+    backfillHours: config.simulatorBackfillHours,
     randomFaults: true,
     controlPort: config.ports.simulator,
     log: (line) => log.info(line, { component: 'simulator' }),

@@ -10,6 +10,7 @@ import { ensureTables, startDynamo } from '../../stand-ins/dynamodb';
 import { startIotControlPlane } from '../../stand-ins/iot-control';
 import { localCa } from '../../stand-ins/local-ca';
 import { startSnsOutbox } from '../../stand-ins/sns-outbox';
+import { startSqs } from '../../stand-ins/sqs';
 import { startSsm } from '../../stand-ins/ssm';
 import { HERD_SITE_PATH } from '../../stand-ins/web-hosting';
 import { startWebSocketGateway } from '../../stand-ins/websocket-gateway';
@@ -36,9 +37,17 @@ export const startMessaging = async (config: LocalConfig, closers: Closers) => {
   closers.addServer(sns.server);
   // The provider's contacts (shared/config.ts): the herd site is the web server's stand-in page,
   // enquiries go to a local sales address through the enquiry topic (the outbox).
-  const contacts: Contacts = { ...DEFAULT_CONTACTS, herdSiteUrl: `${config.webUrl}${HERD_SITE_PATH}`, salesEmail: 'sales@vatman.local' };
+  const contacts: Contacts = {
+    ...DEFAULT_CONTACTS,
+    herdSiteUrl: `${config.webUrl}${HERD_SITE_PATH}`,
+    salesEmail: 'sales@vatman.local',
+    ...(config.liveMonitoringUrl ? { liveMonitoringUrl: config.liveMonitoringUrl } : {}),
+  };
   const enquiryTopic = sns.ensureEmailTopic('vatman-local-enquiries', contacts.salesEmail);
-  return { sns, contacts, enquiryTopic };
+  // SQS: the ingest's dead-letter queue (the stream's on-failure destination).
+  const sqs = await startSqs(config.ports.sqs);
+  closers.addServer(sqs.server);
+  return { sns, contacts, enquiryTopic, sqs };
 };
 
 /** The dairy company's gateway, with its token in SSM Parameter Store (read at run time, as in AWS). */

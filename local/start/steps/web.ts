@@ -24,6 +24,7 @@ export const startWeb = async (config: LocalConfig, closers: Closers, parts: { a
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
+      ...(contacts.liveMonitoringUrl ? { liveMonitoringUrl: contacts.liveMonitoringUrl } : {}),
     },
     parts.apiUrl,
   );

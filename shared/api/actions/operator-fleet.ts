@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RAW_ARCHIVE_DAYS } from '../../constants';
 import { access, contract } from '../contract';
 
 /*
@@ -27,7 +28,15 @@ export const SEARCH_MIN = 2;
 export const SEARCH_MAX = 100;
 export const SEARCH_PAGE = 10;
 export const SEARCH_KINDS = ['farm', 'device', 'user'] as const;
+/** The ingest's problems page: rejected messages per page, and how much of each payload it shows. */
+export const INGEST_PROBLEMS_PAGE = 50;
+export const REJECTED_PAYLOAD_SHOWN = 500;
+/** How far back the rejected messages are kept: the raw archive's days. */
+export const REJECTED_DAYS_KEPT = RAW_ARCHIVE_DAYS;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/** A blank field means none, as for every filter. */
+const blankAsNone = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 export const operatorFleetInputs = {
   FLEET_SUMMARY: z.object({ type: z.literal('FLEET_SUMMARY') }),
@@ -41,6 +50,20 @@ export const operatorFleetInputs = {
     /** The next page of one kind: the `next` the previous page answered for it. */
     kind: z.enum(SEARCH_KINDS, { error: 'kind must be farm, device or user' }).optional(),
     after: z.string().max(300, 'after is not valid').optional(),
+  }),
+  /** The list behind the overview's ingest health: the dead letters waiting and a day's rejected messages, a page at a time. */
+  INGEST_PROBLEMS: z.object({
+    type: z.literal('INGEST_PROBLEMS'),
+    /** A UTC day, YYYY-MM-DD; none or blank: today. */
+    day: z.preprocess(
+      blankAsNone,
+      z
+        .string({ error: 'day must be a date (YYYY-MM-DD)' })
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'day must be a date (YYYY-MM-DD)')
+        .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'day must be a date (YYYY-MM-DD)')
+        .optional(),
+    ),
+    after: z.preprocess(blankAsNone, z.string().max(300, 'after is not valid').optional()),
   }),
 } as const;
 
@@ -75,11 +98,28 @@ export const fleetSummarySchema = z.object({
     iterator_age_ms: z.number().nullable(),
     /** Records the ingest handed back for a retry in the last 24 hours. */
     retried_24h: z.number().int(),
-    /** Batches given up to the on-failure destination (null where nothing records them: see decision 055). */
-    dead_letters: z.number().int().nullable(),
+    /** Messages in the ingest's dead-letter queue now: batches the stream gave up and messages the rule could not deliver, waiting for a re-drive (decision 075). */
+    dead_letters: z.number().int(),
   }),
 });
 export type FleetSummary = z.infer<typeof fleetSummarySchema>;
+
+export const rejectedMessageSchema = z.object({
+  received_at: z.string(),
+  topic: z.string(),
+  reason: z.string(),
+  /** The payload's first REJECTED_PAYLOAD_SHOWN characters. */
+  payload: z.string(),
+});
+export const ingestProblemsSchema = z.object({
+  day: z.string(),
+  /** As FLEET_SUMMARY's ingest.dead_letters. */
+  dead_letters: z.number().int(),
+  rejected: z.array(rejectedMessageSchema),
+  /** The `after` of the next page; null: this was the last. */
+  next: z.string().nullable(),
+});
+export type IngestProblems = z.infer<typeof ingestProblemsSchema>;
 
 export const searchHitSchema = z.object({
   kind: z.enum(SEARCH_KINDS),
@@ -105,4 +145,5 @@ const fleet = access.operator('Installer');
 export const operatorFleetContracts = {
   FLEET_SUMMARY: contract({ path: PATH, type: 'FLEET_SUMMARY', input: operatorFleetInputs.FLEET_SUMMARY, answer: fleetSummarySchema, access: fleet }),
   OPERATOR_SEARCH: contract({ path: PATH, type: 'OPERATOR_SEARCH', input: operatorFleetInputs.OPERATOR_SEARCH, answer: searchAnswerSchema, access: fleet }),
+  INGEST_PROBLEMS: contract({ path: PATH, type: 'INGEST_PROBLEMS', input: operatorFleetInputs.INGEST_PROBLEMS, answer: ingestProblemsSchema, access: fleet }),
 } as const;

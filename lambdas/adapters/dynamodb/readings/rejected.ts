@@ -1,4 +1,4 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RAW_ARCHIVE_DAYS } from '../../../../shared/constants';
 import { dayOf } from '../../../../shared/time/utc';
 import { readingsKeys as k } from '../keys';
@@ -8,6 +8,8 @@ import type { RejectedMessages } from '../../../ports/readings';
 
 /** A rejected message keeps at most this much of its payload. */
 const PAYLOAD_LIMIT = 8_192;
+
+const rejectedOf = (i: Record<string, unknown>) => ({ received_at: String(i.received_at), topic: String(i.topic), reason: String(i.reason), payload: String(i.payload) });
 
 export const rejectedMessages = (doc: DynamoDBDocumentClient, table: string): RejectedMessages => ({
   async putRejected(message, digest) {
@@ -26,6 +28,21 @@ export const rejectedMessages = (doc: DynamoDBDocumentClient, table: string): Re
 
   async listRejected(day) {
     const items = await queryAll(doc, table, { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': k.rejectedPartition(day) } });
-    return items.map((i) => ({ received_at: String(i.received_at), topic: String(i.topic), reason: String(i.reason), payload: String(i.payload) }));
+    return items.map(rejectedOf);
+  },
+
+  async pageRejected(day, limit, after) {
+    const pk = k.rejectedPartition(day);
+    const page = await doc.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': pk },
+        Limit: limit,
+        ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
+      }),
+    );
+    const next = page.LastEvaluatedKey?.sk;
+    return { items: (page.Items ?? []).map(rejectedOf), ...(typeof next === 'string' ? { next } : {}) };
   },
 });

@@ -10,3 +10,10 @@ export const fleetSummaryQuery = (client: ApiClient) =>
     queryFn: ({ signal }) => client.call(c.FLEET_SUMMARY, {}, { signal }),
     refetchInterval: DASHBOARD_REFRESH_MS,
   });
+
+/** A UTC day's rejected messages a page at a time, with the dead letters waiting (INGEST_PROBLEMS). */
+export const ingestProblemsQuery = (client: ApiClient, day: string, after: string | undefined) =>
+  queryOptions({
+    queryKey: ['fleet', 'ingest', day, after ?? ''],
+    queryFn: ({ signal }) => client.call(c.INGEST_PROBLEMS, { day, ...(after ? { after } : {}) }, { signal }),
+  });

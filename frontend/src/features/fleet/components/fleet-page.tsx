@@ -99,7 +99,8 @@ function Ingest({ ingest }: { readonly ingest: FleetSummary['ingest'] }) {
         <Figure label="Iterator age" value={ageText(ingest.iterator_age_ms)} />
         <Figure label="Last batch" value={ingest.last_batch_at ? formatWhen(ingest.last_batch_at, FLEET_ZONE) : 'none in 24 hours'} />
         <Figure label="Records retried (24 h)" value={ingest.retried_24h} />
-        <Figure label="Dead letters (24 h)" value={ingest.dead_letters ?? 'see the DeadLetters alarm'} />
+        <Figure label="Dead letters waiting" value={ingest.dead_letters} to={paths.fleetIngest.to()} />
+        <Figure label="Rejected messages" value="Today's list" to={paths.fleetIngest.to()} />
       </dl>
     </section>
   );

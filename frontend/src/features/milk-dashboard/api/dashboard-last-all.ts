@@ -32,9 +32,12 @@ export const fetchCsvRange = (client: ApiClient, farmId: string, range: ChartRan
  * when the vats changed in between it asks for the whole range. `points` is the charts' width in
  * pixels: the server answers at most two readings a pixel (min/max buckets, peaks and alarm lines kept).
  */
+/** The key of every range answer of a farm (the start of each range's own key). */
+export const dashboardLastAllFarmKey = (farmId: string) => ['farmer-dashboard-last-all', farmId] as const;
+
 export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: ChartRange, today: string, points?: number) =>
   queryOptions({
-    queryKey: ['farmer-dashboard-last-all', farmId, range, points],
+    queryKey: [...dashboardLastAllFarmKey(farmId), range, points],
     queryFn: async ({ signal, client: queries, queryKey }) => {
       const fetchRange = (since?: string) =>
         client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), ...(points ? { points } : {}), ...(since ? { since } : {}) }, { signal, onError: () => undefined });

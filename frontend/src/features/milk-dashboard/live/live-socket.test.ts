@@ -56,7 +56,7 @@ describe('the live-updates socket (issue 26)', () => {
     expect(socket.sent).toEqual([JSON.stringify({ action: 'subscribe', farm: 'farm-1', token: 'tok en' })]);
     socket.answer({ type: 'subscribed', farm: 'farm-1' });
     expect(states.at(-1)).toBe('live');
-    const reading = { type: 'reading', farm: 'farm-1', device: 'dev-1', published_at: '2026-03-10T12:00:00Z', milk_volume: 10, temp1: 4, agitator_status: 1 };
+    const reading = { type: 'reading', farm: 'farm-1', device: 'dev-1', published_at: '2026-03-10T12:00:00Z', milk_volume: 10, milk_level: 80, temp1: 4, agitator_status: 1, state_machine: 'storage' };
     socket.answer(reading);
     socket.answer({ ...reading, farm: 'farm-2' });
     socket.answer({ type: 'reading', farm: 'farm-1' });

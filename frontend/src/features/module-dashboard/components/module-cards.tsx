@@ -190,6 +190,18 @@ export function HerdCard({ href }: { readonly href: string }) {
   );
 }
 
+/** The sibling live-monitoring site on another sub-domain (farmer §1), when the config names it. */
+export function LiveMonitoringCard({ href }: { readonly href: string }) {
+  return (
+    <section className="module-card module-card--herd" aria-label="Live monitoring">
+      <a className="herd-link" href={href} target="_blank" rel="noopener noreferrer">
+        <span className="module-card__title">Live monitoring</span>
+        <span className="herd-link__text">Open the live-monitoring site</span>
+      </a>
+    </section>
+  );
+}
+
 /**
  * The way to the Enquiry page (farmer §1: farmers register interest in other monitoring
  * solutions; §2.16). Shown on the module dashboard, where the modules a farm lacks are missing.

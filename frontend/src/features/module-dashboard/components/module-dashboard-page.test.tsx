@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Farm, KnodeAsset } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
@@ -6,6 +7,7 @@ import { build } from '../../../testing/build';
 import { fakeApi, stubWebConfig } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
 import { effluentState, reading } from './module-cards';
+import { hasSeen, markSeen, SEEN_FLAG_COOKIES } from '../utils/seen-flags';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
@@ -104,6 +106,52 @@ describe('/dashboard (farmer §2.4)', () => {
     await openDashboard({ user: { is_herd_enabled: 1, token_id: 'tok' } });
     await waitFor(() => expect(fetch).toHaveBeenCalled());
     expect(screen.queryByRole('region', { name: 'Herd' })).not.toBeInTheDocument();
+  });
+
+  it('farmer row 2: links to the sibling live-monitoring site named in the config', async () => {
+    stubWebConfig({ liveMonitoringUrl: 'https://live.example/' });
+    await openDashboard();
+    const link = within(await screen.findByRole('region', { name: 'Live monitoring' })).getByRole('link');
+    expect(link).toHaveAttribute('href', 'https://live.example/');
+  });
+
+  it('farmer row 2: no live-monitoring link when the config names no site (never a dead link)', async () => {
+    stubWebConfig();
+    await openDashboard();
+    await waitFor(() => expect(fetch).toHaveBeenCalled());
+    expect(screen.queryByRole('region', { name: 'Live monitoring' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /live-monitoring/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('promotion banners (farmer row 126: two seen-flag cookies, 100 years)', () => {
+  const clearSeen = () => {
+    for (const name of Object.values(SEEN_FLAG_COOKIES)) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  };
+  beforeEach(clearSeen);
+  afterEach(clearSeen);
+
+  it('farmer row 126: shows both banners until each is closed; a closed one sets its own seen flag and never shows again', async () => {
+    const first = await openDashboard();
+    const compliance = await screen.findByRole('complementary', { name: 'Your cooling compliance record' });
+    expect(within(compliance).getByRole('link', { name: 'Open the compliance record' })).toHaveAttribute('href', '/dts/compliance');
+    expect(screen.getByRole('complementary', { name: 'Vat-Man Auto runs your vat for you' })).toBeInTheDocument();
+    await userEvent.setup().click(within(compliance).getByRole('button', { name: 'Close: Your cooling compliance record' }));
+    expect(screen.queryByRole('complementary', { name: 'Your cooling compliance record' })).not.toBeInTheDocument();
+    expect(document.cookie).toContain(`${SEEN_FLAG_COOKIES.compliance}=1`);
+    expect(document.cookie).not.toContain(`${SEEN_FLAG_COOKIES.auto}=`);
+    first.unmount();
+    await openDashboard();
+    expect(await screen.findByRole('complementary', { name: 'Vat-Man Auto runs your vat for you' })).toBeInTheDocument();
+    expect(screen.queryByRole('complementary', { name: 'Your cooling compliance record' })).not.toBeInTheDocument();
+  });
+
+  it('farmer row 126: the seen flag is written to last 100 years', () => {
+    const jar = { cookie: '' };
+    markSeen('auto', jar, new Date('2026-03-01T00:00:00Z'));
+    expect(jar.cookie).toBe(`${SEEN_FLAG_COOKIES.auto}=1; expires=${new Date('2126-03-01T00:00:00Z').toUTCString()}; path=/; SameSite=Lax`);
+    expect(hasSeen('auto', { cookie: `other=1; ${SEEN_FLAG_COOKIES.auto}=1` })).toBe(true);
+    expect(hasSeen('compliance', { cookie: `${SEEN_FLAG_COOKIES.auto}=1` })).toBe(false);
   });
 });
 

@@ -210,14 +210,26 @@ describe('top bar (farmer §2.2)', () => {
     await waitFor(() => expect(api.callsOf('USER_ONE_GET_BY_TOKEN')).toHaveLength(2));
   });
 
-  it('the user menu holds Profile, Notification Settings and Logout', async () => {
+  it('the user menu holds Profile, Notification Settings, Help and Logout', async () => {
     const { user } = await openShell();
     await ready();
     await user.click(screen.getByRole('button', { name: /^Account/ }));
     const menu = screen.getByRole('menu', { name: 'Account' });
     expect(within(menu).getByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/dts/user/profile');
     expect(within(menu).getByRole('menuitem', { name: 'Notification Settings' })).toHaveAttribute('href', '/dts/user/setting');
+    expect(within(menu).getByRole('menuitem', { name: 'Help' })).toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Logout' })).toBeInTheDocument();
+  });
+
+  it('farmer row 224: Help in the user menu opens the help player', async () => {
+    const { user } = await openShell();
+    await ready();
+    await user.click(screen.getByRole('button', { name: /^Account/ }));
+    await user.click(screen.getByRole('menuitem', { name: 'Help' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Help' });
+    expect(within(dialog).getByRole('status', { name: 'Player' })).toHaveTextContent('Starts in 3 seconds');
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog', { name: 'Help' })).not.toBeInTheDocument();
   });
 
   it.each([

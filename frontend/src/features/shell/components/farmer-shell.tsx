@@ -25,6 +25,8 @@ import { SideMenuToggle } from '../../../components/side-menu-toggle';
 
 /** The operators' search loads with their first shell, never with a farmer's. */
 const OperatorSearch = lazy(async () => ({ default: (await import('./operator-search')).OperatorSearch }));
+/** The help player loads when it is first opened. */
+const HelpPlayer = lazy(async () => ({ default: (await import('./help-player')).HelpPlayer }));
 
 export const LOGOUT_TITLE = 'Are you sure you want to logout?';
 export const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use the service.';
@@ -69,6 +71,7 @@ export function FarmerShell() {
   const herdSiteUrl = useWebConfig()?.herdSiteUrl;
   const [storedFarmId, setStoredFarmId] = useState(() => readSelectedFarm());
   const [menuOpen, setMenuOpen] = useState(isWide);
+  const [helpOpen, setHelpOpen] = useState(false);
   /** The §6 rule keeps a user without farms on this page (a herd user on the module dashboard). */
   const [stayWithoutFarm, setStayWithoutFarm] = useState<string | null>(null);
 
@@ -206,7 +209,7 @@ export function FarmerShell() {
         <button type="button" className="topbar__icon" aria-label="Refresh" title="Refresh" onClick={() => void reload()}>
           <Icon name="refresh" />
         </button>
-        <UserMenu user={user} onLogout={logout} />
+        <UserMenu user={user} onLogout={logout} onHelp={() => setHelpOpen(true)} />
       </header>
       <div className="shell__body">
         {menuOpen && (
@@ -222,6 +225,11 @@ export function FarmerShell() {
           <Outlet context={context} />
         </main>
       </div>
+      {helpOpen && (
+        <Suspense fallback={null}>
+          <HelpPlayer onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -3,11 +3,10 @@ import type { User } from '@shared/entities/user';
 import { paths } from '../../../config/paths';
 import { useMenu } from '../../../lib/use-menu';
 
-/** The top bar's user menu (farmer §2.2): Profile, Notification Settings, Logout. */
-export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstName' | 'lastName'>; readonly onLogout: () => void }) {
+/** The top bar's user menu (farmer §2.2): Profile, Notification Settings, Help (the help player, §9), Logout. */
+export function UserMenu({ user, onLogout, onHelp }: { readonly user: Pick<User, 'firstName' | 'lastName'>; readonly onLogout: () => void; readonly onHelp: () => void }) {
   const { open, close, menuId, rootRef, buttonProps } = useMenu();
   const initials = `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase() || '?';
-
 
   return (
     <div className="user-menu" ref={rootRef}>
@@ -32,6 +31,19 @@ export function UserMenu({ user, onLogout }: { readonly user: Pick<User, 'firstN
             <Link role="menuitem" className="user-menu__item" to={paths.userSettings.to()} onClick={close}>
               Notification Settings
             </Link>
+          </li>
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              className="user-menu__item"
+              onClick={() => {
+                close();
+                onHelp();
+              }}
+            >
+              Help
+            </button>
           </li>
           <li role="none">
             <button

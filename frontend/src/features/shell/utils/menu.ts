@@ -54,7 +54,7 @@ const OPERATIONS = 'Operations';
 const INSTALLER = 'Installer tools';
 const TOOLS = 'Tools';
 
-const fleet: MenuItem = { label: FLEET_LABEL, to: paths.fleet.to(), group: OPERATIONS };
+const fleet: MenuItem = { label: FLEET_LABEL, to: paths.fleet.to(), group: OPERATIONS, covers: [paths.fleetIngest.pattern] };
 const devices: MenuItem = { label: 'Devices', to: paths.devices.to(), group: OPERATIONS, covers: [paths.device.pattern, paths.virtualDevices.pattern] };
 /** Operator §2's installer pages, in the order an install goes. */
 const installerTools: readonly MenuItem[] = [

@@ -1,0 +1,20 @@
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { optionalEnv, requireEnv } from '../../lib/env';
+import { INGEST_DEAD_LETTERS_URL_ENV, type DeadLetterQueue } from '../../ports/fleet';
+
+/**
+ * The ingest's dead-letter queue by GetQueueAttributes: the count SQS keeps, one call, whatever
+ * the queue holds. The SDK sends each call to the queue URL's host, so locally the SQS stand-in
+ * (local/stand-ins/sqs.ts) answers it with no endpoint setting.
+ */
+const sqsDeadLetterQueue = (client: SQSClient, queueUrl: string): DeadLetterQueue => ({
+  async count() {
+    const { Attributes: a = {} } = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    );
+    return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0);
+  },
+});
+
+export const deadLetterQueueFromEnv = (env: NodeJS.ProcessEnv = process.env): DeadLetterQueue =>
+  sqsDeadLetterQueue(new SQSClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }), requireEnv(INGEST_DEAD_LETTERS_URL_ENV, env));
