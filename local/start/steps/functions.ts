@@ -1,7 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KinesisStreamBatchResponse } from 'aws-lambda';
-import { createDocumentClient } from '../../../lambdas/adapters/dynamodb/client';
 import { INGEST_FUNCTION, INGEST_STREAM } from '../../../lambdas/ports/function-settings';
 import { createLogger } from '../../../lambdas/lib/logger';
 import { createTokenVerifier } from '../../../lambdas/lib/token-verifier';
