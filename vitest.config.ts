@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // The compliance PDF test (issue 26) renders the record with the web app's own builder.
+        // The compliance PDF test renders the record with the web app's own builder.
         resolve: { alias: { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) } },
         test: {
           name: 'node',

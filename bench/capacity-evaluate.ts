@@ -1,5 +1,5 @@
 /**
- * `npm run evaluate` (issue 25): the capacity forecast's accuracy over simulated weeks.
+ * `npm run evaluate`: the capacity forecast's accuracy over simulated weeks.
  * The simulator's vat model (local/simulator/vat-model.ts: two milkings a day of 35-45 % of the
  * vat at about 05:30 and 15:30 farm time with their own noise, a collection when the next milking
  * would overflow, random faults) feeds the alert engine minute by minute, as the ingest would; at

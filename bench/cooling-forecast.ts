@@ -1,5 +1,5 @@
 /**
- * The cooling forecast's accuracy (issue 25; `npm run evaluate`, and part of `npm run bench`): the
+ * The cooling forecast's accuracy (`npm run evaluate`, and part of `npm run bench`): the
  * simulator's vats over simulated weeks with its random faults (chiller off, power cut, agitator
  * stopped, warm plate, offline), the prediction of shared/compliance/cooling-forecast.ts made 30 and
  * 60 minutes after each milking ended, against when the vat really reached 6 °C. Needs no local

@@ -8,7 +8,7 @@
  * vat. Flat synthetic readings compress about 200:1 and thin to nothing, so they said little about
  * what a farm's month costs. Timed twice: as the web app asks (`points` = a 400-pixel chart) and
  * without `points` (the server's default, 1,500 a vat); each prints its JSON and what brotli and
- * gzip make of it (the stack's own encoder), against issue 39's targets.
+ * gzip make of it (the stack's own encoder), against the range targets.
  *
  * DynamoDB requests and bytes are counted with a middleware on a document client of this process:
  * the action runs in-process on it with the same input (the Lambda behind the gateway has its own
@@ -51,7 +51,7 @@ const FAULTS: readonly HistoryFault[] = [
   { kind: 'offline', atMinute: 12 * 1440 + 600, minutes: 180 },
   { kind: 'power_cut', atMinute: 20 * 1440 + 200, minutes: 60 },
 ];
-/** Issue 39: a 30-day 4-vat range for a 400-pixel chart. */
+/** A 30-day 4-vat range for a 400-pixel chart. */
 const CHART_POINTS = 400;
 const TARGET = { jsonBytes: 800_000, brotliBytes: 80_000, p95Ms: 150 };
 

@@ -178,7 +178,7 @@ export const benchIngest = async (facts: LocalFacts, drained: () => Promise<void
   // compiler runs on background threads of this process: in the first 10,000 messages it used
   // about as much CPU as the two containers' threads, after them a third of it) happen once per
   // container, not per message (a sustained rate is a warm one; dynalite is warm from the raw
-  // measures by then). BENCH_INGEST_WARMUP=1 gives the measure before issue 14 (one message each).
+  // measures by then). BENCH_INGEST_WARMUP=1 gives the measure before (one message each).
   // The timed messages go on from where the warm-up left off: a vat's level that jumped back at
   // the first timed message read as a tanker collection, which raised 'Collection not collected in
   // estimated time' (701) for every device an hour later, each alert's deliveries adding about a

@@ -14,7 +14,7 @@ import { HANDLER_BUNDLING } from '../cdk/lib/constructs/vat-man-function';
 import { apiHandlerEntry, functionEntry, REPO_ROOT, triggerEntry } from '../cdk/lib/paths';
 import { ENDPOINTS } from '../shared/api/endpoints';
 
-/** Issue 14's targets. */
+/** The Lambda size and start-up targets. */
 const MAX_BUNDLE_BYTES = 300_000;
 const MAX_INIT_MS = 100;
 const IMPORTS = 3;

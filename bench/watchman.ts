@@ -1,5 +1,5 @@
 /**
- * Watchman at scale (issue 22): one run over 10,000 simulated farms (40,000 vats) in one process,
+ * Watchman at scale: one run over 10,000 simulated farms (40,000 vats) in one process,
  * as one Lambda invocation would do it. Target: at most 60 s.
  *
  * What is real: the job (lambdas/watchman/job.ts) with its rules, its pool of farms worked on at

@@ -34,7 +34,7 @@ const SAVE = process.env.SAVE;
 const FARMER = 'farmer@vatman.local';
 const FARM = 'farm-auto';
 
-/** Issue 14's targets. */
+/** The web app's load targets. */
 const TARGETS = { performance: 95, accessibility: 100, dashboardTbtMs: 200, initialJsKb: { '/dts/login': 120, '/dts/dashboard': 200 } as Record<string, number> };
 
 interface Figures {
@@ -146,7 +146,7 @@ try {
       const runs: Figures[] = [];
       for (let k = 0; k < RUNS; k++) {
         // A first visit with the session kept: the HTTP cache emptied, the service worker (the
-        // dashboard registers one, issue 26) unregistered and its Cache Storage cleared, so no run
+        // dashboard registers one) unregistered and its Cache Storage cleared, so no run
         // loads its scripts from the previous run's worker; localStorage (Amplify's session) stays.
         await firstVisit(p, web);
         const result = await lighthouse(`${web}${route}`, flags, undefined, p);

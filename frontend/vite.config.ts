@@ -25,7 +25,7 @@ export default defineConfig({
     // Not on every page: on the sign-in page Amplify loads after the first paint, outside its
     // initial JavaScript (the route budget's count); preloaded, it would be 23 kB of it.
     firstScreenPreload([{ path: '/dts/dashboard', modules: DASHBOARD_FIRST_LOAD_MODULES }]),
-    // The offline app (issue 26): sw.js caches the shell and the dashboard's last answers.
+    // The offline app: sw.js caches the shell and the dashboard's last answers.
     serviceWorker(),
     // `npm run dev:web` only: the API and config.json of a running `npm start`.
     localStackDev(`http://localhost:${tcpPortOf('web')}`),
@@ -37,7 +37,7 @@ export default defineConfig({
     outDir: here('dist'),
     emptyOutDir: true,
     sourcemap: true,
-    // Every browser the app supports preloads modules itself; the polyfill only weighed on each first load (issue 14).
+    // Every browser the app supports preloads modules itself; the polyfill only weighed on each first load.
     modulePreload: { polyfill: false },
     // The largest chunk is the compliance PDF's Unicode fonts and font engine (fontkit, about 860 kB),
     // loaded only to print a record with macrons, and the API reference's renderer (Redoc, about
@@ -47,10 +47,10 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // Start-up's early API calls (issue 14): a small chunk that needs neither the screen's code
+            // Start-up's early API calls: a small chunk that needs neither the screen's code
             // nor zod, so the calls go out while those download. The farmer chunk imports its modules.
             { ...firstScreenGroup({ name: 'early-calls', entry: MAIN, roots: [here('src/features/shell/api/early-calls.ts')] }), priority: 2 },
-            // The farmer shell and the milk dashboard, zod and the contracts included, in one chunk rather than 30-odd (issue 14).
+            // The farmer shell and the milk dashboard, zod and the contracts included, in one chunk rather than 30-odd.
             { ...firstScreenGroup({ name: 'farmer', entry: MAIN, roots: DASHBOARD_SCREEN_MODULES }), priority: 1 },
             // React and React DOM (about 65 kB gzipped) in one chunk beside the entry, not in it: two files
             // download side by side (index.html preloads it); React and its JSX runtime no longer two more.

@@ -1,5 +1,5 @@
 /**
- * `npm run watchman`: one Watchman run (issue 22) against the running local stack (`npm start`),
+ * `npm run watchman`: one Watchman run against the running local stack (`npm start`),
  * as its hourly schedule would run it: the same handler, the tables named in .data/local.json.
  * Prints the run record (or why it did not run: on_status off, or another run holds the lease).
  */

@@ -4,7 +4,7 @@
  */
 export interface WebConfig {
   readonly apiUrl: string;
-  /** The live-updates WebSocket (issue 26: wss:// in AWS); without it the dashboard refreshes every 120 s only. */
+  /** The live-updates WebSocket (wss:// in AWS); without it the dashboard refreshes every 120 s only. */
   readonly liveUrl?: string;
   readonly region: string;
   readonly userPoolId: string;
@@ -36,7 +36,7 @@ export interface WebConfig {
 }
 
 /*
- * Checked by hand rather than with zod (issue 14): the web app parses this before its first paint,
+ * Checked by hand rather than with zod: the web app parses this before its first paint,
  * and zod (about 25 kB gzipped, its core alone 15 kB) would ride on every page's first load.
  */
 type Check = (value: unknown) => string | null;

@@ -53,12 +53,12 @@ export interface VatManStackProps extends StackProps {
    */
   readonly farmFlagUserIds?: readonly string[];
   /**
-   * The dairy company's gateway (issue 21): its URL and the SSM SecureString of its token.
+   * The dairy company's gateway: its URL and the SSM SecureString of its token.
    * @default URL from the SSM parameter /vatman/dairy-gateway-url at deploy time, token in /vatman/dairy-gateway-token
    */
   readonly dairyGateway?: { readonly url?: string; readonly tokenParameterName: string };
   /**
-   * Minutes between Watchman runs (issue 22), from `-c watchmanRateMinutes`.
+   * Minutes between Watchman runs, from `-c watchmanRateMinutes`.
    * @default 60
    */
   readonly watchmanRateMinutes?: number;
@@ -116,15 +116,15 @@ export class VatManStack extends Stack {
       removalPolicy,
       logRetention,
     });
-    // The web app calls the API through CloudFront, where the WAF web ACL limits each IP (issue 13),
-    // on its own origin (the web distribution's /api/*, issue 14: no CORS preflight).
+    // The web app calls the API through CloudFront, where the WAF web ACL limits each IP,
+    // on its own origin (the web distribution's /api/*: no CORS preflight).
     this.apiEdge = new ApiEdge(this, 'ApiEdge', { httpApi: this.api.httpApi, distribution: this.web.distribution, siteUrl: this.web.url, originSecret: this.api.originSecret });
     // The endpoint Lambdas start requiring the origin header only once CloudFront sends it
     // everywhere: CloudFormation finishes a distribution when it is deployed to every edge, so the
     // first deploy of the check (or of a new secret's header) refuses no farmer in between.
     for (const fn of this.api.functions.values()) fn.function.node.addDependency(this.apiEdge.distribution);
 
-    // Alerts (issue 6): the engine in the ingest, the scheduled sweep, controller-settings replies.
+    // Alerts: the engine in the ingest, the scheduled sweep, controller-settings replies.
     this.alertEngine = new AlertEngine(this, 'AlertEngine', {
       data: this.data,
       alerts: this.alerts,
@@ -135,9 +135,9 @@ export class VatManStack extends Stack {
       logRetention,
     });
 
-    // The dairy-company link (issue 21): the gateway's URL from context or, by default, SSM at
+    // The dairy-company link: the gateway's URL from context or, by default, SSM at
     // deploy time (a deploy without it fails loudly); its token stays in SSM and is read at run time.
-    // Live updates (issue 26): the WebSocket API the dashboard listens on; the ingest pushes to it.
+    // Live updates: the WebSocket API the dashboard listens on; the ingest pushes to it.
     this.live = new Live(this, 'Live', {
       distribution: this.web.distribution,
       siteUrl: this.web.url,
@@ -161,7 +161,7 @@ export class VatManStack extends Stack {
       logRetention,
     });
 
-    // Watchman (issue 22): hourly unless -c watchmanRateMinutes says otherwise.
+    // Watchman: hourly unless -c watchmanRateMinutes says otherwise.
     this.watchman = new Watchman(this, 'Watchman', { data: this.data, rateMinutes: props.watchmanRateMinutes, removalPolicy, logRetention });
     // New Install and reissue runs stopped part way are finished or undone (docs/decisions/040).
     this.installReconciler = new InstallReconciler(this, 'InstallReconciler', { data: this.data, devicePolicyName: this.telemetry.devicePolicy.ref, removalPolicy, logRetention });
@@ -176,13 +176,13 @@ export class VatManStack extends Stack {
     // verification a link to the profile page (§2.10), the phone's text the bare code.
     trigger('CustomMessageTrigger', 'custom-message', 'Vat-Man Cognito CustomMessage: links in the reset and verification emails', UserPoolOperation.CUSTOM_MESSAGE, { WEB_URL: this.web.url });
 
-    // Every self-service sign-up passes the bot-check (issue 13), through USER_SIGN_UP or straight
+    // Every self-service sign-up passes the bot-check, through USER_SIGN_UP or straight
     // to Cognito's public SignUp; the answer rides in ValidationData (lambdas/triggers/sign-up-bot-check.ts).
     const secret = this.api.botCheckSecret;
     const preSignUp = trigger('PreSignUpTrigger', 'pre-sign-up', 'Vat-Man Cognito PreSignUp: the bot-check on every self-service sign-up', UserPoolOperation.PRE_SIGN_UP, { BOT_CHECK: botCheck.mode });
     grantPorts(preSignUp, PRE_SIGN_UP_PORTS, { data: this.data, ...(secret ? { botCheckSecret: secret } : {}) });
 
-    // Every token says whether its user has an authenticator app (issue 13); the operator rule
+    // Every token says whether its user has an authenticator app; the operator rule
     // refuses operator actions without it. Version 2 of the event (Essentials plan) reaches the
     // access token, the bearer the API reads. The read of the user is a separate policy: the
     // function's own default policy would make the pool wait on the role and the role on the pool.

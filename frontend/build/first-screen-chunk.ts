@@ -1,5 +1,5 @@
 /**
- * One chunk for a screen's first load (issue 14). Left to itself the bundler splits the code that
+ * One chunk for a screen's first load. Left to itself the bundler splits the code that
  * the farmer shell and the milk dashboard load together into 30-odd small chunks, one per set of
  * screens sharing each module; over HTTP/1.1 a browser fetches them six at a time, in waves of
  * round trips before the screen can render. This group puts every module the screen's lazy modules

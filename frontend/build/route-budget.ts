@@ -86,7 +86,7 @@ export const formatRouteSize = (size: RouteSize): string =>
 
 /**
  * Prints each route's initial JavaScript after `vite build` and fails the build when one is over
- * its budget (issue 5: the milk dashboard at most 250 kB gzipped, its charts loading lazily).
+ * its budget (the milk dashboard at most 250 kB gzipped, its charts loading lazily).
  */
 export const routeBudgets = (budgets: readonly RouteBudget[]): Plugin => {
   let config: ResolvedConfig | undefined;

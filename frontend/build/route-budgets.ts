@@ -5,13 +5,13 @@ import type { RouteBudget } from './route-budget.ts';
 const here = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 /**
- * The routes' initial JavaScript budgets, gzipped (issue 5, lowered by issue 14): the build fails
+ * The routes' initial JavaScript budgets, gzipped: the build fails
  * over them (vite.config.ts). The milk dashboard's shells and cards within 200 kB, chart.js loading
  * after; the sign-in page within LOGIN_BUDGET_BYTES.
  */
 export const DASHBOARD_BUDGET_BYTES = 200_000;
 /**
- * Issue 14: /dts/login within 120 kB. The entry holds React, the router, the query cache and the
+ * /dts/login within 120 kB. The entry holds React, the router, the query cache and the
  * API client; Amplify (lib/auth-session.ts) and the form's zod checks with Amplify's sign-in load
  * after the first paint (see docs/architecture.md, "Performance budgets").
  */

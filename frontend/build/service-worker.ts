@@ -36,7 +36,7 @@ export const precacheList = (bundleFiles: readonly string[], publicFiles: readon
   ].sort();
 
 /**
- * Writes sw.js (issue 26: the installable, offline app) beside the build: the worker with the
+ * Writes sw.js (the installable, offline app) beside the build: the worker with the
  * build's file list and a version that changes whenever a file name or index.html does, so a new
  * build replaces the cached shell.
  */

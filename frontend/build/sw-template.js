@@ -1,6 +1,6 @@
 /* global self, caches, clients */
 /**
- * Vat-Man's service worker (issue 26: the app opens in the shed with no signal). The build
+ * Vat-Man's service worker (the app opens in the shed with no signal). The build
  * (frontend/build/service-worker.ts) writes the build's file list and version in place of the
  * two constants below.
  *

@@ -4,7 +4,7 @@
  * (shared/web/security-headers.ts), so that check would be a CSP violation on every page load. zod
  * reads this global config when it loads, which is never in the first module (it comes with the
  * screens that call the API), so setting it here, main.tsx's first import, turns the JIT off
- * before then. (It was a classic script in index.html, which blocked the first render: issue 14.)
+ * before then. (It was a classic script in index.html, which blocked the first render.)
  */
 declare global {
   var __zod_globalConfig: Record<string, unknown> | undefined;

@@ -57,7 +57,7 @@ const toWire = (a: StoredActivity) => ({
 });
 
 /**
- * The cooling clock of the vat's last milking (issue 25): while it has ended, the vat was not
+ * The cooling clock of the vat's last milking: while it has ended, the vat was not
  * collected after it and a §9 deadline is still ahead; null otherwise.
  */
 const coolingNow = async (deps: ActivityDeps, device: Device, milking: StoredActivity | undefined, collection: StoredActivity | undefined, now: number) => {
@@ -123,7 +123,7 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
     // The Auto tile's controller status and when it last changed: the last 2 days (the dashboard's
     // default range) are read only for Vat-Man Auto farms, whose vats report it.
     const auto = farm.package === 'Vat-Man Auto';
-    // The reads that do not depend on each other go together (issue 14: this answer is on the
+    // The reads that do not depend on each other go together (this answer is on the
     // dashboard's critical path): the Auto history, the pickups and each vat's own reads.
     const [recent, submitted, perVat] = await Promise.all([
       auto ? deps.readings.readRangeColumns(vats.map((d) => d._id), iso(now - DEFAULT_RANGE_DAYS * DAY), iso(now)) : [],
@@ -172,7 +172,7 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_DASHBOARD_LAST_ALL, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now());
     const vats = await activeVats(deps, farm._id);
-    // The 120 s refresh reads only from the client's newest reading on (issue 14); a cursor before
+    // The 120 s refresh reads only from the client's newest reading on; a cursor before
     // the range asks for the whole range. The reading at `since` is read again so that a state run,
     // a stop or a gap going on across it continues in the answer.
     const since = input.since !== undefined && input.since > range.from ? (input.since < range.to ? input.since : range.to) : undefined;
@@ -308,7 +308,7 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
 
   serve(contracts.FARMER_COLLECTION_LIST, ['farms', 'readings', 'dairy', 'pickupList', 'watchman', 'now'], async (input, { farm, deps }) => {
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
-    // Dockets against the vat (issue 26): the company's dockets on its farms, the entered pickups elsewhere (as calibration).
+    // Dockets against the vat: the company's dockets on its farms, the entered pickups elsewhere (as calibration).
     const company = isDairyCompanyFarm(farm.fonterra_id);
     const [found, pickups, matchingMinutes] = await Promise.all([
       farmActivities(deps, farm._id, range, 'collection'),
@@ -353,10 +353,10 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
   }),
   addPickupAction,
   deletePickupAction,
-  // The cooling compliance record (issue 26).
+  // The cooling compliance record.
   ...farmerComplianceHandlers,
 
-  // The pickups entered on /dts/pickup, of the 30 days of page_index in the farm's days, newest first (issue 24).
+  // The pickups entered on /dts/pickup, of the 30 days of page_index in the farm's days, newest first.
   serve(contracts.FARMER_PICKUP_LIST, ['farms', 'pickups', 'now'], async (input, { farm, caller, deps }) => {
     const range = rangeOf(input, farm, deps.now(), MAX_RANGE_DAYS, true);
     const from = Date.parse(range.from);

@@ -29,7 +29,7 @@ const alertOf = async (alerts: Ports['alerts'], farmId: string, alertId: string)
 
 const unreadOf = (list: readonly StoredNotification[]) => list.filter((n) => visible(n) && n.status === 1).length;
 
-/** The alert's escalation steps (issue 25) with each recipient's name, oldest due first. */
+/** The alert's escalation steps with each recipient's name, oldest due first. */
 const escalationsOf = async (deps: Pick<Ports, 'alerts' | 'farms'>, farmId: string, alertId: string): Promise<EscalationStepWire[]> => {
   const steps = (await deps.alerts.listDeliveries(farmId, alertId)).filter((d) => d.escalation).sort((a, b) => a.due_at.localeCompare(b.due_at));
   const names = new Map<string, string>();

@@ -110,7 +110,7 @@ export const installerHandlers: readonly ServedAction[] = [
     ];
     const message = `Device changes saved for ${farm.fonterra_id}: ${q.productVariant}${q.lowConnectivity ? ', low connectivity' : ''}`;
     if (!writes.length) return { message };
-    // The unit's thing carries the same attributes (issue 20): IoT first, so a refusal there changes
+    // The unit's thing carries the same attributes: IoT first, so a refusal there changes
     // nothing here; a refused commit puts the thing's attributes back.
     await deps.provisioning.updateThing(unit._id, unitAttributes(unit.imei, farm.fonterra_id, q.productVariant, q.lowConnectivity));
     const text = (pkg: string, low: boolean) => `${pkg}, low connectivity ${low ? 'on' : 'off'}`;
@@ -178,7 +178,7 @@ export const installerHandlers: readonly ServedAction[] = [
   }),
 
   /**
-   * New Install (§2, §5; issue 20): provisions for real, as a resumable run keyed by the IMEI
+   * New Install (§2, §5): provisions for real, as a resumable run keyed by the IMEI
    * (lambdas/installer/install-workflow.ts; docs/decisions/040): the supply number claimed, the
    * unit's IoT thing, the farm, its vats, a certificate with the device policy attached to the
    * thing, the unit record, the log entry. The same requestId again resumes the run or answers the

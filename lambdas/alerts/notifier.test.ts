@@ -72,7 +72,7 @@ const world = (
   users: User[],
   prefs: Record<string, Preferences> = {},
   smsUsed = 0,
-  /** Escalation (issue 25): each user's preference, the organization's other users, the alert as stored. */
+  /** Escalation: each user's preference, the organization's other users, the alert as stored. */
   esc?: { settings: Record<string, EscalationSettings>; orgUsers: User[]; stored?: () => StoredNotification },
 ) => {
   const finished = new Map<string, string>();
@@ -332,7 +332,7 @@ describe('the notifier', () => {
   });
 });
 
-describe('escalation of an unread critical alert (issue 25)', () => {
+describe('escalation of an unread critical alert', () => {
   const farmer = user({ _id: 'u1', email: 'farmer@vatman.local' });
   const member = user({ _id: 'o1', email: 'member@vatman.local', phone: '+64211234599' });
   const quiet = user({ _id: 'o2', email: 'quiet@vatman.local', phone: '+64211234598' });

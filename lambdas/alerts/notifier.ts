@@ -58,7 +58,7 @@ const other = (c: DeliveryChannel): DeliveryChannel => (c === 'sms' ? 'email' : 
 const hasVerifiedPhone = (u: User): boolean => u.phone_verify === 2 && Boolean(u.phone);
 
 /**
- * Alert delivery as a queue (issue 12). An alert is first *planned*: one delivery record per
+ * Alert delivery as a queue. An alert is first *planned*: one delivery record per
  * (alert, user, channel) the user's preferences ask for (farmer §3 Alert setting, all on by
  * default), written conditionally so planning twice records nothing twice:
  *  - a text only to a verified phone (phone_verify 2), and only while the farm's monthly text
@@ -132,7 +132,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
       let needEmail = wants.email;
       let note: string | undefined;
       if (wants.text && !recorded.has(`${userId}:sms`)) {
-        // No verified phone, no text (issue 6): the email carries the alert instead.
+        // No verified phone, no text: the email carries the alert instead.
         if (!hasVerifiedPhone(user)) needEmail = true;
         else if ((await addSms(farm, n._id, userId)) === 'allowance') {
           needEmail = true;

@@ -18,7 +18,7 @@ import type { Notifier } from './notifier';
 export interface AlertProcessorDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getDevice'>;
   readonly settings: Pick<AlertSettingsRepository, 'getFarmSettings'>;
-  /** The farms' imported milking windows (issue 18): late milking (1201) follows a farm's window when it has one. */
+  /** The farms' imported milking windows: late milking (1201) follows a farm's window when it has one. */
   readonly milkingWindows?: Pick<MilkingWindowsRepository, 'list'>;
   /** Pickups the farmer submitted (/dts/pickup): the capacity forecast (202) counts them beside detected collections. */
   readonly pickups?: Pick<PickupRepository, 'listPickupsSince'>;
@@ -203,7 +203,7 @@ export const makeAlertProcessor = (deps: AlertProcessorDeps) => {
    * The ingest's hook: a device's new in-order readings (oldest first), after the ingest committed
    * them, in one engine step: each reading is evaluated on the state the one before it left (as
    * one step per reading would), and the whole run is one commit whose outbox holds every
-   * reading's clears and raises in reading order (issue 14: one engine write per device batch
+   * reading's clears and raises in reading order (one engine write per device batch
    * instead of one per reading whose state changed). Readings the engine has seen are skipped.
    */
   const onReadings = async ({ device, readings }: { device: Device; readings: readonly Reading[] }) => {

@@ -11,7 +11,7 @@ import type { WatchmanRepository } from '../ports/watchman';
 import { alertId } from './processor';
 
 const DAY = 86_400_000;
-/** The code of 'Vat reading differs from tanker' (issue 26; 701 is the spec's collection duration). */
+/** The code of 'Vat reading differs from tanker' (701 is the spec's collection duration). */
 export const TANKER_ALERT_TYPE = 702;
 /** How far back collections are read for the alert: 5 collections of a vat picked up every 1–3 days, with room. */
 const ALERT_LOOKBACK_DAYS = 60;

@@ -40,7 +40,7 @@ export const isSynced = (f: Farm): boolean => f.fonterra_api_status && isDairyCo
 const eventKey = (farmId: string, vat: number, kind: DairyEventKind, at: string) => `vatman:${farmId}:${vat}:${kind}:${at}`;
 
 /**
- * The dairy-company exporter (issue 21), run every minute by the schedule. Three steps, each safe
+ * The dairy-company exporter, run every minute by the schedule. Three steps, each safe
  * to repeat and to run twice at once:
  *  1. queue: every finished milking and collection of the synced farms' vats, and every exception
  *     notification (1001-1004, 1201), becomes one queued event (conditional put on its key);

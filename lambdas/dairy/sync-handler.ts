@@ -6,7 +6,7 @@ const log = createLogger({ function: 'dairy-sync' });
 const env = envAtImport();
 
 /**
- * The dairy-company link (issue 21), every minute (EventBridge in AWS, the scheduler stand-in
+ * The dairy-company link, every minute (EventBridge in AWS, the scheduler stand-in
  * locally): queue new events, send what is due, fetch dockets. Overlapping runs are harmless:
  * events are queued by conditional put and sent with their idempotency key.
  */

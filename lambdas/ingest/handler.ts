@@ -19,7 +19,7 @@ export const handler = lazyHandler(async () => {
   const live = optionalEnv(LIVE_ENDPOINT_ENV, env) !== undefined;
   const ports = portsFromEnv(env);
   await ports.load(INGEST_PORTS.filter((p) => live || !(LIVE_PUSH_PORTS as readonly PortName[]).includes(p)));
-  // Live updates (issue 26): each device's new readings to the WebSocket connections watching its farm.
+  // Live updates: each device's new readings to the WebSocket connections watching its farm.
   const push = live
     ? (await import('../live/live')).makeLivePush({ connections: ports.connections, sender: ports.liveSender, log: createLogger({ function: 'ingest', part: 'live' }) })
     : undefined;
@@ -28,7 +28,7 @@ export const handler = lazyHandler(async () => {
     readings: ports.readingsWrite,
     now: () => new Date(),
     log: createLogger({ function: 'ingest' }),
-    // The alert engine (issue 6) steps over each device's in-order readings of a batch, as part of
+    // The alert engine steps over each device's in-order readings of a batch, as part of
     // the device's committed step: a failure fails the device's records, and their retry evaluates them.
     onReadings: alertProcessor(ports, createLogger({ function: 'ingest', part: 'alerts' })).onReadings,
     ...(push ? { onStored: (farm: string, devices: readonly StoredReadings[]) => push.readingsStored(farm, devices) } : {}),

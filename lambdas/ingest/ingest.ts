@@ -16,7 +16,7 @@ export interface IngestDeps {
   readonly now: () => Date;
   readonly log: Logger;
   /**
-   * The alert engine (issue 6), with a device's in-order readings of a batch in one step: part of
+   * The alert engine, with a device's in-order readings of a batch in one step: part of
    * the device's committed step (its outbox), so a crash before it ran is caught up by the next
    * run on the device. Late readings are old news to it.
    */

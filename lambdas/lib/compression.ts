@@ -2,7 +2,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 /**
- * Compressed answers (issue 14). API Gateway HTTP APIs do not compress, so the Lambda does: brotli
+ * Compressed answers. API Gateway HTTP APIs do not compress, so the Lambda does: brotli
  * or gzip as the client's Accept-Encoding allows, the body base64-encoded with isBase64Encoded
  * (HTTP API passes such a body through as bytes, Content-Encoding and all). Small answers go
  * as they are: below this size the headers cost more than compression saves.

@@ -158,7 +158,7 @@ const checkCaller = (rule: Access, caller: Caller | undefined): void => {
   if (rule.kind !== 'operator') return;
   const member = caller.groups.includes('Admin') || rule.groups.some((g) => caller.groups.includes(g));
   if (!member) throw new ForbiddenError();
-  // Operator roles act only with TOTP enrolled (issue 13); the app sends them to the enrolment screen on this message.
+  // Operator roles act only with TOTP enrolled; the app sends them to the enrolment screen on this message.
   if (!caller.totp) throw new ForbiddenError(MSG_TOTP_REQUIRED);
 };
 

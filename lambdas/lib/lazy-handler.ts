@@ -2,7 +2,7 @@ import type { EndpointPath } from '../../shared/api/endpoints';
 import type { ServedAction } from './dispatch';
 
 /**
- * A Lambda handler whose code loads on its first invocation (issue 14: module init ≤ 100 ms).
+ * A Lambda handler whose code loads on its first invocation (module init ≤ 100 ms).
  * The entry file imports only this; the handler's modules (its actions, their zod schemas, the
  * repositories and the AWS SDK clients they `require`) come in by a dynamic import that esbuild
  * keeps lazy inside the one CommonJS bundle (cdk/lib/constructs/vat-man-function.ts

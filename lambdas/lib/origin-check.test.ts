@@ -14,7 +14,7 @@ const call = async (secret: string | undefined, headers: Record<string, string>)
   return { res, handled: handle.mock.calls.length };
 };
 
-describe('the CloudFront origin check (issue 13: the WAF cannot be skipped through execute-api)', () => {
+describe('the CloudFront origin check (the WAF cannot be skipped through execute-api)', () => {
   it('serves a request that carries the secret header CloudFront adds (any case of its name)', async () => {
     expect(await call('s3cret-value', { [ORIGIN_HEADER]: 's3cret-value' })).toMatchObject({ res: { statusCode: 200 }, handled: 1 });
     expect(await call('s3cret-value', { 'X-Vatman-Origin-Verify': 's3cret-value' })).toMatchObject({ res: { statusCode: 200 }, handled: 1 });

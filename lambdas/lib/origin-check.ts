@@ -13,7 +13,7 @@ const same = (a: string, b: string): boolean => {
 
 /**
  * Only requests that came through the API's CloudFront distribution, where the WAF web ACL limits
- * each IP (issue 13), are served: CloudFront adds the secret header, and a request to the API's own
+ * each IP, are served: CloudFront adds the secret header, and a request to the API's own
  * execute-api address, which would skip the WAF, lacks it and gets 403 before its body is read.
  * Without a secret (the local stack, which has no CloudFront) nothing is checked; the stack always
  * sets one (`ORIGIN_VERIFY`, test/infra/vat-man-stack.test.ts).

@@ -128,7 +128,7 @@ export interface LivePush {
 
 /**
  * Each device's newest reading goes to each of the farm's connections (one read of the farm's
- * connections per batch, issue 14); a connection API Gateway says is gone is forgotten. Best
+ * connections per batch); a connection API Gateway says is gone is forgotten. Best
  * effort: the 120 s refresh is the fallback, so a failure is logged, never thrown into the ingest.
  */
 export const makeLivePush = ({ connections, sender, log }: Pick<LiveDeps, 'connections' | 'sender' | 'log'>): LivePush => ({

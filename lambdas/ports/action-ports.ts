@@ -45,10 +45,10 @@ export interface FlagEditors {
 
 export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser' | 'listOrganizationIdsOfFarm'>;
 
-/** The dairy-company link's records (issue 21): the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
+/** The dairy-company link's records: the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
 export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
 
-/** Watchman's settings, runs and open cases, read only (issue 22); the job (lambdas/watchman) writes runs and cases. */
+/** Watchman's settings, runs and open cases, read only; the job (lambdas/watchman) writes runs and cases. */
 export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'countRuns' | 'listOpenCases'>;
 /** The API's one Watchman write: its settings item (a PutItem on `WATCHMAN` keys, cdk/lib/port-grants.ts). */
 export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
@@ -113,7 +113,7 @@ export interface Ports {
   readonly alertRoutes: Pick<AlertEmailTopics, 'status' | 'resend'>;
   /** Cognito group membership: the roles (operator §6), read and changed by Admins. */
   readonly groups: UserGroups;
-  /** The administrative changes (issue 18): read, and appended to by the write port. */
+  /** The administrative changes: read, and appended to by the write port. */
   readonly audit: AuditReader;
   /** An entry alone, for a change outside our tables (a role: Cognito groups), written before it is asked for. */
   readonly auditWrite: Pick<AuditRepository, 'record'>;
@@ -124,7 +124,7 @@ export interface Ports {
   /** The farms' milking windows (operator §3 Farm settings row): read, and written by the import. */
   readonly milkingWindows: MilkingWindowsReader;
   readonly milkingWindowsWrite: MilkingWindowsRepository;
-  /** Watchman (issue 22): settings, runs and open cases; the write port saves the settings. */
+  /** Watchman: settings, runs and open cases; the write port saves the settings. */
   readonly watchman: WatchmanReader;
   readonly watchmanWrite: WatchmanSettingsWriter;
   readonly flagEditors: FlagEditors;
@@ -144,7 +144,7 @@ export interface Ports {
   /** IoT provisioning of a farm's unit (thing, certificate, policy): the installer's alone. */
   readonly provisioning: UnitProvisioning;
   readonly now: () => Date;
-  /** The live-updates WebSocket's connections and the farm each watches (issue 26). */
+  /** The live-updates WebSocket's connections and the farm each watches. */
   readonly connections: ConnectionsRepository;
   /** Messages to WebSocket connections (API Gateway's management API, @connections). */
   readonly liveSender: LiveSender;

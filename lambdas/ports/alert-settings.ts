@@ -19,7 +19,7 @@ export interface AlertSettingsRepository extends AlertEmailRoutes {
   putPreferences(userId: string, prefs: Preferences): Promise<void>;
   /** The users linked to a farm (farm links' gsi1, farmer §1), whom its alerts go to. */
   listUserIdsOfFarm(farmId: string): Promise<string[]>;
-  /** A user's escalation preference (issue 25); DEFAULT_ESCALATION until one is saved. */
+  /** A user's escalation preference; DEFAULT_ESCALATION until one is saved. */
   getEscalation(userId: string): Promise<EscalationSettings>;
   getEscalationOf(userIds: readonly string[]): Promise<Map<string, EscalationSettings>>;
   putEscalation(userId: string, settings: EscalationSettings): Promise<void>;

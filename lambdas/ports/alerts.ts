@@ -29,7 +29,7 @@ export interface StoredNotification extends Notification {
    * raised from readings too old to send (notifier SEND_WITHIN_MS), listed and not sent.
    */
   readonly delivery_state: 'pending' | 'done' | 'too_old';
-  /** Channels sent before deliveries were queue records (issue 12), as `<userId>:<sms|email>`; new alerts keep it empty. */
+  /** Channels sent before deliveries were queue records, as `<userId>:<sms|email>`; new alerts keep it empty. */
   readonly delivered: readonly string[];
 }
 
@@ -67,7 +67,7 @@ export interface Delivery {
   readonly settled_at?: string;
   readonly message_id?: string;
   /**
-   * An escalation step (issue 25, shared/alerts/escalation.ts): 1 the alert again to a farm user,
+   * An escalation step (shared/alerts/escalation.ts): 1 the alert again to a farm user,
    * 2 to an opted-in user of the farm's organization; absent for the alert's first delivery.
    */
   readonly escalation?: 1 | 2;

@@ -34,7 +34,7 @@ export interface IdentityProvider {
   signUp(account: NewAccount, botCheckAnswer: string): Promise<string>;
   /** Deletes an account signUp made, when the rest of the sign-up failed: the email is free for a retry. */
   removeAccount(email: string): Promise<void>;
-  /** Sends the new account's email its verification link (issue 13: the address is unverified until it is followed). */
+  /** Sends the new account's email its verification link (the address is unverified until it is followed). */
   sendEmailVerification(accessToken: string): Promise<void>;
   /** Sends the reset code by email. An unknown email is not an error (nothing is revealed). */
   forgotPassword(email: string): Promise<void>;

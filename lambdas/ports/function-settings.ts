@@ -27,7 +27,7 @@ export const INGEST_FUNCTION = {
    * V8's semi-space (the young generation is two of them and a large-object space as big: three
    * times this). A batch of a few thousand messages lives for its whole processing, so with the
    * default 16 MB most of it outlived two scavenges and was promoted, and the old generation's
-   * marking and compaction kept V8's helper threads busy. At 64 MB (issue 14, `bench/ingest-only.ts`,
+   * marking and compaction kept V8's helper threads busy. At 64 MB (`bench/ingest-only.ts`,
    * per-thread CPU over 40,000 messages) the helper threads used 1.8-2.1 s instead of 2.5-2.6 s and
    * the two containers 3.6 s instead of 3.8-4.0 s, about 6 % of the whole stack's CPU, and the
    * timed messages were all processed in 8.0-8.2 s instead of 8.8-8.9 s.

@@ -30,7 +30,7 @@ export interface UnitCertificate {
 }
 
 /**
- * Provisioning a farm's controller unit on IoT Core (issue 20): one thing per unit, one
+ * Provisioning a farm's controller unit on IoT Core: one thing per unit, one
  * certificate, the device policy (which allows only the thing's own topics) attached to the
  * certificate and the certificate to the thing. Each step has its undo, so NEW_INSTALL leaves
  * nothing half-made when a later step fails; the detaches and deletes take what is already gone as

@@ -1,5 +1,5 @@
 /**
- * The live-updates WebSocket's connections (issue 26), in the Connections table: the connection
+ * The live-updates WebSocket's connections, in the Connections table: the connection
  * (pk `CONN#<id>`, sk `CONN`: its user and the farm it watches) and, per farm, one item per
  * watching connection (pk `LIVE#<farm>`, sk the connection id), so the ingest finds a farm's
  * connections with one Query. Both expire with API Gateway's 2-hour connection limit.

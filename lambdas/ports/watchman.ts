@@ -15,7 +15,7 @@ export const WATCHMAN_PARTITIONS = {
   cases: 'WATCHMAN#CASE',
 } as const;
 
-/** Watchman's records in the Farms table (issue 22; keys in lambdas/adapters/dynamodb/keys.ts). */
+/** Watchman's records in the Farms table (keys in lambdas/adapters/dynamodb/keys.ts). */
 export interface WatchmanRepository {
   getSettings(): Promise<Partial<WatchmanSettings> | undefined>;
   putSettings(settings: WatchmanSettings): Promise<void>;

@@ -2,7 +2,7 @@ import type { PreSignUpTriggerEvent } from 'aws-lambda';
 import { BOT_CHECK_FIELD, type BotCheck } from '../ports/bot-check';
 
 /**
- * The pre-sign-up trigger (issue 13): every self-service sign-up passes the bot-check, whether it
+ * The pre-sign-up trigger: every self-service sign-up passes the bot-check, whether it
  * comes through USER_SIGN_UP or straight to Cognito's public SignUp (which skipped it before).
  * The answer is read from ValidationData (AWS) or ClientMetadata (both; cognito-local passes only
  * that). USER_SIGN_UP creates the account with AdminCreateUser (PreSignUp_AdminCreateUser) and

@@ -6,7 +6,7 @@ const log = createLogger({ function: 'watchman' });
 const env = envAtImport();
 
 /**
- * Watchman (issue 22), hourly (EventBridge in AWS, the scheduler stand-in locally, `npm run
+ * Watchman, hourly (EventBridge in AWS, the scheduler stand-in locally, `npm run
  * watchman` once). A second invocation while one runs finds the lease taken and returns at once.
  */
 export const handler = lazyHandler(async () => {

@@ -90,7 +90,7 @@ const pool = async <T>(items: readonly T[], n: number, work: (item: T) => Promis
 };
 
 /**
- * Watchman (issue 22): for every farm with Watch on (auto_check), classify it, run the fault checks
+ * Watchman: for every farm with Watch on (auto_check), classify it, run the fault checks
  * and the calibration check on its vats, switch its dairy-company sync, open and close cases, and
  * record the run (operator §3's 18 fields). One run at a time (a lease with a conditional write);
  * safe to repeat: cases are opened by a conditional put on farm, vat and check, and a sync flag is

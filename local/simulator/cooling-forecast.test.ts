@@ -10,7 +10,7 @@ import type { FaultKind } from './faults';
 import { createVatModel } from './vat-model';
 
 /**
- * The cooling forecast (issue 25) on traces recorded from the simulator's vat model, healthy and
+ * The cooling forecast on traces recorded from the simulator's vat model, healthy and
  * with the chiller off, and the 'Cooling at risk' alert (105) the engine raises from it.
  */
 const MIN = 60_000;

@@ -7,7 +7,7 @@ import { toReading } from '../../shared/telemetry/reading';
 import type { FaultKind } from './faults';
 import { createVatModel } from './vat-model';
 
-/** The alert engine over realistic fault traces from the simulator's vat model (issue 6). */
+/** The alert engine over realistic fault traces from the simulator's vat model. */
 const vat = { vat_size: 20_000, vat_max_height: 2_600, vat_diameter: 3_200, wedgeHeight: 40, vat_volume_offset: 0 };
 const ctx: AlertContext = { vat, settings: DEFAULT_ALERT_SETTINGS, pro: false, dairyCompany: false, auto: false };
 const START = Date.parse('2025-03-10T00:00:00.000Z');

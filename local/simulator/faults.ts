@@ -16,7 +16,7 @@ export const CONTROLLER_FAULT_KINDS = ['controller_manual', 'controller_off', 'c
  */
 export const SENSOR_FAULT_KINDS = ['radar_drift'] as const;
 /**
- * Faults an installer's Check Install finds (issue 20): weak_signal (the cellular signal drops
+ * Faults an installer's Check Install finds: weak_signal (the cellular signal drops
  * below the §9 thresholds) and sensor_board (the vat's sensor board is missing: no temperature
  * probe reading, and the unit reports no board for that vat). Never random.
  */

@@ -5,7 +5,7 @@ const vat = { vat_size: 14000, vat_max_height: 2438, vat_diameter: 2875, wedgeHe
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 const HOUR = 3_600_000;
 
-/** The radar_drift fault (issue 22): the radar reads 1 mm further per hour, no alarm message, and is right again when it ends. */
+/** The radar_drift fault: the radar reads 1 mm further per hour, no alarm message, and is right again when it ends. */
 describe('radar_drift', () => {
   it('adds a millimetre an hour to the radar distance while it lasts, silently', () => {
     const config = { device: 'vm-drift-1', farmKey: 'DRIFT', timezone: 'Pacific/Auckland', vat, seed: 4 };

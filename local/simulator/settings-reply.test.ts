@@ -7,7 +7,7 @@ import { startSimulator, type SimulatorHandle } from './simulator';
 const UNIT = 'unit-352656100000999';
 
 /**
- * Controller settings (issue 6): a farm's unit answers for the vat it names on its reply topic; a
+ * Controller settings: a farm's unit answers for the vat it names on its reply topic; a
  * vat of a farm without a unit answers on its own.
  */
 describe('simulated controller settings', () => {

@@ -33,7 +33,7 @@ export interface SimFarm {
   readonly timezone: string;
   readonly vats: readonly SimVat[];
   /**
-   * The farm's controller unit (its thing name, unit-<imei>; issue 20): the vats publish on
+   * The farm's controller unit (its thing name, unit-<imei>): the vats publish on
    * dts/<unit>/<vat>/telemetry, and the unit answers Check Install's commands on
    * dts/<unit>/cmd/check. Without one, each vat publishes on its deprecated dts/<device>/telemetry.
    */
@@ -223,7 +223,7 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
     }
   }
   const vats = new Map(entries.flatMap((e) => (e.kind === 'vat' ? [[e.key, e] as const] : [])));
-  /** Each unit's vats (issue 20). */
+  /** Each unit's vats. */
   const units = new Map<string, VatEntry[]>();
   for (const e of vats.values()) if (e.unit) units.set(e.unit, [...(units.get(e.unit) ?? []), e]);
 
@@ -238,10 +238,10 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
     lastError = err.message;
   });
 
-  // Controller settings (issue 6): a unit applies what arrives on dts/<unit>/cmd/settings for the
+  // Controller settings: a unit applies what arrives on dts/<unit>/cmd/settings for the
   // vat it names (a farm without a unit: the vat's own dts/<thing>/cmd/settings) and answers on
   // dts/<thing>/cmd/reply, as the real controller does; not while that vat is offline.
-  // Check Install (issue 20): a unit answers dts/<unit>/cmd/check with its status (unitStatusOf),
+  // Check Install: a unit answers dts/<unit>/cmd/check with its status (unitStatusOf),
   // or not at all while offline.
   const settingsAnswer = (thing: string, vat: unknown): string | undefined => {
     const e = units.has(thing) ? units.get(thing)?.find((v) => v.vatNumber === vat) : vats.get(thing);

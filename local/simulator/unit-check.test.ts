@@ -7,7 +7,7 @@ import { startMqttBroker } from '../stand-ins/mqtt-broker';
 import { WEAK_SIGNAL } from './faults';
 import { startSimulator, type SimulatorHandle } from './simulator';
 
-/** A simulated unit (issue 20): its vats publish on dts/<unit>/<vat>/telemetry, and it answers Check Install. */
+/** A simulated unit: its vats publish on dts/<unit>/<vat>/telemetry, and it answers Check Install. */
 describe('simulated unit and Check Install', () => {
   const UNIT = 'unit-352656100000990';
   let broker: Awaited<ReturnType<typeof startMqttBroker>>;

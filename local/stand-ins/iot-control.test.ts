@@ -10,7 +10,7 @@ import { freePort } from '../../test/support/free-port';
 import { startIotControlPlane, type IotControlPlane } from './iot-control';
 import { issuedBy, localCa } from './local-ca';
 
-/** The IoT control-plane stand-in, spoken to by the real @aws-sdk/client-iot (issue 20). */
+/** The IoT control-plane stand-in, spoken to by the real @aws-sdk/client-iot. */
 let iot: IotControlPlane;
 let client: IoTClient;
 const dir = mkdtempSync(join(tmpdir(), 'vatman-iot-'));

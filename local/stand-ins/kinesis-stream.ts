@@ -53,7 +53,7 @@ export const startKinesisStream = (options: KinesisStandInOptions): KinesisStand
   let stopped = false;
   // A waiting record is kept as put (its data a Buffer, outside the JS heap) and made into the
   // event's record when its batch is taken: a backlog of thousands of records then costs the
-  // garbage collector little each time it runs (issue 14). The records handed on are the same.
+  // garbage collector little each time it runs. The records handed on are the same.
   const shards = Array.from({ length: options.shards }, () => ({ buffer: [] as Waiting[], busy: false, attempts: 0 }));
   /** A partition key's shard (MD5 of the key, as Kinesis does), computed once per key. */
   const shardOfKey = new Map<string, number>();

@@ -1,5 +1,5 @@
 /**
- * Vat capacity forecast (issue 25): when the vat reaches 80 % and full, and when the tanker is
+ * Vat capacity forecast: when the vat reaches 80 % and full, and when the tanker is
  * expected, from the vat's own history. Pure: the alert engine keeps the history in its state
  * (`CapacityHistory`, stepped by `recordMilking` / `recordPickup`) and asks for a forecast at each
  * milking's end (alert 202); the dashboard asks for one to show on the vat card.

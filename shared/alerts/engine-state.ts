@@ -41,7 +41,7 @@ export interface AlertEngineState {
   collectingSince: string | null;
   pickupDue: { at: string; data: AlertData } | null;
   /**
-   * Cooling at risk (105, issue 25): the ended milking being cooled, its last readings (epoch ms,
+   * Cooling at risk (105): the ended milking being cooled, its last readings (epoch ms,
    * °C; the fit's window) and whether 105 was raised for it (once per milking). Absent in a state
    * saved before it.
    */
@@ -60,7 +60,7 @@ export interface AlertContext {
   /** Vat-Man Auto farms get the controller rules (112-114; farmer §2.9 Vat-Man Auto section). */
   readonly auto: boolean;
   /**
-   * The farm's milking window from the admin import (operator §2 settings, issue 18): milkings of
+   * The farm's milking window from the admin import (operator §2 settings): milkings of
    * that session are late (1201) when they end over `buffer_duration` minutes after
    * `end_of_milking` (farm-local HH:mm in `timezone`). Without one, the session's usual end is
    * learned from the previous milkings.

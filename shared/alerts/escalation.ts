@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Escalation of an unread critical alert (issue 25; docs/architecture.md, "Escalation"). Pure
+ * Escalation of an unread critical alert (docs/architecture.md, "Escalation"). Pure
  * rules; the notifier plans the steps as deliveries of the one delivery queue (due later, claimed,
  * sent and retried like any other) and drops a step whose alert was read by the time it is due.
  *  - Step 1: N minutes after the alert was raised, still unread, it is sent again by text to each

@@ -43,7 +43,7 @@ export interface MessageFacts {
   /** IANA zone of the farm: times are shown in local time (farmer §9). */
   readonly timezone: string;
   readonly detail?: string;
-  /** An escalation step (issue 25): the alert is still unread. */
+  /** An escalation step: the alert is still unread. */
   readonly escalation?: 1 | 2;
 }
 

@@ -22,10 +22,10 @@ export const PREFERENCE_KEYS = [
   'effluent',
   'land',
   'weather',
-  /** Issue 25: 'Cooling at risk' (105). */
+  /** 'Cooling at risk' (105). */
   'cooling_at_risk',
   'vat_full_before_pickup',
-  // Issue 26: alert 702, the vat's drop against the tanker's dockets.
+  // Alert 702, the vat's drop against the tanker's dockets.
   'vat_tanker_difference',
 ] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];

@@ -22,7 +22,7 @@ export const NOTIFICATION_TYPES = {
   502: 'OFFLINE',
   601: 'Milking duration variance',
   701: 'Collection not collected in estimated time',
-  /** Issue 26, not in the spec: the vat's drop differs from the tanker's dockets (701 is the spec's collection duration). */
+  /** Not in the spec: the vat's drop differs from the tanker's dockets (701 is the spec's collection duration). */
   702: 'Vat reading differs from tanker',
   1001: 'APC low',
   1002: 'APC moderate',
@@ -30,9 +30,9 @@ export const NOTIFICATION_TYPES = {
   1004: 'APC acceptance risk exceeded',
   1102: 'agitator',
   1201: 'late milking',
-  /** Issue 25: the cooling forecast misses a §9 cooling deadline (docs/architecture.md, Alerts). */
+  /** The cooling forecast misses a §9 cooling deadline (docs/architecture.md, Alerts). */
   105: 'Cooling at risk',
-  /** Issue 25 (docs/architecture.md, Alerts): the capacity forecast says the vat fills before the expected pickup. */
+  /** Beyond the spec (docs/areas/alerts.md): the capacity forecast says the vat fills before the expected pickup. */
   202: 'Vat will be full before pickup',
 } as const;
 export type NotificationType = keyof typeof NOTIFICATION_TYPES;

@@ -38,7 +38,7 @@ export const TEXT_MAX = 2_000;
 /** A JSON-valued field's text: large enough for a whole settings form, small enough to refuse junk. */
 export const JSON_TEXT_MAX = 20_000;
 
-/** An uploaded file (multipart, lambdas/lib/multipart.ts): the milking-window CSV's 1 MB (issue 18). */
+/** An uploaded file (multipart, lambdas/lib/multipart.ts): the milking-window CSV's 1 MB. */
 export const FILE_MAX_BYTES = 1024 * 1024;
 export const MSG_FILE_TOO_LARGE = 'The file may be at most 1 MB.';
 

@@ -4,7 +4,7 @@ import { ENDPOINTS, type Endpoint } from './endpoints';
 import { jsonFields } from './fields';
 
 /**
- * The API reference (issue 41) as an OpenAPI 3.1 document, made from the action contracts and
+ * The API reference as an OpenAPI 3.1 document, made from the action contracts and
  * nothing else: a contract added to shared/api/contracts.ts is in the next `npm run openapi`.
  * The schemas are zod's own JSON Schema (`z.toJSONSchema`, draft 2020-12, which OpenAPI 3.1 uses
  * as is); a JSON-valued field (fields.ts `jsonField`) is described as the text it is on the wire,

@@ -10,7 +10,7 @@
 export const API_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
 
 /**
- * Per caller (issue 13): at most `limit` API requests from one IP address in any window of
+ * Per caller: at most `limit` API requests from one IP address in any window of
  * `windowSeconds`; more get a 429 until the rate falls below it, so one script cannot use up the
  * stage throttle above for every farmer. In AWS the rate-based rule of the distributions' WAF web
  * ACL (cdk/lib/constructs/edge-web-acl.ts); locally the gateway's per-IP window

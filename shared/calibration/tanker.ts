@@ -1,7 +1,7 @@
 import { WATCHMAN_DEFAULTS } from '../constants';
 
 /**
- * Dockets against the vat (issue 26): what the tanker took at a collection beside what left the
+ * Dockets against the vat: what the tanker took at a collection beside what left the
  * vat. The tanker's figure is the dairy company's docket, or on other farms the pickup the farmer
  * entered on /dts/pickup: the one nearest the collection's start within the matching window
  * (Watchman's matching pickup minutes) of its start or end. Calibration's COLLECTIONS uses the same match.

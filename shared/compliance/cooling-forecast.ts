@@ -1,7 +1,7 @@
 import { COOL_FIRST_LIMIT_C, COOL_SECOND_LIMIT_C, coolingRuleDeadlines, type TempSample } from './cooling-rules';
 
 /**
- * The cooling compliance clock (issue 25): while a vat cools after a milking, each first-cooling
+ * The cooling compliance clock: while a vat cools after a milking, each first-cooling
  * rule of farmer §9 (R1: 10 °C within 4 h of the start; R2: 6 °C within the sooner of 6 h from the
  * start and 2 h from the end; deadlines from ./cooling-rules.ts) gets its deadline and a predicted
  * time the vat reaches its limit.

@@ -2,7 +2,7 @@ import { NO_MORE_DATA, RANGE_HALF, RANGE_REVERSED, type RangeResult } from '../a
 import { addDays, daysFrom, localDayOf, localMidnight } from '../time/local-day';
 
 /**
- * The compliance record's period (issue 26). A dairy season runs 1 June to 31 May; without dates
+ * The compliance record's period. A dairy season runs 1 June to 31 May; without dates
  * the record covers the season the farm's today falls in, up to now. Dates are farm-local days, as
  * everywhere; a period is at most a season long (366 days) and may not start after today.
  */

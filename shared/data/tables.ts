@@ -87,7 +87,7 @@ export const TABLES: readonly TableDefinition[] = [
     ttlAttribute: 'expires_at',
   },
   {
-    // The live-updates WebSocket's connections (issue 26): who is connected (CONN#<id>) and which
+    // The live-updates WebSocket's connections: who is connected (CONN#<id>) and which
     // farm each watches (LIVE#<farm>, one item per connection); gone after API Gateway's 2 hours.
     id: 'Connections',
     envVar: 'CONNECTIONS_TABLE',

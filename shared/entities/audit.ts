@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * One administrative change (issue 18): who made it, when, to what, and the value before and
+ * One administrative change: who made it, when, to what, and the value before and
  * after, as the page shows them. Roles, herd flags, farm flags, milking-window imports, packages,
  * low connectivity, device status and names, vat settings and Watchman's settings are recorded; nothing in an entry is a secret (no token ids, no passwords).
  */

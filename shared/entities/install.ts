@@ -28,7 +28,7 @@ export const imeiOfUnitThing = (thingName: string): string | undefined => /^unit
 
 /** IoT attribute values allow no spaces: the variant is kept as lite, pro or auto. */
 const variantAttribute = (pkg: Package): string => pkg.replace(/^Vat-Man /, '').toLowerCase();
-/** The unit's thing attributes (issue 20: imei, supply number, variant, low connectivity). */
+/** The unit's thing attributes (imei, supply number, variant, low connectivity). */
 export const unitAttributes = (imei: string, supplyNumber: string, pkg: Package, lowConnectivity: boolean): Record<string, string> => ({
   imei,
   supply_number: supplyNumber,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Check Install's exchange with a farm's unit (operator §4, §7; issue 20), over MQTT like the
+ * Check Install's exchange with a farm's unit (operator §4, §7), over MQTT like the
  * controller settings (lambdas/adapters/iot/device-commands.ts has the protocol):
  *  - the platform publishes `{ request_id, check }` to `dts/<unit>/cmd/check` (QoS 1);
  *  - the unit answers `{ request_id, return_value: <UnitStatus> }` on `dts/<unit>/cmd/reply`.

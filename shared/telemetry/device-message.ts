@@ -13,7 +13,7 @@ import { knodeUrlSchema } from '../entities/farm';
  * period so devices in the field keep working. New units publish on UNIT_TELEMETRY_TOPIC_FILTER.
  */
 export const TELEMETRY_TOPIC_FILTER = 'dts/+/telemetry';
-/** A unit's vats' readings (issue 20): dts/<unit>/<vat 1-4>/telemetry, one thing per controller unit. */
+/** A unit's vats' readings: dts/<unit>/<vat 1-4>/telemetry, one thing per controller unit. */
 export const UNIT_TELEMETRY_TOPIC_FILTER = 'dts/+/+/telemetry';
 export const unitTelemetryTopic = (unit: string, vat: number): string => `dts/${unit}/${vat}/telemetry`;
 /** Topic a farm's knode gateway publishes its asset readings to (QoS 1). */

@@ -52,7 +52,7 @@ export const initialSnapshot = (): Snapshot => ({ cursor: null, n: 0, detector: 
 /**
  * Replay snapshots are kept every this many hours of data time (at UTC hours 0, 4, 8, …): a replay
  * steps through at most that much more, and a device writes one snapshot a block instead of one an
- * hour (issue 14: a quarter of the ingest's snapshot writes).
+ * hour (a quarter of the ingest's snapshot writes).
  */
 export const SNAPSHOT_HOURS = 4;
 /**

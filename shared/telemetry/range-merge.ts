@@ -7,7 +7,7 @@ type Period = LastAllItem['outageData'][number];
 type Run = LastAllItem['phyStateData'][number];
 
 /**
- * The cursor for FARMER_DASHBOARD_LAST_ALL's `since` (issue 14): the newest reading every vat of an
+ * The cursor for FARMER_DASHBOARD_LAST_ALL's `since`: the newest reading every vat of an
  * answer already has, i.e. the earliest of the vats' last points; a vat without points holds the
  * answer's end. Undefined for an answer without vats.
  */

@@ -2,7 +2,7 @@ import { READING_FIELDS, type Reading } from './reading';
 
 /**
  * The stored shape of one reading (Readings table, `R#<deviceId>#<UTC day>` / `published_at`):
- * the one codec every write and read of a reading item goes through (issue 14).
+ * the one codec every write and read of a reading item goes through.
  *
  * Version 2 (compact): the reading's values other than `published_at` (which is the sort key) in
  * one string attribute `v`, a JSON array in VALUE_FIELDS order, beside `raw` and `expires_at`:

@@ -2,7 +2,7 @@ import { volumeThreshold } from '../calibration/formula';
 import type { WatchmanSettings } from './settings';
 
 /**
- * Watchman's rules (issue 22), pure. The spec names the settings (operator §3, §9), not the
+ * Watchman's rules, pure. The spec names the settings (operator §3, §9), not the
  * algorithms; each rule below is documented in docs/architecture.md ("Watchman").
  */
 

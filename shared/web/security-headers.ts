@@ -7,7 +7,7 @@
  * - styles from the site and inline `style` attributes: React sets sizes and colours inline
  *   (chart heights, level bars, gauges); no inline <script> is allowed;
  * - connections to the site, the API, the live-updates WebSocket and Cognito only;
- * - the service worker and the web app manifest from the site only (issue 26);
+ * - the service worker and the web app manifest from the site only;
  * - no plugins, no framing of the app, forms post only to the site.
  */
 export interface CspOrigins {
@@ -15,7 +15,7 @@ export interface CspOrigins {
   readonly api?: string;
   /** Where Amplify reaches Cognito. */
   readonly cognito: readonly string[];
-  /** The live-updates WebSocket (issue 26): a ws:/wss: origin or host pattern. */
+  /** The live-updates WebSocket: a ws:/wss: origin or host pattern. */
   readonly live?: string;
 }
 
@@ -30,7 +30,7 @@ export const contentSecurityPolicy = ({ api, cognito, live }: CspOrigins): strin
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self' ${[...(api ? [api] : []), ...(live ? [live] : []), ...cognito, ...RECAPTCHA_SCRIPTS].join(' ')}`,
-    // The offline app (issue 26): its service worker and manifest come from the site only.
+    // The offline app: its service worker and manifest come from the site only.
     "worker-src 'self'",
     "manifest-src 'self'",
     `frame-src ${RECAPTCHA_FRAMES.join(' ')}`,

@@ -9,7 +9,7 @@ import { simulateDemoFarm } from '../support/demo-farm-readings';
 /**
  * Every screen a farmer and an operator use, checked with axe-core (WCAG 2.1 A and AA) in
  * Chromium, on the Auto farm with 12 hours of simulated readings (a milking and its cooling), so the cards, tiles, charts and
- * tables are checked with their data (an empty farm hides most of them). Issue 14 asks for
+ * tables are checked with their data (an empty farm hides most of them). The target is
  * accessibility 100; Lighthouse measures two pages, this every page.
  */
 const env = browserTestFile('accessibility');

@@ -4,7 +4,7 @@ import { DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { browserTestFile, signIn, withShot } from '../support/browser';
 
 /**
- * Issue 3's acceptance in Chromium against the local stack: sign-up, sign-in, sign-out, password
+ * In Chromium against the local stack: sign-up, sign-in, sign-out, password
  * reset through the outbox, the validation messages of farmer §5, and where each role lands.
  * One stack for the whole file; each scenario in its own browser context (own Amplify storage).
  */
@@ -64,7 +64,7 @@ const waitForMail = async (to: string, since: number, about: RegExp): Promise<Ou
   throw new Error(`no mail to ${to} in the outbox`);
 };
 
-describe.runIf(run)('accounts in Chromium (issue 3 acceptance)', () => {
+describe.runIf(run)('accounts in Chromium', () => {
   const email = `hemi.${Date.now()}@example.nz`;
   const firstPassword = 'first-pass-1';
   const newPassword = 'second-pass-2';

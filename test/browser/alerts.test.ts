@@ -11,7 +11,7 @@ import { until as waitUntil } from '../support/until';
 import { chillerOffTrace } from '../support/telemetry';
 
 /**
- * Issue 6's acceptance in Chromium against the local stack: a chiller left off on Totara Downs
+ * In Chromium against the local stack: a chiller left off on Totara Downs
  * (farm-pro, Pacific/Auckland) vat 1, published over MQTT with device times, gives 102 then 101,
  * once each; the Alerts tab shows them by vat in the farm's local time (the browser runs in UTC),
  * opening marks read, archiving moves to Archive. Two users on the farm: Aroha with every channel
@@ -97,7 +97,7 @@ const listed = async (token: string) =>
     (n) => n.device.vat_number === 1,
   );
 
-describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
+describe.runIf(run)('alerts in Chromium', () => {
   it("a user turns text off for 'Milk too warm' on the Notification Settings page", async () => {
     const { context, page } = await visit(EMAIL_ONLY.email, '/dts/user/setting');
     await withShot(page, 'alerts-prefs', async () => {
@@ -169,7 +169,7 @@ describe.runIf(run)('alerts in Chromium (issue 6 acceptance)', () => {
         const panel = page.getByRole('tabpanel');
         const vat1 = panel.getByRole('region', { name: 'Vat 1' });
         await vat1.waitFor();
-        // The farm's clock, named (issue 24: the browser's zone, UTC, reads another time).
+        // The farm's clock, named (the browser's zone, UTC, reads another time).
         const when102 = `${farmLocal(alert102.data.published_at)} ${farmZoneName(alert102.data.published_at)}`;
         const when101 = `${farmLocal(alert101.data.published_at)} ${farmZoneName(alert101.data.published_at)}`;
         // The farm's zone, not the browser's (UTC): 13 hours (NZDT) or 12 (NZST) ahead.

@@ -22,7 +22,7 @@ import { browserTestFile, farmContext, shot, signInAt, withShot } from '../suppo
 import { until } from '../support/until';
 
 /**
- * Issue 21 in Chromium. Calibration: the Pro farm's vat 2 (31245), whose dockets the gateway
+ * Calibration in Chromium: the Pro farm's vat 2 (31245), whose dockets the gateway
  * stand-in makes 4 % low, has five collections of the last days with their radar readings and
  * dockets; the installer loads them, sees every volume difference red, sets the diameter to the
  * average and recalculates (none red), applies (the unit, played here over MQTT, answers), and the

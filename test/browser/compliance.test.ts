@@ -8,7 +8,7 @@ import { browserTestFile, farmContext, signIn, withShot } from '../support/brows
 import { simulateDemoFarm } from '../support/demo-farm-readings';
 
 /**
- * The compliance record's PDF in Chromium (issue 26), for a farm named in te reo: the page builds
+ * The compliance record's PDF in Chromium, for a farm named in te reo: the page builds
  * the PDF in the browser under the app's CSP, loading the Unicode font only for such a record,
  * and the file it saves keeps the macrons (pdftotext). The farm's name is set on the record's
  * answer on its way to the page (the demo farms' names are plain).

@@ -10,7 +10,7 @@ import { browserAvailable, farmContext, shot, signIn, startBrowserStack, withSho
 import { until as waitUntil } from '../support/until';
 
 /**
- * Issue 25's acceptance (cooling at risk) in Chromium against the local stack. A trace recorded
+ * Acceptance (cooling at risk) in Chromium against the local stack. A trace recorded
  * from the simulator's vat model for Totara Downs (farm-pro, Pacific/Auckland) vat 1: the
  * afternoon milking goes into the morning's milk with the simulator's chiller_off fault from 20
  * minutes into it until an hour after it ended, when the fault clears and the vat cools again,
@@ -86,7 +86,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-describe.runIf(run)('cooling at risk in Chromium (issue 25 acceptance)', () => {
+describe.runIf(run)('cooling at risk in Chromium', () => {
   it('chiller off after a milking: one text before the 6 °C rule fails, the card predicts 6 °C past the deadline, no further alert once the fault clears', async () => {
     if (!env) throw new Error('no stack');
     const stack = env.stack;

@@ -10,7 +10,7 @@ import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
 
 /**
- * Issue 17's acceptance in Chromium against the local stack, at 1280 and at 375 px: on Totara
+ * In Chromium against the local stack, at 1280 and at 375 px: on Totara
  * Downs (farm-pro, seeded with a plate chiller and two plain vats) the builder changes the plant
  * to an ice bank with two fridges on vat 2 (a Vat with sidewall, Fridge2); Finish returns to
  * /dts/equipment, whose diagram now draws them, and each vat's label shows the temperature a
@@ -81,7 +81,7 @@ const fits = async (page: Page, width: number) => {
   expect(await page.evaluate(OUTSIDE_VIEWPORT)).toEqual([]);
 };
 
-describe.runIf(run)('the equipment diagram and its builder in Chromium (issue 17 acceptance)', () => {
+describe.runIf(run)('the equipment diagram and its builder in Chromium', () => {
   it.each([
     [1280, [3.4, 5.1]],
     [375, [2.6, 7.8]],

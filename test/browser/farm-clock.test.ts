@@ -7,7 +7,7 @@ import { telemetryTopic, type TelemetryMessageInput } from '../../shared/telemet
 import { browserTestFile, farmContext, readChart, scrollToChart, signIn, withShot } from '../support/browser';
 
 /**
- * Issue 24's acceptance in Chromium: one clock for farmers. The browser is in London, the Vat-Man
+ * In Chromium: one clock for farmers. The browser is in London, the Vat-Man
  * Auto farm (farm-auto, FON50412) in Auckland; one reading (the start of a milking, which starts
  * the storage too) must read the same farm clock on the vat card, in the chart's tooltip, in the
  * storage list (/dts/dashboard/data) and in data.csv, in the §9 formats, named NZDT/NZST on screen
@@ -89,7 +89,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => client?.endAsync());
 
-describe.runIf(run)('one clock for farmers in Chromium (issue 24 acceptance)', () => {
+describe.runIf(run)('one clock for farmers in Chromium', () => {
   it('a browser in London shows the Auckland farm clock for one reading on the card, the chart tooltip, the storage list and data.csv', async () => {
     // The reading: the milking's start (som), which the storage starts with too.
     expect(milkingStart).toBe(timeOf(SOM));

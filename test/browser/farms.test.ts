@@ -7,7 +7,7 @@ import { browserTestFile, shot, signInAt, withShot } from '../support/browser';
 import { until } from '../support/until';
 
 /**
- * The Farms page in Chromium as the demo Admin (issue 18; operator §2 Admin farms, §4, §9): the
+ * The Farms page in Chromium as the demo Admin (operator §2 Admin farms, §4, §9): the
  * dairy filter and supply search over the cards, the Watch flag flipped and kept over a reload,
  * the settings table, and the hidden billing export downloaded as CSV.
  */
@@ -96,7 +96,7 @@ describe.skipIf(!env.run)('Farms page (Admin)', () => {
     await page.context().close();
   });
 
-  it('lists alert deliveries that failed for good under Undelivered alerts (issue 12)', async () => {
+  it('lists alert deliveries that failed for good under Undelivered alerts', async () => {
     // A text the notifier gave up on: recorded, claimed, and settled dead, as the queue does.
     const alerts = dynamoAlertsRepository(createDocumentClient(), process.env.ALERTS_TABLE as string);
     const at = new Date().toISOString();

@@ -16,7 +16,7 @@ import { browserTestFile, openAs as openPage, shot, withShot } from '../support/
 import { until } from '../support/until';
 
 /**
- * The installer tools in Chromium (issue 20; operator §2, §4, §5, §8) as the demo installer: a new
+ * The installer tools in Chromium (operator §2, §4, §5, §8) as the demo installer: a new
  * install for a fresh supply number with two vats (one from the height table, one entered by
  * hand), its certificate files downloaded from the result dialog, a reading published over
  * mutual TLS with them (`mosquitto_pub --cert --key --cafile`, as an installer loading the files

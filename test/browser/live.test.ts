@@ -8,7 +8,7 @@ import { telemetryTopic } from '../../shared/telemetry/device-message';
 import { browserTestFile, farmContext, signIn, withShot } from '../support/browser';
 
 /**
- * Issue 26's acceptance in Chromium: live updates, stale data and the offline app.
+ * In Chromium: live updates, stale data and the offline app.
  *
  * - A reading published over MQTT changes the vat card within 5 s, without a reload (the
  *   WebSocket stand-in, the ingest's push, the dashboard's refetch).
@@ -49,7 +49,7 @@ afterAll(async () => {
   await broker?.endAsync();
 });
 
-describe.runIf(run)('live dashboard, stale vats and the offline app (issue 26 acceptance)', () => {
+describe.runIf(run)('live dashboard, stale vats and the offline app', () => {
   it('a reading published over MQTT changes the vat card within 5 s without a reload; offline, the saved dashboard opens with its age', async () => {
     const vat = vatOf('farm-auto', 1);
     const context = await farmContext(env.browser, env.web, 'farm-auto');

@@ -9,7 +9,7 @@ import { displayVolume, volumeFromLevel } from '../../shared/telemetry/reading';
 import { browserTestFile, farmContext, readChart, scrollToChart, shot, signIn, withShot } from '../support/browser';
 
 /**
- * Issue 5's acceptance in Chromium against the local stack: the milk dashboard (/dts/dashboard,
+ * In Chromium against the local stack: the milk dashboard (/dts/dashboard,
  * farmer §2.5, §2.17, §9) of every demo farm on readings published over MQTT, its 120 s refresh
  * (on the page's fake clock), data.csv for Pro, paging for Lite, the shared zoom, and the phone
  * layout at 375 px. The stack the tests start has no simulator, so beforeAll publishes a scripted
@@ -141,7 +141,7 @@ const openDashboard = async (farmId: string, { width = 1280, clock = false, phon
     timezoneId: TIME_ZONE,
     ...(phone ? { isMobile: true, hasTouch: true } : {}),
   });
-  // The refresh test is of the fallback (issue 26): with the live-updates socket down (closed at
+  // The refresh test is of the fallback: with the live-updates socket down (closed at
   // once), the cards and the charts' live range refresh every 120 s; test/browser/live.test.ts has the live ones.
   if (clock) await context.routeWebSocket((url) => url.href.startsWith(env.stack.facts.live), (ws) => ws.close());
   const page = await context.newPage();
@@ -179,7 +179,7 @@ const READ_X_RANGE = '(chart) => (chart ? { min: chart.scales.x.min, max: chart.
 type XRange = { readonly min: number; readonly max: number } | null;
 const xRanges = (page: Page, names: readonly string[]) => Promise.all(names.map((name) => readChart<XRange>(page, name, READ_X_RANGE)));
 
-describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () => {
+describe.runIf(run)('the milk dashboard in Chromium', () => {
   it.each(DEMO_FARMS.map((f) => [f.fonterra_id, f.package, f._id] as const))(
     '%s (%s) shows a card per vat with its newest reading, and new telemetry within the 120 s refresh without a reload',
     async (_code, _pkg, farmId) => {
@@ -313,7 +313,7 @@ describe.runIf(run)('the milk dashboard in Chromium (issue 5 acceptance)', () =>
       await expect.poll(() => next.getAttribute('aria-disabled')).toBe('true');
       expect(await previous.isEnabled()).toBe(true);
       // Farmer §2.5 shows Next disabled on page 1; pressed there it asks for nothing past the
-      // present and says 'No more data!' (§8, issue 5's acceptance).
+      // present and says 'No more data!' (§8, Acceptance).
       const sentBefore = ofType(calls, 'FARMER_DASHBOARD_LAST_ALL').length;
       // force: Playwright will not press an aria-disabled button; a finger or a mouse does.
       await next.click({ force: true });

@@ -11,7 +11,7 @@ import { browserTestFile, readChart, shot, signInAt, withShot } from '../support
 import { reading } from '../support/reading-series';
 
 /**
- * Issue 23's acceptance in Chromium against the local stack: the demo Milk Quality user looks up
+ * In Chromium against the local stack: the demo Milk Quality user looks up
  * the Auto farm (FON50412) by its 5-digit number, vat 2, over 7 days: charts, last activities and
  * the quality series show, the toggles shade, Download gives the CSV of the spec's columns, and an
  * empty vat number is marked with nothing sent. The demo Westlands user gets a tab per Westlands
@@ -127,7 +127,7 @@ const fillForm = async (page: Page, values: { supply?: string; vat?: string; fro
   if (values.to !== undefined) await form.getByLabel(/^To/).fill(values.to);
 };
 
-describe.runIf(run)('Milk Quality view in Chromium (issue 23 acceptance)', () => {
+describe.runIf(run)('Milk Quality view in Chromium', () => {
   it('the Milk Quality user looks up the Auto farm by its 5-digit number: an empty vat is marked with nothing sent; then charts, last activities, quality, shading and the CSV', async () => {
     const { context, page, calls } = await openAs('milkquality@vatman.local', '/dts/fonterra/milkquality');
     await withShot(page, 'milk-quality', async () => {
@@ -208,7 +208,7 @@ describe.runIf(run)('Milk Quality view in Chromium (issue 23 acceptance)', () =>
   });
 });
 
-describe.runIf(run)('Westlands view in Chromium (issue 23 acceptance)', () => {
+describe.runIf(run)('Westlands view in Chromium', () => {
   it('the Westlands user gets a tab per Westlands farm, and a supply number of another supplier is refused with a clear message (403)', async () => {
     const { context, page } = await openAs('westlands@vatman.local', '/dts/westlands/data');
     await withShot(page, 'westlands-data', async () => {

@@ -9,7 +9,7 @@ import { browserTestFile, farmContext, shot, signIn, withShot } from '../support
 import { until as waitUntil } from '../support/until';
 
 /**
- * Issue 5 item 4 in Chromium against the local stack: the milking detail (/dts/milking/{id},
+ * In Chromium against the local stack: the milking detail (/dts/milking/{id},
  * farmer §2.6) judges the §9 raw-milk cooling rules on milkings scripted over MQTT with device
  * times in the past, and the Milking tab's comparison scatter opens a milking when a point is
  * clicked. The stack has no simulator: beforeAll publishes two traces and waits until the API has
@@ -146,7 +146,7 @@ const rules = async (page: Page) => {
 
 const fact = async (region: Locator, label: string) => ((await region.locator('.milking-fact', { has: region.page().locator('dt', { hasText: label }) }).locator('dd').textContent()) ?? '').trim();
 
-describe.runIf(run)('the milking screens in Chromium (issue 5 item 4)', () => {
+describe.runIf(run)('the milking screens in Chromium', () => {
   it('a milking that is still at 8 °C two hours after it ended shows the 6 °C rule failed at that time', async () => {
     const { context, page } = await visit(detailPath(ids.slow));
     await withShot(page, 'milking-slow', async () => {

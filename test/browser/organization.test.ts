@@ -5,7 +5,7 @@ import { ORGANIZATION_MESSAGES } from '../../shared/entities/organization';
 import { browserTestFile, farmContext, shot, signIn, withShot } from '../support/browser';
 
 /**
- * Issue 16's acceptance in Chromium against the local stack: the demo farmer (Admin of the seeded
+ * In Chromium against the local stack: the demo farmer (Admin of the seeded
  * Ngata Farming Group, Vat-Man Pro) opens the group link, sees the Summary with the SMS allowance,
  * adds the second demo farmer by email, unlinks them after the confirmation, and creates and
  * deletes a sub-organization. The second farmer is seeded as a member, so the file first unlinks

@@ -5,7 +5,7 @@ import { browserTestFile, shot, signIn, withShot } from '../support/browser';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
 
 /**
- * Issue 15's acceptance in Chromium against the local stack: a new user's profile with email and
+ * In Chromium against the local stack: a new user's profile with email and
  * phone verification by the codes Cognito sends (the outbox), the password change, the enquiry
  * mailed to sales, and where every demo account lands after sign-in.
  */
@@ -24,7 +24,7 @@ const waitForMessage = async (match: (m: OutboxMessage) => boolean, after: numbe
 const path = (page: Page) => new URL(page.url()).pathname;
 const snackbar = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
 
-describe.runIf(env.run)('profile, verification and enquiry in Chromium (issue 15 acceptance)', () => {
+describe.runIf(env.run)('profile, verification and enquiry in Chromium', () => {
   const email = `tui.${Date.now()}@example.nz`;
   const password = 'Profile-pass-1';
   const newPassword = 'Profile-pass-2';

@@ -17,7 +17,7 @@ import { dayOf } from '../../shared/time/utc';
 import { browserTestFile, farmContext, readChart, scrollToChart, signIn, withShot } from '../support/browser';
 
 /**
- * Issue 39's acceptance in Chromium: a 30-day chart of the milk dashboard, drawn from the answer
+ * In Chromium: a 30-day chart of the milk dashboard, drawn from the answer
  * the server thinned to the chart's width (`points`, two readings a pixel), still shows every raw
  * maximum above and minimum below each alert line (§9's 10 °C and 6 °C, too cold, the vat-level
  * alert): the chart's own data, read from its chart.js instance, against the readings written.
@@ -106,7 +106,7 @@ const runsOf = (readings: readonly Reading[], { series, value }: Threshold) => {
   return out;
 };
 
-describe.runIf(run)('a 30-day chart at the chart\'s resolution (issue 39 acceptance)', () => {
+describe.runIf(run)('a 30-day chart at the chart\'s resolution', () => {
   it('keeps every raw maximum above and minimum below the alert lines, from at most two readings a pixel', async () => {
     const context = await farmContext(env.browser, env.web, FARM, { width: 1280, timezoneId: TIME_ZONE });
     const page = await context.newPage();

@@ -48,7 +48,7 @@ describe.skipIf(!env.run)('security headers', () => {
       await signInAt(page, env.web, 'farmer@vatman.local', '/dashboard');
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.goto(`${env.web}/dts/dashboard`);
-      // The charts draw as they near the screen (issue 14): scroll down to them.
+      // The charts draw as they near the screen: scroll down to them.
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       for (let n = 0; n < 100 && (await page.locator('canvas').count()) === 0; n += 1) {
         await page.evaluate('window.scrollBy(0, 300)');

@@ -10,7 +10,7 @@ import { browserTestFile, farmContext, shot, signIn, withShot } from '../support
 import { reading, writeSeries } from '../support/reading-series';
 
 /**
- * Issue 5 items 2 and 5 in Chromium against the local stack: on Kowhai Flats (farm-lite, not a
+ * In Chromium against the local stack: on Kowhai Flats (farm-lite, not a
  * dairy-company farm, one vat) a storage of 8 hours with an agitator stop and a 'Temperature over
  * 6°C' alert in it; the Alerts tab's View detail opens the storage page (farmer §2.7) with the red
  * alert box and the charts; the dashboard's Submit Pickup opens /dts/pickup (§2.14), where empty
@@ -85,7 +85,7 @@ const overflow = (page: Page) =>
     return root.scrollWidth - root.clientWidth;
   });
 
-describe.runIf(run)('storage pages in Chromium (issue 5 items 2 and 5)', () => {
+describe.runIf(run)('storage pages in Chromium', () => {
   it.each([1280, 375])('at %i px the Alerts tab’s View detail opens the storage with its alert box and charts', async (width) => {
     const { context, page } = await visit('/dts/notification', width);
     await withShot(page, `storage-from-alert-${width}-failed`, async () => {

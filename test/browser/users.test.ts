@@ -5,7 +5,7 @@ import { browserTestFile, shot, signInAt, withShot } from '../support/browser';
 import { until } from '../support/until';
 
 /**
- * The Users page in Chromium as the demo Admin (issue 18; operator §2 Admin users, §5, §8): the
+ * The Users page in Chromium as the demo Admin (operator §2 Admin users, §5, §8): the
  * three tables, the installer promoted to Admin and back through the pencil's menu (each change
  * kept over a reload), the refusal of the Admin's own role with the spec's snackbar, the search,
  * the herdsman menu, and the changes listed at the bottom.

@@ -7,7 +7,7 @@ import { operatorContracts } from '../../shared/api/actions/operator';
 import { browserTestFile, signInAt, withShot } from '../support/browser';
 
 /**
- * Issue 22 in Chromium, as Admin: the Activity tab shows a run and a farm's open case (expandable,
+ * Watchman in Chromium, as Admin: the Activity tab shows a run and a farm's open case (expandable,
  * with a link to the vat's device page); on the Settings tab a changed threshold is saved (Success),
  * and a negative signal strength shows the field's error and stores nothing.
  */

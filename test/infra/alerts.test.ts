@@ -5,7 +5,7 @@ import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV } from '../../cdk/lib/constructs/alert
 import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV as LAMBDA_PREFIX_ENV } from '../../lambdas/ports/env-names';
 import { functionEnv, lambdaFunctions, synthVatMan, type Synthesized } from './synth';
 
-/** Issue 6 infrastructure: the engine's grants, the scheduled sweep, device replies, the command grant. */
+/** The alert engine's infrastructure: the engine's grants, the scheduled sweep, device replies, the command grant. */
 let synth: Synthesized;
 let template: Template;
 

@@ -2,7 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionEnv, lambdaFunctions, synthVatMan, type Synthesized } from './synth';
 
-/** Issue 21 infrastructure: the dairy-company sync, its schedule, its gateway URL and its token's one grant. */
+/** The dairy link's infrastructure: the dairy-company sync, its schedule, its gateway URL and its token's one grant. */
 let synth: Synthesized;
 let template: Template;
 

@@ -18,7 +18,7 @@ const GRAPH = graphOf({
 });
 const CHUNK = { name: 'farmer', entry: '/src/main.tsx', roots: ['/src/shell.tsx', '/src/dashboard.tsx'], leaveOut: /[\\/]nm[\\/]zod[\\/]/ };
 
-describe('the first screen chunk (issue 14: one chunk for the dashboard, not 30-odd)', () => {
+describe('the first screen chunk (one chunk for the dashboard, not 30-odd)', () => {
   it('takes what the screen imports statically, less the entry\'s modules and the libraries left out', () => {
     expect(staticClosure(['/src/main.tsx'], GRAPH)).toEqual(new Set(['/src/main.tsx', '/src/app.tsx', '/nm/react/index.js', '/src/lib/api-client.ts']));
     expect([...firstScreenModules(CHUNK, GRAPH)].sort()).toEqual(['/shared/farmer-activity.ts', '/shared/user.ts', '/src/dashboard.tsx', '/src/lib/query.ts', '/src/shell.tsx']);

@@ -14,7 +14,7 @@ const BUNDLE = bundleOf(
   chunk('assets/farmer.js', { moduleIds: ['/app/src/shell.tsx'] }),
 );
 
-describe('the files a screen preloads (issue 14)', () => {
+describe('the files a screen preloads', () => {
   it('the module\'s chunk and its static imports, not what the entry brings (Vite preloads those) nor other chunks', () => {
     expect(preloadFiles(BUNDLE, [AMPLIFY])).toEqual(['assets/amplify-session.js', 'assets/orchestrators.js']);
     expect(preloadFiles(BUNDLE, ['/app/src/shell.tsx'])).toEqual(['assets/farmer.js']);
@@ -25,7 +25,7 @@ describe('the files a screen preloads (issue 14)', () => {
   });
 });
 
-describe('the first-screen script (issue 14: the dashboard\'s code downloads beside the entry when the page opens there)', () => {
+describe('the first-screen script (the dashboard\'s code downloads beside the entry when the page opens there)', () => {
   /** Runs the script as a browser would at `pathname`; the links it added to the head. */
   const run = (source: string, pathname: string) => {
     const head: { rel: string; href: string; crossOrigin: string | null }[] = [];

@@ -54,7 +54,7 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
     fn: /^(TelemetryIngest|LiveHandler)$/,
     action: /^execute-api:ManageConnections$/,
     resource: /:\{LiveApi\}\/live\/POST\/@connections\/\*$/,
-    why: 'posting to the live-updates WebSocket connections of its one stage: a connection id is made by API Gateway when a browser connects (issue 26)',
+    why: 'posting to the live-updates WebSocket connections of its one stage: a connection id is made by API Gateway when a browser connects',
   },
   { fn: /^WebDeployment$/, action: /^(s3:|cloudfront:)/, resource: /./, why: "CDK's BucketDeployment: the asset bucket and the site bucket's objects, and CloudFront invalidation (no resource-level permission)" },
 ];
@@ -223,7 +223,7 @@ describe('least privilege per function', () => {
       // Sign-up makes the new user's alert route (the post-confirmation trigger's work), without Publish.
       ['ApiUser', ['sns:CreateTopic', 'sns:GetSubscriptionAttributes', 'sns:SetSubscriptionAttributes', 'sns:Subscribe', 'sns:Unsubscribe'], [expect.stringMatching(/-alert-email-\*$/)]],
     ]);
-    // Roles are group memberships (operator §6): the Users page (issue 18) is the one place that changes them.
+    // Roles are group memberships (operator §6): the Users page is the one place that changes them.
     expect([...new Set(api.filter((g) => g.actions.some((a) => /Group/.test(a))).map((g) => g.fn))]).toEqual(['ApiAdminUser']);
     const cognito = api.filter((g) => g.actions.some((a) => a.startsWith('cognito-idp:')));
     expect(cognito.map((g) => [g.fn, g.actions]).sort()).toEqual([
@@ -237,7 +237,7 @@ describe('least privilege per function', () => {
 
   it('gives read-only functions no write action on any table, and the survey only PutItem on enquiry keys', () => {
     const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
-    // ApiAdminUser and ApiAdminFarm write the herd and farm flags and the audit entries (issue 18).
+    // ApiAdminUser and ApiAdminFarm write the herd and farm flags and the audit entries.
     const readOnly = ['ApiFarmerDashboard'];
     expect(grants.filter((g) => readOnly.includes(g.fn) && g.actions.some((a) => writes.test(a))).map((g) => g.fn)).toEqual([]);
     const surveyWrites = grants.filter((g) => g.fn === 'ApiFarmerSurvey' && g.actions.some((a) => writes.test(a)));

@@ -5,7 +5,7 @@ import { formatRouteSize, routeBudgets, routeInitialSize, type BundleFacts, type
 import { ROUTE_BUDGETS } from '../../frontend/build/route-budgets';
 
 /**
- * The build's route budget (issue 5: /dts/dashboard's initial JavaScript at most 250 kB gzipped)
+ * The build's route budget (/dts/dashboard's initial JavaScript at most 250 kB gzipped)
  * on a fake bundle shaped like Vite's: an entry, lazy route chunks, shared chunks they import
  * statically, and a chart chunk imported dynamically.
  */
@@ -129,7 +129,7 @@ describe('the routeBudgets plugin', () => {
   });
 });
 
-describe('the budgets the build enforces (frontend/build/route-budgets.ts, issue 14)', () => {
+describe('the budgets the build enforces (frontend/build/route-budgets.ts)', () => {
   it('/dts/dashboard at most 200 kB gzipped and /dts/login at most 120 kB, each counting its own screen and what its first load preloads', () => {
     expect(ROUTE_BUDGETS.map((b) => [b.route, b.maxGzipBytes])).toEqual([
       ['/dts/dashboard', 200_000],

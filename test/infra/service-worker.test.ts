@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { onDemandFiles, precacheList } from '../../frontend/build/service-worker';
 
-describe("the service worker's install list (issue 26)", () => {
+describe("the service worker's install list", () => {
   it('caches the shell, every screen and the public files, not source maps or the on-demand PDF chunks', () => {
     const chunks = [
       { fileName: 'assets/index-a1.js', facadeModuleId: '/app/frontend/index.html' },

@@ -37,7 +37,7 @@ beforeAll(() => {
   template = synth.template;
   userPoolId = onlyResourceId(template, 'AWS::Cognito::UserPool');
   clientId = onlyResourceId(template, 'AWS::Cognito::UserPoolClient');
-  // The HTTP API; the live-updates WebSocket API (issue 26) is the other ApiGatewayV2::Api.
+  // The HTTP API; the live-updates WebSocket API is the other ApiGatewayV2::Api.
   const httpApis = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }));
   if (httpApis.length !== 1) throw new Error(`Expected one HTTP API, found ${httpApis.length}`);
   apiId = httpApis[0] as string;
@@ -48,7 +48,7 @@ afterAll(() => synth.cleanup());
 const issuerParts = (): unknown[] => ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: userPoolId }];
 const issuer = () => ({ 'Fn::Join': ['', issuerParts()] });
 
-/** The stack's only distribution: the web app's, which also carries the API under /api/* (issue 14). */
+/** The stack's only distribution: the web app's, which also carries the API under /api/*. */
 const distributionId = (): string => onlyResourceId(template, 'AWS::CloudFront::Distribution');
 
 interface DistributionConfig {
@@ -77,7 +77,7 @@ const routeFunctionId = (routeKey: string): string => {
   return uri['Fn::GetAtt'][0];
 };
 
-describe('live updates (issue 26)', () => {
+describe('live updates', () => {
   it("is reached through the web distribution's /live (its WAF, the site's own origin): the handshake's headers and token forwarded, nothing cached, and $connect checks the origin secret's header", () => {
     const config = distributionConfig();
     const behaviour = config.CacheBehaviors?.find((b) => b.PathPattern === '/live');
@@ -398,7 +398,7 @@ describe('auth', () => {
     });
   });
 
-  it('has MFA OPTIONAL by authenticator app only, and a version 2 pre-token-generation trigger that may read users of this pool alone (issue 13)', () => {
+  it('has MFA OPTIONAL by authenticator app only, and a version 2 pre-token-generation trigger that may read users of this pool alone', () => {
     template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'OPTIONAL', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
     const pool = resources[userPoolId]?.Properties as { LambdaConfig?: { PreTokenGenerationConfig?: { LambdaArn: { 'Fn::GetAtt': [string, string] }; LambdaVersion: string } } };
     const config = pool.LambdaConfig?.PreTokenGenerationConfig;
@@ -533,7 +533,7 @@ describe('web', () => {
     expect(resolved).toEqual({
       // The site's own CloudFront address (the API is its /api/*): the marker stands for its domain name.
       apiUrl: 'https://<<marker:0xbaba:0>>',
-      // The live-updates WebSocket (issue 26) through the same distribution: wss://<site>/live.
+      // The live-updates WebSocket through the same distribution: wss://<site>/live.
       liveUrl: 'wss://<<marker:0xbaba:1>>/live',
       region: { Ref: 'AWS::Region' },
       userPoolId: { Ref: userPoolId },
@@ -567,7 +567,7 @@ describe('web', () => {
   });
 });
 
-describe('throttling per caller (issue 13)', () => {
+describe('throttling per caller', () => {
   it("puts the API behind CloudFront (HTTP APIs take no WAF) on the site's own origin: /api/*, no caching, the bearer forwarded, HTTPS only, to the API", () => {
     const { behaviour, origin } = apiBehaviour();
     expect(JSON.stringify(origin.DomainName)).toContain(apiId);

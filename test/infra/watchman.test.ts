@@ -2,7 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionEnv, lambdaFunctions, synthVatMan, type Synthesized } from './synth';
 
-/** Issue 22 infrastructure: the Watchman job, its schedule (hourly, configurable) and its single concurrency. */
+/** Watchman's infrastructure: the Watchman job, its schedule (hourly, configurable) and its single concurrency. */
 let synth: Synthesized;
 let template: Template;
 

@@ -91,7 +91,7 @@ describe('ADD_PICKUP', () => {
   });
 });
 
-describe('FARMER_PICKUP_LIST and DELETE_PICKUP (/dts/collection, issue 24)', () => {
+describe('FARMER_PICKUP_LIST and DELETE_PICKUP (/dts/collection)', () => {
   const list = async (token: string, farm = 'farm-lite') => stack.post(PATH, { type: 'FARMER_PICKUP_LIST', farm }, token);
   const remove = (token: string, over: Record<string, string> = {}) =>
     stack.post(PATH, { type: 'DELETE_PICKUP', farm_id: 'farm-lite', vat: '1', datetime: toWireTime(twoHoursAgo), ...over }, token);

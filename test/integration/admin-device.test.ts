@@ -64,7 +64,7 @@ describe('device list', () => {
   });
 
   it('loads names from the thing registry (locally the device records: nothing to rename)', async () => {
-    // The registry holds the demo farms' four units (one thing per unit, issue 20), none naming a vat device.
+    // The registry holds the demo farms' four units (one thing per unit), none naming a vat device.
     expect(await ok('DEVICE_LOAD_NAME', {})).toEqual({ checked: 4, renamed: [] });
   });
 });

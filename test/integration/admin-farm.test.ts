@@ -8,7 +8,7 @@ import { decodeJwt } from '../support/jwt';
 import { startTestStack } from '../support/local-stack';
 
 /**
- * /api/admin/farm through the local stack (issue 18; operator §2 Admin farms, §3, §6, §7, §9):
+ * /api/admin/farm through the local stack (operator §2 Admin farms, §3, §6, §7, §9):
  * the dairy filter and supply search, the flags limited to the configured user ids, the settings
  * table and the billing CSV.
  */

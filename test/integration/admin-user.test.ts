@@ -14,7 +14,7 @@ import { decodeJwt } from '../support/jwt';
 import { rememberTotpSecret, startTestStack } from '../support/local-stack';
 
 /**
- * /api/admin/user through the local stack (issue 18; operator §2 Admin users, §3, §6, §7, §8):
+ * /api/admin/user through the local stack (operator §2 Admin users, §3, §6, §7, §8):
  * roles are Cognito groups, changed with AdminAddUserToGroup / AdminRemoveUserFromGroup, and
  * effective in the next token.
  */

@@ -22,7 +22,7 @@ import {
 } from '../../shared/api/actions/farmer-setting';
 import { startTestStack } from '../support/local-stack';
 
-/** Issue 6 API: notifications and alert settings through the local gateway, with the real SDK. */
+/** The alerts API: notifications and alert settings through the local gateway, with the real SDK. */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let alerts: AlertsRepository;
 let farmer: string;
@@ -65,7 +65,7 @@ describe('notifications (farmer §2.8)', () => {
     expect(list[1]).not.toHaveProperty('delivered');
   });
 
-  it('pages the list (issue 13: no answer near Lambda\'s 6 MB): NOTIFICATION_PAGE_SIZE a call, the next page after the last `_id` given as cursor, hidden types never counted', async () => {
+  it('pages the list (no answer near Lambda\'s 6 MB): NOTIFICATION_PAGE_SIZE a call, the next page after the last `_id` given as cursor, hidden types never counted', async () => {
     const total = 2 * NOTIFICATION_PAGE_SIZE + 5;
     for (let i = 0; i < total; i += 1) {
       const id = `p-${String(i).padStart(4, '0')}`;
@@ -197,7 +197,7 @@ describe('notification preferences (farmer §2.11)', () => {
     const res = await setting('USER_SETTING_ALERT_GET_USER', {});
     expect(res.status).toBe(200);
     const body = res.body as { alert_setting: Record<string, { email: boolean; text: boolean }>; sms: { sent: number; total: number } };
-    // The spec's 19 rows and the ones added since (issue 25's 'Cooling at risk').
+    // The spec's 19 rows and the ones added since ('Cooling at risk').
     expect(Object.keys(body.alert_setting).sort()).toEqual([...PREFERENCE_KEYS].sort());
     expect(body.alert_setting.milk_warm).toEqual({ email: true, text: true });
     expect(body.alert_setting.cooling_at_risk).toEqual({ email: true, text: true });

@@ -10,7 +10,7 @@ import { until as waitUntil } from '../support/until';
 import { chillerOffTrace } from '../support/telemetry';
 
 /**
- * Issue 6 end to end: a chiller left off, as a device would report it over MQTT, through the
+ * Alerts end to end: a chiller left off, as a device would report it over MQTT, through the
  * ingest and the alert engine, to the farmer's notification list and the SNS outbox.
  */
 let stack: Awaited<ReturnType<typeof startTestStack>>;

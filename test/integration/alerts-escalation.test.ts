@@ -11,7 +11,7 @@ import { until as waitUntil } from '../support/until';
 import { chillerOffTrace } from '../support/telemetry';
 
 /**
- * Issue 25 escalation through the local stack and the SNS outbox stand-in: the chiller-off trace
+ * Escalation through the local stack and the SNS outbox stand-in: the chiller-off trace
  * raises 102 and 101 on Totara Downs (farm-pro); the farmer reads the 102 and leaves the 101
  * unread. Under a test clock the delivery queue (the sweep's first step) then re-sends the 101 by
  * text to the farm's user after N (15 min, the default) and to the organization's opted-in member

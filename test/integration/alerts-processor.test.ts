@@ -42,7 +42,7 @@ const processorWith = (repo: AlertsRepository, delivered: string[]) => {
 };
 
 describe('alert processor', () => {
-  it("raises 1201 late milking from the farm's imported milking window (issue 18)", async () => {
+  it("raises 1201 late milking from the farm's imported milking window", async () => {
     const auto = (await farms.getDevice('dev-fon50412-1')) as Device;
     const farm = await farms.getFarm(auto.farm_id);
     // The window's end of milking: an hour before this milking ends, in the farm's time; 30 min buffer.

@@ -21,7 +21,7 @@ import { sampleContext, sampleOf, SAMPLES, seedSampleReadings } from '../support
  * wrong-typed: each must be a 422 and nothing may be stored.
  */
 
-/** `unenrolled`: a member of every operator group with no authenticator app (issue 13). */
+/** `unenrolled`: a member of every operator group with no authenticator app. */
 type Caller = 'none' | 'forged' | 'newUser' | 'otherFarmer' | 'owner' | 'Installer' | 'MilkQuality' | 'Westlands' | 'Admin' | 'unenrolled';
 const CALLERS: readonly Caller[] = ['none', 'forged', 'newUser', 'otherFarmer', 'owner', 'Installer', 'MilkQuality', 'Westlands', 'Admin', 'unenrolled'];
 const EMAIL: Partial<Record<Caller, string>> = {

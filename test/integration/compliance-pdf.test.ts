@@ -20,7 +20,7 @@ import { dayOf } from '../../shared/time/utc';
 import { startTestStack } from '../support/local-stack';
 
 /**
- * Issue 26 acceptance: the cooling compliance record of a simulated month, rendered as the page
+ * The cooling compliance record of a simulated month, rendered as the page
  * renders it (the web app's own CSV and pdf-lib builders), opens with pdftoppm (its first page
  * becomes a PNG), lists every milking (pdftotext), and its failures are the milking tab's verdicts
  * (FARMER_MILKING_ONE for each milking). The month is the detector test trace (a collection, a wash
@@ -85,7 +85,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => stack?.stop());
 
-describe.skipIf(!hasPoppler)('the cooling compliance record of a simulated month (issue 26)', () => {
+describe.skipIf(!hasPoppler)('the cooling compliance record of a simulated month', () => {
   it("renders a PDF that pdftoppm opens, listing every milking with the milking tab's verdicts", async () => {
     // Whole farm-local days inside the month.
     const startDate = localDayOf(START + DAY_MS, TZ);

@@ -22,7 +22,7 @@ import { camelOf, withDefaults } from '../../shared/watchman/settings';
 import { startTestStack } from '../support/local-stack';
 
 /**
- * Issue 21 acceptance: a simulated week of a dairy-company farm (the Pro farm, 31245, two vats)
+ * A simulated week of a dairy-company farm (the Pro farm, 31245, two vats)
  * reaches the company's gateway stand-in exactly once per event, through a 10-minute outage, and
  * the farmer's event log shows it. The exporter runs on its own clock (the stack's minute schedule
  * is off); the week's milkings, collections and exceptions are written through the repositories

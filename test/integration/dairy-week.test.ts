@@ -18,7 +18,7 @@ import { vatLogSchema } from '../../shared/api/actions/dairy-company';
 import { startTestStack } from '../support/local-stack';
 
 /**
- * Issue 21 acceptance, end to end: the device simulator publishes a week of the Pro farm (31245,
+ * End to end: the device simulator publishes a week of the Pro farm (31245,
  * two vats, quality estimates) over MQTT; the ingest detects the milkings and collections and the
  * alert engine raises the quality and late-milking alerts; the exporter, on its own clock walking
  * through the week, sends them to the gateway stand-in through a 10-minute outage. Every event the

@@ -10,7 +10,7 @@ import { freePort } from '../support/free-port';
 import { reading } from '../support/reading-series';
 
 /**
- * The range read's decoded buckets (issue 14): a bucket already decoded is asked for its head
+ * The range read's decoded buckets: a bucket already decoded is asked for its head
  * only; one recompacted since (a late reading) must be read whole again, never served stale.
  */
 let dynamo: DynamoStandIn;

@@ -297,7 +297,7 @@ describe('range rules on the server', () => {
   });
 });
 
-describe('FARMER_DASHBOARD_LAST_ALL since: the 120 s refresh fetches only what is new (issue 14)', () => {
+describe('FARMER_DASHBOARD_LAST_ALL since: the 120 s refresh fetches only what is new', () => {
   const fields = { type: 'FARMER_DASHBOARD_LAST_ALL', farm: 'farm-pro' };
   // The last 2 days move on with the clock: the two answers' ranges differ by the milliseconds between them.
   const withoutEnd = (answer: z.infer<typeof lastAllResponseSchema>) => answer.map(({ range, ...v }) => ({ ...v, range: { ...range, from: 'then', to: 'now' } }));

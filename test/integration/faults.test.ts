@@ -290,7 +290,7 @@ describe('ingest faults', () => {
 /** Cases 3 and 5 (alert delivery), on a whole local stack with the SNS outbox. */
 describe('delivery faults', () => {
   /**
-   * Fault injection on the local stack (issue 12): the real notifier, dynalite and the SNS outbox,
+   * Fault injection on the local stack: the real notifier, dynalite and the SNS outbox,
    * with a clock the test moves (no waiting). Every case asserts: each alert delivered exactly once
    * per channel the user chose, and nothing marked delivered that was not.
    */
@@ -299,7 +299,7 @@ describe('delivery faults', () => {
   beforeAll(async () => {
     stack = await startTestStack(undefined, undefined, { dairySync: false });
     // These cases are about each alert's first delivery: the farm's users have escalation off, so
-    // no later re-send of an unread alert (issue 25, alerts-escalation.test.ts) joins the queue.
+    // no later re-send of an unread alert (alerts-escalation.test.ts) joins the queue.
     const settings = dynamoAlertSettingsRepository(createDocumentClient(), process.env.FARMS_TABLE as string);
     for (const id of await settings.listUserIdsOfFarm('farm-pro')) await settings.putEscalation(id, { minutes: null, organization: false });
   });

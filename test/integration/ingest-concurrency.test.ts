@@ -55,7 +55,7 @@ afterAll(async () => dynamo?.stop());
 
 describe('two containers ingesting one device at once', () => {
   // Many messages late, two containers contending: each late one costs a replay intent, a write
-  // and a replay commit under the lock, each retried when the other container won (issue 12).
+  // and a replay commit under the lock, each retried when the other container won.
   it('end in the state of one container taking the messages in order', async () => {
     const log = createLogger({}, 'error');
     const container = () => makeIngest({ farms, readings, now: () => new Date(), log });

@@ -16,7 +16,7 @@ import { startTestStack } from '../support/local-stack';
 import { until } from '../support/until';
 
 /**
- * Check Install through the local stack (operator §2, §4, §7, §8, §9; issue 20): a command/reply
+ * Check Install through the local stack (operator §2, §4, §7, §8, §9): a command/reply
  * exchange with the farm's unit over MQTT, answered by the simulator as the demo farm's unit, whose
  * faults make each line fail. Also the unit's telemetry topic dts/<unit>/<vat>/telemetry through
  * the ingest, beside the deprecated per-vat topic.

@@ -56,7 +56,7 @@ describe('npm start', () => {
     expect(new Set(farms.map((f) => f.vats.length))).toEqual(new Set([1, 2, 3, 4]));
     expect(farms.some((f) => /^\d{5}$|^FON/.test(f.fonterra_id))).toBe(true);
     expect(farms.some((f) => !/^\d{5}$|^FON/.test(f.fonterra_id))).toBe(true);
-    // Each demo farm has a unit: its vats' topics are the unit's (issue 20).
+    // Each demo farm has a unit: its vats' topics are the unit's.
     expect(farms[0]?.vats[0]?.topic).toMatch(/^dts\/unit-\d{15}\/1\/telemetry$/);
   });
 

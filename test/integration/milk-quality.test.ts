@@ -12,7 +12,7 @@ import { startTestStack } from '../support/local-stack';
 import { reading } from '../support/reading-series';
 
 /**
- * /api/milkquality through the local stack (operator §2, §3, §5, §6, §7; issue 23): the Milk
+ * /api/milkquality through the local stack (operator §2, §3, §5, §6, §7): the Milk
  * Quality view reads the dairy company's farms, the Westlands view the farms whose supplier code
  * is WES (not whose number starts with WES), Admin both; farmers and strangers nothing; every
  * lookup is kept and listed for Admins.

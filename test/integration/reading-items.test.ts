@@ -9,7 +9,7 @@ import { startReadingsTable } from '../support/readings-table';
 
 /**
  * Reading items of both versions (shared/telemetry/reading-item.ts) in one day: the version 1
- * items written before issue 14's compact item (one attribute a field, with device_id) and the
+ * items written before's compact item (one attribute a field, with device_id) and the
  * compact ones the ingest writes now are read alike by every read path, on dynalite with the SDK.
  */
 let dynamo: DynamoStandIn;

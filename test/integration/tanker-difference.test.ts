@@ -18,7 +18,7 @@ import { withDefaults } from '../../shared/watchman/settings';
 import { startTestStack } from '../support/local-stack';
 
 /**
- * Issue 26 acceptance, dockets against the vat: a vat whose readings are 4 % off the tanker's raises
+ * Dockets against the vat: a vat whose readings are 4 % off the tanker's raises
  * 'Vat reading differs from tanker' once, through the local stack. The Pro farm (31245, a
  * dairy-company farm) has its vat 2 read 4 % off by the dairy gateway stand-in's tanker meter; its
  * dockets come in through the dairy sync (the real exporter on its own clock). farm-lite (no dairy
@@ -59,7 +59,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => stack?.stop());
 
-describe('dockets against the vat (issue 26)', () => {
+describe('dockets against the vat', () => {
   it("raises alert 702 once for the dairy-company farm's 4 %-off vat, never for the true one, and shows each difference", async () => {
     const devices = (await farms.listDevicesOfFarm('farm-pro')).filter((d) => d.status === 1);
     let clock = START;

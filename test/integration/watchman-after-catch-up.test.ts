@@ -3,7 +3,7 @@ import { operatorContracts } from '../../shared/api/actions/operator';
 import { startTestStack } from '../support/local-stack';
 
 /**
- * `npm start`'s demo runs Watchman once when the simulator's catch-up ends (issue 43: a fresh
+ * `npm start`'s demo runs Watchman once when the simulator's catch-up ends (a fresh
  * start never shows an empty Watchman), on the real stand-ins: the stack started as `npm start`
  * starts it (simulator and the hourly Watchman schedule on), with a short catch-up so the test
  * is quick. The hourly schedule cannot have run yet: the run seen comes from the catch-up step.

@@ -20,7 +20,7 @@ import type { WatchmanCase, WatchmanRun } from '../../shared/watchman/records';
 import { startTestStack } from '../support/local-stack';
 
 /**
- * Issue 22 acceptance, end to end. The simulator's vat model plays nine days of the Pro farm
+ * End to end. The simulator's vat model plays nine days of the Pro farm
  * (31245, two vats, a dairy-company farm with its sync on) and the messages go over MQTT through
  * the ingest. Vat 1 goes offline for 3 hours, then its plate runs warm for a day, then its
  * agitator stops through a milking; vat 2's radar drifts (the simulator's radar_drift, 1 mm an

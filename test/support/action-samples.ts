@@ -199,7 +199,7 @@ export const SAMPLES: Record<string, Sample> = {
   },
   // A new key pair for the Pro farm's unit: each allowed call revokes the one before.
   REISSUE_CERTIFICATE: { fields: () => ({ supplyNumber: '31245' }) },
-  // The cooling compliance record (issue 26): the current season of the farm.
+  // The cooling compliance record: the current season of the farm.
   FARMER_COMPLIANCE_RECORD: { fields: () => ({ farm: 'farm-pro' }) },
 };
 

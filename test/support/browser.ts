@@ -130,7 +130,7 @@ export const withShot = async <T>(page: Page, name: string, step: () => Promise<
 };
 
 /**
- * The milk dashboard draws a chart below the fold only as it nears the screen (issue 14,
+ * The milk dashboard draws a chart below the fold only as it nears the screen (
  * frontend/src/components/charts/idle-turn.ts): scrolls the page down, as a farmer would, until
  * the named chart has drawn. The charts passed on the way draw too.
  */

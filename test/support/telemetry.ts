@@ -55,7 +55,7 @@ export const storedState = async (farms: FarmRepository, readings: ReadingsRepos
 };
 
 /**
- * A chiller left off (issue 6's scenario): cooled milk at 4 °C, the chiller off at minute 30, the
+ * A chiller left off (the alerts' end-to-end scenario): cooled milk at 4 °C, the chiller off at minute 30, the
  * vat warming 0.05 °C a minute, 171 one-minute readings from `minute(0)`. Over 6 °C from minute 71
  * and over 10 °C from minute 151 (farmer §9: at or below 6 °C once cooled), so with the engine's
  * 2-minute hold-off 102 is due at minute 73 and 101 at minute 153.

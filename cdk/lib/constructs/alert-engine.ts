@@ -38,7 +38,7 @@ export interface AlertEngineProps {
 }
 
 /**
- * The alert engine's infrastructure (issue 6): the scheduled sweep (EventBridge, every minute) for
+ * The alert engine's infrastructure: the scheduled sweep (EventBridge, every minute) for
  * time-based alerts and pending deliveries, the post-confirmation trigger, and the device-reply
  * rule and function for controller settings. The ingest, which runs the engine on each reading,
  * gets its ports' grants from the stack.

@@ -15,7 +15,7 @@ const nagValue = (stack: Stack, value: string): string => {
 };
 
 /**
- * Alert delivery through SNS (issues 6 and 12; docs/architecture.md 'Alerts'): a topic per user,
+ * Alert delivery through SNS (docs/architecture.md 'Alerts'): a topic per user,
  * `<stack>-alert-email-<sub>`, holding an email subscription to the user's address and, while
  * their phone is verified, an SMS subscription to it, each filtered on the `channel` message
  * attribute. The topics are made at run time (the post-confirmation trigger at sign-up, or the

@@ -26,7 +26,7 @@ export interface ApiEdgeProps {
 }
 
 /**
- * The API behind CloudFront (issue 13), on the web app's own origin (issue 14): HTTP APIs cannot
+ * The API behind CloudFront, on the web app's own origin: HTTP APIs cannot
  * take a WAF web ACL (WAF protects REST APIs, CloudFront, ALB, AppSync, Cognito…), so the web
  * app calls the API through the web distribution's `/api/*` behaviour, under the distribution's
  * web ACL with the per-IP rate rule. One origin for the site and the API: no second host to look

@@ -77,7 +77,7 @@ export class Auth extends Construct {
         tempPasswordValidity: Duration.days(3),
       },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      // Operator roles must enrol an authenticator app (the API refuses them without one, issue 13);
+      // Operator roles must enrol an authenticator app (the API refuses them without one);
       // farmers may opt in. Software tokens only: no SMS codes to pay for or intercept.
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },

@@ -24,7 +24,7 @@ export interface DairyLinkProps {
 }
 
 /**
- * The dairy-company link (issue 21): the sync function (lambdas/dairy/sync-handler.ts) every
+ * The dairy-company link: the sync function (lambdas/dairy/sync-handler.ts) every
  * minute. It reads activities (Readings) and exception notifications (Alerts), raises alert 702
  * (Alerts), and keeps its
  * queue of events and the dockets in the Farms table; it reads the gateway's token from SSM.
@@ -44,7 +44,7 @@ export class DairyLink extends Construct {
       logRetention: props.logRetention,
     });
     // Alerts read/write: exception notifications to send, and alert 702 (vat reading differs from
-    // tanker, issue 26); the gateway's URL and token parameter with its dairyGateway port.
+    // tanker); the gateway's URL and token parameter with its dairyGateway port.
     grantPorts(this.sync, DAIRY_SYNC_PORTS, { data: props.data, dairyGateway: { url: props.gatewayUrl, tokenParameterName: props.tokenParameterName } });
     this.schedule = new Rule(this, 'SyncSchedule', {
       description: 'Runs the Vat-Man dairy-company sync every minute',

@@ -35,7 +35,7 @@ const STAGE = 'live';
 export const LIVE_PATH_PATTERN = `/${STAGE}`;
 
 /**
- * Live updates (issue 26): an API Gateway WebSocket API whose one function (lambdas/live/handler.ts)
+ * Live updates: an API Gateway WebSocket API whose one function (lambdas/live/handler.ts)
  * checks the Cognito token on $connect with aws-jwt-verify, forgets the connection on $disconnect,
  * and on `subscribe` lets a connection watch a farm the caller may see (the Connections table).
  * The ingest posts each new reading to the farm's connections through the management API
@@ -69,7 +69,7 @@ export class Live extends Construct {
     const integration = (name: string) => new WebSocketLambdaIntegration(name, this.handler.function);
     this.api = new WebSocketApi(this, 'Api', {
       apiName: `${stack.stackName}-live`,
-      description: 'Vat-Man live updates (issue 26)',
+      description: 'Vat-Man live updates',
       routeSelectionExpression: LIVE_ROUTE_SELECTION,
       connectRouteOptions: { integration: integration('ConnectIntegration') },
       disconnectRouteOptions: { integration: integration('DisconnectIntegration') },
@@ -102,7 +102,7 @@ export class Live extends Construct {
         integrationError: '$context.integrationErrorMessage',
       }),
     };
-    // The browser connects through the web distribution (issue 13's WAF, the site's own origin):
+    // The browser connects through the web distribution (its WAF, the site's own origin):
     // wss://<site>/live → the stage. The handshake's headers (Sec-WebSocket-*) and its query string
     // (the token) go on, Host does not (API Gateway answers to its own); nothing is cached; the
     // origin secret's header proves the WAF was passed, and $connect refuses a handshake without it,

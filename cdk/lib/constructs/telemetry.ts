@@ -27,7 +27,7 @@ export interface TelemetryProps {
  * The local stack's rule runner builds the same event (local/start.ts).
  */
 export const INGEST_RULE_SQL = `SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM '${DEVICE_TOPIC_FILTER}'`;
-/** The same for a unit's vats (issue 20): dts/<unit>/<vat>/telemetry, one level deeper than dts/+/+. */
+/** The same for a unit's vats: dts/<unit>/<vat>/telemetry, one level deeper than dts/+/+. */
 export const UNIT_INGEST_RULE_SQL = `SELECT encode(*, 'base64') AS payload, topic() AS topic, timestamp() AS received_at FROM '${UNIT_TELEMETRY_TOPIC_FILTER}'`;
 
 /** The rule's partition key: the thing name (topic level 2), so one device's messages stay in order on one shard. */
@@ -123,7 +123,7 @@ export class Telemetry extends Construct {
         },
       });
     this.rule = ingestRule('IngestRule', 'Every vat and knode device message to the Vat-Man ingest stream', INGEST_RULE_SQL);
-    // A unit's vats (issue 20): keyed by the unit, so all its vats stay in order on one shard.
+    // A unit's vats: keyed by the unit, so all its vats stay in order on one shard.
     this.unitRule = ingestRule('UnitIngestRule', "Every unit's vat readings (dts/<unit>/<vat>/telemetry) to the Vat-Man ingest stream", UNIT_INGEST_RULE_SQL);
 
     // Each device certificate gets this policy, attached to its thing: the policy variable

@@ -54,7 +54,7 @@ export interface VatManFunctionProps {
  * it); mqtt is left out as only the local stack publishes device commands over MQTT
  * (lambdas/adapters/iot/device-commands.ts imports it when MQTT_URL is set, never in AWS).
  *
- * CommonJS, not ESM (issue 14, module init ≤ 100 ms): each entry loads its handler's modules by a
+ * CommonJS, not ESM (module init ≤ 100 ms): each entry loads its handler's modules by a
  * dynamic import on first use (lambdas/lib/lazy-handler.ts). In one CommonJS file esbuild keeps
  * those modules lazy, their `require` of the AWS SDK included; an ESM file hoists every import of
  * an external package to its top, so the SDK clients (100-300 ms each) would load at init

@@ -22,7 +22,7 @@ export interface WatchmanProps {
 }
 
 /**
- * Watchman (issue 22): lambdas/watchman/handler.ts on an EventBridge schedule. It reads farms,
+ * Watchman: lambdas/watchman/handler.ts on an EventBridge schedule. It reads farms,
  * devices, dockets and its settings and writes runs, cases and the farms' sync flag (Farms), and
  * reads the vats' messages and activities and keeps its hourly digests of them (Readings). One execution at a time (reserved
  * concurrency 1) on top of its lease in DynamoDB; EventBridge does not retry a failed run (the

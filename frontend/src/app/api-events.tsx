@@ -18,7 +18,7 @@ const leaveForSite = (href: string): void => window.location.assign(href);
 
 /**
  * The herd token link of the user the farmer shell last loaded, if any (for a 401 elsewhere). The
- * answer's schema loads here, on a 401, not with every page (issue 14: it brings the full zod).
+ * answer's schema loads here, on a 401, not with every page (it brings the full zod).
  */
 const cachedHerdLink = async (queryClient: QueryClient): Promise<string | undefined> => {
   const cached = queryClient.getQueriesData({ queryKey: ['user', 'current'] });
@@ -84,7 +84,7 @@ export function ApiEvents({ reload = reloadPage, routeUnauthorized }: ApiEventsP
   useEffect(() => {
     const timers: ReturnType<typeof setTimeout>[] = [];
     const off = client.on('error', (error) => {
-      // An operator without an authenticator app (issue 13): to the enrolment screen, not a snackbar.
+      // An operator without an authenticator app: to the enrolment screen, not a snackbar.
       if (error.status === 403 && error.serverMessage === MSG_TOTP_REQUIRED) {
         void routeUnauthorized();
         return;

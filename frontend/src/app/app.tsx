@@ -10,7 +10,7 @@ type Router = ReturnType<typeof createBrowserRouter>;
 /**
  * Where the page opened: a farmer-shell screen, the milk dashboard, or neither. Read from the
  * location before the router is made, so start-up can ask for its early calls' code before the
- * screen's (issue 14: a browser fetches what was asked for first first).
+ * screen's (a browser fetches what was asked for first first).
  */
 export const firstScreen = (location: Pick<Location, 'pathname'> = window.location): { readonly shell: boolean; readonly dashboard: boolean } => {
   const ids = new Set((matchRoutes(routes, location.pathname) ?? []).map((m) => m.route.id));

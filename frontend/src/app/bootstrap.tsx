@@ -25,7 +25,7 @@ export const preconnect = (url: string): void => {
 };
 
 /**
- * Start order (issue 14: what can run side by side does): the runtime config, Amplify's code, a
+ * Start order (what can run side by side does): the runtime config, Amplify's code, a
  * farmer-shell screen's early calls' code and the router, which starts downloading the current
  * route's code, all at once; once the config is
  * in, Amplify is configured (Cognito pool and endpoint), the API client takes its bearer from
@@ -38,7 +38,7 @@ export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = f
   // lib/auth-session.ts), then on a farmer-shell screen the early calls' small chunk, then the
   // route's chunks, which the router loads as it is made: a browser opens a few connections per
   // host, so what is asked for first arrives first, and the early calls need neither the screen's
-  // code nor its zod schemas (issue 14).
+  // code nor its zod schemas.
   const loading = loadWebConfig(fetchFn);
   preloadAuth();
   const first = firstScreen();
@@ -48,7 +48,7 @@ export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = f
   // A browser's first Intl call loads its locale data (about 20 ms of a phone's main thread, 80 ms
   // at Lighthouse's 4x slowdown), whichever formatter comes first: on a shell screen, which formats
   // times and figures, that is done now, while config.json downloads, not in a task after the first
-  // paint (issue 14).
+  // paint.
   if (first.shell) Intl.DateTimeFormat().resolvedOptions();
   try {
     const config = await loading;
@@ -59,7 +59,7 @@ export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = f
     // Screens read the config through webConfigQuery: the loaded one, not a second fetch.
     const queryClient = createQueryClient();
     queryClient.setQueryData(webConfigQuery.queryKey, config);
-    // A transition (issue 14): React renders the app in slices of a few milliseconds that give the
+    // A transition: React renders the app in slices of a few milliseconds that give the
     // main thread back in between, not in one long task (a phone's first render of cold code).
     startTransition(() =>
       root.render(

@@ -6,7 +6,7 @@ import { useSnackbar } from './snackbar';
 import './alert-email-notice.css';
 
 /**
- * The caller's alert email subscription (issue 12): confirmed or not, read from SNS. A failed read
+ * The caller's alert email subscription: confirmed or not, read from SNS. A failed read
  * shows no notice rather than an error (the page's own content matters more).
  */
 const alertEmailStatusQuery = (client: ApiClient) =>
@@ -19,7 +19,7 @@ const resendAlertEmail = (client: ApiClient) => client.call(c.USER_ALERT_EMAIL_R
 
 
 /**
- * 'Alert email not confirmed' with a Resend button (issue 12), on the profile and the notification
+ * 'Alert email not confirmed' with a Resend button, on the profile and the notification
  * settings: alert email reaches the person only once they follow the link in the subscription
  * confirmation email; until then (or once that link has expired) this says so. Nothing shows
  * while the status is unknown or confirmed.

@@ -14,7 +14,7 @@ const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
 ];
 
 /**
- * The administrative changes at the bottom of an admin page (issue 18): newest first, who, when,
+ * The administrative changes at the bottom of an admin page: newest first, who, when,
  * what and the value before and after. Times are the browser's local time (operator §9).
  */
 export function AuditList({

@@ -27,7 +27,7 @@ export const paths = {
   forgotPasswordFinished: { pattern: '/dts/password/forgot/finished', to: () => '/dts/password/forgot/finished' },
   resetPassword: { pattern: '/dts/password/reset/:token', to: (token: string) => `/dts/password/reset${seg(token)}` },
   permission: { pattern: '/dts/permission', to: () => '/dts/permission' },
-  /** Enrol an authenticator app (issue 13): operator roles need one; not in the spec, which predates it. */
+  /** Enrol an authenticator app: operator roles need one; not in the spec, which predates it. */
   totpSetup: { pattern: '/dts/authenticator', to: () => '/dts/authenticator' },
 
   // Authenticated shell (farmer §2.3)
@@ -36,7 +36,7 @@ export const paths = {
   storageData: { pattern: '/dts/dashboard/data', to: () => '/dts/dashboard/data' },
   milking: { pattern: '/dts/milking', to: () => '/dts/milking' },
   milkingDetail: { pattern: '/dts/milking/:activityId', to: (activityId: string) => `/dts/milking${seg(activityId)}` },
-  /** The cooling compliance record (issue 26; not in the spec's routes). */
+  /** The cooling compliance record (not in the spec's routes). */
   compliance: { pattern: '/dts/compliance', to: () => '/dts/compliance' },
   agitator: { pattern: '/dts/agitator', to: () => '/dts/agitator' },
   collection: { pattern: '/dts/collection', to: () => '/dts/collection' },

@@ -5,7 +5,7 @@ import { needsTotp, roleFromGroups } from '../../../shared/roles';
 import type { Session } from './session';
 
 /**
- * Amplify's side of ./auth-session.ts, which loads this module on first use (issue 14: Amplify is
+ * Amplify's side of ./auth-session.ts, which loads this module on first use (Amplify is
  * about 30 kB gzipped and no page needs it before its first paint). Import auth-session, not this.
  */
 export const configureAmplify = ({ userPoolId, userPoolClientId, cognitoEndpoint }: WebConfig): void => {

@@ -11,7 +11,7 @@ export type { Session };
 type AmplifySession = typeof import('./amplify-session');
 
 /**
- * Amplify loads on first use, not with the page (issue 14: it is about 30 kB gzipped, and the
+ * Amplify loads on first use, not with the page (it is about 30 kB gzipped, and the
  * sign-in page's first paint needs none of it). configureAuth starts the load at start-up, so the
  * session is usually ready by the time a screen asks for it; every read below waits for it.
  */

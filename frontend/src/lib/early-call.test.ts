@@ -21,7 +21,7 @@ const clientAnswering = (...answers: unknown[]) => {
   return { client, fetch: fetchFn, onError };
 };
 
-describe('early calls (issue 14)', () => {
+describe('early calls', () => {
   it('the start-up addresses are the contracts\' own (path and type written once)', () => {
     expect(USER_ONE_GET_BY_TOKEN).toEqual({ path: userContracts.USER_ONE_GET_BY_TOKEN.path, type: userContracts.USER_ONE_GET_BY_TOKEN.type });
     expect(FARMER_DASHBOARD_LAST).toEqual({ path: farmerActivityContracts.FARMER_DASHBOARD_LAST.path, type: farmerActivityContracts.FARMER_DASHBOARD_LAST.type });

@@ -2,7 +2,7 @@ import type { ActionAddress, Contract, ContractAnswer, ContractFields } from '@s
 import { checkAnswer, type ApiClient, type ApiFields, type CallOptions } from './api-client';
 
 /**
- * API calls started at start-up for the screen that is about to show (issue 14): the answers
+ * API calls started at start-up for the screen that is about to show: the answers
  * travel while the screen's code downloads, instead of after it has rendered. An early call goes
  * out by the action's address (shared/api/actions/start-up.ts), before the contracts' zod schemas
  * have loaded; the screen's query function takes it (once, for the same action and fields) instead

@@ -5,6 +5,6 @@ export interface Session {
   readonly accessToken: string;
   readonly groups: readonly string[];
   readonly role: Role;
-  /** An operator whose token says no authenticator app is enrolled: the app sends them to enrol one (issue 13). */
+  /** An operator whose token says no authenticator app is enrolled: the app sends them to enrol one. */
   readonly needsTotp?: boolean;
 }

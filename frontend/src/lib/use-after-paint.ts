@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 
 /**
  * True once `ready` has been true through a painted frame: the frame after the one that showed it
- * (an animation frame runs before its paint, a task queued from it after). Issue 14: the milk
+ * (an animation frame runs before its paint, a task queued from it after). the milk
  * dashboard asks for the charts' code (chart.js, about 70 kB gzipped) only once the vat cards are on
  * screen, so it no longer shares a phone's bandwidth and main thread with the cards' first paint.
  */

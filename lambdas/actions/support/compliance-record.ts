@@ -48,7 +48,7 @@ const recordOf = (m: StoredActivity, vatNumber: number, w: MilkingWindow, readin
   };
 };
 
-/** /api/farmer/activity FARMER_COMPLIANCE_RECORD (issue 26): the cooling compliance record of a period; farm member. */
+/** /api/farmer/activity FARMER_COMPLIANCE_RECORD: the cooling compliance record of a period; farm member. */
 export const farmerComplianceHandlers: readonly ServedAction[] = [
   serve(contracts.FARMER_COMPLIANCE_RECORD, ['farms', 'readings', 'now'], async (input, { farm, deps }) => {
     const nowDate = deps.now();

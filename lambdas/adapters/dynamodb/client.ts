@@ -14,7 +14,7 @@ export const createDocumentClient = (env: NodeJS.ProcessEnv = process.env): Dyna
   });
   // The SDK's logger step copies every request's input and every answer's output through its
   // sensitive-data filter even when nothing logs (the default no-op logger): about 4 % of the
-  // ingest's CPU in batches of readings (issue 14). Nothing here gives the client a logger.
+  // ingest's CPU in batches of readings. Nothing here gives the client a logger.
   client.middlewareStack.remove('loggerMiddleware');
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

@@ -47,7 +47,7 @@ export const farmsKeys = {
   lookupsAll: 'ALL#LOOKUP',
   /** A farm's milking window (operator §3 Farm settings row), from the admin CSV import. */
   milkingWindow: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'MILKING_WINDOW' }),
-  /** An administrative change (issue 18): one partition per admin page, sorted by time. */
+  /** An administrative change: one partition per admin page, sorted by time. */
   audit: (area: string, at: string, id: string) => ({ pk: `AUDIT#${area}`, sk: `${at}#${id}` }),
   auditPartition: (area: string) => `AUDIT#${area}`,
   /**
@@ -62,7 +62,7 @@ export const farmsKeys = {
   organizationFarm: (orgId: string, farmId: string) => ({ pk: `ORG#${orgId}`, sk: `FARM#${farmId}`, gsi1pk: `FARM#${farmId}`, gsi1sk: `ORG#${orgId}` }),
   organizationRole: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `USER#${userId}`, gsi1pk: `USER#${userId}`, gsi1sk: `ORG#${orgId}` }),
   /**
-   * An event for the dairy company (issue 21): one per vat, kind and time, so detecting it again
+   * An event for the dairy company: one per vat, kind and time, so detecting it again
    * finds it queued. A pending one is also in gsi1 under DAIRY#PENDING, sorted by its next try.
    */
   dairyEvent: (farmId: string, vat: number, kind: string, eventAt: string) => ({ pk: `FARM#${farmId}`, sk: `DAIRY#${vat}#${kind}#${eventAt}` }),
@@ -93,7 +93,7 @@ export const farmsKeys = {
   }),
   installsAll: 'ALL#INSTALL',
   /**
-   * Watchman (issue 22): its settings and its run lease (one item each, each in a partition of its
+   * Watchman: its settings and its run lease (one item each, each in a partition of its
    * own, WATCHMAN_PARTITIONS), its runs (one partition, newest last) and its cases (one partition:
    * open ones under `OPEN#`, one per farm, vat and check, so a conditional put can never open a
    * fault twice; closed ones under `CLOSED#`).
@@ -149,7 +149,7 @@ export const readingsKeys = {
   /** The detector state as it was just before the first reading of an hour (for replays). */
   snapshot: (deviceId: string, hour: string) => ({ pk: `S#${deviceId}`, sk: hour }),
   snapshotPartition: (deviceId: string) => `S#${deviceId}`,
-  /** Watchman's digest of one settled clock hour of a device's messages (issue 22): its data point and milking ends. */
+  /** Watchman's digest of one settled clock hour of a device's messages: its data point and milking ends. */
   watchmanDigest: (deviceId: string, hour: string) => ({ pk: `W#${deviceId}`, sk: hour }),
   watchmanDigestPartition: (deviceId: string) => `W#${deviceId}`,
   /** A derived activity; sk sorts a device's activities by kind, then start. */
@@ -207,7 +207,7 @@ export const alertsKeys = {
   farmAlertSetting: (farmId: string) => ({ pk: `FARM#${farmId}`, sk: 'ALERT_SETTING' }),
   vatAutoSetting: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'AUTO_SETTING' }),
   userAlertPreferences: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_PREF' }),
-  /** A user's escalation preference (issue 25): minutes until an unread critical alert is sent again, and the organization opt-in. */
+  /** A user's escalation preference: minutes until an unread critical alert is sent again, and the organization opt-in. */
   userEscalation: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ESCALATION' }),
   /** A user's alert-email route: their SNS topic and the subscription of their address. */
   userAlertEmail: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_EMAIL' }),

@@ -8,7 +8,7 @@ import { UNIT_CHECK_TIMEOUT_MS, unitCheckTopic } from '../../../shared/installer
 import type { DeviceAnswer, DeviceCommands, UnitChecks } from '../../ports/iot';
 
 /**
- * Commands to a vat device (issue 6, controller settings). The protocol:
+ * Commands to a vat device (controller settings). The protocol:
  *  - the platform publishes `{ request_id, settings }` to `dts/<thing>/cmd/settings` (QoS 1; the
  *    device policy lets a device subscribe to its own dts/<thing>/cmd/*);
  *  - the device applies them and publishes `{ request_id, return_value }` to

@@ -51,7 +51,7 @@ export const alertEmailTopicPolicy = (topicArn: string): string =>
 const isNotFound = (err: unknown): boolean => ['NotFoundException', 'NotFound', 'ResourceNotFoundException'].includes((err as { name?: string }).name ?? '');
 
 /**
- * Alerts through SNS with a topic per user (issue 6, issue 12). Each user has a topic holding an
+ * Alerts through SNS with a topic per user. Each user has a topic holding an
  * email subscription to the address on their user record and, while their phone is verified, an
  * SMS subscription to it; each subscription's filter policy admits one value of the `channel`
  * message attribute, so one publish reaches one channel. Publishing is then confined to the users'

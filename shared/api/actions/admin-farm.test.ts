@@ -4,7 +4,7 @@ import { billingCsv, csvLine, matchesDairyFilter, parseMilkingWindowCsv } from '
 
 const HEADER = 'supply_number,buffer_duration,end_of_milking';
 
-describe('milking-window CSV (issue 18)', () => {
+describe('milking-window CSV', () => {
   it('reads rows, upper-casing supply numbers, padding hours, skipping blank lines, with or without a BOM and CRLF', () => {
     expect(parseMilkingWindowCsv(`\uFEFF${HEADER}\r\nfon123, 30 ,7:05\r\n\r\n"31245",0,23:59\r\n`)).toEqual({
       rows: [

@@ -87,7 +87,7 @@ export type FarmSettingsRow = z.infer<typeof farmSettingsRowSchema>;
 // ---- Milking-window import ------------------------------------------------------------------
 
 /**
- * The milking-window CSV (issue 18; docs/architecture.md "Farms"): a header line, then one line
+ * The milking-window CSV (docs/architecture.md "Farms"): a header line, then one line
  * per farm. buffer_duration is whole minutes (0 to 720); end_of_milking the farm-local time of
  * day the milking ends, HH:mm on a 24-hour clock.
  */
@@ -250,9 +250,9 @@ export const adminFarmContracts = {
     answer: z.object({ message: z.literal(MSG_SUCCESS), imported: z.number().int() }),
     access: admin,
   }),
-  /** Not in the spec (issue 18): the newest flag changes and imports, for the bottom of the page. */
+  /** Not in the spec: the newest flag changes and imports, for the bottom of the page. */
   FARM_AUDIT_LIST: contract({ path: PATH, type: 'FARM_AUDIT_LIST', input: adminFarmInputs.FARM_AUDIT_LIST, answer: z.array(auditEntrySchema), access: admin }),
-  /** Not in the spec (issue 12): alert deliveries that failed for good (dead letters), newest first. */
+  /** Not in the spec: alert deliveries that failed for good (dead letters), newest first. */
   FARM_DELIVERY_DEAD_LETTERS: contract({
     path: PATH,
     type: 'FARM_DELIVERY_DEAD_LETTERS',

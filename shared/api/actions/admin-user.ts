@@ -68,6 +68,6 @@ export const adminUserContracts = {
   /** Answers the user as the list shows them after the change. */
   USER_ROLE_EDIT: contract({ path: PATH, type: 'USER_ROLE_EDIT', input: adminUserInputs.USER_ROLE_EDIT, answer: adminUserSchema, access: admin }),
   USER_HERD_EDIT: contract({ path: PATH, type: 'USER_HERD_EDIT', input: adminUserInputs.USER_HERD_EDIT, answer: adminUserSchema, access: admin }),
-  /** Not in the spec (issue 18): the newest role and herd changes, for the bottom of the page. */
+  /** Not in the spec: the newest role and herd changes, for the bottom of the page. */
   USER_AUDIT_LIST: contract({ path: PATH, type: 'USER_AUDIT_LIST', input: adminUserInputs.USER_AUDIT_LIST, answer: z.array(auditEntrySchema), access: admin }),
 } as const;

@@ -4,7 +4,7 @@ import { access, contract } from '../contract';
 import { farmField, ID_MAX } from '../fields';
 
 /*
- * The dairy-company link (issue 21): the farmer's event log (farmer §2.15, §7 FARMER_LOG_FONTERRA)
+ * The dairy-company link: the farmer's event log (farmer §2.15, §7 FARMER_LOG_FONTERRA)
  * and calibration (operator §2 Calibration, §3 Collection and Vat config, §7 /api/calibration
  * COLLECTIONS and VAT_CONFIG, /api/installer VAT_SETTINGS, §8 results).
  */

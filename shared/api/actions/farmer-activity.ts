@@ -62,7 +62,7 @@ const byActivity = <T extends string>(type: T) => z.object({ type: z.literal(typ
 export const farmerActivityInputs = {
   FARMER_DASHBOARD_LAST: farmOnly('FARMER_DASHBOARD_LAST'),
   /**
-   * `since` (issue 14): the newest reading time the client already has; the answer then holds only
+   * `since`: the newest reading time the client already has; the answer then holds only
    * what is newer (see lastAllItemSchema.since) and the client merges it (shared/telemetry/range-merge.ts).
    */
   /** `points`: the chart's width in pixels; the answer then holds at most two readings a pixel (else 1,500 a vat). */
@@ -85,7 +85,7 @@ export const farmerActivityInputs = {
   FARMER_COLLECTION_LIST: farmRange('FARMER_COLLECTION_LIST'),
   /** Not in the spec's table: the data of /dts/agitator (farmer §2.3, §4 agitator stop periods). */
   FARMER_AGITATOR_LIST: farmRange('FARMER_AGITATOR_LIST'),
-  /** Not in the spec's table: the pickups entered on /dts/pickup, listed on /dts/collection (issue 24). */
+  /** Not in the spec's table: the pickups entered on /dts/pickup, listed on /dts/collection. */
   FARMER_PICKUP_LIST: farmRange('FARMER_PICKUP_LIST'),
 } as const;
 
@@ -195,7 +195,7 @@ export const rangeSchema = z.object({
   page_index: z.number().int().nullable(),
 });
 
-/** The cooling compliance clock of the vat's last milking (shared/compliance/cooling-forecast.ts, issue 25). */
+/** The cooling compliance clock of the vat's last milking (shared/compliance/cooling-forecast.ts). */
 export const coolingForecastSchema = z.object({
   milking_start: z.string(),
   milking_end: z.string(),
@@ -232,11 +232,11 @@ export const lastResponseSchema = z.array(
     controller: z.object({ status: controllerStatusSchema, since: z.string().nullable() }).nullable().optional(),
     /**
      * While the milk of the last milking cools (it has ended, the vat is not collected, a §9
-     * deadline is still ahead): the deadlines and predicted times (issue 25). Null otherwise.
+     * deadline is still ahead): the deadlines and predicted times. Null otherwise.
      */
     cooling: coolingForecastSchema.nullable().optional(),
     /**
-     * The capacity forecast (issue 25, shared/alerts/capacity-forecast.ts) from the vat's milking and
+     * The capacity forecast (shared/alerts/capacity-forecast.ts) from the vat's milking and
      * pickup history: when it reaches 80 % and full, the expected pickup and its usual time of day
      * (farm-local 'HH:mm'); null until the alert engine has seen the vat.
      */
@@ -358,7 +358,7 @@ export const collectionListResponseSchema = z.object({
       vat_number: z.number().int(),
       volume_collected: z.number().nullable(),
       duration_min: z.number().nullable(),
-      /** Dockets against the vat (issue 26): the tanker's figure (the company's docket, or the farmer's entered pickup) and the vat's drop minus it. */
+      /** Dockets against the vat: the tanker's figure (the company's docket, or the farmer's entered pickup) and the vat's drop minus it. */
       tanker: z.object({ volume: z.number(), source: z.enum(['docket', 'pickup']), at: z.string() }).nullable(),
       difference_l: z.number().nullable(),
       difference_percent: z.number().nullable(),

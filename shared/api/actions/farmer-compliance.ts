@@ -5,7 +5,7 @@ import { farmField } from '../fields';
 import { dayField, rangeSchema, ruleResultSchema } from './farmer-activity';
 
 /*
- * The cooling compliance record (issue 26): FARMER_COMPLIANCE_RECORD on /api/farmer/activity.
+ * The cooling compliance record: FARMER_COMPLIANCE_RECORD on /api/farmer/activity.
  * Every milking of the period per vat, judged by the §9 cooling rules exactly as the milking page
  * judges it (lambdas/actions/support/milking-compliance.ts), with the exceptions the product recorded
  * around it. The web page builds the CSV and the PDF from this answer (docs/architecture.md,

@@ -54,7 +54,7 @@ export const notificationSchema = z.object({
 export type NotificationWire = z.infer<typeof notificationSchema>;
 
 /**
- * FARMER_NOTIFICATION_LIST pages (issue 13: a farm's whole history could pass Lambda's 6 MB
+ * FARMER_NOTIFICATION_LIST pages (a farm's whole history could pass Lambda's 6 MB
  * answer limit): at most this many notifications a call; a full page means there may be more,
  * asked for with the last one's `_id` as `cursor`.
  */
@@ -73,7 +73,7 @@ export type NotificationEditAnswer = z.infer<typeof notificationEditAnswerSchema
  * vat and the alert's id), or `_id: null` with NO_DETAIL_MESSAGE when there is none.
  */
 /**
- * One escalation step of a critical alert (issue 25): to whom, how, when it was due, and what
+ * One escalation step of a critical alert: to whom, how, when it was due, and what
  * became of it ('sent', 'pending' until due, 'skipped' when the alert was read first, …).
  */
 export const escalationStepSchema = z.object({

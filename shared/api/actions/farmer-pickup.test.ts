@@ -13,7 +13,7 @@ describe('pickup figures (farmer §2.14, §5)', () => {
     expect(firstMessage({ ...pickup, volume: PICKUP_LIMITS.volume })).toBeUndefined();
   });
 
-  // The limit's message is made when the check fails (issue 14: no Intl at module evaluation); it reads as before.
+  // The limit's message is made when the check fails (no Intl at module evaluation); it reads as before.
   it.each([
     [{ ...pickup, volume: 100_001 }, 'Volume must be at most 100,000'],
     [{ ...pickup, temperature: 101 }, 'Temperature must be at most 100'],

@@ -45,7 +45,7 @@ const figure = (label: string, max: number) =>
       .number({ error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be a number`) })
       .min(0, `${label} must be 0 or more`)
       // The message is made when it is needed: Intl's number formatting costs a phone ~20 ms the
-      // first time, and this module loads with the dashboard's first screen (issue 14).
+      // first time, and this module loads with the dashboard's first screen.
       .max(max, { error: () => `${label} must be at most ${max.toLocaleString('en-NZ')}` }),
   );
 
@@ -111,7 +111,7 @@ export const deletePickupSchema = z.object({
 });
 export const deletePickupResponseSchema = z.literal('success');
 
-/** Who may delete a pickup: the person who entered it (farmer §2.6, issue 24). */
+/** Who may delete a pickup: the person who entered it (farmer §2.6). */
 export const PICKUP_DELETE_REFUSED = 'Only the person who entered a pickup can delete it.';
 
 /** A submitted pickup as /dts/collection lists it: `mine` when the caller entered it (who else did is not told). */

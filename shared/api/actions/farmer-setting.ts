@@ -23,7 +23,7 @@ export const farmerSettingInputs = {
     type: z.literal('USER_SETTING_ALERT_SET_USER'),
     farm: farmField,
     alert_setting: jsonField(preferencesInputSchema, 'alert_setting'),
-    /** Issue 25: the caller's escalation preference (minutes, null for off; the organization opt-in); absent keeps it. */
+    /** The caller's escalation preference (minutes, null for off; the organization opt-in); absent keeps it. */
     escalation: jsonField(escalationSettingsSchema, 'escalation').optional(),
   }),
 } as const;
@@ -54,7 +54,7 @@ export type AlertSettingsSetAnswer = z.infer<typeof alertSettingsSetAnswerSchema
 export const autoSettingsSetAnswerSchema = z.object({ return_value: z.union([z.string(), z.number()]), auto_settings: autoSettingsSchema.optional() });
 export type AutoSettingsSetAnswer = z.infer<typeof autoSettingsSetAnswerSchema>;
 
-/** All 19 rows of farmer §3 Alert setting and the ones added by issues 25 and 26, each with its email and text flag. */
+/** All 19 rows of farmer §3 Alert setting and the ones added beyond it, each with its email and text flag. */
 export const preferencesSchema: z.ZodType<Preferences> = z.object(
   Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, channelFlagsSchema])) as Record<PreferenceKey, typeof channelFlagsSchema>,
 );

@@ -50,7 +50,7 @@ export const milkQualityInputs = {
   MILK_QUALITY_DATA: milkDataInput('MILK_QUALITY_DATA', 'milkquality'),
   WESTLANDS_FARMS: z.object({ type: z.literal('WESTLANDS_FARMS') }),
   WESTLANDS_DATA: milkDataInput('WESTLANDS_DATA', 'westlands'),
-  /** Not in the spec's table: the lookups log, for Admins (issue 23). */
+  /** Not in the spec's table: the lookups log, for Admins. */
   MILK_DATA_LOOKUPS: z.object({ type: z.literal('MILK_DATA_LOOKUPS') }),
 } as const;
 

@@ -29,7 +29,7 @@ export const MSG_CURRENT_PASSWORD = 'The current password is not correct';
 export const MSG_CURRENT_PASSWORD_REQUIRED = 'Please enter your current password';
 export const MSG_NAME_REQUIRED = 'Please enter your first and last name';
 
-/** Ours (issue 12): the alert email's SNS subscription is not confirmed, so alert email cannot reach the person. */
+/** Ours: the alert email's SNS subscription is not confirmed, so alert email cannot reach the person. */
 export const MSG_ALERT_EMAIL_NOT_CONFIRMED = 'Alert email not confirmed';
 /** The confirmation of the person's alert-email subscription: pending (link not followed), confirmed, expired (not followed in time). */
 export const alertEmailStatusSchema = z.enum(['pending', 'confirmed', 'expired']);
@@ -113,7 +113,7 @@ export const settingProfileContracts = {
   USER_PROFILE_VERIFY_SEND_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_SEND_PHONE', input: profileInputs.USER_PROFILE_VERIFY_SEND_PHONE, answer: z.literal('success'), access: access.self }),
   USER_PROFILE_VERIFY_CHECK_EMAIL: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_EMAIL', input: profileInputs.USER_PROFILE_VERIFY_CHECK_EMAIL, answer: z.literal(EMAIL_VERIFY_SUCCESS), access: access.self }),
   USER_PROFILE_VERIFY_CHECK_PHONE: contract({ path, type: 'USER_PROFILE_VERIFY_CHECK_PHONE', input: profileInputs.USER_PROFILE_VERIFY_CHECK_PHONE, answer: z.literal(PHONE_VERIFY_SUCCESS), access: access.self }),
-  /** The caller's alert email: is its subscription confirmed (read from SNS, issue 12)? */
+  /** The caller's alert email: is its subscription confirmed (read from SNS)? */
   USER_ALERT_EMAIL_STATUS: contract({ path, type: 'USER_ALERT_EMAIL_STATUS', input: profileInputs.USER_ALERT_EMAIL_STATUS, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),
   /** Subscribes the caller's address again, so SNS sends a new confirmation email (a confirmed one is left as it is). */
   USER_ALERT_EMAIL_RESEND: contract({ path, type: 'USER_ALERT_EMAIL_RESEND', input: profileInputs.USER_ALERT_EMAIL_RESEND, answer: z.object({ status: alertEmailStatusSchema }), access: access.self }),

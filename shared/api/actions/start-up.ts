@@ -1,7 +1,7 @@
 import type { ActionAddress } from '../contract';
 
 /**
- * The actions the web app sends at start-up, by address (issue 14): the farmer shell's first calls
+ * The actions the web app sends at start-up, by address: the farmer shell's first calls
  * (frontend/src/features/shell/api/early-calls.ts) go out while the screen's code and the contracts'
  * zod schemas are still downloading, and their answers are checked against the contracts when the
  * screen takes them. No zod here: this module rides in the early calls' small chunk. The contracts

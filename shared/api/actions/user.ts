@@ -19,7 +19,7 @@ export const MSG_LAST_NAME = 'Please enter your last name';
 /** Ours: a name is refused outside these characters (names reach HTML email, so no markup). */
 export const MSG_NAME_CHARACTERS = 'Names may contain letters, spaces, hyphens and apostrophes.';
 export const MSG_RESET_LINK = 'This reset link is not valid. Please request a new one.';
-/** The sign-in's code step (issue 13: operators sign in with an authenticator app). */
+/** The sign-in's code step (operators sign in with an authenticator app). */
 /** Cognito throttled the person (codes, failed attempts or the API's rate): the API's 429 and the sign-in form say the same. */
 export const MSG_TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again in a few minutes.';
 export const MSG_TOTP_CODE = 'That code is not valid. Enter the current 6-digit code from your authenticator app.';

@@ -1,7 +1,7 @@
 import { zoneSuffix } from '../../lib/time-format';
 
 /**
- * Under charts whose axes tick on the farm's clock (issue 24: one clock for farmers): when the
+ * Under charts whose axes tick on the farm's clock (one clock for farmers): when the
  * browser's clock reads another time, say which clock the axes and the date picker use, since a
  * tick ('Sun 14:00') has no room for the zone's name. Nothing when the two clocks agree.
  */

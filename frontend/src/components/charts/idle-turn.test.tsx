@@ -44,7 +44,7 @@ function Probe({ name }: { readonly name: string }) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('useChartTurn (issue 14)', () => {
+describe('useChartTurn', () => {
   it('under DeferOffscreenCharts a chart queues for its idle turn only once it nears the screen; the nearer ones draw first', () => {
     const { observers, enter } = fakeObservers();
     const { idle, queue } = fakeIdle();

@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useState, type RefCallback } from
 
 /**
  * Charts take their turn to draw, one per idle moment of the main thread, in the order they
- * mounted (issue 14: a dashboard of 12 charts drawn in one task blocked a phone for seconds). The
+ * mounted (a dashboard of 12 charts drawn in one task blocked a phone for seconds). The
  * first paint shows the page without chart work; each chart is then a task of its own, short
  * enough not to block input. Where the browser has no idle callbacks (jsdom) every chart draws at once.
  */
@@ -47,7 +47,7 @@ export function useIdleTurn(wanted = true): boolean {
 /**
  * Within a screen that provides `true` (the milk dashboard: 12 charts under the vat cards), a chart
  * below the fold waits until it comes within NEAR_MARGIN of the viewport before queueing for its
- * turn (issue 14): the charts on screen draw first, the others as the farmer scrolls to them.
+ * turn: the charts on screen draw first, the others as the farmer scrolls to them.
  */
 const DeferOffscreen = createContext(false);
 export const DeferOffscreenCharts = DeferOffscreen.Provider;

@@ -15,7 +15,7 @@ ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, Decima
 /**
  * Series longer than this are drawn decimated to the chart's pixel width (chart.js min-max: the
  * lowest and highest value of each pixel column, so peaks stay), recomputed for the zoomed window.
- * A 30-day range has about 3,200 points a series; a phone's chart is about 350 px wide (issue 14).
+ * A 30-day range has about 3,200 points a series; a phone's chart is about 350 px wide.
  */
 export const DECIMATE_ABOVE_POINTS = 1_000;
 

@@ -146,7 +146,7 @@ function InfoPopover({ rowKey }: { readonly rowKey: PreferenceKey }) {
 }
 
 /**
- * Escalation (issue 25): a critical alert (over 10 °C, over 6 °C, power outage, agitator stopped,
+ * Escalation: a critical alert (over 10 °C, over 6 °C, power outage, agitator stopped,
  * cooling at risk, vat full before pickup) still unread after N minutes is texted again; the
  * organization opt-in brings the organization's other farms' ones after 2N.
  */

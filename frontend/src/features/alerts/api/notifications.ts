@@ -29,7 +29,7 @@ export const editNotificationStatus = (client: ApiClient, farmId: string, id: st
 export const notificationDetail = (client: ApiClient, farmId: string, id: string) =>
   client.call(c.FARMER_NOTIFICATION_DETAIL, { farm: farmId, item: { _id: id } });
 
-/** The escalation steps of an open critical alert (issue 25): FARMER_NOTIFICATION_DETAIL's `escalations`. */
+/** The escalation steps of an open critical alert: FARMER_NOTIFICATION_DETAIL's `escalations`. */
 export const escalationStepsQuery = (client: ApiClient, farmId: string, id: string) =>
   queryOptions({
     queryKey: [...NOTIFICATION_KEY_PREFIX, 'escalations', farmId, id] as const,

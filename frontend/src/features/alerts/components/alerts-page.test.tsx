@@ -178,7 +178,7 @@ describe('/dts/notification (farmer §2.8)', () => {
     expect(router.state.location.pathname).toBe('/dts/notification');
   });
 
-  it('a critical alert lists its escalation steps (issue 25); another alert asks for none', async () => {
+  it('a critical alert lists its escalation steps; another alert asks for none', async () => {
     const critical = alertOf({ type: 101, status: 2 });
     const other = alertOf({ type: 104, status: 2 });
     const { user, api } = await openAlerts([critical, other], {

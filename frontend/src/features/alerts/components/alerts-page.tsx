@@ -274,7 +274,7 @@ const STATE_TEXT: Readonly<Record<string, string>> = {
   unconfirmed: 'not sent (email not confirmed)',
 };
 
-/** A critical alert's escalation steps (issue 25), each: what, to whom, how, when, and what became of it. */
+/** A critical alert's escalation steps, each: what, to whom, how, when, and what became of it. */
 function EscalationSteps({ farmId, alertId, timeZone }: { readonly farmId: string; readonly alertId: string; readonly timeZone: string | undefined }) {
   const client = useApiClient();
   const steps = useQuery(escalationStepsQuery(client, farmId, alertId));

@@ -10,7 +10,7 @@ import { AuthLayout } from './auth-layout';
 
 /**
  * The form's checks and Amplify's sign-in (with zod, about 45 kB gzipped) load when the person
- * starts on the form (focus) or submits it, not with the page (issue 14).
+ * starts on the form (focus) or submits it, not with the page.
  */
 const loadSignIn = () => import('../api/sign-in');
 
@@ -54,7 +54,7 @@ export function LoginPage() {
   const [error, setError] = useState<{ readonly field: Field; readonly message: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
-  // The code step (issue 13): an account with an authenticator app answers its code after the password.
+  // The code step: an account with an authenticator app answers its code after the password.
   const [codeStep, setCodeStep] = useState(false);
   const mounted = useRef(true);
   const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };

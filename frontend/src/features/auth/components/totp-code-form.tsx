@@ -3,7 +3,7 @@ import { totpCodeSchema } from '../api/sign-in';
 import { FormError } from './form-fields';
 
 /**
- * The authenticator code step (issue 13), on the login page and the enrolment screen: one
+ * The authenticator code step, on the login page and the enrolment screen: one
  * 6-digit field, checked before it is sent. `submit` answers an error to show, or null when the
  * code was taken (the page moves on).
  */

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { farmerComplianceContracts } from '@shared/api/actions/farmer-compliance';
 import type { ApiClient } from '../../../lib/api-client';
 
-/** FARMER_COMPLIANCE_RECORD (issue 26): the period's milkings judged by the cooling rules; no dates is the current season. */
+/** FARMER_COMPLIANCE_RECORD: the period's milkings judged by the cooling rules; no dates is the current season. */
 export const complianceRecordQuery = (client: ApiClient, farmId: string, period: { startDate: string; endDate: string } | null) =>
   queryOptions({
     queryKey: ['farmer-compliance-record', farmId, period?.startDate ?? '', period?.endDate ?? ''],

@@ -61,7 +61,7 @@ const RECORD: ComplianceRecord = {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('/dts/compliance (issue 26)', () => {
+describe('/dts/compliance', () => {
   it('shows the season: the summary, worst cases, every milking per vat with its rules, verdict and exceptions', async () => {
     const { api } = await openFarmerScreen('/dts/compliance', { FARMER_COMPLIANCE_RECORD: () => RECORD }, { ready: 'Cooling compliance' });
     const summary = await screen.findByRole('region', { name: 'Summary' });

@@ -27,7 +27,7 @@ const savePdf = async (record: ComplianceRecord) => {
 };
 
 /**
- * /dts/compliance (issue 26), the tab beside Milking: the cooling compliance record of a period,
+ * /dts/compliance, the tab beside Milking: the cooling compliance record of a period,
  * the current season (1 June to 31 May, the farm's days) unless the farmer picks dates. Every
  * milking per vat with the four §9 rules as the milking page judges them, the exceptions recorded
  * around it, a summary, and the record as CSV and PDF for the farm dairy assessor.

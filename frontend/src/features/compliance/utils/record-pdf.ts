@@ -5,7 +5,7 @@ import { formatCsvWhen, formatWhen } from '../../../lib/time-format';
 import { allMilkings, buildComplianceCsv, complianceFileName, exceptionText, periodText, ruleTime, STATUS_TEXT, summaryOf, verdictText } from './record';
 
 /**
- * The cooling compliance record as a PDF (issue 26), built in the browser with pdf-lib (this module
+ * The cooling compliance record as a PDF, built in the browser with pdf-lib (this module
  * is loaded only when the farmer asks for the PDF). A4, the standard Helvetica (no font files)
  * unless the record's text needs more than it can write (macrons: `pdf-fonts.ts`, loaded then):
  * page 1 states the farm, supply number, period, the rules as written, when it was generated, the

@@ -4,7 +4,7 @@ import { csvCell } from '@shared/text/csv';
 import { formatCsvWhen, formatDay } from '../../../lib/time-format';
 
 /**
- * The cooling compliance record's words and its canonical data (issue 26). The page, the CSV and
+ * The cooling compliance record's words and its canonical data. The page, the CSV and
  * the PDF all read the record through these, so they say the same thing.
  */
 export const VERDICT_TEXT: Readonly<Record<MilkingVerdict, string>> = { compliant: 'Compliant', failed: 'Failed', undecided: 'Not decided' };

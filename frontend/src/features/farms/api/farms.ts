@@ -25,7 +25,7 @@ export const farmListQuery = (client: ApiClient, f: FarmFilters) =>
 export const farmSettingsQuery = (client: ApiClient, f: FarmFilters) =>
   queryOptions({ queryKey: ['admin-farms', 'settings'], queryFn: ({ signal }) => client.call(c.FARMS_SETTINGS_GET, { ...f }, { signal }) });
 
-/** Alert deliveries that failed for good, newest first (issue 12). */
+/** Alert deliveries that failed for good, newest first. */
 export const deadLettersQuery = (client: ApiClient, f: FarmFilters) =>
   queryOptions({ queryKey: ['admin-farms', 'dead-letters'], queryFn: ({ signal }) => client.call(c.FARM_DELIVERY_DEAD_LETTERS, { ...f }, { signal }) });
 

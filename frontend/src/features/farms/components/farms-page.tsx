@@ -162,7 +162,7 @@ const DEAD_LETTER_COLUMNS: readonly Column<DeadLetter>[] = [
   { header: 'Last error', cell: (d) => d.last_error },
 ];
 
-/** Alert deliveries that failed for good (issue 12): the operators' view of what never reached a farmer. */
+/** Alert deliveries that failed for good: the operators' view of what never reached a farmer. */
 function DeadLetters({ letters, failed }: { readonly letters: readonly DeadLetter[] | undefined; readonly failed: boolean }) {
   return (
     <section className="farms__settings" aria-labelledby="dead-letters-title">

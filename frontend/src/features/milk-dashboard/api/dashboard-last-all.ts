@@ -28,7 +28,7 @@ export const fetchCsvRange = (client: ApiClient, farmId: string, range: ChartRan
  * FARMER_DASHBOARD_LAST_ALL (farmer §2.5, §2.17). Errors ('No more data!', a range the server refuses)
  * are shown beside the range controls, so the call takes its own onError instead of the snackbar.
  * Only a live range (page 1, or picked days up to today) refreshes every 120 s; an older one does not change.
- * A refresh asks only for what is newer than the answer it has (`since`, issue 14) and merges it in;
+ * A refresh asks only for what is newer than the answer it has (`since`) and merges it in;
  * when the vats changed in between it asks for the whole range. `points` is the charts' width in
  * pixels: the server answers at most two readings a pixel (min/max buckets, peaks and alarm lines kept).
  */

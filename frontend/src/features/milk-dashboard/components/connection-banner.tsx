@@ -4,7 +4,7 @@ import type { LiveState } from '../live/live-socket';
 import { useOnline, useSavedAnswersAt } from '../../../lib/connection-state';
 
 /**
- * The page's own connection (issue 26): offline, it says so and how old the numbers are (saved
+ * The page's own connection: offline, it says so and how old the numbers are (saved
  * answers from the service worker); online, whether the numbers update live or every 2 minutes.
  */
 export function ConnectionBanner({ live, now, timeZone, hasLive }: { readonly live: LiveState; readonly now: number; readonly timeZone: string | undefined; readonly hasLive: boolean }) {

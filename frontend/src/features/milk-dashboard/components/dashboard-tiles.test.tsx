@@ -134,7 +134,7 @@ describe('the storage history chart (farmer §2.7)', () => {
   });
 });
 
-describe('the cooling compliance clock on the vat card (issue 25)', () => {
+describe('the cooling compliance clock on the vat card', () => {
   const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
   const cooling = (r2: { predicted_at: string | null; at_risk: boolean }): VatLast['cooling'] => ({
     milking_start: at(-150),

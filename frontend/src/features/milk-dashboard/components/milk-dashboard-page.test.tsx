@@ -116,7 +116,7 @@ describe('/dts/dashboard vat cards (farmer §2.5)', () => {
   });
 });
 
-describe('/dts/dashboard stale data is loud (issue 26)', () => {
+describe('/dts/dashboard stale data is loud', () => {
   const minutesAgo = (m: number) => new Date(NOW - m * 60_000).toISOString();
   const farmClock = (iso: string) => new Intl.DateTimeFormat('en-GB', { timeZone: build.farm().timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 

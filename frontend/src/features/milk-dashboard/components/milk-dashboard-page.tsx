@@ -18,14 +18,14 @@ import { useWebConfig } from '../../../lib/use-web-config';
 import { useAfterPaint } from '../../../lib/use-after-paint';
 import './milk-dashboard.css';
 // The charts' styles (1 kB) come with the page, not with the charts' code: a style sheet added after
-// the cards had shown made the browser restyle and lay out the whole page again in one long task (issue 14).
+// the cards had shown made the browser restyle and lay out the whole page again in one long task.
 import '../../../components/charts/charts.css';
 
 // chart.js and its React wrapper are most of this screen's weight: the cards come first, and
-// the charts' code downloads once they have been painted (issue 14: downloaded beside the cards' answer,
+// the charts' code downloads once they have been painted (downloaded beside the cards' answer,
 // its 70 kB shared a phone's bandwidth with everything the cards wait for; asked for as the cards
 // rendered, it could still arrive and run before their paint).
-// Memoized like the cards (issue 14): the page's renders for a query's status or the live state skip it.
+// Memoized like the cards: the page's renders for a query's status or the live state skip it.
 const LOADING_CHARTS = <p className="page__note">Loading charts…</p>;
 const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: memo(m.VatChartsSection) })));
 
@@ -57,7 +57,7 @@ export function MilkDashboardPage() {
   const now = useNow();
   const answer = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
   const { isError } = answer;
-  // The cards render from a deferred copy (issue 14): React renders them in slices that give the
+  // The cards render from a deferred copy: React renders them in slices that give the
   // main thread back every few milliseconds, rather than in one long task as the answer arrives.
   const data = useDeferredValue(answer.data);
   const dairyCompany = isDairyCompanyFarm(farm?.fonterra_id ?? '');
@@ -65,8 +65,8 @@ export function MilkDashboardPage() {
   useEffect(registerServiceWorker, []);
   const hasLive = useWebConfig()?.liveUrl !== undefined;
   const cardsPainted = useAfterPaint(data !== undefined || isError);
-  // A whole farm gone quiet (issue 26): every vat without a reading for 15 minutes.
-  // Made once per answer and clock tick, so the memoized cards and charts keep their props (issue 14).
+  // A whole farm gone quiet: every vat without a reading for 15 minutes.
+  // Made once per answer and clock tick, so the memoized cards and charts keep their props.
   const { farmOffline, quietVats, newestOfFarm } = useMemo(() => {
     const quiet = data?.map((vat) => staleSince(vat.last?.published_at, now));
     return {

@@ -2,7 +2,7 @@ import { localDayOf } from '@shared/time/local-day';
 import { formatClock, formatWhen } from '../../../lib/time-format';
 
 /**
- * 'No data since 13:05' (issue 26), in amber: the farm's clock time when the last reading was
+ * 'No data since 13:05', in amber: the farm's clock time when the last reading was
  * today there, else its date and time (§9 'DD MMM YYYY HH:mm'); 'No data' without any reading.
  */
 export const noDataSinceText = (at: string | undefined, now: number, timeZone: string | undefined): string => {

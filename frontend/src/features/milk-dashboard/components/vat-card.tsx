@@ -43,7 +43,7 @@ function QualityIndicator({ quality }: { readonly quality: unknown }) {
 }
 
 /**
- * The cooling compliance clock (issue 25): while the last milking's milk cools, each §9 deadline
+ * The cooling compliance clock: while the last milking's milk cools, each §9 deadline
  * as a countdown and the predicted time from the cooling curve, in the farm's clock.
  */
 function CoolingClock({ cooling, now, timeZone, quiet }: { readonly cooling: NonNullable<VatLast['cooling']>; readonly now: number; readonly timeZone: string | undefined; readonly quiet: boolean }) {
@@ -72,7 +72,7 @@ export interface VatCardProps {
   readonly timeZone: string | undefined;
 }
 
-/** Memoized: the dashboard's renders that change nothing of a card's (a query's status, issue 14) skip it. */
+/** Memoized: the dashboard's renders that change nothing of a card's (a query's status) skip it. */
 export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
   const { device, last } = vat;
   const title = `Vat ${device.vat_number}`;
@@ -83,7 +83,7 @@ export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone 
   const temperature = present(last?.temp1) ? last.temp1 : undefined;
   const agitator = agitatorLabel(last?.agitator_status);
   const headingId = `vat-card-${device._id}`;
-  // Stale data is loud (issue 26): a vat quiet for 15 minutes is amber, never a calm, healthy card.
+  // Stale data is loud: a vat quiet for 15 minutes is amber, never a calm, healthy card.
   const stale = staleSince(last?.published_at, now);
   // A quiet vat's forecasts were made from readings that stopped: its capacity line is not shown.
   const forecast = stale ? undefined : capacityLine(vat.capacity, now, timeZone);

@@ -139,7 +139,7 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     }
   });
 
-  it('refreshes every 120 s with only what is newer than its answer (since), and draws the two merged (issue 14)', async () => {
+  it('refreshes every 120 s with only what is newer than its answer (since), and draws the two merged', async () => {
     vi.useFakeTimers({ now: NOW, shouldAdvanceTime: true, toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'Date'] });
     const newer = (n: number): VatLastAll => ({
       ...item(n, 'Vat-Man Lite'),

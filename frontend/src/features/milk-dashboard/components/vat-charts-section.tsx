@@ -66,7 +66,7 @@ export function VatChartsSection({
   now = Date.now(),
 }: {
   readonly farm: Pick<Farm, '_id' | 'package' | 'timezone'>;
-  /** The vats gone quiet (issue 26), by device id, with their last reading's time: their charts say so in amber. */
+  /** The vats gone quiet, by device id, with their last reading's time: their charts say so in amber. */
   readonly quiet?: ReadonlyMap<string, { readonly at: string | undefined }>;
   readonly now?: number;
 }) {
@@ -83,7 +83,7 @@ export function VatChartsSection({
     setRangeOnly(next);
   };
   // On a phone the charts start below the cards: their readings (the largest answer of the screen,
-  // parsed on the main thread) are asked for as the farmer scrolls towards them (issue 14).
+  // parsed on the main thread) are asked for as the farmer scrolls towards them.
   const [place, near] = useNearScreen(true);
   // The charts span this section's width: the server answers at that resolution (two readings a
   // pixel), measured once, so a resize does not ask again (the chart scales what it has).
@@ -101,7 +101,7 @@ export function VatChartsSection({
   const csvData = (deviceId: string) => async () => (await fetchCsvRange(client, farm._id, range)).find((v) => v.device._id === deviceId);
   const page = range.kind === 'page' ? range.page : 1;
 
-  // Twelve charts and the storage history under the cards: each draws as it nears the screen (issue 14).
+  // Twelve charts and the storage history under the cards: each draws as it nears the screen.
   return (
     <DeferOffscreenCharts value={true}>
       <div ref={measure} className="milk-charts">

@@ -32,7 +32,7 @@ export interface VatChartsProps {
   readonly onView: (view: XView) => void;
   /** The farm's zone: the charts and data.csv read its clock (§9). */
   readonly timeZone: string | undefined;
-  /** The vat has gone quiet (issue 26): since when. */
+  /** The vat has gone quiet: since when. */
   readonly quiet?: { readonly at: string | undefined } | undefined;
   readonly now?: number;
 }

@@ -26,7 +26,7 @@ class FakeSocket {
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
 
-describe('the live-updates socket (issue 26)', () => {
+describe('the live-updates socket', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     FakeSocket.made = [];

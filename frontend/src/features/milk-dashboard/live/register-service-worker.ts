@@ -1,9 +1,9 @@
 /**
- * The offline app (issue 26): the dashboard registers /sw.js (written by the build,
+ * The offline app: the dashboard registers /sw.js (written by the build,
  * frontend/build/service-worker.ts), so once a farmer has opened it the dashboard opens again
- * with no signal. Not on the sign-in page: it stays small and fast (issue 14). Only in a build:
+ * with no signal. Not on the sign-in page: it stays small and fast. Only in a build:
  * the dev server has no sw.js. Registered once the page has loaded and the main thread is idle
- * (issue 14): installing fetches every file of the build, which must not compete with the
+ *: installing fetches every file of the build, which must not compete with the
  * dashboard's own first downloads and answers.
  */
 export const registerServiceWorker = (): void => {

@@ -29,7 +29,7 @@ const about = (iso: string, now: number, timeZone: string | undefined): string =
 };
 
 /**
- * The vat card's forecast line (issue 25): 'Reaches 80 % at about 06:40 tomorrow — next pickup
+ * The vat card's forecast line: 'Reaches 80 % at about 06:40 tomorrow — next pickup
  * usually 09:00'; past 80 %, when it is full; undefined when there is nothing to say yet.
  */
 export const capacityLine = (c: CapacityFacts | null | undefined, now: number, timeZone: string | undefined): string | undefined => {

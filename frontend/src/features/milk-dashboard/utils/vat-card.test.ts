@@ -72,7 +72,7 @@ describe('volumePercent', () => {
   });
 });
 
-describe('the cooling clock (issue 25)', () => {
+describe('the cooling clock', () => {
   it('counts down in hours and minutes, rounding up', () => {
     expect(countdownText(72 * 60_000)).toBe('1 h 12 min');
     expect(countdownText(45 * 60_000 - 1)).toBe('45 min');

@@ -84,7 +84,7 @@ export interface CoolingLine {
 }
 
 /**
- * The vat card's cooling compliance clock (issue 25): per §9 rule (10 °C, 6 °C) its deadline as a
+ * The vat card's cooling compliance clock: per §9 rule (10 °C, 6 °C) its deadline as a
  * countdown and the forecast's predicted time, in the farm's clock (`clock` formats 'HH:mm'). A
  * vat that has gone quiet (`quiet`) keeps its deadlines but shows no prediction: the last one was
  * fitted to readings that stopped, and a calm '6 °C by …' would hide that nobody knows.
@@ -113,7 +113,7 @@ export const coolingLines = (
     // The last forecast's risk stays red: a quiet vat is no reason to look calmer.
     return { rule: t.rule, deadline, prediction, risk: t.at_risk || late };
   });
-/** A vat whose newest reading is older than this has gone quiet (issue 26: stale data is loud). */
+/** A vat whose newest reading is older than this has gone quiet (stale data is loud). */
 export const STALE_AFTER_MS = 15 * 60_000;
 
 /**

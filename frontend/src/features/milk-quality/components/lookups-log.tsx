@@ -34,7 +34,7 @@ function LookupsTable() {
 }
 
 /**
- * Who looked at which farm's milk data (issue 23: every lookup is kept and visible to Admins).
+ * Who looked at which farm's milk data (every lookup is kept and visible to Admins).
  * Shown to Admins only; the list loads when opened.
  */
 export function LookupsLog() {

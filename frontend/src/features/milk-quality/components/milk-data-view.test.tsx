@@ -159,7 +159,7 @@ describe('Westlands view (operator §2)', () => {
   });
 });
 
-describe('lookups log (issue 23: every lookup visible to Admins)', () => {
+describe('lookups log (every lookup visible to Admins)', () => {
   it('is offered to an Admin and lists who looked at which farm when opened', async () => {
     vi.mocked(fetchAuthSession).mockResolvedValue({ tokens: { accessToken: { payload: { 'cognito:groups': ['Admin'], 'vatman:totp': '1700000000', auth_time: 1700000000 }, toString: () => 'token' } } } as never);
     const { api, user } = open('/dts/fonterra/milkquality', 'Admin', {

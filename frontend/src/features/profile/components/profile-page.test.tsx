@@ -171,7 +171,7 @@ describe('/dts/survey (farmer §2.16)', () => {
   });
 });
 
-describe('alert email confirmation (issue 12)', () => {
+describe('alert email confirmation', () => {
   it("says 'Alert email not confirmed' while the subscription waits; Resend subscribes again and says to check the email", async () => {
     const { api } = await openProfile('/dts/user/profile', {
       handlers: { USER_ALERT_EMAIL_STATUS: () => ({ status: 'pending' }), USER_ALERT_EMAIL_RESEND: () => ({ status: 'pending' }) },

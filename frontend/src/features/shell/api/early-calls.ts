@@ -5,7 +5,7 @@ import { listenForAnswerNotes } from '../../../lib/connection-state';
 import { chooseFarm, readSelectedFarm } from '../utils/selected-farm';
 
 /**
- * Start-up's early calls for a screen of the farmer shell (lib/early-call.ts, issue 14): the
+ * Start-up's early calls for a screen of the farmer shell (lib/early-call.ts): the
  * signed-in user at once and, on the milk dashboard, the vat cards' answer for the farm the shell
  * will choose: the stored farm (farmer §4) alongside the user's call, since the shell keeps it when
  * it is among the user's farms; when it is not (or none is stored), the farm the user's answer

@@ -25,7 +25,7 @@ export function FarmTabs({ notificationsMarked = false }: { readonly notificatio
   const { pathname } = useLocation();
   useEffect(() => {
     // Measured in the next frame, not while React commits: reading sizes forces a layout, which
-    // then made the first render's task longer (issue 14, Lighthouse's forced reflow).
+    // then made the first render's task longer (Lighthouse's forced reflow).
     const frame = requestAnimationFrame(() => {
       const active = bar.current?.querySelector<HTMLElement>('.farm-tabs__tab.active');
       if (active && bar.current && typeof bar.current.scrollTo === 'function') {

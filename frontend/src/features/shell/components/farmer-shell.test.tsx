@@ -349,7 +349,7 @@ describe('farm selector (farmer §2.2)', () => {
 });
 
 describe('farm tab bar (farmer §2.2)', () => {
-  it('shows the five tabs of §2.2 and issue 26 Compliance on the milk pages and marks the current one', async () => {
+  it('shows the five tabs of §2.2 and Compliance on the milk pages and marks the current one', async () => {
     await openShell('/dts/equipment');
     const tabs = await screen.findByRole('navigation', { name: 'Farm sections' });
     const links = within(tabs).getAllByRole('link');

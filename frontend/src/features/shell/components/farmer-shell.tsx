@@ -83,7 +83,7 @@ export function FarmerShell() {
     [snackbar],
   );
   const query = useQuery(currentUserQuery(client, storedFarmId, onError));
-  // The shell and its screen render from a deferred copy of the answer (issue 14): the query's update
+  // The shell and its screen render from a deferred copy of the answer: the query's update
   // is synchronous, so rendering the whole shell from it was one long task; React renders the
   // deferred copy in slices that give the main thread back every few milliseconds.
   const answer = useDeferredValue(query.data);

@@ -59,7 +59,7 @@ const TANKER_SOURCE = { docket: 'docket', pickup: 'entered pickup' } as const;
 const signed = (n: number, text: string) => (n > 0 ? `+${text}` : n < 0 ? `\u2212${text.replace(/^-/, '')}` : text);
 /** The litres as measured (the §9 volume format rounds to 10 L, too coarse for a difference). */
 
-/** Dockets against the vat (issue 26): the tanker's figure and the vat's drop minus it, in L and %. */
+/** Dockets against the vat: the tanker's figure and the vat's drop minus it, in L and %. */
 export const tankerFacts = (c: CollectionList['list'][number]): [string, string][] =>
   c.tanker
     ? [
@@ -73,7 +73,7 @@ export const tankerFacts = (c: CollectionList['list'][number]): [string, string]
 
 /**
  * /dts/collection (farmer §2.6): the collections the vat monitor detected, per vat, newest first, in
- * the farm's local time, and beside them the pickups the farm entered on Submit Pickup (issue 24).
+ * the farm's local time, and beside them the pickups the farm entered on Submit Pickup.
  */
 export function CollectionPage() {
   return (

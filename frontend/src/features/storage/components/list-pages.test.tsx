@@ -60,7 +60,7 @@ describe('/dts/collection (farmer §2.6): the detected collections', () => {
     expect(screen.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'false');
   });
 
-  describe('the pickups entered on Submit Pickup, beside the detected collections (issue 24)', () => {
+  describe('the pickups entered on Submit Pickup, beside the detected collections', () => {
     const pickup = (datetime: string, vat: number, mine: boolean, volume = 8450) => ({ vat, device_id: `dev-${vat}`, datetime, volume, temperature: 3.84, submitted_at: datetime, mine });
     const openWithPickups = (list: ReturnType<typeof pickup>[], more: Record<string, FakeHandler> = {}) =>
       open(
