@@ -48,7 +48,7 @@ export const ENDPOINT_PORTS: Readonly<Record<EndpointPath, readonly PortName[]>>
   '/api/farmer/log/fonterra': ['dairy', 'dairyWrite', 'farms', 'now'],
   '/api/farmer/survey': ['enquiries', 'farms', 'now', 'salesMail'],
   '/api/admin/user': ['audit', 'auditWrite', 'auditedChanges', 'farms', 'groups', 'now'],
-  '/api/admin/device': ['audit', 'auditedChanges', 'farms', 'fleetLookups', 'fleetStats', 'now', 'readings', 'thingRegistry', 'units', 'watchman'],
+  '/api/admin/device': ['audit', 'auditedChanges', 'deadLetterQueue', 'farms', 'fleetLookups', 'fleetStats', 'now', 'readings', 'thingRegistry', 'units', 'watchman'],
   '/api/admin/farm': ['alerts', 'audit', 'auditedChanges', 'farms', 'flagEditors', 'milkingWindows', 'now', 'organizations'],
   '/api/milkquality': ['farms', 'lookups', 'now', 'readings'],
   '/api/installer': ['auditedChanges', 'devices', 'farms', 'farmsWrite', 'installs', 'now', 'provisioning', 'readings', 'unitChecks', 'units'],

@@ -158,7 +158,13 @@ describe('/dts/notification (farmer §2.8)', () => {
   it('View detail opens the storage activity of the alert', async () => {
     const one = alertOf({ status: 2 });
     // The server's answer: the storage activity, its vat and the alert (shared/api notificationDetailAnswerSchema).
-    const activity = { kind: 'storage', start: { published_at: '2026-11-21T20:00:00.000Z' }, end: null };
+    const activity = {
+      kind: 'storage',
+      start: { published_at: '2026-11-21T20:00:00.000Z', milk_volume: 0, temp1: 4, temp2: null, temp3: null },
+      end: null,
+      device_id: 'dev-1',
+      farm_id: 'farm-1',
+    };
     const { user, router, api } = await openAlerts([one], {
       detail: () => ({ _id: 'dev-1~storage~2026-11-21T20:00:00.000Z', activity, device: one.device, alert_id: one._id }),
     });
