@@ -14,7 +14,7 @@ export const DAIRY_SYNC_PORTS = ['farms', 'readingsHistory', 'alertsWrite', 'dai
  * events are queued by conditional put and sent with their idempotency key.
  */
 export const handler = lazyHandler(async () => {
-  const [{ portsFromEnv }, { makeDairyExporter }] = await Promise.all([import('../composition/ports-from-env'), import('./exporter')]);
+  const [{ portsFromEnv }, { makeDairyExporter }, { observe }] = await Promise.all([import('../composition/ports-from-env'), import('./exporter'), import('../lib/observe')]);
   const ports = portsFromEnv(env);
   await ports.load(DAIRY_SYNC_PORTS);
   const exporter = makeDairyExporter({
@@ -27,9 +27,9 @@ export const handler = lazyHandler(async () => {
     now: ports.now,
     log,
   });
-  return async () => {
+  return observe(log, async () => {
     const result = await exporter.run();
     if (result.queued + result.sent + result.refused + result.retrying > 0) log.info('dairy sync', result);
     return result;
-  };
+  });
 });
