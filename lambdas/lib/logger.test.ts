@@ -12,11 +12,11 @@ import type { Ports } from '../ports/action-ports';
 const EMAIL = 'aroha.smith@example.co.nz';
 const PHONE = '+64 27 555 0100';
 const TOKEN = 'eyJraWQiOiJrMSJ9.eyJzdWIiOiJ1c2VyLXN1Yi0xIn0.c2lnbmF0dXJl';
-const context = { awsRequestId: 'req-7', functionName: 'vatman-api-user', invokedFunctionArn: 'arn:aws:lambda:ap-southeast-2:1:function:vatman-api-user', memoryLimitInMB: 512, functionVersion: '$LATEST' } as Context;
+const context = { awsRequestId: 'req-7', functionName: 'vatman-api-user', invokedFunctionArn: 'arn:aws:lambda:ap-southeast-2:1:function:vatman-api-user', memoryLimitInMB: 512, functionVersion: '$LATEST' } as unknown as Context;
 
 const collect = (level: 'debug' | 'info' | 'error' = 'debug') => {
   const lines: string[] = [];
-  return { lines, log: createLogger({ endpoint: '/api/profile' }, level, (l) => lines.push(l)) };
+  return { lines, log: createLogger({ endpoint: '/api/setting/profile' }, level, (l) => lines.push(l)) };
 };
 
 describe('the Powertools logger', () => {
@@ -24,7 +24,7 @@ describe('the Powertools logger', () => {
     const { lines, log } = collect();
     log.child({ type: 'T' }).child({ farm: 'f1' }).info('done', { n: 2 });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'INFO', message: 'done', endpoint: '/api/profile', type: 'T', farm: 'f1', n: 2 });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'INFO', message: 'done', endpoint: '/api/setting/profile', type: 'T', farm: 'f1', n: 2 });
   });
 
   it('keeps below its level quiet', () => {
@@ -66,7 +66,7 @@ describe('what a log line never shows', () => {
   it("an action logging its input, and failing with the address in its error, writes the caller's sub and the request id but no email, phone or token", async () => {
     const { lines, log } = collect();
     const input = z.object({ type: z.literal('EDIT'), email: z.string(), phone: z.string(), note: z.string(), verification: z.string() });
-    const edit = serve(contract({ path: '/api/profile', type: 'EDIT', input, answer: z.unknown(), access: access.self }), [], async (fields, ctx) => {
+    const edit = serve(contract({ path: '/api/setting/profile', type: 'EDIT', input, answer: z.unknown(), access: access.self }), [], async (fields, ctx) => {
       ctx.log.info('profile edit asked', { input: fields });
       throw new Error(`Cognito refused ${fields.email} (${fields.phone})`);
     });

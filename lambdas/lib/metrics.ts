@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRIC, METRICS_NAMESPACE, SENT_METRIC, SERVICE_NAME, type MetricName, type SentChannel } from '../ports/metric-names';
 
 /**
  * Custom CloudWatch metrics, all in one namespace, written as Embedded Metric Format log lines
@@ -6,18 +7,8 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
  * permission). The operators' dashboard shows them (cdk/lib/constructs/operator-dashboard.ts); the
  * alarms are in cdk/lib/constructs/operator-alarms.ts.
  */
-export const METRICS_NAMESPACE = 'VatMan';
-/** Every function's POWERTOOLS_SERVICE_NAME: the one `service` dimension of the Powertools metrics below. */
-export const SERVICE_NAME = 'vat-man';
-
-/** Alert deliveries that ended in the dead-letter state (the delivery queue gave up on them). */
-export const DELIVERY_DEAD_LETTERS = 'DeliveryDeadLetters';
-
-/** Dairy-company events the gateway refused (a verdict on the event: they wait for an operator's resend). */
-export const DAIRY_EVENTS_REFUSED = 'DairyEventsRefused';
-
-/** Tries the dairy-company gateway answered 401/403: its token in SSM is expired or was rotated without the parameter. */
-export const DAIRY_TOKEN_REFUSED = 'DairyTokenRefused';
+export { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRIC, METRICS_NAMESPACE, SENT_METRIC, SERVICE_NAME } from '../ports/metric-names';
+export type { MetricName, SentChannel } from '../ports/metric-names';
 
 /**
  * The fields that make a JSON log line an EMF record adding `count` to a metric of the VatMan
@@ -28,29 +19,6 @@ export const metricFields = (name: string, count: number, at: Date = new Date())
   _aws: { Timestamp: at.getTime(), CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [[]], Metrics: [{ Name: name, Unit: 'Count' }] }] },
   [name]: count,
 });
-
-/** The Powertools metrics (dimension `service`), by name; the dashboard draws each. */
-export const METRIC = {
-  /** Device messages the ingest handled and kept (stored, late, duplicate or a knode's), per batch. */
-  messagesIngested: 'MessagesIngested',
-  /** Device messages the ingest refused (kept in the rejected store with a reason). */
-  readingsRejected: 'ReadingsRejected',
-  /** From the reading that raised an alert to its first text or email leaving (ms); escalations are late on purpose and not counted. */
-  alertLatency: 'AlertLatency',
-  /** Alert texts sent. */
-  textsSent: 'TextsSent',
-  /** Alert emails sent. */
-  emailsSent: 'EmailsSent',
-  /** Alert web pushes sent. */
-  pushesSent: 'PushesSent',
-  /** Watchman cases opened by a run. */
-  watchmanCasesOpened: 'WatchmanCasesOpened',
-} as const;
-export type MetricName = (typeof METRIC)[keyof typeof METRIC];
-
-/** The channels an alert goes out on, and the metric counting each. */
-export const SENT_METRIC = { sms: METRIC.textsSent, email: METRIC.emailsSent, push: METRIC.pushesSent } as const satisfies Record<string, MetricName>;
-export type SentChannel = keyof typeof SENT_METRIC;
 
 const truthy = (v: string) => ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());
 
