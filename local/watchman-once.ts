@@ -31,4 +31,5 @@ Object.assign(process.env, {
 delete process.env.AWS_PROFILE;
 delete process.env.AWS_SESSION_TOKEN;
 const { handler } = await import('../lambdas/watchman/handler');
-console.log(JSON.stringify(await handler(), null, 2));
+// No scheduled event: the run does not read one.
+console.log(JSON.stringify(await handler(undefined), null, 2));

@@ -18,6 +18,7 @@ import { Data } from './constructs/data';
 import { Live } from './constructs/live';
 import { DairyLink } from './constructs/dairy-link';
 import { OperatorAlarms } from './constructs/operator-alarms';
+import { OperatorDashboard } from './constructs/operator-dashboard';
 import { Telemetry } from './constructs/telemetry';
 import { InstallReconciler } from './constructs/install-reconciler';
 import { Watchman } from './constructs/watchman';
@@ -84,6 +85,7 @@ export class VatManStack extends Stack {
   readonly watchman: Watchman;
   readonly installReconciler: InstallReconciler;
   readonly operatorAlarms: OperatorAlarms;
+  readonly operatorDashboard: OperatorDashboard;
   readonly live: Live;
 
   constructor(scope: Construct, id: string, props: VatManStackProps) {
@@ -237,6 +239,8 @@ export class VatManStack extends Stack {
       ...(smsSpend === undefined ? {} : { smsSpendUsd: Number(smsSpend) }),
       ...(typeof this.node.tryGetContext('operatorAlarmEmail') === 'string' ? { email: this.node.tryGetContext('operatorAlarmEmail') as string } : {}),
     });
+    // The operators' dashboard: the functions' Powertools metrics beside these alarms.
+    this.operatorDashboard = new OperatorDashboard(this, 'OperatorDashboard', { alarms: this.operatorAlarms });
     new CfnOutput(this, 'OperatorAlarmTopicArn', { value: this.operatorAlarms.topic.topicArn, description: 'Operator alarms (ingest lag, errors, dead letters, SMS spend): subscribe operators here' });
   }
 }

@@ -11,11 +11,12 @@ const log = createLogger({ function: 'device-reply' });
  * settings call that sent the command is waiting for it.
  */
 export const handler = lazyHandler(async () => {
-  const ports = (await import('../composition/ports-from-env')).portsFromEnv(env);
+  const [{ portsFromEnv }, { observe }] = await Promise.all([import('../composition/ports-from-env'), import('../lib/observe')]);
+  const ports = portsFromEnv(env);
   await ports.load(DEVICE_REPLY_PORTS);
   const replies = ports.deviceReplies;
-  return async (event: unknown): Promise<void> => {
+  return observe(log, async (event: unknown): Promise<void> => {
     const thing = typeof (event as { thing?: unknown } | null)?.thing === 'string' ? (event as { thing: string }).thing : '(unknown)';
     if (!(await replies.store(thing, event))) log.warn('device reply without a request id', { thing });
-  };
+  });
 });

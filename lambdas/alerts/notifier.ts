@@ -14,8 +14,7 @@ import { alertRecipientOf } from '../ports/alert-email';
 import type { AlertSender } from '../ports/alert-email';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import { metricFields } from '../lib/metrics';
-import { DELIVERY_DEAD_LETTERS } from '../ports/metric-names';
+import { countSent, DELIVERY_DEAD_LETTERS, metricFields, recordAlertLatency } from '../lib/metrics';
 
 export interface NotifierDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getUser'>;
@@ -275,7 +274,11 @@ export const makeNotifier = (deps: NotifierDeps) => {
         sent = await deps.sender.email(recipient, emailSubject(facts), emailBody(facts, d.note), options);
       }
       if (!sent.sent) return await failedForGood('unconfirmed', 'the alert email address is not confirmed');
-      await settle({ state: 'sent', at: deps.now().toISOString(), ...(sent.messageId ? { message_id: sent.messageId } : {}) });
+      const sentAt = deps.now();
+      await settle({ state: 'sent', at: sentAt.toISOString(), ...(sent.messageId ? { message_id: sent.messageId } : {}) });
+      countSent(d.channel);
+      // An escalation step waits on purpose: the latency is the first delivery's.
+      if (!d.escalation) recordAlertLatency(n.data.published_at, sentAt);
       return { result: 'sent' };
     } catch (err) {
       assertIsError(err);

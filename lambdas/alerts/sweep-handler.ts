@@ -14,16 +14,16 @@ const env = envAtImport();
  * were they to, each delivery is claimed under a lease and every engine write is conditional.
  */
 export const handler = lazyHandler(async () => {
-  const [{ portsFromEnv }, { alertNotifier, alertProcessor }] = await Promise.all([import('../composition/ports-from-env'), import('./deps')]);
+  const [{ portsFromEnv }, { alertNotifier, alertProcessor }, { observe }] = await Promise.all([import('../composition/ports-from-env'), import('./deps'), import('../lib/observe')]);
   const ports = portsFromEnv(env);
   await ports.load(ALERT_SWEEP_PORTS);
   const notifier = alertNotifier(ports, log);
   const processor = alertProcessor(ports, log);
-  return async (): Promise<{ devices: number; failed: number; delivered: number }> => {
+  return observe(log, async (): Promise<{ devices: number; failed: number; delivered: number }> => {
     const queued = await notifier.retryPending();
     const result = await processor.sweepAll();
     const out = { ...result, delivered: queued + result.delivered };
     if (result.failed > 0) log.warn('alert sweep finished with failures', out);
     return out;
-  };
+  });
 });

@@ -15,6 +15,7 @@ import { dynamoReadingsRepository } from '../adapters/dynamodb/readings-reposito
 import { dynamoWatchmanRepository } from '../adapters/dynamodb/watchman-repository';
 import { dynamoWatchmanDigestRepository } from '../adapters/dynamodb/watchman-digest-repository';
 import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
+import { setClientInstrument, type ClientInstrument } from '../adapters/aws-client';
 import type { FlagEditors, PortLoader, PortName, Ports } from '../ports/action-ports';
 import { requireEnv } from '../lib/env';
 
@@ -30,6 +31,11 @@ export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEd
   return { allows: (userId) => ids.has(userId) };
 };
 
+export interface PortsOptions {
+  /** Wraps every AWS SDK client the adapters build (a traced function's Tracer.captureAWSv3Client: lambdas/lib/tracing.ts). */
+  readonly instrumentClient?: ClientInstrument;
+}
+
 /**
  * The one composition root of the Lambdas: the only lambdas/ file that builds adapters
  * (eslint.config.js COMPOSITION_ROOTS). Every function (the API's, the ingest, the alert sweep,
@@ -42,7 +48,8 @@ export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEd
  * other handlers from their constant); a port read before it was loaded throws, naming it.
  * `given` ports are used as they are (tests pass a clock or a sender).
  */
-export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partial<Ports> = {}): Ports & PortLoader => {
+export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partial<Ports> = {}, options: PortsOptions = {}): Ports & PortLoader => {
+  if (options.instrumentClient) setClientInstrument(options.instrumentClient);
   let doc: ReturnType<typeof createDocumentClient> | undefined;
   const documentClient = () => (doc ??= createDocumentClient(env));
   const farmsTable = () => requireEnv('FARMS_TABLE', env);

@@ -22,7 +22,7 @@ const runWithDockets = async (answer: unknown) => {
     log: createLogger({}, 'debug', (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
   } as unknown as ExporterDeps;
   const result = await makeDairyExporter(deps).run();
-  return { result, stored, warnings: lines.filter((l) => l.level === 'warn') };
+  return { result, stored, warnings: lines.filter((l) => l.level === 'WARN') };
 };
 
 const good = { DocketID: '31245-1-2026-11-20T14:10:00Z', VatID: 1, PickupDateTime: '2026-11-20T14:10:00Z', Volume: 20_000, Temperature: 3.8 };

@@ -11,7 +11,7 @@ const env = envAtImport();
  * events are queued by conditional put and sent with their idempotency key.
  */
 export const handler = lazyHandler(async () => {
-  const [{ portsFromEnv }, { makeDairyExporter }] = await Promise.all([import('../composition/ports-from-env'), import('./exporter')]);
+  const [{ portsFromEnv }, { makeDairyExporter }, { observe }] = await Promise.all([import('../composition/ports-from-env'), import('./exporter'), import('../lib/observe')]);
   const ports = portsFromEnv(env);
   await ports.load(DAIRY_SYNC_PORTS);
   const exporter = makeDairyExporter({
@@ -24,9 +24,9 @@ export const handler = lazyHandler(async () => {
     now: ports.now,
     log,
   });
-  return async () => {
+  return observe(log, async () => {
     const result = await exporter.run();
     if (result.queued + result.sent + result.refused + result.retrying > 0) log.info('dairy sync', result);
     return result;
-  };
+  });
 });

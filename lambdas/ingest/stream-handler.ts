@@ -1,5 +1,6 @@
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import type { Logger } from '../lib/logger';
+import { countMetric, METRIC } from '../lib/metrics';
 import type { IngestCounters } from '../ports/fleet';
 import type { makeIngest } from './ingest';
 
@@ -19,6 +20,10 @@ export const makeStreamHandler =
     const arrived = health?.now();
     const results = await ingest.batch(records.map((r) => decodeRecord(r.kinesis.data)));
     const failed = records.filter((_, i) => results[i]?.ok !== true);
+    // Failed records are not counted: Lambda retries them, and they count when they are done.
+    const done = results.flatMap((r) => (r.ok ? [r.outcome.status] : []));
+    countMetric(METRIC.readingsRejected, done.filter((s) => s === 'rejected').length);
+    countMetric(METRIC.messagesIngested, done.filter((s) => s !== 'rejected').length);
     for (const [i, r] of records.entries()) {
       const result = results[i];
       if (result && !result.ok) log.error('ingest failed', { sequenceNumber: r.kinesis.sequenceNumber, partitionKey: r.kinesis.partitionKey, err: result.error });

@@ -7,13 +7,13 @@ const env = envAtImport();
 
 /** The install reconciler (lambdas/installer/reconcile.ts), every few minutes (EventBridge in AWS, the scheduler stand-in locally). */
 export const handler = lazyHandler(async () => {
-  const [{ portsFromEnv }, { makeReconciler }] = await Promise.all([import('../composition/ports-from-env'), import('./reconcile')]);
+  const [{ portsFromEnv }, { makeReconciler }, { observe }] = await Promise.all([import('../composition/ports-from-env'), import('./reconcile'), import('../lib/observe')]);
   const ports = portsFromEnv(env);
   await ports.load(INSTALL_RECONCILER_PORTS);
   const reconciler = makeReconciler({ installs: ports.installs, provisioning: ports.provisioning, now: ports.now, log });
-  return async () => {
+  return observe(log, async () => {
     const outcome = await reconciler.run();
     if (outcome.finished || outcome.undone || outcome.left) log.info('install reconciler run', { ...outcome });
     return outcome;
-  };
+  });
 });

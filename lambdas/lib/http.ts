@@ -53,8 +53,14 @@ export const http = (
   log: Logger,
   /** The CloudFront origin secret (lambdas/lib/origin-check.ts); none locally. */
   originSecret?: string,
+  /**
+   * Powertools' middlewares (lambdas/lib/api-handler.ts): first, so the request id is on every
+   * line and the metrics flush and the trace closes after everything else, an error's answer included.
+   */
+  observability: readonly middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2>[] = [],
 ) =>
   middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2>()
+    .use([...observability])
     // First in the stack, so its `after` and `onError` run last: on the answer, and on the error's mapping below.
     .use({
       after: compress,

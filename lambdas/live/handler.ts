@@ -6,10 +6,13 @@ const env = envAtImport();
 
 /** The live-updates WebSocket API's function ($connect, $disconnect, subscribe: cdk/lib/constructs/live.ts), loaded on first use. */
 export const handler = lazyHandler(async () => {
-  const [{ portsFromEnv }, { makeLiveHandler }] = await Promise.all([import('../composition/ports-from-env'), import('./live')]);
+  const [{ portsFromEnv }, { makeLiveHandler }, { observe }] = await Promise.all([import('../composition/ports-from-env'), import('./live'), import('../lib/observe')]);
+  const log = createLogger({ function: 'live' });
   const ports = portsFromEnv(env);
   await ports.load(LIVE_PORTS);
-  return makeLiveHandler({
+  return observe(
+    log,
+    makeLiveHandler({
     get verifier() {
       return ports.verifier;
     },
@@ -26,7 +29,8 @@ export const handler = lazyHandler(async () => {
       return ports.liveSender;
     },
     now: () => new Date(),
-    log: createLogger({ function: 'live' }),
+    log,
     ...(env.ORIGIN_VERIFY ? { originSecret: env.ORIGIN_VERIFY } : {}),
-  });
+  }),
+  );
 });

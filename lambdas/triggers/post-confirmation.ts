@@ -6,8 +6,9 @@ const env = envAtImport();
 
 /** Cognito PostConfirmation trigger entry: the new user's alert-email route (SNS topic and subscription), its modules loaded on first use. */
 export const handler = lazyHandler(async () => {
-  const [{ portsFromEnv }, { alertEmailRouteOnConfirmation }] = await Promise.all([import('../composition/ports-from-env'), import('./alert-email-route')]);
+  const [{ portsFromEnv }, { alertEmailRouteOnConfirmation }, { observe }] = await Promise.all([import('../composition/ports-from-env'), import('./alert-email-route'), import('../lib/observe')]);
   const ports = portsFromEnv(env);
   await ports.load(POST_CONFIRMATION_PORTS);
-  return alertEmailRouteOnConfirmation(ports.alertTopics, createLogger({ function: 'post-confirmation' }));
+  const log = createLogger({ function: 'post-confirmation' });
+  return observe(log, alertEmailRouteOnConfirmation(ports.alertTopics, log));
 });

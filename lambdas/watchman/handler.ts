@@ -10,7 +10,13 @@ const env = envAtImport();
  * watchman` once). A second invocation while one runs finds the lease taken and returns at once.
  */
 export const handler = lazyHandler(async () => {
-  const [{ portsFromEnv }, { makeWatchman }, { cachedVatWindow }] = await Promise.all([import('../composition/ports-from-env'), import('./job'), import('./vat-window')]);
+  const [{ portsFromEnv }, { makeWatchman }, { cachedVatWindow }, { observe }, { countMetric, METRIC }] = await Promise.all([
+    import('../composition/ports-from-env'),
+    import('./job'),
+    import('./vat-window'),
+    import('../lib/observe'),
+    import('../lib/metrics'),
+  ]);
   const ports = portsFromEnv(env);
   await ports.load(WATCHMAN_PORTS);
   const watchman = makeWatchman({
@@ -24,12 +30,13 @@ export const handler = lazyHandler(async () => {
     now: ports.now,
     log,
   });
-  return async () => {
+  return observe(log, async () => {
     const outcome = await watchman.run();
     if (outcome.ran) {
       const { _id, started_at, finished_at, outcome: end, ...counts } = outcome.run;
       log.info('watchman run', { run: _id, started_at, finished_at, outcome: end, ...counts });
+      countMetric(METRIC.watchmanCasesOpened, outcome.cases.opened.length);
     } else log.info('watchman did not run', { reason: outcome.reason });
     return outcome.ran ? outcome.run : outcome;
-  };
+  });
 });

@@ -36,6 +36,7 @@ const KNOWN_WILDCARDS: readonly { fn: RegExp; action: RegExp; resource: RegExp; 
     why: "the new user's alert topic and subscription, the post-confirmation trigger's work, which Cognito skips for an account the admin API creates (no Publish)",
   },
   { fn: /^ApiAdminDevice$/, action: /^iot:ListThings$/, resource: /^\*$/, why: 'iot:ListThings has no resource-level permission (Load name from Particle)' },
+  { fn: /^(Api[A-Za-z]+|TelemetryIngest)$/, action: /^xray:(PutTraceSegments|PutTelemetryRecords)$/, resource: /^\*$/, why: 'X-Ray tracing (Active on the API functions and the ingest, decision 080): its write actions have no resource-level permission' },
   {
     fn: /^(ApiInstaller|InstallReconcilerJob)$/,
     action: /^iot:(CreateKeysAndCertificate|DescribeEndpoint)$/,

@@ -249,6 +249,7 @@ export class Api extends Construct {
       // New Install's run is a dozen IoT and table calls (lambdas/installer/run-engine.ts); its lease assumes this timeout.
       ...(endpoint.path === '/api/installer' ? { timeout: Duration.seconds(INSTALLER_TIMEOUT_S) } : {}),
       description: `Vat-Man POST ${endpoint.path}`,
+      tracing: true,
       removalPolicy,
       logRetention,
       environment: {

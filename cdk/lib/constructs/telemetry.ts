@@ -82,6 +82,7 @@ export class Telemetry extends Construct {
       timeout: Duration.seconds(60),
       memorySize: INGEST_FUNCTION.memoryMb,
       nodeOptions: [`--max-semi-space-size=${INGEST_FUNCTION.semiSpaceMb}`],
+      tracing: true,
       removalPolicy: props.removalPolicy,
       logRetention: props.logRetention,
     });

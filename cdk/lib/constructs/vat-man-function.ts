@@ -1,10 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IGrantable, type IPrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { acknowledge, nagGetAtt } from '../nag';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../../../lambdas/ports/metric-names';
 import type { DataTable } from './data';
 
 /**
@@ -45,7 +46,28 @@ export interface VatManFunctionProps {
   readonly environment?: Readonly<Record<string, string>>;
   /** Node.js options beside --enable-source-maps (NODE_OPTIONS), e.g. V8's heap sizes. */
   readonly nodeOptions?: readonly string[];
+  /**
+   * X-Ray tracing Active (the API's functions and the ingest: lambdas/lib/tracing.ts). Their
+   * bundles carry the X-Ray SDK, so the scheduled jobs and triggers are left untraced.
+   * @default false
+   */
+  readonly tracing?: boolean;
+  /**
+   * Powertools' log level (POWERTOOLS_LOG_LEVEL).
+   * @default 'INFO'
+   */
+  readonly logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 }
+
+/**
+ * What every function tells Powertools (lambdas/lib/logger.ts, metrics.ts, tracing.ts): one service
+ * name for the log lines and the metrics' `service` dimension, the metrics' one namespace, the level.
+ */
+export const powertoolsEnvironment = (logLevel: NonNullable<VatManFunctionProps['logLevel']> = 'INFO') => ({
+  POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+  POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+  POWERTOOLS_LOG_LEVEL: logLevel,
+});
 
 /**
  * How every handler is bundled (esbuild through NodejsFunction); `npm run bench` bundles the same
@@ -105,11 +127,14 @@ export class VatManFunction extends Construct implements IGrantable {
       timeout: props.timeout ?? Duration.seconds(10),
       memorySize: props.memorySize ?? 512,
       ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
+      // Active: Lambda samples the invocations and the role gets X-Ray's two write actions (CDK adds them).
+      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
       role: this.role,
       logGroup: this.logGroup,
       environment: {
         // Stack traces point at the TypeScript sources instead of the minified bundle.
         NODE_OPTIONS: ['--enable-source-maps', ...(props.nodeOptions ?? [])].join(' '),
+        ...powertoolsEnvironment(props.logLevel),
         ...props.environment,
       },
       bundling: {
@@ -123,6 +148,9 @@ export class VatManFunction extends Construct implements IGrantable {
     });
     // The log group's write grant must exist before the first invocation writes logs.
     this.function.node.addDependency(this.role);
+    if (props.tracing) {
+      acknowledge(this.role, 'IAM5[Resource::*]', 'X-Ray PutTraceSegments and PutTelemetryRecords (added by CDK for tracing Active) have no resource-level permissions: the resource must be *.');
+    }
   }
 
   get grantPrincipal(): IPrincipal {

@@ -2,6 +2,7 @@ import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand }
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { LIVE_ENDPOINT_ENV } from '../../../shared/live/endpoint-env';
 import type { LiveSender } from '../../ports/live';
+import { instrumented } from '../aws-client';
 
 export const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
   async post(connectionId, message) {
@@ -16,4 +17,4 @@ export const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): Liv
 });
 
 export const liveSenderFromEnv = (env: NodeJS.ProcessEnv = process.env): LiveSender =>
-  apiGatewayLiveSender(new ApiGatewayManagementApiClient({ endpoint: requireEnv(LIVE_ENDPOINT_ENV, env), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));
+  apiGatewayLiveSender(instrumented(new ApiGatewayManagementApiClient({ endpoint: requireEnv(LIVE_ENDPOINT_ENV, env), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' })));

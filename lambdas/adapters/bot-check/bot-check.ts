@@ -2,6 +2,7 @@ import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { ValidationError } from '../../lib/errors';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { type BotCheck, BOT_CHECK_FAILED, BOT_CHECK_STALE } from '../../ports/bot-check';
+import { instrumented } from '../aws-client';
 
 export const botCheckOff: BotCheck = { mode: 'off', verify: async () => undefined };
 
@@ -43,7 +44,7 @@ export const botCheckFromEnv = (env: NodeJS.ProcessEnv = process.env): BotCheck 
   const mode = requireEnv('BOT_CHECK', env);
   if (mode === 'off') return botCheckOff;
   if (mode === 'recaptcha') {
-    const client = new SSMClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' });
+    const client = instrumented(new SSMClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));
     return recaptchaBotCheck(ssmSecret(client, requireEnv('RECAPTCHA_SECRET_PARAMETER', env)));
   }
   throw new Error(`BOT_CHECK must be 'off' or 'recaptcha', not '${mode}'`);

@@ -15,6 +15,7 @@ import { cognitoErrorName, isCognitoError, throwIfThrottled } from './errors';
 import { BOT_CHECK_FAILED, BOT_CHECK_FIELD, BOT_CHECK_STALE } from '../../ports/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import type { Tokens, IdentityProvider } from '../../ports/cognito';
+import { instrumented } from '../aws-client';
 
 /**
  * Asks Cognito to send the person a verification code for one of their attributes (the CustomMessage
@@ -38,10 +39,12 @@ const CREDENTIAL_ERRORS = new Set(['NotAuthorizedException', 'InvalidPasswordExc
 
 export const createCognitoClient = (env: NodeJS.ProcessEnv = process.env) => {
   const endpoint = optionalEnv('COGNITO_ENDPOINT', env);
-  return new CognitoIdentityProviderClient({
-    ...(endpoint ? { endpoint } : {}),
-    region: optionalEnv('AWS_REGION', env) ?? 'us-east-1',
-  });
+  return instrumented(
+    new CognitoIdentityProviderClient({
+      ...(endpoint ? { endpoint } : {}),
+      region: optionalEnv('AWS_REGION', env) ?? 'us-east-1',
+    }),
+  );
 };
 
 export const cognitoIdentityProvider = (

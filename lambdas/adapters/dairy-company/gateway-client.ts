@@ -3,6 +3,7 @@ import { docketListSchema, gatewayAnswerSchema, gatewayPath, sortDockets } from 
 import { ssmSecret } from '../bot-check/bot-check';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { type DairyGatewayClient, GatewayUnavailableError, RETRIED_STATUSES } from '../../ports/dairy';
+import { instrumented } from '../aws-client';
 
 type Fetch = typeof fetch;
 const TIMEOUT_MS = 10_000;
@@ -62,6 +63,6 @@ export const dairyGatewayFromEnv = (env: NodeJS.ProcessEnv = process.env): Dairy
   const url = requireEnv('DAIRY_GATEWAY_URL', env);
   const parameter = requireEnv('DAIRY_GATEWAY_TOKEN_PARAMETER', env);
   const endpoint = optionalEnv('SSM_ENDPOINT', env);
-  const client = new SSMClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1', ...(endpoint ? { endpoint } : {}) });
+  const client = instrumented(new SSMClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1', ...(endpoint ? { endpoint } : {}) }));
   return makeDairyGatewayClient(url, ssmSecret(client, parameter));
 };

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { optionalEnv } from '../../lib/env';
+import { instrumented } from '../aws-client';
 
 /**
  * The document client every repository uses. DYNAMODB_ENDPOINT is set only where DynamoDB is
@@ -16,7 +17,7 @@ export const createDocumentClient = (env: NodeJS.ProcessEnv = process.env): Dyna
   // sensitive-data filter even when nothing logs (the default no-op logger): about 4 % of the
   // ingest's CPU in batches of readings. Nothing here gives the client a logger.
   client.middlewareStack.remove('loggerMiddleware');
-  return DynamoDBDocumentClient.from(client, {
+  return DynamoDBDocumentClient.from(instrumented(client), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
 };

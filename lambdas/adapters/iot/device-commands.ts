@@ -6,6 +6,7 @@ import { optionalEnv, requireEnv } from '../../lib/env';
 import { settingsCommandTopic } from '../../../shared/telemetry/device-message';
 import { UNIT_CHECK_TIMEOUT_MS, unitCheckTopic } from '../../../shared/installer/unit-check';
 import type { DeviceAnswer, DeviceCommands, UnitChecks } from '../../ports/iot';
+import { instrumented } from '../aws-client';
 
 /**
  * Commands to a vat device (controller settings). The protocol:
@@ -108,7 +109,7 @@ const exchangeFromEnv = (env: NodeJS.ProcessEnv): ExchangeOptions => {
   const iotEndpoint = optionalEnv('IOT_DATA_ENDPOINT', env);
   const publisher: CommandPublisher = mqttUrl
     ? mqttPublisher(mqttUrl)
-    : iotPublisher(new IoTDataPlaneClient({ ...(iotEndpoint ? { endpoint: iotEndpoint } : {}), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));
+    : iotPublisher(instrumented(new IoTDataPlaneClient({ ...(iotEndpoint ? { endpoint: iotEndpoint } : {}), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' })));
   return { publisher, doc: createDocumentClient(env), table: requireEnv('ALERTS_TABLE', env) };
 };
 export const deviceCommandsFromEnv = (env: NodeJS.ProcessEnv = process.env): DeviceCommands => makeDeviceCommands(exchangeFromEnv(env));

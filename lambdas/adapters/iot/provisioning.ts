@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-iot';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import type { UnitProvisioning } from '../../ports/iot';
+import { instrumented } from '../aws-client';
 
 /** Undo steps run again after a crash: what is already gone is done. */
 const unlessGone = async (call: () => Promise<unknown>): Promise<void> => {
@@ -92,7 +93,7 @@ export const iotProvisioning = (client: IoTClient, policyName: string): UnitProv
 /** The IoT control-plane client: IOT_ENDPOINT points it at the local stand-in; in AWS it is unset. */
 export const iotClientFromEnv = (env: NodeJS.ProcessEnv = process.env): IoTClient => {
   const endpoint = optionalEnv('IOT_ENDPOINT', env);
-  return new IoTClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1', ...(endpoint ? { endpoint } : {}) });
+  return instrumented(new IoTClient({ region: optionalEnv('AWS_REGION', env) ?? 'us-east-1', ...(endpoint ? { endpoint } : {}) }));
 };
 
 export const provisioningFromEnv = (env: NodeJS.ProcessEnv = process.env): UnitProvisioning => iotProvisioning(iotClientFromEnv(env), requireEnv('IOT_DEVICE_POLICY', env));

@@ -3,6 +3,7 @@ import { optionalEnv, requireEnv } from '../../lib/env';
 import { alertEmailTopics } from './alert-email';
 import type { AlertEmailRoutes, AlertEmailTopics, AlertSender } from '../../ports/alert-email';
 import { ALERT_EMAIL_TOPIC_ARN_PREFIX_ENV } from '../../ports/env-names';
+import { instrumented } from '../aws-client';
 
 /**
  * SNS: both go through the user's own alert topic (`alert-email.ts`), a text to its SMS
@@ -13,7 +14,7 @@ export const snsAlertSender = (topics: Pick<AlertEmailTopics, 'sms' | 'email'>):
 
 export const createSnsClient = (env: NodeJS.ProcessEnv = process.env): SNSClient => {
   const endpoint = optionalEnv('SNS_ENDPOINT', env);
-  return new SNSClient({ ...(endpoint ? { endpoint } : {}), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' });
+  return instrumented(new SNSClient({ ...(endpoint ? { endpoint } : {}), region: optionalEnv('AWS_REGION', env) ?? 'us-east-1' }));
 };
 
 /** Each user's alert-email topic and subscription (SNS in AWS, the outbox locally). */
