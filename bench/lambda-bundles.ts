@@ -1,16 +1,20 @@
 /**
  * Every handler bundled as cdk bundles it (cdk/lib/constructs/vat-man-function.ts HANDLER_BUNDLING:
- * esbuild, CommonJS, minified, @aws-sdk/* left to the runtime), then each bundle's minified size and
- * its module init: the time a fresh Node.js process takes to load it (the SDK modules it loads
- * included, as Lambda's init phase has them), the median of a few loads. Also printed, not a
- * target: the first-use load the first invocation pays (lambdas/lib/lazy-handler.ts `ready`: the
- * handler's modules, its schemas and SDK clients), in the same process right after the init.
+ * esbuild, CommonJS, minified, @aws-sdk/* left to the runtime, Powertools and the X-Ray SDK left to
+ * Powertools' layer), then each bundle's minified size as deployed and its module init: the time a
+ * fresh Node.js process takes to load it (the SDK and layer modules it loads included, resolved
+ * from node_modules as Lambda resolves the runtime's and /opt/nodejs's), the median of a few loads.
+ * Also printed, not a target: the first-use load the first invocation pays
+ * (lambdas/lib/lazy-handler.ts `ready`: the handler's modules, its schemas and SDK clients), in the
+ * same process right after the init; and the layer's code each function loads, which the layer
+ * holds once for every function and is not in the bundle's size.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { HANDLER_BUNDLING } from '../cdk/lib/constructs/vat-man-function';
+import { installedPowertoolsVersion, POWERTOOLS_LAYER_MODULES } from '../cdk/lib/constructs/powertools-layer';
 import { apiHandlerEntry, functionEntry, REPO_ROOT, triggerEntry } from '../cdk/lib/paths';
 import { ENDPOINTS } from '../shared/api/endpoints';
 
@@ -46,17 +50,63 @@ const standIn = (name: string): string =>
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/** Whether an import the bundle leaves out is one the Powertools layer provides. */
+const fromLayer = (specifier: string): boolean =>
+  POWERTOOLS_LAYER_MODULES.some((m) => (m.endsWith('/*') ? specifier.startsWith(m.slice(0, -1)) : specifier === m || specifier.startsWith(`${m}/`)));
+
+/** The layer modules a bundle requires (its external imports the layer answers), sorted. */
+const layerImports = (metafile: Metafile, outfile: string): string[] => {
+  const output = Object.entries(metafile.outputs).find(([file]) => basename(file) === basename(outfile))?.[1];
+  if (!output) throw new Error(`${outfile}: not in the metafile's outputs`);
+  return [...new Set(output.imports.filter((i) => i.external && fromLayer(i.path)).map((i) => i.path))].sort();
+};
+
+/**
+ * The minified size of the layer code a set of imports loads, as esbuild would bundle it (the
+ * layer holds it unbundled in /opt/nodejs, once for every function): the part of the old bundles
+ * the layer took away.
+ */
+const layerCodeBytes = async (imports: readonly string[], outDir: string, cache: Map<string, number>): Promise<number> => {
+  const key = imports.join(' ');
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const outfile = join(outDir, `layer-probe-${cache.size}.cjs`);
+  await build({
+    stdin: { contents: imports.map((i) => `require(${JSON.stringify(i)});`).join('\n'), resolveDir: REPO_ROOT, loader: 'js' },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: HANDLER_BUNDLING.format,
+    target: HANDLER_BUNDLING.target,
+    minify: HANDLER_BUNDLING.minify,
+    mainFields: [...HANDLER_BUNDLING.mainFields],
+    external: ['@aws-sdk/*'],
+    logLevel: 'error',
+  });
+  const bytes = statSync(outfile).size;
+  cache.set(key, bytes);
+  return bytes;
+};
+
+/** The Powertools packages' short names in a list of imports (`logger, metrics, tracer`). */
+const layerPackages = (imports: readonly string[]): string =>
+  [...new Set(imports.map((i) => (i.startsWith('@aws-lambda-powertools/') ? (i.split('/')[1] ?? i) : i)))].join(', ');
+
 export const benchLambdaBundles = async (): Promise<void> => {
   // Inside the repository, so the bundles find @aws-sdk/* in node_modules as Lambda finds the runtime's.
   const outDir = join(REPO_ROOT, '.data', 'bench-bundles');
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  console.log(`lambda bundles (esbuild as cdk bundles them; init = load in a fresh node, median of ${IMPORTS}; targets ≤ ${MAX_BUNDLE_BYTES / 1000} KB, ≤ ${MAX_INIT_MS} ms)`);
+  console.log(
+    `lambda bundles (esbuild as cdk bundles them, Powertools ${installedPowertoolsVersion()} and the X-Ray SDK in the layer; init = load in a fresh node with the layer's modules from node_modules, median of ${IMPORTS}; targets ≤ ${MAX_BUNDLE_BYTES / 1000} KB, ≤ ${MAX_INIT_MS} ms)`,
+  );
   let over = 0;
+  const layerSizes = new Map<string, number>();
   for (const { name, entry } of handlerEntries()) {
     const outfile = join(outDir, `${name.replace('/', '--')}.cjs`);
-    await build({
+    const { metafile } = await build({
       entryPoints: [entry],
+      metafile: true,
       outfile,
       bundle: true,
       platform: 'node',
@@ -68,6 +118,8 @@ export const benchLambdaBundles = async (): Promise<void> => {
       logLevel: 'error',
     });
     const bytes = statSync(outfile).size;
+    const fromTheLayer = layerImports(metafile, outfile);
+    const layerBytes = await layerCodeBytes(fromTheLayer, outDir, layerSizes);
     // The variables the stack sets that a handler reads at init: named by its own error, filled with a stand-in value.
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', AWS_REGION: 'ap-southeast-2', NODE_OPTIONS: '--enable-source-maps' };
     const importOnce = (): { init: number; firstUse: number } => {
@@ -89,8 +141,12 @@ export const benchLambdaBundles = async (): Promise<void> => {
     const firstUse = median(loads.map((l) => l.firstUse));
     const ok = bytes <= MAX_BUNDLE_BYTES && init <= MAX_INIT_MS;
     if (!ok) over += 1;
-    console.log(`  ${name.padEnd(34)} ${(bytes / 1000).toFixed(1).padStart(7)} KB  init ${init.toFixed(1).padStart(6)} ms  (first-use load ${firstUse.toFixed(0).padStart(4)} ms)${ok ? '' : '  OVER TARGET'}`);
+    console.log(
+      `  ${name.padEnd(34)} ${(bytes / 1000).toFixed(1).padStart(7)} KB  init ${init.toFixed(1).padStart(6)} ms  (first-use load ${firstUse.toFixed(0).padStart(4)} ms; layer ${(layerBytes / 1000).toFixed(1).padStart(5)} KB: ${layerPackages(fromTheLayer)})${ok ? '' : '  OVER TARGET'}`,
+    );
   }
   rmSync(outDir, { recursive: true, force: true });
+  const layerKb = [...layerSizes.entries()].sort(([, a], [, b]) => a - b).map(([imports, b]) => `${layerPackages(imports.split(' '))} ${(b / 1000).toFixed(1)} KB`);
+  console.log(`  Powertools layer, not in the sizes above (held once, in /opt/nodejs): the code the functions load from it, minified as esbuild would bundle it: ${layerKb.join('; ')}`);
   console.log(`  ${over === 0 ? 'every bundle within both targets' : `${over} over a target`} (${basename(outDir)} removed)`);
 };

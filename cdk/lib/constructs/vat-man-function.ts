@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { acknowledge, nagGetAtt } from '../nag';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../../lambdas/ports/metric-names';
 import type { DataTable } from './data';
+import { powertoolsLayer, POWERTOOLS_LAYER_MODULES } from './powertools-layer';
 
 /**
  * The DynamoDB actions a function may take on a table, named one by one: CDK's grantReadData and
@@ -47,8 +48,8 @@ export interface VatManFunctionProps {
   /** Node.js options beside --enable-source-maps (NODE_OPTIONS), e.g. V8's heap sizes. */
   readonly nodeOptions?: readonly string[];
   /**
-   * X-Ray tracing Active (the API's functions and the ingest: lambdas/lib/tracing.ts). Their
-   * bundles carry the X-Ray SDK, so the scheduled jobs and triggers are left untraced.
+   * X-Ray tracing Active (the API's functions and the ingest: lambdas/lib/tracing.ts); the
+   * scheduled jobs and the triggers are left untraced.
    * @default false
    */
   readonly tracing?: boolean;
@@ -71,10 +72,13 @@ export const powertoolsEnvironment = (logLevel: NonNullable<VatManFunctionProps[
 
 /**
  * How every handler is bundled (esbuild through NodejsFunction); `npm run bench` bundles the same
- * way to print each bundle's size and module init time. `@aws-sdk/*` is left out as the runtime
- * provides it (NodejsFunction's own default, restated because giving externalModules replaces
- * it); mqtt is left out as only the local stack publishes device commands over MQTT
- * (lambdas/adapters/iot/device-commands.ts imports it when MQTT_URL is set, never in AWS).
+ * way to print each bundle's size and module init time. Left out of the bundle: `@aws-sdk/*`, as
+ * the runtime provides it (NodejsFunction's own default, restated because giving externalModules
+ * replaces it); Powertools and the X-Ray SDK, as every function has Powertools' public layer
+ * (powertools-layer.ts: AWS's recommended way, and what keeps each bundle within 300 KB); mqtt, as
+ * only the local stack publishes device commands over MQTT (lambdas/adapters/iot/device-commands.ts
+ * imports it when MQTT_URL is set, never in AWS). The local stack and the tests run the sources
+ * with node_modules, so they load the same Powertools packages from there.
  *
  * CommonJS, not ESM (module init ≤ 100 ms): each entry loads its handler's modules by a
  * dynamic import on first use (lambdas/lib/lazy-handler.ts). In one CommonJS file esbuild keeps
@@ -88,7 +92,7 @@ export const HANDLER_BUNDLING = {
   minify: true,
   // Prefer the ESM build of dependencies that ship both (esbuild turns it into CommonJS).
   mainFields: ['module', 'main'],
-  external: ['@aws-sdk/*', 'mqtt'],
+  external: ['@aws-sdk/*', ...POWERTOOLS_LAYER_MODULES, 'mqtt'],
 } as const;
 /**
  * A Node.js Lambda with the project's defaults in one place (the style of Powertools'
@@ -131,6 +135,8 @@ export class VatManFunction extends Construct implements IGrantable {
       ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
       role: this.role,
       logGroup: this.logGroup,
+      // Powertools (Logger, Metrics, Tracer with the X-Ray SDK), left out of the bundle (HANDLER_BUNDLING).
+      layers: [powertoolsLayer(this)],
       environment: {
         // Stack traces point at the TypeScript sources instead of the minified bundle.
         NODE_OPTIONS: ['--enable-source-maps', ...(props.nodeOptions ?? [])].join(' '),
