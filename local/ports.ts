@@ -21,6 +21,8 @@ export const PORTS = {
   live: { env: 'LIVE_PORT', fallback: 3007 },
   /** SSM Parameter Store (the dairy gateway's token, read at run time as in AWS). */
   ssm: { env: 'SSM_PORT', fallback: 3008 },
+  /** The Web Push service stand-in (the browsers' push service: FCM, Mozilla's autopush). */
+  push: { env: 'PUSH_PORT', fallback: 3009 },
 } as const;
 export type PortName = keyof typeof PORTS;
 

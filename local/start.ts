@@ -33,6 +33,8 @@ import { startMqttBroker } from './stand-ins/mqtt-broker';
 import { startScheduler } from './stand-ins/scheduler';
 import { startDairyGateway, type DairyGateway } from './stand-ins/dairy-gateway';
 import { startSsm } from './stand-ins/ssm';
+import { startPushService } from './stand-ins/push-service';
+import { localVapidKeys, PUSH_LOCAL_ENV } from './stand-ins/push-keys';
 import { isDairyCompanyFarm } from '../shared/entities/farm';
 import { HERD_SITE_PATH, startWebHosting } from './stand-ins/web-hosting';
 import { DEFAULT_CONTACTS, type Contacts } from '../shared/config';
@@ -71,6 +73,8 @@ export interface LocalFacts {
   dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
   /** The dairy company's gateway stand-in (issue 21). */
   dairyGateway: string;
+  /** The Web Push service stand-in (subscription endpoints are <push>/push/<id>). */
+  push: string;
   /** The simulator's fault control (POST/GET /faults), when it runs. */
   simulator?: { control: string };
   cognito: { endpoint: string; userPoolId: string; clientId: string; region: string };
@@ -166,6 +170,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       dairyGateway.rotateToken(token);
       ssm.put(DAIRY_TOKEN_PARAMETER, token);
     };
+    // The browsers' push service (Web Push), recording each push in the outbox; the VAPID key pair
+    // is kept with the data (a new key would orphan every subscription), its private half in SSM as in AWS.
+    const pushService = await startPushService(ports.push, sns);
+    closers.push(closeServer(pushService.server));
+    const vapid = localVapidKeys(join(DATA, 'push', 'vapid.json'));
+    ssm.put(PUSH_LOCAL_ENV.VAPID_PRIVATE_KEY_PARAMETER, vapid.privateKey);
     // IoT's control plane (things, certificates, the device policy) with a local CA for real X.509.
     const ca = localCa(join(DATA, 'iot', 'ca'));
     const iot = await startIotControlPlane(ports.iot, join(DATA, 'iot'), ca, 'localhost');
@@ -256,6 +266,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       DAIRY_GATEWAY_URL: dairyGateway.url,
       DAIRY_GATEWAY_TOKEN_PARAMETER: DAIRY_TOKEN_PARAMETER,
       SSM_ENDPOINT: ssm.endpoint,
+      // Web Push: the public key, the private key's parameter, and http endpoints on this machine allowed.
+      ...PUSH_LOCAL_ENV,
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      PUSH_ACK_URL: `${web}/api/user`,
       // The same @aws-sdk/client-iot code as in AWS, against the stand-in (local/stand-ins/iot-control.ts).
       IOT_ENDPOINT: iot.endpoint,
       IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,
@@ -474,6 +488,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
+      vapidPublicKey: vapid.publicKey,
     }, api.url);
     closers.push(closeServer(hosting.server));
 
@@ -485,6 +500,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       mqttTls: mqtt.tlsUrl ?? '',
       sns: `${sns.endpoint}/messages`,
       dairyGateway: dairyGateway.url,
+      push: pushService.origin,
       ...(simulator?.controlUrl ? { simulator: { control: simulator.controlUrl } } : {}),
       dynamodb: {
         endpoint: dynamo.endpoint,
@@ -513,7 +529,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ingestDrained = () => ingestStream.drained();
     /** The DynamoDB stand-in's fault switches (tests). */
     const dynamoFaults = { failWritesTo: dynamo.failWritesTo, throttleWrites: dynamo.throttleWrites };
-    return { facts, stop, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, dynamoFaults };
+    return { facts, stop, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, pushService, dynamoFaults };
   } catch (err) {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw err;

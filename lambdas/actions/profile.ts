@@ -22,6 +22,7 @@ import type { FarmReader, Ports } from '../ports/action-ports';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors';
 import type { Caller } from '../lib/caller';
+import { pushSubscriptionActions } from './push';
 
 /** The caller's profile; the role shown is the verified token's, never a stored copy. */
 const profileOf = async (farms: Pick<FarmReader, 'getUser'>, caller: Caller): Promise<User> => {
@@ -133,6 +134,7 @@ export const settingProfileActions: readonly ServedAction[] = [
     await verify(deps, caller, 'phone_number', verification, MSG_PHONE_VERIFY_FAILED);
     return PHONE_VERIFY_SUCCESS;
   }),
+  ...pushSubscriptionActions,
 ];
 
 /**
