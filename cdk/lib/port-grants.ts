@@ -329,6 +329,16 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
       why: "A browser's push subscription is an item of its user's partition (pk USER#<id>, sk PUSH#…), put when it subscribes and deleted when it unsubscribes or its push service says it is gone",
     },
   ],
+  pushRecipients: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'USER#' },
+      actions: ['DeleteItem'],
+      why: "The notifier removes a browser's push subscription (pk USER#<id>, sk PUSH#…) when its push service answers 404 or 410; it never puts one",
+    },
+  ],
   // Configuration (PUSH_ALLOW_LOCAL_ENDPOINTS, set on the local stack only), no AWS call.
   pushConfig: [],
   pushSender: [{ kind: 'pushVapid' }],

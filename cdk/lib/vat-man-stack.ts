@@ -13,7 +13,7 @@ import { Policy } from 'aws-cdk-lib/aws-iam';
 import { INGEST_PORTS } from '../../lambdas/ingest/handler';
 import { PRE_SIGN_UP_PORTS } from '../../lambdas/triggers/pre-sign-up';
 import { PRE_TOKEN_GENERATION_PORTS } from '../../lambdas/triggers/pre-token-generation';
-import { grantPorts } from './port-grants';
+import { grantPorts, type PushGrantConfig } from './port-grants';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
@@ -70,6 +70,13 @@ export interface VatManStackProps extends StackProps {
    * this stack's region at deploy time (a deploy without either fails loudly). docs/architecture.md "Throttling".
    */
   readonly edgeWebAclArn?: string;
+  /**
+   * Web Push (decisions 090-092): the VAPID public key (-c vapidPublicKey, else the SSM String
+   * parameter /vatman/vapid-public-key at deploy time), the SecureString of its private key
+   * (-c vapidPrivateKeyParameter) and the contact push services see (-c vapidSubject).
+   * @default public key from SSM; private key in /vatman/vapid-private-key; subject the site's URL
+   */
+  readonly push?: { readonly publicKey?: string; readonly privateKeyParameterName?: string; readonly subject?: string };
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -106,6 +113,13 @@ export class VatManStack extends Stack {
     const webAclArn = props.edgeWebAclArn ?? StringParameter.valueForStringParameter(this, EDGE_WEB_ACL_PARAMETER);
     this.web = new Web(this, 'Web', { removalPolicy, logRetention, webAclArn });
     this.telemetry = new Telemetry(this, 'Telemetry', { data: this.data, removalPolicy, logRetention });
+    const vapidPublicKey = props.push?.publicKey ?? StringParameter.valueForStringParameter(this, '/vatman/vapid-public-key');
+    const push: PushGrantConfig = {
+      publicKey: vapidPublicKey,
+      privateKeyParameterName: props.push?.privateKeyParameterName ?? '/vatman/vapid-private-key',
+      subject: props.push?.subject ?? this.web.url,
+      ackUrl: `${this.web.url}/api/user`,
+    };
     this.api = new Api(this, 'Api', {
       auth: this.auth,
       data: this.data,
@@ -114,6 +128,7 @@ export class VatManStack extends Stack {
       salesEmail: contacts.salesEmail,
       farmFlagUserIds: props.farmFlagUserIds ?? [],
       devicePolicyName: this.telemetry.devicePolicy.ref,
+      push,
       removalPolicy,
       logRetention,
     });
@@ -132,6 +147,7 @@ export class VatManStack extends Stack {
       userPool: this.auth.userPool,
       commandSenders: this.api.commandSenders,
       iotDataEndpoint: this.node.tryGetContext('iotDataEndpoint') as string | undefined,
+      push,
       removalPolicy,
       logRetention,
     });
@@ -151,7 +167,7 @@ export class VatManStack extends Stack {
     // As the API's: the handshake check starts once CloudFront sends the header from every edge.
     this.live.handler.function.node.addDependency(this.web.distribution);
     // The ingest's ports: its tables, the alert engine's topics, the live push's connections.
-    grantPorts(this.telemetry.ingest, INGEST_PORTS, { data: this.data, alertTopics: this.alerts, liveApi: this.live.liveApi });
+    grantPorts(this.telemetry.ingest, INGEST_PORTS, { data: this.data, alertTopics: this.alerts, liveApi: this.live.liveApi, push });
 
     const dairyGateway = props.dairyGateway ?? { tokenParameterName: '/vatman/dairy-gateway-token' };
     this.dairyLink = new DairyLink(this, 'DairyLink', {
@@ -210,6 +226,7 @@ export class VatManStack extends Stack {
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
+      vapidPublicKey,
       ...(contacts.installFormUrl ? { installFormUrl: contacts.installFormUrl } : {}),
       // The checkbox's public site key: from -c recaptchaSiteKey, else SSM at deploy time (like the
       // secret), so `cdk synth` needs no flag and a deploy without the parameter fails loudly.

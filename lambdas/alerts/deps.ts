@@ -15,7 +15,7 @@ export const alertNotifier = (ports: NotifierPorts, log: Logger): Notifier =>
     settings: ports.alertSettings,
     alerts: ports.alertsWrite,
     sender: ports.alertSender,
-    push: { subscriptions: ports.pushSubscriptions, sender: ports.pushSender },
+    push: { subscriptions: ports.pushRecipients, sender: ports.pushSender },
     now: ports.now,
     log,
   });

@@ -130,6 +130,7 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
     watchmanDigests: async () => dynamoWatchmanDigestRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
     totpStatus: async () => (await import('../adapters/cognito/mfa-status')).totpStatusFromEnv(env),
     pushSubscriptions: async () => dynamoPushSubscriptions(documentClient(), farmsTable()),
+    pushRecipients: () => load1('pushSubscriptions'),
     // Never set in AWS: only the local stack's push-service stand-in listens on plain http.
     pushConfig: async () => ({ allowLocalEndpoints: env[PUSH_ENV.allowLocalEndpoints] === '1' }),
     pushSender: async () => (await import('../adapters/push/web-push-sender')).webPushSenderFromEnv(env),

@@ -181,6 +181,8 @@ export interface Ports {
   // Web Push (decisions 090-092).
   /** A user's browsers' push subscriptions (`USER#<sub>` / `PUSH#…`): the person's own in the API, every recipient's in the notifier. */
   readonly pushSubscriptions: PushSubscriptionStore;
+  /** The notifier's view: every recipient's subscriptions read, and one its push service says is gone removed (never put). */
+  readonly pushRecipients: Pick<PushSubscriptionStore, 'listPushSubscriptions' | 'deletePushSubscription'>;
   /** The push configuration the API checks subscriptions against (configuration, no AWS call). */
   readonly pushConfig: { readonly allowLocalEndpoints: boolean };
   /** Pushes sent with the VAPID key (its private half from SSM), and the acknowledgements they carry signed with it (the notifier). */

@@ -19,6 +19,7 @@ import { startTestStack } from '../support/local-stack';
 import { reading } from '../support/reading-series';
 import { newInstallFields } from '../support/new-install';
 import { openApiAnswerValidator } from '../support/openapi-answers';
+import { testPushBrowser } from '../support/web-push-client';
 
 /**
  * The authorization matrix (issue "Action contracts"): every declared contract (shared/api/contracts.ts)
@@ -54,6 +55,7 @@ const expected = (rule: Access, caller: Caller): 'allowed' | 401 | 403 => {
   return (rule.groups as readonly string[]).includes(caller) ? 'allowed' : 403;
 };
 
+const PUSH_KEYS = testPushBrowser().keys;
 const MIN = 60_000;
 const now = Math.floor(Date.now() / MIN) * MIN;
 const ids = { milking: '', storage: '', rawAt: '' };
@@ -127,6 +129,12 @@ const SAMPLES: Record<string, Sample> = {
   USER_ALERT_EMAIL_RESEND: { fields: () => ({}) },
   // 422 for a caller whose email is not verified yet (a new account).
   USER_AUTHENTICATOR_CONFIRM_SEND: { fields: () => ({}), ok: 422 },
+  // Each caller subscribes a browser of their own (at the local push service), lists and removes it.
+  PUSH_SUBSCRIBE: { fields: () => ({ subscription: JSON.stringify({ endpoint: `${stack.facts.push}/push/matrix`, keys: PUSH_KEYS }) }) },
+  PUSH_UNSUBSCRIBE: { fields: () => ({ endpoint: `${stack.facts.push}/push/matrix` }) },
+  PUSH_DEVICES: { fields: () => ({}) },
+  // Public: a token the notifier never signed is refused (422) whoever calls.
+  PUSH_ACKNOWLEDGE: { fields: () => ({ token: 'e30.e30.AAAA' }), ok: 422 },
   USER_AUTHENTICATOR_CONFIRM: { fields: () => ({ code: '000000' }), ok: 422 },
   USER_LIST: { fields: () => ({}) },
   // The installer's role and herd flag set to what they are: allowed callers change nothing.

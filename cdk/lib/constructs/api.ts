@@ -21,7 +21,7 @@ import { ACTIONS_BY_ENDPOINT } from '../../../lambdas/api/actions-by-endpoint';
 import { portsOf } from '../../../lambdas/lib/dispatch';
 import { INSTALLER_TIMEOUT_S } from '../../../lambdas/installer/run-engine';
 import { apiHandlerEntry } from '../paths';
-import { grantPorts } from '../port-grants';
+import { grantPorts, type PushGrantConfig } from '../port-grants';
 import { acknowledge } from '../nag';
 import type { Alerts } from './alerts';
 import type { Auth } from './auth';
@@ -51,6 +51,8 @@ export type BotCheckConfig =
 
 export interface ApiProps {
   readonly auth: Auth;
+  /** Web Push's VAPID configuration (subscriptions are checked, acknowledgements verified). */
+  readonly push: PushGrantConfig;
   readonly data: Data;
   readonly alerts: Alerts;
   /** The bot-check of spec §7 (sign-up, password reset); see BotCheckConfig. */
@@ -201,6 +203,7 @@ export class Api extends Construct {
         enquiryTopic: this.enquiryTopic,
         devicePolicyName: props.devicePolicyName,
         alertTopics: props.alerts,
+        push: props.push,
       });
       if (deviceCommands) commandSenders.push(fn);
       // Check Install's commands to units go out through the same data endpoint (the settings senders get it from the alert engine).
