@@ -14,6 +14,18 @@ import type { Data } from './constructs/data';
 import type { Alerts } from './constructs/alerts';
 import type { TableAction, VatManFunction } from './constructs/vat-man-function';
 import { acknowledge, nagPseudo } from './nag';
+import { PUSH_ENV } from '../../lambdas/ports/push';
+
+/** Web Push's configuration (cdk/lib/app.ts context): the public key is public (config.json has it too). */
+export interface PushGrantConfig {
+  readonly publicKey: string;
+  /** An SSM SecureString holding the VAPID private key (base64url). */
+  readonly privateKeyParameterName: string;
+  /** The VAPID subject (mailto: or https:) push services may contact. */
+  readonly subject: string;
+  /** The public API endpoint a service worker sends acknowledgements to (the site's /api/user). */
+  readonly ackUrl: string;
+}
 
 /**
  * What each port of lambdas/ports/action-ports.ts needs in AWS. An API function gets the union of its
@@ -50,6 +62,10 @@ export type PortGrant =
   | { readonly kind: 'alertPublish' }
   /** ssm:GetParameter of the dairy gateway's token (a SecureString), with the gateway's URL and the parameter's name. */
   | { readonly kind: 'dairyGateway' }
+  /** ssm:GetParameter of the VAPID private key (a SecureString), with the public key, subject, parameter name and acknowledgement URL. */
+  | { readonly kind: 'pushVapid' }
+  /** The VAPID public key in the environment (checking acknowledgements); no AWS call. */
+  | { readonly kind: 'pushPublicKey' }
   /**
    * IoT provisioning of farm units (NEW_INSTALL): things named unit-*, certificates, and the
    * device policy alone, with its name in IOT_DEVICE_POLICY.
@@ -300,6 +316,40 @@ export const PORT_GRANTS: Readonly<Record<PortName, readonly PortGrant[]>> = {
     { kind: 'tableKeys', table: 'Readings', key: { prefix: 'W#' }, actions: ['BatchWriteItem'], why: "Watchman's hourly digests are written in batches under their own keys (pk W#<device>) beside the readings they summarise" },
   ],
   totpStatus: [{ kind: 'cognito', actions: ['cognito-idp:AdminGetUser'] }],
+  pushSubscriptions: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'USER#' },
+      actions: ['PutItem', 'DeleteItem'],
+      why: "A browser's push subscription is an item of its user's partition (pk USER#<id>, sk PUSH#…), put when it subscribes and deleted when it unsubscribes or its push service says it is gone",
+    },
+  ],
+  pushRecipients: [
+    read('Farms'),
+    {
+      kind: 'tableKeys',
+      table: 'Farms',
+      key: { prefix: 'USER#' },
+      actions: ['DeleteItem'],
+      why: "The notifier removes a browser's push subscription (pk USER#<id>, sk PUSH#…) when its push service answers 404 or 410; it never puts one",
+    },
+  ],
+  // Configuration (PUSH_ALLOW_LOCAL_ENDPOINTS, set on the local stack only), no AWS call.
+  pushConfig: [],
+  pushSender: [{ kind: 'pushVapid' }],
+  pushAckVerifier: [{ kind: 'pushPublicKey' }],
+  alertStatus: [
+    read('Alerts'),
+    {
+      kind: 'tableKeys',
+      table: 'Alerts',
+      key: { prefix: 'FARM#' },
+      actions: ['UpdateItem'],
+      why: "An acknowledged push marks its notification read (UpdateItem of pk FARM#<farm>, sk N#<alert>); IAM cannot confine the sort key, so the farm's other alert items share the grant, for UpdateItem alone",
+    },
+  ],
 };
 
 /** Grants a function what its ports need; answers whether it sends device commands (the caller adds that grant). */
@@ -317,6 +367,7 @@ export const grantPorts = (
     dairyGateway,
     cognitoPolicy,
     ingestDeadLetters,
+    push,
   }: {
     data: Data;
     userPoolArn?: string;
@@ -335,6 +386,8 @@ export const grantPorts = (
     liveApi?: { readonly connectionsArn: string; readonly nagConnectionsArn: string; readonly endpoint: string };
     /** The ingest's dead-letter queue (cdk/lib/constructs/telemetry.ts), for the ports that count it. */
     ingestDeadLetters?: IQueue;
+    /** Web Push: the VAPID public key, the SSM parameter of its private key, the subject, and where acknowledgements go. */
+    push?: PushGrantConfig;
   },
 ): { deviceCommands: boolean; unitChecks: boolean } => {
   const grants = ports.flatMap((p) => PORT_GRANTS[p]);
@@ -394,6 +447,18 @@ export const grantPorts = (
     fn.addEnvironment('DAIRY_GATEWAY_URL', dairyGateway.url);
     fn.addEnvironment('DAIRY_GATEWAY_TOKEN_PARAMETER', dairyGateway.tokenParameterName);
     const parameter = Stack.of(fn).formatArn({ service: 'ssm', resource: 'parameter', resourceName: dairyGateway.tokenParameterName.replace(/^\//, '') });
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameter] }));
+  }
+  if (grants.some((g) => g.kind === 'pushVapid' || g.kind === 'pushPublicKey')) {
+    if (!push) throw new Error(`${fn.node.path}: a port uses Web Push but the stack gave no VAPID configuration`);
+    fn.addEnvironment(PUSH_ENV.publicKey, push.publicKey);
+  }
+  if (push && grants.some((g) => g.kind === 'pushVapid')) {
+    // The private key is read at run time (lambdas/adapters/push): never in the environment.
+    fn.addEnvironment(PUSH_ENV.privateKeyParameter, push.privateKeyParameterName);
+    fn.addEnvironment(PUSH_ENV.subject, push.subject);
+    fn.addEnvironment(PUSH_ENV.ackUrl, push.ackUrl);
+    const parameter = Stack.of(fn).formatArn({ service: 'ssm', resource: 'parameter', resourceName: push.privateKeyParameterName.replace(/^\//, '') });
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameter] }));
   }
   if (grants.some((g) => g.kind === 'iotProvisioning')) {

@@ -79,6 +79,7 @@ beforeAll(async () => {
   await seedSampleReadings(stack.facts.dynamodb.readingsTable);
   for (const [name, email] of Object.entries({ owner: 'farmer@vatman.local', Admin: 'admin@vatman.local', Installer: 'installer@vatman.local' })) tokens[name] = await stack.signIn(email);
   sampleContext.subOf = (caller) => String(decodeJwt(tokens[caller] as string).sub);
+  sampleContext.pushOrigin = () => stack.facts.push;
 }, 180_000);
 afterAll(async () => stack?.stop());
 
