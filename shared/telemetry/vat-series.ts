@@ -39,11 +39,16 @@ export interface VatSeries<P = ChartPoint> {
   outageData: Period[];
 }
 
-/** Milliseconds a pixel of the chart stands for: the range's span over half the points it may hold. */
+/**
+ * Milliseconds a pixel of the chart stands for: the range's span over half the points it may hold.
+ * Zero (nothing joined) when the readings fit in those points: the answer is then exact, and the
+ * 120 s refresh merged into it gives what the whole range gives.
+ */
 const pixelOf = (c: ReadingColumns, options: DisplayOptions): number => {
   const n = c.t.length;
   if (n < 2) return 0;
   const cap = Math.max(2, Math.min(options.maxPoints ?? displayCap(options.points), options.limit ?? Infinity));
+  if (n <= cap) return 0;
   return ((c.t[n - 1] as number) - (c.t[0] as number)) / Math.max(1, cap / MAX_POINTS_PER_PIXEL);
 };
 

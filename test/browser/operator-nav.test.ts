@@ -176,11 +176,12 @@ describe.skipIf(!env.run)('/dts/fleet', () => {
     await withShot(admin, 'nav-fleet-ingest', async () => {
       await admin.goto(`${env.web}/dts/fleet`);
       const deadLetters = admin.locator('.fleet__figure', { hasText: 'Dead letters waiting' });
-      expect(await deadLetters.locator('dd').textContent()).toBe('0');
+      // The figures show '…' until their answer comes.
+      await expect.poll(() => deadLetters.locator('dd').textContent()).toBe('0');
       await deadLetters.getByRole('link').click();
       await admin.waitForURL((u) => u.pathname === '/dts/fleet/ingest');
       await admin.getByRole('heading', { level: 1, name: 'Ingest problems' }).waitFor();
-      expect(await admin.locator('.fleet__figure', { hasText: 'Waiting for a re-drive' }).locator('dd').textContent()).toBe('0');
+      await expect.poll(() => admin.locator('.fleet__figure', { hasText: 'Waiting for a re-drive' }).locator('dd').textContent()).toBe('0');
       const table = admin.getByRole('table', { name: 'Rejected messages' });
       await table.getByRole('cell', { name: 'payload is not valid JSON' }).first().waitFor();
       await table.getByRole('cell', { name: 'not json at all' }).first().waitFor();

@@ -168,8 +168,9 @@ describe.runIf(run)('a 30-day chart at the chart\'s resolution', () => {
             checked++;
           }
         }
-        // A month of two milkings a day: each warms the vat past 6 and 10 °C and cools it again.
-        expect(checked).toBeGreaterThan(200);
+        // A month of two milkings a day: most warm the vat past 6 and 10 °C and cool it again (how
+        // many do depends on where the month falls in the simulator's days: about 200).
+        expect(checked).toBeGreaterThan(150);
 
         // The shadings the chart was drawn from, thinned to its pixel: every raw stopped reading
         // lies inside a stop band, every milking start and end and every collection is a state

@@ -32,34 +32,21 @@ export function UserMenu({ user, onLogout, onHelp }: { readonly user: Pick<User,
               Notification Settings
             </Link>
           </li>
-          <li role="none">
-            <button
-              type="button"
-              role="menuitem"
-              className="user-menu__item"
-              onClick={() => {
-                close();
-                onHelp();
-              }}
-            >
-              Help
-            </button>
-          </li>
-          <li role="none">
-            <button
-              type="button"
-              role="menuitem"
-              className="user-menu__item"
-              onClick={() => {
-                close();
-                onLogout();
-              }}
-            >
-              Logout
-            </button>
-          </li>
+          <MenuAction label="Help" onPick={() => { close(); onHelp(); }} />
+          <MenuAction label="Logout" onPick={() => { close(); onLogout(); }} />
         </ul>
       )}
     </div>
+  );
+}
+
+/** A menu item that acts rather than navigates (the menu closes first). */
+function MenuAction({ label, onPick }: { readonly label: string; readonly onPick: () => void }) {
+  return (
+    <li role="none">
+      <button type="button" role="menuitem" className="user-menu__item" onClick={onPick}>
+        {label}
+      </button>
+    </li>
   );
 }
