@@ -18,7 +18,7 @@ import { startApi, startBroker, startIngest } from './start/steps/functions';
 import { startSchedules } from './start/steps/schedules';
 import { seedDemoData } from './start/steps/seed';
 import { runWatchmanAfterCatchUp, startDemoDevices } from './start/steps/simulator';
-import { startDairyCompany, startDatabase, startIot, startLiveGateway, startMessaging } from './start/steps/stand-ins';
+import { startDairyCompany, startDatabase, startIot, startLiveGateway, startMessaging, startWebPush } from './start/steps/stand-ins';
 import { startUserPool } from './start/steps/cognito';
 import { startWeb } from './start/steps/web';
 
@@ -35,6 +35,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const { dynamo, ddb, tableEnv } = await startDatabase(config, closers);
     const { sns, contacts, enquiryTopic, sqs } = await startMessaging(config, closers);
     const { dairyGateway, ssm, rotateDairyToken } = await startDairyCompany(config, closers);
+    const { pushService, vapid } = await startWebPush(config, closers, sns, ssm);
     const { ca, iot } = await startIot(config, closers);
     const live = await startLiveGateway(config, closers);
     const cognito = await startUserPool(config, closers, sns);
@@ -51,6 +52,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
         caPem: ca.caPem,
         liveConnections: live.endpoint,
         ingestDeadLetters: sqs.queueUrl(INGEST_DEAD_LETTER_QUEUE),
+        vapidPublicKey: vapid.publicKey,
       }),
     );
     const { farms, totpSecrets } = await seedDemoData(config, tableEnv.FARMS_TABLE as string, cognito, iot);
@@ -62,7 +64,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const simulator = await startDemoDevices(config, closers, mqtt.url, farms, dairyGateway);
     const { watchman } = await startSchedules(config, closers, ddb);
     runWatchmanAfterCatchUp(simulator, watchman);
-    await startWeb(config, closers, { apiUrl: api.url, liveUrl: live.url, cognito, contacts });
+    await startWeb(config, closers, { apiUrl: api.url, liveUrl: live.url, cognito, contacts, vapidPublicKey: vapid.publicKey });
 
     const facts: LocalFacts = {
       web: config.webUrl,
@@ -72,6 +74,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
       mqttTls: mqtt.tlsUrl ?? '',
       sns: `${sns.endpoint}/messages`,
       dairyGateway: dairyGateway.url,
+      push: pushService.origin,
       ...(simulator?.controlUrl ? { simulator: { control: simulator.controlUrl } } : {}),
       dynamodb: {
         endpoint: dynamo.endpoint,
@@ -89,7 +92,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}) => {
     const ingestDrained = () => ingestStream.drained();
     /** The DynamoDB stand-in's fault switches (tests). */
     const dynamoFaults = { failWritesTo: dynamo.failWritesTo, throttleWrites: dynamo.throttleWrites };
-    return { facts, stop, simulatorCaughtUp: simulator?.caughtUp, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, dynamoFaults };
+    return { facts, stop, simulatorCaughtUp: simulator?.caughtUp, ingestDrained, dairyGateway, rotateDairyToken, ssm, dairyTokenParameter: DAIRY_TOKEN_PARAMETER, iot, sns, pushService, dynamoFaults };
   } catch (err) {
     await closers.closeAll();
     throw err;

@@ -23,6 +23,8 @@ export const TCP_PORTS = {
   ssm: { env: 'SSM_PORT', fallback: 3008 },
   /** SQS (the ingest's dead-letter queue, counted by the fleet overview). */
   sqs: { env: 'SQS_PORT', fallback: 3009 },
+  /** The Web Push service stand-in (the browsers' push service: FCM, Mozilla's autopush). */
+  push: { env: 'PUSH_PORT', fallback: 3010 },
 } as const;
 export type TcpPortName = keyof typeof TCP_PORTS;
 

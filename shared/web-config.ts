@@ -33,6 +33,8 @@ export interface WebConfig {
    * goes there). Absent: the Help page says so and a FON install goes to Check Install.
    */
   readonly installFormUrl?: string;
+  /** The VAPID public key (base64url) the browser subscribes to pushes with; absent: Notification Settings offers no pushes. */
+  readonly vapidPublicKey?: string;
 }
 
 /*
@@ -75,6 +77,7 @@ const FIELDS: Readonly<Record<keyof WebConfig, { readonly check: Check; readonly
   supportPhones: { check: phones, optional: true },
   recaptchaSiteKey: { check: text, optional: true },
   installFormUrl: { check: url, optional: true },
+  vapidPublicKey: { check: text, optional: true },
 };
 
 export type WebConfigParse = { readonly success: true; readonly data: WebConfig } | { readonly success: false; readonly problems: readonly string[] };

@@ -74,6 +74,13 @@ export const createVatManApp = (props: VatManAppProps = {}): { app: App; stack: 
     // -c watchmanRateMinutes: minutes between Watchman runs (default 60).
     ...(contextString(app, 'watchmanRateMinutes') !== undefined ? { watchmanRateMinutes: Number(contextString(app, 'watchmanRateMinutes')) } : {}),
     edgeWebAclArn: contextString(app, 'edgeWebAclArn'),
+    // Web Push: -c vapidPublicKey (else the SSM parameter /vatman/vapid-public-key at deploy time),
+    // -c vapidPrivateKeyParameter (default /vatman/vapid-private-key, a SecureString), -c vapidSubject.
+    push: {
+      ...(contextString(app, 'vapidPublicKey') ? { publicKey: contextString(app, 'vapidPublicKey') } : {}),
+      ...(contextString(app, 'vapidPrivateKeyParameter') ? { privateKeyParameterName: contextString(app, 'vapidPrivateKeyParameter') } : {}),
+      ...(contextString(app, 'vapidSubject') ? { subject: contextString(app, 'vapidSubject') } : {}),
+    },
     ...props.stackProps,
     stage,
   });

@@ -11,7 +11,7 @@ import { ApiEdge } from './constructs/api-edge';
 import { LambdaVersion, UserPoolOperation } from 'aws-cdk-lib/aws-cognito';
 import { Policy } from 'aws-cdk-lib/aws-iam';
 import { INGEST_PORTS, PRE_SIGN_UP_PORTS, PRE_TOKEN_GENERATION_PORTS } from '../../lambdas/ports/function-ports';
-import { grantPorts } from './port-grants';
+import { grantPorts, type PushGrantConfig } from './port-grants';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Auth } from './constructs/auth';
 import { Data } from './constructs/data';
@@ -69,6 +69,13 @@ export interface VatManStackProps extends StackProps {
    * this stack's region at deploy time (a deploy without either fails loudly). docs/architecture.md "Throttling".
    */
   readonly edgeWebAclArn?: string;
+  /**
+   * Web Push (decisions 090-092): the VAPID public key (-c vapidPublicKey, else the SSM String
+   * parameter /vatman/vapid-public-key at deploy time), the SecureString of its private key
+   * (-c vapidPrivateKeyParameter) and the contact push services see (-c vapidSubject).
+   * @default public key from SSM; private key in /vatman/vapid-private-key; subject the site's URL
+   */
+  readonly push?: { readonly publicKey?: string; readonly privateKeyParameterName?: string; readonly subject?: string };
 }
 
 /** Vat-Man in one stack: Cognito, DynamoDB, the HTTP API and its Lambdas, SNS alerts, the web app. */
@@ -106,6 +113,13 @@ export class VatManStack extends Stack {
     const webAclArn = props.edgeWebAclArn ?? StringParameter.valueForStringParameter(this, EDGE_WEB_ACL_PARAMETER);
     this.web = new Web(this, 'Web', { removalPolicy, logRetention, webAclArn });
     this.telemetry = new Telemetry(this, 'Telemetry', { data: this.data, removalPolicy, logRetention });
+    const vapidPublicKey = props.push?.publicKey ?? StringParameter.valueForStringParameter(this, '/vatman/vapid-public-key');
+    const push: PushGrantConfig = {
+      publicKey: vapidPublicKey,
+      privateKeyParameterName: props.push?.privateKeyParameterName ?? '/vatman/vapid-private-key',
+      subject: props.push?.subject ?? this.web.url,
+      ackUrl: `${this.web.url}/api/user`,
+    };
     this.api = new Api(this, 'Api', {
       auth: this.auth,
       data: this.data,
@@ -115,6 +129,7 @@ export class VatManStack extends Stack {
       farmFlagUserIds: props.farmFlagUserIds ?? [],
       devicePolicyName: this.telemetry.devicePolicy.ref,
       ingestDeadLetters: this.telemetry.deadLetters,
+      push,
       removalPolicy,
       logRetention,
     });
@@ -133,6 +148,7 @@ export class VatManStack extends Stack {
       userPool: this.auth.userPool,
       commandSenders: this.api.commandSenders,
       iotDataEndpoint: this.node.tryGetContext('iotDataEndpoint') as string | undefined,
+      push,
       removalPolicy,
       logRetention,
     });
@@ -152,7 +168,7 @@ export class VatManStack extends Stack {
     // As the API's: the handshake check starts once CloudFront sends the header from every edge.
     this.live.handler.function.node.addDependency(this.web.distribution);
     // The ingest's ports: its tables, the alert engine's topics, the live push's connections.
-    grantPorts(this.telemetry.ingest, INGEST_PORTS, { data: this.data, alertTopics: this.alerts, liveApi: this.live.liveApi });
+    grantPorts(this.telemetry.ingest, INGEST_PORTS, { data: this.data, alertTopics: this.alerts, liveApi: this.live.liveApi, push });
 
     const dairyGateway = props.dairyGateway ?? { tokenParameterName: '/vatman/dairy-gateway-token' };
     this.dairyLink = new DairyLink(this, 'DairyLink', {
@@ -211,6 +227,7 @@ export class VatManStack extends Stack {
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
+      vapidPublicKey,
       ...(contacts.installFormUrl ? { installFormUrl: contacts.installFormUrl } : {}),
       ...(contacts.liveMonitoringUrl ? { liveMonitoringUrl: contacts.liveMonitoringUrl } : {}),
       // The checkbox's public site key: from -c recaptchaSiteKey, else SSM at deploy time (like the

@@ -122,3 +122,53 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith(caches.match(request, { cacheName: SHELL }).then((hit) => hit ?? fetch(request)));
 });
+
+/**
+ * Web Push (decisions 090-092): a push carries the alert's title and words, the vat's page and a
+ * signed acknowledgement (the worker has no session). 'Acknowledge' marks the alert read; a click
+ * on the notification marks it read too (it was opened) and opens the vat's page, in a window of
+ * the app if one is open. The alert id is the tag, so a second copy of one alert replaces the first.
+ */
+const ACKNOWLEDGE = 'acknowledge';
+
+self.addEventListener('push', (event) => {
+  let data;
+  try {
+    data = event.data ? event.data.json() : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!data || typeof data.title !== 'string') return;
+  event.waitUntil(
+    self.registration.showNotification(data.title, {
+      body: data.body,
+      tag: data.tag,
+      icon: '/icons/vatman-192.png',
+      requireInteraction: true,
+      data: { url: data.url, ack: data.ack, ack_url: data.ack_url },
+      actions: [{ action: ACKNOWLEDGE, title: 'Acknowledge' }],
+    }),
+  );
+});
+
+const acknowledge = (data) =>
+  fetch(data.ack_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ type: 'PUSH_ACKNOWLEDGE', token: data.ack }) }).catch(() => undefined);
+
+self.addEventListener('notificationclick', (event) => {
+  const data = event.notification.data || {};
+  event.notification.close();
+  const acked = data.ack && data.ack_url ? acknowledge(data) : Promise.resolve();
+  if (event.action === ACKNOWLEDGE) {
+    event.waitUntil(acked);
+    return;
+  }
+  const url = new URL(data.url || '/dts/notification', self.location.origin).href;
+  event.waitUntil(
+    acked.then(() =>
+      clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+        const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+        return open ? open.navigate(url).then((w) => (w || open).focus()) : clients.openWindow(url);
+      }),
+    ),
+  );
+});

@@ -114,7 +114,7 @@ export const adminFarmHandlers: readonly ServedAction[] = [
           ...(farm?.timezone ? { timezone: farm.timezone } : {}),
           alert_id: d.alert_id,
           ...(n ? { type: n.type, vat_number: n.device.vat_number } : {}),
-          recipient: user ? (d.channel === 'sms' ? user.phone : user.email) : d.user_id,
+          recipient: user ? (d.channel === 'sms' ? user.phone : d.channel === 'push' ? `${user.email} (browser)` : user.email) : d.user_id,
           channel: d.channel,
           attempts: d.attempts,
           last_error: d.last_error ?? '',

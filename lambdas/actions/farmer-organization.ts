@@ -39,7 +39,8 @@ const summaryFarms = async (deps: Pick<Ports, 'organizations' | 'farms' | 'alert
   const now = deps.now();
   const rows = await Promise.all(
     farms.map(async (farm): Promise<SummaryFarm> => {
-      const [devices, sent] = await Promise.all([deps.farms.listDevicesOfFarm(farm._id), deps.alerts.smsCount(farm._id, localMonth(now, farm.timezone))]);
+      const month = localMonth(now, farm.timezone);
+      const [devices, sent, saved] = await Promise.all([deps.farms.listDevicesOfFarm(farm._id), deps.alerts.smsCount(farm._id, month), deps.alerts.smsSavedCount(farm._id, month)]);
       return {
         _id: farm._id,
         fonterra_id: farm.fonterra_id,
@@ -48,6 +49,7 @@ const summaryFarms = async (deps: Pick<Ports, 'organizations' | 'farms' | 'alert
         vats: devices.filter((d) => d.status === 1).length,
         sms_sent: sent,
         sms_total: smsTotalFor(farm.package),
+        sms_saved: saved,
       };
     }),
   );
@@ -85,7 +87,7 @@ export const farmerOrganizationHandlers: readonly ServedAction[] = [
       listUser,
       listParent: parents.map((p) => ({ _id: p._id, name: p.name, ...(p.fonterra_id ? { fonterra_id: p.fonterra_id } : {}) })),
       role,
-      summary: summary ? { package: organization.package, total_sms: smsTotalFor(organization.package), farms: summary } : null,
+      summary: summary ? { package: organization.package, total_sms: smsTotalFor(organization.package), sms_saved: summary.reduce((t, f) => t + (f.sms_saved ?? 0), 0), farms: summary } : null,
     };
   }),
 

@@ -73,7 +73,9 @@ export const farmerSettingHandlers: readonly ServedAction[] = [
     await deps.alertSettingsWrite.putPreferences(caller.userId, merged);
     if (escalation) {
       const before = await deps.alertSettingsWrite.getEscalation(caller.userId);
-      await deps.alertSettingsWrite.putEscalation(caller.userId, escalation);
+      // A client that does not know the push minutes (they came later) keeps the stored ones.
+      const keepPush = escalation.push_minutes === undefined && before.push_minutes !== undefined ? { push_minutes: before.push_minutes } : {};
+      await deps.alertSettingsWrite.putEscalation(caller.userId, { ...escalation, ...keepPush });
       // Shorter minutes apply to the unread alerts already waiting too (longer or off: the notifier
       // finds it when a step comes due, so the due index is read only when the minutes got shorter or
       // came back on: a step planned before they were turned off may still wait). Saved

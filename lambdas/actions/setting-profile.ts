@@ -19,6 +19,7 @@ import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../lib/errors';
 import type { Caller } from '../lib/caller';
 import { profileOf } from './support/profile-of';
+import { pushSubscriptionHandlers } from './support/push';
 
 /** Cognito's self-service calls need the person's own access token: without one there is nobody to act for. */
 const tokenOf = (caller: Caller): string => {
@@ -123,6 +124,7 @@ export const settingProfileHandlers: readonly ServedAction[] = [
     await verify(deps, caller, 'phone_number', verification, MSG_PHONE_VERIFY_FAILED);
     return PHONE_VERIFY_SUCCESS;
   }),
+  ...pushSubscriptionHandlers,
 ];
 
 /**

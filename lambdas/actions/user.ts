@@ -4,6 +4,7 @@ import type { Tokens } from '../ports/cognito';
 import { serve, type ServedAction } from '../lib/dispatch';
 import { ForbiddenError, ValidationError } from '../lib/errors';
 import { organizationOfUser } from './support/organizations';
+import { pushAcknowledgeHandlers } from './support/push';
 
 const tokensAnswer = (tokens: Tokens) => ({ token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken });
 
@@ -86,4 +87,5 @@ export const userHandlers: readonly ServedAction[] = [
     await deps.identity.resetPassword(normaliseEmail(link.email), link.code, user.password);
     return 'success' as const;
   }),
+  ...pushAcknowledgeHandlers,
 ];

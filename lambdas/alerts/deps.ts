@@ -10,7 +10,15 @@ type ProcessorPorts = Pick<Ports, (typeof ALERT_PROCESSOR_PORTS)[number]>;
 
 /** The notifier (the delivery queue) over the ports of ALERT_NOTIFIER_PORTS. */
 export const alertNotifier = (ports: NotifierPorts, log: Logger): Notifier =>
-  makeNotifier({ farms: ports.farms, settings: ports.alertSettings, alerts: ports.alertsWrite, sender: ports.alertSender, now: ports.now, log });
+  makeNotifier({
+    farms: ports.farms,
+    settings: ports.alertSettings,
+    alerts: ports.alertsWrite,
+    sender: ports.alertSender,
+    push: { subscriptions: ports.pushRecipients, sender: ports.pushSender },
+    now: ports.now,
+    log,
+  });
 
 /** The engine runner and its notifier over the ports of ALERT_PROCESSOR_PORTS (ingest hook and sweep Lambda). */
 export const alertProcessor = (ports: ProcessorPorts, log: Logger): AlertProcessor =>

@@ -124,9 +124,11 @@ const world = (
       if (!holders.delete(holder)) return;
       sms -= 1;
     },
+    // No pushes in these tests (no push deps): nothing is ever saved.
+    saveSms: async () => {},
   } satisfies Pick<
     AlertsRepository,
-    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms'
+    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms' | 'saveSms'
   >;
   const routes = new Map<string, AlertEmailRoute>();
   const emailTopics = alertEmailTopics(

@@ -15,6 +15,7 @@ import type { AlertSender } from '../ports/alert-email';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { countSent, DELIVERY_DEAD_LETTERS, metricFields, recordAlertLatency } from '../lib/metrics';
+import { heldText, planPushes, sendPush, type PushDeps } from './push-delivery';
 
 export interface NotifierDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getUser'>;
@@ -22,9 +23,11 @@ export interface NotifierDeps {
     Partial<Pick<AlertSettingsRepository, 'getEscalationOf' | 'listOrganizationUserIdsOfFarm'>>;
   readonly alerts: Pick<
     AlertsRepository,
-    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms'
+    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms' | 'saveSms'
   >;
   readonly sender: AlertSender;
+  /** Web Push (decisions 090-092): the users' browsers' subscriptions and the VAPID sender. */
+  readonly push?: PushDeps;
   readonly now: () => Date;
   readonly log: Logger;
   /** A claim's token; tests may pass their own. */
@@ -118,9 +121,12 @@ export const makeNotifier = (deps: NotifierDeps) => {
       return undefined;
     }
     const deliveries = await alerts.listDeliveries(farm._id, n._id);
-    const recorded = new Set(firstOnly(deliveries).map((d) => `${d.user_id}:${d.channel}`));
+    const recorded = new Set(firstOnly(deliveries).map((d) => (d.channel === 'push' ? `${d.user_id}:push:${d.device}` : `${d.user_id}:${d.channel}`)));
     const userIds = await deps.settings.listUserIdsOfFarm(farm._id);
     const prefs = await deps.settings.getPreferencesOf(userIds);
+    const critical = isCritical(n.type);
+    // A critical alert's text waits behind its push for the user's push minutes (kept with their escalation setting).
+    const pushMinutes = deps.push && critical && deps.settings.getEscalationOf ? await deps.settings.getEscalationOf(userIds) : undefined;
     for (const userId of userIds) {
       const user = await deps.farms.getUser(userId);
       const p = prefs.get(userId);
@@ -128,11 +134,15 @@ export const makeNotifier = (deps: NotifierDeps) => {
       // messages, and none of the farm's text allowance.
       if (!user || !p || user.is_demo) continue;
       const wants = channelsFor(p, n.type);
+      const base = { farm_id: farm._id, alert_id: n._id, user_id: userId };
+      const pushed = deps.push && wants.push ? await planPushes(deps.push, (d) => alerts.addDelivery(d), base, recorded, deps.now().toISOString()) : false;
       let needEmail = wants.email;
       let note: string | undefined;
       if (wants.text && !recorded.has(`${userId}:sms`)) {
         // No verified phone, no text: the email carries the alert instead.
         if (!hasVerifiedPhone(user)) needEmail = true;
+        // Push first: the text goes only if the push is not opened or acknowledged in time (counted then).
+        else if (pushed && critical) await alerts.addDelivery(heldText(base, deps.now(), pushMinutes?.get(userId)?.push_minutes));
         else if ((await addSms(farm, n._id, userId)) === 'allowance') {
           needEmail = true;
           note = allowanceNote(smsTotalFor(farm.package));
@@ -140,7 +150,7 @@ export const makeNotifier = (deps: NotifierDeps) => {
       }
       if (needEmail && !recorded.has(`${userId}:email`)) await addEmail(farm, n._id, userId, note ? { note } : {});
     }
-    if (isCritical(n.type)) await planEscalation(n, farm, userIds, deliveries);
+    if (critical) await planEscalation(n, farm, userIds, deliveries);
     await alerts.finishDelivery(farm._id, n._id);
     return farm;
   };
@@ -246,6 +256,12 @@ export const makeNotifier = (deps: NotifierDeps) => {
         return { result: 'settled' };
       }
     }
+    if (d.after_push && n.status !== NOTIFICATION_STATUS.unread) {
+      // The push was opened or acknowledged (the alert is read): the text is not needed, nor counted.
+      await settle({ state: 'skipped', at: deps.now().toISOString(), error: 'the push was opened or acknowledged before the text was due' });
+      await alerts.saveSms(farm._id, localMonth(deps.now(), farm.timezone), smsHolderOf(d));
+      return { result: 'settled' };
+    }
     const facts = { ...factsOf(n, farm), ...(d.escalation ? { escalation: d.escalation } : {}) };
     const options = { abortSignal: AbortSignal.timeout(SEND_TIMEOUT_MS) };
     const failedForGood = async (state: 'dead' | 'unconfirmed' | 'skipped', error: string) => {
@@ -253,12 +269,13 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (state === 'dead') deadLetter(d, error);
       else log.warn('alert delivery not possible on this channel', { alert: d.alert_id, user: d.user_id, channel: d.channel, state, error });
       await giveBack(farm);
-      const next = await fallBack(d, farm, user);
+      // A push has no other channel of its own: a critical alert's text waits behind it anyway.
+      const next = d.channel === 'push' ? undefined : await fallBack(d, farm, user);
       return { result: 'settled' as const, ...(next ? { next } : {}) };
     };
-    if (d.escalation && d.channel === 'sms' && !smsMonth) {
-      // An escalation text counts against the allowance when it goes, not when it is planned
-      // (most are never sent: the alert is read first). Used up: the email instead.
+    if ((d.escalation || d.after_push) && d.channel === 'sms' && !smsMonth) {
+      // An escalation text, or one held behind a push, counts against the allowance when it goes,
+      // not when it is planned (most are never sent: the alert is read first). Used up: the email instead.
       const month = localMonth(deps.now(), farm.timezone);
       const total = smsTotalFor(farm.package);
       if (!(await alerts.reserveSms(farm._id, month, total, smsHolderOf(d)))) return failedForGood('skipped', `the farm's ${total} texts of this month are used up`);
@@ -267,6 +284,15 @@ export const makeNotifier = (deps: NotifierDeps) => {
     try {
       const recipient = alertRecipientOf(user);
       let sent: Awaited<ReturnType<AlertSender['email']>>;
+      if (d.channel === 'push') {
+        if (!deps.push) return await failedForGood('skipped', 'this function has no push sender');
+        const outcome = await sendPush(deps.push, d, n, facts, deps.now(), options, log);
+        await settle(outcome);
+        if (outcome.state !== 'sent') return { result: 'settled' };
+        countSent('push');
+        if (!d.escalation) recordAlertLatency(n.data.published_at, deps.now());
+        return { result: 'sent' };
+      }
       if (d.channel === 'sms') {
         if (!recipient.phone) return await failedForGood('skipped', 'the phone is no longer verified');
         sent = await deps.sender.sms({ ...recipient, phone: recipient.phone }, smsText(facts), options);
@@ -277,8 +303,8 @@ export const makeNotifier = (deps: NotifierDeps) => {
       const sentAt = deps.now();
       await settle({ state: 'sent', at: sentAt.toISOString(), ...(sent.messageId ? { message_id: sent.messageId } : {}) });
       countSent(d.channel);
-      // An escalation step waits on purpose: the latency is the first delivery's.
-      if (!d.escalation) recordAlertLatency(n.data.published_at, sentAt);
+      // An escalation step, and a text held behind a push, wait on purpose: the latency is the first delivery's.
+      if (!d.escalation && !d.after_push) recordAlertLatency(n.data.published_at, sentAt);
       return { result: 'sent' };
     } catch (err) {
       assertIsError(err);

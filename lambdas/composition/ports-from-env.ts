@@ -16,6 +16,8 @@ import { dynamoWatchmanRepository } from '../adapters/dynamodb/watchman-reposito
 import { dynamoWatchmanDigestRepository } from '../adapters/dynamodb/watchman-digest-repository';
 import { dynamoConnectionsRepository } from '../adapters/dynamodb/connections-repository';
 import { setClientInstrument, type ClientInstrument } from '../adapters/aws-client';
+import { dynamoPushSubscriptions } from '../adapters/dynamodb/push-subscriptions-repository';
+import { PUSH_ENV } from '../ports/push';
 import type { FlagEditors, PortLoader, PortName, Ports } from '../ports/action-ports';
 import { requireEnv } from '../lib/env';
 
@@ -133,6 +135,13 @@ export const portsFromEnv = (env: NodeJS.ProcessEnv = process.env, given: Partia
     watchmanRuns: async () => dynamoWatchmanRepository(documentClient(), farmsTable()),
     watchmanDigests: async () => dynamoWatchmanDigestRepository(documentClient(), requireEnv('READINGS_TABLE', env)),
     totpStatus: async () => (await import('../adapters/cognito/mfa-status')).totpStatusFromEnv(env),
+    pushSubscriptions: async () => dynamoPushSubscriptions(documentClient(), farmsTable()),
+    pushRecipients: () => load1('pushSubscriptions'),
+    // Never set in AWS: only the local stack's push-service stand-in listens on plain http.
+    pushConfig: async () => ({ allowLocalEndpoints: env[PUSH_ENV.allowLocalEndpoints] === '1' }),
+    pushSender: async () => (await import('../adapters/push/web-push-sender')).webPushSenderFromEnv(env),
+    pushAckVerifier: async () => (await import('../adapters/push/web-push-sender')).pushAckVerifierFromEnv(env),
+    alertStatus: () => load1('alertsWrite'),
   };
   const built: Partial<Record<PortName, unknown>> = { ...given };
   const loading: Partial<Record<PortName, Promise<unknown>>> = Object.fromEntries(Object.entries(given).map(([name, port]) => [name, Promise.resolve(port)]));

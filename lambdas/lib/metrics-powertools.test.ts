@@ -35,12 +35,13 @@ describe('Powertools metrics', () => {
       countSent('sms');
       countSent('sms');
       countSent('email');
+      countSent('push');
       countMetric(METRIC.watchmanCasesOpened, 0);
       recordAlertLatency('2026-11-25T10:00:00.000Z', new Date('2026-11-25T10:00:42.500Z'));
       metrics.publishStoredMetrics();
     });
     // Two texts are two values of the metric (EMF sums them).
-    expect(line).toMatchObject({ service: 'vat-man', TextsSent: [1, 1], EmailsSent: 1, AlertLatency: 42_500 });
+    expect(line).toMatchObject({ service: 'vat-man', TextsSent: [1, 1], EmailsSent: 1, PushesSent: 1, AlertLatency: 42_500 });
     expect(line).not.toHaveProperty('WatchmanCasesOpened');
     const [directive] = (line?._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] }).CloudWatchMetrics;
     expect(directive?.Namespace).toBe('VatMan');

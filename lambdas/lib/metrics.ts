@@ -54,7 +54,7 @@ export const countMetric = (name: MetricName, count = 1): void => {
   if (count > 0) metrics.addMetric(name, MetricUnit.Count, count);
 };
 
-/** One alert message sent on `channel`: each channel (text, email) calls this once per message that left. */
+/** One alert message sent on `channel`: each channel (text, email, web push) calls this once per message that left. */
 export const countSent = (channel: SentChannel): void => countMetric(SENT_METRIC[channel]);
 
 /** The alert latency: from the reading that raised it to this send. */

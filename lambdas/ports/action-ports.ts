@@ -16,6 +16,7 @@ import type { LookupRepository } from './lookups';
 import type { MilkingWindowsRepository } from './milking-windows';
 import type { OrganizationRepository } from './organizations';
 import type { PickupRepository } from './pickups';
+import type { PushAckVerifier, PushSender, PushSubscriptionStore } from './push';
 import type { ReadingsRepository } from './readings';
 import type { WatchmanDigestRepository, WatchmanRepository } from './watchman';
 
@@ -29,7 +30,7 @@ export type ReadingsReader = Pick<
   ReadingsRepository,
   'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected' | 'pageRejected'
 >;
-export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
+export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'smsSavedCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
 export type AlertSettingsReader = Pick<
   AlertSettingsRepository,
   'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm' | 'getEscalation' | 'getEscalationOf' | 'listOrganizationUserIdsOfFarm'
@@ -175,6 +176,20 @@ export interface Ports {
   readonly ingestCounters: IngestCounters;
   /** When a user confirmed their authenticator app (the pre-token-generation trigger's claim). */
   readonly totpStatus: TotpStatus;
+
+  // Web Push (decisions 090-092).
+  /** A user's browsers' push subscriptions (`USER#<sub>` / `PUSH#…`): the person's own in the API, every recipient's in the notifier. */
+  readonly pushSubscriptions: PushSubscriptionStore;
+  /** The notifier's view: every recipient's subscriptions read, and one its push service says is gone removed (never put). */
+  readonly pushRecipients: Pick<PushSubscriptionStore, 'listPushSubscriptions' | 'deletePushSubscription'>;
+  /** The push configuration the API checks subscriptions against (configuration, no AWS call). */
+  readonly pushConfig: { readonly allowLocalEndpoints: boolean };
+  /** Pushes sent with the VAPID key (its private half from SSM), and the acknowledgements they carry signed with it (the notifier). */
+  readonly pushSender: PushSender;
+  /** Checks a push's acknowledgement with the VAPID public key alone (the public API). */
+  readonly pushAckVerifier: PushAckVerifier;
+  /** A notification's status set (an acknowledged push marks it read): UpdateItem of the farm's notification alone. */
+  readonly alertStatus: Pick<AlertsRepository, 'get' | 'setStatus'>;
 }
 export type PortName = keyof Ports;
 

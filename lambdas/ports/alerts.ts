@@ -33,7 +33,8 @@ export interface StoredNotification extends Notification {
   readonly delivered: readonly string[];
 }
 
-export type DeliveryChannel = 'sms' | 'email';
+/** A text, an email, or a push to one browser of the user (Web Push; `device` names the subscription). */
+export type DeliveryChannel = 'sms' | 'email' | 'push';
 
 /**
  * A delivery's state: `pending` (due at `due_at`), `sending` (claimed by one sender until
@@ -73,10 +74,18 @@ export interface Delivery {
   readonly escalation?: 1 | 2;
   /** When the escalation step was due (due_at moves with claims and retries). */
   readonly escalation_due?: string;
+  /** A push: the subscription (one browser of the user) it goes to; each is a delivery of its own. */
+  readonly device?: string;
+  /**
+   * A critical alert's text held back behind its push (decision 092): due the user's push minutes
+   * after planning, skipped when the alert was read by then (the push opened or acknowledged),
+   * counted against the allowance only when it is sent.
+   */
+  readonly after_push?: boolean;
 }
 
 export type NewDelivery = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel' | 'due_at' | 'created_at'> &
-  Partial<Pick<Delivery, 'note' | 'fallback' | 'sms_month' | 'escalation' | 'escalation_due'>>;
+  Partial<Pick<Delivery, 'note' | 'fallback' | 'sms_month' | 'escalation' | 'escalation_due' | 'device' | 'after_push'>>;
 
 /** How a claimed delivery ended: sent, due again later, or settled unsent. */
 export type DeliveryOutcome =
@@ -174,6 +183,10 @@ export interface SmsAllowance {
   /** Gives the holder's text back (nothing when the holder has none). */
   releaseSms(farmId: string, month: string, holder: string): Promise<void>;
   smsCount(farmId: string, month: string): Promise<number>;
+  /** Notes a text not sent because its push was opened or acknowledged in time (once per holder). */
+  saveSms(farmId: string, month: string, holder: string): Promise<void>;
+  /** The farm's texts saved so in the month. */
+  smsSavedCount(farmId: string, month: string): Promise<number>;
 }
 
 /** Engine state, notifications, the delivery queue and its escalation steps, and the text allowance. */

@@ -8,7 +8,7 @@ import type { PortName } from './action-ports';
  */
 
 /** The alert notifier's and engine's ports (lambdas/alerts/deps.ts), run by the ingest and the sweep. */
-export const ALERT_NOTIFIER_PORTS = ['farms', 'alertSettings', 'alertsWrite', 'alertSender', 'now'] as const satisfies readonly PortName[];
+export const ALERT_NOTIFIER_PORTS = ['farms', 'alertSettings', 'alertsWrite', 'alertSender', 'pushRecipients', 'pushSender', 'now'] as const satisfies readonly PortName[];
 export const ALERT_PROCESSOR_PORTS = [...ALERT_NOTIFIER_PORTS, 'milkingWindows', 'pickupList'] as const satisfies readonly PortName[];
 /** The live push's ports: loaded only where the live-updates API is configured (LIVE_ENDPOINT). */
 export const LIVE_PUSH_PORTS = ['connections', 'liveSender'] as const satisfies readonly PortName[];
@@ -37,11 +37,11 @@ export const POST_CONFIRMATION_PORTS = ['alertTopics'] as const satisfies readon
  * need (`portsOf`), so a grant never drifts from the code it serves.
  */
 export const ENDPOINT_PORTS: Readonly<Record<EndpointPath, readonly PortName[]>> = {
-  '/api/user': ['alertTopics', 'botCheck', 'farms', 'identity', 'now', 'organizations', 'userProfiles'],
+  '/api/user': ['alertStatus', 'alertTopics', 'botCheck', 'farms', 'identity', 'now', 'organizations', 'pushAckVerifier', 'userProfiles'],
   '/api/farmer/dashboard': ['farms'],
   '/api/farmer/notification': ['alerts', 'alertsWrite', 'farms', 'now', 'readings'],
   '/api/farmer/setting': ['alertSettings', 'alertSettingsWrite', 'alerts', 'alertsWrite', 'devices', 'farms', 'now', 'units'],
-  '/api/setting/profile': ['account', 'alertRoutes', 'farms', 'now', 'userProfiles'],
+  '/api/setting/profile': ['account', 'alertRoutes', 'farms', 'now', 'pushConfig', 'pushSubscriptions', 'userProfiles'],
   '/api/farmer/activity': ['alerts', 'alertsWrite', 'dairy', 'farms', 'herdNotes', 'now', 'pickupList', 'pickups', 'readings', 'watchman'],
   '/api/farmer/organization': ['alerts', 'farms', 'now', 'organizations', 'organizationsWrite'],
   '/api/farmer/equipment': ['equipment', 'equipmentWrite', 'farms', 'now'],

@@ -18,13 +18,15 @@ export const METRIC = {
   textsSent: 'TextsSent',
   /** Alert emails sent. */
   emailsSent: 'EmailsSent',
+  /** Alert web pushes sent (accepted by the browser's push service). */
+  pushesSent: 'PushesSent',
   /** Watchman cases opened by a run. */
   watchmanCasesOpened: 'WatchmanCasesOpened',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 
 /** The channels an alert goes out on, and the metric counting each. */
-export const SENT_METRIC = { sms: METRIC.textsSent, email: METRIC.emailsSent } as const satisfies Record<string, MetricName>;
+export const SENT_METRIC = { sms: METRIC.textsSent, email: METRIC.emailsSent, push: METRIC.pushesSent } as const satisfies Record<string, MetricName>;
 export type SentChannel = keyof typeof SENT_METRIC;
 
 /** Alert deliveries that ended in the dead-letter state (the delivery queue gave up on them); no dimensions. */

@@ -3,12 +3,12 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-/** One message the product sent: an SMS (to a phone number) or an email (to an address subscribed to a topic). */
+/** One message the product sent: an SMS (to a phone number), an email (to an address subscribed to a topic), or a push (local/stand-ins/push-service.ts). */
 export interface OutboxMessage {
   readonly id: string;
   readonly at: string;
-  readonly channel: 'sms' | 'email';
-  /** Phone number for SMS; the address for email. */
+  readonly channel: 'sms' | 'email' | 'push';
+  /** Phone number for SMS; the address for email; the subscription's endpoint for a push. */
   readonly to: string;
   /** The topic it was published to (one entry per subscription the publish reached). */
   readonly topic?: string;

@@ -15,6 +15,8 @@ export interface LocalFacts {
   dynamodb: { endpoint: string; farmsTable: string; readingsTable: string; alertsTable: string };
   /** The dairy company's gateway stand-in. */
   dairyGateway: string;
+  /** The Web Push service stand-in (subscription endpoints are <push>/push/<id>). */
+  push: string;
   /** The simulator's fault control (POST/GET /faults), when it runs. */
   simulator?: { control: string };
   cognito: { endpoint: string; userPoolId: string; clientId: string; region: string };

@@ -6,6 +6,7 @@
 import { ENQUIRY_TOPIC_ARN_ENV } from '../../lambdas/ports/env-names';
 import { INGEST_DEAD_LETTERS_URL_ENV } from '../../lambdas/ports/fleet';
 import { LIVE_ENDPOINT_ENV } from '../../shared/live/endpoint-env';
+import { PUSH_LOCAL_ENV } from '../stand-ins/push-keys';
 import { DAIRY_TOKEN_PARAMETER, LOCAL_DEVICE_POLICY, type LocalConfig } from './config';
 
 /** Never reach for real AWS credentials or the instance metadata service from the local stack. */
@@ -30,6 +31,8 @@ export interface StandInEndpoints {
   readonly liveConnections: string;
   /** The ingest's dead-letter queue's URL. */
   readonly ingestDeadLetters: string;
+  /** Web Push's VAPID public key (its private half is in the SSM stand-in). */
+  readonly vapidPublicKey: string;
 }
 
 export const functionEnvOf = (config: LocalConfig, s: StandInEndpoints): Record<string, string> => ({
@@ -55,6 +58,10 @@ export const functionEnvOf = (config: LocalConfig, s: StandInEndpoints): Record<
   DAIRY_GATEWAY_URL: s.dairyGateway,
   DAIRY_GATEWAY_TOKEN_PARAMETER: DAIRY_TOKEN_PARAMETER,
   SSM_ENDPOINT: s.ssm,
+  // Web Push: the public key, the private key's parameter, and http endpoints on this machine allowed.
+  ...PUSH_LOCAL_ENV,
+  VAPID_PUBLIC_KEY: s.vapidPublicKey,
+  PUSH_ACK_URL: `${config.webUrl}/api/user`,
   // The same @aws-sdk/client-iot code as in AWS, against the stand-in (local/stand-ins/iot-control.ts).
   IOT_ENDPOINT: s.iot,
   IOT_DEVICE_POLICY: LOCAL_DEVICE_POLICY,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pushMinutesSchema } from './push';
 
 /**
  * Escalation of an unread critical alert (docs/architecture.md, "Escalation"). Pure
@@ -26,6 +27,8 @@ export const escalationSettingsSchema = z
       .max(ESCALATION_LIMITS.max, `Escalation minutes must be between ${ESCALATION_LIMITS.min} and ${ESCALATION_LIMITS.max}.`)
       .nullable(),
     organization: z.boolean(),
+    /** Minutes a critical alert's push waits to be opened or acknowledged before its text goes (Web Push; default DEFAULT_PUSH_MINUTES). */
+    push_minutes: pushMinutesSchema.optional(),
   })
   .strict();
 export type EscalationSettings = z.infer<typeof escalationSettingsSchema>;

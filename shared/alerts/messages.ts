@@ -83,6 +83,13 @@ export const smsText = (f: MessageFacts): string => {
   return `Vat-Man ${f.farmName.slice(0, Math.max(8, room))}~ Vat ${f.vatNumber}: ${what}${fig ? ` (${fig})` : ''} at ${when}.`;
 };
 
+/** A push (Web Push, beyond the spec): the farm and vat as its title, the alert's words, figures and farm-local time as its body. */
+export const pushText = (f: MessageFacts): { title: string; body: string } => {
+  const fig = figures(f.data);
+  const what = f.detail ? `${wordsOf(f)}, ${f.detail}` : wordsOf(f);
+  return { title: `${f.farmName} Vat ${f.vatNumber}`, body: `${what}${fig ? ` (${fig})` : ''} at ${localTime(f.data.published_at, f.timezone)}.` };
+};
+
 export const emailSubject = (f: MessageFacts): string => `Vat-Man alert: ${f.farmName} Vat ${f.vatNumber} - ${wordsOf(f)}`;
 
 /** Plain text: SNS mails the message as text, so no value in it is markup (and none is HTML-escaped). */

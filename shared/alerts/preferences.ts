@@ -30,7 +30,8 @@ export const PREFERENCE_KEYS = [
 ] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
-export const channelFlagsSchema = z.object({ email: z.boolean(), text: z.boolean() });
+/** Email and text (farmer §3); `push` (Web Push, beyond the spec) is on unless turned off: it reaches only browsers the user subscribed. */
+export const channelFlagsSchema = z.object({ email: z.boolean(), text: z.boolean(), push: z.boolean().optional() });
 export type ChannelFlags = z.infer<typeof channelFlagsSchema>;
 export type Preferences = Record<PreferenceKey, ChannelFlags>;
 
@@ -89,7 +90,7 @@ export const PREFERENCE_OF_TYPE: Readonly<Record<NotificationType, readonly Pref
   202: ['vat_full_before_pickup'],
 };
 
-export const channelsFor = (prefs: Preferences, type: NotificationType): ChannelFlags => {
+export const channelsFor = (prefs: Preferences, type: NotificationType): Required<ChannelFlags> => {
   const keys = PREFERENCE_OF_TYPE[type];
-  return { email: keys.every((k) => prefs[k].email), text: keys.every((k) => prefs[k].text) };
+  return { email: keys.every((k) => prefs[k].email), text: keys.every((k) => prefs[k].text), push: keys.every((k) => prefs[k].push ?? true) };
 };

@@ -16,6 +16,7 @@ import { operatorContracts } from './actions/operator';
 import { operatorFleetContracts } from './actions/operator-fleet';
 import { farmerSurveyContracts, settingProfileContracts } from './actions/profile';
 import { userContracts } from './actions/user';
+import { pushAcknowledgeContracts, pushSubscriptionContracts } from './actions/push';
 
 /**
  * Every declared action, for what looks at all of them at once: the authorization matrix test,
@@ -30,6 +31,8 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(farmerSettingContracts),
   ...Object.values(farmerEquipmentContracts),
   ...Object.values(settingProfileContracts),
+  ...Object.values(pushSubscriptionContracts),
+  ...Object.values(pushAcknowledgeContracts),
   ...Object.values(farmerSurveyContracts),
   ...Object.values(operatorContracts),
   ...Object.values(milkQualityContracts),

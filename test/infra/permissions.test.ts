@@ -277,9 +277,10 @@ describe('least privilege per function', () => {
     const holders = Object.fromEntries([...new Set(grants.map((g) => g.fn))].sort().map((fn) => [fn, tablesOf(fn)] as const).filter(([, t]) => t.length > 0));
     expect(holders).toEqual({
       // The ingest's alert engine clears open conditions (Alerts); the ingest replaces activities (Readings); live pushes drop closed connections.
-      TelemetryIngest: ['DataAlerts', 'DataConnections', 'DataReadings'],
+      // The notifier (ingest and sweep) removes a browser's push subscription its push service says is gone (USER# keys only).
+      TelemetryIngest: ['DataAlerts', 'DataConnections', 'DataFarms', 'DataReadings'],
       // The alert engine clears open conditions.
-      AlertEngineSweep: ['DataAlerts'],
+      AlertEngineSweep: ['DataAlerts', 'DataFarms'],
       ApiFarmerActivity: ['DataAlerts', 'DataFarms'],
       ApiFarmerNotification: ['DataAlerts'],
       ApiFarmerSetting: ['DataAlerts'],
@@ -288,6 +289,8 @@ describe('least privilege per function', () => {
       ApiFarmerOrganization: ['DataFarms'],
       // The undo of a failed new install: the farm and its devices, the unit and its install log.
       ApiInstaller: ['DataFarms'],
+      // PUSH_UNSUBSCRIBE deletes the caller's own subscription (USER# keys only).
+      ApiSettingProfile: ['DataFarms'],
       // The install reconciler undoes a stuck install's records (deletes conditional on the run's request id).
       InstallReconcilerJob: ['DataFarms'],
       LiveHandler: ['DataConnections'],
@@ -309,17 +312,22 @@ describe('least privilege per function', () => {
   it('lets sign-up and the profile write only the person’s own partition of the Farms table (USER#), never a farm’s, an organization’s or Watchman’s', () => {
     // Sign-up puts the profile, its listing entry and the alert route; the profile updates the profile and re-sends the route.
     expect(writesOn('ApiUser', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] }]);
-    expect(writesOn('ApiSettingProfile', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] }]);
+    // …and its push subscriptions are put and deleted there too.
+    expect(writesOn('ApiSettingProfile', 'DataFarms')).toEqual([{ actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] }]);
     // The post-confirmation trigger makes the alert route alone.
     expect(writesOn('AlertEnginePostConfirmationTrigger', 'DataFarms')).toEqual([{ actions: ['dynamodb:PutItem'], keys: ['USER#*'] }]);
+    // A push's acknowledgement (PUSH_ACKNOWLEDGE, public) marks its notification read: UpdateItem alone, in the farm's alert partition.
+    expect(writesOn('ApiUser', 'DataAlerts')).toEqual([{ actions: ['dynamodb:UpdateItem'], keys: ['FARM#*'] }]);
     for (const fn of ['ApiUser', 'ApiSettingProfile', 'AlertEnginePostConfirmationTrigger']) {
-      expect(writesOn(fn, 'DataAlerts'), fn).toEqual([]);
+      if (fn !== 'ApiUser') expect(writesOn(fn, 'DataAlerts'), fn).toEqual([]);
       expect(writesOn(fn, 'DataReadings'), fn).toEqual([]);
     }
   });
 
   it('lets the ingest write only the key families it writes: device state and knode assets in Farms, its own families in Readings, farms and engines in Alerts', () => {
     expect(writesOn('TelemetryIngest', 'DataFarms')).toEqual([
+      // A browser's push subscription removed when its push service says it is gone.
+      { actions: ['dynamodb:DeleteItem'], keys: ['USER#*'] },
       // A knode gateway's asset reading (sk KNODE#…) under its farm; the alert route the notifier makes for a user who has none.
       { actions: ['dynamodb:PutItem'], keys: ['FARM#*', 'USER#*'] },
       // The ingest's state and live values on the device item.

@@ -233,10 +233,16 @@ describe('API Lambdas', () => {
     }
     // The dairy-company sync reads its own token parameter (test/infra/dairy-link.test.ts); no other function reads a parameter.
     const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter(
-      (p) => JSON.stringify(p).includes('ssm:GetParameter') && !JSON.stringify(p).includes(':parameter/vatman/dairy-gateway-token'),
+      (p) => JSON.stringify(p).includes('ssm:GetParameter') && !JSON.stringify(p).includes(':parameter/vatman/dairy-gateway-token') && !JSON.stringify(p).includes(':parameter/vatman/vapid-private-key'),
     );
     expect(readers).toHaveLength(2);
     for (const reader of readers) expect(JSON.stringify(reader)).toContain(':parameter/vatman/recaptcha-secret');
+    // The VAPID private key (Web Push) is read by the functions that send pushes alone: the ingest and the sweep (the notifier).
+    const pushers = Object.entries(template.findResources('AWS::IAM::Policy'))
+      .filter(([, p]) => JSON.stringify(p).includes(':parameter/vatman/vapid-private-key'))
+      .map(([id]) => id)
+      .sort();
+    expect(pushers).toEqual([expect.stringMatching(/^AlertEngineSweep/), expect.stringMatching(/^TelemetryIngest/)]);
   });
 
   it('emails a reset link: the user pool runs a CustomMessage trigger that knows the web address', () => {
@@ -529,7 +535,9 @@ describe('web', () => {
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
     expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
     expect(markers[1]?.['<<marker:0xbaba:1>>']).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
-    const resolved = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
+    const { vapidPublicKey, ...resolved } = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
+    // Web Push's public key: from SSM at deploy time without -c vapidPublicKey.
+    expect(vapidPublicKey).toEqual({ Ref: expect.stringMatching(/^SsmParameterValuevatmanvapidpublickey/) });
     expect(resolved).toEqual({
       // The site's own CloudFront address (the API is its /api/*): the marker stands for its domain name.
       apiUrl: 'https://<<marker:0xbaba:0>>',
@@ -554,6 +562,7 @@ describe('web', () => {
       supportPhones: DEFAULT_CONTACTS.supportPhones,
       herdSiteUrl: DEFAULT_CONTACTS.herdSiteUrl,
       recaptchaSiteKey: TEST_RECAPTCHA_SITE_KEY,
+      vapidPublicKey: 'BNbxGYNMhEIi9zrneh7mqV4oUanjLUK3m-mYZBc62frMKrEoMk88r3Lk596T0ck9xlT-TjMbUMdvOnhYWZ7mMq0',
     };
     expect(Object.keys(raw).sort()).toEqual(Object.keys(sample).sort());
     expect(parseWebConfig(sample)).toEqual({ success: true, data: sample });

@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
+import { signAckToken, vapidPrivateKey } from '../../lambdas/adapters/push/ack-tokens';
+import { localVapidKeys } from '../../local/stand-ins/push-keys';
 import type { Contract } from '../../shared/api/contract';
 import { ALL_CONTRACTS } from '../../shared/api/contracts';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
@@ -79,6 +82,7 @@ beforeAll(async () => {
   await seedSampleReadings(stack.facts.dynamodb.readingsTable);
   for (const [name, email] of Object.entries({ owner: 'farmer@vatman.local', Admin: 'admin@vatman.local', Installer: 'installer@vatman.local' })) tokens[name] = await stack.signIn(email);
   sampleContext.subOf = (caller) => String(decodeJwt(tokens[caller] as string).sub);
+  sampleContext.pushOrigin = () => stack.facts.push;
 }, 180_000);
 afterAll(async () => stack?.stop());
 
@@ -149,6 +153,13 @@ const RECIPES: Record<string, () => Promise<void>> = {
     const member = await verifiedAccount();
     await succeed('ORGANIZATION_USER_ADD', { organization_id: 'org-ngata', email: member.email }, tokens.owner);
     await succeed('ORGANIZATION_USER_UNLINK', { organization_id: 'org-ngata', user_id: String(decodeJwt(member.token).sub) }, tokens.owner);
+  },
+  PUSH_ACKNOWLEDGE: async () => {
+    // The token a push carries: signed by the notifier with the stack's VAPID key, for a stored alert of a farm the user is linked to.
+    await seedAlert();
+    const vapid = localVapidKeys(join(stack.dataDir, 'push', 'vapid.json'));
+    const claims = { farm_id: 'farm-pro', alert_id: ALERT_ID, user_id: sampleContext.subOf('owner'), exp: Math.floor(Date.now() / 1000) + 3600 };
+    await succeed('PUSH_ACKNOWLEDGE', { token: signAckToken(vapidPrivateKey(vapid.publicKey, vapid.privateKey), claims) });
   },
 };
 RECIPES.USER_PROFILE_VERIFY_CHECK_EMAIL = RECIPES.USER_RESET_PASSWORD as () => Promise<void>;

@@ -53,6 +53,7 @@ const tokens: Partial<Record<Caller, string>> = {};
 /** A signed-in caller's user id (the token's sub). */
 const subOf = (caller: Caller): string => String(decodeJwt(tokens[caller] as string).sub);
 sampleContext.subOf = (caller) => subOf(caller as Caller);
+sampleContext.pushOrigin = () => stack.facts.push;
 
 /**
  * One call through the gateway. Hundreds of calls a few seconds apart go over the gateway's stage

@@ -9,6 +9,7 @@ import { localDayOf } from '../../shared/time/local-day';
 import { DEMO_EQUIPMENT, DEMO_PASSWORD } from '../../local/seed/demo-data';
 import { reading } from './reading-series';
 import { newInstallFields } from './new-install';
+import { testPushBrowser } from './web-push-client';
 
 /**
  * Valid fields for every declared action, on the demo data of a test stack: the authorization
@@ -20,7 +21,12 @@ export const sampleContext = {
   subOf: (caller: string): string => {
     throw new Error(`sampleContext.subOf is not set (asked for ${caller})`);
   },
+  /** The stack's push service stand-in's origin (facts.push). */
+  pushOrigin: (): string => {
+    throw new Error('sampleContext.pushOrigin is not set');
+  },
 };
+const PUSH_KEYS = testPushBrowser().keys;
 
 const MIN = 60_000;
 const now = Math.floor(Date.now() / MIN) * MIN;
@@ -38,6 +44,12 @@ export interface Sample {
   readonly ok?: number;
 }
 export const SAMPLES: Record<string, Sample> = {
+  // Each caller subscribes a browser of their own (at the local push service), lists and removes it.
+  PUSH_SUBSCRIBE: { fields: () => ({ subscription: JSON.stringify({ endpoint: `${sampleContext.pushOrigin()}/push/matrix`, keys: PUSH_KEYS }) }) },
+  PUSH_UNSUBSCRIBE: { fields: () => ({ endpoint: `${sampleContext.pushOrigin()}/push/matrix` }) },
+  PUSH_DEVICES: { fields: () => ({}) },
+  // Public: a token the notifier never signed is refused (422) whoever calls.
+  PUSH_ACKNOWLEDGE: { fields: () => ({ token: 'e30.e30.AAAA' }), ok: 422 },
   USER_ONE_GET_BY_TOKEN: { fields: () => ({ farm: 'farm-pro' }) },
   USER_CHECK_LOGIN_STATUS: { fields: () => ({}) },
   USER_SIGN_IN: { fields: () => ({ user: JSON.stringify({ email: 'farmer@vatman.local', password: DEMO_PASSWORD }) }) },

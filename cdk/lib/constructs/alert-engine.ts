@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import { DEVICE_REPLY_PORTS, ALERT_SWEEP_PORTS, POST_CONFIRMATION_PORTS } from '../../../lambdas/ports/function-ports';
 import { acknowledge } from '../nag';
 import { REPO_ROOT, triggerEntry } from '../paths';
-import { grantPorts } from '../port-grants';
+import { grantPorts, type PushGrantConfig } from '../port-grants';
 import type { Alerts } from './alerts';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
@@ -33,6 +33,8 @@ export interface AlertEngineProps {
    * @default the SDK's default endpoint for the region
    */
   readonly iotDataEndpoint?: string;
+  /** Web Push's VAPID configuration (the sweep sends pushes). */
+  readonly push: PushGrantConfig;
   readonly removalPolicy: RemovalPolicy;
   readonly logRetention: RetentionDays;
 }
@@ -53,7 +55,7 @@ export class AlertEngine extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     // Each function gets what its ports need (cdk/lib/port-grants.ts), from the constant beside its handler.
-    const grants = { data: props.data, userPoolArn: props.userPool.userPoolArn, alertTopics: props.alerts };
+    const grants = { data: props.data, userPoolArn: props.userPool.userPoolArn, alertTopics: props.alerts, push: props.push };
 
     this.sweep = new VatManFunction(this, 'Sweep', {
       entry: path.join(REPO_ROOT, 'lambdas', 'alerts', 'sweep-handler.ts'),

@@ -21,7 +21,7 @@ import { ENDPOINT_PORTS } from '../../../lambdas/ports/function-ports';
 import { INSTALLER_TIMEOUT_S } from '../../../lambdas/ports/function-settings';
 import { apiHandlerEntry } from '../paths';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { grantPorts } from '../port-grants';
+import { grantPorts, type PushGrantConfig } from '../port-grants';
 import { acknowledge } from '../nag';
 import type { Alerts } from './alerts';
 import type { Auth } from './auth';
@@ -51,6 +51,8 @@ export type BotCheckConfig =
 
 export interface ApiProps {
   readonly auth: Auth;
+  /** Web Push's VAPID configuration (subscriptions are checked, acknowledgements verified). */
+  readonly push: PushGrantConfig;
   readonly data: Data;
   readonly alerts: Alerts;
   /** The bot-check of spec §7 (sign-up, password reset); see BotCheckConfig. */
@@ -204,6 +206,7 @@ export class Api extends Construct {
         devicePolicyName: props.devicePolicyName,
         alertTopics: props.alerts,
         ingestDeadLetters: props.ingestDeadLetters,
+        push: props.push,
       });
       if (deviceCommands) commandSenders.push(fn);
       // Check Install's commands to units go out through the same data endpoint (the settings senders get it from the alert engine).

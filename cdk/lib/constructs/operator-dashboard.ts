@@ -18,7 +18,7 @@ export const DASHBOARD_METRICS: readonly MetricName[] = Object.values(METRIC);
 
 /**
  * The operators' CloudWatch dashboard: ingest rate and rejections, alert latency from the reading
- * to the text or email, texts and emails sent (SMS use), Watchman cases opened, and the
+ * to the text or email, texts, emails and pushes sent (SMS use), Watchman cases opened, and the
  * operator alarms (cdk/lib/constructs/operator-alarms.ts) with their states.
  */
 export class OperatorDashboard extends Construct {
@@ -49,7 +49,7 @@ export class OperatorDashboard extends Construct {
       [
         new GraphWidget({
           title: 'Alerts sent (per 5 min)',
-          left: [sum(METRIC.textsSent, 'texts'), sum(METRIC.emailsSent, 'emails')],
+          left: [sum(METRIC.textsSent, 'texts'), sum(METRIC.emailsSent, 'emails'), sum(METRIC.pushesSent, 'pushes')],
           width: 12,
         }),
         new SingleValueWidget({

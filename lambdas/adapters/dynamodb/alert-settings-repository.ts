@@ -10,7 +10,7 @@ import type { AlertSettingsRepository } from '../../ports/alert-settings';
 const ORG_DEPTH = 6;
 
 const toEscalation = (item: Record<string, unknown> | undefined): EscalationSettings => {
-  const parsed = escalationSettingsSchema.safeParse({ minutes: item?.minutes, organization: item?.organization });
+  const parsed = escalationSettingsSchema.safeParse({ minutes: item?.minutes, organization: item?.organization, ...(item?.push_minutes !== undefined ? { push_minutes: item.push_minutes } : {}) });
   return parsed.success ? parsed.data : DEFAULT_ESCALATION;
 };
 
@@ -22,10 +22,10 @@ const pick = <F extends string>(fields: readonly F[], item: Record<string, unkno
 
 const toPreferences = (item: Record<string, unknown> | undefined): Preferences => {
   const out = defaultPreferences();
-  const stored = (item?.preferences ?? {}) as Record<string, { email?: unknown; text?: unknown }>;
+  const stored = (item?.preferences ?? {}) as Record<string, { email?: unknown; text?: unknown; push?: unknown }>;
   for (const key of PREFERENCE_KEYS) {
     const row = stored[key];
-    if (row && typeof row.email === 'boolean' && typeof row.text === 'boolean') out[key] = { email: row.email, text: row.text };
+    if (row && typeof row.email === 'boolean' && typeof row.text === 'boolean') out[key] = { email: row.email, text: row.text, ...(typeof row.push === 'boolean' ? { push: row.push } : {}) };
   }
   return out;
 };

@@ -211,4 +211,7 @@ export const alertsKeys = {
   userEscalation: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ESCALATION' }),
   /** A user's alert-email route: their SNS topic and the subscription of their address. */
   userAlertEmail: (userId: string) => ({ pk: `USER#${userId}`, sk: 'ALERT_EMAIL' }),
+  /** One browser's push subscription of a user (its id a digest of the endpoint). */
+  userPushSubscription: (userId: string, id: string) => ({ pk: `USER#${userId}`, sk: `PUSH#${id}` }),
+  userPushSubscriptionPrefix: 'PUSH#',
 } as const;

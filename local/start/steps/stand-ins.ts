@@ -12,6 +12,9 @@ import { localCa } from '../../stand-ins/local-ca';
 import { startSnsOutbox } from '../../stand-ins/sns-outbox';
 import { startSqs } from '../../stand-ins/sqs';
 import { startSsm } from '../../stand-ins/ssm';
+import { startPushService } from '../../stand-ins/push-service';
+import { localVapidKeys, PUSH_LOCAL_ENV } from '../../stand-ins/push-keys';
+import type { startSnsOutbox as SnsOutboxStart } from '../../stand-ins/sns-outbox';
 import { HERD_SITE_PATH } from '../../stand-ins/web-hosting';
 import { startWebSocketGateway } from '../../stand-ins/websocket-gateway';
 import type { Closers } from '../closers';
@@ -69,6 +72,18 @@ export const startDairyCompany = async (config: LocalConfig, closers: Closers) =
     ssm.put(DAIRY_TOKEN_PARAMETER, token);
   };
   return { dairyGateway, ssm, rotateDairyToken };
+};
+
+/**
+ * The browsers' push service (Web Push), recording each push in the outbox; the VAPID key pair is
+ * kept with the data (a new key would orphan every subscription), its private half in SSM as in AWS.
+ */
+export const startWebPush = async (config: LocalConfig, closers: Closers, sns: Awaited<ReturnType<typeof SnsOutboxStart>>, ssm: { put(name: string, value: string): void }) => {
+  const pushService = await startPushService(config.ports.push, sns);
+  closers.addServer(pushService.server);
+  const vapid = localVapidKeys(join(config.dataDir, 'push', 'vapid.json'));
+  ssm.put(PUSH_LOCAL_ENV.VAPID_PRIVATE_KEY_PARAMETER, vapid.privateKey);
+  return { pushService, vapid };
 };
 
 /** IoT's control plane (things, certificates, the device policy) with a local CA for real X.509. */

@@ -9,7 +9,7 @@ import type { LocalConfig } from '../config';
  * as the web distribution's API behaviour in AWS): no second host to connect to and no CORS
  * preflight before each call.
  */
-export const startWeb = async (config: LocalConfig, closers: Closers, parts: { apiUrl: string; liveUrl: string; cognito: CognitoStandIn; contacts: Contacts }) => {
+export const startWeb = async (config: LocalConfig, closers: Closers, parts: { apiUrl: string; liveUrl: string; cognito: CognitoStandIn; contacts: Contacts; vapidPublicKey: string }) => {
   const { cognito, contacts } = parts;
   const hosting = await startWebHosting(
     config.ports.web,
@@ -24,6 +24,7 @@ export const startWeb = async (config: LocalConfig, closers: Closers, parts: { a
       supportUrl: contacts.supportUrl,
       supportPhones: contacts.supportPhones,
       herdSiteUrl: contacts.herdSiteUrl,
+      vapidPublicKey: parts.vapidPublicKey,
       ...(contacts.liveMonitoringUrl ? { liveMonitoringUrl: contacts.liveMonitoringUrl } : {}),
     },
     parts.apiUrl,

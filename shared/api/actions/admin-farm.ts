@@ -203,7 +203,7 @@ export const deadLetterSchema = z.object({
   vat_number: z.number().int().optional(),
   /** The address or phone it was for, when the user still exists. */
   recipient: z.string(),
-  channel: z.enum(['sms', 'email']),
+  channel: z.enum(['sms', 'email', 'push']),
   attempts: z.number().int(),
   last_error: z.string(),
   /** Whether the other channel was tried instead (a fallback delivery exists). */

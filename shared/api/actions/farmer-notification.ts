@@ -79,7 +79,7 @@ export type NotificationEditAnswer = z.infer<typeof notificationEditAnswerSchema
 export const escalationStepSchema = z.object({
   step: z.union([z.literal(1), z.literal(2)]),
   recipient: z.string(),
-  channel: z.enum(['sms', 'email']),
+  channel: z.enum(['sms', 'email', 'push']),
   due_at: z.string(),
   state: z.enum(['pending', 'sending', 'sent', 'dead', 'unconfirmed', 'skipped']),
   settled_at: z.string().optional(),

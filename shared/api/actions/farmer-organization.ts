@@ -68,6 +68,8 @@ export const summaryFarmSchema = z.object({
   vats: z.number().int(),
   sms_sent: z.number().int(),
   sms_total: z.number().int(),
+  /** Ours (Web Push): critical alerts this month whose push was opened or acknowledged before their text was due, so no text went. */
+  sms_saved: z.number().int().optional(),
 });
 export type SummaryFarm = z.infer<typeof summaryFarmSchema>;
 
@@ -75,6 +77,8 @@ export type SummaryFarm = z.infer<typeof summaryFarmSchema>;
 export const organizationSummarySchema = z.object({
   package: organizationPackageSchema,
   total_sms: z.number().int(),
+  /** Ours (Web Push): the farms' texts saved this month (sum of their `sms_saved`). */
+  sms_saved: z.number().int().optional(),
   farms: z.array(summaryFarmSchema),
 });
 export type OrganizationSummary = z.infer<typeof organizationSummarySchema>;

@@ -6,16 +6,19 @@ import type { Delivery, DeliveryOutcome, DeliveryQueue, DeliveryState } from '..
 
 export const SETTLED_DELIVERY_STATES: readonly DeliveryState[] = ['sent', 'dead', 'unconfirmed', 'skipped'];
 
-const DELIVERY_FIELDS = ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id', 'escalation', 'escalation_due'] as const;
+const DELIVERY_FIELDS = ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id', 'escalation', 'escalation_due', 'device', 'after_push'] as const;
 
 export const toDelivery = (item: Item): Delivery => {
   const out: Record<string, unknown> = {};
   for (const f of DELIVERY_FIELDS) if (item[f] !== undefined) out[f] = item[f];
   return { ...(out as unknown as Delivery), attempts: Number(item.attempts ?? 0) };
 };
-type DeliveryId = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel' | 'escalation'>;
-/** The channel part of a delivery's keys: an escalation step is a delivery of its own (`sms#e1`). */
-const keyChannel = (d: DeliveryId): string => (d.escalation ? `${d.channel}#e${d.escalation}` : d.channel);
+type DeliveryId = Pick<Delivery, 'farm_id' | 'alert_id' | 'user_id' | 'channel' | 'escalation' | 'device'>;
+/** The channel part of a delivery's keys: an escalation step is a delivery of its own (`sms#e1`), and so is a push to each browser (`push#<subscription>`). */
+const keyChannel = (d: DeliveryId): string => {
+  if (d.channel === 'push') return `push#${d.device ?? ''}`;
+  return d.escalation ? `${d.channel}#e${d.escalation}` : d.channel;
+};
 export const deliveryKey = (d: DeliveryId) => k.delivery(d.farm_id, d.alert_id, d.user_id, keyChannel(d));
 export const dueIndex = (d: DeliveryId, dueAt: string) => k.deliveryDueIndex(dueAt, d.farm_id, d.alert_id, d.user_id, keyChannel(d));
 

@@ -46,6 +46,26 @@ export const smsAllowance = (doc: DynamoDBDocumentClient, table: string): SmsAll
     if (released) await countSms(doc, table, month, -1);
   },
 
+  async saveSms(farmId, month, holder) {
+    // Conditional on the holder, so a retried run counts a saved text once.
+    await conditional(() =>
+      doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: k.smsCount(farmId, month),
+          UpdateExpression: 'ADD saved :one, saved_by :holder',
+          ConditionExpression: 'NOT contains(saved_by, :id)',
+          ExpressionAttributeValues: { ':one': 1, ':holder': new Set([holder]), ':id': holder },
+        }),
+      ),
+    );
+  },
+
+  async smsSavedCount(farmId, month) {
+    const item = await getItem(doc, table, k.smsCount(farmId, month), { ProjectionExpression: '#s', ExpressionAttributeNames: { '#s': 'saved' } });
+    return item ? Number(item.saved ?? 0) : 0;
+  },
+
   async smsCount(farmId, month) {
     const item = await getItem(doc, table, k.smsCount(farmId, month));
     return item ? Number(item.sent ?? 0) : 0;

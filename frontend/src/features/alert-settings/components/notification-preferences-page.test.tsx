@@ -51,6 +51,7 @@ describe('/dts/user/setting (farmer §2.11)', () => {
       'Vat-Man Auto alerts',
       'Other monitoring',
       'Forecasts',
+      'Push notifications',
       'Escalation',
     ]);
     expect(PREFERENCE_GROUPS.flatMap((g) => g.rows).sort()).toEqual([...PREFERENCE_KEYS].sort());
@@ -67,7 +68,8 @@ describe('/dts/user/setting (farmer §2.11)', () => {
       'Vat reading differs from tanker',
     ]);
     // Two per row, and the escalation's organization opt-in.
-    expect(screen.getAllByRole('checkbox')).toHaveLength(2 * PREFERENCE_KEYS.length + 1);
+    // Email, Text and Push per row, and the escalation's organization opt-in.
+    expect(screen.getAllByRole('checkbox')).toHaveLength(3 * PREFERENCE_KEYS.length + 1);
     expect(api.callsOf('USER_SETTING_ALERT_GET_USER')[0]?.fields.get('farm')).toBe('farm-1');
     expect(api.callsOf('USER_SETTING_ALERT_GET_USER')[0]?.path).toBe('/api/farmer/setting');
     expect(screen.getByText('Texts sent this month: 7 of 60')).toBeInTheDocument();

@@ -12,6 +12,7 @@ import { preferencesQuery, savePreferences } from '../api/preferences';
 import { PREFERENCE_GROUPS, PREFERENCE_TEXT, typesOf } from '../utils/preference-rows';
 import './alert-settings.css';
 import { SaveActions } from './save-actions';
+import { PushCard } from './push-card';
 
 /** What this screen reads from the farmer shell's outlet context (its contract, not its code). */
 export interface PreferencesContext {
@@ -19,7 +20,8 @@ export interface PreferencesContext {
   readonly farm: Pick<Farm, '_id'> | undefined;
 }
 
-type Channel = 'email' | 'text';
+type Channel = 'email' | 'text' | 'push';
+const CHANNEL_LABEL: Record<Channel, string> = { email: 'Email', text: 'Text', push: 'Push' };
 
 /** /dts/user/setting (farmer §2.11): email and text per alert row, four groups, one Save. */
 export function NotificationPreferencesPage() {
@@ -66,7 +68,9 @@ function PreferencesForm({ farmId, initial, initialEscalation }: { readonly farm
     },
   });
 
-  const flip = (key: PreferenceKey, channel: Channel) => setPrefs((p) => ({ ...p, [key]: { ...p[key], [channel]: !p[key][channel] } }));
+  // Push is on unless turned off (a row saved before pushes existed has no flag).
+  const on = (key: PreferenceKey, channel: Channel) => prefs[key][channel] ?? true;
+  const flip = (key: PreferenceKey, channel: Channel) => setPrefs((p) => ({ ...p, [key]: { ...p[key], [channel]: !(p[key][channel] ?? true) } }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(prefs);
@@ -87,6 +91,9 @@ function PreferencesForm({ farmId, initial, initialEscalation }: { readonly farm
                 <th scope="col" className="prefs__check">
                   Text
                 </th>
+                <th scope="col" className="prefs__check">
+                  Push
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -98,12 +105,12 @@ function PreferencesForm({ farmId, initial, initialEscalation }: { readonly farm
                       <InfoPopover rowKey={key} />
                     </span>
                   </th>
-                  {(['email', 'text'] as const).map((channel) => (
+                  {(['email', 'text', 'push'] as const).map((channel) => (
                     <td key={channel} className="prefs__check">
                       <input
                         type="checkbox"
-                        aria-label={`${channel === 'email' ? 'Email' : 'Text'}: ${PREFERENCE_TEXT[key].label}`}
-                        checked={prefs[key][channel]}
+                        aria-label={`${CHANNEL_LABEL[channel]}: ${PREFERENCE_TEXT[key].label}`}
+                        checked={on(key, channel)}
                         onChange={() => flip(key, channel)}
                       />
                     </td>
@@ -114,6 +121,7 @@ function PreferencesForm({ farmId, initial, initialEscalation }: { readonly farm
           </table>
         </section>
       ))}
+      <PushCard value={escalation} onChange={setEscalation} />
       <EscalationCard value={escalation} onChange={setEscalation} />
       <SaveActions pending={save.isPending} />
     </form>

@@ -303,6 +303,13 @@ function SummaryCard({ summary }: { readonly summary: NonNullable<OrganizationLi
           <dt>Total SMS</dt>
           <dd>{summary.total_sms}</dd>
         </div>
+        {summary.sms_saved !== undefined && (
+          <div>
+            {/* Ours (Web Push): critical alerts whose push was opened in time, so no text went. */}
+            <dt>Texts saved this month</dt>
+            <dd>{summary.sms_saved}</dd>
+          </div>
+        )}
         <div>
           <dt>Farms</dt>
           <dd>{summary.farms.length}</dd>

@@ -1,0 +1,29 @@
+import { pushSubscriptionContracts as c } from '@shared/api/actions/push';
+import type { PushSubscriptionJson } from '@shared/alerts/push';
+import type { ApiClient } from '../../../lib/api-client';
+
+export const pushDevices = (client: ApiClient) => client.call(c.PUSH_DEVICES, {});
+export const pushSubscribe = (client: ApiClient, subscription: PushSubscriptionJson) => client.call(c.PUSH_SUBSCRIBE, { subscription });
+export const pushUnsubscribe = (client: ApiClient, endpoint: string) => client.call(c.PUSH_UNSUBSCRIBE, { endpoint });
+
+const base64urlToBytes = (s: string): Uint8Array<ArrayBuffer> => {
+  const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4);
+  return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+};
+
+/** Whether this browser can take pushes at all (an installed app or a browser with a service worker and the Push API). */
+export const pushSupported = (): boolean => typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+
+/** This browser's current subscription, if any. */
+export const currentSubscription = async (): Promise<PushSubscription | null> => (await navigator.serviceWorker.ready).pushManager.getSubscription();
+
+/**
+ * Asks for permission (only here, from the person's click: never on first load) and subscribes
+ * this browser with the VAPID public key; answers its JSON, or a reason it could not.
+ */
+export const subscribeThisBrowser = async (vapidPublicKey: string): Promise<PushSubscriptionJson | 'denied'> => {
+  if ((await Notification.requestPermission()) !== 'granted') return 'denied';
+  const registration = await navigator.serviceWorker.ready;
+  const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlToBytes(vapidPublicKey) });
+  return sub.toJSON() as PushSubscriptionJson;
+};

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { isCritical } from '../../shared/alerts/escalation';
+import { pushText, type MessageFacts } from '../../shared/alerts/messages';
+import { DEFAULT_PUSH_MINUTES, vatPagePath, type PushPayload } from '../../shared/alerts/push';
+import type { Delivery, DeliveryOutcome, NewDelivery, StoredNotification } from '../ports/alerts';
+import type { PushSender, PushSubscriptionStore } from '../ports/push';
+import type { Logger } from '../lib/logger';
+
+/** What the notifier needs for pushes (absent: no push channel, e.g. a function without the ports). */
+export interface PushDeps {
+  readonly subscriptions: Pick<PushSubscriptionStore, 'listPushSubscriptions' | 'deletePushSubscription'>;
+  readonly sender: PushSender;
+}
+
+/**
+ * How long the push service keeps a push for a device that is offline: past the text's own wait
+ * (the longest push minutes), the text has gone and the push is old news, but a phone that comes
+ * back within the day still shows what happened.
+ */
+export const PUSH_TTL_SECONDS = 24 * 60 * 60;
+/** How long an acknowledgement a push carries is good for. */
+export const ACK_VALID_SECONDS = 2 * 24 * 60 * 60;
+
+/** A critical alert asks the device to wake at once (RFC 8030 Urgency); others may wait for the device's own rhythm. */
+export const urgencyOf = (type: number): 'high' | 'normal' => (isCritical(type) ? 'high' : 'normal');
+
+/**
+ * The alert's push deliveries to the user's browsers (one each, planned once: the queue keys them by
+ * subscription). Answers whether a push was planned or already is, so a critical alert's text can
+ * wait behind it.
+ */
+export const planPushes = async (
+  push: PushDeps,
+  add: (d: NewDelivery) => Promise<boolean>,
+  base: Pick<NewDelivery, 'farm_id' | 'alert_id' | 'user_id'>,
+  recorded: ReadonlySet<string>,
+  at: string,
+): Promise<boolean> => {
+  const subs = await push.subscriptions.listPushSubscriptions(base.user_id);
+  for (const s of subs) if (!recorded.has(`${base.user_id}:push:${s.id}`)) await add({ ...base, channel: 'push', device: s.id, due_at: at, created_at: at });
+  return subs.length > 0 || [...recorded].some((r) => r.startsWith(`${base.user_id}:push:`));
+};
+
+/** The text held back behind a critical alert's push: due the user's push minutes from now, not yet counted. */
+export const heldText = (base: Pick<NewDelivery, 'farm_id' | 'alert_id' | 'user_id'>, now: Date, pushMinutes: number | undefined): NewDelivery => ({
+  ...base,
+  channel: 'sms',
+  after_push: true,
+  due_at: new Date(now.getTime() + (pushMinutes ?? DEFAULT_PUSH_MINUTES) * 60_000).toISOString(),
+  created_at: now.toISOString(),
+});
+
+/**
+ * Sends one push delivery to its browser: the payload (title, words, the vat's page, a signed
+ * acknowledgement) encrypted to the subscription's keys. A subscription the user removed since is
+ * skipped; one the push service says is gone (404, 410) is removed and the delivery skipped. Other
+ * failures throw: the queue retries them like any send.
+ */
+export const sendPush = async (
+  push: PushDeps,
+  d: Delivery,
+  n: StoredNotification,
+  facts: MessageFacts,
+  now: Date,
+  options: { abortSignal?: AbortSignal },
+  log: Logger,
+): Promise<DeliveryOutcome> => {
+  const at = now.toISOString();
+  const sub = (await push.subscriptions.listPushSubscriptions(d.user_id)).find((s) => s.id === d.device);
+  if (!sub) return { state: 'skipped', at, error: 'the browser unsubscribed from pushes' };
+  const ack = await push.sender.signAck({ farm_id: d.farm_id, alert_id: d.alert_id, user_id: d.user_id, exp: Math.floor(now.getTime() / 1000) + ACK_VALID_SECONDS });
+  const payload: PushPayload = { ...pushText(facts), tag: n._id, url: vatPagePath(d.farm_id, n.device.vat_number), ack, ack_url: push.sender.ackUrl };
+  const result = await push.sender.send(
+    sub.subscription,
+    // The topic collapses a push still waiting at the push service with a resend of the same alert.
+    { payload: JSON.stringify(payload), ttlSeconds: PUSH_TTL_SECONDS, urgency: urgencyOf(n.type), topic: topicOf(n._id) },
+    options,
+  );
+  if (result.sent) return { state: 'sent', at };
+  await push.subscriptions.deletePushSubscription(d.user_id, sub.id);
+  log.info('push subscription gone; removed', { user: d.user_id, device: sub.id, status: result.status });
+  return { state: 'skipped', at, error: `the push service says the subscription is gone (${result.status}); removed` };
+};
+
+/** RFC 8030 Topic: at most 32 base64url characters; the alert id's digest fits. */
+const topicOf = (alertId: string): string => createHash('sha256').update(alertId).digest().subarray(0, 24).toString('base64url');
