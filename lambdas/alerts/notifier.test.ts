@@ -124,12 +124,10 @@ const world = (
       if (!holders.delete(holder)) return;
       sms -= 1;
     },
-    // No pushes in these tests (no push deps): nothing is ever saved.
+    // No pushes in these tests (no push deps): nothing is ever saved or brought forward.
     saveSms: async () => {},
-  } satisfies Pick<
-    AlertsRepository,
-    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms' | 'saveSms'
-  >;
+    hastenDelivery: async () => false,
+  } satisfies NotifierDeps['alerts'];
   const routes = new Map<string, AlertEmailRoute>();
   const emailTopics = alertEmailTopics(
     new SNSClient({ region: 'us-east-1' }),

@@ -16,7 +16,7 @@ import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { metricFields } from '../lib/metrics';
 import { DELIVERY_DEAD_LETTERS } from '../ports/metric-names';
-import { heldText, planPushes, sendPush, type PushDeps } from './push-delivery';
+import { heldText, planPushes, PUSH_ATTEMPTS_BEFORE_TEXT, releaseHeldText, sendPush, type PushDeps } from './push-delivery';
 
 export interface NotifierDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getUser'>;
@@ -24,7 +24,18 @@ export interface NotifierDeps {
     Partial<Pick<AlertSettingsRepository, 'getEscalationOf' | 'listOrganizationUserIdsOfFarm'>>;
   readonly alerts: Pick<
     AlertsRepository,
-    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms' | 'saveSms'
+    | 'get'
+    | 'finishDelivery'
+    | 'listPendingDelivery'
+    | 'addDelivery'
+    | 'listDeliveries'
+    | 'listDueDeliveries'
+    | 'claimDelivery'
+    | 'settleDelivery'
+    | 'hastenDelivery'
+    | 'reserveSms'
+    | 'releaseSms'
+    | 'saveSms'
   >;
   readonly sender: AlertSender;
   /** Web Push (decisions 090-092): the users' browsers' subscriptions and the VAPID sender. */
@@ -270,8 +281,8 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (state === 'dead') deadLetter(d, error);
       else log.warn('alert delivery not possible on this channel', { alert: d.alert_id, user: d.user_id, channel: d.channel, state, error });
       await giveBack(farm);
-      // A push has no other channel of its own: a critical alert's text waits behind it anyway.
-      const next = d.channel === 'push' ? undefined : await fallBack(d, farm, user);
+      // A push has no other channel of its own: the text held behind it (a critical alert's) goes now instead.
+      const next = d.channel === 'push' ? await releaseHeldText(alerts, d, deps.now()) : await fallBack(d, farm, user);
       return { result: 'settled' as const, ...(next ? { next } : {}) };
     };
     if ((d.escalation || d.after_push) && d.channel === 'sms' && !smsMonth) {
@@ -288,8 +299,9 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (d.channel === 'push') {
         if (!deps.push) return await failedForGood('skipped', 'this function has no push sender');
         const outcome = await sendPush(deps.push, d, n, facts, deps.now(), options, log);
+        if (outcome.state !== 'sent') return await failedForGood(outcome.state === 'dead' ? 'dead' : 'skipped', outcome.error);
         await settle(outcome);
-        return { result: outcome.state === 'sent' ? 'sent' : 'settled' };
+        return { result: 'sent' };
       }
       if (d.channel === 'sms') {
         if (!recipient.phone) return await failedForGood('skipped', 'the phone is no longer verified');
@@ -308,7 +320,9 @@ export const makeNotifier = (deps: NotifierDeps) => {
       // A text counted at this attempt (an escalation step) is counted again at the next.
       if (smsMonth && !d.sms_month) await giveBack(farm);
       await settle({ state: 'pending', due_at: new Date(deps.now().getTime() + wait).toISOString(), error: err.message });
-      return { result: 'retry' };
+      // A push still failing after a few tries no longer holds the text back; it keeps its own retries.
+      const held = d.channel === 'push' && d.attempts >= PUSH_ATTEMPTS_BEFORE_TEXT ? await releaseHeldText(alerts, d, deps.now()) : undefined;
+      return { result: 'retry', ...(held ? { next: held } : {}) };
     }
   };
 

@@ -68,7 +68,7 @@ describe('push subscriptions', () => {
     // Plain http elsewhere, and a subscription without keys: 422, nothing stored.
     const http = await subscribe(farmer, { endpoint: 'http://push.example.com/push/abc', keys: phone.keys });
     expect(http.status).toBe(422);
-    expect((http.body as { message: string }).message).toBe('The push endpoint must be an https address.');
+    expect((http.body as { message: string }).message).toBe('The push endpoint must be an https address of a push service.');
     expect((await subscribe(farmer, { endpoint: stack.pushService.newEndpoint() })).status).toBe(422);
     expect(await devices(farmer)).toHaveLength(2);
 
