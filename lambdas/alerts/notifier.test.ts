@@ -5,7 +5,7 @@ import { DEFAULT_ESCALATION, type EscalationSettings } from '../../shared/alerts
 import { defaultPreferences, mergePreferences, type Preferences } from '../../shared/alerts/preferences';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
-import type { AlertsRepository, Delivery, StoredNotification } from '../ports/alerts';
+import type { Delivery, StoredNotification } from '../ports/alerts';
 import { alertEmailTopics } from '../adapters/sns/alert-email';
 import type { AlertEmailRoute } from '../ports/alert-email';
 import { snsAlertSender } from '../adapters/sns/alert-sender';

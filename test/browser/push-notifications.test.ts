@@ -139,7 +139,6 @@ describe.runIf(t.run)('push notifications in Chromium', () => {
     // The click: the app's window goes to the vat, on Totara Downs (another farm was selected), and the alert is read.
     await withShot(page, 'push-click', async () => {
       const settled = (await worker.evaluate(CLICK(a102._id))) as string[];
-      console.log('SETTLED', JSON.stringify(settled));
       await page.waitForURL((u) => u.pathname === '/dts/dashboard' && u.searchParams.get('farm') === FARM && u.searchParams.get('vat') === '1');
       await page.getByRole('region', { name: 'Vat 1' }).and(page.locator('[aria-current="true"]')).waitFor({ timeout: 30_000 });
       // Only focusing the window needs a real click's activation; the navigation did not.
