@@ -2,7 +2,7 @@ import mqtt from 'mqtt';
 import type { BrowserContext, Worker } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { PushPayload } from '../../shared/alerts/push';
-import type { Notification } from '../../shared/alerts/types';
+import type { Notification as Alert } from '../../shared/alerts/types';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
 import type { OutboxMessage } from '../../local/stand-ins/sns-outbox';
 import { alertNotifierFromEnv } from '../../lambdas/alerts/deps';
@@ -86,7 +86,7 @@ describe.runIf(t.run)('push notifications in Chromium', () => {
     const browserKeys = testPushBrowser();
     const endpoint = stack.pushService.newEndpoint();
     const token = await stack.signIn('farmer@vatman.local');
-    const list = async () => (await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: FARM }, token)).body as Notification[];
+    const list = async () => (await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: FARM }, token)).body as Alert[];
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['notifications'] });
     // Kowhai Flats selected: the push's link must bring the farmer to Totara Downs.
@@ -99,7 +99,7 @@ describe.runIf(t.run)('push notifications in Chromium', () => {
       await page.getByRole('button', { name: 'Turn on push notifications' }).click();
       await page.getByText('Push notifications are on for this browser.').waitFor();
     });
-    expect(await page.evaluate(() => Notification.permission)).toBe('granted');
+    expect(await page.evaluate('Notification.permission')).toBe('granted');
     const devices = (await stack.post('/api/setting/profile', { type: 'PUSH_DEVICES' }, token)).body as { devices: { service: string }[] };
     expect(devices.devices).toHaveLength(1);
 

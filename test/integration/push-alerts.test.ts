@@ -176,7 +176,7 @@ describe('a failed push sends the held text at once', () => {
     });
     expect(texts.map((m) => m.message).sort()).toEqual([expect.stringMatching(/Milk over 10C/), expect.stringMatching(/Milk over 6C/)]);
     expect(await devices(farmer)).toEqual([]);
-  });
+  }, 120_000);
 
   it('a push service that keeps failing (503): the texts go after the push’s third try, before the push minutes (test clock)', async () => {
     const downEndpoint = stack.pushService.newEndpoint();
@@ -210,5 +210,5 @@ describe('a failed push sends the held text at once', () => {
     await sweepAt(10);
     await until(async () => (stack.pushService.received().filter((p) => p.endpoint === downEndpoint).length >= 2 ? true : undefined));
     expect(await vatTexts('Kowhai Flats')).toHaveLength(2);
-  });
+  }, 180_000);
 });
