@@ -5,7 +5,7 @@ import { DEFAULT_ESCALATION, type EscalationSettings } from '../../shared/alerts
 import { defaultPreferences, mergePreferences, type Preferences } from '../../shared/alerts/preferences';
 import type { Farm } from '../../shared/entities/farm';
 import type { User } from '../../shared/entities/user';
-import type { AlertsRepository, Delivery, StoredNotification } from '../ports/alerts';
+import type { Delivery, StoredNotification } from '../ports/alerts';
 import { alertEmailTopics } from '../adapters/sns/alert-email';
 import type { AlertEmailRoute } from '../ports/alert-email';
 import { snsAlertSender } from '../adapters/sns/alert-sender';
@@ -124,12 +124,10 @@ const world = (
       if (!holders.delete(holder)) return;
       sms -= 1;
     },
-    // No pushes in these tests (no push deps): nothing is ever saved.
+    // No pushes in these tests (no push deps): nothing is ever saved or brought forward.
     saveSms: async () => {},
-  } satisfies Pick<
-    AlertsRepository,
-    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms' | 'saveSms'
-  >;
+    hastenDelivery: async () => false,
+  } satisfies NotifierDeps['alerts'];
   const routes = new Map<string, AlertEmailRoute>();
   const emailTopics = alertEmailTopics(
     new SNSClient({ region: 'us-east-1' }),

@@ -15,7 +15,7 @@ import type { AlertSender } from '../ports/alert-email';
 import { assertIsError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { countSent, DELIVERY_DEAD_LETTERS, metricFields, recordAlertLatency } from '../lib/metrics';
-import { heldText, planPushes, sendPush, type PushDeps } from './push-delivery';
+import { heldText, planPushes, PUSH_ATTEMPTS_BEFORE_TEXT, releaseHeldText, sendPush, type PushDeps } from './push-delivery';
 
 export interface NotifierDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getUser'>;
@@ -23,7 +23,18 @@ export interface NotifierDeps {
     Partial<Pick<AlertSettingsRepository, 'getEscalationOf' | 'listOrganizationUserIdsOfFarm'>>;
   readonly alerts: Pick<
     AlertsRepository,
-    'get' | 'finishDelivery' | 'listPendingDelivery' | 'addDelivery' | 'listDeliveries' | 'listDueDeliveries' | 'claimDelivery' | 'settleDelivery' | 'reserveSms' | 'releaseSms' | 'saveSms'
+    | 'get'
+    | 'finishDelivery'
+    | 'listPendingDelivery'
+    | 'addDelivery'
+    | 'listDeliveries'
+    | 'listDueDeliveries'
+    | 'claimDelivery'
+    | 'settleDelivery'
+    | 'hastenDelivery'
+    | 'reserveSms'
+    | 'releaseSms'
+    | 'saveSms'
   >;
   readonly sender: AlertSender;
   /** Web Push (decisions 090-092): the users' browsers' subscriptions and the VAPID sender. */
@@ -269,8 +280,8 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (state === 'dead') deadLetter(d, error);
       else log.warn('alert delivery not possible on this channel', { alert: d.alert_id, user: d.user_id, channel: d.channel, state, error });
       await giveBack(farm);
-      // A push has no other channel of its own: a critical alert's text waits behind it anyway.
-      const next = d.channel === 'push' ? undefined : await fallBack(d, farm, user);
+      // A push has no other channel of its own: the text held behind it (a critical alert's) goes now instead.
+      const next = d.channel === 'push' ? await releaseHeldText(alerts, d, deps.now()) : await fallBack(d, farm, user);
       return { result: 'settled' as const, ...(next ? { next } : {}) };
     };
     if ((d.escalation || d.after_push) && d.channel === 'sms' && !smsMonth) {
@@ -287,8 +298,8 @@ export const makeNotifier = (deps: NotifierDeps) => {
       if (d.channel === 'push') {
         if (!deps.push) return await failedForGood('skipped', 'this function has no push sender');
         const outcome = await sendPush(deps.push, d, n, facts, deps.now(), options, log);
+        if (outcome.state !== 'sent') return await failedForGood(outcome.state === 'dead' ? 'dead' : 'skipped', outcome.error);
         await settle(outcome);
-        if (outcome.state !== 'sent') return { result: 'settled' };
         countSent('push');
         if (!d.escalation) recordAlertLatency(n.data.published_at, deps.now());
         return { result: 'sent' };
@@ -314,7 +325,9 @@ export const makeNotifier = (deps: NotifierDeps) => {
       // A text counted at this attempt (an escalation step) is counted again at the next.
       if (smsMonth && !d.sms_month) await giveBack(farm);
       await settle({ state: 'pending', due_at: new Date(deps.now().getTime() + wait).toISOString(), error: err.message });
-      return { result: 'retry' };
+      // A push still failing after a few tries no longer holds the text back; it keeps its own retries.
+      const held = d.channel === 'push' && d.attempts >= PUSH_ATTEMPTS_BEFORE_TEXT ? await releaseHeldText(alerts, d, deps.now()) : undefined;
+      return { result: 'retry', ...(held ? { next: held } : {}) };
     }
   };
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isCritical } from '../../shared/alerts/escalation';
 import { pushText, type MessageFacts } from '../../shared/alerts/messages';
 import { DEFAULT_PUSH_MINUTES, vatPagePath, type PushPayload } from '../../shared/alerts/push';
-import type { Delivery, DeliveryOutcome, NewDelivery, StoredNotification } from '../ports/alerts';
+import type { AlertsRepository, Delivery, DeliveryOutcome, NewDelivery, StoredNotification } from '../ports/alerts';
 import type { PushSender, PushSubscriptionStore } from '../ports/push';
 import type { Logger } from '../lib/logger';
 
@@ -77,9 +77,38 @@ export const sendPush = async (
     options,
   );
   if (result.sent) return { state: 'sent', at };
+  // Refused (a 4xx such as a bad request or a key the subscription was not made with): the same
+  // push would be refused again, so it is a dead letter now, not after hours of retries.
+  if (!result.gone) return { state: 'dead', at, error: result.reason };
   await push.subscriptions.deletePushSubscription(d.user_id, sub.id);
   log.info('push subscription gone; removed', { user: d.user_id, device: sub.id, status: result.status });
   return { state: 'skipped', at, error: `the push service says the subscription is gone (${result.status}); removed` };
+};
+
+/**
+ * Failed attempts after which a push that keeps failing (the push service down, 5xx, no answer)
+ * no longer holds its text back: tries at 0 s, 30 s and 90 s (RETRY_BACKOFF_MS), so a push
+ * service outage costs the farmer about a minute and a half, not the whole push minutes. The
+ * push keeps its own retries; if it arrives later too, the alert was seen twice, never missed.
+ */
+export const PUSH_ATTEMPTS_BEFORE_TEXT = 3;
+
+/**
+ * A push that failed (gone, unsubscribed, refused, dead, or failing PUSH_ATTEMPTS_BEFORE_TEXT
+ * times) no longer holds the user's text back: unless another of the user's browsers took this
+ * alert's push, or has yet to fail it that often, the held text is made due now. Answers the
+ * text to send next (undefined: nothing held, still covered by another push, or moved by someone
+ * else meanwhile, whose queue run then sends it).
+ */
+export const releaseHeldText = async (alerts: Pick<AlertsRepository, 'listDeliveries' | 'hastenDelivery'>, failed: Delivery, now: Date): Promise<Delivery | undefined> => {
+  const mine = (await alerts.listDeliveries(failed.farm_id, failed.alert_id)).filter((d) => d.user_id === failed.user_id);
+  const live = (d: Delivery) => d.state === 'sent' || ((d.state === 'pending' || d.state === 'sending') && d.attempts < PUSH_ATTEMPTS_BEFORE_TEXT);
+  if (mine.some((d) => d.channel === 'push' && d.device !== failed.device && live(d))) return undefined;
+  const held = mine.find((d) => d.channel === 'sms' && d.after_push && !d.escalation && d.state === 'pending');
+  if (!held) return undefined;
+  const at = now.toISOString();
+  if (held.due_at <= at) return held;
+  return (await alerts.hastenDelivery(held, at)) ? { ...held, due_at: at } : undefined;
 };
 
 /** RFC 8030 Topic: at most 32 base64url characters; the alert id's digest fits. */

@@ -147,6 +147,11 @@ export interface DeliveryQueue {
   claimDelivery(d: Delivery, lease: string, now: Date, leaseUntil: Date): Promise<Delivery | undefined>;
   /** Marks a claimed delivery, only while `lease` still holds it; false when the lease was lost. */
   settleDelivery(d: Delivery, lease: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /**
+   * Makes a waiting delivery due earlier, at `dueAt` (a text held behind a push that failed), only
+   * while it is pending and still due when it was read: false when it was claimed or moved meanwhile.
+   */
+  hastenDelivery(d: Delivery, dueAt: string): Promise<boolean>;
   /** The newest dead-lettered deliveries of every farm, newest first (the dead-letter index). */
   listDeadLetters(limit: number): Promise<Delivery[]>;
 }

@@ -41,8 +41,15 @@ export interface PushMessage {
   readonly topic?: string;
 }
 
-/** What the push service answered: accepted, or gone (404/410: the subscription expired; remove it). Other failures throw. */
-export type PushResult = { readonly sent: true; readonly status: number } | { readonly sent: false; readonly gone: true; readonly status: number };
+/**
+ * What the push service answered: accepted; gone (404/410: the subscription expired; remove it);
+ * or refused (a redirect, or another 4xx but 408 and 429: the same request would be refused again,
+ * so it is not retried). Other failures (5xx, 408, 429, no answer) throw: the queue retries them.
+ */
+export type PushResult =
+  | { readonly sent: true; readonly status: number }
+  | { readonly sent: false; readonly gone: true; readonly status: number }
+  | { readonly sent: false; readonly gone: false; readonly status: number; readonly reason: string };
 
 /** The claims of an acknowledgement a push carries: who may mark which alert read, until when. */
 export interface PushAckClaims {

@@ -14,7 +14,7 @@ const minutesMessage = `Push minutes must be between ${PUSH_MINUTES_LIMITS.min} 
 export const pushMinutesSchema = z.number().int(minutesMessage).min(PUSH_MINUTES_LIMITS.min, minutesMessage).max(PUSH_MINUTES_LIMITS.max, minutesMessage);
 
 export const MSG_PUSH_SUBSCRIPTION = 'The browser did not give a usable push subscription.';
-export const MSG_PUSH_ENDPOINT = 'The push endpoint must be an https address.';
+export const MSG_PUSH_ENDPOINT = 'The push endpoint must be an https address of a push service.';
 
 /** base64url as the browser's toJSON() gives the keys (no padding). */
 const base64url = z.string({ error: MSG_PUSH_SUBSCRIPTION }).regex(/^[A-Za-z0-9_-]+={0,2}$/, MSG_PUSH_SUBSCRIPTION);
@@ -31,10 +31,19 @@ export const pushSubscriptionSchema = z.object({
 });
 export type PushSubscriptionJson = z.infer<typeof pushSubscriptionSchema>;
 
+/** An address written as an IP (WHATWG URL normalizes 0x7f.1 and 2130706433 to 127.0.0.1; IPv6 comes bracketed). */
+const isIpLiteral = (hostname: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[');
+/** Names that are this machine's or a private network's by convention, never a public push service. */
+const isLocalName = (hostname: string): boolean => hostname === 'localhost' || /\.(localhost|local|internal|lan|home\.arpa)\.?$/.test(hostname) || !hostname.includes('.');
+
 /**
- * Where the server may send pushes: an https push service; with `allowLocal` (the local stack's
- * configuration, PUSH_ALLOW_LOCAL_ENDPOINTS) also plain http to this machine, where the push-service
- * stand-in listens. Never plain http elsewhere: the payload is encrypted, but the VAPID header is not.
+ * Where the server may send pushes: an https push service by its name on the default port
+ * (443). The URL comes from a browser, so anything else could make the sending function call an
+ * address of its own network (the metadata service, the Lambda runtime API, a peer): IP literals,
+ * names that are local by convention, other ports and credentials in the URL are refused. With
+ * `allowLocal` (the local stack's configuration, PUSH_ALLOW_LOCAL_ENDPOINTS) also plain http to
+ * this machine, where the push-service stand-in listens. Never plain http elsewhere: the payload is
+ * encrypted, but the VAPID header is not.
  */
 export const pushEndpointAllowed = (endpoint: string, allowLocal: boolean): boolean => {
   let url: URL;
@@ -44,8 +53,10 @@ export const pushEndpointAllowed = (endpoint: string, allowLocal: boolean): bool
     return false;
   }
   if (url.username || url.password) return false;
-  if (url.protocol === 'https:') return true;
-  return allowLocal && url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost');
+  if (allowLocal && url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost')) return true;
+  if (url.protocol !== 'https:' || url.port !== '') return false;
+  const host = url.hostname.toLowerCase();
+  return !isIpLiteral(host) && !isLocalName(host);
 };
 
 /** A stored device, as its owner sees it: the push service's host stands for the browser. */

@@ -65,10 +65,13 @@ describe('push subscriptions', () => {
     expect(((await subscribe(farmer, { endpoint: phoneEndpoint, keys: phone.keys })).body as PushDevicesAnswer).devices).toHaveLength(1);
     expect((await subscribe(farmer, { endpoint: droppedEndpoint, keys: dropped.keys })).status).toBe(200);
 
-    // Plain http elsewhere, and a subscription without keys: 422, nothing stored.
-    const http = await subscribe(farmer, { endpoint: 'http://push.example.com/push/abc', keys: phone.keys });
-    expect(http.status).toBe(422);
-    expect((http.body as { message: string }).message).toBe('The push endpoint must be an https address.');
+    // Plain http elsewhere, an address of the functions' own network, another port, and a
+    // subscription without keys: 422, nothing stored.
+    for (const endpoint of ['http://push.example.com/push/abc', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/push', 'https://push.example.com:8443/push/abc']) {
+      const refused = await subscribe(farmer, { endpoint, keys: phone.keys });
+      expect(refused.status, endpoint).toBe(422);
+      expect((refused.body as { message: string }).message).toBe('The push endpoint must be an https address of a push service.');
+    }
     expect((await subscribe(farmer, { endpoint: stack.pushService.newEndpoint() })).status).toBe(422);
     expect(await devices(farmer)).toHaveLength(2);
 
@@ -152,4 +155,60 @@ describe('push first, text as the fallback', () => {
     expect(org.summary?.farms.find((f) => f._id === 'farm-pro')?.sms_saved).toBe(1);
     expect(org.summary?.sms_saved).toBe(1);
   });
+});
+
+describe('a failed push sends the held text at once', () => {
+  const vatTexts = (farmName: string) => textsTo(FARMER_PHONE, new RegExp(`^Vat-Man ${farmName} Vat \\d: Milk over`));
+  const raise = async (thing: string) => {
+    for (const message of chillerOffTrace(minute)) await client.publishAsync(telemetryTopic(thing), JSON.stringify(message), { qos: 1 });
+  };
+
+  it('the only browser gone (410): its subscription is removed and the texts go in the same run, not after the push minutes', async () => {
+    expect((await stack.post(PROFILE, { type: 'PUSH_UNSUBSCRIBE', endpoint: phoneEndpoint }, farmer)).status).toBe(200);
+    const goneEndpoint = stack.pushService.newEndpoint();
+    expect((await subscribe(farmer, { endpoint: goneEndpoint, keys: testPushBrowser().keys })).status).toBe(200);
+    stack.pushService.expire(goneEndpoint);
+    await raise('vm-31245-2');
+    // No sweep with a later clock: the run that raised the alerts sends the texts.
+    const texts = await until(async () => {
+      const got = await textsTo(FARMER_PHONE, /^Vat-Man Totara Downs Vat 2: Milk over/);
+      return got.length >= 2 ? got : undefined;
+    });
+    expect(texts.map((m) => m.message).sort()).toEqual([expect.stringMatching(/Milk over 10C/), expect.stringMatching(/Milk over 6C/)]);
+    expect(await devices(farmer)).toEqual([]);
+  }, 120_000);
+
+  it('a push service that keeps failing (503): the texts go after the push’s third try, before the push minutes (test clock)', async () => {
+    const downEndpoint = stack.pushService.newEndpoint();
+    const browser = testPushBrowser();
+    expect((await subscribe(farmer, { endpoint: downEndpoint, keys: browser.keys })).status).toBe(200);
+    stack.pushService.setDown(true);
+    try {
+      await raise('vm-ocd40721-1');
+      await until(async () => {
+        const l = ((await stack.post('/api/farmer/notification', { type: 'FARMER_NOTIFICATION_LIST', farm: 'farm-lite' }, farmer)).body as Notification[]).filter((n) => n.type === 101 || n.type === 102);
+        return l.length >= 2 ? l : undefined;
+      });
+      // Each push was tried once and failed; the texts still wait.
+      expect(await vatTexts('Kowhai Flats')).toEqual([]);
+      // Tries again 30 s and 60 s after each failure (the stack's own minute sweep may take one of them).
+      let sentBy: number | undefined;
+      for (const m of [1, 2.5, 4]) {
+        await sweepAt(m);
+        if ((await vatTexts('Kowhai Flats')).length >= 2) {
+          sentBy = m;
+          break;
+        }
+      }
+      expect(sentBy).toBeDefined();
+      expect(sentBy).toBeLessThan(5);
+      expect(await devices(farmer)).toHaveLength(1);
+    } finally {
+      stack.pushService.setDown(false);
+    }
+    // Once the push service is back, the pushes still arrive (their own retries); no text goes twice.
+    await sweepAt(10);
+    await until(async () => (stack.pushService.received().filter((p) => p.endpoint === downEndpoint).length >= 2 ? true : undefined));
+    expect(await vatTexts('Kowhai Flats')).toHaveLength(2);
+  }, 180_000);
 });

@@ -7,7 +7,7 @@ import { ssmSecret } from '../bot-check/bot-check';
 import { ackVerifier, signAckToken, vapidPrivateKey } from './ack-tokens';
 import { instrumented } from '../aws-client';
 
-type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: Buffer; signal?: AbortSignal }) => Promise<{ status: number; text(): Promise<string> }>;
+type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: Buffer; redirect: 'manual'; signal?: AbortSignal }) => Promise<{ status: number; text(): Promise<string> }>;
 
 /**
  * Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads (RFC 8291): `web-push` makes
@@ -31,11 +31,16 @@ export const makeWebPushSender = (config: { publicKey: string; subject: string; 
       method: details.method,
       headers: details.headers as Record<string, string>,
       body: details.body as Buffer,
+      // A push service answers, never redirects: a redirect followed could lead the request to an
+      // address the endpoint check refused. Not followed, it is a refusal like any 3xx or 4xx.
+      redirect: 'manual',
       ...(options?.abortSignal ? { signal: options.abortSignal } : {}),
     });
     if (res.status === 404 || res.status === 410) return { sent: false, gone: true, status: res.status };
-    if (res.status < 200 || res.status > 299) throw new Error(`push service answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-    return { sent: true, status: res.status };
+    if (res.status >= 200 && res.status <= 299) return { sent: true, status: res.status };
+    const reason = `push service answered ${res.status}: ${(await res.text()).slice(0, 200)}`;
+    if (res.status >= 300 && res.status <= 499 && res.status !== 408 && res.status !== 429) return { sent: false, gone: false, status: res.status, reason };
+    throw new Error(reason);
   },
   async signAck(claims) {
     return signAckToken(vapidPrivateKey(config.publicKey, await config.privateKey()), claims);

@@ -122,5 +122,19 @@ export const deliveryQueue = (doc: DynamoDBDocumentClient, table: string): Deliv
       ),
     ),
 
+  hastenDelivery: (d, dueAt) =>
+    conditional(() =>
+      doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: deliveryKey(d),
+          UpdateExpression: 'SET due_at = :due, gsi1sk = :gsk',
+          ConditionExpression: '#s = :pending AND due_at = :was',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':due': dueAt, ':gsk': dueIndex(d, dueAt).gsi1sk, ':pending': 'pending', ':was': d.due_at },
+        }),
+      ),
+    ),
+
   listDeadLetters: (limit) => fromIndex(doc, table, { KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERY#DEAD' }, ScanIndexForward: false }, limit),
 });

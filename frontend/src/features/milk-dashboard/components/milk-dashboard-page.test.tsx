@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { reloadPage } from '../../../lib/page-reload';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { build } from '../../../testing/build';
-import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
+import { openFarmerScreen, readSelectedFarm, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 
+vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -30,12 +32,8 @@ const vatLast = (n: number, over: Partial<VatLast> = {}, last: Partial<NonNullab
 withSelectedFarm();
 withNow(NOW);
 
-const openDashboard = (vats: VatLast[], { fonterra_id = '31245' }: { fonterra_id?: string } = {}) =>
-  openFarmerScreen(
-    '/dts/dashboard',
-    { FARMER_DASHBOARD_LAST: () => vats, FARMER_DASHBOARD_LAST_ALL: () => [], FARMER_STORAGE_HISTORY: () => [] },
-    { farms: [build.farm({ _id: 'farm-1', fonterra_id })], ready: 'Vatman' },
-  );
+const openDashboard = (vats: VatLast[], { fonterra_id = '31245', path = '/dts/dashboard', farms = [build.farm({ _id: 'farm-1', fonterra_id })] }: { fonterra_id?: string; path?: string; farms?: ReturnType<typeof build.farm>[] } = {}) =>
+  openFarmerScreen(path, { FARMER_DASHBOARD_LAST: () => vats, FARMER_DASHBOARD_LAST_ALL: () => [], FARMER_STORAGE_HISTORY: () => [] }, { farms, ready: 'Vatman' });
 
 const fact = (card: HTMLElement, label: string) => within(card).getByText(label).nextElementSibling?.textContent;
 
@@ -168,5 +166,37 @@ describe('/dts/dashboard stale data is loud', () => {
     } finally {
       online.mockRestore();
     }
+  });
+});
+
+describe('/dts/dashboard opened from a push (?farm=…&vat=…)', () => {
+  const twoFarms = [build.farm({ _id: 'farm-1' }), build.farm({ _id: 'farm-2', fonterra_id: 'OCD1' })];
+
+  it('on the selected farm, the named vat’s card is marked and focused', async () => {
+    vi.mocked(reloadPage).mockClear();
+    await openDashboard([vatLast(1), vatLast(2)], { path: '/dts/dashboard?farm=farm-1&vat=2' });
+    const two = await screen.findByRole('region', { name: 'Vat 2' });
+    await waitFor(() => expect(two).toHaveFocus());
+    expect(two).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('region', { name: 'Vat 1' })).not.toHaveAttribute('aria-current');
+    expect(reloadPage).not.toHaveBeenCalled();
+  });
+
+  it('another of the user’s farms is selected and the page reloads on it', async () => {
+    vi.mocked(reloadPage).mockClear();
+    await openDashboard([vatLast(1)], { path: '/dts/dashboard?farm=farm-2&vat=1', farms: twoFarms });
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));
+    expect(readSelectedFarm()).toBe('farm-2');
+    // Until the reload, farm-1's vat 1 is not the one the link meant.
+    expect(await screen.findByRole('region', { name: 'Vat 1' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('a farm that is not the user’s is ignored: no switch, no vat marked', async () => {
+    vi.mocked(reloadPage).mockClear();
+    await openDashboard([vatLast(1)], { path: '/dts/dashboard?farm=farm-9&vat=1', farms: twoFarms });
+    const one = await screen.findByRole('region', { name: 'Vat 1' });
+    expect(one).not.toHaveAttribute('aria-current');
+    expect(reloadPage).not.toHaveBeenCalled();
+    expect(readSelectedFarm()).toBe('farm-1');
   });
 });

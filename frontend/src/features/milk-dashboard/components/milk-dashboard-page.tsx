@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, memo, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { Link, useOutletContext } from 'react-router-dom';
+import { Link, useOutletContext, useSearchParams } from 'react-router-dom';
 import { isDairyCompanyFarm, type Farm } from '@shared/entities/farm';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
@@ -32,7 +32,30 @@ const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => (
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
 export interface MilkDashboardContext {
   readonly farm: Pick<Farm, '_id' | 'package' | 'timezone' | 'fonterra_id'> | undefined;
+  readonly farms: readonly Pick<Farm, '_id'>[];
+  /** Stores another farm and reloads (farmer §2.2). */
+  readonly selectFarm: (farmId: string) => void;
 }
+
+/**
+ * A link to one vat (a push opens `?farm=<id>&vat=<n>`): another of the user's farms is selected
+ * first (the page reloads on it, as the storage page does); on the named farm the vat's card is
+ * the one marked. A farm that is not the user's is ignored: the link cannot widen what they see.
+ */
+const useLinkedVat = ({ farm, farms, selectFarm }: MilkDashboardContext): number | undefined => {
+  const [params] = useSearchParams();
+  const linkedFarm = params.get('farm') ?? undefined;
+  const switchTo = linkedFarm && farm && linkedFarm !== farm._id && farms.some((f) => f._id === linkedFarm) ? linkedFarm : undefined;
+  useEffect(() => {
+    if (!switchTo) return;
+    // After the commit's effects: the shell's own effect (a parent's runs after its children's)
+    // stores the farm it shows on its first render, which would overwrite this choice before the reload.
+    const timer = setTimeout(() => selectFarm(switchTo), 0);
+    return () => clearTimeout(timer);
+  }, [switchTo, selectFarm]);
+  const vat = Number(params.get('vat'));
+  return (linkedFarm === undefined || linkedFarm === farm?._id) && Number.isInteger(vat) && vat > 0 ? vat : undefined;
+};
 
 /** Relative times ('3 hours ago') move on between the 120 s refreshes. */
 const CLOCK_TICK_MS = 30_000;
@@ -52,7 +75,9 @@ const useNow = () => {
  * tile for Auto farms, then the charts.
  */
 export function MilkDashboardPage() {
-  const { farm } = useOutletContext<MilkDashboardContext>();
+  const context = useOutletContext<MilkDashboardContext>();
+  const { farm } = context;
+  const linkedVat = useLinkedVat(context);
   const client = useApiClient();
   const now = useNow();
   const answer = useQuery({ ...dashboardLastQuery(client, farm?._id ?? ''), enabled: farm !== undefined });
@@ -98,7 +123,7 @@ export function MilkDashboardPage() {
       {data && data.length > 0 && (
         <div className="card-grid milk-dashboard__cards">
           {data.map((vat) => (
-            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} timeZone={farm?.timezone} />
+            <VatCard key={vat.device._id} vat={vat} now={now} dairyCompany={dairyCompany} timeZone={farm?.timezone} selected={vat.device.vat_number === linkedVat} />
           ))}
         </div>
       )}

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { displayTemperature, displayVolume } from '@shared/telemetry/reading';
 import type { VatLast } from '../../../lib/queries/dashboard-last';
 import { formatClock, formatWhen } from '../../../lib/time-format';
@@ -70,11 +70,20 @@ export interface VatCardProps {
   readonly dairyCompany: boolean;
   /** The farm's zone: a last activity's exact time (on hover) reads the farm's clock (§9). */
   readonly timeZone: string | undefined;
+  /** The vat a link named (a push's `vat`): the card is scrolled to, focused and marked. */
+  readonly selected?: boolean;
 }
 
 /** Memoized: the dashboard's renders that change nothing of a card's (a query's status) skip it. */
-export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone }: VatCardProps) {
+export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone, selected = false }: VatCardProps) {
   const { device, last } = vat;
+  const cardRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!selected) return;
+    // jsdom has no scrollIntoView; a browser brings the card on screen, and focus tells a screen reader.
+    cardRef.current?.scrollIntoView?.({ block: 'start' });
+    cardRef.current?.focus({ preventScroll: true });
+  }, [selected]);
   const title = `Vat ${device.vat_number}`;
   const volume = present(last?.milk_volume) ? last.milk_volume : undefined;
   const percent = volume === undefined ? undefined : volumePercent(volume, device.vat_size);
@@ -89,7 +98,14 @@ export const VatCard = memo(function VatCard({ vat, now, dairyCompany, timeZone 
   const forecast = stale ? undefined : capacityLine(vat.capacity, now, timeZone);
 
   return (
-    <section className={stale ? 'card vat-card vat-card--stale' : 'card vat-card'} aria-labelledby={headingId} data-stale={stale ? 'true' : undefined}>
+    <section
+      ref={cardRef}
+      className={`card vat-card${stale ? ' vat-card--stale' : ''}${selected ? ' vat-card--selected' : ''}`}
+      aria-labelledby={headingId}
+      aria-current={selected ? 'true' : undefined}
+      tabIndex={selected ? -1 : undefined}
+      data-stale={stale ? 'true' : undefined}
+    >
       <h2 className="card__title vat-card__title" id={headingId}>
         {title}
       </h2>
