@@ -11,7 +11,8 @@ import type { AlertEmailRoute } from '../ports/alert-email';
 import { snsAlertSender } from '../adapters/sns/alert-sender';
 import { createLogger } from '../lib/logger';
 import { localMonth } from '../../shared/time/local-day';
-import { LEASE_MS, makeNotifier, MAX_ATTEMPTS, RETRY_BACKOFF_MS, type NotifierDeps } from './notifier';
+import { makeNotifier } from './notifier';
+import { LEASE_MS, MAX_ATTEMPTS, RETRY_BACKOFF_MS, type NotifierDeps } from './notifier-deps';
 
 const ARN = 'arn:aws:sns:us-east-1:000000000000:';
 const PREFIX = 'vatman-test-alert-email-';

@@ -7,7 +7,8 @@ import { knodeMessageSchema, parseDeviceTopic, telemetryMessageSchema } from '..
 import { freePort } from '../../test/support/free-port';
 import { DEMO_DEVICES, DEMO_FARMS, DEMO_KNODE, DEMO_UNIT_IMEIS } from '../seed/demo-data';
 import { startMqttBroker } from '../stand-ins/mqtt-broker';
-import { simFarmsFrom, startSimulator, type SimFarm, type SimulatorHandle } from './simulator';
+import { simFarmsFrom, startSimulator, type SimulatorHandle } from './simulator';
+import type { SimFarm } from './sim-farms';
 
 interface Received {
   readonly topic: string;

@@ -12,7 +12,8 @@ import { dynamoMilkingWindowsRepository } from '../../lambdas/adapters/dynamodb/
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { alertNotifierFromEnv } from '../../lambdas/alerts/deps';
-import { MAX_ATTEMPTS, RETRY_BACKOFF_MS, type Notifier } from '../../lambdas/alerts/notifier';
+import type { Notifier } from '../../lambdas/alerts/notifier';
+import { MAX_ATTEMPTS, RETRY_BACKOFF_MS } from '../../lambdas/alerts/notifier-deps';
 import { makeAlertProcessor } from '../../lambdas/alerts/processor';
 import { makeIngest } from '../../lambdas/ingest/ingest';
 import { makeStreamHandler } from '../../lambdas/ingest/stream-handler';
