@@ -153,7 +153,7 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': 'off' },
   },
   {
-    files: ['lambdas/alerts/notifier.test.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts', 'test/integration/faults.test.ts'],
+    files: ['lambdas/alerts/notifier.test.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts'],
     rules: { 'max-lines': 'off' },
   },
 );
