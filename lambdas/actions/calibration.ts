@@ -1,4 +1,4 @@
-import { dairyCompanyContracts as contracts, type CalibrationCollection } from '../../shared/api/actions/dairy-company';
+import { calibrationContracts as contracts, type CalibrationCollection } from '../../shared/api/actions/calibration';
 import { diameterFor } from '../../shared/calibration/formula';
 import { tankerFigureFor } from '../../shared/calibration/tanker';
 import { isDairyCompanyFarm } from '../../shared/entities/farm';

@@ -1,4 +1,4 @@
-import { dairyCompanyContracts as contracts, type DairyReport } from '../../shared/api/actions/dairy-company';
+import { farmerLogFonterraContracts as contracts, type DairyReport } from '../../shared/api/actions/farmer-log-fonterra';
 import { attemptCountOf, type DairyEvent } from '../ports/dairy';
 import { serve, type ServedAction } from '../lib/dispatch';
 

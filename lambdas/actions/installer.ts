@@ -5,7 +5,6 @@ import {
   vatsOfInstall,
   type VatDevice,
 } from '../../shared/api/actions/installer';
-import { dairyCompanyContracts } from '../../shared/api/actions/dairy-company';
 import type { Device } from '../../shared/entities/device';
 import type { Farm } from '../../shared/entities/farm';
 import { imeiOfUnitThing, unitAttributes, unitThingName, type Unit } from '../../shared/entities/install';
@@ -328,7 +327,7 @@ export const installerHandlers: readonly ServedAction[] = [
    * its reply. return_value 1: the unit applied it; otherwise `connected` says whether the unit
    * reported in the last 5 minutes.
    */
-  serve(dairyCompanyContracts.VAT_SETTINGS, ['farms', 'auditedChanges', 'units', 'devices', 'now'], async (input, { deps, log, caller }) => {
+  serve(contracts.VAT_SETTINGS, ['farms', 'auditedChanges', 'units', 'devices', 'now'], async (input, { deps, log, caller }) => {
     const { farm, device } = await vatOf(deps.farms, input.supplyNumber, input.vatNumber);
     const config = { vat_size: input.vatSize, vat_max_height: input.height, vat_diameter: input.diameter, wedgeHeight: input.wedgeHeight, vat_volume_offset: input.volumeOffset };
     const text = (c: typeof config) => `size ${c.vat_size} L, height ${c.vat_max_height} mm, diameter ${c.vat_diameter} mm, wedge ${c.wedgeHeight} mm, offset ${c.vat_volume_offset} L`;

@@ -2,11 +2,12 @@ import type { Contract } from './contract';
 import { adminDeviceContracts } from './actions/admin-device';
 import { adminFarmContracts } from './actions/admin-farm';
 import { adminUserContracts } from './actions/admin-user';
-import { dairyCompanyContracts } from './actions/dairy-company';
+import { calibrationContracts } from './actions/calibration';
 import { farmerActivityContracts } from './actions/farmer-activity';
 import { farmerComplianceContracts } from './actions/farmer-compliance';
 import { farmerDashboardContracts } from './actions/farmer-dashboard';
 import { farmerEquipmentContracts } from './actions/farmer-equipment';
+import { farmerLogFonterraContracts } from './actions/farmer-log-fonterra';
 import { farmerNotificationContracts } from './actions/farmer-notification';
 import { farmerOrganizationContracts } from './actions/farmer-organization';
 import { farmerSettingContracts } from './actions/farmer-setting';
@@ -41,7 +42,8 @@ export const ALL_CONTRACTS: readonly Contract[] = [
   ...Object.values(adminUserContracts),
   ...Object.values(adminFarmContracts),
   ...Object.values(farmerOrganizationContracts),
-  ...Object.values(dairyCompanyContracts),
+  ...Object.values(farmerLogFonterraContracts),
+  ...Object.values(calibrationContracts),
   ...Object.values(installerContracts),
   ...Object.values(farmerComplianceContracts),
 ];

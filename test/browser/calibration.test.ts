@@ -10,7 +10,7 @@ import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readin
 import { makeDairyGatewayClient } from '../../lambdas/adapters/dairy-company/gateway-client';
 import { makeDairyExporter } from '../../lambdas/dairy/exporter';
 import { createLogger } from '../../lambdas/lib/logger';
-import { calibrationCollectionSchema, vatConfigSchema } from '../../shared/api/actions/dairy-company';
+import { calibrationCollectionSchema, vatConfigSchema } from '../../shared/api/actions/calibration';
 import { volumeThreshold } from '../../shared/calibration/formula';
 import { formatWhen } from '../../frontend/src/lib/time-format';
 import type { Device } from '../../shared/entities/device';

@@ -12,7 +12,8 @@ import { makeDairyGatewayClient } from '../../lambdas/adapters/dairy-company/gat
 import { makeDairyExporter } from '../../lambdas/dairy/exporter';
 import { createLogger } from '../../lambdas/lib/logger';
 import type { Notification } from '../../shared/alerts/types';
-import { calibrationCollectionSchema, vatLogSchema } from '../../shared/api/actions/dairy-company';
+import { calibrationCollectionSchema } from '../../shared/api/actions/calibration';
+import { vatLogSchema } from '../../shared/api/actions/farmer-log-fonterra';
 import { averageDiameter, calibrateRow, type CalibrationRow } from '../../shared/calibration/formula';
 import type { Device } from '../../shared/entities/device';
 import type { Activity, ActivityPoint } from '../../shared/telemetry/activities';

@@ -14,7 +14,7 @@ import { createLogger } from '../../lambdas/lib/logger';
 import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import { simFarmsFrom, startSimulator } from '../../local/simulator/simulator';
 import { EXCEPTION_TYPES } from '../../shared/dairy-company/events';
-import { vatLogSchema } from '../../shared/api/actions/dairy-company';
+import { vatLogSchema } from '../../shared/api/actions/farmer-log-fonterra';
 import { startTestStack } from '../support/local-stack';
 
 /**

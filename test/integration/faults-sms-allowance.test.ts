@@ -1,32 +1,26 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoAlertsRepository } from '../../lambdas/adapters/dynamodb/alerts-repository';
-import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { makeNotifier } from '../../lambdas/alerts/notifier';
 import { createLogger } from '../../lambdas/lib/logger';
 import type { AlertsRepository } from '../../lambdas/ports/alerts';
 import { DEMO_FARMS } from '../../local/seed/demo-data';
-import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
 import { defaultPreferences } from '../../shared/alerts/preferences';
 import type { Notification } from '../../shared/alerts/types';
 import type { User } from '../../shared/entities/user';
 import { localMonth } from '../../shared/time/local-day';
-import { freePort } from '../support/free-port';
+import { startDynaliteTables, type DynaliteTables } from '../support/dynalite';
 
 /*
  * The farm's monthly text allowance against a crash (dynalite, the real Alerts repository): a
  * notifier that dies after taking a text and before recording its delivery, then the sweep's retry
  * planning the same alert again.
  */
-let dynamo: DynamoStandIn;
-let tables: Record<string, string>;
+let store: DynaliteTables;
 
 beforeAll(async () => {
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-  dynamo = await startDynamo(await freePort());
-  tables = await ensureTables(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' }), 'sms');
+  store = await startDynaliteTables('sms');
 });
-afterAll(async () => dynamo?.stop());
+afterAll(async () => store?.dynamo.stop());
 
 const farm = { ...(DEMO_FARMS[1] as (typeof DEMO_FARMS)[number]), _id: 'farm-sms' };
 const person: User = {
@@ -45,7 +39,7 @@ const person: User = {
 
 describe('the text allowance', () => {
   it('a crash between taking a text and recording its delivery takes the same text again on the retry, not a second one', async () => {
-    const alerts = dynamoAlertsRepository(createDocumentClient({ DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' }), tables.ALERTS_TABLE as string);
+    const alerts = dynamoAlertsRepository(store.doc(), store.tables.ALERTS_TABLE as string);
     const now = new Date();
     const n: Notification = {
       _id: `${now.toISOString()}~dev-sms~102`,

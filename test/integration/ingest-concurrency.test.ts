@@ -1,6 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoFarmRepository } from '../../lambdas/adapters/dynamodb/farms-repository';
 import type { FarmRepository } from '../../lambdas/ports/farms';
 import { dayOf } from '../../shared/time/utc';
@@ -9,8 +7,8 @@ import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { makeIngest } from '../../lambdas/ingest/ingest';
 import { createLogger } from '../../lambdas/lib/logger';
 import { telemetryTopic } from '../../shared/telemetry/device-message';
-import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
-import { freePort } from '../support/free-port';
+import type { DynamoStandIn } from '../../local/stand-ins/dynamodb';
+import { startDynaliteTables } from '../support/dynalite';
 import { shuffled, storedState, trace } from '../support/telemetry';
 
 /**
@@ -43,12 +41,10 @@ const event = (thing: string, message: object) => ({
 });
 
 beforeAll(async () => {
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-  dynamo = await startDynamo(await freePort());
-  const tables = await ensureTables(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' }), 'conc');
-  const doc = createDocumentClient({ DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
-  farms = dynamoFarmRepository(doc, tables.FARMS_TABLE as string);
-  readings = dynamoReadingsRepository(doc, tables.READINGS_TABLE as string);
+  const store = await startDynaliteTables('conc');
+  dynamo = store.dynamo;
+  farms = dynamoFarmRepository(store.doc(), store.tables.FARMS_TABLE as string);
+  readings = dynamoReadingsRepository(store.doc(), store.tables.READINGS_TABLE as string);
   for (const id of ['solo', 'pair', 'batched']) await farms.putDevice(vat(id));
 });
 afterAll(async () => dynamo?.stop());

@@ -1,11 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
-import { ensureTables, startDynamo, type DynamoStandIn } from '../../local/stand-ins/dynamodb';
+import type { DynamoStandIn } from '../../local/stand-ins/dynamodb';
 import { dayOf } from '../../shared/time/utc';
-import { freePort } from '../support/free-port';
+import { startReadingsTable } from '../support/readings-table';
 import { reading } from '../support/reading-series';
 
 /**
@@ -18,10 +16,7 @@ let doc: DynamoDBDocumentClient;
 let table: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-  dynamo = await startDynamo(await freePort());
-  table = (await ensureTables(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' }), 'partial')).READINGS_TABLE as string;
-  doc = createDocumentClient({ DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
+  ({ dynamo, doc, table } = await startReadingsTable('partial'));
 });
 afterAll(async () => dynamo?.stop());
 

@@ -18,18 +18,13 @@ import { localCa } from '../../local/stand-ins/local-ca';
 import { installerContracts, type UnitDownload } from '../../shared/api/actions/installer';
 import { unitThingName } from '../../shared/entities/install';
 import { freePort } from './free-port';
+import { Killed } from './killed';
 import { newInstallFields } from './new-install';
 
 const POLICY = 'faults-device-policy';
 const log = createLogger({}, 'error', () => undefined);
 const caller: Caller = { userId: 'installer-1', username: 'installer@example.nz', groups: ['Installer'], role: 'Installer', totp: true };
 const newInstall = installerHandlers.find((a) => a.contract.type === 'NEW_INSTALL') as ServedAction;
-
-class Killed extends Error {
-  constructor() {
-    super('container killed');
-  }
-}
 
 export type InstallAnswer = { success: boolean; result: string; download?: UnitDownload };
 

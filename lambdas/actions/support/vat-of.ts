@@ -1,4 +1,4 @@
-import { CALIBRATION_MESSAGES } from '../../../shared/api/actions/dairy-company';
+import { CALIBRATION_MESSAGES } from '../../../shared/api/actions/calibration';
 import type { Device } from '../../../shared/entities/device';
 import type { Farm } from '../../../shared/entities/farm';
 import { ValidationError } from '../../lib/errors';

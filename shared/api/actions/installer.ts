@@ -3,6 +3,7 @@ import { packageSchema, supplierSchema, SUPPLIER_CODES } from '../../entities/fa
 import { INSTALL_LOG_PAGE, installLogEntrySchema, LOG_TYPES } from '../../entities/install';
 import { access, contract } from '../contract';
 import { boolField, ID_MAX, intField } from '../fields';
+import { calibrationMeasure, calibrationSupplyNumber, calibrationVatNumber } from './calibration';
 
 /*
  * /api/installer (operator spec §2 installer tools, §5 rules, §7): Installer and Admin only (§6).
@@ -298,12 +299,38 @@ export const SIGNAL_STRENGTH_OKAY_ABOVE = 20;
 export const SIGNAL_QUALITY_OKAY_ABOVE = 55;
 export const batteryOkay = (state: string): boolean => state === 'charging' || state === 'charged';
 
+/** Operator §8 Apply vat settings. */
+export const VAT_SETTINGS_RESULTS = {
+  success: 'Success',
+  connected: 'Fail, particle is connected.',
+  notConnected: 'Fail, particle is not connected.',
+} as const;
+export const vatSettingsResultText = (a: { return_value: number; connected: boolean }): string =>
+  a.return_value === 1 ? VAT_SETTINGS_RESULTS.success : a.connected ? VAT_SETTINGS_RESULTS.connected : VAT_SETTINGS_RESULTS.notConnected;
+
 // ---- Contracts ------------------------------------------------------------------------------
 
 const PATH = '/api/installer';
 const installers = access.operator('Installer');
 
 export const installerContracts = {
+  /** Calibration's Apply (operator §2 Calibration, §7, §8): stores a vat's config and pushes it to the unit. */
+  VAT_SETTINGS: contract({
+    path: PATH,
+    type: 'VAT_SETTINGS',
+    input: z.object({
+      type: z.literal('VAT_SETTINGS'),
+      supplyNumber: calibrationSupplyNumber,
+      vatNumber: calibrationVatNumber,
+      vatSize: calibrationMeasure('Vat Size', 100_000, 1),
+      height: calibrationMeasure('Height', 10_000, 1),
+      diameter: calibrationMeasure('Diameter', 10_000, 1),
+      wedgeHeight: calibrationMeasure('Wedge Height', 10_000),
+      volumeOffset: calibrationMeasure('Volume Offset', 10_000, -10_000),
+    }),
+    answer: z.object({ return_value: z.number().int(), connected: z.boolean() }),
+    access: installers,
+  }),
   DEVICE_SEARCH: contract({ path: PATH, type: 'DEVICE_SEARCH', input: installerInputs.DEVICE_SEARCH, answer: deviceSearchAnswerSchema, access: installers }),
   PARTICLE_CONFIG: contract({ path: PATH, type: 'PARTICLE_CONFIG', input: installerInputs.PARTICLE_CONFIG, answer: z.object({ message: z.string() }), access: installers }),
   VAT_CONFIG: contract({

@@ -1,4 +1,5 @@
-import { dairyCompanyContracts as c } from '@shared/api/actions/dairy-company';
+import { calibrationContracts as c } from '@shared/api/actions/calibration';
+import { installerContracts } from '@shared/api/actions/installer';
 import type { ApiClient } from '../../../lib/api-client';
 
 /** COLLECTIONS (operator §7): RECENT (the last 30 days) or ALL, joined with the company's dockets. */
@@ -12,4 +13,4 @@ export const loadVatConfig = (client: ApiClient, supplyNumber: string, vatNumber
 export const applyVatSettings = (
   client: ApiClient,
   s: { supplyNumber: string; vatNumber: number; vatSize: number; height: number; diameter: number; wedgeHeight: number; volumeOffset: number },
-) => client.call(c.VAT_SETTINGS, s);
+) => client.call(installerContracts.VAT_SETTINGS, s);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { CalibrationCollection } from '@shared/api/actions/dairy-company';
-import { vatSettingsResultText } from '@shared/api/actions/dairy-company';
+import type { CalibrationCollection } from '@shared/api/actions/calibration';
+import { vatSettingsResultText } from '@shared/api/actions/installer';
 import {
   averageDiameter,
   calibrateRow,

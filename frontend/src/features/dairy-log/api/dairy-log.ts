@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { dairyCompanyContracts as c } from '@shared/api/actions/dairy-company';
+import { farmerLogFonterraContracts as c } from '@shared/api/actions/farmer-log-fonterra';
 import type { ApiClient } from '../../../lib/api-client';
 
 /** FARMER_LOG_FONTERRA (farmer §2.15, §7): per vat the last milking, collection and exception report. */

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useOutletContext } from 'react-router-dom';
-import type { DairyReport, VatLog } from '@shared/api/actions/dairy-company';
+import type { DairyReport, VatLog } from '@shared/api/actions/farmer-log-fonterra';
 import { withTemperatureDecimals } from '@shared/dairy-company/payloads';
 import type { Farm } from '@shared/entities/farm';
 import type { User } from '@shared/entities/user';
