@@ -8,7 +8,7 @@ import {
   type CalibrationConfig,
 } from '@shared/calibration/formula';
 import { useConfirm } from '../../../components/confirm-dialog';
-import { Dialog } from '../../../components/dialog';
+import { NoticeDialog } from '../../../components/dialog';
 import { errorTextOf } from '../../../lib/api-error';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { applyVatSettings, loadCollections, loadVatConfig } from '../api/calibration';
@@ -181,9 +181,9 @@ export function CalibrationPage() {
         />
       )}
       {result && (
-        <Dialog title={result} onDismiss={() => setResult(undefined)} actions={<button type="button" className="button button--primary" onClick={() => setResult(undefined)}>OK</button>}>
+        <NoticeDialog title={result} onClose={() => setResult(undefined)} closeLabel="OK" focusButton={false}>
           <p>{result === 'Success' ? 'The vat settings were stored and applied by the unit.' : 'The vat settings were stored; the unit did not apply them.'}</p>
-        </Dialog>
+        </NoticeDialog>
       )}
     </section>
   );
