@@ -2,6 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { Amplify } from 'aws-amplify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { preconnect, startApp } from './bootstrap';
+import { GOOD_WEB_CONFIG } from '../testing/build';
 
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 vi.mock('aws-amplify/auth', () => ({
@@ -11,12 +12,7 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: vi.fn(),
 }));
 
-const config = {
-  apiUrl: 'https://api.example.test',
-  region: 'ap-southeast-2',
-  userPoolId: 'ap-southeast-2_AbCdEf123',
-  userPoolClientId: 'client123',
-};
+const config = GOOD_WEB_CONFIG;
 
 let unmount: (() => void) | undefined;
 afterEach(() => {

@@ -62,3 +62,31 @@ export function Dialog({ title, onDismiss, children, actions }: DialogProps) {
     </div>
   );
 }
+
+export interface NoticeDialogProps {
+  readonly title: string;
+  /** Its one button, Escape and the backdrop all call it: a notice has nothing to choose. */
+  readonly onClose: () => void;
+  /** @default 'Close' */
+  readonly closeLabel?: string;
+  /** Whether the button takes the focus (else the dialog itself does). @default true */
+  readonly focusButton?: boolean;
+  readonly children?: ReactNode;
+}
+
+/** A dialog that tells and has one button to close it (an outcome, a result, the help player). */
+export function NoticeDialog({ title, onClose, closeLabel = 'Close', focusButton = true, children }: NoticeDialogProps) {
+  return (
+    <Dialog
+      title={title}
+      onDismiss={onClose}
+      actions={
+        <button type="button" className="button button--primary" data-autofocus={focusButton || undefined} onClick={onClose}>
+          {closeLabel}
+        </button>
+      }
+    >
+      {children}
+    </Dialog>
+  );
+}

@@ -3,6 +3,7 @@ import { fetchAuthSession, signOut } from 'aws-amplify/auth';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import workerSource from '../../build/sw-template.js?raw';
 import { configureAuth, getAccessToken, getSession, SAVED_ANSWERS_CACHE, signOutUser } from './auth-session';
+import { GOOD_WEB_CONFIG } from '../testing/build';
 
 vi.mock('aws-amplify', () => ({ Amplify: { configure: vi.fn() } }));
 vi.mock('aws-amplify/auth', () => ({
@@ -11,12 +12,7 @@ vi.mock('aws-amplify/auth', () => ({
   signOut: vi.fn(),
 }));
 
-const config = {
-  apiUrl: 'https://api.example.test',
-  region: 'ap-southeast-2',
-  userPoolId: 'ap-southeast-2_AbCdEf123',
-  userPoolClientId: 'client123',
-};
+const config = GOOD_WEB_CONFIG;
 
 const tokensWith = (payload: Record<string, unknown>) => ({
   tokens: { accessToken: { payload, toString: () => 'header.payload.signature' } },

@@ -1,12 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { loadWebConfig, WebConfigError } from './web-config';
+import { GOOD_WEB_CONFIG } from '../testing/build';
 
-const good = {
-  apiUrl: 'https://api.example.test',
-  region: 'ap-southeast-2',
-  userPoolId: 'ap-southeast-2_AbCdEf123',
-  userPoolClientId: 'client123',
-};
+const good = GOOD_WEB_CONFIG;
 
 const answering = (body: string, status = 200) => vi.fn<typeof fetch>(() => Promise.resolve(new Response(body, { status })));
 

@@ -59,3 +59,11 @@ export const build = {
     ...over,
   }),
 };
+
+/** A complete runtime config.json (the four values every stage must give), for the config and start-up tests. */
+export const GOOD_WEB_CONFIG = {
+  apiUrl: 'https://api.example.test',
+  region: 'ap-southeast-2',
+  userPoolId: 'ap-southeast-2_AbCdEf123',
+  userPoolClientId: 'client123',
+} as const;

@@ -9,3 +9,8 @@ export const fetchAuthSession = vi.fn(() => Promise.resolve({ tokens: undefined 
 export const getCurrentUser = vi.fn(() => Promise.reject(new Error('UserUnAuthenticatedException')));
 export const signIn = vi.fn();
 export const signOut = vi.fn(() => Promise.resolve());
+
+/** Back to nobody signed in: for a file whose tests sign someone in, or make the session hang, one at a time. */
+export const resetSignedOutAuth = (): void => {
+  for (const mock of [fetchAuthSession, getCurrentUser, signIn, signOut]) mock.mockReset();
+};

@@ -5,7 +5,7 @@ import { useApiClient } from '../../../lib/api-client-provider';
 import { requestPasswordReset } from '../api/account';
 import { useFirstErrorForm } from '../hooks/use-first-error-form';
 import { AuthLayout } from './auth-layout';
-import { FormError, TextField } from './form-fields';
+import { EmailField, FormError, SubmitButton } from './form-fields';
 
 /** /dts/password/forgot (farmer §2.1): asks for the email the reset link goes to. */
 export function ForgotPasswordPage() {
@@ -26,19 +26,11 @@ export function ForgotPasswordPage() {
     <AuthLayout title="Forgot password" footer={<Link to={paths.login.to()}>Back to sign in</Link>}>
       <p className="auth-card__text">Enter the email address of your account and we will send you a link to set a new password.</p>
       <form className="form" noValidate onSubmit={send} aria-label="Forgot password">
-        <TextField
-          label="Email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          {...form.field('email')}
-        />
+        <EmailField {...form.field('email')} />
         <FormError id={form.errorId} message={form.error?.message} />
-        <button type="submit" className="button button--primary button--block" disabled={form.submitting}>
-          {form.submitting ? 'Sending…' : 'Send reset link'}
-        </button>
+        <SubmitButton submitting={form.submitting} busyLabel="Sending…">
+          Send reset link
+        </SubmitButton>
       </form>
     </AuthLayout>
   );

@@ -39,3 +39,17 @@ export function FormError({ id, message }: { readonly id: string; readonly messa
     </p>
   );
 }
+
+/** The email input of the public forms: no capitals or spelling marks forced on an address. */
+export function EmailField({ label = 'Email', ...input }: Omit<InputProps, 'type' | 'inputMode' | 'autoComplete'> & { readonly label?: string }) {
+  return <TextField label={label} type="email" inputMode="email" autoComplete="email" autoCapitalize="none" spellCheck={false} {...input} />;
+}
+
+/** A public form's one submit button, saying what it is doing while the form is sent. */
+export function SubmitButton({ submitting, busyLabel, children }: { readonly submitting: boolean; readonly busyLabel: string; readonly children: string }) {
+  return (
+    <button type="submit" className="button button--primary button--block" disabled={submitting}>
+      {submitting ? busyLabel : children}
+    </button>
+  );
+}

@@ -7,6 +7,7 @@ import { getSession, isSignedIn } from '../../../lib/auth-session';
 import { landingPath } from '../../../lib/role-landing';
 import type { SignInInput, SignInResult } from '../api/sign-in';
 import { AuthLayout } from './auth-layout';
+import { SubmitButton } from './form-fields';
 
 /**
  * The form's checks and Amplify's sign-in (with zod, about 45 kB gzipped) load when the person
@@ -192,9 +193,9 @@ export function LoginPage() {
             {error.message}
           </p>
         )}
-        <button type="submit" className="button button--primary button--block" disabled={submitting}>
-          {submitting ? 'Signing in…' : 'Sign in'}
-        </button>
+        <SubmitButton submitting={submitting} busyLabel="Signing in…">
+          Sign in
+        </SubmitButton>
       </form>
     </AuthLayout>
   );

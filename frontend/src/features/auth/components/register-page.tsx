@@ -9,7 +9,7 @@ import { signInWithPassword } from '../api/sign-in';
 import { useBotCheck } from '../hooks/use-bot-check';
 import { useFirstErrorForm } from '../hooks/use-first-error-form';
 import { AuthLayout } from './auth-layout';
-import { FormError, PasswordField, TextField } from './form-fields';
+import { EmailField, FormError, PasswordField, SubmitButton, TextField } from './form-fields';
 
 /** /dts/register (farmer §2.1, §5): sign up, then sign in through Amplify and open the milk dashboard. */
 export function RegisterPage() {
@@ -52,22 +52,14 @@ export function RegisterPage() {
           <TextField label="First name" autoComplete="given-name" {...form.field('firstName')} />
           <TextField label="Last name" autoComplete="family-name" {...form.field('lastName')} />
         </div>
-        <TextField
-          label="Email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          {...form.field('email')}
-        />
+        <EmailField {...form.field('email')} />
         <TextField label="Phone" type="tel" inputMode="tel" autoComplete="tel" {...form.field('phone')} />
         <PasswordField label="Password" autoComplete="new-password" {...form.field('password')} />
         {botCheck.widget}
         <FormError id={form.errorId} message={form.error?.message} />
-        <button type="submit" className="button button--primary button--block" disabled={form.submitting}>
-          {form.submitting ? 'Signing up…' : 'Sign up'}
-        </button>
+        <SubmitButton submitting={form.submitting} busyLabel="Signing up…">
+          Sign up
+        </SubmitButton>
       </form>
     </AuthLayout>
   );

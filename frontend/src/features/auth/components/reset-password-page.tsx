@@ -8,7 +8,7 @@ import { resetPassword } from '../api/account';
 import { useBotCheck } from '../hooks/use-bot-check';
 import { useFirstErrorForm } from '../hooks/use-first-error-form';
 import { AuthLayout } from './auth-layout';
-import { FormError, PasswordField } from './form-fields';
+import { FormError, PasswordField, SubmitButton } from './form-fields';
 
 export const RESET_DONE_TITLE = 'Password has been reset';
 export const RESET_DONE_BODY = 'Enjoy it.';
@@ -45,9 +45,9 @@ export function ResetPasswordPage() {
           <PasswordField label="New password" autoComplete="new-password" {...form.field('password')} />
           {botCheck.widget}
           <FormError id={form.errorId} message={form.error?.message} />
-          <button type="submit" className="button button--primary button--block" disabled={form.submitting}>
-            {form.submitting ? 'Saving…' : 'Reset password'}
-          </button>
+          <SubmitButton submitting={form.submitting} busyLabel="Saving…">
+            Reset password
+          </SubmitButton>
         </form>
       )}
     </AuthLayout>

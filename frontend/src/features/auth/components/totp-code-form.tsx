@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { totpCodeSchema } from '../api/sign-in';
-import { FormError } from './form-fields';
+import { FormError, SubmitButton } from './form-fields';
 
 /**
  * The authenticator code step, on the login page and the enrolment screen: one
@@ -69,9 +69,9 @@ export function TotpCodeForm({
         />
       </div>
       <FormError id={ids.error} message={error ?? undefined} />
-      <button type="submit" className="button button--primary button--block" disabled={submitting}>
-        {submitting ? 'Checking…' : 'Verify'}
-      </button>
+      <SubmitButton submitting={submitting} busyLabel="Checking…">
+        Verify
+      </SubmitButton>
     </form>
   );
 }

@@ -1,21 +1,18 @@
 import { useState } from 'react';
-import type { CalibrationCollection } from '@shared/api/actions/calibration';
 import { vatSettingsResultText } from '@shared/api/actions/installer';
 import {
   averageDiameter,
-  calibrateRow,
   maxHeightFromRadar,
   radarAfterToHeight,
   settingsText,
   type CalibrationConfig,
-  type CalibrationRow,
 } from '@shared/calibration/formula';
 import { useConfirm } from '../../../components/confirm-dialog';
-import { Dialog } from '../../../components/dialog';
+import { NoticeDialog } from '../../../components/dialog';
 import { errorTextOf } from '../../../lib/api-error';
 import { useApiClient } from '../../../lib/api-client-provider';
-import { formatWhen } from '../../../lib/time-format';
 import { applyVatSettings, loadCollections, loadVatConfig } from '../api/calibration';
+import { CalibrationTable, rowOf, type Row } from './calibration-table';
 import './calibration.css';
 
 /** Operator §2 and §8's words. */
@@ -25,22 +22,7 @@ const REQUIRED = 'Required Field';
 type ConfigField = 'vatSize' | 'height' | 'diameter' | 'wedgeHeight' | 'volumeOffset';
 const CONFIG_LABELS: Record<ConfigField, string> = { vatSize: 'Vat Size', height: 'Height', diameter: 'Diameter', wedgeHeight: 'Wedge Height', volumeOffset: 'Volume Offset' };
 
-interface Row extends CalibrationRow {
-  readonly source: CalibrationCollection;
-}
-
-const rowOf = (c: CalibrationCollection): Row => ({
-  source: c,
-  startRadar: c.start_adjust?.radar_distance ?? null,
-  endRadar: c.end_adjust?.radar_distance ?? null,
-  fonterraVolume: c.fonterra_volume,
-  fonterraTemperature: c.fonterra_temperature,
-  temperature: c.start.temp1,
-  omit: c.omit,
-});
-
 const numberOf = (text: string): number | undefined => (text.trim() === '' || !Number.isFinite(Number(text)) ? undefined : Number(text));
-const show = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
 /**
  * /dts/calibration (operator §2 Calibration, §4, §5, §8, §9; Admin and Installer): a vat's
@@ -145,7 +127,6 @@ export function CalibrationPage() {
     });
   };
 
-  const visible = (rows ?? []).map((r, i) => ({ r, i })).filter(({ r }) => (showUnadjusted || r.source.start_adjust !== null) && !(hideOmitted && r.omit));
   const toggleOmit = (i: number) => setRows((rs) => rs?.map((r, j) => (j === i ? { ...r, omit: !r.omit } : r)));
   const filled = Object.values(config).every((v) => numberOf(v) !== undefined);
 
@@ -188,69 +169,21 @@ export function CalibrationPage() {
         )}
       </div>
       {rows && (
-        <div className="card calibration__table-wrap">
-          <table className="calibration__table">
-            <thead>
-              <tr>
-                <th>
-                  <label>
-                    <input type="checkbox" checked={showUnadjusted} onChange={(e) => setShowUnadjusted(e.target.checked)} aria-label="Show unadjusted collections" /> Collection Start
-                  </label>
-                </th>
-                <th>Radar Before</th>
-                <th>Milk Before</th>
-                <th>Volume Before</th>
-                <th>Radar After</th>
-                <th>Milk After</th>
-                <th>Volume After</th>
-                <th>Collection Volume</th>
-                <th>Fonterra Volume</th>
-                <th>Difference</th>
-                <th>Diameter</th>
-                <th>Collection Temp</th>
-                <th>Fonterra Temp</th>
-                <th>Difference</th>
-                <th>
-                  <label>
-                    <input type="checkbox" checked={hideOmitted} onChange={(e) => setHideOmitted(e.target.checked)} aria-label="Hide omitted collections" /> Omit
-                  </label>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {visible.map(({ r, i }) => {
-                const f = calc ? calibrateRow(r, calc) : undefined;
-                return (
-                  <tr key={r.source._id}>
-                    <td>{formatWhen(r.source.start.published_at, timeZone)}</td>
-                    <td>{show(r.startRadar)}</td>
-                    <td>{show(f?.startLevel)}</td>
-                    <td>{show(f?.startVolume)}</td>
-                    <td>{show(r.endRadar)}</td>
-                    <td>{show(f?.endLevel)}</td>
-                    <td>{show(f?.endVolume)}</td>
-                    <td>{show(f?.collectionVolume)}</td>
-                    <td>{show(r.fonterraVolume)}</td>
-                    <td className={f?.volumeRed ? 'calibration__red' : undefined} data-red={f?.volumeRed ? 'true' : 'false'}>{show(f?.volumeDifference)}</td>
-                    <td>{show(f?.diameter)}</td>
-                    <td>{show(r.temperature)}</td>
-                    <td>{show(r.fonterraTemperature)}</td>
-                    <td className={f?.temperatureRed ? 'calibration__red' : undefined} data-red={f?.temperatureRed ? 'true' : 'false'}>{show(f?.temperatureDifference)}</td>
-                    <td>
-                      <input type="checkbox" checked={r.omit} onChange={() => toggleOmit(i)} aria-label={`Omit ${formatWhen(r.source.start.published_at, timeZone)}`} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          {visible.length === 0 && <p className="page__note">No collections to show.</p>}
-        </div>
+        <CalibrationTable
+          rows={rows}
+          calc={calc}
+          timeZone={timeZone}
+          showUnadjusted={showUnadjusted}
+          onShowUnadjusted={setShowUnadjusted}
+          hideOmitted={hideOmitted}
+          onHideOmitted={setHideOmitted}
+          onToggleOmit={toggleOmit}
+        />
       )}
       {result && (
-        <Dialog title={result} onDismiss={() => setResult(undefined)} actions={<button type="button" className="button button--primary" onClick={() => setResult(undefined)}>OK</button>}>
+        <NoticeDialog title={result} onClose={() => setResult(undefined)} closeLabel="OK" focusButton={false}>
           <p>{result === 'Success' ? 'The vat settings were stored and applied by the unit.' : 'The vat settings were stored; the unit did not apply them.'}</p>
-        </Dialog>
+        </NoticeDialog>
       )}
     </section>
   );

@@ -3,13 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { useOutletContext } from 'react-router-dom';
 import type { ComplianceRecord } from '@shared/api/actions/farmer-compliance';
 import type { Farm } from '@shared/entities/farm';
-import { ScrollRegion } from '../../../components/scroll-region';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
 import { saveFile } from '../../../lib/save-file';
-import { formatWhen } from '../../../lib/time-format';
 import { complianceRecordQuery } from '../api/compliance-record';
-import { buildComplianceCsv, complianceFileName, exceptionText, periodText, ruleTime, sha256Hex, STATUS_TEXT, summaryOf, verdictText } from '../utils/record';
+import { buildComplianceCsv, complianceFileName, periodText, sha256Hex, summaryOf } from '../utils/record';
+import { ComplianceSummaryView, ComplianceVatTable } from './compliance-sections';
 import './compliance.css';
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
@@ -110,35 +109,7 @@ export function CompliancePage() {
           <p className="page__note">
             {periodText(data)}, times on the farm's clock ({tz}). Supply number {data.farm.supply_number}.
           </p>
-          <section className="compliance__summary" aria-label="Summary">
-            <h2>Summary</h2>
-            <dl>
-              <dt>Milkings</dt>
-              <dd>{summary.milkings}</dd>
-              <dt>Compliant</dt>
-              <dd>
-                {summary.compliant}
-                {summary.percent !== null && ` (${summary.percent.toFixed(1)} %)`}
-              </dd>
-              <dt>Failed</dt>
-              <dd>{summary.failed}</dd>
-              <dt>Not decided</dt>
-              <dd>{summary.undecided}</dd>
-            </dl>
-            {summary.worst.length > 0 && (
-              <>
-                <h3>Worst cases</h3>
-                <ul>
-                  {summary.worst.map((m) => (
-                    <li key={m._id}>
-                      Vat {m.vat_number}, {formatWhen(m.start, tz)}: {verdictText(m)}
-                      {m.peak_c !== null && `, up to ${m.peak_c.toFixed(1)} °C`}
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-          </section>
+          <ComplianceSummaryView summary={summary} timeZone={tz} />
           <details className="compliance__rules">
             <summary>The cooling rules</summary>
             <ul>
@@ -150,50 +121,7 @@ export function CompliancePage() {
             </ul>
           </details>
           {data.vats.map((vat) => (
-            <section key={vat.vat_number} className="compliance__vat" aria-label={`Vat ${vat.vat_number}`}>
-              <h2>Vat {vat.vat_number}</h2>
-              {vat.milkings.length === 0 ? (
-                <p className="page__note">No milkings in this period.</p>
-              ) : (
-                <ScrollRegion className="compliance__scroll" label={`Vat ${vat.vat_number} milkings`}>
-                  <table className="compliance__table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Milking</th>
-                        {data.rules.map((r) => (
-                          <th key={r.rule} scope="col" title={r.text}>
-                            {r.rule}
-                          </th>
-                        ))}
-                        <th scope="col">Verdict</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {vat.milkings.map((m) => (
-                        <tr key={m._id} className={`compliance__row--${m.verdict}`}>
-                          <th scope="row">
-                            {formatWhen(m.start, tz)}
-                            <span className="compliance__end"> to {m.end ? formatWhen(m.end, tz) : 'still milking'}</span>
-                            {m.exceptions.map((e) => (
-                              <span key={`${e.kind}-${e.start}`} className="compliance__exception">
-                                {exceptionText(e, tz)}
-                              </span>
-                            ))}
-                          </th>
-                          {m.rules.map((r) => (
-                            <td key={r.rule} className={`compliance__rule--${r.status}`}>
-                              {STATUS_TEXT[r.status]}
-                              {ruleTime(r, tz) && <span className="compliance__time">{ruleTime(r, tz)}</span>}
-                            </td>
-                          ))}
-                          <td>{verdictText(m)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </ScrollRegion>
-              )}
-            </section>
+            <ComplianceVatTable key={vat.vat_number} vat={vat} rules={data.rules} timeZone={tz} />
           ))}
         </>
       )}

@@ -2,8 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { installerContracts, type UnitDownload } from '@shared/api/actions/installer';
 import type { ContractFields } from '@shared/api/contract';
-import { DAIRY_COMPANY_SUPPLIER, PACKAGES, SUPPLIER_CODES, type Package, type Supplier } from '@shared/entities/farm';
-import { Dialog } from '../../../components/dialog';
+import { DAIRY_COMPANY_SUPPLIER } from '@shared/entities/farm';
+import { NoticeDialog } from '../../../components/dialog';
 import { paths } from '../../../config/paths';
 import { useApiClient } from '../../../lib/api-client-provider';
 import { errorTextOf } from '../../../lib/api-error';
@@ -12,22 +12,20 @@ import {
   capacityChoices,
   checkNewInstall,
   DEFAULT_DEVICE,
-  DISPLAY_COUNTS,
   NEW_INSTALL_OCLOCK,
   NEW_VAT,
   newInstallFields,
   VAT_COUNTS,
   vatHeight,
-  type DeviceForm,
   type FormProblems,
   type VatForm,
 } from '../utils/new-install-form';
 import { Field } from './field';
+import { InstallerTabs } from './installer-tabs';
+import { NewInstallDeviceFields } from './new-install-device-fields';
 import { ReissueCertificate, UnitDownloadLinks } from './unit-certificate';
 import { VatShapeFields } from './vat-shape-fields';
 import './installer.css';
-
-const ZONES = ['Pacific/Auckland', 'Pacific/Chatham'] as const;
 
 interface Outcome {
   readonly success: boolean;
@@ -43,7 +41,7 @@ export function NewInstallPage() {
   const client = useApiClient();
   const navigate = useNavigate();
   const installFormUrl = useWebConfig()?.installFormUrl;
-  const [device, setDevice] = useState<DeviceForm>(DEFAULT_DEVICE);
+  const [device, setDevice] = useState(DEFAULT_DEVICE);
   const [vats, setVats] = useState<VatForm[]>(VAT_COUNTS.map(() => ({ ...NEW_VAT })));
   const [tab, setTab] = useState(0);
   // The fields are checked from the first Submit on, then again as they change: a field put right
@@ -89,65 +87,7 @@ export function NewInstallPage() {
     else void navigate(paths.installerCheck.to());
   };
 
-  const deviceTab = (
-    <div className="installer__grid">
-      <Field label="IMEI" problem={problems['device.imei']}>
-        {(a) => <input {...a} type="text" inputMode="numeric" value={device.imei} onChange={(e) => setDevice({ ...device, imei: e.target.value })} />}
-      </Field>
-      <Field label="Dairy Supplier" problem={problems['device.dairySupplier']}>
-        {(a) => (
-          <select {...a} value={device.dairySupplier} onChange={(e) => setDevice({ ...device, dairySupplier: e.target.value as Supplier })}>
-            {SUPPLIER_CODES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Supply Number" problem={problems['device.supplyNumber']}>
-        {(a) => <input {...a} type="text" inputMode="numeric" value={device.supplyNumber} onChange={(e) => setDevice({ ...device, supplyNumber: e.target.value })} />}
-      </Field>
-      <Field label="Product Variant" problem={problems['device.productVariant']}>
-        {(a) => (
-          <select {...a} value={device.productVariant} onChange={(e) => setDevice({ ...device, productVariant: e.target.value as Package })}>
-            {PACKAGES.map((p) => (
-              <option key={p}>{p}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Number of Vats" problem={problems['device.numVats']}>
-        {(a) => (
-          <select {...a} value={device.numVats} onChange={(e) => setDevice({ ...device, numVats: e.target.value })}>
-            {VAT_COUNTS.map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Number of Displays" problem={undefined}>
-        {(a) => (
-          <select {...a} value={device.numDisplays} onChange={(e) => setDevice({ ...device, numDisplays: e.target.value })}>
-            {DISPLAY_COUNTS.map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Time Zone" problem={undefined}>
-        {(a) => (
-          <select {...a} value={device.timezone} onChange={(e) => setDevice({ ...device, timezone: e.target.value })}>
-            {ZONES.map((z) => (
-              <option key={z}>{z}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <label className="installer__check">
-        <input type="checkbox" checked={device.lowConnectivity} onChange={(e) => setDevice({ ...device, lowConnectivity: e.target.checked })} />
-        Select If Low Connectivity Install
-      </label>
-    </div>
-  );
+  const deviceTab = <NewInstallDeviceFields value={device} problems={problems} onChange={setDevice} />;
 
   const vatTab = (i: number) => {
     const v = vats[i] ?? NEW_VAT;
@@ -187,16 +127,13 @@ export function NewInstallPage() {
   return (
     <section className="page installer">
       <h1 className="page__title">New Install</h1>
-      <div role="tablist" aria-label="New install" className="installer__tabs">
-        {tabs.map((t, k) => {
-          const bad = Object.keys(problems).some((key) => key.startsWith(k === 0 ? 'device.' : `vat${k}.`));
-          return (
-            <button key={t} type="button" role="tab" aria-selected={k === shown} className={`installer__tab${bad ? ' installer__tab--error' : ''}`} onClick={() => setTab(k)}>
-              {t}
-            </button>
-          );
-        })}
-      </div>
+      <InstallerTabs
+        label="New install"
+        tabs={tabs}
+        shown={shown}
+        onSelect={setTab}
+        hasProblem={(k) => Object.keys(problems).some((key) => key.startsWith(k === 0 ? 'device.' : `vat${k}.`))}
+      />
       <div role="tabpanel" aria-label={tabs[shown]}>
         {shown === 0 ? deviceTab : vatTab(shown - 1)}
       </div>
@@ -219,20 +156,12 @@ export function NewInstallPage() {
         )}
       </div>
       {outcome && (
-        <Dialog
-          title={outcome.success ? 'Vat-Man Install Submitted Successfully' : 'Error Submitting Vat-Man Install'}
-          onDismiss={close}
-          actions={
-            <button type="button" className="button button--primary" data-autofocus onClick={close}>
-              Close
-            </button>
-          }
-        >
+        <NoticeDialog title={outcome.success ? 'Vat-Man Install Submitted Successfully' : 'Error Submitting Vat-Man Install'} onClose={close}>
           <p>{outcome.result}</p>
           {outcome.download && <UnitDownloadLinks download={outcome.download} />}
           {/* The key above is the only copy: lost before it reached the unit, a new one replaces it. */}
           {outcome.success && <ReissueCertificate supplyNumber={outcome.supplyNumber} onReissued={(download) => setOutcome({ ...outcome, download })} />}
-        </Dialog>
+        </NoticeDialog>
       )}
     </section>
   );

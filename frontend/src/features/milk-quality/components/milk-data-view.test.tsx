@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fetchAuthSession, getCurrentUser } from 'aws-amplify/auth';
+import { fetchAuthSession } from 'aws-amplify/auth';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MilkData } from '@shared/api/actions/milk-quality';
 import type { Role } from '@shared/roles';
@@ -11,18 +11,11 @@ import { formatWhen } from '../../../lib/time-format';
 import { SHADE } from './milk-charts';
 import { fakeApi, type FakeHandler } from '../../../testing/fake-api';
 import { renderApp, testApiClient } from '../../../testing/render-app';
+import { resetSignedOutAuth } from '../../../testing/signed-out-auth';
 
-vi.mock('aws-amplify/auth', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('aws-amplify/auth')>()),
-  fetchAuthSession: vi.fn(),
-  getCurrentUser: vi.fn(),
-  signOut: vi.fn(),
-}));
+vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
-beforeEach(() => {
-  vi.mocked(fetchAuthSession).mockReset().mockResolvedValue({ tokens: undefined } as never);
-  vi.mocked(getCurrentUser).mockReset().mockRejectedValue(new Error('UserUnAuthenticatedException'));
-});
+beforeEach(resetSignedOutAuth);
 
 const at = (h: number) => new Date(Date.UTC(2026, 2, 10, h)).toISOString();
 

@@ -12,6 +12,7 @@ import { addOrganization, addOrganizationUser, deleteOrganization, editOrganizat
 import { canEdit, labelOf, smsText } from '../utils/organization-view';
 import { AddUserDialog } from './add-user-dialog';
 import { OrganizationDrawer, type DrawerValues } from './organization-drawer';
+import { SubOrganizationsCard, UsersCard } from './organization-lists';
 import './organization.css';
 
 type Editable = Pick<Organization, '_id' | 'tag' | 'name' | 'contact' | 'address' | 'email' | 'phone'>;
@@ -132,112 +133,25 @@ export function OrganizationPage() {
 
       {answer.summary && <SummaryCard summary={answer.summary} />}
 
-      <div className="card organization__card">
-        <div className="organization__card-heading">
-          <h2 className="card__title" id="organization-subs">
-            {current ? 'Sub-organization' : 'All Organization'}
-          </h2>
-          {admin && (
-            <button type="button" className="button button--primary" onClick={() => setDrawer({ mode: 'add' })}>
-              Add a sub-organization
-            </button>
-          )}
-        </div>
-        {answer.listSub.length === 0 ? (
-          <p className="page__note">{current ? 'No sub-organizations or farms yet.' : 'You are not in an organization.'}</p>
-        ) : (
-          <div className="organization__scroll">
-            <table className="organization__table" aria-labelledby="organization-subs">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Supply id</th>
-                  <th scope="col">Tag</th>
-                  {admin && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {answer.listSub.map((row) => (
-                  <tr key={`${row.is_farm ? 'farm' : 'org'}-${row._id}`}>
-                    <td>{row.is_farm ? labelOf(row) : <Link to={linkTo(row)}>{labelOf(row)}</Link>}</td>
-                    <td>{row.fonterra_id ?? ''}</td>
-                    <td>
-                      <span className="organization__chip">{row.tag}</span>
-                    </td>
-                    {admin && (
-                      <td className="organization__actions">
-                        {!row.is_farm && (
-                          <>
-                            <SubEdit row={row} answer={answer} onEdit={(o) => setDrawer({ mode: 'edit', organization: o })} />
-                            <button type="button" className="button button--text" aria-label={`Delete ${labelOf(row)}`} onClick={() => confirmDelete(() => remove.mutate(row._id))}>
-                              Delete
-                            </button>
-                          </>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </div>
+      <SubOrganizationsCard
+        answer={answer}
+        admin={admin}
+        linkTo={linkTo}
+        onAdd={() => setDrawer({ mode: 'add' })}
+        editButton={(row) => <SubEdit row={row} answer={answer} onEdit={(o) => setDrawer({ mode: 'edit', organization: o })} />}
+        onDelete={(row) => confirmDelete(() => remove.mutate(row._id))}
+      />
 
       {current && (
-        <div className="card organization__card">
-          <div className="organization__card-heading">
-            <h2 className="card__title" id="organization-users">
-              Users
-            </h2>
-            {admin && (
-              <button
-                type="button"
-                className="button button--primary"
-                onClick={() => {
-                  setUserProblem(null);
-                  setAddingUser(true);
-                }}
-              >
-                Add a user
-              </button>
-            )}
-          </div>
-          {answer.listUser.length === 0 ? (
-            <p className="page__note">No users in this organization itself; the users of the organizations above it see it too.</p>
-          ) : (
-            <div className="organization__scroll">
-              <table className="organization__table" aria-labelledby="organization-users">
-                <thead>
-                  <tr>
-                    <th scope="col">First name</th>
-                    <th scope="col">Last name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    {admin && <th scope="col">Actions</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {answer.listUser.map((u) => (
-                    <tr key={u._id}>
-                      <td>{u.firstName}</td>
-                      <td>{u.lastName}</td>
-                      <td className="organization__email">{u.email}</td>
-                      <td>{answer.listRole.find((r) => r.user_id === u._id)?.role ?? ''}</td>
-                      {admin && (
-                        <td className="organization__actions">
-                          <button type="button" className="button button--text" aria-label={`Delete ${u.firstName} ${u.lastName}`} onClick={() => confirmDelete(() => unlink.mutate(u._id))}>
-                            Delete
-                          </button>
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </div>
+        <UsersCard
+          answer={answer}
+          admin={admin}
+          onAdd={() => {
+            setUserProblem(null);
+            setAddingUser(true);
+          }}
+          onDelete={(u) => confirmDelete(() => unlink.mutate(u._id))}
+        />
       )}
 
       {drawer && (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { HELP_PLAYER_START_MS } from '@shared/constants';
-import { Dialog } from '../../../components/dialog';
+import { NoticeDialog } from '../../../components/dialog';
 import './help-player.css';
 
 /** How long each step stays on screen while playing. */
@@ -48,15 +48,7 @@ export function HelpPlayer({ onClose }: { readonly onClose: () => void }) {
   const go = (to: number) => setStep(Math.max(0, Math.min(HELP_STEPS.length - 1, to)));
 
   return (
-    <Dialog
-      title="Help"
-      onDismiss={onClose}
-      actions={
-        <button type="button" className="button button--primary" data-autofocus onClick={onClose}>
-          Close
-        </button>
-      }
-    >
+    <NoticeDialog title="Help" onClose={onClose}>
       <div className="help-player" aria-roledescription="help player">
         <p className="help-player__status" role="status" aria-label="Player">
           {status}
@@ -87,6 +79,6 @@ export function HelpPlayer({ onClose }: { readonly onClose: () => void }) {
           </button>
         </div>
       </div>
-    </Dialog>
+    </NoticeDialog>
   );
 }

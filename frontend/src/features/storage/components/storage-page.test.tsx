@@ -4,7 +4,7 @@ import type { StorageOne } from '../api/storage';
 import { reloadPage } from '../../../lib/page-reload';
 import { build } from '../../../testing/build';
 import { openFarmerScreen, readSelectedFarm, withSelectedFarm } from '../../../testing/selected-farm';
-import { chartOn } from '../../../testing/charts';
+import { chartOn, expectMilkingMarkers, SEVEN_TEMPERATURES_VAT_SHOWN } from '../../../testing/charts';
 
 vi.mock('../../../lib/page-reload', () => ({ reloadPage: vi.fn() }));
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
@@ -96,22 +96,11 @@ describe('/dts/storage/{activity_id}/alert/{alert_id} (farmer §2.7)', () => {
       chart.data.datasets.filter((d) => !(d as { reference?: boolean }).reference).map((d) => [d.label, (d as { hidden?: boolean }).hidden ?? false]);
     expect([...shown(volume), ...shown(temperatures)]).toEqual([
       ['Milk Volume', false],
-      ['Vat', false],
-      ['Inlet', true],
-      ['Plate', true],
-      ['Ambient', true],
-      ['CIP', true],
-      ['Milk In', true],
-      ['Water In', true],
+      ...SEVEN_TEMPERATURES_VAT_SHOWN,
     ]);
     expect(temperatures.data.datasets.find((d) => d.label === 'Milk In')?.data).toEqual([{ x: Date.parse('2026-03-09T20:00:00.000Z'), y: 33.4 }]);
     // som counts as milking: one start at 18:00, one end at 19:00.
-    for (const chart of [volume, temperatures]) {
-      expect(chart.options.plugins?.markers?.lines?.map((m) => [m?.label, m?.at])).toEqual([
-        ['Milking start', Date.parse('2026-03-09T18:00:00.000Z')],
-        ['Milking end', Date.parse('2026-03-09T19:00:00.000Z')],
-      ]);
-    }
+    expectMilkingMarkers([volume, temperatures], '2026-03-09T18:00:00.000Z', '2026-03-09T19:00:00.000Z');
   });
 
   it('without an alert: no red box, and alert_id is sent empty', async () => {

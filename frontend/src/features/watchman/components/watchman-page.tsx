@@ -6,7 +6,7 @@ import { WATCHMAN_DEFAULTS } from '@shared/constants';
 import type { WatchmanCase, WatchmanRun } from '@shared/watchman/records';
 import { camelOf, checkWatchmanForm, WATCHMAN_LABELS, WATCHMAN_NUMBER_KEYS, WATCHMAN_SWITCHES, type WatchmanSettings } from '@shared/watchman/settings';
 import { AuditList } from '../../../components/audit-list';
-import { Dialog } from '../../../components/dialog';
+import { NoticeDialog } from '../../../components/dialog';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { paths } from '../../../config/paths';
 import { errorTextOf } from '../../../lib/api-error';
@@ -230,9 +230,9 @@ function SettingsTab() {
         </div>
       </form>
       {result && (
-        <Dialog title={result} onDismiss={() => setResult(undefined)} actions={<button type="button" className="button button--primary" data-autofocus onClick={() => setResult(undefined)}>OK</button>}>
+        <NoticeDialog title={result} onClose={() => setResult(undefined)} closeLabel="OK">
           <p>{result === 'Success' ? 'The Watchman settings were saved.' : 'The Watchman settings were not saved.'}</p>
-        </Dialog>
+        </NoticeDialog>
       )}
     </div>
   );
