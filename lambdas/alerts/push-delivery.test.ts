@@ -5,7 +5,8 @@ import type { User } from '../../shared/entities/user';
 import type { Delivery, StoredNotification } from '../ports/alerts';
 import type { PushResult, StoredPushSubscription } from '../ports/push';
 import { createLogger } from '../lib/logger';
-import { makeNotifier, type NotifierDeps } from './notifier';
+import { makeNotifier } from './notifier';
+import type { NotifierDeps } from './notifier-deps';
 import { PUSH_ATTEMPTS_BEFORE_TEXT } from './push-delivery';
 
 /**
