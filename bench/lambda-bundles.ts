@@ -10,30 +10,37 @@
  * holds once for every function and is not in the bundle's size.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { HANDLER_BUNDLING } from '../cdk/lib/constructs/vat-man-function';
+import { createVatManApp } from '../cdk/lib/app';
+import { HANDLER_BUNDLING, VatManFunction } from '../cdk/lib/constructs/vat-man-function';
 import { installedPowertoolsVersion, POWERTOOLS_LAYER_MODULES } from '../cdk/lib/constructs/powertools-layer';
-import { apiHandlerEntry, functionEntry, REPO_ROOT, triggerEntry } from '../cdk/lib/paths';
-import { ENDPOINTS } from '../shared/api/endpoints';
+import { REPO_ROOT } from '../cdk/lib/paths';
 
 /** The Lambda size and start-up targets. */
 const MAX_BUNDLE_BYTES = 300_000;
 const MAX_INIT_MS = 100;
 const IMPORTS = 3;
 
-/** The functions the stack deploys (cdk/lib/constructs: api, alert-engine, dairy-link, telemetry, watchman, and the Cognito triggers). */
-export const handlerEntries = (): { name: string; entry: string }[] => [
-  ...[...new Set(ENDPOINTS.map((e) => e.handler))].map((h) => ({ name: `api/${h}`, entry: apiHandlerEntry(h) })),
-  ...['custom-message', 'post-confirmation', 'pre-sign-up', 'pre-token-generation'].map((t) => ({ name: `triggers/${t}`, entry: triggerEntry(t) })),
-  { name: 'alerts/sweep-handler', entry: join(REPO_ROOT, 'lambdas', 'alerts', 'sweep-handler.ts') },
-  { name: 'alerts/device-reply-handler', entry: join(REPO_ROOT, 'lambdas', 'alerts', 'device-reply-handler.ts') },
-  { name: 'dairy/sync-handler', entry: join(REPO_ROOT, 'lambdas', 'dairy', 'sync-handler.ts') },
-  { name: 'ingest/handler', entry: functionEntry('ingest') },
-  { name: 'watchman/handler', entry: functionEntry('watchman') },
-  { name: 'live/handler', entry: join(REPO_ROOT, 'lambdas', 'live', 'handler.ts') },
-];
+/**
+ * The functions the stack deploys, found in the stack itself (every VatManFunction the CDK app
+ * builds, asset bundling skipped), so a function added to cdk is measured without a list to keep.
+ * Named by their entry under lambdas/ (api/<handler>, triggers/<name>, installer/reconcile-handler, …).
+ */
+export const handlerEntries = (): { name: string; entry: string }[] => {
+  const outdir = mkdtempSync(join(tmpdir(), 'vat-man-bench-cdk-'));
+  try {
+    // A stand-in reCAPTCHA site key: the app refuses a reCAPTCHA bot-check without one (it is public in AWS too).
+    const { stack } = createVatManApp({ outdir, context: { 'aws:cdk:bundling-stacks': [], recaptchaSiteKey: 'bench-site-key' } });
+    const entries = new Set(stack.node.findAll().flatMap((c) => (c instanceof VatManFunction ? [c.entry] : [])));
+    const lambdas = join(REPO_ROOT, 'lambdas');
+    return [...entries].sort().map((entry) => ({ name: relative(lambdas, entry).replace(/\.ts$/, ''), entry }));
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+};
 
 /** Loads the bundle in a fresh process and prints how long the load took, then how long its first-use load took. */
 const IMPORT_TIMER = `const t = performance.now(); const m = require(process.argv[1]); const init = performance.now() - t; const u = performance.now(); Promise.resolve(m.handler.ready?.()).then(() => process.stdout.write(init + ' ' + (performance.now() - u)));`;
@@ -102,8 +109,10 @@ export const benchLambdaBundles = async (): Promise<void> => {
   );
   let over = 0;
   const layerSizes = new Map<string, number>();
-  for (const { name, entry } of handlerEntries()) {
-    const outfile = join(outDir, `${name.replace('/', '--')}.cjs`);
+  const functions = handlerEntries();
+  console.log(`  ${functions.length} function entries found in the CDK stack`);
+  for (const { name, entry } of functions) {
+    const outfile = join(outDir, `${name.replaceAll('/', '--')}.cjs`);
     const { metafile } = await build({
       entryPoints: [entry],
       metafile: true,

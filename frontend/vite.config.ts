@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { routeBudgets } from './build/route-budget.ts';
-import { DASHBOARD_FIRST_LOAD_MODULES, DASHBOARD_SCREEN_MODULES, ROUTE_BUDGETS } from './build/route-budgets.ts';
+import { COMPLIANCE_FIRST_LOAD_MODULES, DASHBOARD_FIRST_LOAD_MODULES, DASHBOARD_SCREEN_MODULES, DEVICES_FIRST_LOAD_MODULES, LOGIN_FIRST_LOAD_MODULES, ROUTE_BUDGETS } from './build/route-budgets.ts';
 import { serviceWorker } from './build/service-worker.ts';
 import { firstScreenGroup } from './build/first-screen-chunk.ts';
 import { firstScreenPreload } from './build/module-preload.ts';
@@ -21,10 +21,17 @@ export default defineConfig({
     // The routes' first screens within their budgets (build/route-budgets.ts); chart.js loads after.
     routeBudgets(ROUTE_BUDGETS),
     // The milk dashboard's code, start-up's early calls' and Amplify's session (lib/auth-session.ts,
-    // which the early calls need for the token) download beside the entry when the page opens there.
-    // Not on every page: on the sign-in page Amplify loads after the first paint, outside its
-    // initial JavaScript (the route budget's count); preloaded, it would be 23 kB of it.
-    firstScreenPreload([{ path: '/dts/dashboard', modules: DASHBOARD_FIRST_LOAD_MODULES }]),
+    // which the early calls need for the token) download beside the entry when the page opens there;
+    // so do the compliance screen's and the device list's at theirs, and the sign-in form's at
+    // /dts/login (otherwise each waits for the entry to run and the router to ask: a second round
+    // trip before the first paint). On the sign-in page Amplify loads after the first paint,
+    // outside its initial JavaScript (the route budget's count); preloaded, it would be 23 kB of it.
+    firstScreenPreload([
+      { path: '/dts/dashboard', modules: DASHBOARD_FIRST_LOAD_MODULES },
+      { path: '/dts/compliance', modules: COMPLIANCE_FIRST_LOAD_MODULES },
+      { path: '/dts/devices', modules: DEVICES_FIRST_LOAD_MODULES },
+      { path: '/dts/login', modules: LOGIN_FIRST_LOAD_MODULES },
+    ]),
     // The offline app: sw.js caches the shell and the dashboard's last answers.
     serviceWorker(),
     // `npm run dev:web` only: the API and config.json of a running `npm start`.

@@ -31,6 +31,26 @@ export const DASHBOARD_SCREEN_MODULES: readonly string[] = [
  */
 export const DASHBOARD_FIRST_LOAD_MODULES: readonly string[] = [...DASHBOARD_SCREEN_MODULES, here('src/features/shell/api/early-calls.ts'), here('src/lib/amplify-session.ts')];
 
+/** The sign-in page's screen, preloaded at /dts/login (Amplify still loads after the first paint). */
+export const LOGIN_FIRST_LOAD_MODULES: readonly string[] = [here('src/features/auth/components/login-page.tsx')];
+
+/** A first load at /dts/compliance: the farmer shell, the farm's tabs, the compliance screen, the early calls and Amplify's session. */
+export const COMPLIANCE_FIRST_LOAD_MODULES: readonly string[] = [
+  here('src/features/shell/components/farmer-shell.tsx'),
+  here('src/features/shell/components/farm-tabs.tsx'),
+  here('src/features/compliance/components/compliance-page.tsx'),
+  here('src/features/shell/api/early-calls.ts'),
+  here('src/lib/amplify-session.ts'),
+];
+
+/** A first load at /dts/devices (operators): the shell, the device list, the early calls (the list among them) and Amplify's session. */
+export const DEVICES_FIRST_LOAD_MODULES: readonly string[] = [
+  here('src/features/shell/components/farmer-shell.tsx'),
+  here('src/features/devices/components/device-list-page.tsx'),
+  here('src/features/shell/api/early-calls.ts'),
+  here('src/lib/amplify-session.ts'),
+];
+
 export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   {
     route: '/dts/dashboard',

@@ -141,6 +141,11 @@ server.once('error', (err) => {
   process.send?.({ error: err.message });
   process.exit(1);
 });
+// The SDK keeps its sockets open between calls with no idle limit of its own; Node's server closes
+// an idle one after 5 s, and a call sent on it as it closes fails with 'socket hang up' (the
+// ingest's writes under load, before the SDK's retry). DynamoDB keeps idle connections far longer.
+server.keepAliveTimeout = 120_000;
+server.headersTimeout = 121_000;
 server.listen(Number(portArg), '127.0.0.1', () => process.send?.('ready'));
 const stop = () => server.close(() => process.exit(0));
 process.on('disconnect', stop);

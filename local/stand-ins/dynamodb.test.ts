@@ -63,3 +63,27 @@ describe('the write-throttling switch (fault injection)', () => {
     raw.destroy();
   });
 });
+
+describe('idle connections', () => {
+  it("keeps a kept-alive connection open past Node's 5 s default, so a call sent on it as the server drops it cannot fail with 'socket hang up'", async () => {
+    const { Agent, request } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = () =>
+      new Promise<{ status: number; socket: import('node:net').Socket }>((resolve, reject) => {
+        const req = request(`${dynamo.endpoint}/`, { method: 'POST', agent, headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables', authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket as import('node:net').Socket }));
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+    const first = await call();
+    let closed = false;
+    first.socket.once('close', () => (closed = true));
+    await new Promise((r) => setTimeout(r, 6_500));
+    expect(closed).toBe(false);
+    const second = await call();
+    expect(second.socket).toBe(first.socket);
+    agent.destroy();
+  }, 30_000);
+});

@@ -1,6 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
+import { API_LOAD_RATE, API_RATE_PER_IP, API_THROTTLE } from '../../shared/api/throttle';
+import { tokenBucket } from '../../local/stand-ins/api-gateway';
 import { createVatManApp } from '../../cdk/lib/app';
 import { EDGE_WEB_ACL_PARAMETER } from '../../cdk/lib/vat-man-stack';
 import { ENDPOINTS } from '../../shared/api/endpoints';
@@ -120,6 +121,33 @@ describe('API routes', () => {
     });
     const stage = Object.values(stages)[0] as { Properties: { AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [string] } } } };
     expect(facts.resources[stage.Properties.AccessLogSettings.DestinationArn['Fn::GetAtt'][0]]?.Type).toBe('AWS::Logs::LogGroup');
+  });
+
+  it("lets the load run's reads through the stage throttle: 200 a second for 5 minutes, in clumps of 40 (autocannon's connections), none refused", () => {
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { ApiId: { Ref: facts.apiId } } }))[0] as {
+      Properties: { DefaultRouteSettings: { ThrottlingRateLimit: number; ThrottlingBurstLimit: number } };
+    };
+    const { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit } = stage.Properties.DefaultRouteSettings;
+    expect(API_LOAD_RATE).toBe(200);
+    // API Gateway's token bucket with the deployed values, driven by a fake clock.
+    let t = 0;
+    const allow = tokenBucket({ rateLimit, burstLimit }, () => t);
+    const clump = 40;
+    let refused = 0;
+    for (let sent = 0; sent < API_LOAD_RATE * 300; sent += clump) {
+      t = (sent / API_LOAD_RATE) * 1000;
+      for (let k = 0; k < clump; k += 1) if (!allow()) refused += 1;
+    }
+    expect(refused).toBe(0);
+    // The stage still stops a runaway client: twice the load rate, sustained, is refused in part.
+    t = 0;
+    const flood = tokenBucket({ rateLimit, burstLimit }, () => t);
+    let passed = 0;
+    for (let k = 0; k < API_LOAD_RATE * 2 * 60; k += 1) {
+      t = (k / (API_LOAD_RATE * 2)) * 1000;
+      if (flood()) passed += 1;
+    }
+    expect(passed).toBeLessThan(API_LOAD_RATE * 2 * 60);
   });
 });
 

@@ -104,9 +104,12 @@ export class VatManFunction extends Construct implements IGrantable {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
+  /** The TypeScript entry it bundles: `npm run bench` measures the bundle of every function found in the stack by this. */
+  readonly entry: string;
 
   constructor(scope: Construct, id: string, props: VatManFunctionProps) {
     super(scope, id);
+    this.entry = props.entry;
 
     this.logGroup = new LogGroup(this, 'LogGroup', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,

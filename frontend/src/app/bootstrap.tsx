@@ -55,7 +55,7 @@ export const startApp = async (container: HTMLElement, fetchFn: typeof fetch = f
     void configureAuth(config);
     const apiClient = createApiClient({ apiUrl: config.apiUrl, getAccessToken, fetch: fetchFn });
     if (first.shell) preconnect(config.apiUrl);
-    if (shellCalls) earlyCallsStarting(shellCalls.then((m) => m.startShellCalls(apiClient, first.dashboard)));
+    if (shellCalls) earlyCallsStarting(shellCalls.then((m) => m.startShellCalls(apiClient, first)));
     // Screens read the config through webConfigQuery: the loaded one, not a second fetch.
     const queryClient = createQueryClient();
     queryClient.setQueryData(webConfigQuery.queryKey, config);

@@ -17,6 +17,7 @@ const screen =
 /** Route ids start-up looks for (app/bootstrap.tsx: the shell's early API calls). */
 export const FARMER_SHELL_ROUTE = 'farmer-shell';
 export const MILK_DASHBOARD_ROUTE = 'milk-dashboard';
+export const DEVICE_LIST_ROUTE = 'device-list';
 
 /**
  * The route table: one line per screen, patterns from src/config/paths.ts (which lists every
@@ -83,7 +84,7 @@ export const screens: RouteObject[] = [
       { path: paths.installerHelp.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/installer/components/install-help-page'), (m) => m.InstallHelpPage) },
       { path: paths.fleet.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/fleet/components/fleet-page'), (m) => m.FleetPage) },
       { path: paths.fleetIngest.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/fleet/components/ingest-problems-page'), (m) => m.IngestProblemsPage) },
-      { path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
+      { id: DEVICE_LIST_ROUTE, path: paths.devices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-list-page'), (m) => m.DeviceListPage) },
       { path: paths.virtualDevices.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/virtual-devices-page'), (m) => m.VirtualDevicesPage) },
       { path: paths.device.pattern, handle: FARM_OPTIONAL, lazy: screen(() => import('../features/devices/components/device-page'), (m) => m.DevicePage) },
       // The milk pages, under the farm tab bar.

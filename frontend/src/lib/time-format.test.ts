@@ -133,3 +133,54 @@ describe('niceTimeTicks on the farm clock', () => {
     expect(niceTimeTicks(5, 5, AKL)).toEqual([5]);
   });
 });
+
+describe('the wall clock read an hour of UTC at a time', () => {
+  /** Intl's own reading of the instant, as every call made it before. */
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  const intlClock = (instant: number, timeZone: string) => {
+    let f = formats.get(timeZone);
+    if (!f) {
+      f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+      formats.set(timeZone, f);
+    }
+    const parts = f.formatToParts(new Date(instant));
+    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    return [get('year'), get('month'), get('day'), get('hour') % 24, get('minute'), get('second')];
+  };
+  const ours = (instant: number, timeZone: string) => {
+    const w = wallClock(instant, timeZone);
+    return [w.year, w.month, w.day, w.hour, w.minute, w.second];
+  };
+  const HOUR = 3_600_000;
+
+  it('reads what Intl reads around every daylight-saving change of a year, half-hour and 45-minute zones included', () => {
+    const zones = [AKL, 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Europe/London', 'Asia/Kathmandu'];
+    const start = at('2026-01-01T00:00:00Z');
+    const offset = (t: number, zone: string) => {
+      const [y, mo, d, h, mi, s] = intlClock(t, zone) as [number, number, number, number, number, number];
+      return Date.UTC(y, mo - 1, d, h, mi, s) - t;
+    };
+    const wrong: string[] = [];
+    let changes = 0;
+    for (const zone of zones) {
+      for (let day = start; day < start + 365 * 24 * HOUR; day += 24 * HOUR) {
+        // A day whose clock changed: every 4 min 13 s through it; other days, every 5 h 13 min.
+        const changed = offset(day, zone) !== offset(day + 24 * HOUR, zone);
+        if (changed) changes += 1;
+        const step = changed ? 4 * 60_000 + 13_000 : 5 * HOUR + 13 * 60_000;
+        for (let t = day; t < day + 24 * HOUR; t += step) if (ours(t, zone).join() !== intlClock(t, zone).join()) wrong.push(`${zone} ${new Date(t).toISOString()}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Auckland, Lord Howe, Chatham, St John's and London change twice; Kathmandu never.
+    expect(changes).toBe(10);
+  });
+
+  it('reads an hour in which the clock changes instant by instant (Monrovia left -0:44:30 at 00:44:30 UTC on 7 Jan 1972)', () => {
+    const wrong: string[] = [];
+    for (let t = at('1972-01-06T23:30:00Z'); t < at('1972-01-07T02:00:00Z'); t += 17_000) {
+      if (ours(t, 'Africa/Monrovia').join() !== intlClock(t, 'Africa/Monrovia').join()) wrong.push(new Date(t).toISOString());
+    }
+    expect(wrong).toEqual([]);
+  });
+});

@@ -57,8 +57,8 @@ const partsFormat = (timeZone: string | undefined): Intl.DateTimeFormat => {
   return f;
 };
 
-/** The wall clock of `timeZone` at an instant. */
-export const wallClock = (instant: number, timeZone: string | undefined): WallClock => {
+/** The wall clock of `timeZone` at an instant, read from Intl. */
+const readWallClock = (instant: number, timeZone: string | undefined): WallClock => {
   const parts = partsFormat(timeZone).formatToParts(new Date(instant));
   const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const year = get('year');
@@ -67,10 +67,39 @@ export const wallClock = (instant: number, timeZone: string | undefined): WallCl
   return { year, month, day, hour: get('hour') % 24, minute: get('minute'), second: get('second'), weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay() };
 };
 
-/** How far `timeZone`'s clock is ahead of UTC at an instant, in ms. */
-const offsetAt = (instant: number, timeZone: string | undefined): number => {
-  const w = wallClock(instant, timeZone);
+const readOffset = (instant: number, timeZone: string | undefined): number => {
+  const w = readWallClock(instant, timeZone);
   return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(instant / 1000) * 1000;
+};
+
+const HOUR = 60 * MINUTE;
+/** The zone's offset through each hour of UTC already read: null where its clock changes inside the hour. */
+const hourOffsets = new Map<string, number | null>();
+
+/**
+ * How far `timeZone`'s clock is ahead of UTC at an instant, in ms. Intl's formatToParts costs a
+ * phone's main thread a few tenths of a millisecond a call, and a page of times (the compliance
+ * season, a device list) made three a time: the offset is read once for each hour of UTC at its
+ * two ends, and where they agree (the clock did not change inside it) every instant of the hour
+ * has it; an hour in which it changes is read instant by instant, as before.
+ */
+const offsetAt = (instant: number, timeZone: string | undefined): number => {
+  const start = Math.floor(instant / HOUR) * HOUR;
+  const key = `${timeZone ?? ''}|${start}`;
+  let offset = hourOffsets.get(key);
+  if (offset === undefined) {
+    const first = readOffset(start, timeZone);
+    offset = first === readOffset(start + HOUR - 1000, timeZone) ? first : null;
+    if (hourOffsets.size >= 100_000) hourOffsets.clear();
+    hourOffsets.set(key, offset);
+  }
+  return offset ?? readOffset(instant, timeZone);
+};
+
+/** The wall clock of `timeZone` at an instant: UTC's shifted by the zone's offset then. */
+export const wallClock = (instant: number, timeZone: string | undefined): WallClock => {
+  const d = new Date(Math.floor(instant / 1000) * 1000 + offsetAt(instant, timeZone));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), weekday: d.getUTCDay() };
 };
 
 /**
@@ -87,22 +116,42 @@ export const instantAt = (timeZone: string | undefined, year: number, month: num
   return fits.length > 0 ? Math.min(...fits) : asUtc - before;
 };
 
-/** The browser's own zone (an adviser's may not be the farm's). */
-export const browserZone = (): string | undefined => Intl.DateTimeFormat().resolvedOptions().timeZone;
+let browserFormat: Intl.DateTimeFormat | undefined;
+/** The browser's own zone (an adviser's may not be the farm's), from one formatter made at the first call: making one a time cost more than the time's text. */
+export const browserZone = (): string | undefined => (browserFormat ??= new Intl.DateTimeFormat()).resolvedOptions().timeZone;
 
 /** Locales whose short names are words (NZDT, AEST, GMT, BST) rather than 'GMT+13'. */
 const NAME_LOCALES = ['en-NZ', 'en-AU', 'en-GB', 'en-US', 'en-IE', 'en-CA', 'en-ZA', 'en-IN'] as const;
 
 /** The zone's short name at an instant ('NZDT', 'AEST', 'BST'), 'GMT+13' style where no name exists. */
+const zoneNames = new Map<string, string>();
+const nameFormats = new Map<string, Intl.DateTimeFormat>();
+const nameFormat = (locale: string, timeZone: string | undefined): Intl.DateTimeFormat => {
+  const key = `${locale}|${timeZone ?? ''}`;
+  let f = nameFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { ...(timeZone ? { timeZone } : {}), timeZoneName: 'short' });
+    nameFormats.set(key, f);
+  }
+  return f;
+};
 export const zoneShortName = (instant: number, timeZone: string | undefined): string => {
+  // A zone's name follows its offset (NZST, NZDT); the year is in the key for a zone renamed at a change of rules.
+  const key = `${timeZone ?? ''}|${offsetAt(instant, timeZone)}|${new Date(instant).getUTCFullYear()}`;
+  const known = zoneNames.get(key);
+  if (known !== undefined) return known;
+  let found: string | undefined;
   let fallback = '';
   for (const locale of NAME_LOCALES) {
-    const name =
-      new Intl.DateTimeFormat(locale, { ...(timeZone ? { timeZone } : {}), timeZoneName: 'short' }).formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? '';
-    if (name && !/^(GMT|UTC)[+-−]/.test(name)) return name;
+    const name = nameFormat(locale, timeZone).formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    if (name && !/^(GMT|UTC)[+-−]/.test(name)) {
+      found = name;
+      break;
+    }
     fallback ||= name;
   }
-  return fallback;
+  zoneNames.set(key, found ?? fallback);
+  return found ?? fallback;
 };
 
 /** ' NZDT' when the browser's clock reads another time than the farm's at that instant, else ''. */

@@ -3,6 +3,7 @@ import { CHART_POINT_CAP, RAW_ARCHIVE_DAYS } from '../../constants';
 import { auditPageSchema } from '../../entities/audit';
 import { deviceSchema } from '../../entities/device';
 import { access, contract } from '../contract';
+import * as startUp from './start-up';
 import { chartPointsField, idField, instantField, intField } from '../fields';
 import { detailPointSchema, vatSeriesSchema } from './farmer-activity';
 
@@ -148,7 +149,7 @@ const fleet = access.operator('Installer');
 const admin = access.admin();
 
 export const adminDeviceContracts = {
-  DEVICE_LIST: contract({ path: PATH, type: 'DEVICE_LIST', input: adminDeviceInputs.DEVICE_LIST, answer: z.array(deviceRowSchema), access: fleet }),
+  DEVICE_LIST: contract({ ...startUp.DEVICE_LIST, input: adminDeviceInputs.DEVICE_LIST, answer: z.array(deviceRowSchema), access: fleet }),
   DEVICE_EDIT: contract({ path: PATH, type: 'DEVICE_EDIT', input: adminDeviceInputs.DEVICE_EDIT, answer: deviceSchema, access: fleet }),
   DEVICE_LOAD_NAME: contract({
     path: PATH,

@@ -8,4 +8,6 @@ import type { ActionAddress } from '../contract';
  * (user.ts, farmer-activity.ts) are made from these addresses, so path and type are written once.
  */
 export const USER_ONE_GET_BY_TOKEN = { path: '/api/user', type: 'USER_ONE_GET_BY_TOKEN' } as const satisfies ActionAddress;
+/** The operators' device list (operator §2), asked at once when a first load opens /dts/devices. */
+export const DEVICE_LIST = { path: '/api/admin/device', type: 'DEVICE_LIST' } as const satisfies ActionAddress;
 export const FARMER_DASHBOARD_LAST = { path: '/api/farmer/activity', type: 'FARMER_DASHBOARD_LAST' } as const satisfies ActionAddress;

@@ -2,12 +2,14 @@ import { queryOptions } from '@tanstack/react-query';
 import { adminDeviceContracts as c, type SeriesAnswer } from '@shared/api/actions/admin-device';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../../../lib/api-client';
+import { takeEarly } from '../../../lib/early-call';
 
 /** /api/admin/device (operator §7) as the fleet screens use it. */
 export const deviceListQuery = (client: ApiClient, isRetired: 1 | 2) =>
   queryOptions({
     queryKey: ['devices', 'list', isRetired],
-    queryFn: ({ signal }) => client.call(c.DEVICE_LIST, { isRetired }, { signal }),
+    // Sent early when the page opens here (features/shell/api/early-calls.ts): that answer is taken if fresh.
+    queryFn: ({ signal }) => takeEarly(client, c.DEVICE_LIST, { isRetired }, { signal }),
   });
 
 /** The gauges, refreshed like the dashboard (120 s). */

@@ -62,6 +62,25 @@ describe('/dts/devices (operator §2 device list)', () => {
     expect(screen.getByText('receiving data while retired')).toBeDefined();
   });
 
+  it('shows a national fleet 50 rows at a time, searched and sorted whole, back to page 1 on a new search', async () => {
+    const fleet = Array.from({ length: 60 }, (_, i) => row(`vm-${String(i).padStart(3, '0')}`));
+    const { user } = await open(fleet);
+    const pager = () => screen.getByRole('navigation', { name: 'Devices pages' });
+    expect(names()).toEqual(fleet.slice(0, 50).map((d) => d.name));
+    expect(within(pager()).getByText('Page 1 of 2')).toBeDefined();
+    await user.click(within(pager()).getByRole('button', { name: 'Next' }));
+    expect(names()).toEqual(fleet.slice(50).map((d) => d.name));
+    // Sorting orders the whole fleet, not the page, and shows its first page: the last device comes first.
+    await user.click(screen.getByRole('button', { name: 'Name' }));
+    expect(names()[0]).toBe('vm-059');
+    expect(within(pager()).getByText('Page 1 of 2')).toBeDefined();
+    await user.click(within(pager()).getByRole('button', { name: 'Next' }));
+    expect(names().at(-1)).toBe('vm-000');
+    await user.type(screen.getByRole('searchbox', { name: 'Search devices' }), '05');
+    expect(names()).toEqual(['vm-059', 'vm-058', 'vm-057', 'vm-056', 'vm-055', 'vm-054', 'vm-053', 'vm-052', 'vm-051', 'vm-050', 'vm-005']);
+    expect(screen.queryByRole('navigation', { name: 'Devices pages' })).toBeNull();
+  }, 60_000);
+
   it("loads names from the registry and says what it found", async () => {
     const { user, api } = await open([row('vm-a')]);
     await user.click(screen.getByRole('button', { name: 'Load name from Particle' }));

@@ -11,7 +11,8 @@ import { formatTemperature } from '../../../lib/format';
 import { formatWhen } from '../../../lib/time-format';
 import { ApiError } from '../../../lib/api-error';
 import { deviceAuditQuery, deviceListQuery, loadNames, setDeviceStatus } from '../api/devices';
-import { farmLabel, levelBarOf, searchDevices, sortDevices, tempBarOf, type SortKey } from '../utils/fleet';
+import { devicePageCount, devicePageOf, farmLabel, levelBarOf, searchDevices, sortDevices, tempBarOf, type SortKey } from '../utils/fleet';
+import { PageNav } from '../../../components/page-nav';
 import { ValueBar } from './value-bar';
 import './devices.css';
 
@@ -37,6 +38,8 @@ export function DeviceListPage() {
   // ?search= (the fleet overview's and the operator search's links) fills the box.
   const [search, setSearch] = useUrlText('search');
   const [sort, setSort] = useState<{ key: SortKey; direction: 'ascending' | 'descending' }>({ key: 'name', direction: 'ascending' });
+  // Back to page 1 whenever the rows change order or membership (a new search, sort or list).
+  const [paging, setPaging] = useState({ page: 1, of: '' });
   const list = useQuery(deviceListQuery(client, retired));
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['devices', 'list'] }), queryClient.invalidateQueries({ queryKey: ['devices', 'audit'] })]);
   const toggle = useMutation({ mutationFn: (d: DeviceRow) => setDeviceStatus(client, d._id, d.status === 1 ? 2 : 1), onSuccess: refresh });
@@ -50,6 +53,10 @@ export function DeviceListPage() {
 
   const rows = useMemo(() => sortDevices(searchDevices(list.data ?? [], search, Date.now()), sort.key, sort.direction), [list.data, search, sort]);
   const sortBy = (key: SortKey) => setSort((s) => ({ key, direction: s.key === key && s.direction === 'ascending' ? 'descending' : 'ascending' }));
+  const shownOf = `${retired} ${search} ${sort.key} ${sort.direction}`;
+  const pages = devicePageCount(rows.length);
+  const page = paging.of === shownOf ? Math.min(paging.page, pages) : 1;
+  const shown = devicePageOf(rows, page);
 
   return (
     <section className="devices">
@@ -87,7 +94,7 @@ export function DeviceListPage() {
               </tr>
             </thead>
             <tbody>
-              {rows.map((d) => (
+              {shown.map((d) => (
                 <DeviceLine key={d._id} device={d} onToggle={() => toggle.mutate(d)} busy={toggle.isPending && toggle.variables?._id === d._id} />
               ))}
             </tbody>
@@ -95,6 +102,7 @@ export function DeviceListPage() {
           {rows.length === 0 && <p className="page__note">No devices match.</p>}
         </div>
       )}
+      {list.data && pages > 1 && <PageNav className="devices__pages" label="Devices pages" page={page} pages={pages} onPage={(p) => setPaging({ page: p, of: shownOf })} />}
       <DeviceAudit />
     </section>
   );
