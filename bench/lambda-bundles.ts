@@ -155,7 +155,11 @@ export const benchLambdaBundles = async (): Promise<void> => {
     );
   }
   rmSync(outDir, { recursive: true, force: true });
-  const layerKb = [...layerSizes.entries()].sort(([, a], [, b]) => a - b).map(([imports, b]) => `${layerPackages(imports.split(' '))} ${(b / 1000).toFixed(1)} KB`);
+  // One figure (or range) per set of packages: the middlewares a function imports vary it a little.
+  const byPackages = new Map<string, number[]>();
+  for (const [imports, b] of layerSizes) byPackages.set(layerPackages(imports.split(' ')), [...(byPackages.get(layerPackages(imports.split(' '))) ?? []), b]);
+  const kb = (b: number) => (b / 1000).toFixed(1);
+  const layerKb = [...byPackages.entries()].map(([pkgs, bs]) => `${pkgs} ${Math.min(...bs) === Math.max(...bs) ? kb(Math.min(...bs)) : `${kb(Math.min(...bs))}-${kb(Math.max(...bs))}`} KB`);
   console.log(`  Powertools layer, not in the sizes above (held once, in /opt/nodejs): the code the functions load from it, minified as esbuild would bundle it: ${layerKb.join('; ')}`);
   console.log(`  ${over === 0 ? 'every bundle within both targets' : `${over} over a target`} (${basename(outDir)} removed)`);
 };
