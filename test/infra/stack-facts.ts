@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { expect } from 'vitest';
-import { onlyResourceId } from './synth';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { onlyResourceId, synthVatMan, type Synthesized } from './synth';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
@@ -57,3 +57,31 @@ export const stackFacts = (template: Template) => {
   return { resources, userPoolId, clientId, apiId, issuerParts, issuer, distributionId, distributionConfig, apiBehaviour, routeFunctionId, originSecretReference };
 };
 export type StackFacts = ReturnType<typeof stackFacts>;
+
+/**
+ * The prod stack synthesized once for a test file (its beforeAll) and removed after (its afterAll),
+ * with its facts. Read `synth`, `template` and `facts` inside hooks and tests only.
+ */
+export const mainStackForFile = () => {
+  let state: { synth: Synthesized; facts: StackFacts } | undefined;
+  beforeAll(() => {
+    const synth = synthVatMan({ stage: 'prod' });
+    state = { synth, facts: stackFacts(synth.template) };
+  });
+  afterAll(() => state?.synth.cleanup());
+  const started = () => {
+    if (!state) throw new Error('the stack is not synthesized yet (read it inside a hook or test)');
+    return state;
+  };
+  return {
+    get synth() {
+      return started().synth;
+    },
+    get template() {
+      return started().synth.template;
+    },
+    get facts() {
+      return started().facts;
+    },
+  };
+};

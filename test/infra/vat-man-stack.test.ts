@@ -1,35 +1,26 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
 import { SPA_FALLBACK_FUNCTION, spaFallbackUri } from '../../cdk/lib/spa-fallback';
 import { DEFAULT_CONTACTS, parseWebConfig } from '../../shared/config';
 import { TABLES } from '../../shared/data/tables';
 import { OPERATOR_GROUPS } from '../../shared/roles';
-import { stackFacts, type StackFacts } from './stack-facts';
-import { functionEnv, lambdaFunctions, nagViolations, onlyResourceId, synthVatMan, TEST_RECAPTCHA_SITE_KEY, type Synthesized } from './synth';
+import { mainStackForFile } from './stack-facts';
+import { functionEnv, lambdaFunctions, nagViolations, onlyResourceId, TEST_RECAPTCHA_SITE_KEY } from './synth';
 
 /** The main stack's tables, user pool, topics, web hosting and outputs (its API: vat-man-stack-api.test.ts). */
-let synth: Synthesized;
-let template: Template;
-let facts: StackFacts;
-
-beforeAll(() => {
-  synth = synthVatMan({ stage: 'prod' });
-  template = synth.template;
-  facts = stackFacts(template);
-});
-afterAll(() => synth.cleanup());
+const stack = mainStackForFile();
 
 describe('data', () => {
   it('has one on-demand table with point-in-time recovery per entry of shared/data/tables.ts', () => {
-    template.resourceCountIs('AWS::DynamoDB::GlobalTable', TABLES.length);
+    stack.template.resourceCountIs('AWS::DynamoDB::GlobalTable', TABLES.length);
     // The ingest binds every table: its environment names them all.
-    const ingestId = Object.keys(lambdaFunctions(template)).find((id) => id.startsWith('TelemetryIngest')) as string;
-    const env = functionEnv(template, ingestId);
+    const ingestId = Object.keys(lambdaFunctions(stack.template)).find((id) => id.startsWith('TelemetryIngest')) as string;
+    const env = functionEnv(stack.template, ingestId);
     for (const table of TABLES) {
       const tableId = (env[table.envVar] as { Ref: string }).Ref;
-      const props = facts.resources[tableId]?.Properties ?? {};
+      const props = stack.facts.resources[tableId]?.Properties ?? {};
       expect(props).toMatchObject({
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: [
@@ -49,7 +40,7 @@ describe('data', () => {
   });
 
   it('retains tables in prod and protects them from deletion', () => {
-    for (const table of Object.values(template.findResources('AWS::DynamoDB::GlobalTable'))) {
+    for (const table of Object.values(stack.template.findResources('AWS::DynamoDB::GlobalTable'))) {
       expect(table).toMatchObject({
         DeletionPolicy: 'Retain',
         Properties: { Replicas: [expect.objectContaining({ DeletionProtectionEnabled: true })] },
@@ -60,7 +51,7 @@ describe('data', () => {
 
 describe('auth', () => {
   it('lets people sign up and sign in by email with a strong password', () => {
-    template.hasResourceProperties('AWS::Cognito::UserPool', {
+    stack.template.hasResourceProperties('AWS::Cognito::UserPool', {
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
       UsernameAttributes: ['email'],
       AutoVerifiedAttributes: [],
@@ -80,42 +71,42 @@ describe('auth', () => {
   });
 
   it('has MFA OPTIONAL by authenticator app only, and a version 2 pre-token-generation trigger that may read users of this pool alone', () => {
-    template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'OPTIONAL', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
-    const pool = facts.resources[facts.userPoolId]?.Properties as { LambdaConfig?: { PreTokenGenerationConfig?: { LambdaArn: { 'Fn::GetAtt': [string, string] }; LambdaVersion: string } } };
+    stack.template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'OPTIONAL', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
+    const pool = stack.facts.resources[stack.facts.userPoolId]?.Properties as { LambdaConfig?: { PreTokenGenerationConfig?: { LambdaArn: { 'Fn::GetAtt': [string, string] }; LambdaVersion: string } } };
     const config = pool.LambdaConfig?.PreTokenGenerationConfig;
     expect(config?.LambdaVersion).toBe('V2_0');
     const triggerId = config?.LambdaArn['Fn::GetAtt'][0] ?? '';
-    expect(facts.resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
-    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
-    const roleId = (facts.resources[triggerId]?.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    const policies = Object.values(facts.resources).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId));
+    expect(stack.facts.resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
+    stack.template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
+    const roleId = (stack.facts.resources[triggerId]?.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const policies = Object.values(stack.facts.resources).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(roleId));
     const statements = policies.flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement);
     expect(statements.filter((st) => JSON.stringify(st.Action).includes('cognito-idp'))).toEqual([
-      expect.objectContaining({ Action: 'cognito-idp:AdminGetUser', Resource: { 'Fn::GetAtt': [facts.userPoolId, 'Arn'] } }),
+      expect.objectContaining({ Action: 'cognito-idp:AdminGetUser', Resource: { 'Fn::GetAtt': [stack.facts.userPoolId, 'Arn'] } }),
     ]);
   });
 
   it('runs the bot-check in a pre-sign-up trigger, so a direct Cognito SignUp cannot skip it: reCAPTCHA, the secret read from SSM at run time', () => {
-    const pool = facts.resources[facts.userPoolId]?.Properties as { LambdaConfig?: { PreSignUp?: { 'Fn::GetAtt': [string, string] } } };
+    const pool = stack.facts.resources[stack.facts.userPoolId]?.Properties as { LambdaConfig?: { PreSignUp?: { 'Fn::GetAtt': [string, string] } } };
     const triggerId = pool.LambdaConfig?.PreSignUp?.['Fn::GetAtt'][0] ?? '';
-    expect(facts.resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
-    expect(functionEnv(template, triggerId)).toMatchObject({ BOT_CHECK: 'recaptcha', RECAPTCHA_SECRET_PARAMETER: '/vatman/recaptcha-secret' });
-    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
+    expect(stack.facts.resources[triggerId]?.Type).toBe('AWS::Lambda::Function');
+    expect(functionEnv(stack.template, triggerId)).toMatchObject({ BOT_CHECK: 'recaptcha', RECAPTCHA_SECRET_PARAMETER: '/vatman/recaptcha-secret' });
+    stack.template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] } });
   });
 
   it('has one group per operator role', () => {
-    template.resourceCountIs('AWS::Cognito::UserPoolGroup', OPERATOR_GROUPS.length);
+    stack.template.resourceCountIs('AWS::Cognito::UserPoolGroup', OPERATOR_GROUPS.length);
     for (const group of OPERATOR_GROUPS) {
-      template.hasResourceProperties('AWS::Cognito::UserPoolGroup', {
+      stack.template.hasResourceProperties('AWS::Cognito::UserPoolGroup', {
         GroupName: group,
-        UserPoolId: { Ref: facts.userPoolId },
+        UserPoolId: { Ref: stack.facts.userPoolId },
       });
     }
   });
 
   it('has a public web client with password and SRP sign-in', () => {
-    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      UserPoolId: { Ref: facts.userPoolId },
+    stack.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      UserPoolId: { Ref: stack.facts.userPoolId },
       GenerateSecret: false,
       ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH']),
     });
@@ -125,12 +116,12 @@ describe('auth', () => {
 describe('alerts', () => {
   it('holds no alert topic: each user’s alert email topic is made at run time, its policy refusing publishing without TLS (lambdas/adapters/sns/alert-email.test.ts)', () => {
     // Its topics: enquiries, and the operators' alarms (test/infra/operator-alarms.test.ts).
-    expect(Object.values(template.findResources('AWS::SNS::Topic')).map((t) => (t as { Properties: { DisplayName?: string } }).Properties.DisplayName).sort()).toEqual(['Vat-Man enquiries', 'Vat-Man operator alarms']);
+    expect(Object.values(stack.template.findResources('AWS::SNS::Topic')).map((t) => (t as { Properties: { DisplayName?: string } }).Properties.DisplayName).sort()).toEqual(['Vat-Man enquiries', 'Vat-Man operator alarms']);
   });
 
   it('mails enquiries to the sales address through the enquiry topic, which refuses publishing without TLS', () => {
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: DEFAULT_CONTACTS.salesEmail });
-    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+    stack.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: DEFAULT_CONTACTS.salesEmail });
+    stack.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
   });
@@ -138,8 +129,8 @@ describe('alerts', () => {
 
 describe('web', () => {
   it('sends a strict Content-Security-Policy and the security headers with every page (shared/web/security-headers.ts)', () => {
-    const policyId = onlyResourceId(template, 'AWS::CloudFront::ResponseHeadersPolicy');
-    const config = (facts.resources[policyId]?.Properties as { ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, Record<string, unknown>> } }).ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const policyId = onlyResourceId(stack.template, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const config = (stack.facts.resources[policyId]?.Properties as { ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Record<string, Record<string, unknown>> } }).ResponseHeadersPolicyConfig.SecurityHeadersConfig;
     const csp = JSON.stringify(config.ContentSecurityPolicy?.ContentSecurityPolicy);
     for (const directive of ["default-src 'self'", "script-src 'self' https://www.google.com/recaptcha/", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"]) expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-eval');
@@ -150,31 +141,31 @@ describe('web', () => {
     expect(csp).not.toContain('execute-api');
     expect(config.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true });
     expect(config.FrameOptions).toMatchObject({ FrameOption: 'DENY' });
-    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+    stack.template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: { DefaultCacheBehavior: { ResponseHeadersPolicyId: { Ref: policyId } } },
     });
   });
 
   it('serves a private bucket through CloudFront with origin access control and SPA fallback by a viewer-request function', () => {
-    const oacId = onlyResourceId(template, 'AWS::CloudFront::OriginAccessControl');
-    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+    const oacId = onlyResourceId(stack.template, 'AWS::CloudFront::OriginAccessControl');
+    stack.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always' },
     });
-    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+    stack.template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: {
         DefaultRootObject: 'index.html',
         Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: { 'Fn::GetAtt': [oacId, 'Id'] } })]),
         DefaultCacheBehavior: Match.objectLike({
           ViewerProtocolPolicy: 'redirect-to-https',
-          FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [onlyResourceId(template, 'AWS::CloudFront::Function'), 'FunctionARN'] } }],
+          FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [onlyResourceId(stack.template, 'AWS::CloudFront::Function'), 'FunctionARN'] } }],
         }),
         Logging: Match.objectLike({ Bucket: Match.anyValue() }),
       },
     });
     // No error-response rewrite: it would turn the API's own 403 and 404 answers into index.html.
-    expect(facts.distributionConfig().CustomErrorResponses).toBeUndefined();
-    template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: SPA_FALLBACK_FUNCTION, FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }), AutoPublish: true });
-    const buckets = Object.values(template.findResources('AWS::S3::Bucket'));
+    expect(stack.facts.distributionConfig().CustomErrorResponses).toBeUndefined();
+    stack.template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: SPA_FALLBACK_FUNCTION, FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }), AutoPublish: true });
+    const buckets = Object.values(stack.template.findResources('AWS::S3::Bucket'));
     expect(buckets.length).toBeGreaterThan(0);
     for (const bucket of buckets) {
       expect(bucket).toMatchObject({
@@ -196,7 +187,7 @@ describe('web', () => {
   });
 
   it('deploys the web build and a config.json of the WebConfig shape pointing at this stack', () => {
-    const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment'));
+    const deployments = Object.values(stack.template.findResources('Custom::CDKBucketDeployment'));
     expect(deployments).toHaveLength(1);
     const props = (deployments[0] as { Properties: Record<string, unknown> }).Properties;
     const keys = props.SourceObjectKeys as string[];
@@ -205,11 +196,11 @@ describe('web', () => {
 
     // The second source is Source.jsonData('config.json', …): its file sits in the assembly with
     // markers that the deployment replaces by the values below.
-    const configAsset = path.join(synth.assembly.directory, `asset.${(keys[1] as string).replace(/\.zip$/, '')}`, 'config.json');
+    const configAsset = path.join(stack.synth.assembly.directory, `asset.${(keys[1] as string).replace(/\.zip$/, '')}`, 'config.json');
     const raw = JSON.parse(readFileSync(configAsset, 'utf8')) as Record<string, unknown>;
     // Values known at synth (the reCAPTCHA site key from context) stand as they are.
-    expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [facts.distributionId(), 'DomainName'] });
-    expect(markers[1]?.['<<marker:0xbaba:1>>']).toEqual({ 'Fn::GetAtt': [facts.distributionId(), 'DomainName'] });
+    expect(markers[1]?.['<<marker:0xbaba:0>>']).toEqual({ 'Fn::GetAtt': [stack.facts.distributionId(), 'DomainName'] });
+    expect(markers[1]?.['<<marker:0xbaba:1>>']).toEqual({ 'Fn::GetAtt': [stack.facts.distributionId(), 'DomainName'] });
     const { vapidPublicKey, ...resolved } = Object.fromEntries(Object.entries(raw).map(([k, marker]) => [k, typeof marker === 'string' ? (markers[1]?.[marker] ?? marker) : marker]));
     // Web Push's public key: from SSM at deploy time without -c vapidPublicKey.
     expect(vapidPublicKey).toEqual({ Ref: expect.stringMatching(/^SsmParameterValuevatmanvapidpublickey/) });
@@ -219,8 +210,8 @@ describe('web', () => {
       // The live-updates WebSocket through the same distribution: wss://<site>/live.
       liveUrl: 'wss://<<marker:0xbaba:1>>/live',
       region: { Ref: 'AWS::Region' },
-      userPoolId: { Ref: facts.userPoolId },
-      userPoolClientId: { Ref: facts.clientId },
+      userPoolId: { Ref: stack.facts.userPoolId },
+      userPoolClientId: { Ref: stack.facts.clientId },
       supportUrl: DEFAULT_CONTACTS.supportUrl,
       supportPhones: DEFAULT_CONTACTS.supportPhones,
       herdSiteUrl: DEFAULT_CONTACTS.herdSiteUrl,
@@ -244,25 +235,25 @@ describe('web', () => {
   });
 
   it('skips the frontend build when bundling is skipped (the tests never run Vite)', () => {
-    const assetDirs = readdirSync(synth.assembly.directory).filter((d) => d.startsWith('asset.'));
+    const assetDirs = readdirSync(stack.synth.assembly.directory).filter((d) => d.startsWith('asset.'));
     for (const dir of assetDirs) {
-      expect(existsSync(path.join(synth.assembly.directory, dir, 'index.html'))).toBe(false);
+      expect(existsSync(path.join(stack.synth.assembly.directory, dir, 'index.html'))).toBe(false);
     }
   });
 });
 
 describe('stack outputs and checks', () => {
   it('exports the addresses and ids a client or operator needs', () => {
-    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const outputs = stack.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'DevicePolicyName', 'IngestDeadLetterQueueUrl', 'IngestStreamName', 'OperatorAlarmTopicArn', 'Region', 'UserPoolClientId', 'UserPoolId', 'WebUrl']);
-    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [facts.distributionId(), 'DomainName'] }]] });
+    expect(outputs.ApiUrl?.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [stack.facts.distributionId(), 'DomainName'] }]] });
     expect(outputs.WebUrl?.Value).toEqual(outputs.ApiUrl?.Value);
-    expect(outputs.UserPoolId?.Value).toEqual({ Ref: facts.userPoolId });
-    expect(outputs.UserPoolClientId?.Value).toEqual({ Ref: facts.clientId });
+    expect(outputs.UserPoolId?.Value).toEqual({ Ref: stack.facts.userPoolId });
+    expect(outputs.UserPoolClientId?.Value).toEqual({ Ref: stack.facts.clientId });
   });
 
   it('has no unacknowledged cdk-nag AwsSolutions findings', () => {
     // A finding would already have thrown in synthVatMan; the report confirms nothing is left.
-    expect(nagViolations(synth.assembly)).toEqual([]);
+    expect(nagViolations(stack.synth.assembly)).toEqual([]);
   });
 });

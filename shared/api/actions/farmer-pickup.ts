@@ -115,14 +115,5 @@ export const deletePickupResponseSchema = z.literal('success');
 export const PICKUP_DELETE_REFUSED = 'Only the person who entered a pickup can delete it.';
 
 /** A submitted pickup as /dts/collection lists it: `mine` when the caller entered it (who else did is not told). */
-export const pickupListItemSchema = z.object({
-  vat: z.number().int(),
-  device_id: z.string(),
-  /** UTC ISO 8601. */
-  datetime: z.string(),
-  volume: z.number(),
-  temperature: z.number().nullable(),
-  submitted_at: z.string(),
-  mine: z.boolean(),
-});
+export const pickupListItemSchema = pickupSchema.omit({ farm_id: true, submitted_by: true }).extend({ mine: z.boolean() });
 export type PickupListItem = z.infer<typeof pickupListItemSchema>;
