@@ -149,7 +149,7 @@ export default tseslint.config(
   },
   {
     // Over the size limits when the rules came in: each is to be split by concern, then leaves this list.
-    files: ['bench/dashboard-range.ts', 'frontend/src/features/calibration/components/calibration-page.tsx', 'frontend/src/features/compliance/components/compliance-page.tsx', 'frontend/src/features/compliance/utils/record-pdf.ts', 'frontend/src/features/installer/components/installer-config-page.tsx', 'frontend/src/features/installer/components/new-install-page.tsx', 'frontend/src/features/milk-dashboard/components/vat-charts-section.test.tsx', 'frontend/src/features/organization/components/organization-page.tsx', 'local/simulator/simulator.test.ts', 'local/simulator/vat-model.ts', 'local/stand-ins/iot-control.ts', 'local/stand-ins/sns-outbox.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts'],
+    files: ['bench/dashboard-range.ts', 'frontend/src/features/calibration/components/calibration-page.tsx', 'frontend/src/features/compliance/components/compliance-page.tsx', 'frontend/src/features/compliance/utils/record-pdf.ts', 'frontend/src/features/installer/components/installer-config-page.tsx', 'frontend/src/features/installer/components/new-install-page.tsx', 'frontend/src/features/milk-dashboard/components/vat-charts-section.test.tsx', 'frontend/src/features/organization/components/organization-page.tsx', 'local/stand-ins/iot-control.ts', 'local/stand-ins/sns-outbox.ts', 'test/browser/milk-dashboard.test.ts', 'test/infra/vat-man-stack.test.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
   {
