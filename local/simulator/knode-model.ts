@@ -1,6 +1,6 @@
 import { KNODE_TYPES, type KnodeMessage } from '../../shared/telemetry/device-message';
 import type { KnodeAsset } from '../../shared/entities/farm';
-import { localTime } from './vat-model';
+import { localTime } from './vat-state';
 import { createRng, hashString, jitter } from './random';
 
 /**

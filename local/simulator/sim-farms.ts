@@ -6,7 +6,8 @@ import { unitThingName } from '../../shared/entities/install';
 import { knodeTopic, telemetryTopic, unitTelemetryTopic } from '../../shared/telemetry/device-message';
 import type { VatConfig } from '../../shared/telemetry/reading';
 import { createKnodeModel, knodeThingOf, type KnodeModel, type KnodeModelState } from './knode-model';
-import { createVatModel, type VatModel, type VatModelState } from './vat-model';
+import { createVatModel, type VatModel } from './vat-model';
+import type { VatModelState } from './vat-state';
 
 /** The simulator's farms, and the models it runs for them (a vat model per device, a knode model per farm with assets), saved between runs. */
 

@@ -27,6 +27,14 @@ const farm: SimFarm = {
   knode: DEMO_KNODE['farm-pro'],
 };
 
+const waitFor = async (cond: () => boolean, ms = 10_000) => {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
 describe('simulator driver over a real MQTT broker', () => {
   let broker: Awaited<ReturnType<typeof startMqttBroker>>;
   let sub: MqttClient;
@@ -51,14 +59,6 @@ describe('simulator driver over a real MQTT broker', () => {
     await broker.close();
     rmSync(dir, { recursive: true, force: true });
   });
-
-  const waitFor = async (cond: () => boolean, ms = 10_000) => {
-    const until = Date.now() + ms;
-    while (!cond()) {
-      if (Date.now() > until) throw new Error('timed out waiting');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
 
   it("tells the tanker each pickup: the litres really in the vat when it starts emptying it", async () => {
     const pickups: { device: string; at: number; litres: number }[] = [];

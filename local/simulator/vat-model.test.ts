@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { telemetryMessageSchema, isOnMains, type TelemetryMessageInput } from '../../shared/telemetry/device-message';
 import { levelFromRadar, volumeFromLevel, type VatConfig } from '../../shared/telemetry/reading';
 import type { FaultKind } from './faults';
-import { createVatModel, localTime, type VatModel, type VatModelConfig } from './vat-model';
+import { createVatModel, type VatModel } from './vat-model';
+import { localTime, type VatModelConfig } from './vat-state';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,7 +1,25 @@
 import type { StateMachine, TelemetryMessageInput } from '../../shared/telemetry/device-message';
-import type { VatConfig } from '../../shared/telemetry/reading';
-import { RANDOM_FAULT_KINDS, RANDOM_FAULT_MINUTES, WEAK_SIGNAL, effectsAt, startsAt, type ActiveFault, type FaultKind, type RandomFaultKind } from './faults';
-import { createRng, hashString, intBetween, jitter, uniform, type Rng } from './random';
+import { WEAK_SIGNAL, effectsAt, startsAt, type ActiveFault, type FaultKind } from './faults';
+import { createRng, hashString, jitter, uniform } from './random';
+import { collectionMinute, maybeRandomFault, milkingMinute } from './vat-phases';
+import {
+  clamp,
+  cfuGrowthPerMinute,
+  farmSessions,
+  FRESH_CFU,
+  initialVatState,
+  localTime,
+  MILK_HEAT,
+  MINUTE,
+  PICKUP_LOOKAHEAD_MINUTES,
+  round1,
+  round2,
+  THERMOSTAT_OFF,
+  THERMOSTAT_ON,
+  toward,
+  type VatModelConfig,
+  type VatModelState,
+} from './vat-state';
 
 /**
  * A physical model of one milk vat, advanced one simulated minute at a time. Pure and
@@ -16,59 +34,6 @@ import { createRng, hashString, intBetween, jitter, uniform, type Rng } from './
  * wash (~73 °C on temp5 for 20-30 min).
  */
 
-const MINUTE = 60_000;
-
-export interface VatModelConfig {
-  /** Device (MQTT thing) name: seeds the vat's own noise. */
-  readonly device: string;
-  /** The farm's key (its supply number): vats on one farm milk at the same times. */
-  readonly farmKey: string;
-  /** IANA zone of the farm: milking times are farm-local. */
-  readonly timezone: string;
-  readonly vat: VatConfig;
-  readonly seed: number;
-  /** Expected random faults per simulated day on this vat (0, the default, for none). */
-  readonly randomFaultsPerDay?: number;
-  /** A Vat-Man Auto controller runs this vat: each message carries its `controller_status`. */
-  readonly controller?: boolean;
-  /**
-   * The vat's model estimates the milk's quality (farmer §3 quality: currentEstCFU, pickupEstCFU),
-   * as the dairy company's vats do: each message with milk in the vat carries them.
-   */
-  readonly quality?: boolean;
-}
-
-type Phase = 'idle' | 'milking' | 'collecting';
-
-/** The model's whole state: plain JSON. */
-export interface VatModelState {
-  readonly version: 1;
-  /** Last simulated minute (epoch ms); null before the first step. */
-  t: number | null;
-  rng: number;
-  faultRng: number;
-  phase: Phase;
-  volume: number;
-  temp1: number;
-  temp2: number;
-  temp3: number;
-  temp5: number;
-  milkIn: number;
-  fridgeOn: boolean;
-  milking: { session: string; start: number; end: number; litres: number } | null;
-  lastSession: string | null;
-  milkingsSinceCollection: number;
-  collectAt: number | null;
-  collectStart: number | null;
-  cip: { from: number; until: number } | null;
-  signal: { strength: number; quality: number; disconnects: number };
-  seq: number;
-  wasOffline: boolean;
-  faults: ActiveFault[];
-  /** The colony estimate of the milk in the vat (log CFU/mL); absent in a state saved before it. */
-  cfu?: number;
-}
-
 export interface VatModel {
   /** Advances to simTime (a later minute) and returns the device's message; undefined while offline. */
   step(simTime: Date | number): TelemetryMessageInput | undefined;
@@ -81,54 +46,6 @@ export interface VatModel {
   /** The simulated litres in the vat (for tests; the device itself only reports radar distance). */
   volume(): number;
 }
-
-interface LocalTime {
-  readonly dateKey: string;
-  readonly minuteOfDay: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-/** Farm-local date and minute of day (Intl, so daylight saving is right). */
-export const localTime = (timezone: string, t: number): LocalTime => {
-  let f = formatters.get(timezone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timezone, f);
-  }
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(t)) p[part.type] = part.value;
-  return { dateKey: `${p.year}-${p.month}-${p.day}`, minuteOfDay: Number(p.hour) * 60 + Number(p.minute) };
-};
-
-interface Session {
-  readonly id: string;
-  /** Farm-local minute of day the milking starts. */
-  readonly start: number;
-  readonly minutes: number;
-  /** Share of the vat's size this milking brings. */
-  readonly fraction: number;
-}
-
-const round1 = (x: number) => Math.round(x * 10) / 10;
-const round2 = (x: number) => Math.round(x * 100) / 100;
-
-/**
- * The quality estimate (farmer §3, §9 bands: Excellent up to 4.3): fresh milk starts at 3.6 and
- * the estimate grows with time in the vat, doubling its pace with every 4 °C over 4 °C. Cold
- * milk stays Excellent for days; a vat left warm for hours climbs toward the risk bands.
- */
-const FRESH_CFU = 3.6;
-const cfuGrowthPerMinute = (temp: number) => 0.00008 * 2 ** ((Math.max(0, temp) - 4) / 4);
-/** When no tanker is due yet, the estimate at pickup looks a day ahead. */
-const PICKUP_LOOKAHEAD_MINUTES = 24 * 60;
-const toward = (x: number, target: number, tauMinutes: number) => x + (target - x) / tauMinutes;
-const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
-
-/** Specific heat of milk, kJ/(L·K). */
-const MILK_HEAT = 3.9;
-const THERMOSTAT_ON = 4.6;
-const THERMOSTAT_OFF = 3.7;
-const PUMP_LITRES_PER_MINUTE = 1_500;
 
 export const createVatModel = (config: VatModelConfig, saved?: VatModelState): VatModel => {
   const { vat, timezone } = config;
@@ -144,48 +61,9 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
   const agitatorOffset = Math.floor(traits.next() * 30);
   const signalBase = { strength: uniform(traits, 55, 85), quality: uniform(traits, 62, 90) };
 
-  const s: VatModelState = saved
-    ? (structuredClone(saved) as VatModelState)
-    : {
-        version: 1,
-        t: null,
-        rng: deviceHash,
-        faultRng: hashString(`${config.seed}|${config.device}|faults`),
-        phase: 'idle',
-        volume: 0,
-        temp1: 14,
-        temp2: 14,
-        temp3: 14,
-        temp5: 14,
-        milkIn: 14,
-        fridgeOn: false,
-        milking: null,
-        lastSession: null,
-        milkingsSinceCollection: 0,
-        collectAt: null,
-        collectStart: null,
-        cip: null,
-        signal: { strength: Math.round(signalBase.strength), quality: Math.round(signalBase.quality), disconnects: 0 },
-        seq: 0,
-        wasOffline: false,
-        faults: [],
-      };
+  const s: VatModelState = saved ? (structuredClone(saved) as VatModelState) : initialVatState(config, deviceHash, signalBase);
 
-  const sessionCache = new Map<string, readonly Session[]>();
-  const sessionsOf = (dateKey: string): readonly Session[] => {
-    const cached = sessionCache.get(dateKey);
-    if (cached) return cached;
-    // Times are the farm's (one shed milks every vat); the amount is the vat's own.
-    const farm = createRng(hashString(`${config.seed}|${config.farmKey}|${dateKey}`));
-    const own = createRng(hashString(`${config.seed}|${config.device}|${dateKey}`));
-    const sessions = [
-      { id: `${dateKey}-am`, start: 330 + intBetween(farm, -20, 20), minutes: intBetween(farm, 90, 150), fraction: uniform(own, 0.35, 0.45) },
-      { id: `${dateKey}-pm`, start: 930 + intBetween(farm, -20, 20), minutes: intBetween(farm, 90, 150), fraction: uniform(own, 0.35, 0.45) },
-    ];
-    if (sessionCache.size > 8) sessionCache.clear();
-    sessionCache.set(dateKey, sessions);
-    return sessions;
-  };
+  const sessionsOf = farmSessions(config);
   // Weather: warmer and cooler spells over days, smooth (no step at midnight), the same for a farm's vats.
   const weatherPhase = (hashString(`${config.farmKey}|weather`) / 2 ** 32) * 2 * Math.PI;
   const dayOffset = (t: number) => {
@@ -196,25 +74,11 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
   const levelOf = (litres: number): number =>
     litres <= 0 ? vat.wedgeHeight / 2 : vat.wedgeHeight + Math.max(0, litres - vat.vat_volume_offset) / area;
 
-  const maybeRandomFault = (t: number, rng: Rng) => {
-    const perDay = config.randomFaultsPerDay ?? 0;
-    if (perDay <= 0) return;
-    // Draw every minute whether or not a fault is going on, so the sequence does not depend on faults.
-    const draw = rng.next();
-    const kind = RANDOM_FAULT_KINDS[Math.floor(rng.next() * RANDOM_FAULT_KINDS.length)] as RandomFaultKind;
-    const [lo, hi] = RANDOM_FAULT_MINUTES[kind];
-    const minutes = intBetween(rng, lo, hi);
-    if (draw >= perDay / 1440 || s.faults.some((f) => f.until > t)) return;
-    // A warm plate only shows while milk flows through it.
-    if (kind === 'warm_plate' && s.phase !== 'milking') return;
-    s.faults.push({ kind, from: t, until: t + minutes * MINUTE });
-  };
-
   const advance = (t: number): TelemetryMessageInput | undefined => {
     const rng = createRng(s.rng);
     const frng = createRng(s.faultRng);
     const local = localTime(timezone, t);
-    maybeRandomFault(t, frng);
+    maybeRandomFault(s, t, frng, config.randomFaultsPerDay ?? 0);
     s.faults = s.faults.filter((f) => f.until > t - MINUTE);
     const fx = effectsAt(s.faults, t);
 
@@ -240,58 +104,9 @@ export const createVatModel = (config: VatModelConfig, saved?: VatModelState): V
       }
     }
 
-    if (s.phase === 'milking' && s.milking) {
-      const m = s.milking;
-      const total = (m.end - m.start) / MINUTE + 1;
-      const f = (t - m.start) / MINUTE / total;
-      // Flow tails off as the herd goes through: 1.25 → 0.75 of the mean.
-      let inflow = (m.litres / total) * (1.25 - 0.5 * f) * (1 + jitter(rng, 0.08));
-      s.milkIn = toward(s.milkIn, 35 + jitter(rng, 0.4), 2);
-      // A working plate cooler sends the milk on 2-3 °C above its water (at most about 17.7 °C on a
-      // warm afternoon, under the §9 default warm-plate alert of 18 °C); a warm plate about 30 °C.
-      const plate = fx.warmPlate ? 30 + jitter(rng, 1.2) : waterIn + 2 + 1.0 * f + jitter(rng, 0.3);
-      s.temp3 = toward(s.temp3, plate, 2.5);
-      s.temp2 = s.temp3 + 0.4 + jitter(rng, 0.15);
-      inflow = Math.min(inflow, maxVolume - s.volume);
-      if (inflow > 0) {
-        s.temp1 = (s.volume * s.temp1 + inflow * s.temp2) / (s.volume + inflow);
-        s.volume += inflow;
-      }
-      if (t >= m.end) {
-        event = 'eom';
-        s.phase = 'idle';
-        s.milking = null;
-        s.milkingsSinceCollection += 1;
-        // The tanker comes before the next milking would overflow the vat (every day or two).
-        if (s.volume + 0.46 * size > size || s.milkingsSinceCollection >= 4) s.collectAt = t + intBetween(rng, 45, 240) * MINUTE;
-      }
-    } else {
-      s.milkIn = toward(s.milkIn, ambient, 20);
-      s.temp3 = toward(s.temp3, ambient, 25);
-      s.temp2 = toward(s.temp2, ambient, 25);
-    }
+    event = milkingMinute(s, t, rng, fx, { waterIn, ambient, size, maxVolume }) ?? event;
 
-    // Collection: the driver agitates for 5 minutes, then pumps the vat out; a CIP wash follows.
-    let pumping = false;
-    if (s.phase === 'idle' && s.collectAt !== null && t >= s.collectAt) {
-      s.phase = 'collecting';
-      s.collectStart = t;
-      s.collectAt = null;
-    }
-    if (s.phase === 'collecting' && s.collectStart !== null && t - s.collectStart >= 5 * MINUTE) {
-      pumping = true;
-      s.volume -= PUMP_LITRES_PER_MINUTE * uniform(rng, 0.93, 1.07);
-      if (s.volume < 25) {
-        s.volume = 0;
-        s.phase = 'idle';
-        s.collectStart = null;
-        s.milkingsSinceCollection = 0;
-        const from = t + intBetween(rng, 10, 30) * MINUTE;
-        s.cip = { from, until: from + intBetween(rng, 20, 30) * MINUTE };
-      }
-    }
-    if (s.cip && t >= s.cip.until + 60 * MINUTE) s.cip = null;
-
+    const pumping = collectionMinute(s, t, rng);
     // CIP line: hot wash water, else it settles to the dairy's temperature.
     s.temp5 = washing ? toward(s.temp5, 73 + jitter(rng, 1), 2) : toward(s.temp5, ambient + 1, 8);
 

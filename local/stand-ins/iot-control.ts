@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { LocalCa } from './local-ca';
+import { listenLocal } from './aws-json-server';
 
 /** The account and region of local ARNs. */
 const ARN = 'arn:aws:iot:us-east-1:000000000000';
@@ -325,10 +326,7 @@ export const startIotControlPlane = async (port: number, dir: string, ca: LocalC
       }
     })();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
+  await listenLocal(server, port);
 
   return {
     server,

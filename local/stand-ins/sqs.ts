@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { startAwsJsonServer } from './aws-json-server';
 
 export interface SqsStandIn {
   readonly server: Server;
@@ -25,36 +26,19 @@ export const startSqs = async (port: number): Promise<SqsStandIn> => {
     queues.set(name, [...(queues.get(name) ?? []), { id, body, sentAt: Date.now() }]);
     return id;
   };
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      const answer = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(body));
-      const action = String(req.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
-      let input: { QueueUrl?: unknown; MessageBody?: unknown; AttributeNames?: unknown };
-      try {
-        input = JSON.parse(text || '{}') as typeof input;
-      } catch {
-        return answer(400, { __type: 'com.amazonaws.sqs#InvalidParameterValue', message: 'The request body is not JSON' });
-      }
-      const name = queueOf(input.QueueUrl);
-      if (!name) return answer(400, { __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: 'The specified queue does not exist.' });
-      if (action === 'GetQueueAttributes') {
-        const messages = queues.get(name) ?? [];
-        // No receiver locally: every message is visible, none in flight or delayed.
-        return answer(200, { Attributes: { ApproximateNumberOfMessages: String(messages.length), ApproximateNumberOfMessagesNotVisible: '0', ApproximateNumberOfMessagesDelayed: '0' } });
-      }
-      if (action === 'SendMessage') {
-        if (typeof input.MessageBody !== 'string' || input.MessageBody === '') return answer(400, { __type: 'com.amazonaws.sqs#MissingParameter', message: 'MessageBody is required' });
-        return answer(200, { MessageId: send(name, input.MessageBody) });
-      }
-      return answer(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `${action} is not supported by the local SQS stand-in` });
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+  const server = await startAwsJsonServer(port, { version: '1.0', targetPrefix: /^AmazonSQS\./, notJsonType: 'com.amazonaws.sqs#InvalidParameterValue' }, (action, input, answer) => {
+    const name = queueOf(input.QueueUrl);
+    if (!name) return answer(400, { __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: 'The specified queue does not exist.' });
+    if (action === 'GetQueueAttributes') {
+      const messages = queues.get(name) ?? [];
+      // No receiver locally: every message is visible, none in flight or delayed.
+      return answer(200, { Attributes: { ApproximateNumberOfMessages: String(messages.length), ApproximateNumberOfMessagesNotVisible: '0', ApproximateNumberOfMessagesDelayed: '0' } });
+    }
+    if (action === 'SendMessage') {
+      if (typeof input.MessageBody !== 'string' || input.MessageBody === '') return answer(400, { __type: 'com.amazonaws.sqs#MissingParameter', message: 'MessageBody is required' });
+      return answer(200, { MessageId: send(name, input.MessageBody) });
+    }
+    return answer(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `${action} is not supported by the local SQS stand-in` });
   });
   return { server, queueUrl: (name) => `${base}${name}`, send: (name, body) => void send(name, body) };
 };

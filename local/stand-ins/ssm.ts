@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { startAwsJsonServer } from './aws-json-server';
 
 /** A parameter as SSM keeps it (the value of a SecureString is kept as given: nothing is encrypted locally). */
 interface Parameter {
@@ -15,8 +16,6 @@ export interface SsmStandIn {
   put(name: string, value: string, type?: Parameter['type']): void;
 }
 
-const json = (body: unknown) => JSON.stringify(body);
-
 /**
  * SSM Parameter Store's GetParameter and PutParameter (the AWS JSON 1.1 protocol the SDK speaks),
  * in memory: the secrets the functions read at run time (the dairy gateway's token), so the same
@@ -29,40 +28,23 @@ export const startSsm = async (port: number): Promise<SsmStandIn> => {
     parameters.set(name, { value, type, version, modified: Date.now() });
     return version;
   };
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      const answer = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(json(body));
-      const action = String(req.headers['x-amz-target'] ?? '').replace(/^AmazonSSM\./, '');
-      let input: { Name?: unknown; Value?: unknown; Type?: unknown; Overwrite?: unknown };
-      try {
-        input = JSON.parse(text || '{}') as typeof input;
-      } catch {
-        return answer(400, { __type: 'SerializationException', message: 'The request body is not JSON' });
-      }
-      const name = typeof input.Name === 'string' ? input.Name : '';
-      if (!name) return answer(400, { __type: 'ValidationException', message: 'Name is required' });
-      if (action === 'GetParameter') {
-        const p = parameters.get(name);
-        if (!p) return answer(400, { __type: 'ParameterNotFound', message: `Parameter ${name} not found.` });
-        return answer(200, {
-          Parameter: { Name: name, Type: p.type, Value: p.value, Version: p.version, LastModifiedDate: p.modified / 1000, ARN: `arn:aws:ssm:us-east-1:000000000000:parameter${name}`, DataType: 'text' },
-        });
-      }
-      if (action === 'PutParameter') {
-        if (typeof input.Value !== 'string' || input.Value === '') return answer(400, { __type: 'ValidationException', message: 'Value is required' });
-        if (parameters.has(name) && input.Overwrite !== true) return answer(400, { __type: 'ParameterAlreadyExists', message: 'The parameter already exists.' });
-        const type = input.Type === 'String' ? 'String' : 'SecureString';
-        return answer(200, { Version: put(name, input.Value, type), Tier: 'Standard' });
-      }
-      return answer(400, { __type: 'UnknownOperationException', message: `${action} is not supported by the local SSM stand-in` });
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+  const server = await startAwsJsonServer(port, { version: '1.1', targetPrefix: /^AmazonSSM\./, notJsonType: 'SerializationException' }, (action, input, answer) => {
+    const name = typeof input.Name === 'string' ? input.Name : '';
+    if (!name) return answer(400, { __type: 'ValidationException', message: 'Name is required' });
+    if (action === 'GetParameter') {
+      const p = parameters.get(name);
+      if (!p) return answer(400, { __type: 'ParameterNotFound', message: `Parameter ${name} not found.` });
+      return answer(200, {
+        Parameter: { Name: name, Type: p.type, Value: p.value, Version: p.version, LastModifiedDate: p.modified / 1000, ARN: `arn:aws:ssm:us-east-1:000000000000:parameter${name}`, DataType: 'text' },
+      });
+    }
+    if (action === 'PutParameter') {
+      if (typeof input.Value !== 'string' || input.Value === '') return answer(400, { __type: 'ValidationException', message: 'Value is required' });
+      if (parameters.has(name) && input.Overwrite !== true) return answer(400, { __type: 'ParameterAlreadyExists', message: 'The parameter already exists.' });
+      const type = input.Type === 'String' ? 'String' : 'SecureString';
+      return answer(200, { Version: put(name, input.Value, type), Tier: 'Standard' });
+    }
+    return answer(400, { __type: 'UnknownOperationException', message: `${action} is not supported by the local SSM stand-in` });
   });
   return {
     server,
