@@ -41,11 +41,11 @@ export interface NotifierDeps {
  * and a burst of old texts would only use up the farm's allowance. Its notification says so
  * (`delivery_state` 'too_old') and it gets no deliveries.
  */
-export const SEND_WITHIN_MS = 12 * 60 * 60_000;
+const SEND_WITHIN_MS = 12 * 60 * 60_000;
 /** How long a claim holds a delivery: longer than a send may take (SEND_TIMEOUT_MS), so two senders never overlap. */
 export const LEASE_MS = 60_000;
 /** Each SNS call of a send is aborted after this. */
-export const SEND_TIMEOUT_MS = 20_000;
+const SEND_TIMEOUT_MS = 20_000;
 /**
  * Waits before the 2nd, 3rd, … attempt of a delivery; after the last attempt fails the delivery is
  * a dead letter (about 2 h 20 min after the first try, well inside SNS outages and throttling).
@@ -56,7 +56,7 @@ export const MAX_ATTEMPTS = RETRY_BACKOFF_MS.length + 1;
 const QUEUE_BATCH = 500;
 const QUEUE_BUDGET_MS = 20_000;
 
-export type DeliveryResult = 'done' | 'pending';
+type DeliveryResult = 'done' | 'pending';
 const other = (c: DeliveryChannel): DeliveryChannel => (c === 'sms' ? 'email' : 'sms');
 const hasVerifiedPhone = (u: User): boolean => u.phone_verify === 2 && Boolean(u.phone);
 

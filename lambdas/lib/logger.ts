@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs';
  * to a file instead (test/support/quiet-logs.ts prints a failing test's lines), so a green
  * `npm test` prints test results, not the stacks' logs.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface Logger {

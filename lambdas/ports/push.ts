@@ -31,7 +31,7 @@ export interface PushSubscriptionStore {
   deletePushSubscription(userId: string, id: string): Promise<void>;
 }
 
-export interface PushMessage {
+interface PushMessage {
   /** The payload, encrypted to the subscription's keys (aes128gcm). */
   readonly payload: string;
   /** Seconds the push service keeps it for a device that is offline. */
@@ -42,7 +42,7 @@ export interface PushMessage {
 }
 
 /** What the push service answered: accepted, or gone (404/410: the subscription expired; remove it). Other failures throw. */
-export type PushResult = { readonly sent: true; readonly status: number } | { readonly sent: false; readonly gone: true; readonly status: number };
+type PushResult = { readonly sent: true; readonly status: number } | { readonly sent: false; readonly gone: true; readonly status: number };
 
 /** The claims of an acknowledgement a push carries: who may mark which alert read, until when. */
 export interface PushAckClaims {

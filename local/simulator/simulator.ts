@@ -20,7 +20,7 @@ import { createVatModel, type VatModel, type VatModelState } from './vat-model';
  * publishes each vat's reading once a minute.
  */
 
-export interface SimVat {
+interface SimVat {
   /** Device name (its thing name on the deprecated per-vat topic dts/<device>/telemetry). */
   readonly device: string;
   /** The vat's number on its farm (1-4). @default its place in the farm's list */
@@ -46,7 +46,7 @@ export interface SimFarm {
   readonly knode?: readonly KnodeAsset[];
 }
 
-export interface SimulatorOptions {
+interface SimulatorOptions {
   readonly mqttUrl: string;
   readonly farms: readonly SimFarm[];
   /** Where each vat's last simulated time and model state is kept, so a restart continues the series. */
@@ -77,7 +77,7 @@ export interface SimulatorOptions {
   readonly onPickup?: (p: { readonly device: string; readonly at: number; readonly litres: number; readonly temperature: number | null }) => void;
 }
 
-export interface DeviceFault {
+interface DeviceFault {
   readonly device: string;
   readonly kind: FaultKind;
   /** Simulated time span, ISO. */
@@ -406,7 +406,7 @@ export const startSimulator = async (o: SimulatorOptions): Promise<SimulatorHand
   return { stop, inject, faults, caughtUp, ...(controlUrl ? { controlUrl } : {}) };
 };
 
-export class UnknownDeviceError extends Error {
+class UnknownDeviceError extends Error {
   constructor(device: string, known: readonly string[]) {
     super(`unknown device '${device}': the simulator runs ${known.join(', ') || 'no devices'}`);
   }

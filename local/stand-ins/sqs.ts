@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 
-export interface SqsStandIn {
+interface SqsStandIn {
   readonly server: Server;
   /** A queue's URL, as SQS answers CreateQueue (its host is this server: the SDK sends each call there). */
   queueUrl(name: string): string;

@@ -13,7 +13,7 @@ import type { DataTable } from './data';
  */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'Scan' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
 
-export interface VatManFunctionProps {
+interface VatManFunctionProps {
   /** Absolute path of the TypeScript entry file; it exports `handler`. */
   readonly entry: string;
   /** Shown in the console next to the function's generated name. */

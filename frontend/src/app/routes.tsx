@@ -27,7 +27,7 @@ export const MILK_DASHBOARD_ROUTE = 'milk-dashboard';
  * Screens of the authenticated shell (farmer §2.2) go in a child list under that shell's layout
  * route once it exists: `{ Component: FarmerShell, children: [ …one line each… ] }`.
  */
-export const screens: RouteObject[] = [
+const screens: RouteObject[] = [
   { path: paths.home.pattern, Component: HomePage },
   { path: paths.logout.pattern, lazy: screen(() => import('../features/auth/components/logout-page').then((m) => m.LogoutPage)) },
   { path: paths.login.pattern, lazy: screen(() => import('../features/auth/components/login-page').then((m) => m.LoginPage)) },

@@ -3,7 +3,7 @@ import { optionalEnv, requireEnv } from '../../lib/env';
 import { LIVE_ENDPOINT_ENV } from '../../../shared/live/endpoint-env';
 import type { LiveSender } from '../../ports/live';
 
-export const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
+const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
   async post(connectionId, message) {
     try {
       await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: new TextEncoder().encode(JSON.stringify(message)) }));

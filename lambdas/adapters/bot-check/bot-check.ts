@@ -3,7 +3,7 @@ import { ValidationError } from '../../lib/errors';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { type BotCheck, BOT_CHECK_FAILED, BOT_CHECK_STALE } from '../../ports/bot-check';
 
-export const botCheckOff: BotCheck = { mode: 'off', verify: async () => undefined };
+const botCheckOff: BotCheck = { mode: 'off', verify: async () => undefined };
 
 type Fetch = (url: string, init: { method: string; body: URLSearchParams; signal: AbortSignal }) => Promise<{ ok: boolean; json(): Promise<unknown> }>;
 

@@ -10,7 +10,7 @@ import { farmField, ID_MAX } from '../fields';
  */
 
 /** One try at sending a report and the gateway's answer: its HTTP status, 0 when none came (a retried status or 0: tried again). */
-export const dairyAttemptSchema = z.object({ at: z.string(), status: z.number().int(), message: z.string() });
+const dairyAttemptSchema = z.object({ at: z.string(), status: z.number().int(), message: z.string() });
 
 /**
  * A report's request as the log shows it: the body as sent, read back as JSON. The one-decimal
@@ -20,10 +20,10 @@ const collectionEventSent = collectionEventSchema.extend({
   AverageTemperatureAtCollection: z.number(),
   VatCollectionDetails: z.array(collectionEventSchema.shape.VatCollectionDetails.element.extend({ VatTemperature: z.number() })).min(1),
 });
-export const dairyRequestSchema = z.union([milkingEventSchema, collectionEventSent, vatExceptionSchema]);
+const dairyRequestSchema = z.union([milkingEventSchema, collectionEventSent, vatExceptionSchema]);
 
 /** A report to the dairy company as the log shows it: the request as sent and every answer. */
-export const dairyReportSchema = z.object({
+const dairyReportSchema = z.object({
   /** The event's idempotency key (what DAIRY_EVENT_RESEND names). */
   key: z.string(),
   kind: z.enum(DAIRY_EVENT_KINDS),
@@ -53,7 +53,7 @@ const measure = (label: string, max: number, min = 0) =>
   z.coerce.number({ error: `${label} is required` }).refine(Number.isFinite, `${label} is required`).min(min, `${label} must be ${min} or more`).max(max, `${label} must be at most ${max}`);
 
 /** A reading's radar figures at a collection's start or end (operator §3 start_adjust / end_adjust). */
-export const collectionAdjustSchema = z.object({
+const collectionAdjustSchema = z.object({
   radar_distance: z.number(),
   milk_level: z.number().nullable(),
   milk_volume: z.number().nullable(),
@@ -89,10 +89,9 @@ export const vatConfigSchema = z.object({
   /** The farm's IANA time zone: the collections' times are shown in it (§9). */
   timezone: z.string(),
 });
-export type VatConfigAnswer = z.infer<typeof vatConfigSchema>;
 
 /** Operator §8 Apply vat settings. */
-export const VAT_SETTINGS_RESULTS = {
+const VAT_SETTINGS_RESULTS = {
   success: 'Success',
   connected: 'Fail, particle is connected.',
   notConnected: 'Fail, particle is not connected.',

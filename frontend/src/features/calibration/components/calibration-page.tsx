@@ -19,7 +19,7 @@ import { applyVatSettings, loadCollections, loadVatConfig } from '../api/calibra
 import './calibration.css';
 
 /** Operator §2 and §8's words. */
-export const CONFIRM_CALIBRATION = 'Are you sure you want to submit this calibration';
+const CONFIRM_CALIBRATION = 'Are you sure you want to submit this calibration';
 const REQUIRED = 'Required Field';
 
 type ConfigField = 'vatSize' | 'height' | 'diameter' | 'wedgeHeight' | 'volumeOffset';

@@ -13,7 +13,7 @@ import { buildComplianceCsv, complianceFileName, exceptionText, periodText, rule
 import './compliance.css';
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
-export interface ComplianceContext {
+interface ComplianceContext {
   readonly farm: Pick<Farm, '_id' | 'timezone'> | undefined;
 }
 
