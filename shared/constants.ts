@@ -11,7 +11,6 @@ export const VAT_LEVEL_ALERT_PERCENT = 80;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 50;
 export const PHONE_MIN = 9;
-export const VERIFICATION_CODE_LENGTH = 6;
 export const COOKIE_YEARS = 100;
 /** The help player starts playing this long after it opens (farmer §9). */
 export const HELP_PLAYER_START_MS = 3_000;

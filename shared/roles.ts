@@ -21,7 +21,7 @@ export const roleFromGroups = (groups: readonly string[]): Role => {
   return 'User';
 };
 
-export const isOperatorGroup = (g: string): g is OperatorGroup =>
+const isOperatorGroup = (g: string): g is OperatorGroup =>
   (OPERATOR_GROUPS as readonly string[]).includes(g);
 
 /**

@@ -80,7 +80,7 @@ const FIELDS: Readonly<Record<keyof WebConfig, { readonly check: Check; readonly
   vapidPublicKey: { check: text, optional: true },
 };
 
-export type WebConfigParse = { readonly success: true; readonly data: WebConfig } | { readonly success: false; readonly problems: readonly string[] };
+type WebConfigParse = { readonly success: true; readonly data: WebConfig } | { readonly success: false; readonly problems: readonly string[] };
 
 /**
  * `/config.json`'s body as a WebConfig (unknown keys dropped), or every problem in key order:

@@ -7,8 +7,8 @@ import { FEATURE_FLAGS } from './feature-flags';
 import { stageFromContext } from './stage';
 import { EDGE_WEB_ACL_PARAMETER, VatManStack, type VatManStackProps } from './vat-man-stack';
 
-export const STACK_ID = 'VatManStack';
-export const EDGE_STACK_ID = 'VatManEdgeStack';
+const STACK_ID = 'VatManStack';
+const EDGE_STACK_ID = 'VatManEdgeStack';
 
 /** The WAF web ACL for CloudFront, in us-east-1 (constructs/edge-web-acl.ts). */
 export class VatManEdgeStack extends Stack {
@@ -20,7 +20,7 @@ export class VatManEdgeStack extends Stack {
   }
 }
 
-export interface VatManAppProps {
+interface VatManAppProps {
   /** Context values, e.g. `{ stage: 'dev' }`; the CLI's `-c` values and cdk.json are read as usual. */
   readonly context?: AppProps['context'];
   /** Where the cloud assembly is written. @default the CLI's choice, or a temporary directory */

@@ -7,10 +7,10 @@ import { Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import { REPO_ROOT } from './paths';
 
 /** What the web build is made from: a change to any of these makes a new asset (and a redeploy). */
-export const FRONTEND_INPUTS = ['frontend', 'shared', 'package-lock.json'] as const;
+const FRONTEND_INPUTS = ['frontend', 'shared', 'package-lock.json'] as const;
 
 /** The Vite config, relative to the repository root (the same as `npm run build:web`). */
-export const VITE_CONFIG = 'frontend/vite.config.ts';
+const VITE_CONFIG = 'frontend/vite.config.ts';
 
 /** Build output and installed packages are not inputs. */
 const IGNORED_DIRS = new Set(['node_modules', 'dist', 'coverage', '.vite']);
@@ -75,7 +75,7 @@ export class ViteLocalBuild implements ILocalBundling {
   }
 }
 
-export interface FrontendSourceOptions {
+interface FrontendSourceOptions {
   /** @default the repository root */
   readonly repoRoot?: string;
 }

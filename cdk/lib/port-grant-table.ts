@@ -27,7 +27,7 @@ export interface PushGrantConfig {
  * the constant beside its handler (e.g. INGEST_PORTS), and nothing else: a function whose code only
  * reads a table can only read it.
  */
-export type PortGrant =
+type PortGrant =
   /** The DynamoDB actions the port's adapter sends, on the whole table (and its indexes if it queries). */
   | { readonly kind: 'table'; readonly table: TableDefinition['id']; readonly actions: readonly TableAction[] }
   /**

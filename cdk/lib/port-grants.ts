@@ -14,9 +14,9 @@ import type { TableAction, VatManFunction } from './constructs/vat-man-function'
 import { acknowledge, nagPseudo } from './nag';
 import { PUSH_ENV } from '../../lambdas/ports/push';
 
-import { PORT_GRANTS, type PortGrant, type PushGrantConfig } from './port-grant-table';
+import { PORT_GRANTS, type PushGrantConfig } from './port-grant-table';
 
-export { PORT_GRANTS, type PortGrant, type PushGrantConfig };
+export { PORT_GRANTS, type PushGrantConfig };
 
 /** Grants a function what its ports need; answers whether it sends device commands (the caller adds that grant). */
 export const grantPorts = (

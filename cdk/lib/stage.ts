@@ -7,10 +7,10 @@ import type { Node } from 'constructs';
  */
 export type Stage = 'dev' | 'prod';
 
-export const STAGES: readonly Stage[] = ['dev', 'prod'];
+const STAGES: readonly Stage[] = ['dev', 'prod'];
 
 /** The context key: `npx cdk deploy -c stage=dev`. */
-export const STAGE_CONTEXT_KEY = 'stage';
+const STAGE_CONTEXT_KEY = 'stage';
 
 /** Reads the `stage` context value; absent means `prod` so that data is never deleted by default. */
 export const stageFromContext = (node: Node): Stage => {

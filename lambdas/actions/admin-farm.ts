@@ -10,10 +10,10 @@ import { ForbiddenError, ValidationError } from '../lib/errors';
 import { AUDITED_WRITES_MAX } from '../ports/audit';
 import { commitChange } from './support/audit';
 
-export const MSG_NO_SUCH_FARM = 'No such farm.';
+const MSG_NO_SUCH_FARM = 'No such farm.';
 
 /** The admin card's view of a farm (operator §3 Farm (admin)): named fields only. */
-export const adminFarmView = (f: Farm, devices: readonly Device[]): AdminFarm => ({
+const adminFarmView = (f: Farm, devices: readonly Device[]): AdminFarm => ({
   _id: f._id,
   fonterra_id: f.fonterra_id,
   name: f.name ?? null,

@@ -8,7 +8,7 @@ import { ValidationError } from '../lib/errors';
 import { commitChange, recordBeforeChange } from './support/audit';
 
 /** The admin view (operator §3): named fields only, the role from the Cognito groups. */
-export const adminView = (u: User, groups: readonly OperatorGroup[]): AdminUser => ({
+const adminView = (u: User, groups: readonly OperatorGroup[]): AdminUser => ({
   _id: u._id,
   firstName: u.firstName,
   lastName: u.lastName,
@@ -27,7 +27,7 @@ export const adminView = (u: User, groups: readonly OperatorGroup[]): AdminUser 
  * partner's account, not from this menu, and a staff member of the dairy company made an
  * Installer keeps their data views.
  */
-export const groupsAfter = (before: readonly OperatorGroup[], choice: RoleChoice): OperatorGroup[] => {
+const groupsAfter = (before: readonly OperatorGroup[], choice: RoleChoice): OperatorGroup[] => {
   const partner = before.filter((g) => g === 'MilkQuality' || g === 'Westlands');
   const staff: OperatorGroup[] = choice === 'User' ? [] : [choice];
   return [...staff, ...partner];

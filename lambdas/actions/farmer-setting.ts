@@ -17,7 +17,7 @@ import { ForbiddenError, ValidationError } from '../lib/errors';
 import { settingsTargetOf } from '../lib/settings-target';
 
 /** What a vat's controller answers when it did not reply in time (the settings are saved). */
-export const NO_DEVICE_ANSWER = 'no answer from the vat within 5 seconds; the settings are saved, please check the controller';
+const NO_DEVICE_ANSWER = 'no answer from the vat within 5 seconds; the settings are saved, please check the controller';
 
 /** /api/farmer/setting (farmer §2.9, §2.11, §5, §7). */
 export const farmerSettingHandlers: readonly ServedAction[] = [

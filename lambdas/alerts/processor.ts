@@ -15,7 +15,7 @@ import type { Logger } from '../lib/logger';
 import { makeLockedCommit, type Step } from '../lib/locked-commit';
 import type { Notifier } from './notifier';
 
-export interface AlertProcessorDeps {
+interface AlertProcessorDeps {
   readonly farms: Pick<FarmRepository, 'getFarm' | 'getDevice'>;
   readonly settings: Pick<AlertSettingsRepository, 'getFarmSettings'>;
   /** The farms' imported milking windows: late milking (1201) follows a farm's window when it has one. */

@@ -17,12 +17,12 @@ export interface PushDeps {
  * (the longest push minutes), the text has gone and the push is old news, but a phone that comes
  * back within the day still shows what happened.
  */
-export const PUSH_TTL_SECONDS = 24 * 60 * 60;
+const PUSH_TTL_SECONDS = 24 * 60 * 60;
 /** How long an acknowledgement a push carries is good for. */
-export const ACK_VALID_SECONDS = 2 * 24 * 60 * 60;
+const ACK_VALID_SECONDS = 2 * 24 * 60 * 60;
 
 /** A critical alert asks the device to wake at once (RFC 8030 Urgency); others may wait for the device's own rhythm. */
-export const urgencyOf = (type: number): 'high' | 'normal' => (isCritical(type) ? 'high' : 'normal');
+const urgencyOf = (type: number): 'high' | 'normal' => (isCritical(type) ? 'high' : 'normal');
 
 /**
  * The alert's push deliveries to the user's browsers (one each, planned once: the queue keys them by

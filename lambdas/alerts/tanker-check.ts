@@ -16,7 +16,7 @@ export const TANKER_ALERT_TYPE = 702;
 /** How far back collections are read for the alert: 5 collections of a vat picked up every 1–3 days, with room. */
 const ALERT_LOOKBACK_DAYS = 60;
 
-export interface TankerDeps {
+interface TankerDeps {
   readonly readings: Pick<ReadingsRepository, 'listActivities'>;
   /** A dairy-company farm's dockets (its tanker figures). */
   readonly dairy?: Pick<DairyRepository, 'listDockets'>;
@@ -29,7 +29,7 @@ export interface TankerDeps {
 /** Watchman's saved 'Matching pickup (minutes)', its default until an operator saves one: read once per check or run. */
 export const savedMatchingMinutes = async (watchman: Pick<WatchmanRepository, 'getSettings'>): Promise<number> => withDefaults(await watchman.getSettings()).matching_pickup_minutes;
 
-export interface CollectionAgainstTanker {
+interface CollectionAgainstTanker {
   readonly start: string;
   readonly end: string;
   /** Litres that left the vat: its volume before minus after. */
@@ -44,7 +44,7 @@ export interface CollectionAgainstTanker {
  * tanker's figure (the docket on a dairy-company farm, the farmer's entered pickup elsewhere, as
  * calibration takes them) and the difference.
  */
-export const collectionsAgainstTanker = async (deps: TankerDeps, farm: Farm, device: Device, from: string, to: string): Promise<CollectionAgainstTanker[]> => {
+const collectionsAgainstTanker = async (deps: TankerDeps, farm: Farm, device: Device, from: string, to: string): Promise<CollectionAgainstTanker[]> => {
   const company = isDairyCompanyFarm(farm.fonterra_id);
   const need = company ? deps.dairy : deps.pickups;
   if (!need) throw new Error(`tanker figures of ${farm._id}: no ${company ? 'dockets' : 'pickups'} port`);
@@ -63,7 +63,7 @@ export const collectionsAgainstTanker = async (deps: TankerDeps, farm: Farm, dev
     });
 };
 
-export interface TankerAlertDeps extends TankerDeps {
+interface TankerAlertDeps extends TankerDeps {
   readonly alerts: Pick<AlertsRepository, 'raise' | 'clearOpen'>;
   readonly now: () => Date;
 }

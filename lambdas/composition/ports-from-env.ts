@@ -26,7 +26,7 @@ import { requireEnv } from '../lib/env';
  * `farmFlagUserIds` in AWS and the local stack's configuration locally. It must be set; empty
  * means nobody may set the flags.
  */
-export const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEditors => {
+const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEditors => {
   const raw = env.FARM_FLAG_USER_IDS;
   if (raw === undefined) throw new Error('Missing environment variable FARM_FLAG_USER_IDS');
   const ids = new Set(raw.split(',').map((s) => s.trim()).filter(Boolean));

@@ -15,11 +15,11 @@ import { checkTankerDifference, savedMatchingMinutes } from '../alerts/tanker-ch
 
 const MIN = 60_000;
 /** How far back each run looks for activities and exceptions (a run missed for a day still finds them). */
-export const LOOKBACK_MS = 3 * 24 * 60 * MIN;
+const LOOKBACK_MS = 3 * 24 * 60 * MIN;
 /** Dockets are fetched for the last week (the calibration's recent collections). */
-export const DOCKET_LOOKBACK_MS = 7 * 24 * 60 * MIN;
+const DOCKET_LOOKBACK_MS = 7 * 24 * 60 * MIN;
 /** Retries back off 30 s, 1, 2, 4 minutes, then every 5 minutes until the gateway answers. */
-export const retryDelayMs = (attempts: number): number => Math.min(5 * MIN, 30_000 * 2 ** Math.max(0, attempts - 1));
+const retryDelayMs = (attempts: number): number => Math.min(5 * MIN, 30_000 * 2 ** Math.max(0, attempts - 1));
 
 export interface ExporterDeps {
   readonly farms: Pick<FarmRepository, 'listFarms' | 'listDevicesOfFarm'>;
@@ -35,7 +35,7 @@ export interface ExporterDeps {
 }
 
 /** Farms whose events go to the company: its farms (5 digits or FON…) with the dairy-company API status on. */
-export const isSynced = (f: Farm): boolean => f.fonterra_api_status && isDairyCompanyFarm(f.fonterra_id);
+const isSynced = (f: Farm): boolean => f.fonterra_api_status && isDairyCompanyFarm(f.fonterra_id);
 
 const eventKey = (farmId: string, vat: number, kind: DairyEventKind, at: string) => `vatman:${farmId}:${vat}:${kind}:${at}`;
 

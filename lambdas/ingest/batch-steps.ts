@@ -13,17 +13,17 @@ import type { Candidate, IngestOutcome, makeMessageChecks, RejectEvent } from '.
 /** A message's result in a batch: its outcome, or the error that failed it (to be retried). */
 export type BatchResult = { readonly ok: true; readonly outcome: IngestOutcome } | { readonly ok: false; readonly error: Error };
 /** Messages settled by a step, by their index in the batch. */
-export type Settled = (readonly [index: number, result: BatchResult])[];
+type Settled = (readonly [index: number, result: BatchResult])[];
 
 /** A reading of a batch for its device, with where it came from. */
-export interface Item {
+interface Item {
   readonly index: number;
   readonly reading: Reading;
   readonly raw: string;
   readonly ev: RejectEvent;
 }
 /** A device's readings still in the batch. `written`: the instants not yet stored (a reading already stored is not written again). */
-export interface DeviceItems {
+interface DeviceItems {
   readonly deviceId: string;
   readonly name: string;
   readonly farm: string;
@@ -35,7 +35,7 @@ type Group = { readonly thing: string; readonly candidates: { readonly index: nu
 type Checks = ReturnType<typeof makeMessageChecks>;
 type Devices = ReturnType<typeof makeDeviceState>;
 /** The ingest's per-device queue: one device's work one at a time within this process. */
-export type Queue = <T>(key: string, work: () => Promise<T>) => Promise<T>;
+type Queue = <T>(key: string, work: () => Promise<T>) => Promise<T>;
 
 const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
 const ok = (index: number, outcome: IngestOutcome) => [index, { ok: true, outcome }] as const;

@@ -8,7 +8,7 @@ import type { IngestRecord } from '../ports/farms';
 import { makeLockedCommit, type Step } from '../lib/locked-commit';
 
 /** A device as the ingest holds it: the device item with its ingest record (n readings seen, v the lock version). */
-export interface DeviceRecord {
+interface DeviceRecord {
   readonly device: Device;
   readonly ingest: IngestRecord | undefined;
   /** The live values this record's commit writes with it. */
@@ -19,7 +19,7 @@ export interface DeviceRecord {
 export type AlertHook = (ctx: { readonly device: Device; readonly readings: readonly Reading[] }) => Promise<void>;
 
 /** The device's live values as the dashboard shows them (farmer §9 display rounding). */
-export const lastUpdatedOf = (r: Reading): LastUpdated => ({
+const lastUpdatedOf = (r: Reading): LastUpdated => ({
   published_at: r.published_at,
   milk_level: r.milk_level,
   milk_volume: r.milk_volume === null ? null : displayVolume(r.milk_volume),

@@ -5,12 +5,9 @@ import { makeDeviceState, type AlertHook } from './device-state';
 import { acceptForDevices, checkMessages, commitDevices, matchStored, writeReadings, type BatchResult } from './batch-steps';
 import { makeMessageChecks, type IngestOutcome } from './message-checks';
 
-export { iotRuleEventSchema, type IngestOutcome, type IotRuleEvent } from './message-checks';
-export { lastUpdatedOf } from './device-state';
-
 export type { BatchResult } from './batch-steps';
 
-export interface IngestDeps {
+interface IngestDeps {
   readonly farms: Ports['ingestRecords'];
   readonly readings: Ports['readingsWrite'];
   readonly now: () => Date;

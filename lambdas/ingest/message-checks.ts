@@ -13,12 +13,11 @@ import type { Logger } from '../lib/logger';
  * The payload travels base64-encoded so a message that is not JSON still reaches the handler
  * and ends in the rejected store with a reason, instead of being dropped by the rule.
  */
-export const iotRuleEventSchema = z.object({
+const iotRuleEventSchema = z.object({
   payload: z.string(),
   topic: z.string(),
   received_at: z.number(),
 });
-export type IotRuleEvent = z.infer<typeof iotRuleEventSchema>;
 
 export type IngestOutcome =
   | { readonly status: 'stored' | 'late' | 'duplicate' | 'knode' }

@@ -56,7 +56,7 @@ const planOf = (run: InstallRun): InstallPlan => {
  * that lost its private key replaces only the certificate. UNIT_STEP is the commit point: once
  * the unit is written the install exists, and a stuck run is finished, never undone.
  */
-export const installSteps = (deps: WorkflowDeps): readonly Step[] => {
+const installSteps = (deps: WorkflowDeps): readonly Step[] => {
   const p = deps.provisioning;
   const i = deps.installs;
   return [
@@ -123,11 +123,11 @@ const stepsDoneAt = (name: string): number => {
   return at;
 };
 /** Steps done once the unit is written: the commit point. */
-export const UNIT_STEP = stepsDoneAt('unit') + 1;
+const UNIT_STEP = stepsDoneAt('unit') + 1;
 /** Steps done before the certificate is made: a resumed run without the private key goes back to here. */
-export const CERTIFICATE_STEP = stepsDoneAt('CreateKeysAndCertificate');
+const CERTIFICATE_STEP = stepsDoneAt('CreateKeysAndCertificate');
 
-export type InstallOutcome =
+type InstallOutcome =
   | { readonly kind: 'made'; readonly context: RunContext }
   /** The install exists but this invocation holds no key for it (a retry after the answer was lost): a new certificate is due. */
   | { readonly kind: 'made without key'; readonly context: RunContext }

@@ -2,7 +2,7 @@ import { makeInstallWorkflow } from './install-workflow';
 import { makeReissue } from './reissue';
 import type { WorkflowDeps } from './run-engine';
 
-export interface ReconcileOutcome {
+interface ReconcileOutcome {
   readonly finished: number;
   readonly undone: number;
   /** Runs another invocation took first, or whose repair failed (tried again next time). */

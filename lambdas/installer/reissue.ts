@@ -3,7 +3,7 @@ import type { InstallRun } from '../ports/installs';
 import { certificateSteps, revokeOthers } from './certificate-steps';
 import { leaseLive, newRun, Refused, runEngine, takeOver, type RunContext, type Step, type WorkflowDeps } from './run-engine';
 
-export interface Reissued {
+interface Reissued {
   readonly certificateId: string;
   readonly certificatePem: string;
   readonly privateKey: string;

@@ -14,14 +14,14 @@ import type { Logger } from './logger';
 import type { PortName, Ports } from '../ports/action-ports';
 
 /** An organization with the caller's role in it (theirs there or above) and the organizations above it, top first. */
-export interface ResolvedOrganization {
+interface ResolvedOrganization {
   readonly organization: Organization;
   readonly role: OrganizationRole;
   readonly parents: readonly Organization[];
 }
 
 /** What an access rule resolved, handed to the action so it does not look it up again. */
-export type Resolved<A extends Access> = A extends { kind: 'farmMember' }
+type Resolved<A extends Access> = A extends { kind: 'farmMember' }
   ? { readonly farm: Farm }
   : A extends { kind: 'activityMember' }
     ? { readonly farm: Farm; readonly device: Device; readonly activity: StoredActivity }
@@ -33,7 +33,7 @@ export type Resolved<A extends Access> = A extends { kind: 'farmMember' }
           ? { readonly org: ResolvedOrganization }
           : unknown;
 
-export type ActionContext<C extends Contract, K extends PortName> = {
+type ActionContext<C extends Contract, K extends PortName> = {
   /** From verified token claims only; absent only on a public action called without a token. */
   readonly caller: C['access'] extends { kind: 'public' } ? Caller | undefined : Caller;
   readonly deps: Pick<Ports, K>;
@@ -59,7 +59,7 @@ export const serve = <C extends Contract, const K extends PortName = never>(
 ): ServedAction => ({ contract, ports, run: run as unknown as ServedAction['run'] });
 
 /** The ports an access rule reads before the action runs. */
-export const rulePorts = (rule: Access): PortName[] =>
+const rulePorts = (rule: Access): PortName[] =>
   rule.kind === 'farmMember'
     ? ['farms']
     : rule.kind === 'activityMember'
@@ -73,7 +73,7 @@ export const portsOf = (actions: readonly ServedAction[]): PortName[] =>
   [...new Set(actions.flatMap((a) => [...a.ports, ...rulePorts(a.contract.access)]))].sort();
 
 /** zod issues as the client sees them: the schema's own message (the spec's, where it has one). */
-export const validationMessages = (error: z.ZodError): string | string[] => {
+const validationMessages = (error: z.ZodError): string | string[] => {
   const messages = [...new Set(error.issues.map((i) => i.message))];
   return messages.length === 1 ? (messages[0] as string) : messages;
 };
@@ -176,7 +176,7 @@ const resolveAccess = async (rule: Access, input: unknown, caller: Caller | unde
   return {};
 };
 
-export interface EndpointOptions {
+interface EndpointOptions {
   readonly auth: EndpointAuth;
   readonly actions: readonly ServedAction[];
   /** Built lazily (lambdas/composition/ports-from-env.ts); tests pass their own. */

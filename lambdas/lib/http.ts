@@ -27,7 +27,7 @@ const statusOf = (err: unknown): number | undefined => {
  * a body the parsers cannot read is a 422; anything else is a 500 with a generic body and the
  * details in the log only.
  */
-export const toHttpError = (err: unknown, log: Logger): APIGatewayProxyResultV2 => {
+const toHttpError = (err: unknown, log: Logger): APIGatewayProxyResultV2 => {
   if (err instanceof AppError) {
     if (err.status >= 500) log.error('request failed', { err });
     return respond(err.status, { message: err.messages });

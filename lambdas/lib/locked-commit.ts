@@ -17,10 +17,10 @@
  * Attempts before the run fails (and its caller is retried). Two containers on one key is rare,
  * but a backlog upload makes it likely and a retried step may be a whole replay.
  */
-export const MAX_ATTEMPTS = 40;
+const MAX_ATTEMPTS = 40;
 
 /** The wait before retry `attempt` (1-based): exponential from 10 ms, capped at 250 ms, jittered ±50 %. */
-export const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(250, 5 * 2 ** attempt) * (0.5 + Math.random())));
+const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(250, 5 * 2 ** attempt) * (0.5 + Math.random())));
 
 export type Step<R, T> =
   /** Nothing to write. */
@@ -30,7 +30,7 @@ export type Step<R, T> =
   /** Commit this record if nobody committed since `current` was loaded. */
   | { readonly kind: 'commit'; readonly record: R; readonly result: T };
 
-export interface LockedStore<R, F> {
+interface LockedStore<R, F> {
   readonly name: string;
   load(key: string): Promise<R | undefined>;
   /** false: someone else committed since `previous` was loaded. */
@@ -115,4 +115,3 @@ export const makeLockedCommit = <R, F = void>(store: LockedStore<R, F>) => {
 
   return { run, peek, forget: (key: string) => cache.delete(key) };
 };
-export type LockedCommit<R> = ReturnType<typeof makeLockedCommit<R>>;

@@ -3,7 +3,7 @@ import { FILE_MAX_BYTES, MSG_FILE_TOO_LARGE } from '../../shared/api/fields';
 import { ValidationError } from './errors';
 
 /** A file part of a multipart form: its name on the sender's disk and its text (UTF-8). */
-export interface UploadedFile {
+interface UploadedFile {
   readonly filename: string;
   readonly content: string;
 }

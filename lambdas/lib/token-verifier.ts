@@ -5,7 +5,7 @@ import { UnauthorizedError } from './errors';
 import { optionalEnv, requireEnv } from './env';
 import type { TokenVerifier } from '../ports/cognito';
 
-export interface TokenVerifierConfig {
+interface TokenVerifierConfig {
   readonly issuer: string;
   readonly jwksUri: string;
   /** The HTTP API authorizer's audience: the app client id(s). */

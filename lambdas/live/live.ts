@@ -102,7 +102,7 @@ const currentCaller = async (deps: Pick<LiveDeps, 'verifier' | 'authority'>, tok
 };
 
 /** A stored reading as the live message says it. */
-export const liveReadingOf = (farm: string, device: string, r: Pick<Reading, 'published_at' | 'milk_volume' | 'milk_level' | 'temp1' | 'agitator_status' | 'state_machine'>): LiveReading => ({
+const liveReadingOf = (farm: string, device: string, r: Pick<Reading, 'published_at' | 'milk_volume' | 'milk_level' | 'temp1' | 'agitator_status' | 'state_machine'>): LiveReading => ({
   type: 'reading',
   farm,
   device,
@@ -121,7 +121,7 @@ export interface StoredReadings {
 }
 
 /** Pushes new readings to whoever watches their farm (the ingest calls it after a batch's device commits). */
-export interface LivePush {
+interface LivePush {
   /** The farm's devices' new readings of one batch: the farm's connections are read once for all of them. */
   readingsStored(farm: string, devices: readonly StoredReadings[]): Promise<void>;
 }

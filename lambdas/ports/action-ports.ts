@@ -26,33 +26,33 @@ export type FarmReader = Pick<
   'getUser' | 'findUserByEmail' | 'findUsersByEmail' | 'listUsers' | 'listFarmIdsOfUser' | 'isLinked' | 'getFarm' | 'getFarms' | 'findFarmBySupplyNumber' | 'listFarms' | 'getDevice' | 'listDevicesOfFarm' | 'listDevices' | 'listKnodeAssets'
 >;
 /** The readings' reads; a range read writes nothing (an open day is kept in the container's memory). */
-export type ReadingsReader = Pick<
+type ReadingsReader = Pick<
   ReadingsRepository,
   'readPartitions' | 'readRange' | 'readRangeColumns' | 'listRaw' | 'listRawBetween' | 'getRaw' | 'listActivities' | 'getActivity' | 'latestReading' | 'latestActivity' | 'getHerdNote' | 'listRejected' | 'pageRejected'
 >;
-export type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'smsSavedCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
-export type AlertSettingsReader = Pick<
+type AlertsReader = Pick<AlertsRepository, 'list' | 'listPage' | 'get' | 'smsCount' | 'smsSavedCount' | 'listDeliveries' | 'listDeadLetters' | 'getEngine'>;
+type AlertSettingsReader = Pick<
   AlertSettingsRepository,
   'getFarmSettings' | 'getAutoSettings' | 'getPreferences' | 'getPreferencesOf' | 'listUserIdsOfFarm' | 'getEscalation' | 'getEscalationOf' | 'listOrganizationUserIdsOfFarm'
 >;
-export type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
-export type AuditReader = Pick<AuditRepository, 'list'>;
-export type MilkingWindowsReader = Pick<MilkingWindowsRepository, 'list'>;
+type EquipmentReader = Pick<EquipmentRepository, 'getEquipment'>;
+type AuditReader = Pick<AuditRepository, 'list'>;
+type MilkingWindowsReader = Pick<MilkingWindowsRepository, 'list'>;
 
 /** Who may set the farm flags (operator §6: a fixed list of user ids, here configuration). */
 export interface FlagEditors {
   allows(userId: string): boolean;
 }
 
-export type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser' | 'listOrganizationIdsOfFarm'>;
+type OrganizationReader = Pick<OrganizationRepository, 'getOrganization' | 'getContent' | 'listSubOrganizations' | 'getRole' | 'listOrganizationIdsOfUser' | 'listOrganizationIdsOfFarm'>;
 
 /** The dairy-company link's records: the reports sent and the tanker dockets, read only; the exporter (lambdas/dairy) writes them. */
-export type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
+type DairyReader = Pick<DairyRepository, 'listEvents' | 'listDockets'>;
 
 /** Watchman's settings, runs and open cases, read only; the job (lambdas/watchman) writes runs and cases. */
-export type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'countRuns' | 'listOpenCases'>;
+type WatchmanReader = Pick<WatchmanRepository, 'getSettings' | 'listRuns' | 'countRuns' | 'listOpenCases'>;
 /** The API's one Watchman write: its settings item (a PutItem on `WATCHMAN` keys, cdk/lib/port-grants.ts). */
-export type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
+type WatchmanSettingsWriter = Pick<WatchmanRepository, 'putSettings'>;
 
 /**
  * Every port a function may use. An API action names the ones it uses (lambdas/lib/dispatch.ts

@@ -16,16 +16,16 @@ export interface AuditRepository {
   list(area: AuditArea, limit: number, cursor?: string): Promise<AuditPage>;
 }
 
-export interface AuditPage {
+interface AuditPage {
   readonly entries: AuditEntry[];
   /** Where the next (older) page starts; absent on the last page. */
   readonly cursor?: string;
 }
 
 /** A farm flag an operator sets (operator §2 Admin farms). */
-export type FarmFlagName = 'auto_check' | 'fonterra_api_status' | 'harvest';
+type FarmFlagName = 'auto_check' | 'fonterra_api_status' | 'harvest';
 /** The vat configuration calibration's Apply stores (operator §3 Vat config). */
-export type VatConfig = Pick<Device, 'vat_size' | 'vat_max_height' | 'vat_diameter' | 'wedgeHeight' | 'vat_volume_offset'>;
+type VatConfig = Pick<Device, 'vat_size' | 'vat_max_height' | 'vat_diameter' | 'wedgeHeight' | 'vat_volume_offset'>;
 
 /**
  * One operator-side write that is made only with its audit entry. Where a write names `before`,

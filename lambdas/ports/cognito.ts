@@ -8,7 +8,7 @@ export interface Tokens {
 }
 
 /** Cognito as the identity store: the port the user endpoint uses. */
-export interface NewAccount {
+interface NewAccount {
   readonly email: string;
   readonly password: string;
   readonly firstName: string;
@@ -18,7 +18,7 @@ export interface NewAccount {
 }
 
 /** Cognito wants the authenticator app's code (an account with TOTP enrolled): answer it with `session`. */
-export interface TotpChallenge {
+interface TotpChallenge {
   readonly challenge: 'SOFTWARE_TOKEN_MFA';
   readonly session: string;
 }

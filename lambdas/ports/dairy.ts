@@ -1,7 +1,7 @@
 import type { DairyEventKind, Docket, GatewayAnswer, RefusedDocket } from '../../shared/dairy-company/payloads';
 
 /** One try at sending an event, and what came back: the HTTP status (0: no answer). */
-export interface DairyAttempt {
+interface DairyAttempt {
   readonly at: string;
   readonly status: number;
   readonly message: string;

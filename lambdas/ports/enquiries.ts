@@ -4,7 +4,7 @@ import type { EnquiryProducts } from '../../shared/api/actions/profile';
 export const ENQUIRY_KEY_PREFIX = 'ENQUIRY#';
 
 /** An enquiry as stored (farmer §2.16): who asked, for which farms, about which products, when. */
-export interface Enquiry {
+interface Enquiry {
   readonly user_id: string;
   readonly firstName: string;
   readonly lastName: string;

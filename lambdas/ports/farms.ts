@@ -86,7 +86,7 @@ export interface IngestRecords {
 export type FarmRepository = UserStore & FarmLinks & FarmStore & DeviceStore & KnodeAssets & ThingOwners & IngestRecords;
 
 /** The profile fields a person or an operator changes after sign-up (the email and id never change). */
-export type UserChange = Partial<Pick<User, 'firstName' | 'lastName' | 'phone' | 'subscribed' | 'email_verify' | 'phone_verify' | 'is_herd_enabled' | 'token_id'>>;
+type UserChange = Partial<Pick<User, 'firstName' | 'lastName' | 'phone' | 'subscribed' | 'email_verify' | 'phone_verify' | 'is_herd_enabled' | 'token_id'>>;
 
 export type ThingOwner = { readonly kind: 'device'; readonly device_id: string } | { readonly kind: 'knode'; readonly farm_id: string };
 

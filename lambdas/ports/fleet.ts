@@ -10,7 +10,7 @@ import type { LogType } from '../../shared/entities/install';
 /** The partition-key prefix of every counter item: the one prefix the ingest may update there. */
 export const FLEET_STATS_KEY_PREFIX = 'STATS#';
 
-export interface SeenUnit {
+interface SeenUnit {
   readonly _id: string;
   readonly name: string;
   readonly farm_id: string;

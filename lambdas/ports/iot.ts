@@ -22,7 +22,7 @@ export interface UnitChecks {
   check(unit: string, check: UnitCheck): Promise<DeviceAnswer>;
 }
 
-export interface UnitCertificate {
+interface UnitCertificate {
   readonly certificateId: string;
   readonly certificateArn: string;
   readonly certificatePem: string;

@@ -3,7 +3,7 @@ import type { ReadingColumns } from '../../shared/telemetry/reading-columns';
 import type { Reading } from '../../shared/telemetry/reading';
 
 /** A message the ingest could not accept, kept with the reason (30 days). */
-export interface RejectedMessage {
+interface RejectedMessage {
   readonly received_at: string;
   readonly topic: string;
   readonly reason: string;
@@ -17,7 +17,7 @@ export interface StoredActivity extends Activity {
   readonly farm_id: string;
 }
 
-export type PutReadingResult = 'created' | 'duplicate' | 'conflict';
+type PutReadingResult = 'created' | 'duplicate' | 'conflict';
 
 /** A device's readings (the day partitions `R#<device>#<day>`): stored once each, read by instant or range. */
 export interface ReadingsStore {

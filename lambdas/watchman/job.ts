@@ -29,11 +29,11 @@ import type { VatWindowReader } from './vat-window';
 
 const DAY = 86_400_000;
 /** A run holds its lease this long; one that dies leaves it to expire (the schedule is hourly). */
-export const LEASE_MS = 15 * 60_000;
+const LEASE_MS = 15 * 60_000;
 /** Farms worked on at once: each farm's reads are batched and in parallel, so this bounds the open requests. */
 export const FARM_CONCURRENCY = 64;
 /** How often a run looks at on_status again (operator §4: "ends current ... sessions"): before its next farm, at most this stale. */
-export const ON_STATUS_RECHECK_MS = 1_000;
+const ON_STATUS_RECHECK_MS = 1_000;
 
 export interface WatchmanDeps {
   readonly farms: Pick<FarmRepository, 'listFarms' | 'listDevicesOfFarm' | 'setFarmFlag'>;
@@ -51,7 +51,7 @@ export interface WatchmanDeps {
   readonly onStatusRecheckMs?: number;
 }
 
-export type WatchmanOutcome = { readonly ran: false; readonly reason: 'off' | 'busy' } | { readonly ran: true; readonly run: WatchmanRun; readonly cases: { opened: WatchmanCase[]; closed: WatchmanCase[] } };
+type WatchmanOutcome = { readonly ran: false; readonly reason: 'off' | 'busy' } | { readonly ran: true; readonly run: WatchmanRun; readonly cases: { opened: WatchmanCase[]; closed: WatchmanCase[] } };
 
 /** A partner's API failed: counted on the run (error_fonterra_api, error_milog_api, error_particle_api), never fatal. */
 class PartnerError extends Error {

@@ -64,7 +64,7 @@ const detailOf = (r: LogRecord): string => {
 };
 
 /** What a reader's eye should catch: faults (warnings, errors, injected device faults) and alerts. */
-export const emphasisOf = (r: LogRecord): 'fault' | 'alert' | undefined => {
+const emphasisOf = (r: LogRecord): 'fault' | 'alert' | undefined => {
   const level = r.level.toLowerCase();
   if (['warn', 'error', 'critical', 'fatal'].includes(level) || /\bfault/i.test(r.message)) return 'fault';
   if (/\balert/i.test(r.message) || 'alert' in r) return 'alert';

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface LogFilesOptions {
+interface LogFilesOptions {
   /** Where the files go (`.data/logs`). */
   readonly dir: string;
   /** A day's file is continued in a new part past this size. @default 50 MB */

@@ -1,7 +1,7 @@
 import { asLogRecord, componentOf, humanLine, jsonObjectOf, type LogRecord } from './human-line';
 import { openLogFiles, type LogFiles } from './log-files';
 
-export interface ConsoleSinkOptions {
+interface ConsoleSinkOptions {
   /** Where the JSON lines are kept (`.data/logs`). */
   readonly logDir: string;
   /** `json`: the JSON lines on the console as well, for machines (LOG_FORMAT=json). @default 'human' */

@@ -8,19 +8,19 @@ import * as z from 'zod';
  * controller stops giving its status).
  */
 export const RANDOM_FAULT_KINDS = ['power_cut', 'agitator_stop', 'chiller_off', 'warm_plate', 'offline'] as const;
-export const CONTROLLER_FAULT_KINDS = ['controller_manual', 'controller_off', 'controller_silent'] as const;
+const CONTROLLER_FAULT_KINDS = ['controller_manual', 'controller_off', 'controller_silent'] as const;
 /**
  * Sensor faults the device cannot see itself (no alarm message): `radar_drift`, the radar reading
  * 1 mm further per simulated hour since the fault began (the milk looks lower; Watchman's
  * calibration check finds it against the dockets), until the fault ends (the radar is set right).
  */
-export const SENSOR_FAULT_KINDS = ['radar_drift'] as const;
+const SENSOR_FAULT_KINDS = ['radar_drift'] as const;
 /**
  * Faults an installer's Check Install finds: weak_signal (the cellular signal drops
  * below the §9 thresholds) and sensor_board (the vat's sensor board is missing: no temperature
  * probe reading, and the unit reports no board for that vat). Never random.
  */
-export const INSTALL_FAULT_KINDS = ['weak_signal', 'sensor_board'] as const;
+const INSTALL_FAULT_KINDS = ['weak_signal', 'sensor_board'] as const;
 export const FAULT_KINDS = [...RANDOM_FAULT_KINDS, ...CONTROLLER_FAULT_KINDS, ...SENSOR_FAULT_KINDS, ...INSTALL_FAULT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type RandomFaultKind = (typeof RANDOM_FAULT_KINDS)[number];
@@ -40,7 +40,6 @@ export const faultRequestSchema = z
       .max(MAX_FAULT_MINUTES, `minutes must be at most ${MAX_FAULT_MINUTES} (a week)`),
   })
   .strict();
-export type FaultRequest = z.infer<typeof faultRequestSchema>;
 
 /** A fault on a vat's simulated timeline: [from, until) in epoch ms. */
 export interface ActiveFault {
@@ -49,10 +48,10 @@ export interface ActiveFault {
   readonly until: number;
 }
 
-export const isActive = (f: ActiveFault, t: number): boolean => t >= f.from && t < f.until;
+const isActive = (f: ActiveFault, t: number): boolean => t >= f.from && t < f.until;
 
 /** What the vat's hardware does at time t given its faults. */
-export interface FaultEffects {
+interface FaultEffects {
   /** Mains off: battery register even, refrigeration and agitator stop. */
   readonly powerCut: boolean;
   readonly agitatorStopped: boolean;

@@ -21,7 +21,7 @@ export interface HistoryFault {
   readonly minutes: number;
 }
 
-export interface VatHistory {
+interface VatHistory {
   readonly message: TelemetryMessageInput;
   readonly reading: Reading;
 }

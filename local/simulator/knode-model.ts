@@ -16,7 +16,7 @@ export const knodeThingOf = (fonterraId: string): string => `kn-${fonterraId.toL
 type KnodeType = (typeof KNODE_TYPES)[number];
 const isKnodeType = (t: string): t is KnodeType => (KNODE_TYPES as readonly string[]).includes(t);
 
-export interface KnodeModelConfig {
+interface KnodeModelConfig {
   readonly farmKey: string;
   readonly timezone: string;
   readonly assets: readonly KnodeAsset[];

@@ -12,7 +12,7 @@ import { createRng, intBetween } from './random';
 /** The installer's vat table (shared/installer/height-table.ts, operator §9): one row per synthetic vat. */
 export const INSTALLER_VATS = HEIGHT_TABLE;
 
-export const syntheticSupplyNumber = (n: number): string => `SIM${String(n).padStart(4, '0')}`;
+const syntheticSupplyNumber = (n: number): string => `SIM${String(n).padStart(4, '0')}`;
 
 /** `pkg`: every farm's package (`--package`); without it the farms take the three in turn. */
 export const syntheticFarms = (count: number, seed: number, today = new Date(), pkg?: Farm['package']): { farms: Farm[]; devices: Device[] } => {

@@ -8,7 +8,7 @@ import type { TokenVerifier } from '../../lambdas/ports/cognito';
 
 export type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 
-export interface GatewayOptions {
+interface GatewayOptions {
   readonly port: number;
   /** The route's Lambda, loaded on first use (a cold start reads its configuration then). */
   readonly loadHandler: (endpoint: Endpoint) => Promise<ApiLambda>;
@@ -25,7 +25,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 
 /** Token bucket like API Gateway's stage throttling: burst capacity refilled at rate per second. */
-export const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burstLimit: number }, now = () => Date.now()) => {
+const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burstLimit: number }, now = () => Date.now()) => {
   let tokens = burstLimit;
   let last = now();
   return () => {

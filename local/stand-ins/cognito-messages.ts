@@ -23,7 +23,7 @@ import type { OutboxMessage, SnsOutbox } from './sns-outbox';
  * Cognito gives the trigger the user's attributes (the greeting names them), so the message is
  * worded again with the attributes the pool holds, read with AdminGetUser as an operator would.
  */
-export interface PoolUsers {
+interface PoolUsers {
   /** The user the address belongs to: their username and attributes; undefined when there is none. */
   userOf(email: string): Promise<{ readonly userName: string; readonly attributes: Readonly<Record<string, string>> } | undefined>;
 }

@@ -14,9 +14,9 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { OPERATOR_GROUPS, TOTP_CLAIM, TOTP_CONFIRMED_ATTRIBUTE, WEB_CLIENT_WRITE_ATTRIBUTES } from '../../shared/roles';
 
-export const LOCAL_REGION = 'us-east-1';
+const LOCAL_REGION = 'us-east-1';
 /** AWS-shaped, so Amplify and the SDK read a region from it as they do in AWS. */
-export const LOCAL_POOL_ID = `${LOCAL_REGION}_VatManLcl`;
+const LOCAL_POOL_ID = `${LOCAL_REGION}_VatManLcl`;
 const CLIENT_NAME = 'vat-man-web';
 
 export interface CognitoStandIn {
@@ -46,7 +46,7 @@ export interface DeliveredCode {
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** cognito-local prints each code in a box; pick out destination and code. */
-export const parseCodeDelivery = (chunk: string): DeliveredCode | undefined => {
+const parseCodeDelivery = (chunk: string): DeliveredCode | undefined => {
   const text = chunk.replace(ANSI, '');
   if (!text.includes('Confirmation Code Delivery')) return undefined;
   const field = (name: string) => text.match(new RegExp(`${name}:\\s+([^│\\n]+?)\\s*(?:│|\\n|$)`))?.[1]?.trim();
@@ -119,7 +119,7 @@ const waitUntilUp = async (client: CognitoIdentityProviderClient, child: ChildPr
  * Cognito stand-in: cognito-local as a child process, its state in `<dir>/.cognito`. The user
  * pool, the web app client and the operator groups are created on first start and reused after.
  */
-export interface CognitoOptions {
+interface CognitoOptions {
   readonly port: number;
   readonly dir: string;
   readonly onCode: (c: DeliveredCode) => void;

@@ -12,7 +12,7 @@ import {
 } from '../../shared/dairy-company/payloads';
 
 /** One event the gateway accepted (an answer of 200), once per idempotency key. */
-export interface ReceivedEvent {
+interface ReceivedEvent {
   readonly kind: DairyEventKind;
   readonly supplierId: string;
   readonly key: string | null;
@@ -21,7 +21,7 @@ export interface ReceivedEvent {
 }
 
 /** A pickup as the tanker measured it (the truth the dockets are made from). */
-export interface TankerPickup {
+interface TankerPickup {
   readonly supplierId: string;
   readonly vatId: number;
   /** ISO date-time of the pickup. */
@@ -30,7 +30,7 @@ export interface TankerPickup {
   readonly temperature: number;
 }
 
-export interface DairyGatewayOptions {
+interface DairyGatewayOptions {
   /** Supply numbers the company knows; any other answers 'Error 2 - Farm {id} is invalid'. */
   readonly farms: readonly string[];
   /** The bearer token the gateway expects (the real one's credentials come from SSM in AWS). */

@@ -8,14 +8,14 @@ import { listenLocal } from './aws-json-server';
 /** The account and region of local ARNs. */
 const ARN = 'arn:aws:iot:us-east-1:000000000000';
 
-export interface StoredThing {
+interface StoredThing {
   thingName: string;
   thingId: string;
   attributes: Record<string, string>;
   version: number;
   principals: string[];
 }
-export interface StoredCertificate {
+interface StoredCertificate {
   certificateId: string;
   certificateArn: string;
   certificatePem: string;

@@ -13,14 +13,14 @@ import type { KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecor
  * Unlike AWS, an idle shard is not polled once a second: a record is handed on as soon as the
  * shard is free, which only makes the local stack quicker.
  */
-export interface KinesisStandIn {
+interface KinesisStandIn {
   put(partitionKey: string, data: Buffer): void;
   /** Resolves when every shard is empty and idle. */
   drained(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export interface KinesisStandInOptions {
+interface KinesisStandInOptions {
   readonly streamName: string;
   readonly shards: number;
   readonly batchSize: number;
@@ -36,7 +36,7 @@ export interface KinesisStandInOptions {
 
 const REGION = 'us-east-1';
 /** Lambda's payload limit for a synchronous invocation, which caps an event source mapping's batch. */
-export const LAMBDA_PAYLOAD_LIMIT = 6 * 1024 * 1024;
+const LAMBDA_PAYLOAD_LIMIT = 6 * 1024 * 1024;
 
 /** A record waiting in its shard, as it was put. */
 interface Waiting {

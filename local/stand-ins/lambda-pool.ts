@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
  * container its key hashes to, so one device's messages stay in one container (as they mostly do
  * in AWS); the rule runner's retries and error reporting stay in the caller.
  */
-export interface LambdaPool {
+interface LambdaPool {
   invoke(event: unknown, key: string): Promise<unknown>;
   /** An event to one container by number (mod the pool's size): a stream shard's consumer. */
   invokeOn(container: number, event: unknown): Promise<unknown>;

@@ -71,7 +71,7 @@ const name = (cn: string) => seq(set(seq(oid(OID.organization), utf8('Vat-Man lo
 const extension = (id: string, critical: boolean, value: Buffer) => seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
 const algorithm = seq(oid(OID.sha256WithRSA), nul);
 
-export interface IssuedCertificate {
+interface IssuedCertificate {
   readonly certificatePem: string;
   /** The certificate's SHA-256 over its DER: AWS IoT's certificate id has this form (64 hex). */
   readonly certificateId: string;

@@ -7,7 +7,7 @@ import { devicePublishTopics } from '../../shared/telemetry/device-message';
  * An IoT topic rule as the local stack runs it: messages on topics matching `topicFilter`
  * (MQTT wildcards + and #) are handed to `target`, like IoT Core's Lambda action.
  */
-export interface TopicRule {
+interface TopicRule {
   readonly name: string;
   readonly topicFilter: string;
   readonly target: (message: { topic: string; payload: Buffer }) => Promise<unknown>;
@@ -42,7 +42,7 @@ const RETRIES = 2;
  * detached is refused at connect, and a client still connected with it at its next publish or
  * subscribe.
  */
-export interface MutualTls {
+interface MutualTls {
   readonly port: number;
   readonly keyPem: string;
   readonly certPem: string;
@@ -54,7 +54,7 @@ export interface MutualTls {
 const derToPem = (der: Buffer) => `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
 
 /** The device policy's topics for a thing (cdk/lib/constructs/telemetry.ts DevicePolicy). */
-export const devicePolicy = (thing: string) => ({
+const devicePolicy = (thing: string) => ({
   publish: devicePublishTopics(thing),
   subscribe: (filter: string) => filter.startsWith(`dts/${thing}/cmd/`) && !filter.slice(`dts/${thing}/cmd/`.length).includes('#'),
 });

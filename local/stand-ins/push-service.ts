@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { OutboxMessage } from './sns-outbox';
 
 /** One push as the push service received it: the encrypted body and the headers RFC 8030/8291/8292 define. */
-export interface ReceivedPush {
+interface ReceivedPush {
   readonly subscription: string;
   readonly endpoint: string;
   readonly at: string;
@@ -18,7 +18,7 @@ export interface ReceivedPush {
   readonly body: string;
 }
 
-export interface PushServiceStandIn {
+interface PushServiceStandIn {
   readonly server: Server;
   /** Its origin, `http://127.0.0.1:<port>`. */
   readonly origin: string;

@@ -3,13 +3,13 @@
  * same shape. A run still going when the next is due is not overlapped (EventBridge would start
  * another; the handlers are written to tolerate both).
  */
-export interface ScheduleTarget {
+interface ScheduleTarget {
   readonly name: string;
   readonly everyMs: number;
   readonly invoke: (event: ScheduledEvent) => Promise<unknown>;
 }
 
-export interface ScheduledEvent {
+interface ScheduledEvent {
   readonly version: '0';
   readonly id: string;
   readonly 'detail-type': 'Scheduled Event';

@@ -54,7 +54,7 @@ interface TopicsFile {
 }
 
 /** SNS deletes a subscription nobody confirmed after this (the outbox models it by the clock it is given). */
-export const UNCONFIRMED_EXPIRY_MS = 3 * 24 * 60 * 60_000;
+const UNCONFIRMED_EXPIRY_MS = 3 * 24 * 60 * 60_000;
 export const CONFIRMATION_SUBJECT = 'AWS Notification - Subscription Confirmation';
 
 /**
@@ -83,14 +83,14 @@ export interface SnsOutbox {
   setDown(down: boolean): void;
 }
 
-export interface SnsOutboxOptions {
+interface SnsOutboxOptions {
   /** Addresses whose email subscriptions count as confirmed at once. */
   readonly preconfirmed?: (email: string) => boolean;
   readonly now?: () => Date;
 }
 
 /** Does a filter policy (attribute name to the string values it admits) admit these message attributes? */
-export const filterAdmits = (policy: string | undefined, attributes: Record<string, string>): boolean => {
+const filterAdmits = (policy: string | undefined, attributes: Record<string, string>): boolean => {
   if (!policy) return true;
   const rules = JSON.parse(policy) as Record<string, unknown>;
   return Object.entries(rules).every(([name, values]) => Array.isArray(values) && attributes[name] !== undefined && values.includes(attributes[name]));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { startAwsJsonServer } from './aws-json-server';
 
-export interface SqsStandIn {
+interface SqsStandIn {
   readonly server: Server;
   /** A queue's URL, as SQS answers CreateQueue (its host is this server: the SDK sends each call there). */
   queueUrl(name: string): string;

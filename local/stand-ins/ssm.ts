@@ -9,7 +9,7 @@ interface Parameter {
   readonly modified: number;
 }
 
-export interface SsmStandIn {
+interface SsmStandIn {
   readonly server: Server;
   readonly endpoint: string;
   /** Sets a parameter (what an operator's `aws ssm put-parameter --overwrite` does in AWS). */

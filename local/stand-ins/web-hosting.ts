@@ -77,7 +77,7 @@ const liveMonitoringPage = () =>
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Live monitoring (local stand-in)</title></head><body><h1>Live monitoring (local stand-in)</h1><p>In AWS this link opens the live-monitoring site configured by <code>-c liveMonitoringUrl</code>.</p><p><a href="/dashboard">Back to Vat-Man</a></p></body></html>';
 
 /** The web distribution's path for the API (cdk/lib/constructs/web.ts `API_PATH_PATTERN`): the app calls its own origin. */
-export const API_PATH_PREFIX = '/api/';
+const API_PATH_PREFIX = '/api/';
 
 /** Headers of one connection (and HTTP/2's pseudo-headers), which a proxy does not pass on; Host it sets itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'http2-settings', 'te', 'host']);

@@ -16,7 +16,7 @@ import type { LiveEvent, LiveResult } from '../../lambdas/live/live';
  *   connection, GET describes it, DELETE closes it; an unknown id answers 410 GoneException, which
  *   @aws-sdk/client-apigatewaymanagementapi reads as in AWS.
  */
-export interface WebSocketGatewayOptions {
+interface WebSocketGatewayOptions {
   readonly port: number;
   /** The routes besides $connect, $disconnect and $default. */
   readonly routes: readonly string[];

@@ -17,7 +17,7 @@ export const isolateFromAws = (): void => {
 };
 
 /** What the stand-ins tell the functions: where each one listens. */
-export interface StandInEndpoints {
+interface StandInEndpoints {
   readonly tableEnv: Readonly<Record<string, string | undefined>>;
   readonly dynamodb: string;
   readonly cognito: { readonly endpoint: string; readonly userPoolId: string; readonly clientId: string; readonly issuer: string };

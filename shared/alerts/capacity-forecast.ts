@@ -39,7 +39,7 @@ export const CAPACITY = {
   MIN_ADDED_SHARE: 0.01,
 } as const;
 
-export interface MilkingRecord {
+interface MilkingRecord {
   /** ISO start and end of the milking. */
   readonly start: string;
   readonly end: string;
@@ -60,7 +60,7 @@ export const recordMilking = (h: CapacityHistory, m: MilkingRecord, vatSize: num
 
 export const recordPickup = (h: CapacityHistory, at: string): CapacityHistory => ({ ...h, pickups: [...h.pickups, at].slice(-CAPACITY.PICKUPS_KEPT) });
 
-export interface ForecastInput {
+interface ForecastInput {
   readonly now: string;
   /** Litres in the vat now (null: unknown, no forecast). */
   readonly volume: number | null;
@@ -74,7 +74,7 @@ export interface ForecastInput {
   readonly timeZone?: string;
 }
 
-export interface CapacityForecast {
+interface CapacityForecast {
   /** When the vat reaches 80 % and 100 % (ISO); null when not within the horizon or not known. */
   readonly at80: string | null;
   readonly atFull: string | null;
@@ -148,7 +148,7 @@ const pickupTimes = (history: CapacityHistory, submitted: readonly string[], now
 const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(Math.round(minute % 60)).padStart(2, '0')}`;
 
 /** The expected next pickup after `now` and the usual time of day, from at least two pickups. */
-export const expectedPickup = (pickups: readonly number[], now: number, timeZone?: string): { at: number; minute: number } | null => {
+const expectedPickup = (pickups: readonly number[], now: number, timeZone?: string): { at: number; minute: number } | null => {
   if (pickups.length < 2) return null;
   const intervals = pickups.slice(1).map((t, i) => t - (pickups[i] as number));
   const interval = median(intervals);

@@ -12,7 +12,7 @@ import { pushMinutesSchema } from './push';
  */
 
 /** The critical alerts: over 10 °C, over 6 °C, power outage, agitator stopped, cooling at risk, vat full before pickup. */
-export const CRITICAL_TYPES: ReadonlySet<number> = new Set([101, 102, 301, 401, 105, 202]);
+const CRITICAL_TYPES: ReadonlySet<number> = new Set([101, 102, 301, 401, 105, 202]);
 export const isCritical = (type: number): boolean => CRITICAL_TYPES.has(type);
 
 export const ESCALATION_LIMITS = { min: 1, max: 1440 } as const;

@@ -32,7 +32,7 @@ export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
 /** Email and text (farmer §3); `push` (Web Push, beyond the spec) is on unless turned off: it reaches only browsers the user subscribed. */
 export const channelFlagsSchema = z.object({ email: z.boolean(), text: z.boolean(), push: z.boolean().optional() });
-export type ChannelFlags = z.infer<typeof channelFlagsSchema>;
+type ChannelFlags = z.infer<typeof channelFlagsSchema>;
 export type Preferences = Record<PreferenceKey, ChannelFlags>;
 
 export const defaultPreferences = (): Preferences =>
@@ -45,7 +45,7 @@ export const defaultPreferences = (): Preferences =>
 export const preferencesInputSchema = z
   .object(Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, channelFlagsSchema.optional()])) as Record<PreferenceKey, z.ZodOptional<typeof channelFlagsSchema>>)
   .strict();
-export type PreferencesInput = z.infer<typeof preferencesInputSchema>;
+type PreferencesInput = z.infer<typeof preferencesInputSchema>;
 
 export const mergePreferences = (stored: Partial<Preferences> | undefined, input: PreferencesInput): Preferences => {
   const out = { ...defaultPreferences(), ...(stored ?? {}) };

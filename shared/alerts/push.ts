@@ -9,7 +9,7 @@ import * as z from 'zod';
 
 /** Minutes a critical alert's push waits to be opened or acknowledged before the text goes (per user). */
 export const DEFAULT_PUSH_MINUTES = 5;
-export const PUSH_MINUTES_LIMITS = { min: 1, max: 1440 } as const;
+const PUSH_MINUTES_LIMITS = { min: 1, max: 1440 } as const;
 const minutesMessage = `Push minutes must be between ${PUSH_MINUTES_LIMITS.min} and ${PUSH_MINUTES_LIMITS.max}.`;
 export const pushMinutesSchema = z.number().int(minutesMessage).min(PUSH_MINUTES_LIMITS.min, minutesMessage).max(PUSH_MINUTES_LIMITS.max, minutesMessage);
 
@@ -63,23 +63,19 @@ export const pushEndpointAllowed = (endpoint: string, allowLocal: boolean): bool
 export const pushDeviceSchema = z.object({ id: z.string(), service: z.string(), created_at: z.string() });
 export type PushDevice = z.infer<typeof pushDeviceSchema>;
 
-/** The service worker's action that marks the alert read (its title is the issue's word). */
-export const PUSH_ACTION_ACKNOWLEDGE = 'acknowledge';
-
 /** What a push carries to the service worker (encrypted end to end; the push service sees none of it). */
-export const pushPayloadSchema = z.object({
-  title: z.string(),
-  body: z.string(),
+export interface PushPayload {
+  title: string;
+  body: string;
   /** The alert's id: the notification's tag, so a second copy replaces the first on the device. */
-  tag: z.string(),
+  tag: string;
   /** The vat's page, opened by a click. */
-  url: z.string(),
+  url: string;
   /** The signed acknowledgement (alert, farm, user, expiry) the service worker sends back: it has no session. */
-  ack: z.string(),
+  ack: string;
   /** Where to send `ack` (the public /api/user endpoint). */
-  ack_url: z.string(),
-});
-export type PushPayload = z.infer<typeof pushPayloadSchema>;
+  ack_url: string;
+}
 
 /** The vat's page a push opens: the milk dashboard on that farm, scrolled to the vat's card. */
 export const vatPagePath = (farmId: string, vatNumber: number): string => `/dts/dashboard?farm=${encodeURIComponent(farmId)}&vat=${vatNumber}`;

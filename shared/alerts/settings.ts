@@ -107,7 +107,7 @@ const passesCheck = (rule: Rule, n: number): boolean => {
   return true;
 };
 
-export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 const validateWith = <F extends string>(
   fields: readonly F[],

@@ -34,9 +34,8 @@ export const jsonField = <S extends z.ZodType>(schema: S, name: string, maxChars
  * no input can make the server do unbounded work or store unbounded text.
  */
 export const ID_MAX = 128;
-export const TEXT_MAX = 2_000;
 /** A JSON-valued field's text: large enough for a whole settings form, small enough to refuse junk. */
-export const JSON_TEXT_MAX = 20_000;
+const JSON_TEXT_MAX = 20_000;
 
 /** An uploaded file (multipart, lambdas/lib/multipart.ts): the milking-window CSV's 1 MB. */
 export const FILE_MAX_BYTES = 1024 * 1024;

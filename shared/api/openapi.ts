@@ -12,7 +12,7 @@ import { jsonFields } from './fields';
  */
 
 type JsonSchema = Record<string, unknown>;
-export type OpenApiDocument = Record<string, unknown> & {
+type OpenApiDocument = Record<string, unknown> & {
   readonly paths: Record<string, { post: Record<string, unknown> }>;
   readonly components: Record<string, unknown> & { schemas: Record<string, JsonSchema> };
 };
@@ -20,7 +20,7 @@ export type OpenApiDocument = Record<string, unknown> & {
 const FORM = 'application/x-www-form-urlencoded';
 
 /** The rule in words, as the reference shows it beside `x-access`. */
-export const accessText = (rule: Access): string => {
+const accessText = (rule: Access): string => {
   switch (rule.kind) {
     case 'public':
       return 'Public: no token needed (a valid bearer token is still read).';

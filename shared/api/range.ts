@@ -1,24 +1,24 @@
-import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, PAGING_STEP_DAYS } from '../constants';
+import { MAX_RANGE_DAYS, PAGING_STEP_DAYS } from '../constants';
 import { addDays, daysFrom, localDayOf, localMidnight } from '../time/local-day';
 
 /** Spec §8: "A time navigation past the present: 'No more data!'". */
 export const NO_MORE_DATA = 'No more data!';
 export const RANGE_TOO_LONG = `The range may be at most ${MAX_RANGE_DAYS} days.`;
 /** A range's two date fields as the caller's action names them. */
-export interface RangeFields {
+interface RangeFields {
   readonly start: string;
   readonly end: string;
 }
 const DASHBOARD_FIELDS: RangeFields = { start: 'startDate', end: 'endDate' };
-export const rangeReversed = (f: RangeFields = DASHBOARD_FIELDS) => `${f.end} must not be before ${f.start}.`;
-export const rangeHalf = (f: RangeFields = DASHBOARD_FIELDS) => `Send ${f.start} and ${f.end} together.`;
+const rangeReversed = (f: RangeFields = DASHBOARD_FIELDS) => `${f.end} must not be before ${f.start}.`;
+const rangeHalf = (f: RangeFields = DASHBOARD_FIELDS) => `Send ${f.start} and ${f.end} together.`;
 export const RANGE_REVERSED = rangeReversed();
 export const RANGE_HALF = rangeHalf();
 export const RANGE_PRO_ONLY = 'The date range is for Vat-Man Pro and Vat-Man Auto farms.';
 /** Lite farms page back by 2 days; far enough for any history kept, small enough for any clock. */
 export const MAX_PAGE_INDEX = 1000;
 
-export interface RangeRequest {
+interface RangeRequest {
   readonly startDate?: string | undefined;
   readonly endDate?: string | undefined;
   readonly page_index?: number | undefined;
@@ -36,7 +36,7 @@ export interface ResolvedRange {
 
 export type RangeResult = { readonly ok: true; readonly range: ResolvedRange } | { readonly ok: false; readonly message: string };
 
-export interface RangeContext {
+interface RangeContext {
   readonly now: Date;
   /** The farm's IANA zone: startDate and endDate are its local days. */
   readonly timeZone: string;
@@ -89,5 +89,3 @@ export const resolveRange = (req: RangeRequest, ctx: RangeContext): RangeResult 
   };
 };
 
-/** DEFAULT_RANGE_DAYS and PAGING_STEP_DAYS are both 2 in the spec; the default is page 1. */
-export const DEFAULT_PAGE_DAYS = DEFAULT_RANGE_DAYS;

@@ -17,13 +17,13 @@ export interface CalibrationConfig {
 }
 
 /** Litres per millimetre of milk in a vat of this diameter (mm): π × d² / 4,000,000. */
-export const litresPerMm = (diameter: number): number => (Math.PI * diameter ** 2) / 4_000_000;
+const litresPerMm = (diameter: number): number => (Math.PI * diameter ** 2) / 4_000_000;
 
 /** level = round(height − radar distance). */
-export const levelOf = (height: number, radarDistance: number): number => Math.round(height - radarDistance);
+const levelOf = (height: number, radarDistance: number): number => Math.round(height - radarDistance);
 
 /** volume = round((level − wedge) × π × d² / 4,000,000 + offset), as the start of a collection uses it. */
-export const volumeOf = (level: number, c: Pick<CalibrationConfig, 'diameter' | 'wedgeHeight' | 'volumeOffset'>): number =>
+const volumeOf = (level: number, c: Pick<CalibrationConfig, 'diameter' | 'wedgeHeight' | 'volumeOffset'>): number =>
   Math.round((level - c.wedgeHeight) * litresPerMm(c.diameter) + c.volumeOffset);
 
 /** The end of a collection: below the wedge the vat is empty (level 0, volume 0); a negative volume is 0. */
@@ -65,7 +65,7 @@ export interface CalibrationRow {
   readonly omit: boolean;
 }
 
-export interface CalibratedRow {
+interface CalibratedRow {
   readonly startLevel: number | null;
   readonly startVolume: number | null;
   readonly endLevel: number | null;
@@ -83,7 +83,7 @@ export interface CalibratedRow {
 /** Operator §9: a volume difference is red at ≥ max(100, 1 % of the collected volume). */
 export const volumeThreshold = (collected: number): number => Math.max(100, collected / 100);
 /** Operator §9: a temperature difference is red at ≥ 0.3 °C. */
-export const TEMPERATURE_RED = 0.3;
+const TEMPERATURE_RED = 0.3;
 
 /** One row's figures under a configuration (Recalculate Volumes). */
 export const calibrateRow = (row: CalibrationRow, c: CalibrationConfig): CalibratedRow => {

@@ -6,10 +6,10 @@ import { WATCHMAN_DEFAULTS } from '../constants';
  * entered on /dts/pickup: the one nearest the collection's start within the matching window
  * (Watchman's matching pickup minutes) of its start or end. Calibration's COLLECTIONS uses the same match.
  */
-export const TANKER_MATCH_MINUTES = WATCHMAN_DEFAULTS.matching_pickup_minutes;
+const TANKER_MATCH_MINUTES = WATCHMAN_DEFAULTS.matching_pickup_minutes;
 
 /** The item nearest `start` whose time lies within the matching window of [start, end]. */
-export const nearestWithin = <T>(items: readonly T[], at: (t: T) => string, start: string, end: string, minutes: number = TANKER_MATCH_MINUTES): T | undefined => {
+const nearestWithin = <T>(items: readonly T[], at: (t: T) => string, start: string, end: string, minutes: number = TANKER_MATCH_MINUTES): T | undefined => {
   const s = Date.parse(start);
   const e = Date.parse(end);
   const w = minutes * 60_000;
@@ -46,9 +46,9 @@ export const tankerDifference = (vatDrop: number, tanker: number): { litres: num
 });
 
 /** Alert 702 'Vat reading differs from tanker': the median difference of the last 5 collections beyond 3 %. */
-export const TANKER_ALERT = { collections: 5, raisePercent: 3, clearPercent: 2.5 } as const;
+const TANKER_ALERT = { collections: 5, raisePercent: 3, clearPercent: 2.5 } as const;
 
-export type TankerVerdict = { readonly status: 'differs' | 'agrees'; readonly median: number } | { readonly status: 'unknown' };
+type TankerVerdict = { readonly status: 'differs' | 'agrees'; readonly median: number } | { readonly status: 'unknown' };
 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -22,20 +22,20 @@ const MIN = 60_000;
 /** Readings of the fit: the last 30 minutes of them (to the newest) since the milking ended (a chiller going off or on shows within it). */
 export const FIT_WINDOW_MINUTES = 30;
 /** Fewest minutes of readings, and readings, before a prediction is made. */
-export const FIT_MIN_MINUTES = 10;
-export const FIT_MIN_READINGS = 6;
+const FIT_MIN_MINUTES = 10;
+const FIT_MIN_READINGS = 6;
 /** A crossing further ahead than this is no crossing (the milk is not cooling). */
-export const HORIZON_HOURS = 24;
+const HORIZON_HOURS = 24;
 /**
  * A prediction past its deadline by more than this is a risk ('Cooling at risk', 105). From the
  * measured error (`npm run evaluate`): the 90th percentile at 30 minutes after the milking ended.
  */
-export const RISK_MARGIN_MINUTES = 15;
+const RISK_MARGIN_MINUTES = 15;
 
 /** τ grid, minutes: 5 to 3000, 36 per decade. */
 const TAUS: readonly number[] = Array.from({ length: 101 }, (_, i) => 5 * 10 ** (i / 36));
 
-export interface CoolingFit {
+interface CoolingFit {
   /** The asymptote A (°C); null for the straight line. */
   readonly asymptote: number | null;
   /** τ (minutes); null for the straight line. */
@@ -126,7 +126,7 @@ const fitCurve = (pts: readonly Point[]): Model | null => {
   return best;
 };
 
-export interface CoolingPrediction {
+interface CoolingPrediction {
   /** When the vat is predicted to reach each limit (epoch ms); null: not within the horizon. */
   readonly at: (limit: number) => number | null;
   readonly fit: CoolingFit;
@@ -179,7 +179,7 @@ export interface CoolingTarget {
   readonly at_risk: boolean;
 }
 
-export interface CoolingForecast {
+interface CoolingForecast {
   readonly milking_start: string;
   readonly milking_end: string;
   readonly targets: CoolingTarget[];
@@ -187,7 +187,7 @@ export interface CoolingForecast {
   readonly fit: CoolingFit | null;
 }
 
-export interface CoolingForecastInput {
+interface CoolingForecastInput {
   readonly milking: { readonly start: string; readonly end: string };
   /** The vat's readings from the milking start on (any order). */
   readonly readings: readonly TempSample[];

@@ -22,13 +22,13 @@ import { OUTAGE_GAP_MINUTES } from '../constants';
  * - A deadline or window still in the future is 'pending'.
  */
 export const COOLING_RULES = ['R1', 'R2', 'R3', 'R4'] as const;
-export type CoolingRule = (typeof COOLING_RULES)[number];
+type CoolingRule = (typeof COOLING_RULES)[number];
 
 export const COOL_FIRST_LIMIT_C = 10;
-export const COOL_FIRST_HOURS = 4;
+const COOL_FIRST_HOURS = 4;
 export const COOL_SECOND_LIMIT_C = 6;
-export const COOL_SECOND_HOURS_FROM_START = 6;
-export const COOL_SECOND_HOURS_FROM_END = 2;
+const COOL_SECOND_HOURS_FROM_START = 6;
+const COOL_SECOND_HOURS_FROM_END = 2;
 
 /** The rule's wording as the milking detail shows it (farmer §9). */
 export const COOLING_RULE_TEXT: Readonly<Record<CoolingRule, string>> = {
@@ -55,7 +55,7 @@ export interface RuleResult {
   readonly detail: string;
 }
 
-export interface Interval {
+interface Interval {
   readonly start: string;
   readonly end: string | null;
 }

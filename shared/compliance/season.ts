@@ -6,8 +6,8 @@ import { addDays, daysFrom, localDayOf, localMidnight } from '../time/local-day'
  * the record covers the season the farm's today falls in, up to now. Dates are farm-local days, as
  * everywhere; a period is at most a season long (366 days) and may not start after today.
  */
-export const SEASON_START_MONTH_DAY = '06-01';
-export const MAX_COMPLIANCE_DAYS = 366;
+const SEASON_START_MONTH_DAY = '06-01';
+const MAX_COMPLIANCE_DAYS = 366;
 export const COMPLIANCE_RANGE_TOO_LONG = `The period may be at most ${MAX_COMPLIANCE_DAYS} days (a season).`;
 
 /** The season (1 June to 31 May) holding a farm-local day. */

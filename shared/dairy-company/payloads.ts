@@ -17,8 +17,8 @@ export const gatewayPath = (supplierId: string, kind: DairyEventKind | 'dockets'
 export const GATEWAY_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 export const gatewayDateTime = (iso: string): string => `${new Date(iso).toISOString().slice(0, 19)}Z`;
 
-export const milkingPeriodSchema = z.object({ StartTime: z.number().int().min(0).max(1439), Duration: z.number().int().min(1).max(1440) });
-export const milkingTimeWindowSchema = z.object({
+const milkingPeriodSchema = z.object({ StartTime: z.number().int().min(0).max(1439), Duration: z.number().int().min(1).max(1440) });
+const milkingTimeWindowSchema = z.object({
   UserID: z.string(),
   MilkingSchedule: z.object({
     CleanInPlaceTime: z.number().int(),
@@ -42,7 +42,7 @@ export type MilkingEvent = z.infer<typeof milkingEventSchema>;
  * not a decimal to 1 decimal place"): JSON numbers lose a trailing ".0", so the payload holds them
  * as text and `gatewayJson` writes that text as a bare number token (4.0, not 4 or "4.0").
  */
-export const temperatureText = z.string().regex(/^-?\d+\.\d$/);
+const temperatureText = z.string().regex(/^-?\d+\.\d$/);
 export const temperatureOf = (celsius: number): string => (Math.round(celsius * 10) / 10).toFixed(1);
 
 export const COLLECTION_REQUIRED_FIELDS = [
@@ -77,8 +77,6 @@ export const vatExceptionSchema = z.object({
   Description: z.object({ APC: z.number().optional(), Agitator: z.string().optional(), Limit: z.string().optional() }),
 });
 export type VatException = z.infer<typeof vatExceptionSchema>;
-
-export type DairyPayload = MilkingEvent | CollectionEvent | VatException;
 
 /** Every answer is `{code, message}` (operator §7). */
 export const gatewayAnswerSchema = z.object({ code: z.number().int(), message: z.string() });
@@ -134,7 +132,7 @@ export type Docket = z.infer<typeof docketSchema>;
  * writes (one PutItem each) within the exporter's time; a longer list is refused whole, as no
  * week of one farm.
  */
-export const MAX_DOCKETS = 5_000;
+const MAX_DOCKETS = 5_000;
 export const docketListSchema = z.array(z.unknown()).max(MAX_DOCKETS, `The dairy gateway answered more than ${MAX_DOCKETS} dockets`);
 
 /** A docket the gateway sent that was not taken: its place in the answer, its id when it had a readable one, and why. */

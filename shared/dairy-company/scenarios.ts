@@ -13,7 +13,7 @@ export const DOC_FAKE_FARM = '99999';
 /** The partner's test gateway, as the page lists it. */
 export const DOC_TEST_GATEWAY = 'https://api-test.dairy-company.example';
 
-export interface Scenario {
+interface Scenario {
   readonly id: string;
   readonly title: string;
   readonly kind: DairyEventKind;

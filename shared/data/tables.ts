@@ -10,7 +10,7 @@ export interface KeyAttribute {
   readonly type: 'S' | 'N';
 }
 
-export interface IndexDefinition {
+interface IndexDefinition {
   readonly indexName: string;
   readonly partitionKey: KeyAttribute;
   readonly sortKey?: KeyAttribute;
@@ -40,14 +40,14 @@ export const GSI1 = 'gsi1';
  * query (operator §2; 2,000 devices in well under 300 ms) instead of a listing and a BatchGet per 100.
  */
 export const GSI2 = 'gsi2';
-export const FLEET_INDEX_ATTRIBUTES = ['_id', ...DEVICE_CONFIG_FIELDS, 'last_updated', 'seen_at'] as const;
+const FLEET_INDEX_ATTRIBUTES = ['_id', ...DEVICE_CONFIG_FIELDS, 'last_updated', 'seen_at'] as const;
 /**
  * The seen index of the Farms table: every active device under gsi3pk ACTIVE#DEVICE, sorted by its
  * last message (gsi3sk), so the operators' overview counts reporting and silent units with two
  * key-range queries of small items (decision 055).
  */
 export const GSI3 = 'gsi3';
-export const SEEN_INDEX_ATTRIBUTES = ['_id', 'name', 'farm_id', 'seen_at'] as const;
+const SEEN_INDEX_ATTRIBUTES = ['_id', 'name', 'farm_id', 'seen_at'] as const;
 
 export const TABLES: readonly TableDefinition[] = [
   {

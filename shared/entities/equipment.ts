@@ -17,10 +17,9 @@ import * as z from 'zod';
  */
 
 export const EQUIPMENT_TYPES = { preCooling: 1, vat: 2 } as const;
-export type EquipmentType = (typeof EQUIPMENT_TYPES)[keyof typeof EQUIPMENT_TYPES];
 
 /** The pre-cooling system's id: a farm has one. */
-export const PRE_COOLING_ID = 1;
+const PRE_COOLING_ID = 1;
 
 export const PRE_COOLING_VALUES = [
   { value: 0, label: 'None' },
@@ -30,7 +29,7 @@ export const PRE_COOLING_VALUES = [
 export type PreCoolingValue = (typeof PRE_COOLING_VALUES)[number]['value'];
 
 /** The sub lists, numbered as the spec numbers them. */
-export const SUB_LISTS = {
+const SUB_LISTS = {
   3: ['Fridge1'],
   4: ['Fridge1', 'Fridge2', 'Fridge3'],
 } as const;
@@ -71,7 +70,7 @@ export interface Plant {
 }
 
 /** What a farm has before anyone describes it: no pre-cooling, each vat plain with one fridge. */
-export const DEFAULT_VAT: Omit<PlantVat, 'id'> = { value: 1, sub_value: 1 };
+const DEFAULT_VAT: Omit<PlantVat, 'id'> = { value: 1, sub_value: 1 };
 
 const isPreCoolingValue = (v: number): v is PreCoolingValue => PRE_COOLING_VALUES.some((p) => p.value === v);
 const isVatValue = (v: number): v is VatValue => VAT_VALUES.some((p) => p.value === v);
@@ -102,7 +101,7 @@ export const itemsOf = (plant: Plant): EquipmentItem[] => [
 // ---- What EQUIPMENT_UPDATE accepts ---------------------------------------------------------
 
 /** At most one pre-cooling system and four vats (a controller unit has up to 4, DESIGN). */
-export const EQUIPMENT_MAX_ITEMS = 5;
+const EQUIPMENT_MAX_ITEMS = 5;
 
 /** The messages of a refused equipment list (422, nothing stored). */
 export const EQUIPMENT_MESSAGES = {

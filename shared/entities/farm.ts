@@ -59,7 +59,7 @@ export const knodeAssetSchema = z.object({
 });
 export type KnodeAsset = z.infer<typeof knodeAssetSchema>;
 
-export const knodeSchema = z.object({
+const knodeSchema = z.object({
   is_water_enabled: z.boolean(),
   is_effluent_enabled: z.boolean(),
   is_land_enabled: z.boolean(),

@@ -37,7 +37,7 @@ export const unitAttributes = (imei: string, supplyNumber: string, pkg: Package,
 });
 
 /** Install log entry types (operator §3): a new install has none. */
-export const CHECK_TYPES = ['Check Online', 'Check Diagnostics', 'Check Sensor Boards'] as const;
+const CHECK_TYPES = ['Check Online', 'Check Diagnostics', 'Check Sensor Boards'] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 
 /** The log's filter (operator §9 'All, New Installs, Install Checks, Device Diagnostics'). */

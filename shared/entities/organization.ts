@@ -26,7 +26,7 @@ export const organizationPackageSchema = z.enum(ORGANIZATION_PACKAGES);
 export type OrganizationPackage = z.infer<typeof organizationPackageSchema>;
 
 /** §6 organization roles: Admin edits; everyone else sees the lists only. */
-export const ORGANIZATION_ROLES = ['Admin', 'User'] as const;
+const ORGANIZATION_ROLES = ['Admin', 'User'] as const;
 export const organizationRoleSchema = z.enum(ORGANIZATION_ROLES);
 export type OrganizationRole = z.infer<typeof organizationRoleSchema>;
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** 2 verified, 1 not (farmer spec §3 User). */
-export const verifyFlag = z.union([z.literal(1), z.literal(2)]);
+const verifyFlag = z.union([z.literal(1), z.literal(2)]);
 
 /** A user's profile as stored and as the user call returns it (the password never). */
 export const userSchema = z.object({

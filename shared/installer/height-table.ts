@@ -8,7 +8,7 @@
  * A row's `label` is what the capacity list shows and what tells them apart; the volume sent to
  * the server is the number alone (§5 'Volume is sent without the " Sidewall" suffix').
  */
-export interface VatRow {
+interface VatRow {
   readonly diameter: number;
   readonly volume: number;
   readonly sidewall: boolean;
@@ -18,7 +18,7 @@ export interface VatRow {
 }
 
 export const VAT_DIAMETERS = [2337, 2875] as const;
-export type VatDiameter = (typeof VAT_DIAMETERS)[number];
+type VatDiameter = (typeof VAT_DIAMETERS)[number];
 
 const row = (diameter: VatDiameter, volume: number, height: number, opts: { sidewall?: boolean; newInstallOnly?: boolean } = {}): VatRow => ({
   diameter,
@@ -58,7 +58,7 @@ export const capacitiesOf = (diameter: number, screen: 'config' | 'new'): VatRow
   HEIGHT_TABLE.filter((r) => r.diameter === diameter && (screen === 'new' || !r.newInstallOnly));
 
 /** The row a diameter and capacity label name ('18000 Sidewall' and '18000' are two rows). */
-export const rowOf = (diameter: number, label: string): VatRow | undefined => HEIGHT_TABLE.find((r) => r.diameter === diameter && vatLabel(r) === label.trim());
+const rowOf = (diameter: number, label: string): VatRow | undefined => HEIGHT_TABLE.find((r) => r.diameter === diameter && vatLabel(r) === label.trim());
 
 /** The derived height of a diameter and capacity label, when the pair is in the table. */
 export const heightOf = (diameter: number, label: string): number | undefined => rowOf(diameter, label)?.height;

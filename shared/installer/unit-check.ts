@@ -10,7 +10,7 @@ import * as z from 'zod';
  * answer within UNIT_CHECK_TIMEOUT_MS is offline (docs/architecture.md "Installer tools").
  * The simulator (local/simulator) answers as the demo farms' units do.
  */
-export const UNIT_CHECKS = ['online', 'diagnostics', 'sensorboards'] as const;
+const UNIT_CHECKS = ['online', 'diagnostics', 'sensorboards'] as const;
 export type UnitCheck = (typeof UNIT_CHECKS)[number];
 
 export const unitCheckTopic = (unit: string): string => `dts/${unit}/cmd/check`;
@@ -20,12 +20,11 @@ export const UNIT_CHECK_TOPIC_FILTER = 'dts/+/cmd/check';
 export const UNIT_CHECK_TIMEOUT_MS = 6_000;
 
 export const unitCheckCommandSchema = z.object({ request_id: z.string().min(1).max(100), check: z.enum(UNIT_CHECKS) }).strict();
-export type UnitCheckCommand = z.infer<typeof unitCheckCommandSchema>;
 
 /** The charger's state: okay when charging or charged (§9). */
-export const BATTERY_STATES = ['charging', 'charged', 'discharging', 'unknown'] as const;
+const BATTERY_STATES = ['charging', 'charged', 'discharging', 'unknown'] as const;
 /** The unit's supply: VIN (mains) or BATTERY; power is okay only on VIN (§9). */
-export const POWER_SOURCES = ['VIN', 'BATTERY'] as const;
+const POWER_SOURCES = ['VIN', 'BATTERY'] as const;
 
 const percent = z.number().min(0).max(100);
 export const unitStatusSchema = z

@@ -19,14 +19,13 @@ export const LIVE_RENEW_SECONDS = 40;
 export const LIVE_ROUTE_SELECTION = '$request.body.action';
 
 export const subscribeMessageSchema = z.object({ action: z.literal('subscribe'), farm: z.string().min(1).max(64), token: z.string().min(1).max(8_192) });
-export type SubscribeMessage = z.infer<typeof subscribeMessageSchema>;
 
 /**
  * A new reading of a vat: which device, when it was published, and the values its card shows
  * (volume, level, vat temperature, agitator, the Auto tile's state), so the dashboard applies it to
  * its cached answer instead of asking again (decision 077).
  */
-export const liveReadingSchema = z.object({
+const liveReadingSchema = z.object({
   type: z.literal('reading'),
   farm: z.string(),
   device: z.string(),

@@ -26,7 +26,7 @@ export const toDayColumns = (readings: readonly Reading[]): DayColumns => {
 };
 
 /** A column as stored from version 2 on: runs of one value as [value, count] pairs. */
-export interface ColumnRuns<T> {
+interface ColumnRuns<T> {
   readonly runs: readonly (readonly [T, number])[];
 }
 

@@ -43,7 +43,7 @@ export const initialDetectorState = (): DetectorState => ({
   storage: initialStorageState(),
 });
 
-export interface DetectResult {
+interface DetectResult {
   readonly state: DetectorState;
   /**
    * Every activity this reading opened or closed, in the order of ACTIVITY_KINDS (an open one with

@@ -8,16 +8,9 @@ import { knodeUrlSchema } from '../entities/farm';
  * values"), so a faulty board cannot write nonsense into a farmer's charts or alerts.
  */
 
-/**
- * Topic a vat device publishes its readings to (QoS 1): the per-vat topic, kept for a deprecation
- * period so devices in the field keep working. New units publish on UNIT_TELEMETRY_TOPIC_FILTER.
- */
-export const TELEMETRY_TOPIC_FILTER = 'dts/+/telemetry';
 /** A unit's vats' readings: dts/<unit>/<vat 1-4>/telemetry, one thing per controller unit. */
 export const UNIT_TELEMETRY_TOPIC_FILTER = 'dts/+/+/telemetry';
 export const unitTelemetryTopic = (unit: string, vat: number): string => `dts/${unit}/${vat}/telemetry`;
-/** Topic a farm's knode gateway publishes its asset readings to (QoS 1). */
-export const KNODE_TOPIC_FILTER = 'dts/+/knode';
 /** Both channels; the ingest rule subscribes to this and dispatches on the last topic level. */
 export const DEVICE_TOPIC_FILTER = 'dts/+/+';
 
@@ -25,7 +18,6 @@ export const telemetryTopic = (thingName: string): string => `dts/${thingName}/t
 /** Commands to a unit and its replies (lambdas/adapters/iot/device-commands.ts has the protocol). */
 export const settingsCommandTopic = (thing: string): string => `dts/${thing}/cmd/settings`;
 export const replyTopic = (thing: string): string => `dts/${thing}/cmd/reply`;
-export const REPLY_TOPIC_FILTER = 'dts/+/cmd/reply';
 export const knodeTopic = (thingName: string): string => `dts/${thingName}/knode`;
 
 /**
@@ -45,7 +37,7 @@ export const devicePublishTopics = (thing: string): string[] => [
  * The sender of a unit's vat readings, as the thing registry resolves it (FarmRepository
  * resolveThing): `<unit>/<vat>`, the unit's farm's vat of that number.
  */
-export const unitVatSender = (unit: string, vat: number): string => `${unit}/${vat}`;
+const unitVatSender = (unit: string, vat: number): string => `${unit}/${vat}`;
 export const parseUnitVatSender = (sender: string): { unit: string; vat: number } | undefined => {
   const m = /^([^/+#]{1,128})\/([1-4])$/.exec(sender);
   return m ? { unit: m[1] as string, vat: Number(m[2]) } : undefined;
@@ -70,16 +62,16 @@ export const parseDeviceTopic = (topic: string): { thing: string; channel: 'tele
  * TEST from the installer's check; STATUS, CONFIG and DIAG answer operator requests (hidden from
  * the farmer's alert list).
  */
-export const MESSAGE_TYPES = ['DATA', 'AM', 'EM', 'EM1', 'EM2', 'EM3', 'TEST', 'STATUS', 'CONFIG', 'DIAG'] as const;
-export const messageTypeSchema = z.enum(MESSAGE_TYPES);
+const MESSAGE_TYPES = ['DATA', 'AM', 'EM', 'EM1', 'EM2', 'EM3', 'TEST', 'STATUS', 'CONFIG', 'DIAG'] as const;
+const messageTypeSchema = z.enum(MESSAGE_TYPES);
 export type MessageType = z.infer<typeof messageTypeSchema>;
 
 /**
  * The vat controller's state machine (farmer §3 Storage reading). `storage` is milk held
  * between milkings; som/eom (start/end of milking) count as milking (farmer §4).
  */
-export const STATE_MACHINE = ['startup', 'empty', 'som', 'milking', 'eom', 'storage'] as const;
-export const stateMachineSchema = z.enum(STATE_MACHINE);
+const STATE_MACHINE = ['startup', 'empty', 'som', 'milking', 'eom', 'storage'] as const;
+const stateMachineSchema = z.enum(STATE_MACHINE);
 export type StateMachine = z.infer<typeof stateMachineSchema>;
 export const isMilkingState = (s: StateMachine | null | undefined): boolean => s === 'som' || s === 'milking' || s === 'eom';
 
@@ -89,7 +81,7 @@ export const isMilkingState = (s: StateMachine | null | undefined): boolean => s
  * switched off (OffPosition); `unknown` the controller gives no status (VatControl status
  * unknown). Sent only by vats with a Vat-Man Auto controller.
  */
-export const CONTROLLER_STATUS = ['auto', 'manual', 'off', 'unknown'] as const;
+const CONTROLLER_STATUS = ['auto', 'manual', 'off', 'unknown'] as const;
 export const controllerStatusSchema = z.enum(CONTROLLER_STATUS);
 export type ControllerStatus = z.infer<typeof controllerStatusSchema>;
 
@@ -97,7 +89,7 @@ export type ControllerStatus = z.infer<typeof controllerStatusSchema>;
 const temperature = z.number().min(-40).max(120).nullable().optional();
 
 /** Device time: ISO 8601 with a zone (the device's RTC is NTP-synchronised UTC). */
-export const deviceTimeSchema = z.iso.datetime({ offset: true, message: 'published_at must be an ISO 8601 date-time with a zone' });
+const deviceTimeSchema = z.iso.datetime({ offset: true, message: 'published_at must be an ISO 8601 date-time with a zone' });
 
 /** A device's milk quality estimates (farmer §3), as sent and as the readings answers give them back. */
 export const deviceQualitySchema = z.object({

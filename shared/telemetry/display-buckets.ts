@@ -55,7 +55,7 @@ export interface SeriesSource {
 /** Points a chart may get per pixel of its width. */
 export const MAX_POINTS_PER_PIXEL = 2;
 /** Points per series when the caller does not say how wide its chart is. */
-export const DEFAULT_SERIES_POINTS = 1_500;
+const DEFAULT_SERIES_POINTS = 1_500;
 
 /** A line a chart is read against: alerts and the §9 reference lines. */
 export interface Threshold {

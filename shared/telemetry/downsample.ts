@@ -4,7 +4,7 @@ import type { Reading } from './reading';
 /** The farmer's two charts: vat temperature and vat volume (farmer §2.17). */
 export const DEFAULT_DOWNSAMPLE_SERIES: readonly SeriesField[] = ['temp1', 'milk_volume'];
 
-export interface DownsampleOptions {
+interface DownsampleOptions {
   /** Series whose minimum and maximum each time bucket keeps. @default DEFAULT_DOWNSAMPLE_SERIES */
   readonly series?: readonly SeriesField[];
 }

@@ -17,7 +17,7 @@ export interface Snapshot {
 }
 
 /** Side effects of a committed state, applied after the commit (the outbox on the device item). */
-export interface Pending {
+interface Pending {
   readonly activities: readonly Activity[];
   readonly deletions: readonly { readonly kind: ActivityKind; readonly start: string }[];
   readonly snapshots: readonly { readonly hour: string; readonly state: Snapshot }[];
@@ -84,7 +84,7 @@ export const stepThrough = (start: Snapshot, readings: readonly Reading[], vat: 
 export const closedDays = (times: readonly string[], through: string): string[] => [...new Set(times.map(dayOf))].filter((d) => d < dayOf(through)).sort();
 
 /** A batch's readings for one device, split against the committed cursor. */
-export interface BatchPlan {
+interface BatchPlan {
   /** Newer than the cursor, in time order: they step the detectors. */
   readonly fresh: readonly Reading[];
   /** The earliest instant to replay from (a late reading of this batch, or a committed intent), if any. */

@@ -42,7 +42,7 @@ const mergeRuns = (old: readonly Run[], fresh: readonly Run[], since: string, fr
  * would give (the thinning of the older points aside). Points before the range's start, which moves
  * on for the "last 2 days" page, are dropped.
  */
-export const mergeLastAllItem = (old: LastAllItem, fresh: LastAllItem): LastAllItem => {
+const mergeLastAllItem = (old: LastAllItem, fresh: LastAllItem): LastAllItem => {
   const since = fresh.since;
   if (since === undefined) return fresh;
   const from = fresh.range.from;

@@ -82,7 +82,7 @@ export const concatColumns = (parts: readonly ReadingColumns[]): ReadingColumns 
 };
 
 /** Reading i as an object (one literal, one shape). */
-export const rowAt = (c: ReadingColumns, i: number): Reading => {
+const rowAt = (c: ReadingColumns, i: number): Reading => {
   const k = c.cols;
   return {
     published_at: new Date(c.t[i] as number).toISOString(),

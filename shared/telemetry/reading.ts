@@ -22,7 +22,7 @@ export const volumeFromLevel = (level: number, vat: Pick<VatConfig, 'vat_diamete
 };
 
 /** Radar and level readings may overshoot the vat's height by this much (foam, mounting) before they are absurd. */
-export const LEVEL_TOLERANCE_MM = 100;
+const LEVEL_TOLERANCE_MM = 100;
 
 /**
  * What no sensor on this vat can read: a milk level or a radar distance beyond the vat's height.

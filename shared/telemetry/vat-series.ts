@@ -21,7 +21,7 @@ import { rowsOf, seriesSource, type ReadingColumns } from './reading-columns';
  *  - cooler rows: a row whose Milk In and Water In equal those of the rows on either side adds
  *    nothing to the line and is left out; the first and last are kept.
  */
-export interface VatSeriesOptions<P = ChartPoint> extends DisplayOptions {
+interface VatSeriesOptions<P = ChartPoint> extends DisplayOptions {
   /** A reading as the answer's point (rangePoint by default). */
   readonly point?: (r: Reading) => P;
   /** Only readings after this (epoch ms) are sent as points (a refresh after a cursor). */
@@ -29,7 +29,7 @@ export interface VatSeriesOptions<P = ChartPoint> extends DisplayOptions {
 }
 
 /** What vatSeries answers: `points` counts the readings before thinning (after `after`). */
-export interface VatSeries<P = ChartPoint> {
+interface VatSeries<P = ChartPoint> {
   points: number;
   detailData: P[];
   coolerData: ReturnType<typeof coolerPoints>;

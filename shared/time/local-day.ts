@@ -24,18 +24,8 @@ const formatter = (timeZone: string): Intl.DateTimeFormat => {
   return f;
 };
 
-/** Whether Intl knows the zone. */
-export const isTimeZone = (timeZone: string): boolean => {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** The zone's offset from UTC at an instant, in milliseconds (+13 h in an Auckland summer). */
-export const zoneOffsetMs = (instant: number, timeZone: string): number => {
+const zoneOffsetMs = (instant: number, timeZone: string): number => {
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
   const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   return asUtc - Math.floor(instant / 1000) * 1000;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** Watchman activity run (operator §3): the 18 fields, plus its id and the open cases by farm for the Activity tab. */
-export const RUN_COUNTS = [
+const RUN_COUNTS = [
   'farms_total',
   'farms_milking',
   'farms_dry',

@@ -92,7 +92,7 @@ export const milkingEnds = (samples: readonly WatchSample[]): MilkingEnd[] => {
 // ---------------------------------------------------------------------------------------------
 // Classification
 
-export type FarmClass = 'recent_install' | 'dry' | 'milking';
+type FarmClass = 'recent_install' | 'dry' | 'milking';
 
 /**
  * Recent install: installed less than recent_install_weeks ago (skipped: its vats are still being
@@ -109,8 +109,7 @@ export const classifyFarm = (f: { readonly install_date?: string | undefined; re
 // ---------------------------------------------------------------------------------------------
 // Fault checks: each judges a vat's data points of the last fault_check_days.
 
-export const CHECKS = ['signal', 'temp_probe_range', 'temp_accuracy', 'agitator_probe', 'data_gaps', 'plate_cooling'] as const;
-export type CheckName = (typeof CHECKS)[number] | 'calibration';
+export type CheckName = 'signal' | 'temp_probe_range' | 'temp_accuracy' | 'agitator_probe' | 'data_gaps' | 'plate_cooling' | 'calibration';
 export type Verdict = { readonly status: 'pass' } | { readonly status: 'fault'; readonly evidence: string } | { readonly status: 'no_data' };
 
 const PASS: Verdict = { status: 'pass' };
@@ -270,11 +269,11 @@ export const syncDecision = (syncOn: boolean, healthy: boolean, s: WatchmanSetti
 };
 
 /** A fault's identity: one open case per farm, vat and check. */
-export interface FaultKey {
+interface FaultKey {
   readonly vat: number;
   readonly check: string;
 }
-export const faultKeyOf = (k: FaultKey): string => `${k.vat}#${k.check}`;
+const faultKeyOf = (k: FaultKey): string => `${k.vat}#${k.check}`;
 
 /**
  * Cases to open and to close: a fault without an open case opens one; an open case whose check
@@ -300,7 +299,7 @@ export const reconcileCases = <C extends FaultKey>(
 };
 
 /** The alert type the plate-cooling check reads: 'Milk warm plate' (farmer §9 alert codes). */
-export const WARM_PLATE_ALERT = 103;
+const WARM_PLATE_ALERT = 103;
 
 /**
  * Plate cooling: the plate cooler pre-cools the milk on its way into the vat; a warm plate (its

@@ -6,12 +6,12 @@ export type WatchmanSettings = { -readonly [K in keyof typeof WATCHMAN_DEFAULTS]
 
 export const WATCHMAN_SWITCHES = ['on_status', 'auto_turn_fonterra_sync_on', 'auto_turn_fonterra_sync_off'] as const;
 type SwitchKey = (typeof WATCHMAN_SWITCHES)[number];
-export type WatchmanNumberKey = Exclude<keyof WatchmanSettings, SwitchKey>;
+type WatchmanNumberKey = Exclude<keyof WatchmanSettings, SwitchKey>;
 export const WATCHMAN_NUMBER_KEYS = (Object.keys(WATCHMAN_DEFAULTS) as (keyof WatchmanSettings)[]).filter(
   (k): k is WatchmanNumberKey => !(WATCHMAN_SWITCHES as readonly string[]).includes(k),
 );
 /** Operator §5: the temperature probe minimum and maximum may be negative; every other number is >= 0. */
-export const MAY_BE_NEGATIVE: readonly WatchmanNumberKey[] = ['minimum_temp_probe_temp', 'maximum_temp_probe_temp'];
+const MAY_BE_NEGATIVE: readonly WatchmanNumberKey[] = ['minimum_temp_probe_temp', 'maximum_temp_probe_temp'];
 
 /** snake_case (stored, GET_SETTINGS) → camelCase (SAVE_SETTINGS, operator §7). */
 export const camelOf = (k: string): string => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -45,9 +45,9 @@ export const MSG_REQUIRED = 'Required Field';
  * An empty field as the server answers it: the field named before the spec's words, since one
  * answer may list several fields (the form shows MSG_REQUIRED alone, beside the field).
  */
-export const msgRequired = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]}: ${MSG_REQUIRED}`;
-export const msgNotNegative = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]} must be 0 or more`;
-export const msgNotNumber = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]} must be a number`;
+const msgRequired = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]}: ${MSG_REQUIRED}`;
+const msgNotNegative = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]} must be 0 or more`;
+const msgNotNumber = (k: WatchmanNumberKey) => `${WATCHMAN_LABELS[k]} must be a number`;
 const MAX_VALUE = 1_000_000;
 
 /**

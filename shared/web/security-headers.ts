@@ -10,7 +10,7 @@
  * - the service worker and the web app manifest from the site only;
  * - no plugins, no framing of the app, forms post only to the site.
  */
-export interface CspOrigins {
+interface CspOrigins {
   /** Where the API answers when it is not the site itself (its `/api/*`, covered by 'self'): an origin or a host pattern. */
   readonly api?: string;
   /** Where Amplify reaches Cognito. */

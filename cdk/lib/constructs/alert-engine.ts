@@ -18,9 +18,9 @@ import { VatManFunction } from './vat-man-function';
 /** The device-reply rule (lambdas/adapters/iot/device-commands.ts): a device's answer to a command. */
 export const DEVICE_REPLY_RULE_SQL = "SELECT *, topic(2) AS thing FROM 'dts/+/cmd/reply'";
 /** How often the alert sweep runs (OFFLINE is due 15 minutes after the last reading). */
-export const ALERT_SWEEP_RATE = Duration.minutes(1);
+const ALERT_SWEEP_RATE = Duration.minutes(1);
 
-export interface AlertEngineProps {
+interface AlertEngineProps {
   readonly data: Data;
   readonly alerts: Alerts;
   /** Its post-confirmation trigger gives each new user their alert-email topic and subscription. */

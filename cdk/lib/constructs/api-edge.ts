@@ -13,9 +13,9 @@ import { Construct } from 'constructs';
 import { addSecretOriginBehaviour } from '../origin-behaviour';
 
 /** The web distribution's path for the API: every endpoint is under /api/ (shared/api/endpoints.ts). */
-export const API_PATH_PATTERN = '/api/*';
+const API_PATH_PATTERN = '/api/*';
 
-export interface ApiEdgeProps {
+interface ApiEdgeProps {
   readonly httpApi: HttpApi;
   /** The web app's distribution (constructs/web.ts), which carries the WAF web ACL with the per-IP rate rule. */
   readonly distribution: Distribution;

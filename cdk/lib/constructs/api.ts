@@ -49,7 +49,7 @@ export type BotCheckConfig =
       readonly siteKeyParameterName: string;
     };
 
-export interface ApiProps {
+interface ApiProps {
   readonly auth: Auth;
   /** Web Push's VAPID configuration (subscriptions are checked, acknowledgements verified). */
   readonly push: PushGrantConfig;

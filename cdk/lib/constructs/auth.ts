@@ -22,7 +22,7 @@ const MASK_OF: Record<(typeof WEB_CLIENT_WRITE_ATTRIBUTES)[number], keyof Standa
 };
 const writableStandardAttributes = (): StandardAttributesMask => Object.fromEntries(WEB_CLIENT_WRITE_ATTRIBUTES.map((a) => [MASK_OF[a], true]));
 
-export interface AuthProps {
+interface AuthProps {
   /**
    * What happens to the user pool (every account) when it leaves the stack.
    * @default RemovalPolicy.RETAIN

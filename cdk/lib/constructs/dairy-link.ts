@@ -11,9 +11,9 @@ import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
 /** How often the dairy-company sync runs: events are due a minute after they are detected. */
-export const DAIRY_SYNC_RATE = Duration.minutes(1);
+const DAIRY_SYNC_RATE = Duration.minutes(1);
 
-export interface DairyLinkProps {
+interface DairyLinkProps {
   readonly data: Data;
   /** The dairy company's gateway base URL (`-c dairyGatewayUrl`, or an SSM parameter's value at deploy). */
   readonly gatewayUrl: string;

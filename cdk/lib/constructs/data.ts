@@ -9,7 +9,7 @@ export interface DataTable {
   readonly table: TableV2;
 }
 
-export interface DataProps {
+interface DataProps {
   /**
    * What happens to the tables when they leave the stack.
    * @default RemovalPolicy.RETAIN

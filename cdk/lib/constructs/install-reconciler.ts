@@ -10,7 +10,7 @@ import { grantPorts } from '../port-grants';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
-export interface InstallReconcilerProps {
+interface InstallReconcilerProps {
   readonly data: Data;
   /** The IoT policy unit certificates carry (detached from a certificate it undoes or revokes). */
   readonly devicePolicyName: string;
@@ -19,7 +19,7 @@ export interface InstallReconcilerProps {
 }
 
 /** Minutes between reconciler runs: a stuck install is repaired within this (plus its lease) if the installer does not retry. */
-export const INSTALL_RECONCILER_RATE_MINUTES = 5;
+const INSTALL_RECONCILER_RATE_MINUTES = 5;
 
 /**
  * The install reconciler (lambdas/installer/reconcile-handler.ts; docs/decisions/040) on an

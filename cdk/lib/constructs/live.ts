@@ -16,7 +16,7 @@ import type { Auth } from './auth';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
-export interface LiveProps {
+interface LiveProps {
   /** The web app's distribution (constructs/web.ts, with the WAF web ACL): the socket is reached at its `/live`. */
   readonly distribution: Distribution;
   /** The web app's address (`https://<distribution domain>`). */
@@ -32,7 +32,7 @@ export interface LiveProps {
 /** The stage's name: part of the management endpoint's path, and the path the browser connects to on the site. */
 const STAGE = 'live';
 /** The web distribution's behaviour for the socket: `wss://<site>/live` reaches the stage of that name. */
-export const LIVE_PATH_PATTERN = `/${STAGE}`;
+const LIVE_PATH_PATTERN = `/${STAGE}`;
 
 /**
  * Live updates: an API Gateway WebSocket API whose one function (lambdas/live/handler.ts)

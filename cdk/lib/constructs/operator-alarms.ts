@@ -8,7 +8,7 @@ import { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRI
 import { SMS_SPEND_ALARM_USD } from '../../../shared/api/actions/operator-fleet';
 import type { Telemetry } from './telemetry';
 
-export interface OperatorAlarmsProps {
+interface OperatorAlarmsProps {
   readonly telemetry: Telemetry;
   /** Month-to-date SMS spend (USD) that raises the alarm. @default 50 */
   readonly smsSpendUsd?: number;

@@ -14,7 +14,7 @@ import { functionEntry } from '../paths';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
-export interface TelemetryProps {
+interface TelemetryProps {
   readonly data: Data;
   /** @default RemovalPolicy.RETAIN (log groups) */
   readonly removalPolicy?: RemovalPolicy;

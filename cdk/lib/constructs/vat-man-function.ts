@@ -15,7 +15,7 @@ import { powertoolsLayer, POWERTOOLS_LAYER_MODULES } from './powertools-layer';
  */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'Scan' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
 
-export interface VatManFunctionProps {
+interface VatManFunctionProps {
   /** Absolute path of the TypeScript entry file; it exports `handler`. */
   readonly entry: string;
   /** Shown in the console next to the function's generated name. */

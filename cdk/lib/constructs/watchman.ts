@@ -10,7 +10,7 @@ import { grantPorts } from '../port-grants';
 import type { Data } from './data';
 import { VatManFunction } from './vat-man-function';
 
-export interface WatchmanProps {
+interface WatchmanProps {
   readonly data: Data;
   /**
    * Minutes between runs (`-c watchmanRateMinutes`).

@@ -25,7 +25,7 @@ import { contentSecurityPolicy } from '../../../shared/web/security-headers';
 import { acknowledge, nagAssetBucketObjects, nagGetAtt } from '../nag';
 import { SPA_FALLBACK_FUNCTION } from '../spa-fallback';
 
-export interface WebProps {
+interface WebProps {
   /**
    * What happens to the buckets when they leave the stack. With DESTROY the buckets are also
    * emptied on delete (otherwise CloudFormation cannot remove a non-empty bucket).
@@ -44,7 +44,7 @@ export interface WebProps {
 }
 
 /** The file the web app reads at start (shared/web-config.ts). */
-export const WEB_CONFIG_FILE = 'config.json';
+const WEB_CONFIG_FILE = 'config.json';
 
 /**
  * The web app: a private S3 bucket served only through CloudFront (origin access control), with

@@ -3,7 +3,7 @@ import { MILK_QUALITY_PARTNER, paths } from '../config/paths';
 import type { Session } from '../lib/auth-session';
 
 /** Where the unauthorized routing sends the user: a screen of this app, or another site. */
-export type Destination = { readonly kind: 'route'; readonly to: string } | { readonly kind: 'site'; readonly href: string };
+type Destination = { readonly kind: 'route'; readonly to: string } | { readonly kind: 'site'; readonly href: string };
 
 /**
  * The pages a herd-enabled user stays on when the app finds no access (farmer §6 "or stay on
@@ -11,7 +11,7 @@ export type Destination = { readonly kind: 'route'; readonly to: string } | { re
  * card, and profile and notification settings belong to the person, not to a farm. The spec does
  * not list the pages; this is the choice, kept here in one place.
  */
-export const HERD_STAY_PATTERNS: readonly string[] = [paths.moduleDashboard.pattern, paths.profile.pattern, paths.userSettings.pattern];
+const HERD_STAY_PATTERNS: readonly string[] = [paths.moduleDashboard.pattern, paths.profile.pattern, paths.userSettings.pattern];
 
 const pathOnly = (path: string): string => path.split(/[?#]/, 1)[0] ?? path;
 

@@ -1,10 +1,10 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 import { Dialog } from './dialog';
 
-export const CONFIRM_DEFAULT_TITLE = 'Are you sure?';
-export const CONFIRM_DEFAULT_BODY = 'This operation requires your second confirmation.';
+const CONFIRM_DEFAULT_TITLE = 'Are you sure?';
+const CONFIRM_DEFAULT_BODY = 'This operation requires your second confirmation.';
 
-export interface ConfirmOptions {
+interface ConfirmOptions {
   readonly title?: string;
   readonly body?: ReactNode;
   /** The OK button appears only when this exists. */

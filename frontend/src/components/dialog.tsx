@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import './confirm-dialog.css';
 
-export interface DialogProps {
+interface DialogProps {
   readonly title: string;
   /** Escape and a click on the backdrop call it, as does the caller's own Cancel. */
   readonly onDismiss: () => void;

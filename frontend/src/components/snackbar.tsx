@@ -4,7 +4,7 @@ import './snackbar.css';
 
 export const SNACKBAR_DEFAULT_MESSAGE = 'An error occurred';
 
-export type SnackbarTone = 'info' | 'success' | 'error';
+type SnackbarTone = 'info' | 'success' | 'error';
 
 export interface SnackbarApi {
   /**

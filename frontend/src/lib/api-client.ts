@@ -11,11 +11,11 @@ import { ApiError, type UserMessage } from './api-error';
  * client's events; the app shell subscribes (snackbar, redirect).
  */
 
-export type FieldValue = string | number | boolean | object | Blob | null | undefined;
+type FieldValue = string | number | boolean | object | Blob | null | undefined;
 /** Action fields besides `type`; `undefined` and `null` values are left out. */
 export type ApiFields = Readonly<Record<string, FieldValue>>;
 
-export interface RequestOptions<T> {
+interface RequestOptions<T> {
   /** Parses the answer; a mismatch rejects with an ApiError of kind 'invalid-response'. */
   readonly schema?: z.ZodType<T>;
   /** An aborted request rejects with kind 'cancelled' and is never announced. */
@@ -57,7 +57,7 @@ export interface ApiClient {
   on<E extends keyof ApiClientEvents>(event: E, listener: ApiClientEvents[E]): () => void;
 }
 
-export interface ApiClientDeps {
+interface ApiClientDeps {
   /** The API's base URL from config.json; paths such as '/api/user' are appended. */
   readonly apiUrl: string;
   /** The current access token, or undefined when signed out. */
@@ -79,8 +79,8 @@ export const encodeForm = (type: string, fields: ApiFields = {}): URLSearchParam
  * multipart/form-data, the file under its field name with its file name; the other fields as text
  * as in encodeForm.
  */
-export const hasFile = (fields: ApiFields = {}): boolean => Object.values(fields).some((v) => typeof Blob !== 'undefined' && v instanceof Blob);
-export const encodeMultipart = (type: string, fields: ApiFields = {}): FormData => {
+const hasFile = (fields: ApiFields = {}): boolean => Object.values(fields).some((v) => typeof Blob !== 'undefined' && v instanceof Blob);
+const encodeMultipart = (type: string, fields: ApiFields = {}): FormData => {
   const form = new FormData();
   form.append('type', type);
   for (const [key, value] of Object.entries(fields)) {

@@ -4,7 +4,7 @@
  */
 
 /** Statuses whose body carries a message meant for the user (farmer spec §8). */
-export const MESSAGE_STATUSES: readonly number[] = [422, 429, 500, 510];
+const MESSAGE_STATUSES: readonly number[] = [422, 429, 500, 510];
 
 export const MSG_TRY_AGAIN = 'An error occurred, please try again!';
 export const MSG_SERVER_ERROR = 'Server Error!';
@@ -14,7 +14,7 @@ export const MSG_NO_RESPONSE = 'Failed to execute';
 const TIMEOUT_OR_DUPLICATE = 'timeout-or-duplicate';
 const INVALID_INPUT_RESPONSE = 'invalid-input-response';
 
-export type ApiErrorKind =
+type ApiErrorKind =
   /** The server answered with a non-2xx status. */
   | 'http'
   /** No response at all (network down, CORS, DNS). */
@@ -26,7 +26,7 @@ export type ApiErrorKind =
 
 export type UserMessage = string | readonly string[];
 
-export interface ApiErrorInit {
+interface ApiErrorInit {
   readonly kind: ApiErrorKind;
   readonly status?: number;
   /** The `message` of the server's JSON error body, if any. */

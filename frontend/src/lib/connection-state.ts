@@ -16,7 +16,7 @@ export const useOnline = (): boolean => useSyncExternalStore(subscribeOnline, ()
  * page: from the network, or saved earlier (then when they were saved). The page keeps the oldest
  * saved time since the last answer from the network: how old the numbers on screen are.
  */
-export interface AnswerNote {
+interface AnswerNote {
   readonly type: 'vatman-answer';
   readonly source: 'network' | 'cache';
   /** Epoch ms the answer was saved (a cached one); absent for the network's. */

@@ -16,7 +16,7 @@ const CHUNK_DAYS = 30;
 /** Points of the temperature curve a failed milking carries for the PDF's chart. */
 const CURVE_POINTS = 240;
 
-export const verdictOf = (rules: readonly RuleResult[]): MilkingVerdict =>
+const verdictOf = (rules: readonly RuleResult[]): MilkingVerdict =>
   rules.some((r) => r.status === 'failed') ? 'failed' : rules.every((r) => r.status === 'passed' || r.status === 'not_applicable') ? 'compliant' : 'undecided';
 
 const overlaps = (a: StoredActivity, from: string, to: string) => a.start.published_at <= to && (a.end === null || a.end.published_at >= from);

@@ -7,7 +7,7 @@ import { serve, type ServedAction } from '../../lib/dispatch';
 import { ValidationError } from '../../lib/errors';
 
 /** A subscription's id: a digest of its endpoint, so the same browser subscribing again replaces itself. */
-export const pushDeviceId = (endpoint: string): string => createHash('sha256').update(endpoint).digest('base64url').slice(0, 32);
+const pushDeviceId = (endpoint: string): string => createHash('sha256').update(endpoint).digest('base64url').slice(0, 32);
 
 const deviceOf = (s: StoredPushSubscription): PushDevice => ({ id: s.id, service: new URL(s.subscription.endpoint).host, created_at: s.created_at });
 const devicesOf = async (store: Pick<PushSubscriptionStore, 'listPushSubscriptions'>, userId: string) => ({

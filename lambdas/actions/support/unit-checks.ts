@@ -17,8 +17,8 @@ export const installerName = async (farms: Pick<Ports['farms'], 'getUser'>, call
  * with the farm's unit over MQTT (shared/installer/unit-check.ts). The unit answers with its
  * status; no answer within the timeout is an offline unit.
  */
-export type CheckDeps = Pick<Ports, 'farms' | 'installs' | 'unitChecks' | 'now'>;
-export interface CheckedFarm {
+type CheckDeps = Pick<Ports, 'farms' | 'installs' | 'unitChecks' | 'now'>;
+interface CheckedFarm {
   readonly farm: Farm;
   readonly unit: Unit | undefined;
   /** The farm's active vats, by number. */

@@ -4,7 +4,7 @@ import { LIVE_ENDPOINT_ENV } from '../../../shared/live/endpoint-env';
 import type { LiveSender } from '../../ports/live';
 import { instrumented } from '../aws-client';
 
-export const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
+const apiGatewayLiveSender = (client: ApiGatewayManagementApiClient): LiveSender => ({
   async post(connectionId, message) {
     try {
       await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: new TextEncoder().encode(JSON.stringify(message)) }));

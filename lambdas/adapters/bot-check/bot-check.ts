@@ -4,7 +4,7 @@ import { optionalEnv, requireEnv } from '../../lib/env';
 import { type BotCheck, BOT_CHECK_FAILED, BOT_CHECK_STALE } from '../../ports/bot-check';
 import { instrumented } from '../aws-client';
 
-export const botCheckOff: BotCheck = { mode: 'off', verify: async () => undefined };
+const botCheckOff: BotCheck = { mode: 'off', verify: async () => undefined };
 
 type Fetch = (url: string, init: { method: string; body: URLSearchParams; signal: AbortSignal }) => Promise<{ ok: boolean; json(): Promise<unknown> }>;
 

@@ -16,9 +16,9 @@ import { createCognitoClient, requestAttributeCode } from './identity-provider';
 import type { AccountService } from '../../ports/cognito';
 
 /** ClientMetadata that words the email code as the authenticator's confirmation (lambdas/triggers/cognito-messages.ts). */
-export const AUTHENTICATOR_PURPOSE = 'authenticator';
+const AUTHENTICATOR_PURPOSE = 'authenticator';
 
-export const cognitoAccountService = (client: CognitoIdentityProviderClient, userPoolId: string): AccountService => ({
+const cognitoAccountService = (client: CognitoIdentityProviderClient, userPoolId: string): AccountService => ({
   async sendVerificationCode(accessToken, attribute) {
     try {
       await requestAttributeCode(client, accessToken, attribute);

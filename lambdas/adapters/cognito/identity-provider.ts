@@ -26,9 +26,9 @@ import { instrumented } from '../aws-client';
 export const requestAttributeCode = (client: CognitoIdentityProviderClient, accessToken: string, attribute: 'email' | 'phone_number') =>
   client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: attribute, ClientMetadata: { attribute } }));
 
-export const EMAIL_TAKEN = 'An account with this email already exists. Please sign in.';
+const EMAIL_TAKEN = 'An account with this email already exists. Please sign in.';
 
-export const WRONG_CREDENTIALS = 'Incorrect email or password.';
+const WRONG_CREDENTIALS = 'Incorrect email or password.';
 
 /**
  * cognito-local answers a wrong password with InvalidPasswordException where AWS answers

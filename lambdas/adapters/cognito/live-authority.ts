@@ -10,7 +10,7 @@ import { createCognitoClient } from './identity-provider';
  * AdminGetUser, and the session by GetUser with the person's own access token, which Cognito
  * refuses once revoked by a sign-out everywhere.
  */
-export const cognitoLiveAuthority = (client: CognitoIdentityProviderClient, userPoolId: string): LiveAuthority => ({
+const cognitoLiveAuthority = (client: CognitoIdentityProviderClient, userPoolId: string): LiveAuthority => ({
   async currentGroups(username) {
     try {
       const [user, groups] = await Promise.all([

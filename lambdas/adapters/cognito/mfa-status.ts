@@ -8,7 +8,7 @@ import type { TotpStatus } from '../../ports/cognito';
  * and the API recorded its confirmation. An app enabled straight through Cognito's self-service
  * calls, without the emailed confirmation, gives no operator reach.
  */
-export const cognitoTotpStatus =
+const cognitoTotpStatus =
   (client: CognitoIdentityProviderClient): TotpStatus =>
   async (userPoolId, username) => {
     const user = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username }));

@@ -14,7 +14,7 @@ import type { UserGroups } from '../../ports/cognito';
  * AdminListGroupsForUser per user: the user list stays four requests for any number of users,
  * and cognito-local's AdminListGroupsForUser only finds members named by their stored username.
  */
-export const cognitoUserGroups = (client: CognitoIdentityProviderClient, userPoolId: string): UserGroups => ({
+const cognitoUserGroups = (client: CognitoIdentityProviderClient, userPoolId: string): UserGroups => ({
   async memberships() {
     const byUser = new Map<string, OperatorGroup[]>();
     await Promise.all(

@@ -9,7 +9,7 @@ type Fetch = typeof fetch;
 const TIMEOUT_MS = 10_000;
 
 /** The bearer token; `fresh` reads it again from its source instead of the copy kept. */
-export type GatewayToken = (fresh?: boolean) => Promise<string>;
+type GatewayToken = (fresh?: boolean) => Promise<string>;
 
 export const makeDairyGatewayClient = (baseUrl: string, token: GatewayToken, fetchFn: Fetch = fetch): DairyGatewayClient => {
   // A 401 or 403 means the kept token was rotated or expired: the next try reads it again.

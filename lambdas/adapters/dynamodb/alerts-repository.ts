@@ -6,8 +6,6 @@ import { escalationQueue } from './alerts/escalations';
 import { smsAllowance } from './alerts/sms-allowance';
 import type { AlertsRepository } from '../../ports/alerts';
 
-export { SETTLED_DELIVERY_STATES } from './alerts/deliveries';
-
 /** The Alerts table's stores in one (the wide port the wiring hands out): one store per key family (lambdas/adapters/dynamodb/alerts/). */
 export const dynamoAlertsRepository = (doc: DynamoDBDocumentClient, table: string): AlertsRepository => ({
   ...alertEngineStore(doc, table),

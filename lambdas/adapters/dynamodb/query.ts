@@ -20,7 +20,7 @@ import { GSI1 } from '../../../shared/data/tables';
 export type Item = Record<string, unknown>;
 export type Key = Record<string, unknown>;
 /** A projection (attributes to read) of a GetItem, Query or BatchGetItem. */
-export type Projection = { readonly ProjectionExpression: string; readonly ExpressionAttributeNames: Record<string, string> };
+type Projection = { readonly ProjectionExpression: string; readonly ExpressionAttributeNames: Record<string, string> };
 
 /** Every item a Query matches (or the first `max`), following LastEvaluatedKey page by page. */
 export const queryAll = async (
@@ -85,7 +85,7 @@ export const guarded = async (write: () => Promise<unknown>): Promise<void> => {
   await conditional(write);
 };
 
-export const chunked = <T>(items: readonly T[], size: number): T[][] =>
+const chunked = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 
 /** DynamoDB may leave part of a batch unprocessed under load: that part is asked again with a short backoff. */
@@ -138,7 +138,7 @@ export const batchGetInOrder = async (doc: DynamoDBDocumentClient, table: string
   });
 };
 
-export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 /** BatchWriteItem of `requests`: 25 a request, the requests in parallel, unprocessed items sent again. */
 export const batchWrite = async (doc: DynamoDBDocumentClient, table: string, requests: readonly WriteRequest[], what = 'batchWrite'): Promise<void> => {

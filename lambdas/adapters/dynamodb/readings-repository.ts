@@ -9,8 +9,6 @@ import { rejectedMessages } from './readings/rejected';
 import { replaySnapshots } from './readings/snapshots';
 import type { ReadingsRepository } from '../../ports/readings';
 
-export { daysBetween } from './readings/readings';
-
 /**
  * The Readings table's stores in one (the wide port the wiring hands out): one store per key
  * family (lambdas/adapters/dynamodb/readings/). The bucket reads get the day partitions they read

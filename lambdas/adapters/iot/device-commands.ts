@@ -20,14 +20,14 @@ import { instrumented } from '../aws-client';
  */
 
 /** How the platform publishes to a device: IoT Core's data plane in AWS, MQTT to the local broker. */
-export interface CommandPublisher {
+interface CommandPublisher {
   publish(topic: string, payload: string): Promise<void>;
 }
 
 const REPLY_MAX = 2_000;
 
 /** Replies are kept under their request id (Alerts table, one-day expiry). */
-export const replyKey = (requestId: string) => ({ pk: `CMD#${requestId}`, sk: 'REPLY' });
+const replyKey = (requestId: string) => ({ pk: `CMD#${requestId}`, sk: 'REPLY' });
 
 export const storeDeviceReply = async (doc: DynamoDBDocumentClient, table: string, thing: string, payload: unknown): Promise<boolean> => {
   const p = payload as { request_id?: unknown; return_value?: unknown } | null;
@@ -69,14 +69,14 @@ const exchange = async (o: ExchangeOptions, thing: string, topic: string, body: 
   return { answered: false };
 };
 
-export const makeDeviceCommands = (o: ExchangeOptions): DeviceCommands => ({
+const makeDeviceCommands = (o: ExchangeOptions): DeviceCommands => ({
   sendSettings: (target, settings) =>
     'unit' in target
       ? exchange(o, target.unit, settingsCommandTopic(target.unit), { vat: target.vat, settings }, o.timeoutMs ?? 5_000)
       : exchange(o, target.thing, settingsCommandTopic(target.thing), { settings }, o.timeoutMs ?? 5_000),
 });
 
-export const makeUnitChecks = (o: ExchangeOptions): UnitChecks => ({
+const makeUnitChecks = (o: ExchangeOptions): UnitChecks => ({
   check: (unit, check) => exchange(o, unit, unitCheckTopic(unit), { check }, o.timeoutMs ?? UNIT_CHECK_TIMEOUT_MS),
 });
 

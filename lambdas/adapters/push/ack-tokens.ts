@@ -14,7 +14,7 @@ const b64 = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 const fromB64 = (s: string) => Buffer.from(s, 'base64url');
 
 /** The VAPID public key (uncompressed P-256 point, base64url) as a KeyObject. */
-export const vapidPublicKey = (publicKey: string): KeyObject => {
+const vapidPublicKey = (publicKey: string): KeyObject => {
   const raw = fromB64(publicKey);
   if (raw.length !== 65 || raw[0] !== 4) throw new Error('The VAPID public key is not an uncompressed P-256 point');
   return createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: b64(raw.subarray(1, 33)), y: b64(raw.subarray(33)) }, format: 'jwk' });

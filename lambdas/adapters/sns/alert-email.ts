@@ -10,11 +10,11 @@ import {
 import type { AlertEmailStatus, AlertEmailRoute, AlertEmailRoutes, EmailRecipient, SendResult, CallOptions, AlertEmailTopics } from '../../ports/alert-email';
 
 /** The message attribute each publish carries; each subscription's filter policy admits one value. */
-export const CHANNEL_ATTRIBUTE = 'channel';
-export type AlertChannel = 'sms' | 'email';
-export const channelFilterPolicy = (channel: AlertChannel): string => JSON.stringify({ [CHANNEL_ATTRIBUTE]: [channel] });
+const CHANNEL_ATTRIBUTE = 'channel';
+type AlertChannel = 'sms' | 'email';
+const channelFilterPolicy = (channel: AlertChannel): string => JSON.stringify({ [CHANNEL_ATTRIBUTE]: [channel] });
 /** An email route's status is read again after this, even when confirmed (the user may have unsubscribed). */
-export const STATUS_FRESH_MS = 24 * 60 * 60_000;
+const STATUS_FRESH_MS = 24 * 60 * 60_000;
 
 /** The name shown as the sender of SNS email and in its subscription-confirmation email. */
 export const ALERT_EMAIL_DISPLAY_NAME = 'Vat-Man alerts';

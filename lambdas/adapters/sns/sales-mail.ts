@@ -7,7 +7,7 @@ import { ENQUIRY_TOPIC_ARN_ENV } from '../../ports/env-names';
 /** SNS caps an email subject at 100 characters, printable ASCII without line breaks. */
 const subjectOf = (text: string): string => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
 
-export const snsSalesMail = (client: SNSClient, topicArn: string): SalesMail => ({
+const snsSalesMail = (client: SNSClient, topicArn: string): SalesMail => ({
   async send(subject, body) {
     await client.send(new PublishCommand({ TopicArn: topicArn, Subject: subjectOf(subject), Message: body }));
   },

@@ -11,7 +11,7 @@ const TEMP_TYPES: readonly NotificationType[] = [ALERT.over10, ALERT.over6, ALER
  * from the one definition (shared/compliance/cooling-rules.ts), except that on a later milking the
  * vat may never go above 10 °C, even while milking (R4).
  */
-export const coolingDeadlines = (m: Milking | null): { to10: number; to6: number } => {
+const coolingDeadlines = (m: Milking | null): { to10: number; to6: number } => {
   if (!m) return { to10: -Infinity, to6: -Infinity };
   const start = ms(m.start);
   const { R1, R2 } = coolingRuleDeadlines(start, m.end ? ms(m.end) : null);

@@ -35,7 +35,7 @@ export const SERIES_RANGES = [
 ] as const;
 export const DEFAULT_SERIES_HOURS = 24;
 /** operator §4: time-range paging uses a span rounded up to a multiple of 10 minutes (at least 10). */
-export const SERIES_STEP_MINUTES = 10;
+const SERIES_STEP_MINUTES = 10;
 /** The longest window a series call reads (the 1 w button; 30 days is the raw window). */
 export const SERIES_MAX_DAYS = RAW_ARCHIVE_DAYS;
 
@@ -49,7 +49,7 @@ export const roundedWindow = (start: number, end: number): { from: number; to: n
 const deviceIdField = idField('device_id');
 const offsetField = (name: string, max: number) => intField(name).min(0, `${name} must be 0 or more`).max(max, `${name} may be at most ${max}`);
 
-export const adminDeviceInputs = {
+const adminDeviceInputs = {
   DEVICE_LIST: z.object({
     type: z.literal('DEVICE_LIST'),
     isRetired: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2)], { error: 'isRetired must be 1 or 2' })).default(1),
@@ -110,7 +110,7 @@ export const adminDeviceInputs = {
 // ---- Answers --------------------------------------------------------------------------------
 
 /** A device list row (operator §2): the device, its farm's supply number and name, and retired-device traffic. */
-export const deviceRowSchema = deviceSchema.extend({
+const deviceRowSchema = deviceSchema.extend({
   /** The farm's supply number ('N/A' on the screen when the device has no farm). */
   fonterra_id: z.string().nullable(),
   farm_name: z.string().nullable(),
@@ -122,12 +122,12 @@ export const deviceRowSchema = deviceSchema.extend({
 export type DeviceRow = z.infer<typeof deviceRowSchema>;
 
 /** The gauge and title data of one device (operator §3 calibration and gauge device). */
-export const gaugeDeviceSchema = deviceSchema.extend({ fonterra_id: z.string().nullable(), package: z.string().nullable(), timezone: z.string() });
+const gaugeDeviceSchema = deviceSchema.extend({ fonterra_id: z.string().nullable(), package: z.string().nullable(), timezone: z.string() });
 
-export const rawRecordSchema = z.object({ _id: z.string(), published_at: z.string(), raw: z.string() });
+const rawRecordSchema = z.object({ _id: z.string(), published_at: z.string(), raw: z.string() });
 
 /** A series window: vat readings (≤ the chart cap, peaks kept), cooler readings and the agitator stops. */
-export const seriesAnswerSchema = z.object({
+const seriesAnswerSchema = z.object({
   from: z.string(),
   to: z.string(),
   /** Readings in the window before thinning. */
@@ -140,7 +140,7 @@ export const seriesAnswerSchema = z.object({
 export type SeriesAnswer = z.infer<typeof seriesAnswerSchema>;
 
 /** A paged window's figures (DEVICE_ONE_SERIES_WINDOW): everything of a series answer but its readings. */
-export const seriesWindowSchema = seriesAnswerSchema.omit({ vat: true });
+const seriesWindowSchema = seriesAnswerSchema.omit({ vat: true });
 
 // ---- Contracts ------------------------------------------------------------------------------
 

@@ -29,8 +29,8 @@ export const matchesDairyFilter = (farm: Pick<Farm, 'fonterra_id' | 'supplier'>,
 };
 
 /** operator §9: billing codes per package; install codes (not named by the spec) are the package's code and INST. */
-export const BILLING_CODES: Readonly<Record<Package, string>> = { 'Vat-Man Lite': 'DTSVMLITE', 'Vat-Man Pro': 'DTSVMPRO', 'Vat-Man Auto': 'DTSVMAUTO' };
-export const INSTALL_CODES: Readonly<Record<Package, string>> = { 'Vat-Man Lite': 'DTSVMLITEINST', 'Vat-Man Pro': 'DTSVMPROINST', 'Vat-Man Auto': 'DTSVMAUTOINST' };
+const BILLING_CODES: Readonly<Record<Package, string>> = { 'Vat-Man Lite': 'DTSVMLITE', 'Vat-Man Pro': 'DTSVMPRO', 'Vat-Man Auto': 'DTSVMAUTO' };
+const INSTALL_CODES: Readonly<Record<Package, string>> = { 'Vat-Man Lite': 'DTSVMLITEINST', 'Vat-Man Pro': 'DTSVMPROINST', 'Vat-Man Auto': 'DTSVMAUTOINST' };
 
 /** operator §9: the finance packages (an organization's package, farmer §9), by which farm_finance filters. */
 export const FINANCE_FILTERS = ['ALL', ...ORGANIZATION_PACKAGES] as const;
@@ -55,7 +55,7 @@ const carried = {
 };
 
 /** A farm as the admin cards show it (operator §3 Farm (admin)): named fields only. */
-export const adminFarmSchema = z.strictObject({
+const adminFarmSchema = z.strictObject({
   _id: z.string(),
   fonterra_id: z.string(),
   name: z.string().nullable(),
@@ -73,7 +73,7 @@ export const adminFarmSchema = z.strictObject({
 export type AdminFarm = z.infer<typeof adminFarmSchema>;
 
 /** operator §3 Farm settings row: the farm's milking window (see the CSV import in docs/architecture.md). */
-export const farmSettingsRowSchema = z.object({
+const farmSettingsRowSchema = z.object({
   farm: z.string(),
   farm_id: z.string(),
   /** Minutes. */
@@ -98,7 +98,7 @@ export const MSG_SUCCESS = 'Success!' as const;
 /** Row errors listed at most; the rest are counted. */
 const ERRORS_LISTED = 50;
 
-export interface MilkingWindowRow {
+interface MilkingWindowRow {
   /** The line in the file, the header being line 1 (as a spreadsheet numbers it). */
   readonly row: number;
   readonly supply_number: string;
@@ -162,7 +162,7 @@ const farmIdField = idField('_id');
 const flagInput = <T extends string, F extends string>(type: T, flag: F) =>
   z.object({ type: z.literal(type), _id: farmIdField, [flag]: boolField, ...carried } as { type: z.ZodLiteral<T>; _id: typeof farmIdField } & Record<F, typeof boolField> & typeof carried);
 
-export const adminFarmInputs = {
+const adminFarmInputs = {
   FARM_LIST: z.object({ type: z.literal('FARM_LIST'), ...carried }),
   FARM_AUTO_CHECK_STATUS: flagInput('FARM_AUTO_CHECK_STATUS', 'auto_check'),
   FARM_FONTERRA_API_STATUS: flagInput('FARM_FONTERRA_API_STATUS', 'fonterra_api_status'),
@@ -191,7 +191,7 @@ export type FarmFlag = (typeof FARM_FLAGS)[number]['field'];
 /** How many dead letters the Admin farms page lists (the newest). */
 export const DEAD_LETTER_PAGE = 50;
 /** One alert delivery that failed for good: when, which farm and alert, to whom, on which channel, and why. */
-export const deadLetterSchema = z.object({
+const deadLetterSchema = z.object({
   settled_at: z.string(),
   farm_id: z.string(),
   farm: z.string(),
@@ -264,7 +264,7 @@ export const adminFarmContracts = {
 
 // ---- Billing ---------------------------------------------------------------------------------
 
-export const BILLING_HEADER = ['month', 'supply_number', 'farm', 'supplier', 'package', 'code', 'quantity', 'sms_sent', 'sms_total'] as const;
+const BILLING_HEADER = ['month', 'supply_number', 'farm', 'supplier', 'package', 'code', 'quantity', 'sms_sent', 'sms_total'] as const;
 
 export const csvLine = (cells: readonly (string | number)[]): string => cells.map(csvCell).join(',');
 

@@ -26,7 +26,7 @@ export type RoleChoice = (typeof ROLE_CHOICES)[number];
  * nothing else on the profile (the herd site's token_id, verification state) ever leaves the
  * server through this list.
  */
-export const adminUserSchema = z.strictObject({
+const adminUserSchema = z.strictObject({
   _id: z.string(),
   firstName: z.string(),
   lastName: z.string(),
@@ -43,7 +43,7 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 
 const userIdField = idField('userid');
 
-export const adminUserInputs = {
+const adminUserInputs = {
   USER_LIST: z.object({ type: z.literal('USER_LIST') }),
   USER_ROLE_EDIT: z.object({
     type: z.literal('USER_ROLE_EDIT'),

@@ -18,7 +18,7 @@ import { MAX_PAGE_INDEX } from '../range';
  */
 
 /** A form sends an empty field for "not given". */
-export const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+const optionalText = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
 export const dayField = (name: string) =>
   optionalText(z.string({ error: `${name} must be a date as YYYY-MM-DD` }).refine(isCalendarDay, `${name} must be a date as YYYY-MM-DD`));
@@ -38,7 +38,7 @@ export const parseActivityId = (id: string): { deviceId: string; kind: ActivityK
   return { deviceId, kind: kind as ActivityKind, start };
 };
 
-export const activityIdField = z
+const activityIdField = z
   .string({ error: 'activity_id is required' })
   .trim()
   .min(1, 'activity_id is required')
@@ -46,7 +46,7 @@ export const activityIdField = z
   .refine((s) => parseActivityId(s) !== undefined, 'activity_id is not valid');
 
 /** The herd note a farmer keeps on a milking (FARMER_MILKING_ONE_HEAD). */
-export const herdSchema = z.strictObject(
+const herdSchema = z.strictObject(
   {
     cows: z.number({ error: 'herd.cows must be a number' }).int('herd.cows must be a whole number').min(0, 'herd.cows must be 0 or more').max(5000, 'herd.cows must be at most 5000').optional(),
     note: z.string({ error: 'herd.note must be text' }).trim().max(500, 'herd.note must be at most 500 characters').optional(),
@@ -59,7 +59,7 @@ const farmOnly = <T extends string>(type: T) => z.object({ type: z.literal(type)
 const farmRange = <T extends string>(type: T) => z.object({ type: z.literal(type), farm: farmField, ...rangeFields });
 const byActivity = <T extends string>(type: T) => z.object({ type: z.literal(type), activity_id: activityIdField });
 
-export const farmerActivityInputs = {
+const farmerActivityInputs = {
   FARMER_DASHBOARD_LAST: farmOnly('FARMER_DASHBOARD_LAST'),
   /**
    * `since`: the newest reading time the client already has; the answer then holds only
@@ -104,7 +104,7 @@ export const vatSchema = z.object({
 });
 
 /** farmer §3 Milking activity start/end. */
-export const activityPointSchema = z.object({
+const activityPointSchema = z.object({
   published_at: z.string(),
   milk_volume: z.number().nullable(),
   temp1: z.number().nullable(),
@@ -136,7 +136,6 @@ export const activitySchema = z.object({
   device_id: z.string(),
   activity: z.object({ start: activityPointSchema, end: activityPointSchema.nullable() }),
 });
-export type ActivityWire = z.infer<typeof activitySchema>;
 
 /**
  * A chart point (operator §3 Reading): the stored reading's values; a field the device did not
@@ -161,11 +160,11 @@ export const detailPointSchema = z.object({
 export type DetailPoint = z.infer<typeof detailPointSchema>;
 
 /** operator §3 Cooler reading. */
-export const coolerPointSchema = z.object({ published_at: z.string(), milk_in: z.number().nullable(), water_in: z.number().nullable() });
+const coolerPointSchema = z.object({ published_at: z.string(), milk_in: z.number().nullable(), water_in: z.number().nullable() });
 /** operator §3 Battery record: raw.status hex, odd = on mains/charging, even = off. */
-export const batteryRecordSchema = z.object({ published_at: z.string(), raw: z.object({ status: z.string() }) });
-export const phyStateSchema = z.object({ start: z.string(), end: z.string(), phystate: z.string() });
-export const periodSchema = z.object({ start: z.object({ published_at: z.string() }), end: z.object({ published_at: z.string() }).nullable() });
+const batteryRecordSchema = z.object({ published_at: z.string(), raw: z.object({ status: z.string() }) });
+const phyStateSchema = z.object({ start: z.string(), end: z.string(), phystate: z.string() });
+const periodSchema = z.object({ start: z.object({ published_at: z.string() }), end: z.object({ published_at: z.string() }).nullable() });
 
 /**
  * A vat's chart series over a range, as every range answer holds it (built once, by
@@ -196,7 +195,7 @@ export const rangeSchema = z.object({
 });
 
 /** The cooling compliance clock of the vat's last milking (shared/compliance/cooling-forecast.ts). */
-export const coolingForecastSchema = z.object({
+const coolingForecastSchema = z.object({
   milking_start: z.string(),
   milking_end: z.string(),
   targets: z.array(
@@ -213,7 +212,6 @@ export const coolingForecastSchema = z.object({
     .object({ asymptote: z.number().nullable(), tau_minutes: z.number().nullable(), rate_per_hour: z.number(), rmse: z.number(), readings: z.number().int() })
     .nullable(),
 });
-export type CoolingForecastWire = z.infer<typeof coolingForecastSchema>;
 
 export const lastResponseSchema = z.array(
   z.object({
@@ -284,21 +282,21 @@ export const storageHistoryResponseSchema = z.array(
   }),
 );
 
-export const milkingSummarySchema = z.object({
+const milkingSummarySchema = z.object({
   duration_min: z.number().nullable(),
   /** Litres added: end volume minus start volume (the start already 0 under 5% of the vat, farmer §4). */
   productivity_l: z.number().nullable(),
   speed_l_min: z.number().nullable(),
 });
 
-export const milkingItemSchema = activitySchema.extend({
+const milkingItemSchema = activitySchema.extend({
   config: z.object({ vat_size: z.number(), vat_number: z.number().int() }),
   summary: milkingSummarySchema,
 });
 
 export const milkingListResponseSchema = z.object({ range: rangeSchema, list: z.array(milkingItemSchema) });
 
-export const cardSchema = z.object({ published_at: z.string(), plate: z.number().nullable(), inlet: z.number().nullable(), vat: z.number().nullable(), volume: z.number().nullable() });
+const cardSchema = z.object({ published_at: z.string(), plate: z.number().nullable(), inlet: z.number().nullable(), vat: z.number().nullable(), volume: z.number().nullable() });
 
 export const ruleResultSchema = z.object({
   rule: z.enum(COOLING_RULES),
@@ -367,7 +365,7 @@ export const collectionListResponseSchema = z.object({
 });
 
 /** The farm's submitted pickups of the 30 days of page_index, newest first. */
-export const pickupListResponseSchema = z.object({ range: rangeSchema, list: z.array(pickupListItemSchema) });
+const pickupListResponseSchema = z.object({ range: rangeSchema, list: z.array(pickupListItemSchema) });
 
 export const agitatorListResponseSchema = z.object({
   range: rangeSchema,

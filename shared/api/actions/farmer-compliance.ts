@@ -12,7 +12,7 @@ import { dayField, rangeSchema, ruleResultSchema } from './farmer-activity';
  * "Cooling compliance record").
  */
 
-export const complianceRecordSchema = z.object({
+const complianceRecordSchema = z.object({
   type: z.literal('FARMER_COMPLIANCE_RECORD'),
   farm: farmField,
   startDate: dayField('startDate'),
@@ -24,12 +24,12 @@ export const EXCEPTION_KINDS = ['battery_off', 'agitator_stop', 'outage'] as con
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
 
 /** A milking's verdict: every rule passed or not applicable; a rule failed; otherwise (pending, no data) undecided. */
-export const MILKING_VERDICTS = ['compliant', 'failed', 'undecided'] as const;
+const MILKING_VERDICTS = ['compliant', 'failed', 'undecided'] as const;
 export type MilkingVerdict = (typeof MILKING_VERDICTS)[number];
 
-export const complianceExceptionSchema = z.object({ kind: z.enum(EXCEPTION_KINDS), start: z.string(), end: z.string().nullable() });
+const complianceExceptionSchema = z.object({ kind: z.enum(EXCEPTION_KINDS), start: z.string(), end: z.string().nullable() });
 
-export const complianceMilkingSchema = z.object({
+const complianceMilkingSchema = z.object({
   _id: z.string(),
   vat_number: z.number().int(),
   start: z.string(),
@@ -46,7 +46,7 @@ export const complianceMilkingSchema = z.object({
 });
 export type ComplianceMilking = z.infer<typeof complianceMilkingSchema>;
 
-export const complianceRecordResponseSchema = z.object({
+const complianceRecordResponseSchema = z.object({
   farm: z.object({ _id: z.string(), name: z.string(), supply_number: z.string(), timezone: z.string() }),
   period: rangeSchema,
   rules: z.array(z.object({ rule: z.enum(COOLING_RULES), text: z.string() })),

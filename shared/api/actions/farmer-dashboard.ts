@@ -7,19 +7,18 @@ import { vatSchema } from './farmer-activity';
 const farmOnly = <T extends string>(type: T) => z.object({ type: z.literal(type), farm: farmField });
 
 /** /api/farmer/dashboard (farmer spec §7): the three types share one answer: farm, vats, knode. */
-export const farmerDashboardInputs = {
+const farmerDashboardInputs = {
   FARMER_DASHBOARD_GET: farmOnly('FARMER_DASHBOARD_GET'),
   FARMER_DASHBOARD_GET_KNODE: farmOnly('FARMER_DASHBOARD_GET_KNODE'),
   FARMER_DASHBOARD_MOUDLE: farmOnly('FARMER_DASHBOARD_MOUDLE'),
 } as const;
 
 /** The farm (farmer §3), its active vats and its knode assets. */
-export const farmerDashboardAnswerSchema = z.object({
+const farmerDashboardAnswerSchema = z.object({
   farm: farmSchema,
   vats: z.array(vatSchema),
   knode: z.array(knodeAssetSchema),
 });
-export type FarmerDashboardAnswer = z.infer<typeof farmerDashboardAnswerSchema>;
 
 const PATH = '/api/farmer/dashboard';
 const dashboard = <T extends keyof typeof farmerDashboardInputs>(type: T) =>

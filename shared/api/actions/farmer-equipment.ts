@@ -14,7 +14,7 @@ const PATH = '/api/farmer/equipment';
 const EQUIPMENT_TEXT_MAX = 2_000;
 
 /** The live values of one vat on the diagram (farmer §2.13: temp1, agitator_status, milk_volume, vat_size), from the device's last_updated. */
-export const vatLiveSchema = z.object({
+const vatLiveSchema = z.object({
   vat_number: z.number().int(),
   vat_size: z.number(),
   /** When the device reported them; null before its first reading. */
@@ -29,7 +29,7 @@ export type VatLive = z.infer<typeof vatLiveSchema>;
  * The spec's `{vat1, vat2}`, and vat3 and vat4 when the farm has them: every vat of the farm
  * appears. vat1 and vat2 are always there, null when the farm has no such vat.
  */
-export const equipmentDataSchema = z.object({
+const equipmentDataSchema = z.object({
   vat1: vatLiveSchema.nullable(),
   vat2: vatLiveSchema.nullable(),
   vat3: vatLiveSchema.optional(),

@@ -7,7 +7,7 @@ import { alertDataSchema, storedActivitySchema } from './farmer-activity';
 const itemField = jsonField(z.object({ _id: idField('item._id') }).loose(), 'item');
 
 /** /api/farmer/notification (farmer §7, §2.8). */
-export const farmerNotificationInputs = {
+const farmerNotificationInputs = {
   FARMER_NOTIFICATION_STATUS: z.object({ type: z.literal('FARMER_NOTIFICATION_STATUS'), farm: farmField }),
   FARMER_NOTIFICATION_LIST: z.object({
     type: z.literal('FARMER_NOTIFICATION_LIST'),
@@ -38,7 +38,7 @@ export type NotificationStatusAnswer = z.infer<typeof notificationStatusAnswerSc
 /** The alert's vat (shared/alerts/types.ts `Notification.device`). */
 const notificationDeviceSchema = z.object({ _id: z.string(), name: z.string(), vat_number: z.number() });
 
-export const notificationSchema = z.object({
+const notificationSchema = z.object({
   _id: z.string(),
   farm_id: z.string(),
   type: z.number().int(),
@@ -76,7 +76,7 @@ export type NotificationEditAnswer = z.infer<typeof notificationEditAnswerSchema
  * One escalation step of a critical alert: to whom, how, when it was due, and what
  * became of it ('sent', 'pending' until due, 'skipped' when the alert was read first, …).
  */
-export const escalationStepSchema = z.object({
+const escalationStepSchema = z.object({
   step: z.union([z.literal(1), z.literal(2)]),
   recipient: z.string(),
   channel: z.enum(['sms', 'email', 'push']),

@@ -46,7 +46,7 @@ const formFields = {
 };
 
 /** A node of the tree as the lists show it: a sub-organization, or a farm (tag Farm). */
-export const organizationRowSchema = z.object({
+const organizationRowSchema = z.object({
   _id: z.string(),
   name: z.string(),
   fonterra_id: z.string().optional(),
@@ -56,11 +56,11 @@ export const organizationRowSchema = z.object({
 });
 export type OrganizationRow = z.infer<typeof organizationRowSchema>;
 
-export const organizationUserSchema = z.object({ _id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
+const organizationUserSchema = z.object({ _id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
 export type OrganizationUser = z.infer<typeof organizationUserSchema>;
 
 /** One farm of the Summary: its package's SMS allowance (§9) and the texts the notifier sent it this month (farm-local). */
-export const summaryFarmSchema = z.object({
+const summaryFarmSchema = z.object({
   _id: z.string(),
   fonterra_id: z.string(),
   name: z.string().optional(),
@@ -74,21 +74,20 @@ export const summaryFarmSchema = z.object({
 export type SummaryFarm = z.infer<typeof summaryFarmSchema>;
 
 /** §2.12 Summary card: the organization's package and total SMS count, with the farms under it. */
-export const organizationSummarySchema = z.object({
+const organizationSummarySchema = z.object({
   package: organizationPackageSchema,
   total_sms: z.number().int(),
   /** Ours (Web Push): the farms' texts saved this month (sum of their `sms_saved`). */
   sms_saved: z.number().int().optional(),
   farms: z.array(summaryFarmSchema),
 });
-export type OrganizationSummary = z.infer<typeof organizationSummarySchema>;
 
 /**
  * ORGANIZATION_LIST's answer: §7's currentFarm, listSub, listRole, listUser, listParent, and (not
  * in the spec's table) the caller's own `role` (an Admin role reaches down the tree, so listRole
  * alone cannot tell) and the Summary (null for 'Non-independent accounting' and at the top level).
  */
-export const organizationListSchema = z.object({
+const organizationListSchema = z.object({
   currentFarm: organizationSchema.nullable(),
   listSub: z.array(organizationRowSchema),
   listRole: z.array(organizationRoleEntrySchema),

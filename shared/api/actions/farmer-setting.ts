@@ -10,7 +10,7 @@ import { farmField, idField, jsonField } from '../fields';
 const settingsObject = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.null()]), { error: 'alert_setting must be an object' });
 
 /** /api/farmer/setting (farmer §7, §2.9, §2.11). */
-export const farmerSettingInputs = {
+const farmerSettingInputs = {
   USER_SETTING_ALERT_GET: z.object({ type: z.literal('USER_SETTING_ALERT_GET'), farm: farmField }),
   USER_SETTING_ALERT_SET: z.object({ type: z.literal('USER_SETTING_ALERT_SET'), farm: farmField, alert_setting: jsonField(settingsObject, 'alert_setting') }),
   USER_SETTING_ALERT_SET_AUTO: z.object({
@@ -36,8 +36,8 @@ export const AUTO_ONLY_MESSAGE = 'Controller settings are for Vat-Man Auto farms
 const numbersOf = <F extends string>(fields: readonly F[]) => z.object(Object.fromEntries(fields.map((f) => [f, z.number()])) as Record<F, z.ZodNumber>);
 
 /** A farm's thresholds and a vat's controller settings as stored (shared/alerts/settings.ts fields). */
-export const alertSettingsSchema: z.ZodType<AlertSettings> = numbersOf(ALERT_SETTING_FIELDS);
-export const autoSettingsSchema: z.ZodType<AutoSettings> = numbersOf(AUTO_SETTING_FIELDS);
+const alertSettingsSchema: z.ZodType<AlertSettings> = numbersOf(ALERT_SETTING_FIELDS);
+const autoSettingsSchema: z.ZodType<AutoSettings> = numbersOf(AUTO_SETTING_FIELDS);
 
 /** USER_SETTING_ALERT_GET (farmer §7): farm.alert_setting, farm.package, the vats with their auto_settings. */
 export const alertSettingsAnswerSchema = z.object({
@@ -51,11 +51,11 @@ export const alertSettingsSetAnswerSchema = z.object({ alert_setting: alertSetti
 export type AlertSettingsSetAnswer = z.infer<typeof alertSettingsSetAnswerSchema>;
 
 /** USER_SETTING_ALERT_SET_AUTO: the vat's answer (shown as 'Success: {return_value}') and the stored settings. */
-export const autoSettingsSetAnswerSchema = z.object({ return_value: z.union([z.string(), z.number()]), auto_settings: autoSettingsSchema.optional() });
+const autoSettingsSetAnswerSchema = z.object({ return_value: z.union([z.string(), z.number()]), auto_settings: autoSettingsSchema.optional() });
 export type AutoSettingsSetAnswer = z.infer<typeof autoSettingsSetAnswerSchema>;
 
 /** All 19 rows of farmer §3 Alert setting and the ones added beyond it, each with its email and text flag. */
-export const preferencesSchema: z.ZodType<Preferences> = z.object(
+const preferencesSchema: z.ZodType<Preferences> = z.object(
   Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, channelFlagsSchema])) as Record<PreferenceKey, typeof channelFlagsSchema>,
 );
 

@@ -20,7 +20,7 @@ const SHORT = 40;
 const optionalText = (name: string, max = 100) => z.string({ error: `${name} must be text` }).trim().max(max, `${name} may be at most ${max} characters`).optional().default('');
 
 /** An IMEI: 15 digits. Blank is allowed where the other search field is used. */
-export const IMEI_PATTERN = /^\d{15}$/;
+const IMEI_PATTERN = /^\d{15}$/;
 const imeiText = z.string({ error: 'imei must be 15 digits' }).trim().max(SHORT, 'imei must be 15 digits');
 const imeiField = imeiText.refine((s) => IMEI_PATTERN.test(s), 'imei must be 15 digits');
 /** A supply number, upper-cased (§2 'Supply Number (upper-cased, e.g. FON12345)'). */
@@ -66,9 +66,9 @@ const optionalMeasure = (name: string, min: number, max: number) =>
     .pipe(inRange(name, min, max).optional());
 
 /** Vat sizes the server accepts (the table's span with room for manual vats). */
-export const MAX_DIAMETER_MM = 10_000;
-export const MAX_HEIGHT_MM = 10_000;
-export const MAX_VOLUME_L = 100_000;
+const MAX_DIAMETER_MM = 10_000;
+const MAX_HEIGHT_MM = 10_000;
+const MAX_VOLUME_L = 100_000;
 
 /** New install (§5, §9): 1-4 vats, 0-4 displays; the New Install O'Clock choices. */
 export const MAX_VATS = 4;
@@ -129,14 +129,14 @@ export const vatsOfInstall = (f: Record<string, unknown> & { numVats: number }):
  * A submission's id (the web app makes one per form submission and sends it again on a retry): the
  * same id resumes or answers the same install. Absent, each call is a submission of its own.
  */
-export const REQUEST_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
 const requestIdField = z
   .string({ error: 'requestId must be 8 to 64 letters, digits or dashes' })
   .trim()
   .regex(REQUEST_ID_PATTERN, 'requestId must be 8 to 64 letters, digits or dashes')
   .optional();
 
-export const installerInputs = {
+const installerInputs = {
   DEVICE_SEARCH: z
     .object({
       type: z.literal('DEVICE_SEARCH'),
@@ -220,7 +220,7 @@ export const installerInputs = {
 // ---- Answers --------------------------------------------------------------------------------
 
 /** A vat device as the installer sees it (operator §3 'Vat device (installer)'). */
-export const vatDeviceSchema = z.object({
+const vatDeviceSchema = z.object({
   _id: z.string(),
   vat_number: z.number().int().min(1).max(4),
   vat_max_height: z.number(),
@@ -236,12 +236,12 @@ export const vatDeviceSchema = z.object({
 export type VatDevice = z.infer<typeof vatDeviceSchema>;
 
 /** The installer's view of a farm (operator §3). */
-export const installerFarmSchema = z.object({ _id: z.string(), fonterra_id: z.string(), package: packageSchema, lowConnectivity: z.boolean() });
+const installerFarmSchema = z.object({ _id: z.string(), fonterra_id: z.string(), package: packageSchema, lowConnectivity: z.boolean() });
 
 /** The controller unit (§3 'Particle (installer)'): its thing name and IMEI. */
-export const particleSchema = z.object({ _id: z.string(), body: z.object({ imei: z.string() }) });
+const particleSchema = z.object({ _id: z.string(), body: z.object({ imei: z.string() }) });
 
-export const deviceSearchAnswerSchema = z.object({
+const deviceSearchAnswerSchema = z.object({
   /** Null: §8 'Farm/Particle Not Found'. */
   particle: particleSchema.nullable(),
   farm: installerFarmSchema.nullable(),
@@ -252,7 +252,7 @@ export const deviceSearchAnswerSchema = z.object({
 export type DeviceSearchAnswer = z.infer<typeof deviceSearchAnswerSchema>;
 
 /** What a unit needs to connect (NEW_INSTALL's download): its thing name, certificate, key, endpoint and CA. */
-export const unitDownloadSchema = z.object({
+const unitDownloadSchema = z.object({
   thingName: z.string(),
   certificateId: z.string(),
   certificatePem: z.string(),
@@ -269,12 +269,12 @@ export const NO_SUCH_FARM = 'No such farm';
 const noSuchFarm = z.literal(NO_SUCH_FARM);
 
 /** CHECK_ONLINE (§7): an online flag (the unit answered the check command), the newest vat reading's time, or 'No such farm'. */
-export const checkOnlineAnswerSchema = z.union([noSuchFarm, z.object({ online: z.boolean(), lastSeen: z.string().nullable() })]);
+const checkOnlineAnswerSchema = z.union([noSuchFarm, z.object({ online: z.boolean(), lastSeen: z.string().nullable() })]);
 export type CheckOnlineAnswer = z.infer<typeof checkOnlineAnswerSchema>;
 
 /** CHECK_DIAGNOSTICS (§7): data.device.network.signal.strength and quality, power.source, power.battery.state (the unit's answer). */
 export const POWER_MAINS = 'VIN';
-export const checkDiagnosticsAnswerSchema = z.union([
+const checkDiagnosticsAnswerSchema = z.union([
   noSuchFarm,
   z.object({
     data: z.object({
@@ -291,7 +291,7 @@ export const checkDiagnosticsAnswerSchema = z.union([
 export type CheckDiagnosticsAnswer = z.infer<typeof checkDiagnosticsAnswerSchema>;
 
 /** CHECK_SENSORBOARDS (§7): text, beginning with 'fault' on failure. */
-export const checkSensorBoardsAnswerSchema = z.union([noSuchFarm, z.object({ result: z.string() })]);
+const checkSensorBoardsAnswerSchema = z.union([noSuchFarm, z.object({ result: z.string() })]);
 export type CheckSensorBoardsAnswer = z.infer<typeof checkSensorBoardsAnswerSchema>;
 
 /** §9 check thresholds. */

@@ -46,7 +46,7 @@ const milkDataInput = <T extends string>(type: T, view: MilkView) =>
     toDate: dayField('toDate'),
   });
 
-export const milkQualityInputs = {
+const milkQualityInputs = {
   MILK_QUALITY_DATA: milkDataInput('MILK_QUALITY_DATA', 'milkquality'),
   WESTLANDS_FARMS: z.object({ type: z.literal('WESTLANDS_FARMS') }),
   WESTLANDS_DATA: milkDataInput('WESTLANDS_DATA', 'westlands'),

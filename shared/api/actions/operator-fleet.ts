@@ -25,9 +25,9 @@ export const SMS_PRICE_USD = 0.1;
 
 /** Search: the shortest text worth a lookup, the longest accepted, and the page size per kind. */
 export const SEARCH_MIN = 2;
-export const SEARCH_MAX = 100;
+const SEARCH_MAX = 100;
 export const SEARCH_PAGE = 10;
-export const SEARCH_KINDS = ['farm', 'device', 'user'] as const;
+const SEARCH_KINDS = ['farm', 'device', 'user'] as const;
 /** The ingest's problems page: rejected messages per page, and how much of each payload it shows. */
 export const INGEST_PROBLEMS_PAGE = 50;
 export const REJECTED_PAYLOAD_SHOWN = 500;
@@ -38,7 +38,7 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 /** A blank field means none, as for every filter. */
 const blankAsNone = (v: unknown) => (v === '' || v === null ? undefined : v);
 
-export const operatorFleetInputs = {
+const operatorFleetInputs = {
   FLEET_SUMMARY: z.object({ type: z.literal('FLEET_SUMMARY') }),
   OPERATOR_SEARCH: z.object({
     type: z.literal('OPERATOR_SEARCH'),
@@ -69,7 +69,7 @@ export const operatorFleetInputs = {
 
 // ---- Answers --------------------------------------------------------------------------------
 
-export const silentUnitSchema = z.object({
+const silentUnitSchema = z.object({
   _id: z.string(),
   name: z.string(),
   farm_id: z.string(),
@@ -78,14 +78,14 @@ export const silentUnitSchema = z.object({
   timezone: z.string(),
   seen_at: z.string().nullable(),
 });
-export const alertTypeCountSchema = z.object({
+const alertTypeCountSchema = z.object({
   type: z.number().int(),
   count: z.number().int(),
   /** Farms it was raised on (up to ALERT_FARMS_SHOWN), by supply number. */
   farms: z.array(z.object({ _id: z.string(), fonterra_id: z.string() })),
 });
 
-export const fleetSummarySchema = z.object({
+const fleetSummarySchema = z.object({
   at: z.string(),
   units: z.object({ reporting: z.number().int(), silent: z.number().int(), oldest: z.array(silentUnitSchema) }),
   watchman: z.object({ open_cases: z.number().int(), last_run: z.string().nullable() }),
@@ -104,14 +104,14 @@ export const fleetSummarySchema = z.object({
 });
 export type FleetSummary = z.infer<typeof fleetSummarySchema>;
 
-export const rejectedMessageSchema = z.object({
+const rejectedMessageSchema = z.object({
   received_at: z.string(),
   topic: z.string(),
   reason: z.string(),
   /** The payload's first REJECTED_PAYLOAD_SHOWN characters. */
   payload: z.string(),
 });
-export const ingestProblemsSchema = z.object({
+const ingestProblemsSchema = z.object({
   day: z.string(),
   /** As FLEET_SUMMARY's ingest.dead_letters. */
   dead_letters: z.number().int(),
@@ -121,7 +121,7 @@ export const ingestProblemsSchema = z.object({
 });
 export type IngestProblems = z.infer<typeof ingestProblemsSchema>;
 
-export const searchHitSchema = z.object({
+const searchHitSchema = z.object({
   kind: z.enum(SEARCH_KINDS),
   _id: z.string(),
   label: z.string(),
@@ -131,7 +131,7 @@ export const searchHitSchema = z.object({
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
-export const searchAnswerSchema = z.object({
+const searchAnswerSchema = z.object({
   hits: z.array(searchHitSchema),
   /** Per kind with more matches: the `after` that asks for the next page. */
   next: z.object({ farm: z.string().optional(), device: z.string().optional(), user: z.string().optional() }),

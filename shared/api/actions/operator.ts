@@ -5,8 +5,6 @@ import { checkLimitPairs, watchmanFormShape, watchmanSettingsSchema } from '../.
 import { intField } from '../fields';
 import { access, contract } from '../contract';
 
-export { watchmanSettingsSchema };
-
 /** Runs per page of the Activity tab. */
 export const WATCHMAN_PAGE_SIZE = 20;
 

@@ -24,16 +24,15 @@ export const MSG_EMAIL_VERIFIED_OTHER = 'The verified email is not the one on yo
 export const MSG_ENQUIRY_EMPTY = 'Please select at least one option.';
 export const MSG_ENQUIRY_SENT = 'Submit was successful, we will contact you soon.' as const;
 /** Ours: the spec shows no match check on the client (§5), so the server words it. */
-export const MSG_PASSWORDS_DIFFER = 'The new passwords do not match';
+const MSG_PASSWORDS_DIFFER = 'The new passwords do not match';
 export const MSG_CURRENT_PASSWORD = 'The current password is not correct';
-export const MSG_CURRENT_PASSWORD_REQUIRED = 'Please enter your current password';
-export const MSG_NAME_REQUIRED = 'Please enter your first and last name';
+const MSG_CURRENT_PASSWORD_REQUIRED = 'Please enter your current password';
+const MSG_NAME_REQUIRED = 'Please enter your first and last name';
 
 /** Ours: the alert email's SNS subscription is not confirmed, so alert email cannot reach the person. */
 export const MSG_ALERT_EMAIL_NOT_CONFIRMED = 'Alert email not confirmed';
 /** The confirmation of the person's alert-email subscription: pending (link not followed), confirmed, expired (not followed in time). */
-export const alertEmailStatusSchema = z.enum(['pending', 'confirmed', 'expired']);
-export type AlertEmailStatusValue = z.infer<typeof alertEmailStatusSchema>;
+const alertEmailStatusSchema = z.enum(['pending', 'confirmed', 'expired']);
 
 /** Ours: a bearer Cognito will not act on for the person (an ID token, revoked or signed out everywhere). */
 export const MSG_SIGN_IN_AGAIN = 'Please sign in again.';
@@ -72,7 +71,7 @@ export const ENQUIRY_PRODUCTS = [
 ] as const;
 export type EnquiryProduct = (typeof ENQUIRY_PRODUCTS)[number]['key'];
 
-export const enquiryProductsSchema = z
+const enquiryProductsSchema = z
   .object(Object.fromEntries(ENQUIRY_PRODUCTS.map((p) => [p.key, z.boolean({ error: MSG_ENQUIRY_EMPTY }).optional().default(false)])) as Record<EnquiryProduct, z.ZodDefault<z.ZodOptional<z.ZodBoolean>>>)
   .refine((p) => Object.values(p).some(Boolean), MSG_ENQUIRY_EMPTY);
 export type EnquiryProducts = z.infer<typeof enquiryProductsSchema>;
@@ -80,7 +79,7 @@ export type EnquiryProducts = z.infer<typeof enquiryProductsSchema>;
 const type = <T extends string>(t: T) => z.literal(t);
 
 /** The profile and enquiry types (USER_PROFILE_DATAILS is spelled so, spec §7). */
-export const profileInputs = {
+const profileInputs = {
   USER_PROFILE_DATAILS: z.object({ type: type('USER_PROFILE_DATAILS') }),
   USER_PROFILE_EDIT_BASE: z.object({ type: type('USER_PROFILE_EDIT_BASE'), user: jsonField(profileEditSchema, 'user') }),
   USER_PROFILE_EDIT_PASSWORD: z

@@ -10,10 +10,10 @@ export const MAX_PUSH_DEVICES = 20;
 export const MSG_PUSH_TOO_MANY = `Push notifications are on for ${MAX_PUSH_DEVICES} browsers already. Turn them off on one first.`;
 
 /** The caller's browsers with pushes on. */
-export const pushDevicesAnswerSchema = z.object({ devices: z.array(pushDeviceSchema) });
+const pushDevicesAnswerSchema = z.object({ devices: z.array(pushDeviceSchema) });
 export type PushDevicesAnswer = z.infer<typeof pushDevicesAnswerSchema>;
 
-export const pushActions = {
+const pushActions = {
   /** `subscription`: the browser's PushSubscription JSON (its toJSON()). */
   PUSH_SUBSCRIBE: z.object({ type: z.literal('PUSH_SUBSCRIBE'), subscription: jsonField(pushSubscriptionSchema, 'subscription') }),
   /** `endpoint`: the browser's subscription endpoint (another browser's endpoint matches none of the caller's). */

@@ -27,10 +27,10 @@ export const MSG_TOTP_CODE = 'That code is not valid. Enter the current 6-digit 
 /** An authenticator app's code: 6 digits (RFC 6238 as Cognito checks it). */
 export const totpCodeField = z.string({ error: MSG_TOTP_CODE }).trim().regex(/^\d{6}$/, MSG_TOTP_CODE);
 
-export const emailField = z.string({ error: MSG_EMAIL }).trim().max(254, MSG_EMAIL).pipe(z.email({ error: MSG_EMAIL }));
+const emailField = z.string({ error: MSG_EMAIL }).trim().max(254, MSG_EMAIL).pipe(z.email({ error: MSG_EMAIL }));
 
 /** Sign-in needs a password, no length rule (existing passwords may predate it). */
-export const loginPasswordField = z.string({ error: MSG_PASSWORD_REQUIRED }).min(1, MSG_PASSWORD_REQUIRED).max(256, 'Incorrect email or password.');
+const loginPasswordField = z.string({ error: MSG_PASSWORD_REQUIRED }).min(1, MSG_PASSWORD_REQUIRED).max(256, 'Incorrect email or password.');
 
 /** Sign-up and reset: required, 8 to 50 characters. */
 export const newPasswordField = z
@@ -52,7 +52,7 @@ export const phoneField = z
  * apostrophes and hyphens: "Mere Te Kōhanga", "Zoë O’Brien-Smith", "J. R.". Names are greeted in
  * Cognito's HTML emails, so no `<`, `&` or quotes that markup needs.
  */
-export const NAME_PATTERN = /^[\p{L}\p{M} .'’-]+$/u;
+const NAME_PATTERN = /^[\p{L}\p{M} .'’-]+$/u;
 
 /** A first or last name: required (with the form's own message), at most 100 characters, letters and the like. */
 export const nameField = (required: string) =>
@@ -77,7 +77,7 @@ export type SignUpUser = z.infer<typeof signUpUserSchema>;
 export const signInUserSchema = z.object({ email: emailField, password: loginPasswordField, remember: boolField.optional() });
 export const forgotUserSchema = z.object({ email: emailField });
 /** The sign-in's second step: the challenge session USER_SIGN_IN answered and the app's code. */
-export const signInTotpUserSchema = z.object({ email: emailField, session: z.string({ error: MSG_TOTP_CODE }).min(1, MSG_TOTP_CODE).max(4_000, MSG_TOTP_CODE), code: totpCodeField });
+const signInTotpUserSchema = z.object({ email: emailField, session: z.string({ error: MSG_TOTP_CODE }).min(1, MSG_TOTP_CODE).max(4_000, MSG_TOTP_CODE), code: totpCodeField });
 export const resetUserSchema = z.object({
   password: newPasswordField,
   token: z.string({ error: MSG_RESET_LINK }).min(1, MSG_RESET_LINK).max(1_000, MSG_RESET_LINK),
@@ -87,7 +87,7 @@ export const resetUserSchema = z.object({
 const botCheck = z.string({ error: 'gRecaptchaResponse must be text' }).max(8_000, 'gRecaptchaResponse is not valid').optional().default('');
 
 /** /api/user (farmer spec §7). */
-export const userInputs = {
+const userInputs = {
   USER_ONE_GET_BY_TOKEN: z.object({ type: z.literal('USER_ONE_GET_BY_TOKEN'), farm: z.string({ error: 'farm is not valid' }).max(ID_MAX, 'farm is not valid').optional() }),
   USER_CHECK_LOGIN_STATUS: z.object({ type: z.literal('USER_CHECK_LOGIN_STATUS') }),
   USER_SIGN_IN: z.object({ type: z.literal('USER_SIGN_IN'), user: jsonField(signInUserSchema, 'user') }),
@@ -132,7 +132,7 @@ export const decodeResetToken = (token: string): { email: string; code: string }
 // ---- Answers and contracts -------------------------------------------------------------------
 
 /** A user's organization (farmer §3 Organization): the top of their first organization tree; null when they have none. */
-export const organizationSchema = z.object({ _id: z.string(), name: z.string().optional(), tag: organizationTagSchema.optional() });
+const organizationSchema = z.object({ _id: z.string(), name: z.string().optional(), tag: organizationTagSchema.optional() });
 
 /** USER_ONE_GET_BY_TOKEN (farmer §3 User, §7): the caller, their farms and organization. */
 export const currentUserAnswerSchema = z.object({
@@ -144,9 +144,9 @@ export const currentUserAnswerSchema = z.object({
 export type CurrentUserAnswer = z.infer<typeof currentUserAnswerSchema>;
 
 /** The Cognito tokens of a sign-in (or of the sign-in that follows a sign-up). */
-export const tokensAnswerSchema = z.object({ token: z.string(), idToken: z.string().optional(), refreshToken: z.string().optional() });
+const tokensAnswerSchema = z.object({ token: z.string(), idToken: z.string().optional(), refreshToken: z.string().optional() });
 /** USER_SIGN_IN for an account with an authenticator app: no tokens yet, the code step (USER_SIGN_IN_TOTP) next. */
-export const totpChallengeAnswerSchema = z.object({ challenge: z.literal('SOFTWARE_TOKEN_MFA'), session: z.string() });
+const totpChallengeAnswerSchema = z.object({ challenge: z.literal('SOFTWARE_TOKEN_MFA'), session: z.string() });
 
 const PATH = '/api/user';
 

@@ -11,30 +11,30 @@ export const COLLECTION_EMPTY_FRACTION = 0.05;
  * A collection takes at least this share of the vat size out. Without it, sensor noise around the
  * near-empty line (a vat holding 5.5% reading 4.9%) would be a "collection".
  */
-export const COLLECTION_MIN_FALL_FRACTION = 0.05;
+const COLLECTION_MIN_FALL_FRACTION = 0.05;
 /**
  * Changes in volume up to this share of the vat size (and at least COLLECTION_NOISE_MIN_LITRES) are
  * noise: agitator ripple and foam move the radar's surface by several millimetres, about 7 L per mm
  * on a 3 m vat. 0.5% is 100 L on a 20,000 L vat, a tenth of what a tanker pumps in a minute.
  */
-export const COLLECTION_NOISE_FRACTION = 0.005;
-export const COLLECTION_NOISE_MIN_LITRES = 20;
+const COLLECTION_NOISE_FRACTION = 0.005;
+const COLLECTION_NOISE_MIN_LITRES = 20;
 /**
  * A tanker pumps 1,000 to 2,000 L/min. A change faster than twice that (two pumps, clock jitter)
  * between readings is the radar losing the surface (foam, condensation), not milk moving: the
  * reading is skipped. A sustained change becomes plausible as time passes, so a real step in level
  * is taken up after a few minutes rather than ignored for ever.
  */
-export const COLLECTION_MAX_RATE_LITRES_PER_MIN = 4_000;
+const COLLECTION_MAX_RATE_LITRES_PER_MIN = 4_000;
 /**
  * A fall that has not gone on for this long is over: a partial dip (milk drawn for calves, a
  * split pickup) is dropped, so the next collection's start is the reading before *its* fall. Long
  * enough for a driver's pause mid-pickup; a fall that resumes after an outage gap continues.
  */
-export const COLLECTION_STALL_MINUTES = 30;
+const COLLECTION_STALL_MINUTES = 30;
 
 /** A fall in volume that may turn out to be a collection. */
-export interface CollectionFall {
+interface CollectionFall {
   /** The last reading before the fall began: the collection's start if it turns out to be one. */
   readonly start: ActivityPoint;
   /** The lowest volume since. */

@@ -8,12 +8,12 @@ import { isOpen, unchanged, type LatestSlice, type Step, type StepInput } from '
  * empty vat (wash water left in the outlet, radar echo off the floor) reads as tens of litres; the
  * milking's productivity is measured from a true zero.
  */
-export const MILKING_START_EMPTY_FRACTION = 0.05;
+const MILKING_START_EMPTY_FRACTION = 0.05;
 
 export type MilkingState = LatestSlice;
 
 /** The milking's start point, with the farmer §4 5% rule applied to its volume. */
-export const milkingStartPoint = (r: Reading, vat: Pick<VatConfig, 'vat_size'>): ActivityPoint => {
+const milkingStartPoint = (r: Reading, vat: Pick<VatConfig, 'vat_size'>): ActivityPoint => {
   const p = pointOf(r);
   return p.milk_volume !== null && p.milk_volume < MILKING_START_EMPTY_FRACTION * vat.vat_size ? { ...p, milk_volume: 0 } : p;
 };

@@ -3,7 +3,7 @@ import { pointOf, type Activity } from '../activities';
 import { msBetween, unchanged, type LatestSlice, type Step, type StepInput } from './types';
 
 /** Spec §9: an outage is a gap between consecutive readings of more than 15 minutes (exactly 15 is not). */
-export const OUTAGE_GAP_MS = OUTAGE_GAP_MINUTES * 60_000;
+const OUTAGE_GAP_MS = OUTAGE_GAP_MINUTES * 60_000;
 
 export type OutageState = LatestSlice;
 

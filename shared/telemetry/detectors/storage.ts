@@ -10,7 +10,7 @@ export interface StorageState extends LatestSlice {
 export const initialStorageState = (): StorageState => ({ last: null, seen: false });
 
 /** What the milking and collection detectors made of the same reading. */
-export interface StorageEvents {
+interface StorageEvents {
   /** The milking this reading opened, if any. */
   readonly milkingStarted: Activity | null;
   /** The collection this reading closed, if any. */

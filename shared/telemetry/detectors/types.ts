@@ -24,7 +24,7 @@ export interface LatestSlice {
   readonly last: Activity | null;
 }
 
-export type OpenActivity = Activity & { readonly end: null };
+type OpenActivity = Activity & { readonly end: null };
 
 export const isOpen = (a: Activity | null): a is OpenActivity => a !== null && a.end === null;
 

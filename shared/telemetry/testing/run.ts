@@ -23,7 +23,7 @@ export const runSteps = <S>(
 };
 
 /** The closed activities of one kind, in order. */
-export const closedOf = (changed: readonly Activity[], kind: ActivityKind): Activity[] => changed.filter((a) => a.kind === kind && a.end !== null);
+const closedOf = (changed: readonly Activity[], kind: ActivityKind): Activity[] => changed.filter((a) => a.kind === kind && a.end !== null);
 
 /** [start, end] instants of the closed activities of one kind: the compact thing to assert on. */
 export const spans = (changed: readonly Activity[], kind: ActivityKind): Array<[string, string | undefined]> =>

@@ -8,7 +8,7 @@ import type { Reading, VatConfig } from '../reading';
  * clock, no randomness (the "noise" is a fixed pattern).
  */
 
-export const TRACE_START = '2025-03-10T00:00:00.000Z';
+const TRACE_START = '2025-03-10T00:00:00.000Z';
 
 /** A 20,000 L vat: 5% (near empty, the milking-start rule) is 1,000 L. */
 export const TRACE_VAT: VatConfig = { vat_size: 20_000, vat_max_height: 2_600, vat_diameter: 3_200, wedgeHeight: 40, vat_volume_offset: 0 };
@@ -17,7 +17,7 @@ export const TRACE_VAT: VatConfig = { vat_size: 20_000, vat_max_height: 2_600, v
 export const at = (minute: number, seconds = 0, start = TRACE_START): string =>
   new Date(Date.parse(start) + minute * 60_000 + seconds * 1_000).toISOString();
 
-export type ReadingOverrides = Partial<Omit<Reading, 'on_mains' | 'battery_status'>> & {
+type ReadingOverrides = Partial<Omit<Reading, 'on_mains' | 'battery_status'>> & {
   /** Battery register hex; sets battery_status and on_mains as the ingest does. */
   readonly battery?: string | null;
 };
@@ -67,9 +67,9 @@ export const DAY = {
   pumpLitresPerMin: 1_000,
 } as const;
 
-export type Span = readonly [from: number, to: number];
+type Span = readonly [from: number, to: number];
 
-export interface TraceOptions {
+interface TraceOptions {
   /** Number of days (1,440 readings each). @default 1 */
   readonly days?: number;
   /** @default TRACE_START */

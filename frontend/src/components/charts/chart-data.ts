@@ -133,14 +133,14 @@ export const batteryOffBands = (records: readonly { published_at: string; raw: {
 };
 
 /** A cooler reading (operator §3): the milk and water temperatures at the plate cooler's inlets. */
-export interface CoolerPoint {
+interface CoolerPoint {
   readonly published_at: string;
   readonly milk_in: number | null;
   readonly water_in: number | null;
 }
 
 /** The cooler's `field` as chart points in time order, at most CHART_POINT_CAP (§9). */
-export const coolerSeriesOf = (points: readonly CoolerPoint[], field: 'milk_in' | 'water_in'): XY[] => {
+const coolerSeriesOf = (points: readonly CoolerPoint[], field: 'milk_in' | 'water_in'): XY[] => {
   const out: XY[] = [];
   for (const p of points) {
     const y = p[field];
@@ -169,7 +169,7 @@ export const temperatureSeries = (points: readonly DetailPoint[], cooler: readon
 ];
 
 /** A run of one state machine value (FARMER_DASHBOARD_LAST_ALL's phyStateData): `end` is where the next run begins. */
-export interface PhyStateRun {
+interface PhyStateRun {
   readonly start: string;
   readonly end: string;
   readonly phystate: string;

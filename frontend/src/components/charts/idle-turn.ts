@@ -28,7 +28,7 @@ const pump = (schedule: (run: () => void) => void) => {
 };
 
 /** True once this component's turn to draw has come (at once without idle callbacks); it queues only while `wanted`. */
-export function useIdleTurn(wanted = true): boolean {
+function useIdleTurn(wanted = true): boolean {
   const [ready, setReady] = useState(() => idleCallback() === undefined);
   useEffect(() => {
     const schedule = idleCallback();

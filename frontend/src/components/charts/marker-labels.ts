@@ -3,16 +3,16 @@ export const LABEL_GAP = 3;
 /** The height of a row of marker labels (11 px text and a little space). */
 export const LABEL_ROW_HEIGHT = 14;
 /** Labels stack at most this many rows down from the top of the plot; one that fits in none is not drawn. */
-export const LABEL_MAX_ROWS = 3;
+const LABEL_MAX_ROWS = 3;
 
 /** A labelled marker as drawn: its line's x and its label's measured width, in px. */
-export interface LabelToPlace {
+interface LabelToPlace {
   readonly px: number;
   readonly width: number;
 }
 
 /** Where a label goes: its left edge and its row (0 at the top); `undefined` where it would only cover others. */
-export interface PlacedLabel {
+interface PlacedLabel {
   readonly x: number;
   readonly row: number;
 }

@@ -11,7 +11,7 @@ export const QUALITY_BANDS: readonly { readonly upTo: number; readonly risk: Qua
   { upTo: 5, risk: 'MEDIUM', label: 'Medium risk', colour: '#c98a00' },
   { upTo: 6, risk: 'HIGH', label: 'High risk', colour: '#d4601a' },
 ];
-export const DO_NOT_COLLECT = { risk: 'CRITICAL' as QualityRisk, label: 'Do not collect', colour: '#c62828' } as const;
+const DO_NOT_COLLECT = { risk: 'CRITICAL' as QualityRisk, label: 'Do not collect', colour: '#c62828' } as const;
 
 /** The band a value falls in. */
 export const qualityBand = (value: number): { readonly risk: QualityRisk; readonly label: string; readonly colour: string } =>

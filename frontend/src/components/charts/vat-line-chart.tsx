@@ -17,7 +17,7 @@ ChartJS.register(LineElement, PointElement, LinearScale, Tooltip, Legend, Decima
  * lowest and highest value of each pixel column, so peaks stay), recomputed for the zoomed window.
  * A 30-day range has about 3,200 points a series; a phone's chart is about 350 px wide.
  */
-export const DECIMATE_ABOVE_POINTS = 1_000;
+const DECIMATE_ABOVE_POINTS = 1_000;
 
 export interface ShadedBands {
   readonly bands: readonly Band[];
@@ -100,7 +100,7 @@ export interface XView {
   readonly max: number;
 }
 
-export interface VatLineChartProps {
+interface VatLineChartProps {
   readonly label: string;
   readonly series: readonly LineSeries[];
   readonly unit: ChartUnit;

@@ -2,9 +2,7 @@ import { PutCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateComm
 import { GSI1 } from '../../../../shared/data/tables';
 import { alertsKeys as k } from '../keys';
 import { conditional, queryAll, unlessConditionFails, type Item } from '../query';
-import type { Delivery, DeliveryOutcome, DeliveryQueue, DeliveryState } from '../../../ports/alerts';
-
-export const SETTLED_DELIVERY_STATES: readonly DeliveryState[] = ['sent', 'dead', 'unconfirmed', 'skipped'];
+import type { Delivery, DeliveryOutcome, DeliveryQueue } from '../../../ports/alerts';
 
 const DELIVERY_FIELDS = ['farm_id', 'alert_id', 'user_id', 'channel', 'state', 'attempts', 'due_at', 'created_at', 'lease', 'note', 'fallback', 'sms_month', 'last_error', 'settled_at', 'message_id', 'escalation', 'escalation_due', 'device', 'after_push'] as const;
 

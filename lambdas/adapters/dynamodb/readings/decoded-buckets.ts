@@ -18,14 +18,14 @@ const bucketId = (item: Item) => `${String(item.pk)}|${String(item.sk)}`;
 type Decoded = { readonly count: unknown; readonly gen: unknown; readonly columns: ReadingColumns };
 
 /** The buckets one range read fetched: each by key, and its columns (decoded once). */
-export interface FetchedBuckets {
+interface FetchedBuckets {
   get(key: { pk: string; sk: string }): Item | undefined;
   /** A fetched bucket's columns, marked most recently used in the cache. */
   columns(item: Item): ReadingColumns;
 }
 
 /** Day and partial buckets fetched by key, with their decoded columns cached across calls. */
-export interface DecodedBuckets {
+interface DecodedBuckets {
   fetch(keys: readonly { pk: string; sk: string }[]): Promise<FetchedBuckets>;
   /** Evicts the least recently used beyond DECODED_BUCKETS (once a call is done with its buckets). */
   trim(): void;

@@ -7,7 +7,7 @@ const OPEN_DAY_SAFETY_MS = 15 * 60_000;
 const OPEN_DAYS_KEPT = 24;
 
 /** An open day's readings so far, as a range read found them, with the generation of the day's drop marker then. */
-export interface OpenDay {
+interface OpenDay {
   /** The `P#` marker's generation when the day was read (undefined: no marker). */
   readonly gen: unknown;
   /** The last reading kept: readings after it are read again from the day partition. */

@@ -7,7 +7,7 @@ import { readingsKeys as k } from '../keys';
 import { batchGet, batchWrite, isConditionFailure, queryAll, queryFirst, type Item } from '../query';
 import type { ReadingsStore } from '../../../ports/readings';
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 /** Readings (and their raw payload) outlive the 30-day raw window a little, so a device that was
  * offline over a day boundary still gets that day compacted when it returns. */
 export const READING_TTL_DAYS = RAW_ARCHIVE_DAYS + 5;

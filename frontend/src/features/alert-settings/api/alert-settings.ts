@@ -3,7 +3,7 @@ import { farmerSettingContracts as c } from '@shared/api/actions/farmer-setting'
 import type { ApiClient } from '../../../lib/api-client';
 
 // The read is shared with the dashboard's Auto tile, so it lives in lib/queries.
-export { alertSettingsQuery, type AlertSettingsAnswer, type VatSettings } from '../../../lib/queries/alert-settings';
+export { alertSettingsQuery, type VatSettings } from '../../../lib/queries/alert-settings';
 
 /** USER_SETTING_ALERT_SET: the fields the form shows; the server keeps the others. */
 export const saveAlertSettings = (client: ApiClient, farmId: string, values: Partial<AlertSettings>) =>

@@ -2,7 +2,6 @@ import { pushSubscriptionContracts as c } from '@shared/api/actions/push';
 import type { PushSubscriptionJson } from '@shared/alerts/push';
 import type { ApiClient } from '../../../lib/api-client';
 
-export const pushDevices = (client: ApiClient) => client.call(c.PUSH_DEVICES, {});
 export const pushSubscribe = (client: ApiClient, subscription: PushSubscriptionJson) => client.call(c.PUSH_SUBSCRIBE, { subscription });
 export const pushUnsubscribe = (client: ApiClient, endpoint: string) => client.call(c.PUSH_UNSUBSCRIBE, { endpoint });
 

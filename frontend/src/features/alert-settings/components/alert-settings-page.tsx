@@ -25,11 +25,11 @@ import './alert-settings.css';
 import { SaveActions } from './save-actions';
 
 /** What this screen reads from the farmer shell's outlet context (its contract, not its code). */
-export interface AlertSettingsContext {
+interface AlertSettingsContext {
   readonly farm: Pick<Farm, '_id'> | undefined;
 }
 
-export const SUCCESS = 'Success!';
+const SUCCESS = 'Success!';
 
 const hasPro = (pkg: Package): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
 

@@ -15,7 +15,7 @@ import { SaveActions } from './save-actions';
 import { PushCard } from './push-card';
 
 /** What this screen reads from the farmer shell's outlet context (its contract, not its code). */
-export interface PreferencesContext {
+interface PreferencesContext {
   /** The route needs no farm (FARM_OPTIONAL); the preferences call is made for the selected one. */
   readonly farm: Pick<Farm, '_id'> | undefined;
 }

@@ -1,7 +1,7 @@
 import { PREFERENCE_OF_TYPE, type PreferenceKey } from '@shared/alerts/preferences';
 import { NOTIFICATION_TYPES, type NotificationType } from '@shared/alerts/types';
 
-export interface PreferenceGroup {
+interface PreferenceGroup {
   readonly title: string;
   readonly rows: readonly PreferenceKey[];
 }

@@ -22,20 +22,20 @@ import { formatWhen } from '../../../lib/time-format';
 import './alerts.css';
 
 /** What this screen reads from the farmer shell's outlet context (its contract, not its code). */
-export interface AlertsContext {
+interface AlertsContext {
   readonly farm: Pick<Farm, '_id' | 'timezone'> | undefined;
 }
 
 type SubTab = 'alerts' | 'archive';
 
 /** Farmer §2.8: Alerts are the non-archived system alerts (type below 1000); Archive is status 3. */
-export const alertsOf = (list: readonly AlertItem[], tab: SubTab): AlertItem[] =>
+const alertsOf = (list: readonly AlertItem[], tab: SubTab): AlertItem[] =>
   tab === 'archive'
     ? list.filter((n) => n.status === NOTIFICATION_STATUS.archived)
     : list.filter((n) => n.status !== NOTIFICATION_STATUS.archived && isSystemType(n.type));
 
 /** Groups by vat number, vats in order; the list's order (newest first) is kept within a vat. */
-export const byVat = (list: readonly AlertItem[]): [number, AlertItem[]][] => {
+const byVat = (list: readonly AlertItem[]): [number, AlertItem[]][] => {
   const groups = new Map<number, AlertItem[]>();
   for (const n of list) groups.set(n.device.vat_number, [...(groups.get(n.device.vat_number) ?? []), n]);
   return [...groups.entries()].sort(([a], [b]) => a - b);

@@ -12,14 +12,14 @@ export const signInInputSchema = z.object({
 });
 export type SignInInput = z.infer<typeof signInInputSchema>;
 
-export const MSG_WRONG_CREDENTIALS = 'Incorrect email or password.';
-export const MSG_NOT_CONFIRMED = 'Your account is not confirmed yet. Please check your email.';
-export const MSG_RESET_REQUIRED = 'Your password needs to be reset. Use "Forgot password?" to set a new one.';
+const MSG_WRONG_CREDENTIALS = 'Incorrect email or password.';
+const MSG_NOT_CONFIRMED = 'Your account is not confirmed yet. Please check your email.';
+const MSG_RESET_REQUIRED = 'Your password needs to be reset. Use "Forgot password?" to set a new one.';
 
 /** `totp`: the account has an authenticator app; the code step (confirmTotpCode) comes next. */
 export type SignInResult = { readonly ok: true } | { readonly ok: false; readonly totp?: boolean; readonly message: string };
 
-export const MSG_ENTER_TOTP = 'Enter the code from your authenticator app.';
+const MSG_ENTER_TOTP = 'Enter the code from your authenticator app.';
 
 export const totpCodeSchema = totpCodeField;
 

@@ -7,7 +7,7 @@ import { authReady } from '../../../lib/auth-session';
 import { signInErrorMessage } from './sign-in';
 
 /** The name an authenticator app lists the account under. */
-export const TOTP_ISSUER = 'Vat-Man';
+const TOTP_ISSUER = 'Vat-Man';
 
 export interface TotpEnrolment {
   /** The base32 secret, for typing into an app that cannot scan. */

@@ -3,7 +3,7 @@ import { loadRecaptcha } from '../api/recaptcha';
 
 /** Ours: the spec has no words for an unticked bot-check (farmer §5 lists none). */
 export const MSG_BOT_CHECK = 'Please tick the box to show you are not a robot';
-export const MSG_BOT_CHECK_UNAVAILABLE = 'The robot check could not be loaded. Check your connection and reload the page.';
+const MSG_BOT_CHECK_UNAVAILABLE = 'The robot check could not be loaded. Check your connection and reload the page.';
 
 interface BotCheckProps {
   readonly siteKey: string;

@@ -10,8 +10,8 @@ import { useFirstErrorForm } from '../hooks/use-first-error-form';
 import { AuthLayout } from './auth-layout';
 import { FormError, PasswordField, SubmitButton } from './form-fields';
 
-export const RESET_DONE_TITLE = 'Password has been reset';
-export const RESET_DONE_BODY = 'Enjoy it.';
+const RESET_DONE_TITLE = 'Password has been reset';
+const RESET_DONE_BODY = 'Enjoy it.';
 
 /** /dts/password/reset/{token} (farmer §2.1): a new password; the token comes from the emailed link. */
 export function ResetPasswordPage() {

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type * as z from 'zod';
 
-export interface FieldError<F extends string> {
+interface FieldError<F extends string> {
   /** The field in error, or null for a check of the whole form (the bot-check). */
   readonly field: F | null;
   readonly message: string;
@@ -11,7 +11,7 @@ export interface FieldError<F extends string> {
  * The first problem of a form (farmer §5: only the first error per form is shown). Zod reports
  * issues in the order of the schema's keys, which is the order the form shows its fields.
  */
-export const firstError = <F extends string>(error: z.ZodError, fields: readonly F[]): FieldError<F> & { readonly field: F } => {
+const firstError = <F extends string>(error: z.ZodError, fields: readonly F[]): FieldError<F> & { readonly field: F } => {
   const issue = error.issues[0];
   const key = issue?.path[0];
   const field = fields.find((f) => f === key) ?? fields[0];

@@ -16,7 +16,7 @@ import { CalibrationTable, rowOf, type Row } from './calibration-table';
 import './calibration.css';
 
 /** Operator §2 and §8's words. */
-export const CONFIRM_CALIBRATION = 'Are you sure you want to submit this calibration';
+const CONFIRM_CALIBRATION = 'Are you sure you want to submit this calibration';
 const REQUIRED = 'Required Field';
 
 type ConfigField = 'vatSize' | 'height' | 'diameter' | 'wedgeHeight' | 'volumeOffset';

@@ -12,7 +12,7 @@ import { ComplianceSummaryView, ComplianceVatTable } from './compliance-sections
 import './compliance.css';
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
-export interface ComplianceContext {
+interface ComplianceContext {
   readonly farm: Pick<Farm, '_id' | 'timezone'> | undefined;
 }
 

@@ -20,7 +20,7 @@ const WIN_ANSI = new RegExp(`^[\\n${WIN_ANSI_CHARS}\\u2212]*$`);
 const NOT_WIN_ANSI = new RegExp(`[^${WIN_ANSI_CHARS}]`, 'g');
 
 /** Helvetica's WinAnsi encoding: letters with marks lose them; anything else unknown becomes '?'. */
-export const pdfSafe = (text: string): string =>
+const pdfSafe = (text: string): string =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -31,7 +31,7 @@ export const pdfSafe = (text: string): string =>
  * Whether the record's text needs more than Helvetica (a macron in the farm's name, a vat or an
  * exception): the record's own strings are all that is not this module's fixed, WinAnsi, wording.
  */
-export const needsUnicodeFont = (record: ComplianceRecord): boolean => !WIN_ANSI.test(JSON.stringify(record).normalize('NFC'));
+const needsUnicodeFont = (record: ComplianceRecord): boolean => !WIN_ANSI.test(JSON.stringify(record).normalize('NFC'));
 
 /** Page 1: who, when, the rules, the hash, the summary. */
 function writeFirstPage(w: PdfWriter, record: ComplianceRecord, hash: string): void {

@@ -7,9 +7,9 @@ import { formatCsvWhen, formatDay } from '../../../lib/time-format';
  * The cooling compliance record's words and its canonical data. The page, the CSV and
  * the PDF all read the record through these, so they say the same thing.
  */
-export const VERDICT_TEXT: Readonly<Record<MilkingVerdict, string>> = { compliant: 'Compliant', failed: 'Failed', undecided: 'Not decided' };
+const VERDICT_TEXT: Readonly<Record<MilkingVerdict, string>> = { compliant: 'Compliant', failed: 'Failed', undecided: 'Not decided' };
 export const STATUS_TEXT: Readonly<Record<RuleStatus, string>> = { passed: 'Pass', failed: 'FAIL', pending: 'Pending', no_data: 'No data', not_applicable: 'n/a' };
-export const EXCEPTION_TEXT: Readonly<Record<ExceptionKind, string>> = {
+const EXCEPTION_TEXT: Readonly<Record<ExceptionKind, string>> = {
   battery_off: 'Power cut (monitor on battery)',
   agitator_stop: 'Agitator stopped',
   outage: 'Data outage (no readings)',
@@ -38,7 +38,7 @@ export const exceptionText = (e: ComplianceMilking['exceptions'][number], timeZo
   return `${EXCEPTION_TEXT[e.kind]} ${formatCsvWhen(e.start, timeZone)} to ${e.end ? formatCsvWhen(e.end, timeZone) : 'still going'}${length === null ? '' : ` (${length} min)`}`;
 };
 
-export interface ComplianceSummary {
+interface ComplianceSummary {
   readonly milkings: number;
   readonly compliant: number;
   readonly failed: number;
@@ -70,7 +70,7 @@ export const summaryOf = (record: ComplianceRecord): ComplianceSummary => {
 
 export const periodText = (record: ComplianceRecord): string => `${formatDay(record.period.startDate)} to ${formatDay(record.period.endDate)}`;
 
-export const CSV_COLUMNS = ['Vat', 'Milking start', 'Milking end', 'Volume (L)', 'Verdict', 'R1', 'R1 time', 'R2', 'R2 time', 'R3', 'R3 time', 'R4', 'R4 time', 'Peak after failure (°C)', 'Exceptions'] as const;
+const CSV_COLUMNS = ['Vat', 'Milking start', 'Milking end', 'Volume (L)', 'Verdict', 'R1', 'R1 time', 'R2', 'R2 time', 'R3', 'R3 time', 'R4', 'R4 time', 'Peak after failure (°C)', 'Exceptions'] as const;
 
 /**
  * The canonical data: the CSV the page offers, byte for byte what the PDF's SHA-256 is of. A few

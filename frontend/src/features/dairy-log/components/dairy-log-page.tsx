@@ -10,16 +10,16 @@ import { dairyLogQuery, resendRefused } from '../api/dairy-log';
 import './dairy-log.css';
 
 /** What the page reads from the shell's outlet context (the shell's contract, not its code). */
-export interface DairyLogContext {
+interface DairyLogContext {
   readonly farm: Pick<Farm, '_id'> | undefined;
   /** The signed-in user (the role from their Cognito groups): the provider's Admin may send refused reports again. */
   readonly user?: Pick<User, 'role'>;
 }
 
-export const RESEND_LABEL = 'Send refused reports again';
+const RESEND_LABEL = 'Send refused reports again';
 
 /** Farmer §2.15's words. */
-export const NO_REPORT = 'No alert report';
+const NO_REPORT = 'No alert report';
 
 function Report({ heading, report }: { heading: string; report: DairyReport | undefined }) {
   return (

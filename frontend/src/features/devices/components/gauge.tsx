@@ -1,5 +1,5 @@
 /** A half-ring gauge drawn as SVG (operator §2 device gauges): the arc fills from min to max. */
-export interface GaugeProps {
+interface GaugeProps {
   readonly title: string;
   readonly value: number | null | undefined;
   readonly min: number;
@@ -23,7 +23,7 @@ const pointAt = (f: number) => {
   return { x: CX + R * Math.cos(angle), y: CY - R * Math.sin(angle) };
 };
 
-export const gaugeFraction = (value: number, min: number, max: number): number => (max > min ? Math.min(1, Math.max(0, (value - min) / (max - min))) : 0);
+const gaugeFraction = (value: number, min: number, max: number): number => (max > min ? Math.min(1, Math.max(0, (value - min) / (max - min))) : 0);
 
 export function Gauge({ title, value, min, max, unit, decimals = 0, scale }: GaugeProps) {
   const has = typeof value === 'number' && Number.isFinite(value);

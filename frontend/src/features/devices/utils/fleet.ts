@@ -7,20 +7,20 @@ import type { DeviceRow } from '@shared/api/actions/admin-device';
 const DAY = 86_400_000;
 
 /** 'down': no data for over a day (or never). */
-export const isDown = (d: DeviceRow, now: number): boolean => {
+const isDown = (d: DeviceRow, now: number): boolean => {
   const at = d.last_updated ? Date.parse(d.last_updated.published_at) : Number.NaN;
   return Number.isNaN(at) || now - at > DAY;
 };
 
 /** 'boards': a sensor board that reports nothing (level, vat or inlet temperature, vibration). */
-export const missingBoards = (d: DeviceRow): boolean => {
+const missingBoards = (d: DeviceRow): boolean => {
   const v = d.last_updated;
   if (!v) return true;
   return [v.milk_level, v.temp1, v.temp2, v.shaft_rpm].some((x) => x === null || x === undefined);
 };
 
 /** 'sensors': a temperature below −5 °C or a shaft under 100 rpm. */
-export const badSensors = (d: DeviceRow): boolean => {
+const badSensors = (d: DeviceRow): boolean => {
   const v = d.last_updated;
   if (!v) return false;
   return (typeof v.temp1 === 'number' && v.temp1 < -5) || (typeof v.temp2 === 'number' && v.temp2 < -5) || (typeof v.shaft_rpm === 'number' && v.shaft_rpm < 100);
@@ -41,8 +41,7 @@ export const searchDevices = (rows: readonly DeviceRow[], text: string, now: num
   );
 };
 
-export const SORT_KEYS = ['name', 'farm', 'lastSeen', 'level', 'vatTemp', 'inletTemp', 'vibration', 'os', 'state', 'status'] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
+export type SortKey = 'name' | 'farm' | 'lastSeen' | 'level' | 'vatTemp' | 'inletTemp' | 'vibration' | 'os' | 'state' | 'status';
 
 const sortValue = (d: DeviceRow, key: SortKey): string | number | null => {
   const v = d.last_updated;
@@ -99,7 +98,7 @@ export const devicePageOf = <T,>(rows: readonly T[], page: number): T[] => {
 export type BarTone = 'low' | 'warn' | 'ok' | 'cold' | 'hot';
 
 /** operator §9 milk level bar: 0 to 2,000 mm, thresholds 150 and 180 mm (the radar's blind zone above the milk). */
-export const LEVEL_BAR = { max: 2000, low: 150, warn: 180 } as const;
+const LEVEL_BAR = { max: 2000, low: 150, warn: 180 } as const;
 export const levelBarOf = (mm: number | null | undefined): { percent: number; tone: BarTone } | undefined => {
   if (typeof mm !== 'number' || !Number.isFinite(mm)) return undefined;
   const percent = Math.min(100, Math.max(0, (mm / LEVEL_BAR.max) * 100));
@@ -107,7 +106,7 @@ export const levelBarOf = (mm: number | null | undefined): { percent: number; to
 };
 
 /** operator §9 vat temperature bar: −10 to 20 °C, thresholds −10, 0, 6 and 10 °C. */
-export const TEMP_BAR = { min: -10, max: 20 } as const;
+const TEMP_BAR = { min: -10, max: 20 } as const;
 export const tempBarOf = (c: number | null | undefined): { percent: number; tone: BarTone } | undefined => {
   if (typeof c !== 'number' || !Number.isFinite(c)) return undefined;
   const percent = Math.min(100, Math.max(0, ((c - TEMP_BAR.min) / (TEMP_BAR.max - TEMP_BAR.min)) * 100));

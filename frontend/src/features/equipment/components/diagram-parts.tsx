@@ -72,7 +72,7 @@ export function PreCooling({ value, x }: { readonly value: PreCoolingValue; read
 }
 
 /** One fridge unit (condensing unit) under its vat, with its refrigerant line up to the vat's base. */
-export function FridgeUnit({ n, vatId, x, y, tankBottom }: { readonly n: number; readonly vatId: number; readonly x: number; readonly y: number; readonly tankBottom: number }) {
+function FridgeUnit({ n, vatId, x, y, tankBottom }: { readonly n: number; readonly vatId: number; readonly x: number; readonly y: number; readonly tankBottom: number }) {
   const { width, height } = LAYOUT.fridge;
   const cx = x + width / 2;
   return (

@@ -10,7 +10,7 @@ import type { EquipmentContext } from './equipment-page';
 import './equipment.css';
 
 /** The spec's steps (farmer §2.13), 0 to 2 (§4). */
-export const BUILDER_STEPS = ['Setting the pre-cooling system', 'Setting the refrigerator system', 'Finished'] as const;
+const BUILDER_STEPS = ['Setting the pre-cooling system', 'Setting the refrigerator system', 'Finished'] as const;
 const LAST = BUILDER_STEPS.length - 1;
 
 interface RadioOption {

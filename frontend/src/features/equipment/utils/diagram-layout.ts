@@ -37,11 +37,11 @@ export const LAYOUT = {
   pixelsPerUnit: 1.6,
 } as const;
 
-export const ROW_HEIGHT =
+const ROW_HEIGHT =
   LAYOUT.drop + LAYOUT.tank.height + LAYOUT.fridge.below + LAYOUT.fridge.height + LAYOUT.captionBelow + LAYOUT.captionLine + 8 + LAYOUT.rowGap;
 
 /** How many vats go in a row: up to 4 across a wide screen, 2 on a phone. */
-export const columnsFor = (vats: number, narrow: boolean): number => Math.max(1, Math.min(vats, narrow ? 2 : 4));
+const columnsFor = (vats: number, narrow: boolean): number => Math.max(1, Math.min(vats, narrow ? 2 : 4));
 
 export interface PlacedVat {
   readonly vat: PlantVat;
@@ -57,7 +57,7 @@ export interface PlacedVat {
   readonly captionY: number;
 }
 
-export interface DiagramLayout {
+interface DiagramLayout {
   readonly width: number;
   readonly height: number;
   readonly columns: number;

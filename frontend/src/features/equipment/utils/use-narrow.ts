@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 /** Phones and narrow windows: the same break as the card grid (one column under 720 px). */
-export const NARROW_QUERY = '(max-width: 719px)';
+const NARROW_QUERY = '(max-width: 719px)';
 
 const matches = (): boolean => (typeof window.matchMedia === 'function' ? window.matchMedia(NARROW_QUERY).matches : false);
 

@@ -2,7 +2,7 @@ import { VAT_DIAMETERS } from '@shared/installer/height-table';
 import { Field } from './field';
 
 /** The fields both installer vat forms share (New Install's vat tabs and Installer Config's). */
-export interface VatShape {
+interface VatShape {
   readonly manual: boolean;
   readonly diameter: string;
   readonly capacity: string;

@@ -16,9 +16,9 @@ export interface StatusLine {
 }
 
 /** §8 'Check install, server answers No such farm'. */
-export const FARM_NOT_FOUND = 'Farm not found, try again.';
-export const CONNECTION_UP = 'Connection is up';
-export const CONNECTION_DOWN = 'Connection is down';
+const FARM_NOT_FOUND = 'Farm not found, try again.';
+const CONNECTION_UP = 'Connection is up';
+const CONNECTION_DOWN = 'Connection is down';
 
 /** CHECK_ONLINE's line, and whether the sequence goes on (§4: only when online). */
 export const onlineStatus = (answer: CheckOnlineAnswer): { line: StatusLine; online: boolean } => {

@@ -2,8 +2,6 @@ import { MAX_DISPLAYS, MAX_VATS, NEW_INSTALL_OCLOCK, REQUIRED_FIELD } from '@sha
 import { DAIRY_COMPANY_SUPPLIER, PACKAGES, type Package, type Supplier } from '@shared/entities/farm';
 import { capacitiesOf, heightOf, volumeOfLabel } from '@shared/installer/height-table';
 
-export { REQUIRED_FIELD };
-
 /** One vat tab of New Install (operator §2, §5). */
 export interface VatForm {
   /** The manual vat input toggle: off, diameter and capacity come from the table and the height follows. */

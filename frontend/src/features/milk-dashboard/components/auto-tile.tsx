@@ -24,7 +24,7 @@ const oneDecimal = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
 const CONTROLLER_WORDS = { auto: 'Auto', manual: 'Manual override', off: 'Off', unknown: 'Unknown' } as const;
 
 /** 'Controller: Manual override since 22 Nov 2026 14:05'; the server looks back 2 days for the change. */
-export const controllerText = (controller: VatLast['controller'], timeZone: string | undefined): string => {
+const controllerText = (controller: VatLast['controller'], timeZone: string | undefined): string => {
   if (!controller) return 'Controller: Unknown';
   const words = CONTROLLER_WORDS[controller.status];
   return controller.since ? `Controller: ${words} since ${formatWhen(controller.since, timeZone)}` : `Controller: ${words} for over 2 days`;

@@ -30,7 +30,7 @@ const LOADING_CHARTS = <p className="page__note">Loading charts…</p>;
 const VatChartsSection = lazy(() => import('./vat-charts-section').then((m) => ({ default: memo(m.VatChartsSection) })));
 
 /** What this screen reads from the farm tabs' outlet context (the shell's contract, not its code). */
-export interface MilkDashboardContext {
+interface MilkDashboardContext {
   readonly farm: Pick<Farm, '_id' | 'package' | 'timezone' | 'fonterra_id'> | undefined;
   readonly farms: readonly Pick<Farm, '_id'>[];
   /** Stores another farm and reloads (farmer §2.2). */

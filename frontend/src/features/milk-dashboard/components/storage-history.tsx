@@ -9,7 +9,7 @@ import { milkingMarkers, seriesOf, temperatureSeries, type Band } from '../../..
 import { VatLineChart } from '../../../components/charts/vat-line-chart';
 
 /** Phones skip the history call (farmer §2.5): the same width at which the cards stack. */
-export const NARROW_QUERY = '(max-width: 719px)';
+const NARROW_QUERY = '(max-width: 719px)';
 const isNarrow = (): boolean => window.matchMedia?.(NARROW_QUERY).matches ?? false;
 
 const STORAGE = 'rgb(29 79 145 / 10%)';

@@ -64,7 +64,7 @@ function CoolingClock({ cooling, now, timeZone, quiet }: { readonly cooling: Non
 }
 
 /** One vat on the milk dashboard (farmer §2.5): volume, level graphic, temperature, agitator and the last activities. */
-export interface VatCardProps {
+interface VatCardProps {
   readonly vat: VatLast;
   readonly now: number;
   readonly dairyCompany: boolean;

@@ -18,7 +18,7 @@ import { FarmClockNote } from '../../../components/charts/farm-clock-note';
 import { DeferOffscreenCharts, useNearScreen } from '../../../components/charts/idle-turn';
 
 /** Vat-Man Pro and Vat-Man Auto get the date-range picker; other packages page by 2 days (farmer §2.5). */
-export const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
+const hasDatePicker = (pkg: Farm['package']): boolean => pkg === 'Vat-Man Pro' || pkg === 'Vat-Man Auto';
 
 const errorText = (error: unknown): string => errorTextOf(error, 'The charts could not be loaded.');
 

@@ -23,7 +23,7 @@ const downloadCsv = async (item: VatLastAll, timeZone: string | undefined, csvDa
  * others behind the legend) with the 6 and 10 °C lines, volume with agitator stops, the stirrer;
  * each marks milking start and end.
  */
-export interface VatChartsProps {
+interface VatChartsProps {
   readonly item: VatLastAll;
   readonly download: boolean;
   /** The vat's range at the finest resolution, for data.csv; without it the file is the charts' data. */

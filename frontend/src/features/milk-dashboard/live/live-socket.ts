@@ -3,7 +3,7 @@ import { LIVE_RENEW_SECONDS, liveServerMessageSchema, type LiveReading } from '@
 /** The live-updates socket's state, as the dashboard shows it. */
 export type LiveState = 'connecting' | 'live' | 'down';
 
-export interface LiveSocketOptions {
+interface LiveSocketOptions {
   /** The WebSocket API (config.json `liveUrl`). */
   readonly url: string;
   readonly farm: string;

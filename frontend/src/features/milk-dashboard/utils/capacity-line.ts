@@ -1,7 +1,7 @@
 import { wallClock, zoneSuffix } from '../../../lib/time-format';
 
 /** The capacity forecast as FARMER_DASHBOARD_LAST answers it (shared/alerts/capacity-forecast.ts). */
-export interface CapacityFacts {
+interface CapacityFacts {
   readonly at80: string | null;
   readonly atFull: string | null;
   readonly over80: boolean;

@@ -2,7 +2,7 @@ import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { formatCsvWhen } from '../../../lib/time-format';
 
 export const DATA_CSV_NAME = 'data.csv';
-export const DATA_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Stirrer', 'milk_in', 'water_in'] as const;
+const DATA_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Stirrer', 'milk_in', 'water_in'] as const;
 
 interface CoolerPoint {
   readonly published_at: string;

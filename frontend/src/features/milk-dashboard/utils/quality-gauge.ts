@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { qualityBand, type QualityRisk } from '../../../components/charts/quality-bands';
 
 /** §9 quality gauge (colony estimate): range 3 to 6.2, default 3; 4.85 when the alert is 2 with agitator data. */
-export const GAUGE_MIN = 3;
-export const GAUGE_MAX = 6.2;
-export const GAUGE_DEFAULT = 3;
-export const GAUGE_AGITATOR_ALERT = 4.85;
+const GAUGE_MIN = 3;
+const GAUGE_MAX = 6.2;
+const GAUGE_DEFAULT = 3;
+const GAUGE_AGITATOR_ALERT = 4.85;
 
 /** The reading's quality block as the device sends it (shared/telemetry/device-message.ts); the answer keeps it as a record. */
 const qualitySchema = z.object({
@@ -14,7 +14,7 @@ const qualitySchema = z.object({
   agitator: z.object({}).passthrough().nullable().optional(),
 });
 
-export interface QualityGauge {
+interface QualityGauge {
   /** The estimate shown, or null when the vat has no quality reading. */
   readonly value: number | null;
   /** Where the needle sits, 0–100 % of the 3 to 6.2 range (the default 3 when there is no reading). */
@@ -25,7 +25,7 @@ export interface QualityGauge {
 }
 
 /** What the gauge says without an estimate: §9's default 3 is where the needle rests, not 'Excellent'. */
-export const NO_QUALITY_READING = 'No quality reading';
+const NO_QUALITY_READING = 'No quality reading';
 
 export const qualityGauge = (quality: unknown): QualityGauge => {
   const parsed = qualitySchema.safeParse(quality ?? {});

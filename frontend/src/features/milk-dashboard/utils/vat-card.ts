@@ -12,10 +12,10 @@ import type { CoolingTarget } from '@shared/compliance/cooling-forecast';
  * (decision 062).
  */
 export const LEVEL_SCALE_MM = 2000;
-export const LEVEL_LOW_MM = 150;
-export const LEVEL_MID_MM = 180;
+const LEVEL_LOW_MM = 150;
+const LEVEL_MID_MM = 180;
 
-export type LevelBand = 'low' | 'mid' | 'high';
+type LevelBand = 'low' | 'mid' | 'high';
 
 const finite = (n: number | null | undefined): n is number => n !== null && n !== undefined && Number.isFinite(n);
 
@@ -32,7 +32,7 @@ export const levelGraphic = (levelMm: number | null | undefined): { readonly fil
 };
 
 /** §9 "Vat temperature bar thresholds -10, 0, 6, 10 over the range -10 to 20". */
-export type TemperatureBand = 'freezing' | 'good' | 'warm' | 'hot';
+type TemperatureBand = 'freezing' | 'good' | 'warm' | 'hot';
 
 export const temperatureBand = (celsius: number): TemperatureBand => (celsius < 0 ? 'freezing' : celsius <= 6 ? 'good' : celsius <= 10 ? 'warm' : 'hot');
 
@@ -73,7 +73,7 @@ export const countdownText = (ms: number): string => {
   return h === 0 ? `${m} min` : m === 0 ? `${h} h` : `${h} h ${m} min`;
 };
 
-export interface CoolingLine {
+interface CoolingLine {
   readonly rule: 'R1' | 'R2';
   /** '6 °C by 14:20 — 1 h 12 min'; '6 °C reached at 13:40'; '6 °C by 14:20 — deadline passed'. */
   readonly deadline: string;
@@ -114,7 +114,7 @@ export const coolingLines = (
     return { rule: t.rule, deadline, prediction, risk: t.at_risk || late };
   });
 /** A vat whose newest reading is older than this has gone quiet (stale data is loud). */
-export const STALE_AFTER_MS = 15 * 60_000;
+const STALE_AFTER_MS = 15 * 60_000;
 
 /**
  * When a vat went quiet: the time of its newest reading when that is over 15 minutes old (or

@@ -33,7 +33,7 @@ const coolerSeries = (data: MilkData, key: 'milk_in' | 'water_in'): XY[] =>
   });
 
 /** The bands each toggle shades, from the answer's periods. */
-export const shadedBands = (data: MilkData, shading: Shading): ShadedBands[] => {
+const shadedBands = (data: MilkData, shading: Shading): ShadedBands[] => {
   const to = Date.parse(data.range.to);
   return [
     ...(shading.agitator ? [{ bands: bandsOf(data.agitatorData.listStop, to), colour: SHADE.agitator }] : []),
@@ -42,7 +42,7 @@ export const shadedBands = (data: MilkData, shading: Shading): ShadedBands[] => 
   ];
 };
 
-export interface MilkChartsProps {
+interface MilkChartsProps {
   readonly data: MilkData;
   readonly shading: Shading;
   readonly view: XView | undefined;

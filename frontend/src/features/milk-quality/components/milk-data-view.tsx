@@ -51,7 +51,7 @@ function Toggle({ label, checked, onChange, colour }: { readonly label: string; 
   );
 }
 
-export interface MilkDataViewProps {
+interface MilkDataViewProps {
   readonly view: MilkView;
   /** The Westlands tab's farm: the supply number to start with. */
   readonly initialSupplyNumber?: string;

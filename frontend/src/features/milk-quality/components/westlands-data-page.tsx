@@ -10,7 +10,7 @@ import { MilkDataView } from './milk-data-view';
  * form with the Westlands prefix rule. A tab fills the supply number; any other number may be
  * typed, and the server refuses one that is not a Westlands farm's.
  */
-export function WestlandsData() {
+function WestlandsData() {
   const client = useApiClient();
   const farms = useQuery(westlandsFarmsQuery(client));
   const [selected, setSelected] = useState(0);

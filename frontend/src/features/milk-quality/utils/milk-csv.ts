@@ -6,10 +6,10 @@ import { formatCsvWhen } from '../../../lib/time-format';
 export { csvCell };
 
 /** operator §9 'Milk quality CSV exports: date/time, volume, vat temperature, inlet temperature, stirrer, quality estimates, phystate'. */
-export const MILK_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Inlet Temperature', 'Stirrer', 'currentEstCFU', 'pickupEstCFU', 'phystate'] as const;
+const MILK_CSV_COLUMNS = ['DateTime', 'Volume', 'Vat Temperature', 'Inlet Temperature', 'Stirrer', 'currentEstCFU', 'pickupEstCFU', 'phystate'] as const;
 
 /** 'DD MMM YYYY HH:mm:ss' in the farm's zone: the file says the farm's time wherever it is opened. */
-export const csvDateTime = (iso: string, timeZone: string): string => formatCsvWhen(iso, timeZone, true);
+const csvDateTime = (iso: string, timeZone: string): string => formatCsvWhen(iso, timeZone, true);
 
 const numberIn = (record: unknown, key: string): number | undefined => {
   if (record === null || typeof record !== 'object') return undefined;

@@ -15,7 +15,7 @@ export type MilkField = keyof MilkFormValues;
 /** operator §8: an empty required input after a failed submit. */
 export const REQUIRED_FIELD = 'Required Field';
 
-export type MilkFormResult =
+type MilkFormResult =
   | { readonly ok: true; readonly lookup: MilkLookup }
   | { readonly ok: false; readonly missing: readonly MilkField[]; readonly message?: string };
 

@@ -7,10 +7,10 @@ import { lineChartOptions, markersPlugin } from '../../../components/charts/vat-
 import { formatClock } from '../../../lib/time-format';
 
 /** The cooling chart's y axis (farmer §2.6): 0 to 15 °C, where the 6 and 10 °C rules are read. */
-export const COOLING_Y_MAX = 15;
+const COOLING_Y_MAX = 15;
 
 /** A milking marker: its label and instant (drawn dashed, grey, by the charts' markers plugin). */
-export interface ChartMarker {
+interface ChartMarker {
   readonly label: string;
   readonly at: number;
 }
@@ -19,9 +19,9 @@ const MARKER_COLOUR = '#5b6775';
 const HOUR = 3_600_000;
 
 /** A tick of the cooling chart: the farm's time 'HH:mm'. */
-export const hourTick = (x: number, timeZone: string | undefined): string => formatClock(x, timeZone, false);
+const hourTick = (x: number, timeZone: string | undefined): string => formatClock(x, timeZone, false);
 
-export interface CoolingChartProps {
+interface CoolingChartProps {
   readonly label: string;
   /** The readings to draw, already cut at state 'empty'. */
   readonly points: readonly DetailPoint[];
@@ -33,7 +33,7 @@ export interface CoolingChartProps {
 }
 
 /** The options of the cooling chart, apart from the component so a test can read them. */
-export const coolingChartOptions = ({ from, to, markers, timeZone }: Pick<CoolingChartProps, 'from' | 'to' | 'markers' | 'timeZone'>): ChartOptions<'line'> => {
+const coolingChartOptions = ({ from, to, markers, timeZone }: Pick<CoolingChartProps, 'from' | 'to' | 'markers' | 'timeZone'>): ChartOptions<'line'> => {
   const base = lineChartOptions({ unit: '°C', yTitle: 'Temperatures', from, to, shaded: [], timeZone });
   return {
     ...base,

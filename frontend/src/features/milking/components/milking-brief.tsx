@@ -12,7 +12,7 @@ const BRIEF_DAYS = 15;
  * The milking among the vat's others (farmer §2.6, §7 FARMER_MILKING_LIST_BRIEF): litres per
  * milking 15 days either side, this one larger and red; a click opens another. Loaded lazily with chart.js.
  */
-export interface MilkingBriefCardProps {
+interface MilkingBriefCardProps {
   readonly activityId: string;
   readonly start: string;
   readonly vatNumber: number;

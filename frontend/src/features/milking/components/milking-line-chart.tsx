@@ -4,7 +4,7 @@ import { CHART_HEIGHT } from '@shared/constants';
 import { lineChartOptions, lineDataset, type LineSeries, type XView } from '../../../components/charts/vat-line-chart';
 import { dayTick } from './milking-scatter';
 
-export interface MilkingLineChartProps {
+interface MilkingLineChartProps {
   readonly label: string;
   readonly series: readonly LineSeries[];
   readonly unit: 'L' | '°C';
@@ -18,7 +18,7 @@ export interface MilkingLineChartProps {
 }
 
 /** The options: the dashboard's (units in the farm's time in tooltips, the shared zoom), with day ticks for a month of milkings. */
-export const milkingLineOptions = (props: Omit<MilkingLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
+const milkingLineOptions = (props: Omit<MilkingLineChartProps, 'label' | 'series'>): ChartOptions<'line'> => {
   const base = lineChartOptions({ ...props, shaded: [] });
   const x = base.scales?.['x'] as object;
   return { ...base, scales: { ...base.scales, x: { ...x, type: 'linear' as const, ticks: { callback: (v: number | string) => dayTick(Number(v), props.timeZone), maxTicksLimit: 6 } } } };

@@ -22,7 +22,7 @@ export interface ScatterSet {
 export const dayTick = (x: number, timeZone: string | undefined): string => formatDayTick(x, timeZone);
 
 /** The options of the scatter, apart from the component so a test can call its click handler. */
-export const scatterOptions = (sets: readonly ScatterSet[], from: number, to: number, open: (id: string) => void, timeZone: string | undefined): ChartOptions<'scatter'> => {
+const scatterOptions = (sets: readonly ScatterSet[], from: number, to: number, open: (id: string) => void, timeZone: string | undefined): ChartOptions<'scatter'> => {
   const pointOf = (el: ActiveElement | undefined) => (el ? sets[el.datasetIndex]?.points[el.index] : undefined);
   return {
     responsive: true,
@@ -68,7 +68,7 @@ interface PlacedPoint {
  * reader, so each drawn point also gets a transparent link-like button at its place (mouse clicks
  * pass through to the chart; Tab and Enter reach the button).
  */
-export interface MilkingScatterProps {
+interface MilkingScatterProps {
   readonly label: string;
   readonly sets: readonly ScatterSet[];
   readonly from: number;

@@ -41,7 +41,7 @@ export const byVat = (list: readonly MilkingItem[]): { readonly vatNumber: numbe
     }));
 };
 
-export interface MilkingXY {
+interface MilkingXY {
   readonly x: number;
   readonly y: number;
 }

@@ -2,9 +2,6 @@ import { queryOptions } from '@tanstack/react-query';
 import { farmerDashboardContracts } from '@shared/api/actions/farmer-dashboard';
 import type { ApiClient } from '../../../lib/api-client';
 
-/** FARMER_DASHBOARD_GET's answer (farmer §3): the farm, its vats and knode assets. */
-export type { FarmerDashboardAnswer } from '@shared/api/actions/farmer-dashboard';
-
 export const farmerDashboardQuery = (client: ApiClient, farmId: string) =>
   queryOptions({
     queryKey: ['farmer-dashboard', farmId],

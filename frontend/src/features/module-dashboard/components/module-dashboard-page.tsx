@@ -13,7 +13,7 @@ import './module-dashboard.css';
  * What this screen reads from the farmer shell's outlet context. Declared here rather than
  * imported, so the feature depends only on the shell's contract, not on its code.
  */
-export interface ModuleDashboardContext {
+interface ModuleDashboardContext {
   readonly user: Pick<User, 'firstName'>;
   /** Absent only for a herd user without a farm, whom farmer §6 keeps here: greeting and herd card only. */
   readonly farm: Pick<Farm, '_id' | 'package'> | undefined;

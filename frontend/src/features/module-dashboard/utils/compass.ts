@@ -3,7 +3,7 @@ export const COMPASS_POINTS = [
   'N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE',
   'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW',
 ] as const;
-export type CompassPoint = (typeof COMPASS_POINTS)[number];
+type CompassPoint = (typeof COMPASS_POINTS)[number];
 
 /**
  * A wind direction in degrees as a 16-point compass name (farmer §2.4): each point is centred on

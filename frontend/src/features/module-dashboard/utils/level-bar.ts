@@ -1,5 +1,5 @@
 /** The fill of a value bar never draws above 95% of its height, so a full tank still shows its rim (farmer §2.4). */
-export const BAR_MAX_HEIGHT_PERCENT = 95;
+const BAR_MAX_HEIGHT_PERCENT = 95;
 
 /**
  * A tank level as a bar: `percent` (for the label and the progressbar value) clamps to 0–100,

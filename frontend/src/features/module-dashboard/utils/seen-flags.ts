@@ -11,7 +11,7 @@ export const SEEN_FLAG_COOKIES = {
 export type Promotion = keyof typeof SEEN_FLAG_COOKIES;
 
 /** Where cookies live; a port so tests can hand in their own jar. */
-export interface CookieJar {
+interface CookieJar {
   cookie: string;
 }
 const browserJar = (): CookieJar => document;

@@ -16,7 +16,7 @@ export const organizationQuery = (client: ApiClient, organizationId: string, par
     retry: false,
   });
 
-export type OrganizationForm = Omit<ContractFields<typeof c.ORGANIZATION_EDIT>, '_id' | 'package'>;
+type OrganizationForm = Omit<ContractFields<typeof c.ORGANIZATION_EDIT>, '_id' | 'package'>;
 
 export const addOrganization = (client: ApiClient, parentId: string, form: OrganizationForm & { tag: 'Group' | 'Regional' | 'Branch' }) =>
   client.call(c.ORGANIZATION_ADD, { organization_id: parentId, ...form });

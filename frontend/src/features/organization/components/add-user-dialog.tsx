@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/dialog';
 
-export interface AddUserDialogProps {
+interface AddUserDialogProps {
   readonly adding: boolean;
   /** The server's refusal (an address that is no registered user, or one not yet verified), shown in the dialog. */
   readonly problem: string | null;

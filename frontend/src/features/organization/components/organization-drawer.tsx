@@ -10,7 +10,7 @@ export interface DrawerValues {
   readonly phone: string;
 }
 
-export interface OrganizationDrawerProps {
+interface OrganizationDrawerProps {
   /** add: a new sub-organization (tag among Group, Regional, Branch); edit: the tag is locked (§4). */
   readonly mode: 'add' | 'edit';
   readonly initial: DrawerValues;

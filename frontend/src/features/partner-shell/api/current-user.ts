@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { userContracts } from '@shared/api/actions/user';
 import { useApiClient } from '../../../lib/api-client-provider';
 
-export const currentUserQueryKey = ['partner-shell', 'current-user'] as const;
+const currentUserQueryKey = ['partner-shell', 'current-user'] as const;
 
 /** The signed-in user (operator §2 Partner shells: nothing renders until it exists); the farms are not shown here. */
 export const useCurrentUser = () => {

@@ -3,7 +3,7 @@ import { paths } from '../../../config/paths';
 /** The two partner areas (operator §2 Partner shells): one shell, two menus. */
 export type PartnerArea = 'milk-quality' | 'westlands';
 
-export type MenuEntry = { readonly kind: 'link'; readonly label: string; readonly to: string } | { readonly kind: 'divider' };
+type MenuEntry = { readonly kind: 'link'; readonly label: string; readonly to: string } | { readonly kind: 'divider' };
 
 /** Roles that see each area's menu (operator §6); any other role gets an empty menu. */
 const MENU_ROLES: Record<PartnerArea, readonly string[]> = {

@@ -5,9 +5,9 @@ import { paths } from '../../../config/paths';
 import { signOutUser } from '../../../lib/auth-session';
 import { useMenu } from '../../../lib/use-menu';
 
-export const LOGOUT_TITLE = 'Are you sure you want to logout?';
+const LOGOUT_TITLE = 'Are you sure you want to logout?';
 /** The partner shells' wording (operator §9 Partner and interface), not the farmer shell's. */
-export const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use the DTS service.';
+const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use the DTS service.';
 
 /** The top bar's user icon and its menu: '{firstName} Profile' and 'Logout' (operator §2 Partner shells). */
 export function UserMenu({ firstName, profilePath }: { readonly firstName: string; readonly profilePath: string }) {

@@ -3,7 +3,7 @@ import type { User } from '@shared/entities/user';
 import { VerifiedBadge } from './verified-badge';
 
 export type Verifiable = 'email' | 'phone';
-export interface EditableNames {
+interface EditableNames {
   readonly firstName: string;
   readonly lastName: string;
   readonly phone: string;

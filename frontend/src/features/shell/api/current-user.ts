@@ -7,7 +7,7 @@ import { takeEarly } from '../../../lib/early-call';
 /** USER_ONE_GET_BY_TOKEN's answer (farmer §3 User, §7): the user, their farms and organization. */
 export type { CurrentUserAnswer } from '@shared/api/actions/user';
 
-export const currentUserKey = (farmId: string | undefined) => ['user', 'current', farmId ?? null] as const;
+const currentUserKey = (farmId: string | undefined) => ['user', 'current', farmId ?? null] as const;
 
 /**
  * The signed-in user, their farms and organization, for the selected farm. `onError` replaces

@@ -3,7 +3,7 @@ import { farmerNotificationContracts } from '@shared/api/actions/farmer-notifica
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
 import type { ApiClient } from '../../../lib/api-client';
 
-export const notificationStatusKey = (farmId: string) => ['farmer-notification', 'status', farmId] as const;
+const notificationStatusKey = (farmId: string) => ['farmer-notification', 'status', farmId] as const;
 
 /**
  * The tab bar's marker (farmer §2.2). Refreshed as often as the dashboard (a new alert shows

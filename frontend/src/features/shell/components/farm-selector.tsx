@@ -4,7 +4,7 @@ import { farmLabel } from '../utils/selected-farm';
 import { Icon } from './icons';
 
 /** Farms whose label (farm code, or name for demo accounts) contains the search, ignoring case. */
-export const searchFarms = (farms: readonly Farm[], search: string, isDemo: boolean | undefined): Farm[] => {
+const searchFarms = (farms: readonly Farm[], search: string, isDemo: boolean | undefined): Farm[] => {
   const needle = search.trim().toLowerCase();
   return needle === '' ? [...farms] : farms.filter((farm) => farmLabel(farm, isDemo).toLowerCase().includes(needle));
 };

@@ -28,8 +28,8 @@ const OperatorSearch = lazy(async () => ({ default: (await import('./operator-se
 /** The help player loads when it is first opened. */
 const HelpPlayer = lazy(async () => ({ default: (await import('./help-player')).HelpPlayer }));
 
-export const LOGOUT_TITLE = 'Are you sure you want to logout?';
-export const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use the service.';
+const LOGOUT_TITLE = 'Are you sure you want to logout?';
+const LOGOUT_BODY = 'Once you quit, you will need to sign in again to use the service.';
 
 /** What the shell hands its screens through `useOutletContext()`. */
 export interface FarmerShellContext {

@@ -17,7 +17,7 @@ export interface MenuItem {
   readonly covers?: readonly string[];
 }
 
-export const HERD_LABEL = 'Herd';
+const HERD_LABEL = 'Herd';
 
 /**
  * The herd site's token link (farmer §2.2, §6): only for herd-enabled users, and only where the
@@ -49,7 +49,7 @@ const FARM_ITEMS: readonly MenuItem[] = [
   { label: 'Alerts', to: paths.notifications.to() },
 ];
 
-export const FLEET_LABEL = 'Fleet';
+const FLEET_LABEL = 'Fleet';
 const OPERATIONS = 'Operations';
 const INSTALLER = 'Installer tools';
 const TOOLS = 'Tools';

@@ -9,7 +9,7 @@ import type { ActivityRow } from './activity-list';
 import { PagedVatLists } from './paged-vat-lists';
 
 /** Farmer §5: a delete needs this confirmation. */
-export const DELETE_CONFIRMATION = 'Are you sure you want to delete it?';
+const DELETE_CONFIRMATION = 'Are you sure you want to delete it?';
 
 /**
  * The pickups entered on /dts/pickup for the page's 30 days, as rows of their vat's card: marked as
@@ -60,7 +60,7 @@ const signed = (n: number, text: string) => (n > 0 ? `+${text}` : n < 0 ? `\u221
 /** The litres as measured (the §9 volume format rounds to 10 L, too coarse for a difference). */
 
 /** Dockets against the vat: the tanker's figure and the vat's drop minus it, in L and %. */
-export const tankerFacts = (c: CollectionList['list'][number]): [string, string][] =>
+const tankerFacts = (c: CollectionList['list'][number]): [string, string][] =>
   c.tanker
     ? [
         ['Tanker', `${formatVolume(c.tanker.volume)} (${TANKER_SOURCE[c.tanker.source]})`],

@@ -18,7 +18,7 @@ interface Ranged<T> {
 
 type Item<D extends Ranged<unknown>> = D['list'][number];
 
-export interface PagedVatListsProps<D extends Ranged<{ readonly vat_number: number }>, K extends QueryKey> {
+interface PagedVatListsProps<D extends Ranged<{ readonly vat_number: number }>, K extends QueryKey> {
   /** The page's level-1 heading. */
   readonly title: string;
   /** The farm's list of one page: 1 is the latest 30 days, each next one 30 days further back. */

@@ -1,6 +1,6 @@
 import type { VatStorageHistory } from '../../../lib/queries/storage-history';
 
-export interface StorageFigures {
+interface StorageFigures {
   readonly _id: string;
   readonly start: string;
   /** null while the milk is still in the vat. */

@@ -1,7 +1,7 @@
 import type { AdminUser, RoleChoice } from '@shared/api/actions/admin-user';
 
 /** operator §9: the Users table's page size. */
-export const USERS_PAGE_SIZE = 10;
+const USERS_PAGE_SIZE = 10;
 
 /** operator §2: Admins, Installers, and everyone else (Milk Quality and Westlands staff included). */
 export const splitByRole = (users: readonly AdminUser[]) => ({
