@@ -107,3 +107,23 @@ export const mergeColumns = (old: RangeColumns, fresh: RangeColumns, from: numbe
   }
   return out;
 };
+
+/**
+ * The columns as the spec's rows (detailData: nulls left out; coolerData: the readings with a
+ * cooler value), for data.csv when the finer rows could not be had.
+ */
+export const rowsOfColumns = (c: RangeColumns) => {
+  const detail: ({ published_at: string } & Partial<Record<ColumnField, number>>)[] = [];
+  const cooler: { published_at: string; milk_in: number | null; water_in: number | null }[] = [];
+  for (let i = 0; i < c.t.length; i++) {
+    const published_at = new Date(timeAt(c, i)).toISOString();
+    const row: (typeof detail)[number] = { published_at };
+    for (const f of COLUMN_FIELDS) {
+      const v = c[f][i];
+      if (v !== null && v !== undefined && f !== 'milk_in' && f !== 'water_in') row[f] = v;
+    }
+    detail.push(row);
+    if (c.milk_in[i] !== null || c.water_in[i] !== null) cooler.push({ published_at, milk_in: c.milk_in[i] ?? null, water_in: c.water_in[i] ?? null });
+  }
+  return { detail, cooler };
+};

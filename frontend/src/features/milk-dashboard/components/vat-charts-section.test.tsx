@@ -9,6 +9,7 @@ import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen, withNow, withSelectedFarm } from '../../../testing/selected-farm';
 import { lineChartOptions, Y_AXIS_WIDTH } from '../../../components/charts/vat-line-chart';
 import { chartOn } from '../../../testing/charts';
+import { inFormAsked } from '../../../testing/range-columns';
 
 vi.mock('aws-amplify/auth', () => import('../../../testing/signed-out-auth'));
 
@@ -57,7 +58,7 @@ const history = (n: number) => ({
 const openDashboard = (pkg: Farm['package'], lastAll?: FakeHandler, storageHistory: FakeHandler = () => []) =>
   openFarmerScreen(
     '/dts/dashboard',
-    { FARMER_DASHBOARD_LAST: () => [], FARMER_DASHBOARD_LAST_ALL: lastAll ?? (() => [item(1, pkg), item(2, pkg)]), FARMER_STORAGE_HISTORY: storageHistory },
+    { FARMER_DASHBOARD_LAST: () => [], FARMER_DASHBOARD_LAST_ALL: inFormAsked(lastAll ?? (() => [item(1, pkg), item(2, pkg)])), FARMER_STORAGE_HISTORY: storageHistory },
     { farms: [build.farm({ _id: 'farm-1', package: pkg })], ready: 'Vatman' },
   );
 
@@ -73,6 +74,8 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     const call = api.callsOf('FARMER_DASHBOARD_LAST_ALL')[0];
     expect(call?.fields.get('farm')).toBe('farm-1');
     expect(call?.fields.get('page_index')).toBe('1');
+    // The charts draw from the columnar form (decision 111).
+    expect(call?.fields.get('form')).toBe('columns');
     expect(call?.fields.has('startDate')).toBe(false);
   });
 
@@ -157,7 +160,7 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     const [first, refresh] = api.callsOf('FARMER_DASHBOARD_LAST_ALL');
     expect(first?.fields.has('since')).toBe(false);
     // The newest point both vats have; the same page.
-    expect(refresh?.fields.get('since')).toBe('2026-03-10T11:00:00Z');
+    expect(refresh?.fields.get('since')).toBe('2026-03-10T11:00:00.000Z');
     expect(refresh?.fields.get('page_index')).toBe('1');
     await waitFor(() =>
       expect(ChartJS.getChart(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }) as HTMLCanvasElement)?.data.datasets.find((d) => d.label === 'Milk Volume')?.data).toEqual([
