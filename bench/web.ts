@@ -10,7 +10,8 @@
  * Not a test: it prints what it measured. RUNS=n repeats each page, each a first visit (HTTP cache, service
  * worker and its Cache Storage cleared; the session kept), and prints every run and the median;
  * ONLY=/dts/dashboard measures one page; SAVE=dir writes each run's Lighthouse report there as JSON;
- * DIST=dir serves another web build (an A/B of two builds in one session).
+ * DIST=dir serves another web build (an A/B of two builds in one session). Last, the 30-day charts'
+ * total blocking time at 4× CPU (bench/dashboard-tbt.ts; ONLY=tbt measures only that).
  */
 import '../local/quiet-warnings';
 import { createRequire } from 'node:module';
@@ -24,6 +25,7 @@ import { simulateDemoFarm } from '../test/support/demo-farm-readings';
 import { startTestStack } from '../test/support/local-stack';
 import { startH2Front } from './h2-front';
 import { writeFleet } from './device-fleet';
+import { benchDashboardTbt, writeDashboardMonth } from './dashboard-tbt';
 import { ADMIN, originsToMeasure, signedInPage } from './lighthouse-pages';
 import { CHROMIUM_PATH } from '../test/support/browser';
 import { REPO_ROOT } from '../cdk/lib/paths';
@@ -170,6 +172,11 @@ try {
       );
       for (const failed of new Set(runs.flatMap((r) => r.a11yFailed))) console.log(`    accessibility: ${failed}`);
     }
+  }
+  // The 30-day charts' blocking time at 4× CPU (bench/dashboard-tbt.ts), on the plain server.
+  if (!ONLY || ONLY === 'tbt') {
+    await writeDashboardMonth(stack.facts);
+    await benchDashboardTbt(browser, stack.facts.web, RUNS);
   }
 } finally {
   await browser.close();

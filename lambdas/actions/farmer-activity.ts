@@ -13,7 +13,7 @@ import { controllerNow, detailPoint } from '../../shared/telemetry/chart-series'
 import { vatThresholds } from '../../shared/telemetry/display-buckets';
 import { downsample } from '../../shared/telemetry/downsample';
 import type { Reading } from '../../shared/telemetry/reading';
-import { vatSeries } from '../../shared/telemetry/vat-series';
+import { vatSeries, vatSeriesColumns } from '../../shared/telemetry/vat-series';
 import { columnsFromReadings, EMPTY_COLUMNS } from '../../shared/telemetry/reading-columns';
 import type { StoredActivity } from '../ports/readings';
 import { serve, type ServedAction } from '../lib/dispatch';
@@ -184,13 +184,11 @@ export const farmerActivityHandlers: readonly ServedAction[] = [
     );
     // The chart's resolution (`points` pixels: two readings a pixel, else 1,500), within the vat's share of the answer.
     const limit = Math.floor(RANGE_ANSWER_POINTS / Math.max(1, vats.length));
-    return vats.map((d, i) => ({
-      device: toVat(d),
-      package: farm.package,
-      range,
-      ...vatSeries(ranges[i] ?? EMPTY_COLUMNS, { points: input.points, series: CHART_SERIES, thresholds: vatThresholds(d.vat_size), limit, after: sinceMs }),
-      ...(since === undefined ? {} : { since }),
-    }));
+    const options = (d: Device) => ({ points: input.points, series: CHART_SERIES, thresholds: vatThresholds(d.vat_size), limit, after: sinceMs });
+    const head = (d: Device) => ({ device: toVat(d), package: farm.package, range, ...(since === undefined ? {} : { since }) });
+    // The web client asks for the columnar form (decision 111); the spec's rows stay the default.
+    if (input.form === 'columns') return vats.map((d, i) => ({ ...head(d), ...vatSeriesColumns(ranges[i] ?? EMPTY_COLUMNS, options(d)) }));
+    return vats.map((d, i) => ({ ...head(d), ...vatSeries(ranges[i] ?? EMPTY_COLUMNS, options(d)) }));
   }),
 
   serve(contracts.FARMER_STORAGE_HISTORY, ['farms', 'readings', 'now'], async ({ farm: farmId }, { deps }) => {

@@ -1,8 +1,12 @@
-import type { lastAllItemSchema } from '../api/actions/farmer-activity';
+import type { lastAllColumnsItemSchema, lastAllItemSchema } from '../api/actions/farmer-activity';
 import type * as z from 'zod';
 import { isOnMains } from './device-message';
+import { lastTime, mergeColumns } from './range-columns';
 
 type LastAllItem = z.infer<typeof lastAllItemSchema>;
+type LastAllColumnsItem = z.infer<typeof lastAllColumnsItemSchema>;
+/** What both forms of the answer share: the shadings and markers. */
+type Shadings = Pick<LastAllItem, 'range' | 'since' | 'phyStateData' | 'batteryData' | 'agitatorData' | 'outageData'>;
 type Period = LastAllItem['outageData'][number];
 type Run = LastAllItem['phyStateData'][number];
 
@@ -11,8 +15,13 @@ type Run = LastAllItem['phyStateData'][number];
  * answer already has, i.e. the earliest of the vats' last points; a vat without points holds the
  * answer's end. Undefined for an answer without vats.
  */
-export const lastAllCursor = (answer: readonly LastAllItem[]): string | undefined => {
-  const lasts = answer.map((v) => v.detailData.at(-1)?.published_at ?? v.range.to);
+export const lastAllCursor = (answer: readonly (LastAllItem | LastAllColumnsItem)[]): string | undefined => {
+  const lastOf = (v: LastAllItem | LastAllColumnsItem) => {
+    if ('detailData' in v) return v.detailData.at(-1)?.published_at;
+    const t = lastTime(v.columns);
+    return t === undefined ? undefined : new Date(t).toISOString();
+  };
+  const lasts = answer.map((v) => lastOf(v) ?? v.range.to);
   return lasts.length ? lasts.reduce((a, b) => (b < a ? b : a)) : undefined;
 };
 
@@ -37,6 +46,19 @@ const mergeRuns = (old: readonly Run[], fresh: readonly Run[], since: string, fr
   return [...kept.slice(0, -1), { ...last, end: first.start }, ...fresh];
 };
 
+/** The shadings of a whole-range answer with those of a `since` answer merged in. */
+const mergeShadings = (old: Shadings, fresh: Shadings, since: string) => {
+  const from = fresh.range.from;
+  const lastBattery = old.batteryData.filter((b) => b.published_at <= since).at(-1);
+  const newBattery = fresh.batteryData[0] && lastBattery && isOnMains(fresh.batteryData[0].raw.status) === isOnMains(lastBattery.raw.status) ? fresh.batteryData.slice(1) : fresh.batteryData;
+  return {
+    phyStateData: mergeRuns(old.phyStateData, fresh.phyStateData, since, from),
+    batteryData: [...old.batteryData.filter((b) => b.published_at <= since), ...newBattery],
+    agitatorData: { listStop: mergePeriods(old.agitatorData.listStop, fresh.agitatorData.listStop, since, from) },
+    outageData: mergePeriods(old.outageData, fresh.outageData, since, from),
+  };
+};
+
 /**
  * One vat's whole-range answer with a `since` answer merged in: what the whole range asked again
  * would give (the thinning of the older points aside). Points before the range's start, which moves
@@ -50,8 +72,6 @@ const mergeLastAllItem = (old: LastAllItem, fresh: LastAllItem): LastAllItem => 
     ...points.filter((p) => p.published_at >= from && p.published_at <= since),
     ...add,
   ];
-  const lastBattery = old.batteryData.filter((b) => b.published_at <= since).at(-1);
-  const newBattery = fresh.batteryData[0] && lastBattery && isOnMains(fresh.batteryData[0].raw.status) === isOnMains(lastBattery.raw.status) ? fresh.batteryData.slice(1) : fresh.batteryData;
   const droppedPoints = old.detailData.filter((p) => p.published_at > since).length;
   const { since: _cursor, ...rest } = fresh;
   return {
@@ -59,10 +79,23 @@ const mergeLastAllItem = (old: LastAllItem, fresh: LastAllItem): LastAllItem => 
     points: Math.max(0, old.points - droppedPoints) + fresh.points,
     detailData: within(old.detailData, fresh.detailData),
     coolerData: within(old.coolerData, fresh.coolerData),
-    phyStateData: mergeRuns(old.phyStateData, fresh.phyStateData, since, from),
-    batteryData: [...old.batteryData.filter((b) => b.published_at <= since), ...newBattery],
-    agitatorData: { listStop: mergePeriods(old.agitatorData.listStop, fresh.agitatorData.listStop, since, from) },
-    outageData: mergePeriods(old.outageData, fresh.outageData, since, from),
+    ...mergeShadings(old, fresh, since),
+  };
+};
+
+/** mergeLastAllItem for the columnar form (form=columns). */
+export const mergeLastAllColumnsItem = (old: LastAllColumnsItem, fresh: LastAllColumnsItem): LastAllColumnsItem => {
+  const since = fresh.since;
+  if (since === undefined) return fresh;
+  const sinceMs = Date.parse(since);
+  const base = Date.parse(old.columns.base);
+  const droppedPoints = old.columns.t.filter((dt) => base + dt > sinceMs).length;
+  const { since: _cursor, ...rest } = fresh;
+  return {
+    ...rest,
+    points: Math.max(0, old.points - droppedPoints) + fresh.points,
+    columns: mergeColumns(old.columns, fresh.columns, Date.parse(fresh.range.from), sinceMs),
+    ...mergeShadings(old, fresh, since),
   };
 };
 
@@ -73,4 +106,10 @@ const mergeLastAllItem = (old: LastAllItem, fresh: LastAllItem): LastAllItem => 
 export const mergeLastAll = (old: readonly LastAllItem[], fresh: readonly LastAllItem[]): LastAllItem[] | undefined => {
   if (old.length !== fresh.length || old.some((v, i) => v.device._id !== fresh[i]?.device._id)) return undefined;
   return fresh.map((v, i) => mergeLastAllItem(old[i] as LastAllItem, v));
+};
+
+/** mergeLastAll for the columnar form. */
+export const mergeLastAllColumns = (old: readonly LastAllColumnsItem[], fresh: readonly LastAllColumnsItem[]): LastAllColumnsItem[] | undefined => {
+  if (old.length !== fresh.length || old.some((v, i) => v.device._id !== fresh[i]?.device._id)) return undefined;
+  return fresh.map((v, i) => mergeLastAllColumnsItem(old[i] as LastAllColumnsItem, v));
 };

@@ -2,6 +2,7 @@ import { agitatorStops, batteryChanges, coolerPoints, outages, phyStates, rangeP
 import { isMilkingState, type StateMachine } from './device-message';
 import { displayCap, displayIndices, MAX_POINTS_PER_PIXEL, type DisplayOptions } from './display-buckets';
 import type { Reading } from './reading';
+import { rangeColumns, type RangeColumns } from './range-columns';
 import { rowsOf, seriesSource, type ReadingColumns } from './reading-columns';
 
 /**
@@ -93,19 +94,46 @@ export const thinCooler = (rows: ReturnType<typeof coolerPoints>): ReturnType<ty
     return !a || !b || !(a.milk_in === r.milk_in && a.water_in === r.water_in && b.milk_in === r.milk_in && b.water_in === r.water_in);
   });
 
-/** A vat's range as chart data at the chart's resolution (see the top of this file). */
-export const vatSeries = <P = ChartPoint>(columns: ReadingColumns, options: VatSeriesOptions<P>): VatSeries<P> => {
-  const after = options.after ?? -Infinity;
-  const kept = displayIndices(seriesSource(columns), options);
-  const shown = rowsOf(columns, kept).filter((r) => Date.parse(r.published_at) > after);
+/** The shadings and markers of a range, thinned to the chart's pixel. */
+const shadings = (columns: ReadingColumns, options: DisplayOptions) => {
   const pixel = pixelOf(columns, options);
   return {
-    points: after === -Infinity ? columns.t.length : columns.t.filter((t) => t > after).length,
-    detailData: shown.map(options.point ?? (rangePoint as unknown as (r: Reading) => P)),
-    coolerData: thinCooler(coolerPoints(shown)),
     phyStateData: thinRuns(phyStates(columns), pixel),
     batteryData: batteryChanges(columns),
     agitatorData: { listStop: thinStops(agitatorStops(columns), pixel) },
     outageData: outages(columns),
   };
+};
+
+/** Indices of the readings a chart keeps, those after `after` only, and how many readings that leaves before thinning. */
+const shownIndices = (columns: ReadingColumns, options: VatSeriesOptions<unknown>) => {
+  const after = options.after ?? -Infinity;
+  const kept = displayIndices(seriesSource(columns), options);
+  if (after === -Infinity) return { kept, points: columns.t.length };
+  const t = columns.t;
+  return { kept: kept.filter((i) => (t[i] as number) > after), points: t.filter((x) => x > after).length };
+};
+
+/** A vat's range as chart data at the chart's resolution (see the top of this file). */
+export const vatSeries = <P = ChartPoint>(columns: ReadingColumns, options: VatSeriesOptions<P>): VatSeries<P> => {
+  const { kept, points } = shownIndices(columns, options);
+  const shown = rowsOf(columns, kept);
+  return {
+    points,
+    detailData: shown.map(options.point ?? (rangePoint as unknown as (r: Reading) => P)),
+    coolerData: thinCooler(coolerPoints(shown)),
+    ...shadings(columns, options),
+  };
+};
+
+/** What vatSeriesColumns answers: vatSeries with the readings as columns (range-columns.ts) in place of detailData and coolerData. */
+export type VatSeriesColumns = Omit<VatSeries, 'detailData' | 'coolerData'> & { columns: RangeColumns };
+
+/**
+ * vatSeries in the columnar form (decision 111): the same readings kept, the same shadings, the
+ * readings' values read straight from the columns (no object per reading).
+ */
+export const vatSeriesColumns = (columns: ReadingColumns, options: Omit<VatSeriesOptions, 'point'>): VatSeriesColumns => {
+  const { kept, points } = shownIndices(columns, options);
+  return { points, columns: rangeColumns(columns, kept), ...shadings(columns, options) };
 };

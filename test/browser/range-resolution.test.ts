@@ -7,7 +7,7 @@ import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readin
 import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import { vatHistory } from '../../local/simulator/history';
 import type { z } from 'zod';
-import type { lastAllItemSchema } from '../../shared/api/actions/farmer-activity';
+import type { lastAllColumnsItemSchema } from '../../shared/api/actions/farmer-activity';
 import { isMilkingState } from '../../shared/telemetry/device-message';
 import { vatThresholds, type Threshold } from '../../shared/telemetry/display-buckets';
 import type { Reading } from '../../shared/telemetry/reading';
@@ -71,7 +71,7 @@ afterAll(() => {
   raw = [];
 });
 
-type LastAllItem = z.infer<typeof lastAllItemSchema>;
+type LastAllItem = z.infer<typeof lastAllColumnsItemSchema>;
 
 interface XY {
   readonly x: number;
@@ -136,6 +136,8 @@ describe.runIf(run)('a 30-day chart at the chart\'s resolution', () => {
         const asked = () => calls.find((c) => c.get('type') === 'FARMER_DASHBOARD_LAST_ALL' && c.get('startDate') === addDays(today, -29));
         await expect.poll(asked, { timeout: 60_000 }).toBeTruthy();
         const points = Number(asked()?.get('points'));
+        // The charts are drawn from the columnar form (decision 111).
+        expect(asked()?.get('form')).toBe('columns');
         // The section is about 1,200 px wide at 1280: the app asks for its width in pixels.
         expect(points).toBeGreaterThanOrEqual(600);
         expect(points).toBeLessThanOrEqual(1_300);

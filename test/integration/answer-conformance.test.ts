@@ -124,6 +124,16 @@ const RECIPES: Record<string, () => Promise<void>> = {
     const mail = await mailAfter(after, (m) => m.to === 'admin@vatman.local' && m.subject === 'Confirm your Vat-Man authenticator app');
     await succeed('USER_AUTHENTICATOR_CONFIRM', { code: /^(\d{6})$/m.exec(mail.message)?.[1] ?? '' }, tokens.Admin);
   },
+  FARMER_DASHBOARD_LAST_ALL: async () => {
+    // Both forms of the range answer: the spec's rows by default, the columns the web app asks for.
+    const fields = { farm: 'farm-pro', points: '400' };
+    const rows = (await succeed('FARMER_DASHBOARD_LAST_ALL', fields, tokens.owner)) as Record<string, unknown>[];
+    const columns = (await succeed('FARMER_DASHBOARD_LAST_ALL', { ...fields, form: 'columns' }, tokens.owner)) as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((v) => 'detailData' in v && !('columns' in v))).toBe(true);
+    expect(columns).toHaveLength(rows.length);
+    expect(columns.every((v) => 'columns' in v && !('detailData' in v))).toBe(true);
+  },
   FARMER_NOTIFICATION_ONE_EDIT: async () => {
     await seedAlert();
     await succeed('FARMER_NOTIFICATION_ONE_EDIT', { farm: 'farm-pro', item: JSON.stringify({ _id: ALERT_ID }), status: '2' }, tokens.owner);

@@ -10,6 +10,7 @@ import * as startUp from './start-up';
 import { chartPointsField, farmField, ID_MAX, instantField, intField, jsonField } from '../fields';
 import { addPickupResponseSchema, addPickupSchema, deletePickupResponseSchema, deletePickupSchema, pickupListItemSchema } from './farmer-pickup';
 import { MAX_PAGE_INDEX } from '../range';
+import { rangeColumnsSchema, rangeFormField } from './range-columns';
 
 /*
  * /api/farmer/activity (farmer spec §7 "farmer activity", operator spec §7 "dashboard range").
@@ -62,11 +63,11 @@ const byActivity = <T extends string>(type: T) => z.object({ type: z.literal(typ
 const farmerActivityInputs = {
   FARMER_DASHBOARD_LAST: farmOnly('FARMER_DASHBOARD_LAST'),
   /**
-   * `since`: the newest reading time the client already has; the answer then holds only
-   * what is newer (see lastAllItemSchema.since) and the client merges it (shared/telemetry/range-merge.ts).
+   * `since`: the newest reading time the client already has; the answer then holds only what is newer
+   * (lastAllItemSchema.since), which the client merges (shared/telemetry/range-merge.ts). `points`: the chart's width
+   * in pixels; the answer then holds at most two readings a pixel (else 1,500 a vat). `form=columns`: lastAllColumnsItemSchema.
    */
-  /** `points`: the chart's width in pixels; the answer then holds at most two readings a pixel (else 1,500 a vat). */
-  FARMER_DASHBOARD_LAST_ALL: farmRange('FARMER_DASHBOARD_LAST_ALL').extend({ since: optionalText(instantField('since')), points: chartPointsField }),
+  FARMER_DASHBOARD_LAST_ALL: farmRange('FARMER_DASHBOARD_LAST_ALL').extend({ since: optionalText(instantField('since')), points: chartPointsField, form: rangeFormField }),
   FARMER_STORAGE_HISTORY: farmOnly('FARMER_STORAGE_HISTORY'),
   FARMER_MILKING_LIST: farmRange('FARMER_MILKING_LIST'),
   FARMER_MILKING_ONE: byActivity('FARMER_MILKING_ONE'),
@@ -266,6 +267,9 @@ export const lastAllItemSchema = z.object({
   since: z.string().optional(),
 });
 export const lastAllResponseSchema = z.array(lastAllItemSchema);
+/** FARMER_DASHBOARD_LAST_ALL with `form=columns` (decision 111): the readings as columns in place of detailData and coolerData. */
+export const lastAllColumnsItemSchema = lastAllItemSchema.omit({ detailData: true, coolerData: true }).extend({ columns: rangeColumnsSchema });
+export const lastAllColumnsResponseSchema = z.array(lastAllColumnsItemSchema);
 
 export const storageHistoryResponseSchema = z.array(
   z.object({
@@ -289,11 +293,7 @@ const milkingSummarySchema = z.object({
   speed_l_min: z.number().nullable(),
 });
 
-const milkingItemSchema = activitySchema.extend({
-  config: z.object({ vat_size: z.number(), vat_number: z.number().int() }),
-  summary: milkingSummarySchema,
-});
-
+const milkingItemSchema = activitySchema.extend({ config: z.object({ vat_size: z.number(), vat_number: z.number().int() }), summary: milkingSummarySchema });
 export const milkingListResponseSchema = z.object({ range: rangeSchema, list: z.array(milkingItemSchema) });
 
 const cardSchema = z.object({ published_at: z.string(), plate: z.number().nullable(), inlet: z.number().nullable(), vat: z.number().nullable(), volume: z.number().nullable() });
@@ -380,7 +380,7 @@ const farmMember = access.farmMember();
 /** /api/farmer/activity: every type is the farm's or its activity's (farmer §6), Admin any. */
 export const farmerActivityContracts = {
   FARMER_DASHBOARD_LAST: contract({ ...startUp.FARMER_DASHBOARD_LAST, input: farmerActivityInputs.FARMER_DASHBOARD_LAST, answer: lastResponseSchema, access: farmMember }),
-  FARMER_DASHBOARD_LAST_ALL: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST_ALL', input: farmerActivityInputs.FARMER_DASHBOARD_LAST_ALL, answer: lastAllResponseSchema, access: farmMember }),
+  FARMER_DASHBOARD_LAST_ALL: contract({ path: PATH, type: 'FARMER_DASHBOARD_LAST_ALL', input: farmerActivityInputs.FARMER_DASHBOARD_LAST_ALL, answer: z.union([lastAllResponseSchema, lastAllColumnsResponseSchema]), access: farmMember }),
   FARMER_STORAGE_HISTORY: contract({ path: PATH, type: 'FARMER_STORAGE_HISTORY', input: farmerActivityInputs.FARMER_STORAGE_HISTORY, answer: storageHistoryResponseSchema, access: farmMember }),
   FARMER_MILKING_LIST: contract({ path: PATH, type: 'FARMER_MILKING_LIST', input: farmerActivityInputs.FARMER_MILKING_LIST, answer: milkingListResponseSchema, access: farmMember }),
   FARMER_MILKING_ONE: contract({ path: PATH, type: 'FARMER_MILKING_ONE', input: farmerActivityInputs.FARMER_MILKING_ONE, answer: milkingOneResponseSchema, access: access.activityMember('milking') }),

@@ -2,6 +2,7 @@ import type { DetailPoint } from '@shared/api/actions/farmer-activity';
 import { CHART_POINTS_MAX } from '@shared/api/fields';
 import { CHART_POINT_CAP } from '@shared/constants';
 import { isMilkingState, type StateMachine } from '@shared/telemetry/device-message';
+import type { ColumnField, RangeColumns } from '@shared/telemetry/range-columns';
 import { formatChartTime } from '../../lib/time-format';
 import { qualityBand } from './quality-bands';
 
@@ -196,3 +197,31 @@ export const milkingMarkers = (runs: readonly PhyStateRun[]): Marker[] => {
   });
   return out.filter((m) => !Number.isNaN(m.at));
 };
+
+/**
+ * A column of a range answer's columnar form (shared/telemetry/range-columns.ts) as chart points:
+ * the readings that carry `field`, read straight from the arrays (no object per reading before
+ * the chart's own points), at most CHART_POINT_CAP (§9). The server sends the times ascending.
+ */
+export const columnSeries = (c: RangeColumns, field: ColumnField): XY[] => {
+  const base = Date.parse(c.base);
+  const values = c[field];
+  const out: XY[] = [];
+  for (let i = 0; i < c.t.length; i++) {
+    const y = values[i];
+    if (y === null || y === undefined || !Number.isFinite(y)) continue;
+    out.push({ x: base + (c.t[i] as number), y });
+  }
+  return out.length > CHART_POINT_CAP ? out.slice(out.length - CHART_POINT_CAP) : out;
+};
+
+/** temperatureSeries from the columnar form. */
+export const columnTemperatureSeries = (c: RangeColumns): LineSeries[] => [
+  { label: 'Vat', data: columnSeries(c, 'temp1'), colour: '#1d4f91' },
+  { label: 'Inlet', data: columnSeries(c, 'temp2'), colour: '#b26a00', hidden: true },
+  { label: 'Plate', data: columnSeries(c, 'temp3'), colour: '#00838f', hidden: true },
+  { label: 'Ambient', data: columnSeries(c, 'temp4'), colour: '#5b6775', hidden: true },
+  { label: 'CIP', data: columnSeries(c, 'temp5'), colour: '#8e44ad', hidden: true },
+  { label: 'Milk In', data: columnSeries(c, 'milk_in'), colour: '#0f7c8c', hidden: true },
+  { label: 'Water In', data: columnSeries(c, 'water_in'), colour: '#6d8fd0', hidden: true },
+];

@@ -1,12 +1,26 @@
 import { queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod';
-import { farmerActivityContracts, type lastAllResponseSchema } from '@shared/api/actions/farmer-activity';
+import { farmerActivityContracts, type lastAllColumnsResponseSchema, type lastAllResponseSchema } from '@shared/api/actions/farmer-activity';
 import { CHART_POINTS_MAX } from '@shared/api/fields';
 import { DASHBOARD_REFRESH_MS } from '@shared/constants';
-import { lastAllCursor, mergeLastAll } from '@shared/telemetry/range-merge';
+import { lastAllCursor, mergeLastAllColumns } from '@shared/telemetry/range-merge';
 import type { ApiClient } from '../../../lib/api-client';
 
+/** A vat's range in the spec's rows (data.csv). */
 export type VatLastAll = z.infer<typeof lastAllResponseSchema>[number];
+/** A vat's range in the columnar form the charts draw from (form=columns, decision 111). */
+export type VatLastAllColumns = z.infer<typeof lastAllColumnsResponseSchema>[number];
+
+type Answer = z.infer<typeof lastAllResponseSchema> | z.infer<typeof lastAllColumnsResponseSchema>;
+/** The answer in the form asked for: a server that sent the other form is a wrong answer. */
+const rowsOf = (answer: Answer): VatLastAll[] => {
+  if (answer.every((v): v is VatLastAll => 'detailData' in v)) return answer;
+  throw new Error('FARMER_DASHBOARD_LAST_ALL answered columns where rows were asked for');
+};
+const columnsOf = (answer: Answer): VatLastAllColumns[] => {
+  if (answer.every((v): v is VatLastAllColumns => 'columns' in v)) return answer;
+  throw new Error('FARMER_DASHBOARD_LAST_ALL answered rows where columns were asked for');
+};
 
 /** Which range the charts show: a page of 2 days (page 1 = the last 2 days) or the Pro/Auto picker's days. */
 export type ChartRange = { readonly kind: 'page'; readonly page: number } | { readonly kind: 'dates'; readonly startDate: string; readonly endDate: string };
@@ -21,8 +35,8 @@ const rangeFields = (range: ChartRange) =>
  * The range at the finest the server gives (data.csv, farmer §2.5): the charts' answer holds two
  * readings a pixel, the file should hold as many readings as an answer may.
  */
-export const fetchCsvRange = (client: ApiClient, farmId: string, range: ChartRange) =>
-  client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), points: CHART_POINTS_MAX });
+export const fetchCsvRange = async (client: ApiClient, farmId: string, range: ChartRange) =>
+  rowsOf(await client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), points: CHART_POINTS_MAX }));
 
 /**
  * FARMER_DASHBOARD_LAST_ALL (farmer §2.5, §2.17). Errors ('No more data!', a range the server refuses)
@@ -31,6 +45,7 @@ export const fetchCsvRange = (client: ApiClient, farmId: string, range: ChartRan
  * A refresh asks only for what is newer than the answer it has (`since`) and merges it in;
  * when the vats changed in between it asks for the whole range. `points` is the charts' width in
  * pixels: the server answers at most two readings a pixel (min/max buckets, peaks and alarm lines kept).
+ * The charts ask for the columnar form (a third of the rows' JSON) and draw from its arrays.
  */
 /** The key of every range answer of a farm (the start of each range's own key). */
 export const dashboardLastAllFarmKey = (farmId: string) => ['farmer-dashboard-last-all', farmId] as const;
@@ -39,12 +54,18 @@ export const dashboardLastAllQuery = (client: ApiClient, farmId: string, range: 
   queryOptions({
     queryKey: [...dashboardLastAllFarmKey(farmId), range, points],
     queryFn: async ({ signal, client: queries, queryKey }) => {
-      const fetchRange = (since?: string) =>
-        client.call(farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL, { farm: farmId, ...rangeFields(range), ...(points ? { points } : {}), ...(since ? { since } : {}) }, { signal, onError: () => undefined });
-      const previous = isLiveRange(range, today) ? queries.getQueryData<VatLastAll[]>(queryKey) : undefined;
+      const fetchRange = async (since?: string) =>
+        columnsOf(
+          await client.call(
+            farmerActivityContracts.FARMER_DASHBOARD_LAST_ALL,
+            { farm: farmId, ...rangeFields(range), form: 'columns', ...(points ? { points } : {}), ...(since ? { since } : {}) },
+            { signal, onError: () => undefined },
+          ),
+        );
+      const previous = isLiveRange(range, today) ? queries.getQueryData<VatLastAllColumns[]>(queryKey) : undefined;
       const since = previous ? lastAllCursor(previous) : undefined;
       if (!previous || !since) return fetchRange();
-      return mergeLastAll(previous, await fetchRange(since)) ?? fetchRange();
+      return mergeLastAllColumns(previous, await fetchRange(since)) ?? fetchRange();
     },
     refetchInterval: isLiveRange(range, today) ? DASHBOARD_REFRESH_MS : false,
     retry: false,

@@ -31,7 +31,7 @@ describe('milk dashboard chart ranges: refresh, pages and picked days (farmer §
     const [first, refresh] = api.callsOf('FARMER_DASHBOARD_LAST_ALL');
     expect(first?.fields.has('since')).toBe(false);
     // The newest point both vats have; the same page.
-    expect(refresh?.fields.get('since')).toBe('2026-03-10T11:00:00Z');
+    expect(refresh?.fields.get('since')).toBe('2026-03-10T11:00:00.000Z');
     expect(refresh?.fields.get('page_index')).toBe('1');
     await waitFor(() =>
       expect(ChartJS.getChart(within(vat1).getByRole('img', { name: 'Vat 1 milk volume' }) as HTMLCanvasElement)?.data.datasets.find((d) => d.label === 'Milk Volume')?.data).toEqual([

@@ -22,6 +22,8 @@ describe('milk dashboard charts (farmer §2.5, §2.17)', () => {
     const call = api.callsOf('FARMER_DASHBOARD_LAST_ALL')[0];
     expect(call?.fields.get('farm')).toBe('farm-1');
     expect(call?.fields.get('page_index')).toBe('1');
+    // The charts draw from the columnar form (decision 111).
+    expect(call?.fields.get('form')).toBe('columns');
     expect(call?.fields.has('startDate')).toBe(false);
   });
 

@@ -2,6 +2,7 @@ import type { Farm } from '@shared/entities/farm';
 import { build } from '../../../testing/build';
 import type { FakeHandler } from '../../../testing/fake-api';
 import { openFarmerScreen } from '../../../testing/selected-farm';
+import { inFormAsked } from '../../../testing/range-columns';
 import type { VatLastAll } from '../api/dashboard-last-all';
 
 /**
@@ -51,6 +52,6 @@ export const history = (n: number) => ({
 export const openDashboard = (pkg: Farm['package'], lastAll?: FakeHandler, storageHistory: FakeHandler = () => []) =>
   openFarmerScreen(
     '/dts/dashboard',
-    { FARMER_DASHBOARD_LAST: () => [], FARMER_DASHBOARD_LAST_ALL: lastAll ?? (() => [item(1, pkg), item(2, pkg)]), FARMER_STORAGE_HISTORY: storageHistory },
+    { FARMER_DASHBOARD_LAST: () => [], FARMER_DASHBOARD_LAST_ALL: inFormAsked(lastAll ?? (() => [item(1, pkg), item(2, pkg)])), FARMER_STORAGE_HISTORY: storageHistory },
     { farms: [build.farm({ _id: 'farm-1', package: pkg })], ready: 'Vatman' },
   );
