@@ -9,7 +9,7 @@ import { makeDeliverySender } from './delivery-send';
 const QUEUE_BATCH = 500;
 const QUEUE_BUDGET_MS = 20_000;
 
-export type DeliveryResult = 'done' | 'pending';
+type DeliveryResult = 'done' | 'pending';
 
 /**
  * Alert delivery as a queue. An alert is first *planned*: one delivery record per

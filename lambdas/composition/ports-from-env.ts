@@ -33,7 +33,7 @@ const flagEditorsFromEnv = (env: NodeJS.ProcessEnv = process.env): FlagEditors =
   return { allows: (userId) => ids.has(userId) };
 };
 
-export interface PortsOptions {
+interface PortsOptions {
   /** Wraps every AWS SDK client the adapters build (a traced function's Tracer.captureAWSv3Client: lambdas/lib/tracing.ts). */
   readonly instrumentClient?: ClientInstrument;
 }

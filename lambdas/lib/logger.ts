@@ -17,7 +17,7 @@ import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
  * string that looks like one are replaced before the line is written (`redact`), whatever an action
  * or an error message put in it.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
   debug(message: string, extra?: Record<string, unknown>): void;
@@ -49,7 +49,7 @@ export const redact = (key: string, value: unknown): unknown => {
   return typeof value === 'string' ? redactString(value) : value;
 };
 
-export type LogSink = (line: string) => void;
+type LogSink = (line: string) => void;
 
 const defaultSink: LogSink = (line) => {
   const file = process.env.VATMAN_LOG_FILE;

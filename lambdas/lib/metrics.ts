@@ -7,8 +7,7 @@ import { METRIC, METRICS_NAMESPACE, SENT_METRIC, SERVICE_NAME, type MetricName, 
  * permission). The operators' dashboard shows them (cdk/lib/constructs/operator-dashboard.ts); the
  * alarms are in cdk/lib/constructs/operator-alarms.ts.
  */
-export { DAIRY_EVENTS_REFUSED, DAIRY_TOKEN_REFUSED, DELIVERY_DEAD_LETTERS, METRIC, METRICS_NAMESPACE, SENT_METRIC, SERVICE_NAME } from '../ports/metric-names';
-export type { MetricName, SentChannel } from '../ports/metric-names';
+export {   DELIVERY_DEAD_LETTERS, METRIC,   SERVICE_NAME } from '../ports/metric-names';;
 
 /**
  * The fields that make a JSON log line an EMF record adding `count` to a metric of the VatMan

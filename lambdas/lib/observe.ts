@@ -3,7 +3,7 @@ import type { FunctionLogger } from './logger';
 import { metrics } from './metrics';
 
 /** The part of Powertools' Tracer the by-hand capture uses (lambdas/lib/tracing.ts `tracer`). */
-export interface HandlerTracer {
+interface HandlerTracer {
   isTracingEnabled(): boolean;
   getSegment(): { addNewSubsegment(name: string): { close(): void } } | undefined;
   setSegment(segment: never): void;

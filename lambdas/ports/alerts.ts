@@ -42,7 +42,7 @@ export type DeliveryChannel = 'sms' | 'email' | 'push';
  * `unconfirmed` (an email route whose address is not confirmed: SNS would drop it), `skipped`
  * (a text the farm's allowance no longer covers).
  */
-export type DeliveryState = 'pending' | 'sending' | 'sent' | 'dead' | 'unconfirmed' | 'skipped';
+type DeliveryState = 'pending' | 'sending' | 'sent' | 'dead' | 'unconfirmed' | 'skipped';
 
 /** One (alert, recipient, channel) delivery: the unit the notifier claims, sends and marks. */
 export interface Delivery {

@@ -54,7 +54,7 @@ export const listenControl = async (port: number, inject: Inject, faults: () => 
   return { server, url: `http://127.0.0.1:${bound}` };
 };
 
-export class UnknownDeviceError extends Error {
+class UnknownDeviceError extends Error {
   constructor(device: string, known: readonly string[]) {
     super(`unknown device '${device}': the simulator runs ${known.join(', ') || 'no devices'}`);
   }

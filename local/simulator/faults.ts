@@ -51,7 +51,7 @@ export interface ActiveFault {
 const isActive = (f: ActiveFault, t: number): boolean => t >= f.from && t < f.until;
 
 /** What the vat's hardware does at time t given its faults. */
-interface FaultEffects {
+export interface FaultEffects {
   /** Mains off: battery register even, refrigeration and agitator stop. */
   readonly powerCut: boolean;
   readonly agitatorStopped: boolean;

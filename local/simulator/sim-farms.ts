@@ -11,7 +11,7 @@ import type { VatModelState } from './vat-state';
 
 /** The simulator's farms, and the models it runs for them (a vat model per device, a knode model per farm with assets), saved between runs. */
 
-export interface SimVat {
+interface SimVat {
   /** Device name (its thing name on the deprecated per-vat topic dts/<device>/telemetry). */
   readonly device: string;
   /** The vat's number on its farm (1-4). @default its place in the farm's list */

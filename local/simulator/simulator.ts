@@ -15,7 +15,7 @@ export { simFarmsFrom } from './sim-farms';
  * publishes each vat's reading once a minute.
  */
 
-export interface SimulatorOptions {
+interface SimulatorOptions {
   readonly mqttUrl: string;
   readonly farms: readonly SimFarm[];
   /** Where each vat's last simulated time and model state is kept, so a restart continues the series. */

@@ -26,7 +26,7 @@ export interface VatModelConfig {
   readonly quality?: boolean;
 }
 
-export type Phase = 'idle' | 'milking' | 'collecting';
+type Phase = 'idle' | 'milking' | 'collecting';
 
 /** The model's whole state: plain JSON. */
 export interface VatModelState {
@@ -57,7 +57,7 @@ export interface VatModelState {
   cfu?: number;
 }
 
-export interface LocalTime {
+interface LocalTime {
   readonly dateKey: string;
   readonly minuteOfDay: number;
 }
@@ -75,7 +75,7 @@ export const localTime = (timezone: string, t: number): LocalTime => {
   return { dateKey: `${p.year}-${p.month}-${p.day}`, minuteOfDay: Number(p.hour) * 60 + Number(p.minute) };
 };
 
-export interface Session {
+interface Session {
   readonly id: string;
   /** Farm-local minute of day the milking starts. */
   readonly start: number;

@@ -25,7 +25,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 
 /** Token bucket like API Gateway's stage throttling: burst capacity refilled at rate per second. */
-const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burstLimit: number }, now = () => Date.now()) => {
+export const tokenBucket = ({ rateLimit, burstLimit }: { rateLimit: number; burstLimit: number }, now = () => Date.now()) => {
   let tokens = burstLimit;
   let last = now();
   return () => {

@@ -7,7 +7,7 @@ export const listenLocal = (server: Server, port: number): Promise<void> =>
     server.listen(port, '127.0.0.1', () => resolve());
   });
 
-export type AwsJsonAnswer = (status: number, body: unknown) => void;
+type AwsJsonAnswer = (status: number, body: unknown) => void;
 
 /**
  * A stand-in for a service that speaks the AWS JSON protocol (X-Amz-Target names the action):

@@ -16,7 +16,7 @@ import type { ReadingColumns } from './reading-columns';
  * millimetres, volume in litres (volumeFromLevel rounds it), the stirrer as 0/1. A finer value
  * adds nothing a chart or an alert line can show (§9 shows temperatures to one decimal).
  */
-export const RESOLUTION = {
+const RESOLUTION = {
   milk_level: 1,
   milk_volume: 1,
   temp1: 0.1,

@@ -84,7 +84,7 @@ const mergeLastAllItem = (old: LastAllItem, fresh: LastAllItem): LastAllItem => 
 };
 
 /** mergeLastAllItem for the columnar form (form=columns). */
-export const mergeLastAllColumnsItem = (old: LastAllColumnsItem, fresh: LastAllColumnsItem): LastAllColumnsItem => {
+const mergeLastAllColumnsItem = (old: LastAllColumnsItem, fresh: LastAllColumnsItem): LastAllColumnsItem => {
   const since = fresh.since;
   if (since === undefined) return fresh;
   const sinceMs = Date.parse(since);

@@ -127,7 +127,7 @@ export const vatSeries = <P = ChartPoint>(columns: ReadingColumns, options: VatS
 };
 
 /** What vatSeriesColumns answers: vatSeries with the readings as columns (range-columns.ts) in place of detailData and coolerData. */
-export type VatSeriesColumns = Omit<VatSeries, 'detailData' | 'coolerData'> & { columns: RangeColumns };
+type VatSeriesColumns = Omit<VatSeries, 'detailData' | 'coolerData'> & { columns: RangeColumns };
 
 /**
  * vatSeries in the columnar form (decision 111): the same readings kept, the same shadings, the

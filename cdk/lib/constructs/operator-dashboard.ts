@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME, type MetricName } from '../../../lambdas/ports/metric-names';
 import type { OperatorAlarms } from './operator-alarms';
 
-export interface OperatorDashboardProps {
+interface OperatorDashboardProps {
   /** The alarms shown beside the metrics: their states in one row, each alarm's graph with its threshold. */
   readonly alarms: OperatorAlarms;
 }

@@ -64,7 +64,7 @@ interface VatManFunctionProps {
  * What every function tells Powertools (lambdas/lib/logger.ts, metrics.ts, tracing.ts): one service
  * name for the log lines and the metrics' `service` dimension, the metrics' one namespace, the level.
  */
-export const powertoolsEnvironment = (logLevel: NonNullable<VatManFunctionProps['logLevel']> = 'INFO') => ({
+const powertoolsEnvironment = (logLevel: NonNullable<VatManFunctionProps['logLevel']> = 'INFO') => ({
   POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
   POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
   POWERTOOLS_LOG_LEVEL: logLevel,

@@ -63,7 +63,7 @@ export function Dialog({ title, onDismiss, children, actions }: DialogProps) {
   );
 }
 
-export interface NoticeDialogProps {
+interface NoticeDialogProps {
   readonly title: string;
   /** Its one button, Escape and the backdrop all call it: a notice has nothing to choose. */
   readonly onClose: () => void;

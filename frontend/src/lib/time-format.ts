@@ -20,14 +20,14 @@ const DAY = 1440 * MINUTE;
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** Times come as ISO text or epoch ms; the §9 wire form 'YYYY-MM-DD HH:mm:ss' without a zone is UTC. */
-export const instantOf = (at: string | number): number => {
+const instantOf = (at: string | number): number => {
   if (typeof at === 'number') return at;
   const wire = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(at);
   return Date.parse(wire ? `${at.replace(' ', 'T')}Z` : at);
 };
 
 /** A wall-clock reading: month 1-12, weekday 0 (Sunday) to 6. */
-export interface WallClock {
+interface WallClock {
   readonly year: number;
   readonly month: number;
   readonly day: number;
@@ -118,7 +118,7 @@ export const instantAt = (timeZone: string | undefined, year: number, month: num
 
 let browserFormat: Intl.DateTimeFormat | undefined;
 /** The browser's own zone (an adviser's may not be the farm's), from one formatter made at the first call: making one a time cost more than the time's text. */
-export const browserZone = (): string | undefined => (browserFormat ??= new Intl.DateTimeFormat()).resolvedOptions().timeZone;
+const browserZone = (): string | undefined => (browserFormat ??= new Intl.DateTimeFormat()).resolvedOptions().timeZone;
 
 /** Locales whose short names are words (NZDT, AEST, GMT, BST) rather than 'GMT+13'. */
 const NAME_LOCALES = ['en-NZ', 'en-AU', 'en-GB', 'en-US', 'en-IE', 'en-CA', 'en-ZA', 'en-IN'] as const;

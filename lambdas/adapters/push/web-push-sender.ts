@@ -15,7 +15,7 @@ type Fetch = (url: string, init: { method: string; headers: Record<string, strin
  * fetch, which takes an abort signal (the delivery lease outlives it) and, on the local stack,
  * plain http to the push-service stand-in. The private key is read from SSM once per container.
  */
-const makeWebPushSender = (config: { publicKey: string; subject: string; ackUrl: string; allowLocal: boolean; privateKey: () => Promise<string> }, fetchFn: Fetch = fetch as unknown as Fetch): PushSender => ({
+export const makeWebPushSender = (config: { publicKey: string; subject: string; ackUrl: string; allowLocal: boolean; privateKey: () => Promise<string> }, fetchFn: Fetch = fetch as unknown as Fetch): PushSender => ({
   ackUrl: config.ackUrl,
   async send(subscription, message, options) {
     // Checked again at send time: a subscription stored under another configuration is never posted to.

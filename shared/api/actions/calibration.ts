@@ -21,7 +21,7 @@ export const calibrationMeasure = (label: string, max: number, min = 0) =>
   z.coerce.number({ error: `${label} is required` }).refine(Number.isFinite, `${label} is required`).min(min, `${label} must be ${min} or more`).max(max, `${label} must be at most ${max}`);
 
 /** A reading's radar figures at a collection's start or end (operator §3 start_adjust / end_adjust). */
-export const collectionAdjustSchema = z.object({
+const collectionAdjustSchema = z.object({
   radar_distance: z.number(),
   milk_level: z.number().nullable(),
   milk_volume: z.number().nullable(),
@@ -57,7 +57,6 @@ export const vatConfigSchema = z.object({
   /** The farm's IANA time zone: the collections' times are shown in it (§9). */
   timezone: z.string(),
 });
-export type VatConfigAnswer = z.infer<typeof vatConfigSchema>;
 
 export const CALIBRATION_MESSAGES = {
   noFarm: 'No such farm',

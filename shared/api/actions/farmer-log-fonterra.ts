@@ -6,7 +6,7 @@ import { farmField } from '../fields';
 /* /api/farmer/log/fonterra: the farmer's log of the reports to the dairy company (farmer §2.15, §7 FARMER_LOG_FONTERRA) and the Admin's resend. */
 
 /** One try at sending a report and the gateway's answer: its HTTP status, 0 when none came (a retried status or 0: tried again). */
-export const dairyAttemptSchema = z.object({ at: z.string(), status: z.number().int(), message: z.string() });
+const dairyAttemptSchema = z.object({ at: z.string(), status: z.number().int(), message: z.string() });
 
 /**
  * A report's request as the log shows it: the body as sent, read back as JSON. The one-decimal
@@ -16,10 +16,10 @@ const collectionEventSent = collectionEventSchema.extend({
   AverageTemperatureAtCollection: z.number(),
   VatCollectionDetails: z.array(collectionEventSchema.shape.VatCollectionDetails.element.extend({ VatTemperature: z.number() })).min(1),
 });
-export const dairyRequestSchema = z.union([milkingEventSchema, collectionEventSent, vatExceptionSchema]);
+const dairyRequestSchema = z.union([milkingEventSchema, collectionEventSent, vatExceptionSchema]);
 
 /** A report to the dairy company as the log shows it: the request as sent and every answer. */
-export const dairyReportSchema = z.object({
+const dairyReportSchema = z.object({
   /** The event's idempotency key (what DAIRY_EVENT_RESEND names). */
   key: z.string(),
   kind: z.enum(DAIRY_EVENT_KINDS),

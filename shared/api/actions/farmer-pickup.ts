@@ -14,7 +14,7 @@ export const PICKUP_LIMITS = { vat: 99, volume: 100_000, temperature: 100 } as c
 const WIRE_TIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?$/;
 
 /** The instant of a §9 wire time ('YYYY-MM-DD HH:mm:ss' is UTC), or NaN. */
-export const parseWireTime = (text: string): number => {
+const parseWireTime = (text: string): number => {
   const m = WIRE_TIME.exec(text.trim());
   if (!m) return Number.NaN;
   const [, day = '', time = '', zone = 'Z'] = m;
@@ -69,7 +69,6 @@ export const addPickupSchema = z.object({
   // Optional (§2.14): left empty it is stored as null.
   temperature: z.preprocess(blankToUndefined, figure('Temperature', PICKUP_LIMITS.temperature).optional()),
 });
-export type AddPickupInput = z.output<typeof addPickupSchema>;
 
 /** Messages the server adds after the schema (farmer §6 hides Submit Pickup on dairy-company farms). */
 export const PICKUP_MESSAGES = {
@@ -116,4 +115,3 @@ export const PICKUP_DELETE_REFUSED = 'Only the person who entered a pickup can d
 
 /** A submitted pickup as /dts/collection lists it: `mine` when the caller entered it (who else did is not told). */
 export const pickupListItemSchema = pickupSchema.omit({ farm_id: true, submitted_by: true }).extend({ mine: z.boolean() });
-export type PickupListItem = z.infer<typeof pickupListItemSchema>;

@@ -300,7 +300,7 @@ export const SIGNAL_QUALITY_OKAY_ABOVE = 55;
 export const batteryOkay = (state: string): boolean => state === 'charging' || state === 'charged';
 
 /** Operator §8 Apply vat settings. */
-export const VAT_SETTINGS_RESULTS = {
+const VAT_SETTINGS_RESULTS = {
   success: 'Success',
   connected: 'Fail, particle is connected.',
   notConnected: 'Fail, particle is not connected.',

@@ -38,7 +38,7 @@ export const exceptionText = (e: ComplianceMilking['exceptions'][number], timeZo
   return `${EXCEPTION_TEXT[e.kind]} ${formatCsvWhen(e.start, timeZone)} to ${e.end ? formatCsvWhen(e.end, timeZone) : 'still going'}${length === null ? '' : ` (${length} min)`}`;
 };
 
-interface ComplianceSummary {
+export interface ComplianceSummary {
   readonly milkings: number;
   readonly compliant: number;
   readonly failed: number;

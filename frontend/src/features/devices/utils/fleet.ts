@@ -87,7 +87,7 @@ export const sortDevices = (rows: readonly DeviceRow[], key: SortKey, direction:
  * Rows the table shows at once: a national fleet (2,000 devices) is searched and sorted whole, then
  * shown a page at a time, as the Users table is, so a phone lays out some 1,000 elements, not 50,000.
  */
-export const DEVICES_PAGE_SIZE = 50;
+const DEVICES_PAGE_SIZE = 50;
 export const devicePageCount = (total: number): number => Math.max(1, Math.ceil(total / DEVICES_PAGE_SIZE));
 /** Page `page` (1-based) of `rows`, clamped to the pages there are. */
 export const devicePageOf = <T,>(rows: readonly T[], page: number): T[] => {

@@ -47,7 +47,7 @@ const useVatChartData = (item: VatLastAllColumns) =>
  * others behind the legend) with the 6 and 10 °C lines, volume with agitator stops, the stirrer;
  * each marks milking start and end.
  */
-export interface VatChartsProps {
+interface VatChartsProps {
   readonly item: VatLastAllColumns;
   readonly download: boolean;
   /** The vat's range at the finest resolution, for data.csv; without it the file is the charts' data. */
