@@ -90,23 +90,26 @@ describe('farmer §5 checks on save', () => {
 });
 
 describe('notification preferences (farmer §3 Alert setting)', () => {
-  it('has the 19 rows of the spec and the added ones, email and text on by default', () => {
+  it('has the 19 rows of the spec and the added ones, email, text and push on by default', () => {
     expect(PREFERENCE_KEYS).toHaveLength(22);
     expect(PREFERENCE_KEYS).toContain('vat_full_before_pickup');
     expect(PREFERENCE_KEYS).toContain('vat_tanker_difference');
-    expect(channelsFor(defaultPreferences(), 105)).toEqual({ email: true, text: true });
-    expect(channelsFor(defaultPreferences(), 202)).toEqual({ email: true, text: true });
-    expect(channelsFor(defaultPreferences(), 702)).toEqual({ email: true, text: true });
+    expect(channelsFor(defaultPreferences(), 105)).toEqual({ email: true, text: true, push: true });
+    expect(channelsFor(defaultPreferences(), 202)).toEqual({ email: true, text: true, push: true });
+    expect(channelsFor(defaultPreferences(), 702)).toEqual({ email: true, text: true, push: true });
     expect(Object.values(defaultPreferences()).every((f) => f.email && f.text)).toBe(true);
   });
   it('merges a partial save and refuses unknown rows', () => {
     const merged = mergePreferences(undefined, { milk_warm: { email: true, text: false } });
-    expect(channelsFor(merged, 101)).toEqual({ email: true, text: false });
-    expect(channelsFor(merged, 301)).toEqual({ email: true, text: true });
+    expect(channelsFor(merged, 101)).toEqual({ email: true, text: false, push: true });
+    expect(channelsFor(merged, 301)).toEqual({ email: true, text: true, push: true });
     expect(preferencesInputSchema.safeParse({ milk_hot: { email: true, text: true } }).success).toBe(false);
   });
   it('SlowCool needs both its rows on', () => {
     const prefs = mergePreferences(undefined, { pro_slow_to_cold_period: { email: false, text: true } });
-    expect(channelsFor(prefs, 110)).toEqual({ email: false, text: true });
+    expect(channelsFor(prefs, 110)).toEqual({ email: false, text: true, push: true });
+    // Push (beyond the spec) is on unless turned off, for both rows too.
+    const noPush = mergePreferences(undefined, { pro_slow_to_cold_period: { email: true, text: true, push: false } });
+    expect(channelsFor(noPush, 110)).toEqual({ email: true, text: true, push: false });
   });
 });
