@@ -152,8 +152,4 @@ export default tseslint.config(
     files: ['bench/dashboard-range.ts', 'local/stand-ins/iot-control.ts', 'local/stand-ins/sns-outbox.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
-  {
-    files: ['lambdas/alerts/notifier.test.ts'],
-    rules: { 'max-lines': 'off' },
-  },
 );
