@@ -9,7 +9,7 @@ import type { InstallRepository } from '../../lambdas/ports/installs';
 import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import type { ReadingsRepository } from '../../lambdas/ports/readings';
 import { FILL_ONE, installerContracts as c, type DeviceSearchAnswer, type UnitDownload } from '../../shared/api/actions/installer';
-import type { IotOperation } from '../../local/stand-ins/iot-control';
+import type { IotOperation } from '../../local/stand-ins/iot-registry';
 import { unitThingName, type InstallLogEntry } from '../../shared/entities/install';
 import { DEMO_UNIT_IMEIS, demoFarm } from '../../local/seed/demo-data';
 import { startTestStack } from '../support/local-stack';
