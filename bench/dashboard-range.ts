@@ -106,14 +106,77 @@ const sendAgain = async <T>(send: () => Promise<T>): Promise<T> => {
   }
 };
 
+type Post = (path: string, fields: Record<string, string>, token?: string, acceptEncoding?: string) => Promise<{ status: number; body: unknown; wireBytes: number; contentEncoding: string | null }>;
+
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(2)} MiB`;
 const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
 
-export const benchDashboardRange = async (
-  facts: LocalFacts,
-  post: (path: string, fields: Record<string, string>, token?: string, acceptEncoding?: string) => Promise<{ status: number; body: unknown; wireBytes: number; contentEncoding: string | null }>,
-  token: string,
-): Promise<void> => {
+/** The range asked CALLS + 1 times through the local API with `extra` fields: times, sizes and what each vat holds. */
+const timedRange = async (post: Post, token: string, fields: Record<string, string>, extra: Record<string, string>) => {
+  const times: number[] = [];
+  let body: unknown;
+  let firstMs = NaN;
+  let wireBytes = 0;
+  let encoding: string | null = null;
+  for (let k = 0; k < CALLS + 1; k++) {
+    const t0 = performance.now();
+    const res = await post('/api/farmer/activity', { ...fields, ...extra }, token);
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`LAST_ALL answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (k === 0) firstMs = ms;
+    else times.push(ms); // the first call may be the Lambda's cold start, with nothing decoded yet
+    body = res.body;
+    wireBytes = res.wireBytes;
+    encoding = res.contentEncoding;
+  }
+  times.sort((a, b) => a - b);
+  const json = JSON.stringify(body);
+  // The same answer to a client that accepts gzip only: what the wire carries then.
+  const gz = await post('/api/farmer/activity', { ...fields, ...extra }, token, 'gzip');
+  // What each vat holds, in either form: readings shown, cooler readings and the shadings.
+  const counts =
+    extra.form === 'columns'
+      ? lastAllColumnsResponseSchema.parse(body).map((v) => ({ shown: v.columns.t.length, cooler: v.columns.t.filter((_, i) => v.columns.milk_in[i] !== null || v.columns.water_in[i] !== null).length, stops: v.agitatorData.listStop.length, runs: v.phyStateData.length }))
+      : lastAllResponseSchema.parse(body).map((v) => ({ shown: v.detailData.length, cooler: v.coolerData.length, stops: v.agitatorData.listStop.length, runs: v.phyStateData.length }));
+  return { times, firstMs, wireBytes, encoding, gzipWire: gz.wireBytes, gzipEncoding: gz.contentEncoding, json, brotli: encodeBody(json, 'br').length, gzip: encodeBody(json, 'gzip').length, counts, body };
+};
+
+/** The naive layout read page by page over each device's partition (only with BENCH_NAIVE=1), counted on `counter`. */
+const naiveReads = async (doc: DynamoDBDocumentClient, counter: Counter, table: string, deviceIds: readonly string[], range: { from: string; to: string }) => {
+  counter.requests = 0;
+  counter.bytes = 0;
+  counter.capacity = 0;
+  const naiveTimes: number[] = [];
+  let naivePoints = 0;
+  for (let k = 0; k < (NAIVE ? 3 : 0); k++) {
+    if (k === 1) Object.assign(counter, { requests: 0, bytes: 0, capacity: 0 });
+    const t2 = performance.now();
+    naivePoints = 0;
+    await Promise.all(
+      deviceIds.map(async (d) => {
+        let ExclusiveStartKey: Record<string, unknown> | undefined;
+        do {
+          const page = await doc.send(
+            new QueryCommand({
+              TableName: table,
+              KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+              ExpressionAttributeValues: { ':p': `NAIVE#${d}`, ':a': range.from, ':b': range.to },
+              ExclusiveStartKey,
+            }),
+          );
+          naivePoints += page.Items?.length ?? 0;
+          ExclusiveStartKey = page.LastEvaluatedKey;
+        } while (ExclusiveStartKey);
+      }),
+    );
+    naiveTimes.push(performance.now() - t2);
+  }
+  const naive = { requests: counter.requests / 2, bytes: counter.bytes / 2, capacity: counter.capacity / 2 };
+  naiveTimes.sort((a, b) => a - b);
+  return { naive, naiveTimes, naivePoints };
+};
+
+export const benchDashboardRange = async (facts: LocalFacts, post: Post, token: string): Promise<void> => {
   const plain = createDocumentClient();
   const readings = dynamoReadingsRepository(plain, facts.dynamodb.readingsTable);
   const devices = DEMO_DEVICES.filter((d) => d.farm_id === FARM);
@@ -175,38 +238,10 @@ export const benchDashboardRange = async (
   const endDate = localDayOf(Date.now(), 'Pacific/Auckland');
   const fields = { type: 'FARMER_DASHBOARD_LAST_ALL', farm: FARM, startDate: addDays(endDate, -(DAYS - 1)), endDate };
   if (DAYS - 1 > MAX_RANGE_DAYS) throw new Error('range over the maximum');
-  const timed = async (extra: Record<string, string>) => {
-    const times: number[] = [];
-    let body: unknown;
-    let firstMs = NaN;
-    let wireBytes = 0;
-    let encoding: string | null = null;
-    for (let k = 0; k < CALLS + 1; k++) {
-      const t0 = performance.now();
-      const res = await post('/api/farmer/activity', { ...fields, ...extra }, token);
-      const ms = performance.now() - t0;
-      if (res.status !== 200) throw new Error(`LAST_ALL answered ${res.status}: ${JSON.stringify(res.body)}`);
-      if (k === 0) firstMs = ms;
-      else times.push(ms); // the first call may be the Lambda's cold start, with nothing decoded yet
-      body = res.body;
-      wireBytes = res.wireBytes;
-      encoding = res.contentEncoding;
-    }
-    times.sort((a, b) => a - b);
-    const json = JSON.stringify(body);
-    // The same answer to a client that accepts gzip only: what the wire carries then.
-    const gz = await post('/api/farmer/activity', { ...fields, ...extra }, token, 'gzip');
-    // What each vat holds, in either form: readings shown, cooler readings and the shadings.
-    const counts =
-      extra.form === 'columns'
-        ? lastAllColumnsResponseSchema.parse(body).map((v) => ({ shown: v.columns.t.length, cooler: v.columns.t.filter((_, i) => v.columns.milk_in[i] !== null || v.columns.water_in[i] !== null).length, stops: v.agitatorData.listStop.length, runs: v.phyStateData.length }))
-        : lastAllResponseSchema.parse(body).map((v) => ({ shown: v.detailData.length, cooler: v.coolerData.length, stops: v.agitatorData.listStop.length, runs: v.phyStateData.length }));
-    return { times, firstMs, wireBytes, encoding, gzipWire: gz.wireBytes, gzipEncoding: gz.contentEncoding, json, brotli: encodeBody(json, 'br').length, gzip: encodeBody(json, 'gzip').length, counts, body };
-  };
   // The web app's form first: its first call is the cold one (the Lambda's first, nothing decoded yet).
-  const columnar = await timed({ points: String(CHART_POINTS), form: 'columns' });
-  const chart = await timed({ points: String(CHART_POINTS) });
-  const byDefault = await timed({});
+  const columnar = await timedRange(post, token, fields, { points: String(CHART_POINTS), form: 'columns' });
+  const chart = await timedRange(post, token, fields, { points: String(CHART_POINTS) });
+  const byDefault = await timedRange(post, token, fields, {});
   const vats = lastAllResponseSchema.parse(chart.body);
   const points = vats.reduce((s, v) => s + v.points, 0);
 
@@ -224,39 +259,11 @@ export const benchDashboardRange = async (
   const inProcessMs = performance.now() - t1;
   const ours = { ...counter };
 
+
   // 5. Naive: page by page over each device's partition, the 4 vats in parallel as the action does.
-  counter.requests = 0;
-  counter.bytes = 0;
-  counter.capacity = 0;
   const range = vats[0]?.range;
   if (!range) throw new Error('no range');
-  const naiveTimes: number[] = [];
-  let naivePoints = 0;
-  for (let k = 0; k < (NAIVE ? 3 : 0); k++) {
-    if (k === 1) Object.assign(counter, { requests: 0, bytes: 0, capacity: 0 });
-    const t2 = performance.now();
-    naivePoints = 0;
-    await Promise.all(
-      devices.map(async (d) => {
-        let ExclusiveStartKey: Record<string, unknown> | undefined;
-        do {
-          const page = await doc.send(
-            new QueryCommand({
-              TableName: facts.dynamodb.readingsTable,
-              KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
-              ExpressionAttributeValues: { ':p': `NAIVE#${d._id}`, ':a': range.from, ':b': range.to },
-              ExclusiveStartKey,
-            }),
-          );
-          naivePoints += page.Items?.length ?? 0;
-          ExclusiveStartKey = page.LastEvaluatedKey;
-        } while (ExclusiveStartKey);
-      }),
-    );
-    naiveTimes.push(performance.now() - t2);
-  }
-  const naive = { requests: counter.requests / 2, bytes: counter.bytes / 2, capacity: counter.capacity / 2 };
-  naiveTimes.sort((a, b) => a - b);
+  const { naive, naiveTimes, naivePoints } = await naiveReads(doc, counter, facts.dynamodb.readingsTable, devices.map((d) => d._id), range);
 
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`dashboard range: FARMER_DASHBOARD_LAST_ALL, ${FARM}, 4 vats, ${fields.startDate}..${fields.endDate} (${range.from} to ${range.to}), ${points.toLocaleString('en')} readings in range`);
