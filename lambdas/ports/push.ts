@@ -31,7 +31,7 @@ export interface PushSubscriptionStore {
   deletePushSubscription(userId: string, id: string): Promise<void>;
 }
 
-interface PushMessage {
+export interface PushMessage {
   /** The payload, encrypted to the subscription's keys (aes128gcm). */
   readonly payload: string;
   /** Seconds the push service keeps it for a device that is offline. */

@@ -1,17 +1,17 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import webpush from 'web-push';
 import { pushEndpointAllowed } from '../../../shared/alerts/push';
 import { PUSH_ENV, type PushAckVerifier, type PushSender } from '../../ports/push';
 import { optionalEnv, requireEnv } from '../../lib/env';
 import { ssmSecret } from '../bot-check/bot-check';
 import { ackVerifier, signAckToken, vapidPrivateKey } from './ack-tokens';
+import { webPushRequest } from './web-push-request';
 import { instrumented } from '../aws-client';
 
 type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body: Buffer; redirect: 'manual'; signal?: AbortSignal }) => Promise<{ status: number; text(): Promise<string> }>;
 
 /**
- * Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads (RFC 8291): `web-push` makes
- * the request (encryption, the VAPID Authorization header, TTL, Urgency, Topic); it is sent with
+ * Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads (RFC 8291): web-push-request.ts
+ * makes the request (encryption, the VAPID Authorization header, TTL, Urgency, Topic); it is sent with
  * fetch, which takes an abort signal (the delivery lease outlives it) and, on the local stack,
  * plain http to the push-service stand-in. The private key is read from SSM once per container.
  */
@@ -20,17 +20,12 @@ export const makeWebPushSender = (config: { publicKey: string; subject: string; 
   async send(subscription, message, options) {
     // Checked again at send time: a subscription stored under another configuration is never posted to.
     if (!pushEndpointAllowed(subscription.endpoint, config.allowLocal)) throw new Error('push endpoint not allowed by this configuration');
-    const details = webpush.generateRequestDetails(subscription, message.payload, {
-      vapidDetails: { subject: config.subject, publicKey: config.publicKey, privateKey: await config.privateKey() },
-      TTL: message.ttlSeconds,
-      urgency: message.urgency,
-      ...(message.topic ? { topic: message.topic } : {}),
-      contentEncoding: 'aes128gcm',
-    });
-    const res = await fetchFn(details.endpoint, {
-      method: details.method,
-      headers: details.headers as Record<string, string>,
-      body: details.body as Buffer,
+    const key = vapidPrivateKey(config.publicKey, await config.privateKey());
+    const request = webPushRequest(subscription, message, { subject: config.subject, publicKey: config.publicKey, key }, new Date());
+    const res = await fetchFn(subscription.endpoint, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
       // A push service answers, never redirects: a redirect followed could lead the request to an
       // address the endpoint check refused. Not followed, it is a refusal like any 3xx or 4xx.
       redirect: 'manual',
