@@ -105,6 +105,11 @@ const childOf = (root: VatManLogger, keys: Record<string, unknown>): Logger => {
  * overrides the environment's (tests ask for 'error'); `sink` receives each JSON line (tests collect them).
  */
 export const createLogger = (keys: Record<string, unknown> = {}, level?: LogLevel, sink?: LogSink): FunctionLogger => {
-  const powertools = new VatManLogger({ persistentKeys: keys as LogAttributes, ...(level ? { logLevel: LEVEL_NAMES[level] } : {}) }, sink);
+  // `service` is Powertools' own key (its serviceName): as a persistent key it would be dropped with a warning line.
+  const { service, ...rest } = keys;
+  const powertools = new VatManLogger(
+    { ...(typeof service === 'string' ? { serviceName: service } : {}), persistentKeys: rest as LogAttributes, ...(level ? { logLevel: LEVEL_NAMES[level] } : {}) },
+    sink,
+  );
   return { ...childOf(powertools, {}), powertools };
 };

@@ -46,8 +46,8 @@ describe.runIf(run)('organization pages (farmer §2.12)', () => {
         expect(await breadcrumb.getByRole('listitem').allTextContents()).toEqual(['All Organization', 'Ngata Farming Group']);
         expect(await page.locator('.organization__heading .organization__chip').textContent()).toBe('Group');
         const summary = page.getByRole('region', { name: 'Summary' });
-        expect(await summary.locator('dt').allTextContents()).toEqual(['Package', 'Total SMS', 'Farms', 'Vats']);
-        expect(await summary.locator('dd').allTextContents()).toEqual(['Vat-Man Pro', '120', '2', '6']);
+        expect(await summary.locator('dt').allTextContents()).toEqual(['Package', 'Total SMS', 'Texts saved this month', 'Farms', 'Vats']);
+        expect(await summary.locator('dd').allTextContents()).toEqual(['Vat-Man Pro', '120', '0', '2', '6']);
         const farms = summary.getByRole('table', { name: 'Farms of the organization' });
         expect(await farms.getByRole('row', { name: /Totara Downs/ }).getByRole('cell').allTextContents()).toEqual(['31245', 'Totara Downs', 'Vat-Man Pro', '2', '0 of 120']);
         expect(await farms.getByRole('row', { name: /Rimu Valley/ }).getByRole('cell').allTextContents()).toEqual(['FON50412', 'Rimu Valley', 'Vat-Man Auto', '4', '0 of 120']);

@@ -86,9 +86,11 @@ describe('ORGANIZATION_LIST', () => {
     expect(res.body.summary).toEqual({
       package: 'Vat-Man Pro',
       total_sms: 120,
+      // Texts not sent because a push was acknowledged first (Web Push, beyond the spec).
+      sms_saved: 0,
       farms: [
-        { _id: 'farm-pro', fonterra_id: '31245', name: 'Totara Downs', package: 'Vat-Man Pro', vats: 2, sms_sent: 0, sms_total: 120 },
-        { _id: 'farm-auto', fonterra_id: 'FON50412', name: 'Rimu Valley', package: 'Vat-Man Auto', vats: 4, sms_sent: 2, sms_total: 120 },
+        { _id: 'farm-pro', fonterra_id: '31245', name: 'Totara Downs', package: 'Vat-Man Pro', vats: 2, sms_sent: 0, sms_saved: 0, sms_total: 120 },
+        { _id: 'farm-auto', fonterra_id: 'FON50412', name: 'Rimu Valley', package: 'Vat-Man Auto', vats: 4, sms_sent: 2, sms_saved: 0, sms_total: 120 },
       ],
     });
   });

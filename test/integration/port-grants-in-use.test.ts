@@ -1,5 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import webpush from 'web-push';
+import { PUSH_ENV } from '../../lambdas/ports/push';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PORT_GRANTS } from '../../cdk/lib/port-grants';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
@@ -94,7 +96,9 @@ beforeAll(async () => {
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
   dynamo = await startDynamo(await freePort());
   const tables = await ensureTables(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1' }), 'grants');
-  env = { ...tables, DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1', FARM_FLAG_USER_IDS: '' };
+  // The push sender's settings (its key is read from SSM only when a push is sent, which no farm here subscribes to).
+  const push = { [PUSH_ENV.publicKey]: webpush.generateVAPIDKeys().publicKey, [PUSH_ENV.privateKeyParameter]: '/vatman/vapid-private-key', [PUSH_ENV.subject]: 'mailto:alerts@vatman.local', [PUSH_ENV.ackUrl]: 'https://vatman.example/api/user' };
+  env = { ...tables, ...push, DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1', FARM_FLAG_USER_IDS: '' };
   tableIds = new Map(TABLES.flatMap((t) => (tables[t.envVar] ? [[tables[t.envVar] as string, t.id] as const] : [])));
   // Every document client's sends, as the adapters build them; recorded only inside `recorded`.
   const send = DynamoDBDocumentClient.prototype.send;
