@@ -10,17 +10,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'puppeteer-core';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
-import { readingsKeys } from '../lambdas/adapters/dynamodb/keys';
-import { dynamoReadingsRepository } from '../lambdas/adapters/dynamodb/readings-repository';
 import { DEMO_DEVICES, DEMO_FARMS, DEMO_PASSWORD } from '../local/seed/demo-data';
 import { vatHistory } from '../local/simulator/history';
+import { storeReadings } from '../test/support/stored-readings';
 import type { LocalFacts } from '../local/start';
-import { readingValues } from '../shared/telemetry/reading-item';
 import { addDays, localDayOf } from '../shared/time/local-day';
-import { dayOf } from '../shared/time/utc';
 
 const FARM = 'farm-auto';
 const FARMER = 'farmer@vatman.local';
@@ -38,30 +34,10 @@ export const writeDashboardMonth = async (facts: LocalFacts): Promise<void> => {
   const minutes = (DAYS + 1) * 1440;
   const start = Math.floor(Date.now() / 60_000) * 60_000 - minutes * 60_000;
   const devices = DEMO_DEVICES.filter((d) => d.farm_id === FARM);
-  const items = devices.flatMap((d) =>
-    vatHistory(farm, d, start, minutes, [{ kind: 'offline', atMinute: 12 * 1440 + 600, minutes: 180 }]).map(({ message, reading: r }) => ({
-      ...readingsKeys.reading(d._id, r.published_at),
-      ...readingValues(r),
-      raw: JSON.stringify(message),
-      expires_at: Math.floor(Date.parse(r.published_at) / 1000) + 35 * 86_400,
-    })),
+  const entries = devices.flatMap((d) =>
+    vatHistory(farm, d, start, minutes, [{ kind: 'offline', atMinute: 12 * 1440 + 600, minutes: 180 }]).map(({ message, reading }) => ({ deviceId: d._id, reading, raw: JSON.stringify(message) })),
   );
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 12 }, async () => {
-      while (next < items.length) {
-        let requests = items.slice(next, (next += 25)).map((Item) => ({ PutRequest: { Item } }));
-        while (requests.length) {
-          const res = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-          requests = (res.UnprocessedItems?.[table] ?? []) as typeof requests;
-        }
-      }
-    }),
-  );
-  const readings = dynamoReadingsRepository(doc, table);
-  const today = dayOf(new Date().toISOString());
-  const days = Array.from({ length: DAYS + 2 }, (_, k) => dayOf(new Date(start + k * 86_400_000).toISOString())).filter((d) => d < today);
-  for (const d of devices) await Promise.all([...new Set(days)].map((day) => readings.compactDay(d._id, day)));
+  await storeReadings(doc, table, entries);
 };
 
 /** Installed before the app's scripts: every long task of the page, kept for the bench to read. */

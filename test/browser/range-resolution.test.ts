@@ -1,9 +1,6 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { readingsKeys } from '../../lambdas/adapters/dynamodb/keys';
-import { dynamoReadingsRepository } from '../../lambdas/adapters/dynamodb/readings-repository';
 import { DEMO_DEVICES, DEMO_FARMS } from '../../local/seed/demo-data';
 import { vatHistory } from '../../local/simulator/history';
 import type { z } from 'zod';
@@ -11,9 +8,8 @@ import type { lastAllColumnsItemSchema } from '../../shared/api/actions/farmer-a
 import { isMilkingState } from '../../shared/telemetry/device-message';
 import { vatThresholds, type Threshold } from '../../shared/telemetry/display-buckets';
 import type { Reading } from '../../shared/telemetry/reading';
-import { readingValues } from '../../shared/telemetry/reading-item';
 import { addDays, localDayOf } from '../../shared/time/local-day';
-import { dayOf } from '../../shared/time/utc';
+import { storeReadings } from '../support/stored-readings';
 import { browserTestFile, farmContext, readChart, scrollToChart, signIn, withShot } from '../support/browser';
 
 /**
@@ -45,26 +41,12 @@ beforeAll(async () => {
   ])
     .map((h) => h.reading)
     .filter((r) => Date.parse(r.published_at) <= end);
-  const doc = createDocumentClient();
-  const table = env.stack.facts.dynamodb.readingsTable;
-  // putReading's items, in batches (one conditional put at a time would take minutes for a month).
-  const items = raw.map((r) => ({ ...readingsKeys.reading(device._id, r.published_at), ...readingValues(r), raw: JSON.stringify({ published_at: r.published_at }), expires_at: Math.floor(Date.parse(r.published_at) / 1000) + 35 * 86_400 }));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < items.length) {
-        let requests = items.slice(next, (next += 25)).map((Item) => ({ PutRequest: { Item } }));
-        while (requests.length) {
-          const res = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-          requests = (res.UnprocessedItems?.[table] ?? []) as typeof requests;
-        }
-      }
-    }),
+  await storeReadings(
+    createDocumentClient(),
+    env.stack.facts.dynamodb.readingsTable,
+    raw.map((reading) => ({ deviceId: device._id, reading, raw: JSON.stringify({ published_at: reading.published_at }) })),
+    16,
   );
-  const readings = dynamoReadingsRepository(doc, table);
-  const today = dayOf(new Date().toISOString());
-  const days = [...new Set(raw.map((r) => dayOf(r.published_at)))].filter((d) => d < today);
-  await Promise.all(days.map((d) => readings.compactDay(device._id, d)));
 }, 600_000);
 
 afterAll(() => {
