@@ -19,6 +19,18 @@ import { HANDLER_BUNDLING, VatManFunction } from '../cdk/lib/constructs/vat-man-
 import { installedPowertoolsVersion, POWERTOOLS_LAYER_MODULES } from '../cdk/lib/constructs/powertools-layer';
 import { REPO_ROOT } from '../cdk/lib/paths';
 
+/** esbuild's options as cdk bundles a handler (HANDLER_BUNDLING), for the bench and the bundle tests. */
+export const AS_CDK_BUNDLES = {
+  bundle: true,
+  platform: 'node' as const,
+  format: HANDLER_BUNDLING.format,
+  target: HANDLER_BUNDLING.target,
+  minify: HANDLER_BUNDLING.minify,
+  mainFields: [...HANDLER_BUNDLING.mainFields],
+  external: [...HANDLER_BUNDLING.external],
+  logLevel: 'error' as const,
+};
+
 /** The Lambda size and start-up targets. */
 const MAX_BUNDLE_BYTES = 300_000;
 const MAX_INIT_MS = 100;
@@ -81,14 +93,8 @@ const layerCodeBytes = async (imports: readonly string[], outDir: string, cache:
   await build({
     stdin: { contents: imports.map((i) => `require(${JSON.stringify(i)});`).join('\n'), resolveDir: REPO_ROOT, loader: 'js' },
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: HANDLER_BUNDLING.format,
-    target: HANDLER_BUNDLING.target,
-    minify: HANDLER_BUNDLING.minify,
-    mainFields: [...HANDLER_BUNDLING.mainFields],
+    ...AS_CDK_BUNDLES,
     external: ['@aws-sdk/*'],
-    logLevel: 'error',
   });
   const bytes = statSync(outfile).size;
   cache.set(key, bytes);
@@ -117,14 +123,7 @@ export const benchLambdaBundles = async (): Promise<void> => {
       entryPoints: [entry],
       metafile: true,
       outfile,
-      bundle: true,
-      platform: 'node',
-      format: HANDLER_BUNDLING.format,
-      target: HANDLER_BUNDLING.target,
-      minify: HANDLER_BUNDLING.minify,
-      mainFields: [...HANDLER_BUNDLING.mainFields],
-      external: [...HANDLER_BUNDLING.external],
-      logLevel: 'error',
+      ...AS_CDK_BUNDLES,
     });
     const bytes = statSync(outfile).size;
     const fromTheLayer = layerImports(metafile, outfile);

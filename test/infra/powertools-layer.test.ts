@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedPowertoolsVersion, POWERTOOLS_LAYER_MODULES, POWERTOOLS_PACKAGES, powertoolsLayerParameter } from '../../cdk/lib/constructs/powertools-layer';
-import { HANDLER_BUNDLING } from '../../cdk/lib/constructs/vat-man-function';
+import { AS_CDK_BUNDLES } from '../../bench/lambda-bundles';
 import { apiHandlerEntry, functionEntry, triggerEntry } from '../../cdk/lib/paths';
 import { lambdaFunctions, synthVatMan, type Synthesized } from './synth';
 
@@ -55,17 +55,10 @@ describe('the bundles, as cdk bundles them', () => {
   ])('%s: no Powertools or X-Ray SDK code inside, and every module left out is the runtime’s SDK, the layer’s, or mqtt', async (_name, entry) => {
     const { metafile } = await build({
       entryPoints: [entry],
-      bundle: true,
+      ...AS_CDK_BUNDLES,
       write: false,
       metafile: true,
       outdir: path.join(tmpdir(), 'unused'),
-      platform: 'node',
-      format: HANDLER_BUNDLING.format,
-      target: HANDLER_BUNDLING.target,
-      minify: HANDLER_BUNDLING.minify,
-      mainFields: [...HANDLER_BUNDLING.mainFields],
-      external: [...HANDLER_BUNDLING.external],
-      logLevel: 'error',
     });
     const inputs = Object.keys(metafile.inputs);
     expect(inputs.filter((f) => /node_modules\/(@aws-lambda-powertools|aws-xray-sdk-core)\//.test(f))).toEqual([]);
